@@ -1,0 +1,51 @@
+// Command finance is the self-hosted personal finance tracker: one binary
+// holding the REST API, the MCP endpoint, the web pages and the embedded
+// SQLite database, plus the admin commands that manage users, API keys and
+// backups.
+//
+// This package is the composition root: it reads flags and environment
+// variables, opens the store and wires the packages together. It holds no
+// business rules.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/finance-app/finance/finance"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the process exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := newRootCmd(&cli{stdin: stdin, stdout: stdout, stderr: stderr})
+	cmd.SetArgs(args)
+	cmd.SetIn(stdin)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	if err := cmd.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(stderr, "error:", describe(err))
+		return 1
+	}
+	return 0
+}
+
+// describe renders an error for a person at a terminal: validation errors
+// list each field problem.
+func describe(err error) string {
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) && len(ve.Fields) > 0 {
+		return ve.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/adrg/xdg"
+	"github.com/spf13/cobra"
+
+	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/store"
+)
+
+// version is set at build time (-ldflags "-X main.version=v1.2.3"); otherwise
+// the module version from the build info is used.
+var version = ""
+
+func appVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// cli carries the process streams and the global flags to every command.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	dataDir        string
+}
+
+func newRootCmd(c *cli) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "finance",
+		Short:         "Self-hosted personal finance tracker: REST API, MCP endpoint and embedded database in one binary",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", envOr("FINANCE_DATA_DIR", defaultDataDir()),
+		"directory holding the database and keys (env FINANCE_DATA_DIR)")
+	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newBackupCmd(c), newMigrateCmd(c), newVersionCmd(c))
+	return root
+}
+
+func defaultDataDir() string { return filepath.Join(xdg.DataHome, "finance") }
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func (c *cli) dbPath() string { return filepath.Join(c.dataDir, store.FileName) }
+
+// openStore opens and migrates the database in the data directory.
+func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
+	if c.dataDir == "" {
+		return nil, errors.New("no data directory: pass --data-dir or set FINANCE_DATA_DIR")
+	}
+	db, err := store.Open(c.dbPath())
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// withAuth runs fn with a migrated store and an auth service (no JWT issuer:
+// admin commands never sign tokens).
+func (c *cli) withAuth(ctx context.Context, fn func(*auth.Service) error) error {
+	db, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := auth.NewService(db, nil)
+	return fn(svc)
+}
+
+// jwtSecretFile holds the key that signs first-party access tokens.
+const jwtSecretFile = "jwt.key"
+
+// loadJWTSecret reads the signing key from the data directory, creating it
+// (32 random bytes, mode 0600) on first start.
+func (c *cli) loadJWTSecret() ([]byte, error) {
+	path := filepath.Join(c.dataDir, jwtSecretFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		if len(b) < 32 {
+			return nil, fmt.Errorf("%s is shorter than 32 bytes; delete it to generate a new one", path)
+		}
+		return b, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	b = make([]byte, 32)
+	_, _ = rand.Read(b)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return c.loadJWTSecret() // another process created it first
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return b, f.Close()
+}
+
+// readSecretLine reads one line (a password) from stdin, without its line ending.
+func (c *cli) readSecretLine() (string, error) {
+	b, err := io.ReadAll(io.LimitReader(c.stdin, 4096))
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	line = strings.TrimSuffix(line, "\r")
+	if line == "" {
+		return "", errors.New("no password on standard input")
+	}
+	return line, nil
+}
+
+func newVersionCmd(c *cli) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(c.stdout, "finance", appVersion())
+			return nil
+		},
+	}
+}
+
+func newMigrateCmd(c *cli) *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate",
+		Short: "Create or upgrade the database schema and exit (serve does this on start)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := c.openStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(c.stderr, "database is up to date:", c.dbPath())
+			return db.Close()
+		},
+	}
+}
+
+func newBackupCmd(c *cli) *cobra.Command {
+	return &cobra.Command{
+		Use:   "backup FILE",
+		Short: "Write a consistent copy of the database to FILE, safe while the server runs",
+		Long: "backup writes a consistent snapshot of the database to FILE (VACUUM INTO) and verifies it\n" +
+			"with PRAGMA integrity_check. It never overwrites an existing file. To restore, stop the\n" +
+			"server and copy FILE to finance.db in the data directory.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := store.Backup(cmd.Context(), c.dbPath(), args[0]); err != nil {
+				return err
+			}
+			info, err := os.Stat(args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "backup written to %s (%d bytes, integrity ok)\n", args[0], info.Size())
+			return nil
+		},
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/finance-app/finance/server"
+	"github.com/finance-app/finance/server/auth"
+)
+
+type serveFlags struct {
+	addr, baseURL             string
+	rateLimit, loginRateLimit string
+	rateBurst, loginBurst     int
+	maxBody                   int64
+	accessLog, trustProxy     bool
+}
+
+func newServeCmd(c *cli) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the service: REST API, MCP endpoint, web pages and documentation",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return c.serve(cmd.Context(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", envOr("FINANCE_ADDR", "127.0.0.1:8080"), "listen address; use 0.0.0.0:8080 to serve the LAN (env FINANCE_ADDR)")
+	fl.StringVar(&f.baseURL, "base-url", envOr("FINANCE_BASE_URL", ""), "external URL of the service, e.g. https://finance.home.lan (env FINANCE_BASE_URL; default http://ADDR)")
+	fl.StringVar(&f.rateLimit, "rate-limit", envOr("FINANCE_RATE_LIMIT", "600/min"), "requests per credential: N/s, N/min, N/h or off (env FINANCE_RATE_LIMIT)")
+	fl.IntVar(&f.rateBurst, "rate-burst", envInt("FINANCE_RATE_BURST", 120), "largest burst per credential (env FINANCE_RATE_BURST)")
+	fl.StringVar(&f.loginRateLimit, "login-rate-limit", envOr("FINANCE_LOGIN_RATE_LIMIT", "10/min"), "sign-in attempts per client IP (env FINANCE_LOGIN_RATE_LIMIT)")
+	fl.IntVar(&f.loginBurst, "login-rate-burst", envInt("FINANCE_LOGIN_RATE_BURST", 10), "largest burst of sign-in attempts per client IP")
+	fl.Int64Var(&f.maxBody, "max-body", int64(envInt("FINANCE_MAX_BODY", server.DefaultMaxBodyBytes)), "largest request body in bytes (env FINANCE_MAX_BODY)")
+	fl.BoolVar(&f.accessLog, "access-log", envOr("FINANCE_ACCESS_LOG", "true") == "true", "log one line per request (env FINANCE_ACCESS_LOG)")
+	fl.BoolVar(&f.trustProxy, "trust-proxy", envOr("FINANCE_TRUST_PROXY", "false") == "true", "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
+	return cmd
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(envOr(name, "")); err == nil {
+		return n
+	}
+	return def
+}
+
+func (c *cli) serve(ctx context.Context, f serveFlags) error {
+	log := slog.New(slog.NewTextHandler(c.stderr, nil))
+	slog.SetDefault(log)
+
+	keyRate, err := server.ParseRate(f.rateLimit, f.rateBurst)
+	if err != nil {
+		return fmt.Errorf("--rate-limit: %w", err)
+	}
+	loginRate, err := server.ParseRate(f.loginRateLimit, f.loginBurst)
+	if err != nil {
+		return fmt.Errorf("--login-rate-limit: %w", err)
+	}
+
+	db, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	secret, err := c.loadJWTSecret()
+	if err != nil {
+		return fmt.Errorf("JWT signing key: %w", err)
+	}
+	issuer, err := auth.NewJWT(secret, auth.DefaultJWTTTL)
+	if err != nil {
+		return err
+	}
+	authService := auth.NewService(db, issuer)
+
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	baseURL := strings.TrimRight(f.baseURL, "/")
+	if baseURL == "" {
+		baseURL = "http://" + ln.Addr().String()
+	}
+	srv := server.New(server.Config{
+		BaseURL: baseURL, Version: appVersion(),
+		RateLimit: keyRate, LoginRateLimit: loginRate,
+		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
+	}, log, authService, db)
+
+	httpServer := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	flushCtx, stopFlusher := context.WithCancel(context.WithoutCancel(ctx))
+	flusherDone := make(chan struct{})
+	go func() {
+		authService.RunUsageFlusher(flushCtx, 15*time.Second)
+		close(flusherDone)
+	}()
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpServer.Serve(ln) }()
+
+	log.Info("finance listening", "url", baseURL, "addr", ln.Addr().String(), "data_dir", c.dataDir,
+		"version", appVersion(), "docs", baseURL+server.DocsPath)
+	if n, err := authService.CountUsers(ctx); err == nil && n == 0 {
+		fmt.Fprintf(c.stderr, "\nNo users yet. Create the first one with:\n  finance users create --email you@example.com --data-dir %q\n"+
+			"then an API key with:\n  finance keys create --user you@example.com --name my-agent --scopes finance:read --data-dir %q\n\n",
+			c.dataDir, c.dataDir)
+	}
+
+	select {
+	case err := <-serveErr:
+		stopFlusher()
+		<-flusherDone
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = httpServer.Shutdown(shutdownCtx)
+	stopFlusher()
+	<-flusherDone // the flusher writes pending last-use times before the database closes
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}

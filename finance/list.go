@@ -1,0 +1,51 @@
+package finance
+
+// Paging bounds shared by every list route.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+)
+
+// ListSpec describes how a list may be sorted: the allowed sortBy values (the
+// first is the default) and the default direction when sortOrder is absent.
+type ListSpec struct {
+	Sorts       []string
+	DefaultDesc bool
+}
+
+// ListParams are the validated paging and sorting parameters of a list request.
+type ListParams struct {
+	Page   int
+	Limit  int
+	SortBy string
+	Desc   bool
+}
+
+// Offset is the number of rows before the requested page.
+func (p ListParams) Offset() int { return (p.Page - 1) * p.Limit }
+
+// Pagination is the page description returned with every list.
+type Pagination struct {
+	Page       int `json:"page"`
+	Limit      int `json:"limit"`
+	TotalItems int `json:"total_items"`
+	TotalPages int `json:"total_pages"`
+}
+
+// Page is one page of a list: the list envelope's data.
+type Page[T any] struct {
+	Items      []T        `json:"items"`
+	Pagination Pagination `json:"pagination"`
+}
+
+// NewPage wraps items (never nil in the output) with the pagination for total rows.
+func NewPage[T any](items []T, total int, p ListParams) Page[T] {
+	if items == nil {
+		items = []T{}
+	}
+	pages := 0
+	if p.Limit > 0 {
+		pages = (total + p.Limit - 1) / p.Limit
+	}
+	return Page[T]{Items: items, Pagination: Pagination{Page: p.Page, Limit: p.Limit, TotalItems: total, TotalPages: pages}}
+}

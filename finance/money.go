@@ -1,0 +1,155 @@
+package finance
+
+import (
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Money is an exact amount in centavos (minor units). It never passes through
+// float64: it is parsed from the decimal text of a JSON number or string and
+// printed back with exactly two decimals.
+type Money int64
+
+// MaxMoney is the largest magnitude accepted on input: 999,999,999.99.
+const MaxMoney Money = 99_999_999_999
+
+// Problems reported for money input; they read after the field name
+// ("amount must be greater than 0").
+const (
+	problemMoneyFormat   = "must be a number with at most 2 decimal places"
+	problemMoneyTooLarge = "must be at most 999999999.99 in magnitude"
+)
+
+// errMoney carries the field problem of a malformed amount.
+type errMoney string
+
+func (e errMoney) Error() string { return string(e) }
+
+// ParseMoney parses a decimal amount such as "12", "10.5", "-3.25" or "10.500".
+// It accepts only `-?\d+(\.\d+)?` and only whole centavos: digits after the
+// second decimal must be zeros. Exponents, "+", blanks and anything else fail.
+func ParseMoney(s string) (Money, error) {
+	neg := false
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		neg = true
+		i++
+	}
+	intStart := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	intPart := s[intStart:i]
+	if intPart == "" {
+		return 0, errMoney(problemMoneyFormat)
+	}
+	var frac string
+	if i < len(s) && s[i] == '.' {
+		i++
+		fracStart := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		frac = s[fracStart:i]
+		if frac == "" {
+			return 0, errMoney(problemMoneyFormat)
+		}
+	}
+	if i != len(s) {
+		return 0, errMoney(problemMoneyFormat)
+	}
+	for j := 2; j < len(frac); j++ {
+		if frac[j] != '0' {
+			return 0, errMoney(problemMoneyFormat)
+		}
+	}
+	// Leading zeros are harmless; strip them so the length check below is about magnitude.
+	for len(intPart) > 1 && intPart[0] == '0' {
+		intPart = intPart[1:]
+	}
+	if len(intPart) > 9 {
+		return 0, errMoney(problemMoneyTooLarge)
+	}
+	units, _ := strconv.ParseInt(intPart, 10, 64) // at most 9 digits: cannot fail
+	var cents int64
+	switch {
+	case len(frac) >= 2:
+		cents = int64(frac[0]-'0')*10 + int64(frac[1]-'0')
+	case len(frac) == 1:
+		cents = int64(frac[0]-'0') * 10
+	}
+	m := Money(units*100 + cents)
+	if neg {
+		m = -m
+	}
+	return m, nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// String formats the amount with two decimals: "1234.50", "-0.05".
+func (m Money) String() string {
+	v := int64(m)
+	sign := ""
+	if v < 0 {
+		sign = "-"
+		v = -v
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, v/100, v%100)
+}
+
+// MarshalJSON writes the amount as a JSON number with two decimals.
+func (m Money) MarshalJSON() ([]byte, error) {
+	return []byte(m.String()), nil
+}
+
+// UnmarshalJSON accepts a JSON number or a numeric string (see ParseMoney).
+// Its errors carry the field problem text; request decoding reports them on the field.
+func (m *Money) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	v, err := ParseMoney(s)
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// Value stores money as INTEGER centavos.
+func (m Money) Value() (driver.Value, error) { return int64(m), nil }
+
+// Scan reads INTEGER centavos.
+func (m *Money) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		*m = Money(v)
+		return nil
+	case nil:
+		*m = 0
+		return nil
+	}
+	return fmt.Errorf("finance.Money: cannot scan %T", src)
+}
+
+// Abs returns the magnitude of m.
+func (m Money) Abs() Money {
+	if m < 0 {
+		return -m
+	}
+	return m
+}
+
+// MoneyProblem returns the field problem text of a money parse error, or ""
+// when err is not one.
+func MoneyProblem(err error) string {
+	var e errMoney
+	if errors.As(err, &e) {
+		return string(e)
+	}
+	return ""
+}

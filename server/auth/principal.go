@@ -1,0 +1,46 @@
+package auth
+
+import (
+	"context"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// Method is how a Principal proved who it is.
+type Method string
+
+const (
+	MethodAPIKey Method = "api_key"
+	MethodJWT    Method = "jwt"
+	MethodOAuth  Method = "oauth"
+)
+
+// Principal is the authenticated caller: the user whose data every read and
+// write is limited to, and what the credential allows. The owner of every
+// record is taken from here, never from the request.
+type Principal struct {
+	User         finance.User
+	Method       Method
+	CredentialID string  // API key id, OAuth grant id, or the user id for JWTs
+	Scopes       []Scope // empty for first-party JWTs, which are not scope-limited
+}
+
+// UserID is the id of the calling user.
+func (p Principal) UserID() string { return p.User.ID }
+
+// NeedsPro reports whether this kind of credential is a Pro-plan feature
+// (API keys and OAuth connections are; first-party sign-in is not).
+func (p Principal) NeedsPro() bool { return p.Method == MethodAPIKey || p.Method == MethodOAuth }
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx carrying p.
+func WithPrincipal(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// FromContext returns the Principal of ctx, if any.
+func FromContext(ctx context.Context) (Principal, bool) {
+	p, ok := ctx.Value(principalKey{}).(Principal)
+	return p, ok
+}

@@ -1,0 +1,346 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// Store is the persistence auth needs. Lookups return an error wrapping
+// finance.ErrNotFound when nothing matches.
+type Store interface {
+	CreateUser(ctx context.Context, u finance.User, passwordHash string) error
+	UserByID(ctx context.Context, id string) (finance.User, error)
+	UserByEmail(ctx context.Context, email string) (finance.User, error)
+	PasswordHash(ctx context.Context, userID string) (string, error)
+	ListUsers(ctx context.Context) ([]finance.User, error)
+	CountUsers(ctx context.Context) (int, error)
+	SetUserPlan(ctx context.Context, userID string, plan finance.Plan, at time.Time) error
+	SetPasswordHash(ctx context.Context, userID, hash string, at time.Time) error
+
+	CreateAPIKey(ctx context.Context, k APIKey) error
+	APIKeyByPublicID(ctx context.Context, publicID string) (APIKey, error)
+	APIKeyByID(ctx context.Context, id string) (APIKey, error)
+	ListAPIKeys(ctx context.Context, userID string) ([]APIKey, error)
+	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
+	// TouchAPIKeys records last-use times in one write (see usageRecorder).
+	TouchAPIKeys(ctx context.Context, lastUsed map[string]time.Time) error
+}
+
+// Service manages users, passwords and API keys and authenticates requests.
+type Service struct {
+	store Store
+	jwt   *JWT
+	now   func() time.Time
+	usage *usageRecorder
+}
+
+// NewService returns a Service. jwt may be nil for tools that never issue or
+// verify first-party tokens (the CLI).
+func NewService(store Store, jwt *JWT) *Service {
+	return &Service{store: store, jwt: jwt, now: time.Now, usage: newUsageRecorder(store)}
+}
+
+// JWT returns the first-party token issuer.
+func (s *Service) JWT() *JWT { return s.jwt }
+
+// CreateUserRequest describes a new user.
+type CreateUserRequest struct {
+	Email    string
+	Name     string
+	Plan     finance.Plan
+	Password string
+}
+
+// CreateUser validates and stores a new user. An email already in use
+// (case-insensitively) is a validation error on "email".
+func (s *Service) CreateUser(ctx context.Context, req CreateUserRequest) (finance.User, error) {
+	var v finance.Validator
+	email, err := finance.NormalizeEmail(req.Email)
+	if err != nil {
+		v.Merge("", err)
+	}
+	name := strings.TrimSpace(req.Name)
+	if len([]rune(name)) > 100 {
+		v.Add("name", "must be at most 100 characters")
+	}
+	if req.Plan != finance.PlanPro && req.Plan != finance.PlanFree {
+		v.Add("plan", "must be pro or free")
+	}
+	if err := finance.CheckPassword("password", req.Password); err != nil {
+		v.Merge("", err)
+	}
+	if err := v.Err(); err != nil {
+		return finance.User{}, err
+	}
+	if _, err := s.store.UserByEmail(ctx, email); err == nil {
+		return finance.User{}, finance.Invalid("email", "is already registered")
+	} else if !errors.Is(err, finance.ErrNotFound) {
+		return finance.User{}, err
+	}
+	now := s.now().UTC()
+	u := finance.User{ID: finance.NewID(), Email: email, Name: name, Plan: req.Plan, CreatedAt: now, UpdatedAt: now}
+	if err := s.store.CreateUser(ctx, u, HashPassword(req.Password)); err != nil {
+		return finance.User{}, err
+	}
+	return u, nil
+}
+
+// UserByEmail finds a user by email, case-insensitively.
+func (s *Service) UserByEmail(ctx context.Context, email string) (finance.User, error) {
+	e, err := finance.NormalizeEmail(email)
+	if err != nil {
+		return finance.User{}, finance.NotFound("user " + strings.TrimSpace(email))
+	}
+	u, err := s.store.UserByEmail(ctx, e)
+	if errors.Is(err, finance.ErrNotFound) {
+		return finance.User{}, finance.NotFound("user " + e)
+	}
+	return u, err
+}
+
+// ListUsers returns every user, oldest first.
+func (s *Service) ListUsers(ctx context.Context) ([]finance.User, error) {
+	return s.store.ListUsers(ctx)
+}
+
+// CountUsers returns how many users exist.
+func (s *Service) CountUsers(ctx context.Context) (int, error) { return s.store.CountUsers(ctx) }
+
+// SetPlan moves a user to plan.
+func (s *Service) SetPlan(ctx context.Context, email string, plan finance.Plan) (finance.User, error) {
+	u, err := s.UserByEmail(ctx, email)
+	if err != nil {
+		return u, err
+	}
+	if err := s.store.SetUserPlan(ctx, u.ID, plan, s.now().UTC()); err != nil {
+		return u, err
+	}
+	u.Plan = plan
+	return u, nil
+}
+
+// SetPassword replaces a user's password.
+func (s *Service) SetPassword(ctx context.Context, email, password string) error {
+	u, err := s.UserByEmail(ctx, email)
+	if err != nil {
+		return err
+	}
+	if err := finance.CheckPassword("password", password); err != nil {
+		return err
+	}
+	return s.store.SetPasswordHash(ctx, u.ID, HashPassword(password), s.now().UTC())
+}
+
+var errBadLogin = unauthenticated("Invalid email or password")
+
+// Login checks an email and password. Unknown emails cost the same time as wrong passwords.
+func (s *Service) Login(ctx context.Context, email, password string) (finance.User, error) {
+	e, err := finance.NormalizeEmail(email)
+	if err != nil {
+		VerifyPassword(dummyHash, password)
+		return finance.User{}, errBadLogin
+	}
+	u, err := s.store.UserByEmail(ctx, e)
+	if errors.Is(err, finance.ErrNotFound) {
+		VerifyPassword(dummyHash, password)
+		return finance.User{}, errBadLogin
+	} else if err != nil {
+		return finance.User{}, err
+	}
+	hash, err := s.store.PasswordHash(ctx, u.ID)
+	if err != nil {
+		return finance.User{}, err
+	}
+	if !VerifyPassword(hash, password) {
+		return finance.User{}, errBadLogin
+	}
+	return u, nil
+}
+
+// CreateKeyRequest describes a new API key.
+type CreateKeyRequest struct {
+	UserID    string
+	Name      string
+	Scopes    []string
+	ExpiresIn time.Duration // 0: never expires
+}
+
+// CreateKey stores a new key and returns it together with the full key string,
+// which exists only in this return value.
+func (s *Service) CreateKey(ctx context.Context, req CreateKeyRequest) (APIKey, string, error) {
+	var v finance.Validator
+	name := strings.TrimSpace(req.Name)
+	if name == "" {
+		v.Add("name", "is required")
+	} else if len([]rune(name)) > 100 {
+		v.Add("name", "must be at most 100 characters")
+	}
+	scopes, err := ParseScopes(req.Scopes)
+	if err != nil {
+		v.Merge("", err)
+	}
+	if req.ExpiresIn < 0 {
+		v.Add("expires_in", "must be positive")
+	}
+	if err := v.Err(); err != nil {
+		return APIKey{}, "", err
+	}
+	now := s.now().UTC()
+	key, publicID, hash := newKeyMaterial()
+	k := APIKey{ID: finance.NewID(), UserID: req.UserID, Name: name, PublicID: publicID, SecretHash: hash, Scopes: scopes, CreatedAt: now}
+	if req.ExpiresIn > 0 {
+		exp := now.Add(req.ExpiresIn)
+		k.ExpiresAt = &exp
+	}
+	if err := s.store.CreateAPIKey(ctx, k); err != nil {
+		return APIKey{}, "", err
+	}
+	return k, key, nil
+}
+
+// ListKeys returns a user's keys, newest first. Secrets are never available.
+func (s *Service) ListKeys(ctx context.Context, userID string) ([]APIKey, error) {
+	if err := s.usage.Flush(ctx); err != nil {
+		return nil, err
+	}
+	return s.store.ListAPIKeys(ctx, userID)
+}
+
+// RevokeKey revokes a key by id. userID, when not empty, must own the key.
+// Revoking an already revoked key is refused, so scripts notice typos.
+func (s *Service) RevokeKey(ctx context.Context, userID, keyID string) (APIKey, error) {
+	k, err := s.store.APIKeyByID(ctx, keyID)
+	if err != nil || (userID != "" && k.UserID != userID) {
+		if err == nil || errors.Is(err, finance.ErrNotFound) {
+			return APIKey{}, finance.NotFound("API key " + keyID)
+		}
+		return APIKey{}, err
+	}
+	if k.RevokedAt != nil {
+		return k, finance.InvalidStatus("API key %s is already revoked", keyID)
+	}
+	now := s.now().UTC()
+	if err := s.store.RevokeAPIKey(ctx, k.ID, now); err != nil {
+		return APIKey{}, err
+	}
+	k.RevokedAt = &now
+	return k, nil
+}
+
+// Authenticate resolves a bearer token (an API key or a first-party JWT) to a Principal.
+func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
+	switch {
+	case token == "":
+		return Principal{}, unauthenticated("Missing credentials: send Authorization: Bearer <API_KEY>")
+	case strings.HasPrefix(token, KeyPrefix):
+		return s.authenticateKey(ctx, token)
+	case strings.Count(token, ".") == 2 && s.jwt != nil:
+		userID, err := s.jwt.Verify(token)
+		if err != nil {
+			return Principal{}, err
+		}
+		u, err := s.store.UserByID(ctx, userID)
+		if errors.Is(err, finance.ErrNotFound) {
+			return Principal{}, unauthenticated("The access token is invalid")
+		} else if err != nil {
+			return Principal{}, err
+		}
+		return Principal{User: u, Method: MethodJWT, CredentialID: u.ID}, nil
+	case strings.Count(token, ".") == 1:
+		return Principal{}, unauthenticated("This API key uses the retired <public>.<secret> format, which no longer authenticates; create a new key (it starts with svk_)")
+	}
+	return Principal{}, unauthenticated("Invalid API key")
+}
+
+func (s *Service) authenticateKey(ctx context.Context, token string) (Principal, error) {
+	publicID, secret, ok := parseKey(token)
+	if !ok {
+		return Principal{}, unauthenticated("Invalid API key")
+	}
+	k, err := s.store.APIKeyByPublicID(ctx, publicID)
+	if errors.Is(err, finance.ErrNotFound) {
+		return Principal{}, unauthenticated("Invalid API key")
+	} else if err != nil {
+		return Principal{}, err
+	}
+	if !secretMatches(k, secret) {
+		return Principal{}, unauthenticated("Invalid API key")
+	}
+	now := s.now()
+	switch k.Status(now) {
+	case "revoked":
+		return Principal{}, unauthenticated("This API key has been revoked")
+	case "expired":
+		return Principal{}, unauthenticated("This API key has expired")
+	}
+	u, err := s.store.UserByID(ctx, k.UserID)
+	if err != nil {
+		return Principal{}, err
+	}
+	s.usage.Record(k.ID, now.UTC())
+	return Principal{User: u, Method: MethodAPIKey, CredentialID: k.ID, Scopes: k.Scopes}, nil
+}
+
+// RunUsageFlusher writes recorded key use every interval until ctx ends, then
+// once more. last_used_at is thus at most one interval stale, and the hot path
+// never waits for a write.
+func (s *Service) RunUsageFlusher(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			_ = s.usage.Flush(context.WithoutCancel(ctx))
+			return
+		case <-t.C:
+			_ = s.usage.Flush(ctx)
+		}
+	}
+}
+
+// FlushUsage writes pending last-use times now.
+func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.Flush(ctx) }
+
+// usageRecorder batches last_used_at updates in memory.
+type usageRecorder struct {
+	store   Store
+	mu      sync.Mutex
+	pending map[string]time.Time
+}
+
+func newUsageRecorder(st Store) *usageRecorder {
+	return &usageRecorder{store: st, pending: map[string]time.Time{}}
+}
+
+func (u *usageRecorder) Record(keyID string, at time.Time) {
+	u.mu.Lock()
+	u.pending[keyID] = at
+	u.mu.Unlock()
+}
+
+func (u *usageRecorder) Flush(ctx context.Context) error {
+	u.mu.Lock()
+	batch := u.pending
+	u.pending = map[string]time.Time{}
+	u.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
+	if err := u.store.TouchAPIKeys(ctx, batch); err != nil {
+		// Put the batch back (newer records win) so a transient failure loses nothing.
+		u.mu.Lock()
+		for id, t := range batch {
+			if cur, ok := u.pending[id]; !ok || cur.Before(t) {
+				u.pending[id] = t
+			}
+		}
+		u.mu.Unlock()
+		return err
+	}
+	return nil
+}

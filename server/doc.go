@@ -1,0 +1,9 @@
+// Package server is the HTTP face of the service: the bunrouter routes of the
+// REST API, their middleware (request id, recovery, access log, body limit,
+// authentication, Pro plan, rate limit, scope) and the one place where errors
+// become the specification's JSON envelope.
+//
+// Every route is registered with the auth.Requirement it needs; registration
+// panics on a route without one, and a test checks that each route has an
+// operation in the OpenAPI contract.
+package server

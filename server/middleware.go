@@ -1,0 +1,105 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+)
+
+type requestIDKey struct{}
+
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// validRequestID accepts a client's X-Request-Id only when it is short and
+// plain, so it can be logged and echoed safely.
+func validRequestID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// statusRecorder remembers the status and size for the access log. It
+// deliberately does not implement http.Flusher: every response here is one
+// JSON document (and the MCP transport relies on that to answer in JSON).
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+// outer wraps the router with what every request gets, in this order:
+// request id, panic recovery, access log, and the path guard.
+func (s *Server) outer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			id = finance.NewID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+
+		rec := &statusRecorder{ResponseWriter: w}
+		start := time.Now()
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				slog.ErrorContext(r.Context(), "panic", "request_id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				if rec.status == 0 {
+					writeError(rec, r, fmt.Errorf("panic: %v", v))
+				}
+			}
+			if s.cfg.AccessLog {
+				s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+					"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
+			}
+		}()
+		// bunrouter answers a path with a trailing slash or unclean segments
+		// with a 301 redirect, and has no option to turn it off
+		// (uptrace/bunrouter router.go, Router.redir). A redirected POST loses
+		// its body in most clients, so such paths are refused here as unknown.
+		if p := r.URL.Path; p != "/" && (strings.HasSuffix(p, "/") || path.Clean(p) != p) {
+			writeError(rec, r, errRouteNotFound(r))
+			return
+		}
+		next.ServeHTTP(rec, r)
+	})
+}
+
+func errRouteNotFound(r *http.Request) error {
+	return &httpError{status: http.StatusNotFound, code: CodeNotFound,
+		message: fmt.Sprintf("No route for %s %s", r.Method, r.URL.Path)}
+}

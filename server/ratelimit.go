@@ -1,0 +1,159 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Rate is a token-bucket rate: Count requests per Window on average, with
+// bursts of up to Burst. The zero Rate means unlimited.
+type Rate struct {
+	Count  int
+	Window time.Duration
+	Burst  int
+}
+
+// Unlimited reports whether r imposes no limit.
+func (r Rate) Unlimited() bool { return r.Count <= 0 }
+
+func (r Rate) String() string {
+	if r.Unlimited() {
+		return "off"
+	}
+	return fmt.Sprintf("%d/%s burst %d", r.Count, windowName(r.Window), r.Burst)
+}
+
+func windowName(d time.Duration) string {
+	switch d {
+	case time.Second:
+		return "s"
+	case time.Minute:
+		return "min"
+	case time.Hour:
+		return "h"
+	}
+	return d.String()
+}
+
+// ParseRate reads "120/min", "5/s", "1000/h" or "off". burst 0 defaults to Count.
+func ParseRate(s string, burst int) (Rate, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if s == "off" || s == "0" || s == "" {
+		return Rate{}, nil
+	}
+	n, unit, ok := strings.Cut(s, "/")
+	count, err := strconv.Atoi(n)
+	if !ok || err != nil || count <= 0 {
+		return Rate{}, fmt.Errorf("rate %q: want N/s, N/min, N/h or off", s)
+	}
+	var w time.Duration
+	switch unit {
+	case "s", "sec", "second":
+		w = time.Second
+	case "m", "min", "minute":
+		w = time.Minute
+	case "h", "hour":
+		w = time.Hour
+	default:
+		return Rate{}, fmt.Errorf("rate %q: unit must be s, min or h", s)
+	}
+	if burst < 0 {
+		return Rate{}, fmt.Errorf("burst %d: must not be negative", burst)
+	}
+	if burst == 0 {
+		burst = count
+	}
+	return Rate{Count: count, Window: w, Burst: burst}, nil
+}
+
+// limiter keeps one token bucket per key (a credential or a client IP).
+// Buckets idle long enough to be full again are dropped, so memory stays
+// proportional to the number of recently active callers.
+type limiter struct {
+	name  string // the policy name in RateLimit headers
+	rate  Rate
+	now   func() time.Time
+	mu    sync.Mutex
+	byKey map[string]*bucket
+	swept time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+func newLimiter(name string, r Rate) *limiter {
+	return &limiter{name: name, rate: r, now: time.Now, byKey: map[string]*bucket{}}
+}
+
+// decision is the outcome of one request against a bucket.
+type decision struct {
+	allowed    bool
+	remaining  int
+	retryAfter time.Duration // until one token is available, when refused
+	reset      time.Duration // until the bucket is full again
+}
+
+func (l *limiter) take(key string) decision {
+	if l == nil || l.rate.Unlimited() {
+		return decision{allowed: true}
+	}
+	now := l.now()
+	every := rate.Every(l.rate.Window / time.Duration(l.rate.Count))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.swept) > time.Minute {
+		l.sweep(now)
+	}
+	b := l.byKey[key]
+	if b == nil {
+		b = &bucket{lim: rate.NewLimiter(every, l.rate.Burst)}
+		l.byKey[key] = b
+	}
+	b.seen = now
+	allowed := b.lim.AllowN(now, 1)
+	tokens := b.lim.TokensAt(now)
+	d := decision{allowed: allowed, remaining: max(0, int(math.Floor(tokens)))}
+	perToken := l.rate.Window / time.Duration(l.rate.Count)
+	if !allowed {
+		d.retryAfter = time.Duration((1 - tokens) * float64(perToken))
+	}
+	d.reset = time.Duration((float64(l.rate.Burst) - tokens) * float64(perToken))
+	return d
+}
+
+// sweep drops buckets that have refilled completely; they would behave exactly like new ones.
+func (l *limiter) sweep(now time.Time) {
+	full := time.Duration(l.rate.Burst) * (l.rate.Window / time.Duration(l.rate.Count))
+	for k, b := range l.byKey {
+		if now.Sub(b.seen) > full {
+			delete(l.byKey, k)
+		}
+	}
+	l.swept = now
+}
+
+// setHeaders writes the RateLimit-Policy and RateLimit fields of the IETF
+// httpapi rate-limit headers draft, and Retry-After on refusal.
+func (l *limiter) setHeaders(h http.Header, d decision) {
+	if l == nil || l.rate.Unlimited() {
+		return
+	}
+	h.Set("RateLimit-Policy", fmt.Sprintf(`"%s";q=%d;w=%d`, l.name, l.rate.Count, int(l.rate.Window.Seconds())))
+	h.Set("RateLimit", fmt.Sprintf(`"%s";r=%d;t=%d`, l.name, d.remaining, ceilSeconds(d.reset)))
+	if !d.allowed {
+		h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(d.retryAfter))))
+	}
+}
+
+func ceilSeconds(d time.Duration) int {
+	return int(math.Ceil(d.Seconds()))
+}

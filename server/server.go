@@ -1,0 +1,227 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+// Config holds the settings of the HTTP layer.
+type Config struct {
+	// BaseURL is the externally visible address, e.g. http://127.0.0.1:8080.
+	BaseURL string
+	// Version is reported by GET /api/v1/health.
+	Version string
+	// RateLimit applies per credential to authenticated routes.
+	RateLimit Rate
+	// LoginRateLimit applies per client IP to unauthenticated routes (sign-in).
+	LoginRateLimit Rate
+	// MaxBodyBytes bounds request bodies; larger ones get 413.
+	MaxBodyBytes int64
+	// AccessLog logs one line per request when true.
+	AccessLog bool
+	// TrustProxy makes X-Forwarded-For the client IP (behind a reverse proxy).
+	TrustProxy bool
+}
+
+// DefaultMaxBodyBytes is the default request body limit (1 MiB).
+const DefaultMaxBodyBytes = 1 << 20
+
+// Pinger checks the database for GET /api/v1/health.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Server is the HTTP application.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	auth   *auth.Service
+	db     Pinger
+	router *bunrouter.Router
+	routes []Route
+
+	keyLimiter   *limiter
+	loginLimiter *limiter
+}
+
+// Route is one registered route and the requirement its caller must meet.
+type Route struct {
+	Method  string
+	Path    string // bunrouter syntax: /api/v1/expenses/:id
+	Access  auth.Requirement
+	Page    bool // an HTML or static page, not part of the API contract
+	PerIP   bool // a public route rate limited per client IP (sign-in)
+	handler bunrouter.HandlerFunc
+}
+
+// New builds the server and registers every route.
+func New(cfg Config, log *slog.Logger, authService *auth.Service, db Pinger) *Server {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{
+		cfg:          cfg,
+		log:          log,
+		auth:         authService,
+		db:           db,
+		keyLimiter:   newLimiter("per-credential", cfg.RateLimit),
+		loginLimiter: newLimiter("per-ip", cfg.LoginRateLimit),
+	}
+	s.router = bunrouter.New(
+		bunrouter.WithNotFoundHandler(s.notFound),
+		bunrouter.WithMethodNotAllowedHandler(s.methodNotAllowed),
+	)
+	s.registerHealthRoutes()
+	s.registerLoginRoutes()
+	s.registerDocsRoutes()
+	return s
+}
+
+// Handler returns the root handler with the request-wide middleware.
+func (s *Server) Handler() http.Handler { return s.outer(s.router) }
+
+// Routes lists every registered route.
+func (s *Server) Routes() []Route { return slices.Clone(s.routes) }
+
+// handlerFunc is what route handlers implement: they return errors and never
+// write error bodies themselves.
+type handlerFunc func(w http.ResponseWriter, r bunrouter.Request) error
+
+// handle registers a route with its requirement. The chain per route is:
+// body limit -> authenticate -> Pro plan -> rate limit -> scope -> handler.
+func (s *Server) handle(method, path string, access auth.Requirement, h handlerFunc) {
+	s.add(Route{Method: method, Path: path, Access: access}, h)
+}
+
+// page registers an HTML or static route (public, outside the API contract).
+func (s *Server) page(method, path string, h handlerFunc) {
+	s.add(Route{Method: method, Path: path, Access: auth.Public, Page: true}, h)
+}
+
+func (s *Server) add(rt Route, h handlerFunc) {
+	if !rt.Access.Valid() {
+		panic(fmt.Sprintf("server: route %s %s declares no scope", rt.Method, rt.Path))
+	}
+	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
+		if err := s.serve(rt, h, w, r); err != nil {
+			writeError(w, r.Request, err)
+		}
+		return nil
+	}
+	s.router.Handle(rt.Method, rt.Path, rt.handler)
+	if rt.Method == http.MethodGet {
+		// HEAD is answered by every GET route; net/http drops the body.
+		s.router.Handle(http.MethodHead, rt.Path, rt.handler)
+	}
+	s.routes = append(s.routes, rt)
+}
+
+func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrouter.Request) error {
+	if r.ContentLength > s.cfg.MaxBodyBytes {
+		return s.errTooLarge()
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+
+	if rt.Access.IsPublic() {
+		if rt.PerIP {
+			d := s.loginLimiter.take(s.clientIP(r.Request))
+			s.loginLimiter.setHeaders(w.Header(), d)
+			if !d.allowed {
+				return errRateLimited
+			}
+		}
+		return h(w, r)
+	}
+
+	p, err := s.auth.Authenticate(r.Context(), bearerToken(r.Request))
+	if err != nil {
+		return err
+	}
+	if p.NeedsPro() && p.User.Plan != finance.PlanPro {
+		return &auth.Error{Kind: auth.ErrPlanRequired,
+			Message: "API access is a Pro plan feature; ask your household admin to run: finance users set-plan " + p.User.Email + " pro"}
+	}
+	d := s.keyLimiter.take(string(p.Method) + ":" + p.CredentialID)
+	s.keyLimiter.setHeaders(w.Header(), d)
+	if !d.allowed {
+		return errRateLimited
+	}
+	if err := p.Allow(rt.Access); err != nil {
+		return err
+	}
+	return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+}
+
+var errRateLimited = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
+	message: "Too many requests; retry after the number of seconds in the Retry-After header"}
+
+func (s *Server) errTooLarge() error {
+	return &httpError{status: http.StatusRequestEntityTooLarge, code: CodeValidation,
+		message: fmt.Sprintf("Request body is larger than the %d byte limit", s.cfg.MaxBodyBytes)}
+}
+
+// bearerToken reads Authorization: Bearer <token>, or else X-Service-API-Key
+// for MCP clients that cannot set Authorization.
+func bearerToken(r *http.Request) string {
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, token, _ := strings.Cut(h, " ")
+		if strings.EqualFold(scheme, "Bearer") {
+			return strings.TrimSpace(token)
+		}
+		return ""
+	}
+	return strings.TrimSpace(r.Header.Get("X-Service-API-Key"))
+}
+
+// clientIP is the peer address, or the first X-Forwarded-For hop when the
+// server is configured to sit behind a trusted reverse proxy.
+func (s *Server) clientIP(r *http.Request) string {
+	if s.cfg.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			return strings.TrimSpace(first)
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r bunrouter.Request) error {
+	writeError(w, r.Request, errRouteNotFound(r.Request))
+	return nil
+}
+
+// methodNotAllowed answers 405 with the Allow header listing the methods
+// registered for the matched path.
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r bunrouter.Request) error {
+	var allow []string
+	for _, rt := range s.routes {
+		if rt.Path == r.Route() {
+			allow = append(allow, rt.Method)
+			if rt.Method == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+	}
+	slices.Sort(allow)
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeError(w, r.Request, &httpError{status: http.StatusMethodNotAllowed, code: CodeValidation,
+		message: fmt.Sprintf("Method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))})
+	return nil
+}

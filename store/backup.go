@@ -1,0 +1,55 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Backup writes a consistent copy of the database at src to dest while other
+// processes keep reading and writing. VACUUM INTO reads one snapshot (a WAL
+// read transaction, which never blocks the writer) and writes a compact,
+// self-contained file; the copy is then checked with PRAGMA integrity_check.
+// An existing dest is never overwritten.
+func Backup(ctx context.Context, src, dest string) error {
+	if _, err := os.Stat(src); err != nil {
+		return fmt.Errorf("backup: no database at %s: %w", src, err)
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		return fmt.Errorf("backup: %s already exists; refusing to overwrite it", dest)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("backup: %w", err)
+	}
+	conn, err := sql.Open("sqlite", src+fmt.Sprintf("?_pragma=busy_timeout(%d)", busyTimeoutMS))
+	if err != nil {
+		return fmt.Errorf("backup: open: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := IntegrityCheck(ctx, dest); err != nil {
+		_ = os.Remove(dest)
+		return err
+	}
+	return nil
+}
+
+// IntegrityCheck runs PRAGMA integrity_check on the database file at path.
+func IntegrityCheck(ctx context.Context, path string) error {
+	conn, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var result string
+	if err := conn.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&result); err != nil {
+		return fmt.Errorf("integrity check of %s: %w", path, err)
+	}
+	if result != "ok" {
+		return fmt.Errorf("integrity check of %s failed: %s", path, result)
+	}
+	return nil
+}

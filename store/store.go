@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/migrate"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+
+	"github.com/finance-app/finance/finance"
+)
+
+// FileName is the database file inside the data directory.
+const FileName = "finance.db"
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// DB is the database: one writer connection and a pool of readers.
+type DB struct {
+	path   string
+	writer *bun.DB
+	reader *bun.DB
+}
+
+// busyTimeoutMS bounds how long a connection waits for another process (the
+// CLI while the server runs, a backup) to release the write lock.
+const busyTimeoutMS = 10000
+
+// Open opens (creating if needed) the database at path. It does not migrate;
+// call Migrate before use.
+func Open(path string) (*DB, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("store: create data directory: %w", err)
+	}
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS)
+	wdb, err := sql.Open("sqlite", path+"?"+common+
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("store: open writer: %w", err)
+	}
+	// One writer: SQLite allows one write transaction at a time anyway, and
+	// queueing on database/sql's pool is cheaper and fairer than busy retries.
+	wdb.SetMaxOpenConns(1)
+	wdb.SetMaxIdleConns(1)
+	wdb.SetConnMaxLifetime(0)
+	wdb.SetConnMaxIdleTime(0)
+	// Connect the writer first: it switches the file to WAL before any reader opens it.
+	if err := wdb.Ping(); err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	rdb, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	if err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("store: open readers: %w", err)
+	}
+	readers := max(4, 2*runtime.GOMAXPROCS(0))
+	rdb.SetMaxOpenConns(readers)
+	rdb.SetMaxIdleConns(readers)
+	rdb.SetConnMaxIdleTime(0)
+	rdb.SetConnMaxLifetime(0)
+	return &DB{
+		path:   path,
+		writer: bun.NewDB(wdb, sqlitedialect.New()),
+		reader: bun.NewDB(rdb, sqlitedialect.New()),
+	}, nil
+}
+
+// Path returns the database file path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	return errors.Join(db.reader.Close(), db.writer.Close())
+}
+
+// Ping checks that the database answers a query.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.reader.NewRaw("SELECT 1").Scan(ctx, &one)
+}
+
+// Migrate applies every embedded migration not yet applied. Migrations are
+// append-only files; each runs in its own transaction and is marked applied
+// only when it succeeds.
+func (db *DB) Migrate(ctx context.Context) error {
+	migrations := migrate.NewMigrations()
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		return err
+	}
+	if err := migrations.Discover(sub); err != nil {
+		return fmt.Errorf("store: discover migrations: %w", err)
+	}
+	m := migrate.NewMigrator(db.writer, migrations, migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return fmt.Errorf("store: init migrations: %w", err)
+	}
+	if _, err := m.Migrate(ctx); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	return nil
+}
+
+// tx runs fn in one IMMEDIATE transaction on the writer: all of it commits or none of it does.
+func (db *DB) tx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	return db.writer.RunInTx(ctx, nil, fn)
+}
+
+// notFound maps sql.ErrNoRows to a finance.ErrNotFound naming what.
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return finance.NotFound(what)
+	}
+	return err
+}
