@@ -1,0 +1,37 @@
+# The front door: `make run` starts the service, `make test` runs every test.
+GO        ?= go
+BIN       ?= bin/finance
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+DATA_DIR  ?=
+
+.PHONY: build run test test-race lint fmt fuzz release-snapshot clean
+
+build: ## Build the single static binary into bin/finance
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/finance
+
+run: build ## Build and start the service on 127.0.0.1:8080
+	./$(BIN) serve $(if $(DATA_DIR),--data-dir $(DATA_DIR))
+
+test: ## Run the whole Go test suite (unit, HTTP, CLI, end-to-end)
+	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+test-race: ## Run the tests under the race detector (needs a C compiler)
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	CGO_ENABLED=0 $(GO) vet ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+fuzz: ## Run each fuzz target for a short while
+	$(GO) test ./finance -run '^$$' -fuzz FuzzParseMoney -fuzztime 30s
+	$(GO) test ./finance -run '^$$' -fuzz FuzzParseDate -fuzztime 30s
+
+release-snapshot: ## Cross-compile every release target with goreleaser (no publishing)
+	$(GO) run github.com/goreleaser/goreleaser/v2@latest release --snapshot --clean
+
+clean:
+	rm -rf bin dist

@@ -1,0 +1,122 @@
+// Package arch_test enforces the import rules of the architecture: which
+// packages may depend on which libraries and on each other.
+package arch_test
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/finance-app/finance"
+
+type pkgInfo struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// listPackages returns every package of the module with its direct imports
+// and all transitive dependencies (go list -deps semantics).
+func listPackages(t *testing.T) []pkgInfo {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	var pkgs []pkgInfo
+	for {
+		var p pkgInfo
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// rule: a package (by import path relative to the module) must not import,
+// directly or transitively, any path with one of the forbidden prefixes.
+type rule struct {
+	pkg       string
+	forbidden []string
+	why       string
+}
+
+var (
+	dbLibs  = []string{"github.com/uptrace/bun", "modernc.org/sqlite"}
+	web     = []string{"github.com/uptrace/bunrouter", "net/http"}
+	mcpLib  = []string{"github.com/mark3labs/mcp-go"}
+	cliLibs = []string{"github.com/spf13/cobra", "github.com/adrg/xdg"}
+)
+
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+var rules = []rule{
+	{"finance", concat([]string{module + "/"}, dbLibs, web, mcpLib, cliLibs),
+		"the domain imports nothing from this module and no HTTP, DB, MCP or CLI library"},
+	{"server", concat([]string{module + "/store", module + "/mcpserver"}, dbLibs, mcpLib, cliLibs),
+		"server never imports store; only store imports bun and drivers; only mcpserver imports mcp-go"},
+	{"server/auth", concat([]string{module + "/store", module + "/mcpserver", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+		"auth verifies credentials; persistence is a port implemented by store"},
+	{"mcpserver", concat([]string{module + "/store", "github.com/uptrace/bunrouter"}, dbLibs, cliLibs),
+		"mcpserver wraps the REST handlers and never reaches the store"},
+	{"store", concat([]string{module + "/mcpserver", "github.com/uptrace/bunrouter"}, mcpLib, cliLibs),
+		"store implements ports; it knows nothing of HTTP routing, MCP or the CLI"},
+	{"embed", []string{module + "/"}, "embed only holds files"},
+}
+
+func TestImportRules(t *testing.T) {
+	byPath := map[string]pkgInfo{}
+	for _, p := range listPackages(t) {
+		byPath[p.ImportPath] = p
+	}
+	for _, r := range rules {
+		p, ok := byPath[module+"/"+r.pkg]
+		if !ok {
+			t.Errorf("package %s not found", r.pkg)
+			continue
+		}
+		for _, dep := range p.Deps {
+			for _, f := range r.forbidden {
+				if dep == strings.TrimSuffix(f, "/") || strings.HasPrefix(dep, strings.TrimSuffix(f, "/")+"/") {
+					t.Errorf("%s depends on %s: %s", r.pkg, dep, r.why)
+				}
+			}
+		}
+	}
+}
+
+// TestOnlyAllowedPackagesImportLibraries checks the "only X imports Y" rules
+// across every package, so a new package cannot quietly break them.
+func TestOnlyAllowedPackagesImportLibraries(t *testing.T) {
+	owners := map[string]string{
+		"github.com/uptrace/bun":       "store",
+		"modernc.org/sqlite":           "store",
+		"github.com/uptrace/bunrouter": "server",
+		"github.com/mark3labs/mcp-go":  "mcpserver",
+		"github.com/spf13/cobra":       "cmd/finance",
+		"github.com/adrg/xdg":          "cmd/finance",
+	}
+	for _, p := range listPackages(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		for _, imp := range p.Imports {
+			for lib, owner := range owners {
+				if (imp == lib || strings.HasPrefix(imp, lib+"/")) && rel != owner {
+					t.Errorf("%s imports %s; only %s may", p.ImportPath, imp, owner)
+				}
+			}
+		}
+	}
+}
