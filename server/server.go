@@ -36,9 +36,16 @@ type Config struct {
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
 const DefaultMaxBodyBytes = 1 << 20
 
-// Pinger checks the database for GET /api/v1/health.
+// Pinger checks the database for the health routes.
 type Pinger interface {
 	Ping(ctx context.Context) error
+}
+
+// Database is what the server needs of the store: a health check, and the
+// ledger's persistence port.
+type Database interface {
+	Pinger
+	finance.Store
 }
 
 // Server is the HTTP application.
@@ -46,7 +53,8 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	auth   *auth.Service
-	db     Pinger
+	ledger *finance.Service
+	db     Database
 	router *bunrouter.Router
 	routes []Route
 
@@ -65,7 +73,7 @@ type Route struct {
 }
 
 // New builds the server and registers every route.
-func New(cfg Config, log *slog.Logger, authService *auth.Service, db Pinger) *Server {
+func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -76,6 +84,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Pinger) *Se
 		cfg:          cfg,
 		log:          log,
 		auth:         authService,
+		ledger:       finance.NewService(db),
 		db:           db,
 		keyLimiter:   newLimiter("per-credential", cfg.RateLimit),
 		loginLimiter: newLimiter("per-ip", cfg.LoginRateLimit),
@@ -87,8 +96,12 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Pinger) *Se
 	s.registerHealthRoutes()
 	s.registerLoginRoutes()
 	s.registerDocsRoutes()
+	s.registerCategoryRoutes()
 	return s
 }
+
+// Ledger returns the domain service behind the routes.
+func (s *Server) Ledger() *finance.Service { return s.ledger }
 
 // Handler returns the root handler with the request-wide middleware.
 func (s *Server) Handler() http.Handler { return s.outer(s.router) }

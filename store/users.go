@@ -38,8 +38,10 @@ func (db *DB) CreateUser(ctx context.Context, u finance.User, passwordHash strin
 		_, err := tx.NewInsert().Model(&row).Exec(ctx)
 		if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: users.email") {
 			return finance.Invalid("email", "is already registered")
+		} else if err != nil {
+			return err
 		}
-		return err
+		return seedCategories(ctx, tx, u)
 	})
 }
 

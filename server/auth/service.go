@@ -82,7 +82,7 @@ func (s *Service) CreateUser(ctx context.Context, req CreateUserRequest) (financ
 	} else if !errors.Is(err, finance.ErrNotFound) {
 		return finance.User{}, err
 	}
-	now := s.now().UTC()
+	now := s.now().UTC().Truncate(time.Second)
 	u := finance.User{ID: finance.NewID(), Email: email, Name: name, Plan: req.Plan, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.CreateUser(ctx, u, HashPassword(req.Password)); err != nil {
 		return finance.User{}, err

@@ -1,0 +1,250 @@
+package finance
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"time"
+)
+
+// CategoryKind separates expense categories from income categories.
+type CategoryKind string
+
+const (
+	KindExpense CategoryKind = "expense"
+	KindIncome  CategoryKind = "income"
+)
+
+// System categories hold spending that no expense carries (domain.md §1.6).
+const (
+	CategoryCardFees     = "Card Fees & Interest"
+	CategoryLoanInterest = "Loan Interest"
+)
+
+// Category labels expenses and income. Names are unique per user and kind
+// among active categories, case-insensitively. Archived categories keep
+// labelling old records but no longer match names in writes.
+type Category struct {
+	ID         string       `json:"id"`
+	Name       string       `json:"name"`
+	Kind       CategoryKind `json:"kind"`
+	Color      *string      `json:"color"`
+	Icon       *string      `json:"icon"`
+	IsSystem   bool         `json:"is_system"`
+	Status     string       `json:"status"`
+	ArchivedAt *time.Time   `json:"archived_at"`
+	CreatedAt  time.Time    `json:"created_at"`
+	UpdatedAt  time.Time    `json:"updated_at"`
+}
+
+// DefaultCategories are created with every user (domain.md §2.2).
+func DefaultCategories() []Category {
+	var out []Category
+	add := func(kind CategoryKind, system bool, names ...string) {
+		for _, n := range names {
+			out = append(out, Category{Name: n, Kind: kind, IsSystem: system})
+		}
+	}
+	add(KindExpense, false, "Food & Dining", "Groceries", "Transportation", "Utilities", "Rent & Housing", "Shopping",
+		"Health & Medical", "Education", "Entertainment", "Personal Care", "Travel", "Insurance", "Subscriptions",
+		"Gifts & Donations", "Miscellaneous")
+	add(KindExpense, true, CategoryCardFees, CategoryLoanInterest)
+	add(KindIncome, false, "Salary", "Business", "Freelance", "Bonus", "Interest & Dividends", "Gifts", "Other Income")
+	return out
+}
+
+// CategoryRepo is the persistence of categories.
+type CategoryRepo interface {
+	Category(ctx context.Context, userID, id string) (Category, error)
+	// ActiveCategoryByName matches an active category of kind by name, case-insensitively.
+	ActiveCategoryByName(ctx context.Context, userID string, kind CategoryKind, name string) (Category, error)
+	ListCategories(ctx context.Context, userID string, f CategoryFilter, p ListParams) ([]Category, int, error)
+	InsertCategory(ctx context.Context, userID string, c Category) error
+	UpdateCategory(ctx context.Context, userID string, c Category) error
+}
+
+// CategoryFilter narrows GET /categories.
+type CategoryFilter struct {
+	Kind   CategoryKind // "" for both
+	Status string       // active (default), archived, all
+	Search string
+}
+
+// CategoryList is the list spec of GET /categories (domain.md §1.5).
+var CategoryList = ListSpec{Sorts: []string{"name", "created_at"}, DefaultDesc: false}
+
+// CategoryRequest is the body of POST and PUT /categories.
+type CategoryRequest struct {
+	Name  Field[string] `json:"name"`
+	Kind  Field[string] `json:"kind"`
+	Color Field[string] `json:"color"`
+	Icon  Field[string] `json:"icon"`
+}
+
+var colorRE = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+
+func parseKind(v *Validator, f Field[string]) CategoryKind {
+	if !Readable(v, "kind", f) {
+		return ""
+	}
+	switch k := CategoryKind(f.Value); k {
+	case KindExpense, KindIncome:
+		return k
+	}
+	v.Add("kind", "must be expense or income")
+	return ""
+}
+
+// applyStyle validates and applies color and icon when present.
+func (r CategoryRequest) applyStyle(v *Validator, c *Category) {
+	if r.Color.Set {
+		c.Color = v.OptionalText("color", r.Color, 7)
+		if c.Color != nil && !colorRE.MatchString(*c.Color) {
+			v.Add("color", "must be a color like #1A2B3C")
+		}
+	}
+	if r.Icon.Set {
+		c.Icon = v.OptionalText("icon", r.Icon, 50)
+	}
+}
+
+// ParseCategoryFilter validates the filters of GET /categories.
+func ParseCategoryFilter(kind, status, search string) (CategoryFilter, error) {
+	var v Validator
+	f := CategoryFilter{Kind: CategoryKind(kind), Status: status, Search: search}
+	if kind != "" && f.Kind != KindExpense && f.Kind != KindIncome {
+		v.Add("kind", "must be expense or income")
+	}
+	switch status {
+	case "":
+		f.Status = StatusActive
+	case StatusActive, StatusArchived, StatusAll:
+	default:
+		v.Add("status", "must be active, archived or all")
+	}
+	return f, v.Err()
+}
+
+// ListCategories returns a page of the user's categories.
+func (s *Service) ListCategories(ctx context.Context, userID string, f CategoryFilter, p ListParams) (Page[Category], error) {
+	items, total, err := s.store.Read().ListCategories(ctx, userID, f, p)
+	if err != nil {
+		return Page[Category]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
+// GetCategory returns one category (archived ones included).
+func (s *Service) GetCategory(ctx context.Context, userID, id string) (Category, error) {
+	return s.store.Read().Category(ctx, userID, id)
+}
+
+// CreateCategory adds a category.
+func (s *Service) CreateCategory(ctx context.Context, userID string, r CategoryRequest) (Category, error) {
+	var v Validator
+	c := Category{ID: NewID(), Status: StatusActive}
+	c.Name = v.RequiredText("name", r.Name, MaxName)
+	c.Kind = parseKind(&v, r.Kind)
+	if !r.Kind.Set || r.Kind.Null {
+		v.Add("kind", "is required")
+	}
+	r.applyStyle(&v, &c)
+	if err := v.Err(); err != nil {
+		return Category{}, err
+	}
+	c.CreatedAt, c.UpdatedAt = s.stamp(), s.stamp()
+	err := s.store.Write(ctx, func(tx Repo) error {
+		if err := uniqueCategoryName(ctx, tx, userID, c); err != nil {
+			return err
+		}
+		return tx.InsertCategory(ctx, userID, c)
+	})
+	return c, err
+}
+
+func uniqueCategoryName(ctx context.Context, tx Repo, userID string, c Category) error {
+	other, err := tx.ActiveCategoryByName(ctx, userID, c.Kind, c.Name)
+	switch {
+	case err == nil && other.ID != c.ID:
+		return Invalid("name", "is already used by another active "+string(c.Kind)+" category")
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return err
+	}
+	return nil
+}
+
+// UpdateCategory changes name, color or icon. The kind is immutable; system
+// categories keep their names; archived categories cannot change.
+func (s *Service) UpdateCategory(ctx context.Context, userID, id string, r CategoryRequest) (Category, error) {
+	var out Category
+	err := s.store.Write(ctx, func(tx Repo) error {
+		c, err := tx.Category(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		if r.Kind.Set {
+			if k := parseKind(&v, r.Kind); k != "" && k != c.Kind {
+				v.Add("kind", "cannot change; create a new category instead")
+			} else if r.Kind.Null {
+				v.Add("kind", "cannot be null")
+			}
+		}
+		name := c.Name
+		if r.Name.Set {
+			name = v.RequiredText("name", r.Name, MaxName)
+		}
+		r.applyStyle(&v, &c)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if c.Status == StatusArchived {
+			return InvalidStatus("category %q is archived and cannot be changed", c.Name)
+		}
+		if name != c.Name && c.IsSystem && nameKey(name) != nameKey(c.Name) {
+			return InvalidStatus("system category %q cannot be renamed; its color and icon can change", c.Name)
+		}
+		c.Name = name
+		if err := uniqueCategoryName(ctx, tx, userID, c); err != nil {
+			return err
+		}
+		c.UpdatedAt = s.stamp()
+		out = c
+		return tx.UpdateCategory(ctx, userID, c)
+	})
+	return out, err
+}
+
+// ArchiveCategory is DELETE /categories/{id}: it archives, and removes the
+// category's budget threshold. Records that use it keep it.
+func (s *Service) ArchiveCategory(ctx context.Context, userID, id string) (Category, error) {
+	var out Category
+	err := s.store.Write(ctx, func(tx Repo) error {
+		c, err := tx.Category(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case c.IsSystem:
+			return InvalidStatus("system category %q cannot be archived", c.Name)
+		case c.Status == StatusArchived:
+			return InvalidStatus("category %q is already archived", c.Name)
+		}
+		now := s.stamp()
+		c.Status, c.ArchivedAt, c.UpdatedAt = StatusArchived, &now, now
+		out = c
+		return tx.UpdateCategory(ctx, userID, c)
+	})
+	return out, err
+}
+
+// activeCategory resolves a category name in a write: an active category of
+// kind, case-insensitively; anything else is a validation error on field.
+func activeCategory(ctx context.Context, tx Repo, v *Validator, field, userID string, kind CategoryKind, name string) (Category, error) {
+	c, err := tx.ActiveCategoryByName(ctx, userID, kind, name)
+	if errors.Is(err, ErrNotFound) {
+		v.Add(field, "must be the name of an active "+string(kind)+" category")
+		return Category{}, nil
+	}
+	return c, err
+}

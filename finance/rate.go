@@ -1,0 +1,115 @@
+package finance
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Rate is an exact percent with up to 4 decimals, held as an integer number
+// of ten-thousandths of a percent: 3.5% is Rate(35000). Interest and
+// minimum-due arithmetic on it is integer arithmetic (domain.md §1.3).
+type Rate int64
+
+// RateScale is the number of Rate units in one percent.
+const RateScale = 10000
+
+const problemRate = "must be a percent greater than 0 and at most 100, with at most 4 decimal places"
+
+type errRate string
+
+func (e errRate) Error() string { return string(e) }
+
+// ParseRate reads "3", "0.75", "1.5000"; it must be > 0 and ≤ 100.
+func ParseRate(s string) (Rate, error) {
+	intPart, frac, hasDot := strings.Cut(s, ".")
+	if intPart == "" || (hasDot && frac == "") || len(intPart) > 3 {
+		return 0, errRate(problemRate)
+	}
+	for _, part := range []string{intPart, frac} {
+		for i := 0; i < len(part); i++ {
+			if !isDigit(part[i]) {
+				return 0, errRate(problemRate)
+			}
+		}
+	}
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > 4 {
+		return 0, errRate(problemRate)
+	}
+	units, _ := strconv.ParseInt(intPart, 10, 64)
+	f, _ := strconv.ParseInt((frac + "0000")[:4], 10, 64)
+	r := Rate(units*RateScale + f)
+	if r <= 0 || r > 100*RateScale {
+		return 0, errRate(problemRate)
+	}
+	return r, nil
+}
+
+// String is the shortest exact decimal: "3", "0.75", "1.5".
+func (r Rate) String() string {
+	s := fmt.Sprintf("%d.%04d", int64(r)/RateScale, int64(r)%RateScale)
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}
+
+// MarshalJSON writes the rate as a JSON number.
+func (r Rate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalJSON accepts a JSON number or a numeric string.
+func (r *Rate) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	v, err := ParseRate(s)
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}
+
+// FieldProblem is the field problem text of a rate parse error.
+func (e errRate) FieldProblem() string { return string(e) }
+
+// Value stores the rate as exact decimal TEXT.
+func (r Rate) Value() (driver.Value, error) { return r.String(), nil }
+
+// Scan reads exact decimal TEXT.
+func (r *Rate) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	case int64:
+		*r = Rate(v * RateScale)
+		return nil
+	default:
+		return fmt.Errorf("finance.Rate: cannot scan %T", src)
+	}
+	v, err := ParseRate(s)
+	*r = v
+	return err
+}
+
+// Percent returns part/whole × 100 rounded half-up to 2 decimals, as a Money
+// (hundredths) so it prints with 2 decimals. whole must be positive.
+func Percent(part, whole Money) Money {
+	if whole <= 0 {
+		return 0
+	}
+	// part/whole × 100 in hundredths = part × 10000 / whole, half-up.
+	return Money(halfUpDiv(int64(part)*10000, int64(whole)))
+}
+
+// halfUpDiv returns floor(n/d + 1/2) for d > 0: n/d rounded half-up.
+func halfUpDiv(n, d int64) int64 {
+	q := (2*n + d) / (2 * d)
+	if 2*n+d < 0 && (2*n+d)%(2*d) != 0 {
+		q-- // floor for negative numerators
+	}
+	return q
+}

@@ -1,0 +1,67 @@
+package finance
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Service holds the use cases of the ledger. REST handlers and (through them)
+// MCP tools call it; it validates input once, enforces state rules, and makes
+// every multi-row change in one Store transaction.
+type Service struct {
+	store Store
+	now   func() time.Time
+}
+
+// NewService returns a Service over st.
+func NewService(st Store) *Service { return &Service{store: st, now: time.Now} }
+
+// SetClock replaces the clock (tests pin "today").
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+// Store is the persistence the domain needs. Read returns a Repo on the read
+// pool; Write runs fn in one write transaction and commits only if fn returns nil.
+type Store interface {
+	Read() Repo
+	Write(ctx context.Context, fn func(Repo) error) error
+}
+
+// Repo is every query and mutation of the ledger, always scoped to one user
+// by an explicit userID argument. Lookups of a missing or foreign record
+// return an error wrapping ErrNotFound.
+type Repo interface {
+	CategoryRepo
+	AccountRepo
+	CardRepo
+	ExpenseRepo
+	IncomeRepo
+}
+
+// DefaultTimezone defines "today" until the user chooses another (app settings).
+const DefaultTimezone = "Asia/Manila"
+
+// stamp is the time written to created_at and updated_at: UTC, whole seconds
+// (RFC 3339 on the wire; ties sort by the time-ordered id).
+func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+// today is the current date in the user's timezone.
+func (s *Service) today(ctx context.Context, userID string) Date {
+	loc, err := time.LoadLocation(DefaultTimezone)
+	if err != nil {
+		loc = time.UTC
+	}
+	return Today(s.now(), loc)
+}
+
+// nameKey is the case-insensitive identity of a name: trimmed and lowercased
+// with Unicode rules. Uniqueness and name lookups compare keys.
+func nameKey(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// Status values shared by several records.
+const (
+	StatusActive   = "active"
+	StatusArchived = "archived"
+	StatusVoided   = "voided"
+	StatusAll      = "all"
+)

@@ -1,0 +1,101 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+// userID is the caller's user id. Route handlers run only after
+// authentication, so the Principal is always there; the owner of every
+// record is taken from it and never from the request.
+func userID(r bunrouter.Request) string {
+	p, _ := auth.FromContext(r.Context())
+	return p.UserID()
+}
+
+// pathID reads a path id. A malformed id is answered like an unknown one:
+// 404 naming the resource.
+func pathID(r bunrouter.Request, param, what string) (string, error) {
+	id := r.Param(param)
+	if !finance.ValidID(id) {
+		return "", finance.NotFound(what)
+	}
+	return id, nil
+}
+
+// queryDate reads an optional YYYY-MM-DD query parameter.
+func queryDate(v *finance.Validator, q url.Values, name string) finance.Date {
+	s := q.Get(name)
+	if s == "" {
+		return finance.Date{}
+	}
+	d, err := finance.ParseDate(s)
+	if err != nil {
+		v.Add(name, finance.DateProblem(err))
+	}
+	return d
+}
+
+// dateRange reads dateFrom and dateTo (inclusive); from after to is invalid.
+func dateRange(v *finance.Validator, q url.Values) (from, to finance.Date) {
+	from, to = queryDate(v, q, "dateFrom"), queryDate(v, q, "dateTo")
+	if !from.IsZero() && !to.IsZero() && from.After(to) {
+		v.Add("dateFrom", "must not be after dateTo")
+	}
+	return from, to
+}
+
+// queryID reads an optional UUID query parameter such as cardId.
+func queryID(v *finance.Validator, q url.Values, name string) string {
+	s := q.Get(name)
+	if s != "" && !finance.ValidID(s) {
+		v.Add(name, "must be a UUID")
+	}
+	return s
+}
+
+// queryEnum reads an optional parameter that must be one of allowed.
+func queryEnum(v *finance.Validator, q url.Values, name string, allowed ...string) string {
+	s := q.Get(name)
+	if s == "" {
+		return ""
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s
+		}
+	}
+	v.Add(name, "must be one of: "+joinQuoted(allowed))
+	return ""
+}
+
+func joinQuoted(items []string) string {
+	out := ""
+	for i, it := range items {
+		if i > 0 {
+			out += ", "
+		}
+		out += it
+	}
+	return out
+}
+
+// listQuery parses the shared list parameters plus the route's own filters
+// (parsed by filters into v), reporting all problems together.
+func listQuery(r *http.Request, spec finance.ListSpec, filters func(v *finance.Validator, q url.Values)) (finance.ListParams, error) {
+	q := r.URL.Query()
+	p, err := parseList(q, spec)
+	var v finance.Validator
+	if err := v.Merge("", err); err != nil {
+		return p, err
+	}
+	if filters != nil {
+		filters(&v, q)
+	}
+	return p, v.Err()
+}

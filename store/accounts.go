@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+
+	"github.com/finance-app/finance/finance"
+)
+
+type accountRow struct {
+	bun.BaseModel `bun:"table:accounts,alias:a"`
+	finance.Account
+	UserID  string
+	NameKey string
+}
+
+// balanceExpr computes an account's balance from its posted lines; it is
+// never stored. The account_transactions_balance index makes it an
+// index-only scan of the account's lines.
+const balanceExpr = `a.opening_balance + COALESCE((SELECT SUM(CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END)
+	FROM account_transactions AS t WHERE t.account_id = a.id AND t.status = 'posted'), 0)`
+
+func (l ledger) selectAccounts(rows any) *bun.SelectQuery {
+	return l.db.NewSelect().Model(rows).ExcludeColumn("current_balance").ColumnExpr(balanceExpr + " AS current_balance")
+}
+
+func (l ledger) Account(ctx context.Context, userID, id string) (finance.Account, error) {
+	var row accountRow
+	err := l.selectAccounts(&row).Where("a.id = ? AND a.user_id = ?", id, userID).Scan(ctx)
+	return row.Account, notFound(err, "account")
+}
+
+func (l ledger) ActiveAccountByName(ctx context.Context, userID, name string) (finance.Account, error) {
+	var row accountRow
+	err := l.selectAccounts(&row).Where("a.user_id = ? AND a.name_key = ? AND a.status = 'active'", userID, nameKey(name)).Scan(ctx)
+	return row.Account, notFound(err, "account")
+}
+
+var accountSorts = map[string]string{"name": "a.name_key", "current_balance": "current_balance", "created_at": "a.created_at"}
+
+func (l ledger) ListAccounts(ctx context.Context, userID string, f finance.AccountFilter, p finance.ListParams) ([]finance.Account, int, error) {
+	var rows []accountRow
+	q := l.selectAccounts(&rows).Where("a.user_id = ?", userID)
+	if f.Status != finance.StatusAll {
+		q = q.Where("a.status = ?", f.Status)
+	}
+	if f.Type != "" {
+		q = q.Where("a.type = ?", f.Type)
+	}
+	q = searchAny(q, f.Search, "a.name", "a.notes", "a.institution")
+	total, err := orderPage(q, accountSorts[p.SortBy], p).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]finance.Account, len(rows))
+	for i, r := range rows {
+		out[i] = r.Account
+	}
+	return out, int(total), nil
+}
+
+func (l ledger) InsertAccount(ctx context.Context, userID string, a finance.Account) error {
+	row := accountRow{Account: a, UserID: userID, NameKey: nameKey(a.Name)}
+	_, err := l.db.NewInsert().Model(&row).ExcludeColumn("current_balance").Exec(ctx)
+	return err
+}
+
+func (l ledger) UpdateAccount(ctx context.Context, userID string, a finance.Account) error {
+	row := accountRow{Account: a, UserID: userID, NameKey: nameKey(a.Name)}
+	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn("current_balance", "created_at").
+		Where("id = ? AND user_id = ?", a.ID, userID).Exec(ctx)
+	return err
+}
+
+type accountTransactionRow struct {
+	bun.BaseModel `bun:"table:account_transactions,alias:t"`
+	finance.AccountTransaction
+	UserID string
+}
+
+// lineComputed are the AccountTransaction fields that are not columns.
+var lineComputed = []string{"account_name", "is_editable"}
+
+func (l ledger) selectLines(rows any) *bun.SelectQuery {
+	return l.db.NewSelect().Model(rows).ExcludeColumn(lineComputed...).
+		ColumnExpr("acc.name AS account_name").
+		ColumnExpr("(t.status = 'posted' AND t.source IN ('manual', 'adjustment') AND acc.status = 'active') AS is_editable").
+		Join("JOIN accounts AS acc ON acc.id = t.account_id")
+}
+
+func (l ledger) AccountTransaction(ctx context.Context, userID, id string) (finance.AccountTransaction, error) {
+	var row accountTransactionRow
+	err := l.selectLines(&row).Where("t.id = ? AND t.user_id = ?", id, userID).Scan(ctx)
+	return row.AccountTransaction, notFound(err, "account transaction")
+}
+
+var lineSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
+
+func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f finance.AccountTransactionFilter, p finance.ListParams) ([]finance.AccountTransaction, int, error) {
+	var rows []accountTransactionRow
+	q := l.selectLines(&rows).Where("t.user_id = ? AND t.status = ?", userID, f.Status)
+	if f.AccountID != "" {
+		q = q.Where("t.account_id = ?", f.AccountID)
+	}
+	if f.Type != "" {
+		q = q.Where("t.type = ?", f.Type)
+	}
+	if f.Source != "" {
+		q = q.Where("t.source = ?", f.Source)
+	}
+	if !f.DateFrom.IsZero() {
+		q = q.Where("t.date >= ?", f.DateFrom)
+	}
+	if !f.DateTo.IsZero() {
+		q = q.Where("t.date <= ?", f.DateTo)
+	}
+	q = searchAny(q, f.Search, "t.description")
+	total, err := orderPage(q, lineSorts[p.SortBy], p).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]finance.AccountTransaction, len(rows))
+	for i, r := range rows {
+		out[i] = r.AccountTransaction
+	}
+	return out, int(total), nil
+}
+
+func (l ledger) InsertAccountTransaction(ctx context.Context, userID string, t finance.AccountTransaction) error {
+	row := accountTransactionRow{AccountTransaction: t, UserID: userID}
+	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(lineComputed...).Exec(ctx)
+	return err
+}
+
+func (l ledger) UpdateAccountTransaction(ctx context.Context, userID string, t finance.AccountTransaction) error {
+	row := accountTransactionRow{AccountTransaction: t, UserID: userID}
+	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, lineComputed...)...).
+		Where("id = ? AND user_id = ?", t.ID, userID).Exec(ctx)
+	return err
+}

@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/finance-app/finance/finance"
+)
+
+var _ finance.Store = (*DB)(nil)
+
+// ledger implements finance.Repo over either the read pool or a write
+// transaction: the same queries serve both.
+type ledger struct {
+	db bun.IDB
+}
+
+// Read returns the ledger on the read pool.
+func (db *DB) Read() finance.Repo { return ledger{db: db.reader} }
+
+// Write runs fn in one IMMEDIATE transaction on the writer.
+func (db *DB) Write(ctx context.Context, fn func(finance.Repo) error) error {
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		return fn(ledger{db: tx})
+	})
+}
+
+// likePattern turns a search term into a LIKE pattern matching it anywhere,
+// with LIKE's wildcards escaped. SQLite's LIKE ignores case for ASCII letters.
+func likePattern(term string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(strings.TrimSpace(term)) + "%"
+}
+
+// searchAny adds "any of cols contains term" to q.
+func searchAny(q *bun.SelectQuery, term string, cols ...string) *bun.SelectQuery {
+	if strings.TrimSpace(term) == "" {
+		return q
+	}
+	pat := likePattern(term)
+	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		for _, c := range cols {
+			q = q.WhereOr(`? LIKE ? ESCAPE '\'`, bun.Ident(c), pat)
+		}
+		return q
+	})
+}
+
+// orderPage adds ORDER BY (col, then id, in the same direction) and the page window.
+func orderPage(q *bun.SelectQuery, col string, p finance.ListParams) *bun.SelectQuery {
+	dir := "ASC"
+	if p.Desc {
+		dir = "DESC"
+	}
+	return q.OrderExpr("? "+dir+", ?TableAlias.id "+dir, bun.Ident(col)).
+		Limit(int64(p.Limit)).Offset(int64(p.Offset()))
+}
+
+// nameKey mirrors finance's case-insensitive name identity for the name_key columns.
+func nameKey(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
