@@ -3,6 +3,10 @@ package finance
 import (
 	"context"
 	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -151,4 +155,526 @@ func (s *Service) voidLine(ctx context.Context, tx Repo, userID, lineID string) 
 	now := s.stamp()
 	t.Status, t.VoidedAt, t.UpdatedAt = StatusVoided, &now, now
 	return tx.UpdateAccountTransaction(ctx, userID, t)
+}
+
+// Line statuses beyond LinePosted: a voided line keeps its row and leaves the balance.
+const LineVoided = StatusVoided
+
+// LineTypes, LineSources and LineStatuses are the values the line list filters accept.
+var (
+	LineTypes    = []string{LineDebit, LineCredit}
+	LineSources  = []string{SourceManual, SourceAdjustment, SourceExpense, SourceIncome, SourceSOAPayment, SourceLoanPayment}
+	LineStatuses = []string{LinePosted, LineVoided}
+)
+
+// Text limits of account fields (domain.md §2.3).
+const (
+	MaxInstitution = 100
+	// DefaultAdjustmentDescription describes an adjustment line sent without a reason.
+	DefaultAdjustmentDescription = "Balance adjustment"
+)
+
+// ParseAccountFilter validates the filters of GET /accounts.
+func ParseAccountFilter(status, typ, search string) (AccountFilter, error) {
+	var v Validator
+	f := AccountFilter{Status: status, Type: AccountType(typ), Search: search}
+	switch status {
+	case "":
+		f.Status = StatusActive
+	case StatusActive, StatusArchived, StatusAll:
+	default:
+		v.Add("status", "must be active, archived or all")
+	}
+	if typ != "" && !slices.Contains(AccountTypes, f.Type) {
+		v.Add("type", "must be one of: "+joinAccountTypes())
+	}
+	return f, v.Err()
+}
+
+func joinAccountTypes() string {
+	names := make([]string, len(AccountTypes))
+	for i, t := range AccountTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+// AccountRequest is the body of POST /accounts and PUT /accounts/{id}. On
+// PUT only the fields present change; null clears institution,
+// account_number_last4 and notes, and resets opening_balance to 0.
+type AccountRequest struct {
+	Name               Field[string] `json:"name"`
+	Type               Field[string] `json:"type"`
+	Institution        Field[string] `json:"institution"`
+	AccountNumberLast4 Field[string] `json:"account_number_last4"`
+	OpeningBalance     Field[Money]  `json:"opening_balance"`
+	Notes              Field[string] `json:"notes"`
+}
+
+var last4RE = regexp.MustCompile(`^[0-9]{4}$`)
+
+// apply validates the present fields of r into a; create makes name and
+// type required even when absent.
+func (r AccountRequest) apply(v *Validator, a *Account, create bool) {
+	if create || r.Name.Set {
+		a.Name = v.RequiredText("name", r.Name, MaxName)
+	}
+	if create || r.Type.Set {
+		a.Type = AccountType(requiredEnum(v, "type", r.Type, joinAccountTypes(), func(s string) bool {
+			return slices.Contains(AccountTypes, AccountType(s))
+		}))
+	}
+	if r.Institution.Set {
+		a.Institution = v.OptionalText("institution", r.Institution, MaxInstitution)
+	}
+	if r.AccountNumberLast4.Set {
+		a.AccountNumberLast4 = v.OptionalText("account_number_last4", r.AccountNumberLast4, 4)
+		if a.AccountNumberLast4 != nil && !last4RE.MatchString(*a.AccountNumberLast4) {
+			v.Add("account_number_last4", "must be exactly 4 digits")
+		}
+	}
+	if r.OpeningBalance.Set {
+		a.OpeningBalance = 0
+		if Readable(v, "opening_balance", r.OpeningBalance) {
+			a.OpeningBalance = r.OpeningBalance.Value
+		}
+	}
+	if r.Notes.Set {
+		a.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
+	}
+}
+
+// requiredEnum reads a required string that must satisfy ok; allowed names
+// the accepted values in the problem text.
+func requiredEnum(v *Validator, name string, f Field[string], allowed string, ok func(string) bool) string {
+	if !Readable(v, name, f) {
+		if !v.Has(name) {
+			v.Add(name, "is required")
+		}
+		return ""
+	}
+	if !ok(f.Value) {
+		v.Add(name, "must be one of: "+allowed)
+		return ""
+	}
+	return f.Value
+}
+
+// ListAccounts returns a page of the user's accounts with their balances.
+func (s *Service) ListAccounts(ctx context.Context, userID string, f AccountFilter, p ListParams) (Page[Account], error) {
+	items, total, err := s.store.Read().ListAccounts(ctx, userID, f, p)
+	if err != nil {
+		return Page[Account]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
+// GetAccount returns one account (archived ones included).
+func (s *Service) GetAccount(ctx context.Context, userID, id string) (Account, error) {
+	return s.store.Read().Account(ctx, userID, id)
+}
+
+// CreateAccount adds an active account.
+func (s *Service) CreateAccount(ctx context.Context, userID string, r AccountRequest) (Account, error) {
+	var v Validator
+	a := Account{ID: NewID(), Status: StatusActive}
+	r.apply(&v, &a, true)
+	if err := v.Err(); err != nil {
+		return Account{}, err
+	}
+	a.CreatedAt, a.UpdatedAt = s.stamp(), s.stamp()
+	var out Account
+	err := s.store.Write(ctx, func(tx Repo) error {
+		if err := uniqueAccountName(ctx, tx, userID, a); err != nil {
+			return err
+		}
+		if err := tx.InsertAccount(ctx, userID, a); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.Account(ctx, userID, a.ID)
+		return err
+	})
+	return out, err
+}
+
+// uniqueAccountName enforces one active account per name, case-insensitively.
+func uniqueAccountName(ctx context.Context, tx Repo, userID string, a Account) error {
+	other, err := tx.ActiveAccountByName(ctx, userID, a.Name)
+	switch {
+	case err == nil && other.ID != a.ID:
+		return Invalid("name", "is already used by another active account")
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return err
+	}
+	return nil
+}
+
+// UpdateAccount changes the fields present in r. An archived account cannot change.
+func (s *Service) UpdateAccount(ctx context.Context, userID, id string, r AccountRequest) (Account, error) {
+	var out Account
+	err := s.store.Write(ctx, func(tx Repo) error {
+		a, err := tx.Account(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		r.apply(&v, &a, false)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if a.Status != StatusActive {
+			return InvalidStatus("account %q is archived; unarchive it before changing it", a.Name)
+		}
+		if err := uniqueAccountName(ctx, tx, userID, a); err != nil {
+			return err
+		}
+		a.UpdatedAt = s.stamp()
+		if err := tx.UpdateAccount(ctx, userID, a); err != nil {
+			return err
+		}
+		out, err = tx.Account(ctx, userID, a.ID)
+		return err
+	})
+	return out, err
+}
+
+// ArchiveAccount is DELETE /accounts/{id} and PATCH /accounts/{id}/archive:
+// the account and its lines stay, with any balance; it takes no new writes.
+func (s *Service) ArchiveAccount(ctx context.Context, userID, id string) (Account, error) {
+	var out Account
+	err := s.store.Write(ctx, func(tx Repo) error {
+		a, err := tx.Account(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		if a.Status == StatusArchived {
+			return InvalidStatus("account %q is already archived", a.Name)
+		}
+		now := s.stamp()
+		a.Status, a.ArchivedAt, a.UpdatedAt = StatusArchived, &now, now
+		if err := tx.UpdateAccount(ctx, userID, a); err != nil {
+			return err
+		}
+		out = a
+		return nil
+	})
+	return out, err
+}
+
+// UnarchiveAccount makes an archived account active again. Its name must not
+// clash with an account that became active meanwhile.
+func (s *Service) UnarchiveAccount(ctx context.Context, userID, id string) (Account, error) {
+	var out Account
+	err := s.store.Write(ctx, func(tx Repo) error {
+		a, err := tx.Account(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		if a.Status == StatusActive {
+			return InvalidStatus("account %q is not archived", a.Name)
+		}
+		if err := uniqueAccountName(ctx, tx, userID, a); err != nil {
+			var ve *ValidationError
+			if errors.As(err, &ve) {
+				return &ValidationError{
+					Message: fmt.Sprintf("Another active account is named %q; rename one of them first", a.Name),
+					Fields:  ve.Fields,
+				}
+			}
+			return err
+		}
+		a.Status, a.ArchivedAt, a.UpdatedAt = StatusActive, nil, s.stamp()
+		if err := tx.UpdateAccount(ctx, userID, a); err != nil {
+			return err
+		}
+		out = a
+		return nil
+	})
+	return out, err
+}
+
+// AccountOption is an account as write forms offer it.
+type AccountOption struct {
+	ID             string      `json:"id"`
+	Name           string      `json:"name"`
+	Type           AccountType `json:"type"`
+	CurrentBalance Money       `json:"current_balance"`
+}
+
+// allRows is a page size that takes every row: form options are not paged.
+const allRows = 1 << 30
+
+// AccountOptions lists the user's active accounts by name, for form-options routes.
+func (s *Service) AccountOptions(ctx context.Context, userID string) ([]AccountOption, error) {
+	items, _, err := s.store.Read().ListAccounts(ctx, userID, AccountFilter{Status: StatusActive},
+		ListParams{Page: 1, Limit: allRows, SortBy: AccountList.Sorts[0]})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AccountOption, len(items))
+	for i, a := range items {
+		out[i] = AccountOption{ID: a.ID, Name: a.Name, Type: a.Type, CurrentBalance: a.CurrentBalance}
+	}
+	return out, nil
+}
+
+// ListAccountTransactions returns a page of lines of all the user's accounts
+// (GET /accounts/transactions); f.AccountID narrows it to one.
+func (s *Service) ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) (Page[AccountTransaction], error) {
+	items, total, err := s.store.Read().ListAccountTransactions(ctx, userID, f, p)
+	if err != nil {
+		return Page[AccountTransaction]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
+// ListTransactionsOfAccount is GET /accounts/{id}/transactions: the account
+// must be the user's (archived ones included, since their history stays).
+func (s *Service) ListTransactionsOfAccount(ctx context.Context, userID, accountID string, f AccountTransactionFilter, p ListParams) (Page[AccountTransaction], error) {
+	repo := s.store.Read()
+	if _, err := repo.Account(ctx, userID, accountID); err != nil {
+		return Page[AccountTransaction]{}, err
+	}
+	f.AccountID = accountID
+	items, total, err := repo.ListAccountTransactions(ctx, userID, f, p)
+	if err != nil {
+		return Page[AccountTransaction]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
+// AccountTransactionRequest is the body of POST and PUT
+// /accounts/{id}/transactions: a manual line. On PUT only the fields present
+// change, and null clears the description.
+type AccountTransactionRequest struct {
+	Type        Field[string] `json:"type"`
+	Amount      Field[Money]  `json:"amount"`
+	Date        Field[Date]   `json:"date"`
+	Description Field[string] `json:"description"`
+}
+
+func (r AccountTransactionRequest) apply(v *Validator, t *AccountTransaction, create bool) {
+	if create || r.Type.Set {
+		t.Type = requiredEnum(v, "type", r.Type, "debit, credit", func(s string) bool { return slices.Contains(LineTypes, s) })
+	}
+	if create || r.Amount.Set {
+		t.Amount = v.RequiredMoney("amount", r.Amount)
+	}
+	if create || r.Date.Set {
+		t.Date = v.RequiredDate("date", r.Date)
+	}
+	if r.Description.Set {
+		t.Description = v.OptionalText("description", r.Description, MaxDescription)
+	}
+}
+
+// writableAccount loads the path account of a write under /accounts/{id}/...
+// (404 when it is not the user's) and returns a check, to run after body
+// validation, that refuses archived accounts with INVALID_STATUS (domain.md §1.1 order).
+func writableAccount(ctx context.Context, tx Repo, userID, id string) (Account, func() error, error) {
+	a, err := tx.Account(ctx, userID, id)
+	if err != nil {
+		return Account{}, nil, err
+	}
+	return a, func() error {
+		if a.Status != StatusActive {
+			return InvalidStatus("account %q is archived; unarchive it before writing to it", a.Name)
+		}
+		return nil
+	}, nil
+}
+
+// CreateAccountTransaction posts a manual line: a movement that is neither an
+// expense nor income (a transfer, a withdrawal, bank interest).
+func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountID string, r AccountTransactionRequest) (AccountTransaction, error) {
+	var out AccountTransaction
+	err := s.store.Write(ctx, func(tx Repo) error {
+		_, active, err := writableAccount(ctx, tx, userID, accountID)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		t := s.newLine(accountID, "", 0, Date{}, nil, SourceManual, nil)
+		r.apply(&v, &t, true)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if err := active(); err != nil {
+			return err
+		}
+		if err := tx.InsertAccountTransaction(ctx, userID, t); err != nil {
+			return err
+		}
+		out, err = tx.AccountTransaction(ctx, userID, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// editableLine loads a line under its path account for PUT or DELETE: 404
+// unless it is on that account.
+func editableLine(ctx context.Context, tx Repo, userID, accountID, lineID string) (AccountTransaction, error) {
+	t, err := tx.AccountTransaction(ctx, userID, lineID)
+	if err != nil {
+		return AccountTransaction{}, err
+	}
+	if t.AccountID != accountID {
+		return AccountTransaction{}, NotFound("account transaction")
+	}
+	return t, nil
+}
+
+// lineOwners names the record that owns a line of each non-editable source.
+var lineOwners = map[string]string{
+	SourceExpense:     "an expense",
+	SourceIncome:      "an income record",
+	SourceSOAPayment:  "a statement payment",
+	SourceLoanPayment: "a loan payment",
+}
+
+// checkLineEditable refuses lines owned by another record and voided lines.
+func checkLineEditable(t AccountTransaction) error {
+	switch {
+	case t.Source != SourceManual && t.Source != SourceAdjustment:
+		return InvalidStatus("account transaction belongs to %s; change or void it through that record", lineOwners[t.Source])
+	case t.Status == StatusVoided:
+		return InvalidStatus("account transaction is already voided")
+	}
+	return nil
+}
+
+// UpdateAccountTransaction changes a manual or adjustment line in place.
+func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountID, lineID string, r AccountTransactionRequest) (AccountTransaction, error) {
+	var out AccountTransaction
+	err := s.store.Write(ctx, func(tx Repo) error {
+		_, active, err := writableAccount(ctx, tx, userID, accountID)
+		if err != nil {
+			return err
+		}
+		t, err := editableLine(ctx, tx, userID, accountID, lineID)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		r.apply(&v, &t, false)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if err := active(); err != nil {
+			return err
+		}
+		if err := checkLineEditable(t); err != nil {
+			return err
+		}
+		t.UpdatedAt = s.stamp()
+		if err := tx.UpdateAccountTransaction(ctx, userID, t); err != nil {
+			return err
+		}
+		out, err = tx.AccountTransaction(ctx, userID, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// VoidAccountTransaction is DELETE /accounts/{id}/transactions/{transactionId}:
+// a manual or adjustment line is voided and leaves the balance.
+func (s *Service) VoidAccountTransaction(ctx context.Context, userID, accountID, lineID string) (AccountTransaction, error) {
+	var out AccountTransaction
+	err := s.store.Write(ctx, func(tx Repo) error {
+		_, active, err := writableAccount(ctx, tx, userID, accountID)
+		if err != nil {
+			return err
+		}
+		t, err := editableLine(ctx, tx, userID, accountID, lineID)
+		if err != nil {
+			return err
+		}
+		if err := active(); err != nil {
+			return err
+		}
+		if err := checkLineEditable(t); err != nil {
+			return err
+		}
+		if err := s.voidLine(ctx, tx, userID, t.ID); err != nil {
+			return err
+		}
+		out, err = tx.AccountTransaction(ctx, userID, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// BalanceAdjustmentRequest is the body of POST /accounts/{id}/balance-adjustment.
+type BalanceAdjustmentRequest struct {
+	TargetBalance Field[Money]  `json:"target_balance"`
+	Date          Field[Date]   `json:"date"`
+	Reason        Field[string] `json:"reason"`
+}
+
+// BalanceAdjustment is the result of a balance adjustment: the line stored
+// and the balance before and after it.
+type BalanceAdjustment struct {
+	Transaction     AccountTransaction `json:"transaction"`
+	PreviousBalance Money              `json:"previous_balance"`
+	NewBalance      Money              `json:"new_balance"`
+}
+
+// AdjustBalance stores one adjustment line that brings the account's current
+// balance to the target: a credit when the target is higher, a debit when lower.
+func (s *Service) AdjustBalance(ctx context.Context, userID, accountID string, r BalanceAdjustmentRequest) (BalanceAdjustment, error) {
+	var out BalanceAdjustment
+	err := s.store.Write(ctx, func(tx Repo) error {
+		a, active, err := writableAccount(ctx, tx, userID, accountID)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		target := Money(0)
+		if !Readable(&v, "target_balance", r.TargetBalance) {
+			if !v.Has("target_balance") {
+				v.Add("target_balance", "is required")
+			}
+		} else {
+			target = r.TargetBalance.Value
+		}
+		date := s.today(ctx, userID)
+		if Readable(&v, "date", r.Date) {
+			date = r.Date.Value
+		}
+		reason := v.OptionalText("reason", r.Reason, MaxReason)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if err := active(); err != nil {
+			return err
+		}
+		diff := target - a.CurrentBalance
+		switch {
+		case diff == 0:
+			return Invalid("target_balance", "equals the current balance "+a.CurrentBalance.String()+"; nothing to adjust")
+		case diff.Abs() > MaxMoney:
+			return Invalid("target_balance", "is too far from the current balance "+a.CurrentBalance.String()+
+				"; one adjustment may move it by at most 999999999.99")
+		}
+		typ := LineCredit
+		if diff < 0 {
+			typ = LineDebit
+		}
+		if reason == nil {
+			d := DefaultAdjustmentDescription
+			reason = &d
+		}
+		t := s.newLine(accountID, typ, diff.Abs(), date, reason, SourceAdjustment, nil)
+		if err := tx.InsertAccountTransaction(ctx, userID, t); err != nil {
+			return err
+		}
+		if out.Transaction, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
+			return err
+		}
+		after, err := tx.Account(ctx, userID, accountID)
+		out.PreviousBalance, out.NewBalance = a.CurrentBalance, after.CurrentBalance
+		return err
+	})
+	return out, err
 }

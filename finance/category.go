@@ -248,3 +248,23 @@ func activeCategory(ctx context.Context, tx Repo, v *Validator, field, userID st
 	}
 	return c, err
 }
+
+// CategoryOption is a category as write forms offer it.
+type CategoryOption struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// CategoryOptions lists the user's active categories of kind by name, for form-options routes.
+func (s *Service) CategoryOptions(ctx context.Context, userID string, kind CategoryKind) ([]CategoryOption, error) {
+	items, _, err := s.store.Read().ListCategories(ctx, userID, CategoryFilter{Kind: kind, Status: StatusActive},
+		ListParams{Page: 1, Limit: allRows, SortBy: CategoryList.Sorts[0]})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CategoryOption, len(items))
+	for i, c := range items {
+		out[i] = CategoryOption{ID: c.ID, Name: c.Name}
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package finance
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -43,3 +44,262 @@ type IncomeFilter struct {
 
 // IncomeList is the list spec of GET /income.
 var IncomeList = ListSpec{Sorts: []string{"date", "amount", "created_at"}, DefaultDesc: true}
+
+// Income statuses.
+const IncomeActive = StatusActive
+
+// IncomeStatuses are the values of the status filter of GET /income.
+var IncomeStatuses = []string{StatusActive, StatusVoided}
+
+// IncomeRequest is the body of POST /income and PUT /income/{id}. On PUT only
+// the fields present change: null clears description, notes and account_id,
+// and is refused for amount, date and category. An empty account_id counts as null.
+type IncomeRequest struct {
+	Amount      Field[Money]  `json:"amount"`
+	Date        Field[Date]   `json:"date"`
+	Category    Field[string] `json:"category"`
+	Description Field[string] `json:"description"`
+	Notes       Field[string] `json:"notes"`
+	AccountID   Field[string] `json:"account_id"`
+}
+
+// incomeChange is an IncomeRequest after the checks of its shape: the merged
+// record, plus what the request asked for that needs other records.
+type incomeChange struct {
+	next         Income
+	categoryName string // "" when the category does not change
+	accountID    string // the requested account, "" for none
+}
+
+// shape validates the fields present in r (all required ones on create)
+// over cur, without looking at other records.
+func (r IncomeRequest) shape(cur Income, create bool) (incomeChange, error) {
+	var v Validator
+	c := incomeChange{next: cur}
+	if create || r.Amount.Set {
+		c.next.Amount = v.RequiredMoney("amount", r.Amount)
+	}
+	if create || r.Date.Set {
+		c.next.Date = v.RequiredDate("date", r.Date)
+	}
+	if create || r.Category.Set {
+		c.categoryName = v.RequiredText("category", r.Category, MaxName)
+	}
+	if r.Description.Set {
+		c.next.Description = v.OptionalText("description", r.Description, MaxDescription)
+	}
+	if r.Notes.Set {
+		c.next.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
+	}
+	if cur.AccountID != nil {
+		c.accountID = *cur.AccountID
+	}
+	if r.AccountID.Set {
+		c.accountID = ""
+		if Readable(&v, "account_id", r.AccountID) {
+			c.accountID = strings.TrimSpace(r.AccountID.Value)
+			if c.accountID != "" && !ValidID(c.accountID) {
+				v.Add("account_id", "must be the id of one of your active accounts")
+			}
+		}
+	}
+	return c, v.Err()
+}
+
+// resolve checks the category and a newly named account against the user's
+// records (VALIDATION_ERROR when they are not active and the user's).
+func (c *incomeChange) resolve(ctx context.Context, tx Repo, userID string, accountChanged bool) error {
+	var v Validator
+	if c.categoryName != "" {
+		cat, err := activeCategory(ctx, tx, &v, "category", userID, KindIncome, c.categoryName)
+		if err != nil {
+			return err
+		}
+		c.next.CategoryID, c.next.Category = cat.ID, cat.Name
+	}
+	if accountChanged && c.accountID != "" {
+		if _, _, err := activeAccount(ctx, tx, &v, "account_id", userID, c.accountID); err != nil {
+			return err
+		}
+	}
+	return v.Err()
+}
+
+// incomeLineDescription is the description of an income's account line: the
+// income's description, or else its category's name, so that the account
+// history says where the money came from.
+func incomeLineDescription(in Income) *string {
+	if in.Description != nil {
+		d := *in.Description
+		return &d
+	}
+	name := in.Category
+	return &name
+}
+
+// ListIncome returns a page of the user's income.
+func (s *Service) ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) (Page[Income], error) {
+	items, total, err := s.store.Read().ListIncome(ctx, userID, f, p)
+	if err != nil {
+		return Page[Income]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
+// GetIncome returns one income record (voided ones included).
+func (s *Service) GetIncome(ctx context.Context, userID, id string) (Income, error) {
+	return s.store.Read().Income(ctx, userID, id)
+}
+
+// CreateIncome records income; with account_id it also posts a credit line
+// (source income) on that account, in the same transaction.
+func (s *Service) CreateIncome(ctx context.Context, userID string, r IncomeRequest) (Income, error) {
+	c, err := r.shape(Income{ID: NewID(), Status: IncomeActive}, true)
+	if err != nil {
+		return Income{}, err
+	}
+	var out Income
+	err = s.store.Write(ctx, func(tx Repo) error {
+		if err := c.resolve(ctx, tx, userID, true); err != nil {
+			return err
+		}
+		in := c.next
+		in.CreatedAt, in.UpdatedAt = s.stamp(), s.stamp()
+		if c.accountID != "" {
+			line := s.newLine(c.accountID, LineCredit, in.Amount, in.Date, incomeLineDescription(in), SourceIncome, &in.ID)
+			if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
+				return err
+			}
+			in.AccountID, in.AccountTransactionID = &line.AccountID, &line.ID
+		}
+		if err := tx.InsertIncome(ctx, userID, in); err != nil {
+			return err
+		}
+		var err error
+		out, err = tx.Income(ctx, userID, in.ID)
+		return err
+	})
+	return out, err
+}
+
+// UpdateIncome changes the fields present in r and keeps the account line in
+// step: the line is updated in place while the account stays the same;
+// account_id null voids it; an account where there was none creates one; a
+// different account voids the old line and posts a new one, so each
+// account's history shows what happened to it.
+func (s *Service) UpdateIncome(ctx context.Context, userID, id string, r IncomeRequest) (Income, error) {
+	var out Income
+	err := s.store.Write(ctx, func(tx Repo) error {
+		cur, err := tx.Income(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		c, err := r.shape(cur, false)
+		if err != nil {
+			return err
+		}
+		if cur.Status == StatusVoided {
+			return InvalidStatus("income is voided and cannot be changed")
+		}
+		oldAccount := ""
+		if cur.AccountID != nil {
+			oldAccount = *cur.AccountID
+		}
+		accountChanged := c.accountID != oldAccount
+		if err := c.resolve(ctx, tx, userID, accountChanged); err != nil {
+			return err
+		}
+		in := c.next
+		moneyChanged := in.Amount != cur.Amount || in.Date != cur.Date
+		now := s.stamp()
+		switch {
+		case !accountChanged && cur.AccountTransactionID != nil:
+			line, err := tx.AccountTransaction(ctx, userID, *cur.AccountTransactionID)
+			if err != nil {
+				return err
+			}
+			if moneyChanged {
+				a, err := tx.Account(ctx, userID, line.AccountID)
+				if err != nil {
+					return err
+				}
+				if a.Status != StatusActive {
+					return InvalidStatus("income is posted to archived account %q; its amount and date cannot change "+
+						"(set account_id to null or to an active account first)", a.Name)
+				}
+			}
+			line.Amount, line.Date, line.Description, line.UpdatedAt = in.Amount, in.Date, incomeLineDescription(in), now
+			if err := tx.UpdateAccountTransaction(ctx, userID, line); err != nil {
+				return err
+			}
+		case accountChanged:
+			if cur.AccountTransactionID != nil {
+				if err := s.voidLine(ctx, tx, userID, *cur.AccountTransactionID); err != nil {
+					return err
+				}
+			}
+			in.AccountID, in.AccountTransactionID = nil, nil
+			if c.accountID != "" {
+				line := s.newLine(c.accountID, LineCredit, in.Amount, in.Date, incomeLineDescription(in), SourceIncome, &in.ID)
+				if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
+					return err
+				}
+				in.AccountID, in.AccountTransactionID = &line.AccountID, &line.ID
+			}
+		}
+		in.UpdatedAt = now
+		if err := tx.UpdateIncome(ctx, userID, in); err != nil {
+			return err
+		}
+		out, err = tx.Income(ctx, userID, in.ID)
+		return err
+	})
+	return out, err
+}
+
+// VoidIncome is DELETE /income/{id}: the income and its account line are
+// voided (also on an archived account, since a void reverses history).
+func (s *Service) VoidIncome(ctx context.Context, userID, id string) (Income, error) {
+	var out Income
+	err := s.store.Write(ctx, func(tx Repo) error {
+		in, err := tx.Income(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		if in.Status == StatusVoided {
+			return InvalidStatus("income is already voided")
+		}
+		if in.AccountTransactionID != nil {
+			if err := s.voidLine(ctx, tx, userID, *in.AccountTransactionID); err != nil {
+				return err
+			}
+		}
+		now := s.stamp()
+		in.Status, in.VoidedAt, in.UpdatedAt = StatusVoided, &now, now
+		if err := tx.UpdateIncome(ctx, userID, in); err != nil {
+			return err
+		}
+		out, err = tx.Income(ctx, userID, in.ID)
+		return err
+	})
+	return out, err
+}
+
+// IncomeFormOptions is GET /income/form-options: what an income form offers.
+type IncomeFormOptions struct {
+	Categories []CategoryOption `json:"categories"`
+	Accounts   []AccountOption  `json:"accounts"`
+}
+
+// IncomeFormOptions returns the user's active income categories and active accounts, by name.
+func (s *Service) IncomeFormOptions(ctx context.Context, userID string) (IncomeFormOptions, error) {
+	cats, err := s.CategoryOptions(ctx, userID, KindIncome)
+	if err != nil {
+		return IncomeFormOptions{}, err
+	}
+	accounts, err := s.AccountOptions(ctx, userID)
+	if err != nil {
+		return IncomeFormOptions{}, err
+	}
+	return IncomeFormOptions{Categories: cats, Accounts: accounts}, nil
+}

@@ -97,6 +97,8 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerLoginRoutes()
 	s.registerDocsRoutes()
 	s.registerCategoryRoutes()
+	s.registerAccountRoutes()
+	s.registerIncomeRoutes()
 	return s
 }
 

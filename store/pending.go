@@ -53,15 +53,3 @@ func (l ledger) UpdateExpense(ctx context.Context, userID string, e finance.Expe
 func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, parts []finance.ExpenseSplit) error {
 	return errPending
 }
-func (l ledger) Income(ctx context.Context, userID, id string) (finance.Income, error) {
-	return finance.Income{}, errPending
-}
-func (l ledger) ListIncome(ctx context.Context, userID string, f finance.IncomeFilter, p finance.ListParams) ([]finance.Income, int, error) {
-	return nil, 0, errPending
-}
-func (l ledger) InsertIncome(ctx context.Context, userID string, in finance.Income) error {
-	return errPending
-}
-func (l ledger) UpdateIncome(ctx context.Context, userID string, in finance.Income) error {
-	return errPending
-}
