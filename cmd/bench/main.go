@@ -1,0 +1,338 @@
+// Command bench measures the real binary: it starts `finance serve` on a fresh
+// data directory, drives it over HTTP and prints a table of rates, latencies
+// and memory next to the storage ceiling (raw single-row SQLite commits with
+// the service's pragmas). Run it with `make bench`.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/store"
+)
+
+func main() {
+	bin := flag.String("bin", "bin/finance", "the finance binary to measure")
+	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
+	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
+	reads := flag.Int("reads", 300, "requests in each read measurement")
+	flag.Parse()
+	if err := run(*bin, *large, *writes, *reads); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+const email = "bench@example.com"
+
+type row struct{ name, value string }
+
+func run(bin string, large, writes, reads int) error {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "finance-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	data := filepath.Join(dir, "data")
+	var table []row
+	add := func(name, format string, args ...any) {
+		table = append(table, row{name, fmt.Sprintf(format, args...)})
+		fmt.Fprintf(os.Stderr, "  %-62s %s\n", name, fmt.Sprintf(format, args...))
+	}
+
+	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
+	raw, err := store.RawCommitRate(ctx, filepath.Join(dir, "raw.db"), writes)
+	if err != nil {
+		return err
+	}
+	add("raw single-row committed inserts (same pragmas)", "%.0f /s", raw)
+
+	if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", email, "--password-stdin"); err != nil {
+		return err
+	}
+	key, err := cli(bin, data, nil, "keys", "create", "--user", email, "--name", "bench", "--scopes", "all")
+	if err != nil {
+		return err
+	}
+	key = strings.TrimSpace(key)
+
+	srv, err := start(bin, data)
+	if err != nil {
+		return err
+	}
+	c := &client{base: srv.url + "/api/v1", key: key, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+
+	fmt.Fprintln(os.Stderr, "measuring writes...")
+	seq := c.load(writes, 1, postExpense)
+	add("(a) POST /expenses (Cash), 1 client", "%.0f /s, p50 %s, p99 %s, errors %d", seq.rate, ms(seq.p50), ms(seq.p99), seq.errors)
+	add("(a) ratio to the raw commit rate", "%.2f", seq.rate/raw)
+	conc := c.load(writes, 8, postExpense)
+	add("(b) POST /expenses (Cash), 8 clients", "%.0f /s, p50 %s, p99 %s, errors %d", conc.rate, ms(conc.p50), ms(conc.p99), conc.errors)
+
+	var acct struct {
+		Data struct{ ID string } `json:"data"`
+	}
+	if err := c.do("POST", "/accounts", `{"name":"Bench checking","type":"checking","opening_balance":1000}`, &acct); err != nil {
+		return fmt.Errorf("create account: %w", err)
+	}
+	rss := srv.peakRSS()
+	if err := srv.stop(); err != nil {
+		return err
+	}
+
+	today := finance.DateOf(time.Now())
+	seed := func(total int) error {
+		db, err := store.Open(filepath.Join(data, store.FileName))
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return store.SeedExpenses(ctx, db, email, total, today)
+	}
+	measureLists := func(label string) error {
+		srv, err = start(bin, data)
+		if err != nil {
+			return err
+		}
+		c.base = srv.url + "/api/v1"
+		from, to := today.AddDays(-90), today
+		for _, q := range []struct{ name, path string }{
+			{"GET /expenses?page=1&limit=50", "/expenses?page=1&limit=50"},
+			{"GET /expenses filtered (90 days, category, sortBy=amount)", "/expenses?dateFrom=" + from.String() + "&dateTo=" + to.String() +
+				"&category=Groceries&sortBy=amount&sortOrder=desc&page=1&limit=50"},
+		} {
+			r := c.load(reads, 1, get(q.path))
+			add(fmt.Sprintf("(c) %s, %s rows", q.name, label), "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+		}
+		rss = max(rss, srv.peakRSS())
+		return nil
+	}
+
+	fmt.Fprintln(os.Stderr, "seeding 100,000 expenses and 100,000 account lines...")
+	if err := seed(100_000 - 2*writes); err != nil {
+		return err
+	}
+	{
+		db, err := store.Open(filepath.Join(data, store.FileName))
+		if err != nil {
+			return err
+		}
+		err = store.SeedAccountLines(ctx, db, acct.Data.ID, 100_000, today)
+		db.Close()
+		if err != nil {
+			return err
+		}
+	}
+	if err := measureLists("100,000"); err != nil {
+		return err
+	}
+	r := c.load(reads, 1, get("/accounts/"+acct.Data.ID))
+	add("(d) GET /accounts/{id} balance, 100,000 lines", "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+	if err := srv.stop(); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(os.Stderr, "seeding up to %d expenses...\n", large)
+	if err := seed(large - 100_000); err != nil {
+		return err
+	}
+	if err := measureLists(humanInt(large)); err != nil {
+		return err
+	}
+	rss = max(rss, srv.peakRSS())
+	if err := srv.stop(); err != nil {
+		return err
+	}
+	add("(e) peak RSS of the server", "%.1f MB", float64(rss)/1024)
+
+	fmt.Println("| measurement | result |")
+	fmt.Println("|---|---|")
+	for _, r := range table {
+		fmt.Printf("| %s | %s |\n", r.name, r.value)
+	}
+	return nil
+}
+
+func humanInt(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func cli(bin, data string, stdin io.Reader, args ...string) (string, error) {
+	cmd := exec.Command(bin, append(args, "--data-dir", data)...)
+	cmd.Stdin = stdin
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s %v: %w: %s", bin, args, err, errb.String())
+	}
+	return out.String(), nil
+}
+
+type server struct {
+	cmd *exec.Cmd
+	url string
+}
+
+var urlRE = regexp.MustCompile(`url=(http://[^ ]+)`)
+
+func start(bin, data string) (*server, error) {
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", data, "--rate-limit", "off", "--access-log=false")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, stderr)
+			return &server{cmd: cmd, url: m[1]}, nil
+		}
+	}
+	_ = cmd.Process.Kill()
+	return nil, fmt.Errorf("server exited before listening")
+}
+
+// peakRSS is the server's high-water resident set size in KiB (Linux).
+func (s *server) peakRSS() int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			n, _ := strconv.Atoi(f[1])
+			return n
+		}
+	}
+	return 0
+}
+
+func (s *server) stop() error {
+	_ = s.cmd.Process.Signal(syscall.SIGINT)
+	return s.cmd.Wait()
+}
+
+type client struct {
+	base, key string
+	http      *http.Client
+}
+
+func (c *client) do(method, path, body string, out any) error {
+	req, err := http.NewRequest(method, c.base+path, strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, b)
+	}
+	if out != nil {
+		return json.Unmarshal(b, out)
+	}
+	return nil
+}
+
+type request func(c *client, i int) error
+
+func postExpense(c *client, i int) error {
+	body := fmt.Sprintf(`{"amount":"%d.%02d","date":"2026-01-%02d","description":"bench %d","category":"Groceries","payment_method":"Cash"}`,
+		1+i%5000, i%100, 1+i%28, i)
+	return c.do("POST", "/expenses", body, nil)
+}
+
+func get(path string) request {
+	return func(c *client, _ int) error { return c.do("GET", path, "", nil) }
+}
+
+type result struct {
+	rate     float64
+	p50, p99 time.Duration
+	errors   int
+}
+
+// load sends n requests from `clients` concurrent workers and reports the
+// completed rate and latency percentiles. Failed requests are counted; the
+// first failure is printed.
+func (c *client) load(n, clients int, req request) result {
+	lat := make([]time.Duration, n)
+	var (
+		mu       sync.Mutex
+		errs     int
+		firstErr error
+		next     int
+		wg       sync.WaitGroup
+	)
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				t := time.Now()
+				err := req(c, i)
+				lat[i] = time.Since(t)
+				if err != nil {
+					mu.Lock()
+					errs++
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if firstErr != nil {
+		fmt.Fprintln(os.Stderr, "  first error:", firstErr)
+	}
+	slices.Sort(lat)
+	return result{rate: float64(n) / elapsed.Seconds(), p50: lat[n/2], p99: lat[n*99/100], errors: errs}
+}
