@@ -3,6 +3,7 @@ package finance
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -40,6 +41,50 @@ type CardFigures struct {
 	OpenSOACount         int   `json:"open_soa_count"`
 }
 
+// CardTotals are the sums a card's figures are computed from. The store
+// gathers them; Figures does the arithmetic, so the rules of §4.3 live in one
+// place. The statement fields stay zero until statements exist.
+type CardTotals struct {
+	Charges         Money // unbilled or billed purchase, fee, interest and installment rows
+	Credits         Money // unbilled or billed refunds
+	Payments        Money // posted statement payments
+	UnbilledCharges Money
+	UnbilledCredits Money
+
+	OpenStatementBalance Money // Σ remaining of open statements
+	OpenSOACount         int
+	NextDueDate          Date // earliest due date among open statements
+}
+
+// Figures computes the card's figures from its totals as of today.
+func (c CreditCard) Figures(t CardTotals, today Date) CardFigures {
+	outstanding := t.Charges - t.Credits - t.Payments
+	return CardFigures{
+		OutstandingBalance:   outstanding,
+		AvailableCredit:      c.CreditLimit - outstanding,
+		UtilizationPercent:   Percent(max(0, outstanding), c.CreditLimit),
+		UnbilledTotal:        t.UnbilledCharges - t.UnbilledCredits,
+		OpenStatementBalance: t.OpenStatementBalance,
+		NextStatementDate:    NextStatementDate(c.StatementDay, today),
+		NextDueDate:          t.NextDueDate,
+		OpenSOACount:         t.OpenSOACount,
+	}
+}
+
+// StatementDate is the statement date of a card in the month of d: the
+// statement day clamped to the month's length (domain.md §4.2).
+func StatementDate(statementDay int, d Date) Date {
+	return MonthAdd(d, 0, statementDay)
+}
+
+// NextStatementDate is the first statement date on or after today.
+func NextStatementDate(statementDay int, today Date) Date {
+	if s := StatementDate(statementDay, today); !s.Before(today) {
+		return s
+	}
+	return MonthAdd(today, 1, statementDay)
+}
+
 // Card transaction types and statuses (domain.md §2.7, §3.2).
 const (
 	CardPurchase    = "purchase"
@@ -52,6 +97,17 @@ const (
 	CardBilled    = "billed"
 	CardConverted = "converted"
 )
+
+// CardTransactionTypes are the types a client may create; CardTypeFilters
+// adds the system-only type, which lists can still filter on.
+var (
+	CardTransactionTypes = []string{CardPurchase, CardFee, CardInterest, CardRefund}
+	CardTypeFilters      = []string{CardPurchase, CardFee, CardInterest, CardRefund, CardInstallment}
+	CardStatuses         = []string{CardUnbilled, CardBilled, CardConverted, StatusVoided}
+)
+
+// InterestTypes are the installment interest types offered by card forms (§2.9).
+var InterestTypes = []string{"none", "add_on"}
 
 // CardTransaction is a row on a card. A purchase is linked to its expense,
 // which holds the category; the row holds the billing state.
@@ -94,6 +150,17 @@ type CardRepo interface {
 	ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) ([]CardTransaction, int, error)
 	InsertCardTransaction(ctx context.Context, userID string, t CardTransaction) error
 	UpdateCardTransaction(ctx context.Context, userID string, t CardTransaction) error
+
+	// CardSpending sums the card rows that count as spending (§1.6) dated in
+	// [from, to]: fees, interest and installment interest, and refunds.
+	CardSpending(ctx context.Context, userID string, from, to Date) (CardSpending, error)
+}
+
+// CardSpending is what card rows add to (fees, interest and installment
+// interest) and take from (refunds) spending over a range (domain.md §1.6).
+type CardSpending struct {
+	FeesInterest Money
+	Refunds      Money
 }
 
 // CardFilter narrows GET /credit-cards.
@@ -134,4 +201,295 @@ func activeCard(ctx context.Context, tx Repo, v *Validator, field, userID, id st
 		return CreditCard{}, false, err
 	}
 	return c, true, nil
+}
+
+// Card defaults of domain.md §2.6.
+const (
+	DefaultMinimumDuePercent Rate  = 3 * RateScale
+	DefaultMinimumDueFloor   Money = 500_00
+	// MaxCycleStartYears bounds how far back cycle_start_date may go.
+	MaxCycleStartYears = 5
+	MaxBank            = 100
+)
+
+// ParseCardFilter validates the filters of GET /credit-cards.
+func ParseCardFilter(status, search string) (CardFilter, error) {
+	f := CardFilter{Status: status, Search: search}
+	switch status {
+	case "":
+		f.Status = StatusActive
+	case StatusActive, StatusArchived, StatusAll:
+	default:
+		return f, Invalid("status", "must be active, archived or all")
+	}
+	return f, nil
+}
+
+// CardRequest is the body of POST /credit-cards and PUT /credit-cards/{id}.
+// On PUT only the fields present change: null clears bank, last_four and
+// notes, and resets cycle_start_date, minimum_due_percent and
+// minimum_due_floor to their defaults.
+type CardRequest struct {
+	Name              Field[string] `json:"name"`
+	Bank              Field[string] `json:"bank"`
+	LastFour          Field[string] `json:"last_four"`
+	CreditLimit       Field[Money]  `json:"credit_limit"`
+	StatementDay      Field[int]    `json:"statement_day"`
+	DueDay            Field[int]    `json:"due_day"`
+	CycleStartDate    Field[Date]   `json:"cycle_start_date"`
+	MinimumDuePercent Field[Rate]   `json:"minimum_due_percent"`
+	MinimumDueFloor   Field[Money]  `json:"minimum_due_floor"`
+	Notes             Field[string] `json:"notes"`
+}
+
+// apply validates the present fields of r (every required one on create)
+// into c, as of today.
+func (r CardRequest) apply(v *Validator, c *CreditCard, create bool, today Date) {
+	if create || r.Name.Set {
+		c.Name = v.RequiredText("name", r.Name, MaxName)
+	}
+	if r.Bank.Set {
+		c.Bank = v.OptionalText("bank", r.Bank, MaxBank)
+	}
+	if r.LastFour.Set {
+		c.LastFour = v.OptionalText("last_four", r.LastFour, 4)
+		if c.LastFour != nil && !last4RE.MatchString(*c.LastFour) {
+			v.Add("last_four", "must be exactly 4 digits")
+		}
+	}
+	if create || r.CreditLimit.Set {
+		c.CreditLimit = v.RequiredMoney("credit_limit", r.CreditLimit)
+	}
+	if create || r.StatementDay.Set {
+		c.StatementDay = dayOfMonth(v, "statement_day", r.StatementDay)
+	}
+	if create || r.DueDay.Set {
+		c.DueDay = dayOfMonth(v, "due_day", r.DueDay)
+	}
+	switch {
+	case Readable(v, "cycle_start_date", r.CycleStartDate):
+		d := r.CycleStartDate.Value
+		if create || d != c.CycleStartDate { // an unchanged date may have aged past the window
+			earliest := MonthAdd(today, -12*MaxCycleStartYears, today.Day())
+			if d.After(today) || d.Before(earliest) {
+				v.Add("cycle_start_date", fmt.Sprintf("must be from %s to %s (today, at most %d years back)", earliest, today, MaxCycleStartYears))
+			}
+		}
+		c.CycleStartDate = d
+	case create || r.CycleStartDate.Null:
+		if !v.Has("cycle_start_date") {
+			c.CycleStartDate = today
+		}
+	}
+	switch {
+	case Readable(v, "minimum_due_percent", r.MinimumDuePercent):
+		c.MinimumDuePercent = r.MinimumDuePercent.Value
+	case create || r.MinimumDuePercent.Null:
+		c.MinimumDuePercent = DefaultMinimumDuePercent
+	}
+	switch {
+	case Readable(v, "minimum_due_floor", r.MinimumDueFloor):
+		c.MinimumDueFloor = r.MinimumDueFloor.Value
+		if c.MinimumDueFloor < 0 {
+			v.Add("minimum_due_floor", "must be 0 or greater")
+		}
+	case create || r.MinimumDueFloor.Null:
+		c.MinimumDueFloor = DefaultMinimumDueFloor
+	}
+	if r.Notes.Set {
+		c.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
+	}
+}
+
+// dayOfMonth reads a required day of the month, 1 to 31.
+func dayOfMonth(v *Validator, name string, f Field[int]) int {
+	if !Readable(v, name, f) {
+		if !v.Has(name) {
+			v.Add(name, "is required")
+		}
+		return 0
+	}
+	if f.Value < 1 || f.Value > 31 {
+		v.Add(name, "must be an integer from 1 to 31")
+	}
+	return f.Value
+}
+
+// uniqueCardName enforces one active card per name, case-insensitively.
+func uniqueCardName(ctx context.Context, tx Repo, userID string, c CreditCard) error {
+	other, err := tx.ActiveCreditCardByName(ctx, userID, c.Name)
+	switch {
+	case err == nil && other.ID != c.ID:
+		return Invalid("name", "is already used by another active credit card")
+	case err != nil && !errors.Is(err, ErrNotFound):
+		return err
+	}
+	return nil
+}
+
+// ListCreditCards returns a page of the user's cards with their figures.
+func (s *Service) ListCreditCards(ctx context.Context, userID string, f CardFilter, p ListParams) (Page[CreditCard], error) {
+	items, total, err := s.store.Read().ListCreditCards(ctx, userID, f, p, s.today(ctx, userID))
+	if err != nil {
+		return Page[CreditCard]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
+// GetCreditCard returns one card (archived ones included) with its figures.
+func (s *Service) GetCreditCard(ctx context.Context, userID, id string) (CreditCard, error) {
+	return s.store.Read().CreditCard(ctx, userID, id, s.today(ctx, userID))
+}
+
+// CreateCreditCard adds an active card.
+func (s *Service) CreateCreditCard(ctx context.Context, userID string, r CardRequest) (CreditCard, error) {
+	today := s.today(ctx, userID)
+	var v Validator
+	c := CreditCard{ID: NewID(), Status: StatusActive}
+	r.apply(&v, &c, true, today)
+	if err := v.Err(); err != nil {
+		return CreditCard{}, err
+	}
+	c.CreatedAt, c.UpdatedAt = s.stamp(), s.stamp()
+	err := s.store.Write(ctx, func(tx Repo) error {
+		if err := uniqueCardName(ctx, tx, userID, c); err != nil {
+			return err
+		}
+		return tx.InsertCreditCard(ctx, userID, c)
+	})
+	if err != nil {
+		return CreditCard{}, err
+	}
+	c.CardFigures = c.Figures(CardTotals{}, today) // a new card has no rows
+	return c, nil
+}
+
+// UpdateCreditCard changes the fields present in r. An archived card cannot
+// change. New statement days apply to statements generated afterwards.
+func (s *Service) UpdateCreditCard(ctx context.Context, userID, id string, r CardRequest) (CreditCard, error) {
+	today := s.today(ctx, userID)
+	var out CreditCard
+	err := s.store.Write(ctx, func(tx Repo) error {
+		c, err := tx.CreditCard(ctx, userID, id, today)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		r.apply(&v, &c, false, today)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if c.Status != StatusActive {
+			return InvalidStatus("credit card %q is archived; unarchive it before changing it", c.Name)
+		}
+		if err := uniqueCardName(ctx, tx, userID, c); err != nil {
+			return err
+		}
+		c.UpdatedAt = s.stamp()
+		if err := tx.UpdateCreditCard(ctx, userID, c); err != nil {
+			return err
+		}
+		out, err = tx.CreditCard(ctx, userID, id, today)
+		return err
+	})
+	return out, err
+}
+
+// ArchiveCreditCard is DELETE /credit-cards/{id} and PATCH
+// /credit-cards/{id}/archive: the card keeps its rows and balance but takes
+// no new charges.
+func (s *Service) ArchiveCreditCard(ctx context.Context, userID, id string) (CreditCard, error) {
+	return s.setCardStatus(ctx, userID, id, StatusArchived)
+}
+
+// UnarchiveCreditCard makes an archived card active again. Its name must not
+// clash with a card that became active meanwhile.
+func (s *Service) UnarchiveCreditCard(ctx context.Context, userID, id string) (CreditCard, error) {
+	return s.setCardStatus(ctx, userID, id, StatusActive)
+}
+
+func (s *Service) setCardStatus(ctx context.Context, userID, id, status string) (CreditCard, error) {
+	today := s.today(ctx, userID)
+	var out CreditCard
+	err := s.store.Write(ctx, func(tx Repo) error {
+		c, err := tx.CreditCard(ctx, userID, id, today)
+		if err != nil {
+			return err
+		}
+		if c.Status == status {
+			if status == StatusArchived {
+				return InvalidStatus("credit card %q is already archived", c.Name)
+			}
+			return InvalidStatus("credit card %q is not archived", c.Name)
+		}
+		now := s.stamp()
+		c.Status, c.UpdatedAt = status, now
+		if status == StatusArchived {
+			c.ArchivedAt = &now
+		} else {
+			c.ArchivedAt = nil
+			if err := uniqueCardName(ctx, tx, userID, c); err != nil {
+				var ve *ValidationError
+				if errors.As(err, &ve) {
+					return &ValidationError{
+						Message: fmt.Sprintf("Another active credit card is named %q; rename one of them first", c.Name),
+						Fields:  ve.Fields,
+					}
+				}
+				return err
+			}
+		}
+		out = c
+		return tx.UpdateCreditCard(ctx, userID, c)
+	})
+	return out, err
+}
+
+// CardOption is a card as write forms offer it.
+type CardOption struct {
+	ID              string  `json:"id"`
+	Name            string  `json:"name"`
+	LastFour        *string `json:"last_four"`
+	AvailableCredit Money   `json:"available_credit"`
+}
+
+// CardOptions lists the user's active cards by name, for form-options routes.
+func (s *Service) CardOptions(ctx context.Context, userID string) ([]CardOption, error) {
+	items, _, err := s.store.Read().ListCreditCards(ctx, userID, CardFilter{Status: StatusActive},
+		ListParams{Page: 1, Limit: allRows, SortBy: CardList.Sorts[0]}, s.today(ctx, userID))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CardOption, len(items))
+	for i, c := range items {
+		out[i] = CardOption{ID: c.ID, Name: c.Name, LastFour: c.LastFour, AvailableCredit: c.AvailableCredit}
+	}
+	return out, nil
+}
+
+// CardFormOptions is GET /credit-cards/form-options (domain.md §2.6).
+type CardFormOptions struct {
+	CreditCards      []CardOption     `json:"credit_cards"`
+	Categories       []CategoryOption `json:"categories"`
+	Accounts         []AccountOption  `json:"accounts"`
+	TransactionTypes []string         `json:"transaction_types"`
+	InterestTypes    []string         `json:"interest_types"`
+}
+
+// CardFormOptions returns the active cards, expense categories and accounts a card form offers.
+func (s *Service) CardFormOptions(ctx context.Context, userID string) (CardFormOptions, error) {
+	cards, err := s.CardOptions(ctx, userID)
+	if err != nil {
+		return CardFormOptions{}, err
+	}
+	cats, err := s.CategoryOptions(ctx, userID, KindExpense)
+	if err != nil {
+		return CardFormOptions{}, err
+	}
+	accounts, err := s.AccountOptions(ctx, userID)
+	if err != nil {
+		return CardFormOptions{}, err
+	}
+	return CardFormOptions{CreditCards: cards, Categories: cats, Accounts: accounts,
+		TransactionTypes: CardTransactionTypes, InterestTypes: InterestTypes}, nil
 }

@@ -2,6 +2,9 @@ package finance
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -15,11 +18,17 @@ const (
 // PaymentMethods lists the three methods in display order.
 var PaymentMethods = []string{MethodCash, MethodAccountDebit, MethodCreditCard}
 
+// DefaultPaymentMethod is the form-options hint until the user picks another (app settings).
+const DefaultPaymentMethod = MethodCash
+
 // Expense sources.
 const (
 	ExpenseManual      = "manual"
 	ExpenseBillPayment = "bill_payment"
 )
+
+// ExpenseStatuses are the values of the status filter of GET /expenses.
+var ExpenseStatuses = []string{StatusActive, StatusVoided}
 
 // Expense is money spent. With Account Debit it owns an account line; with
 // Credit Card it owns a card transaction (a purchase). The expense holds the
@@ -66,6 +75,8 @@ type ExpenseRepo interface {
 	UpdateExpense(ctx context.Context, userID string, e Expense) error
 	// ReplaceSplits replaces the parts of an expense (none: not split).
 	ReplaceSplits(ctx context.Context, userID, expenseID string, parts []ExpenseSplit) error
+	// ExpenseTotals sums the user's non-voided expenses dated in [from, to].
+	ExpenseTotals(ctx context.Context, userID string, from, to Date) (ExpenseTotals, error)
 }
 
 // ExpenseFilter narrows GET /expenses.
@@ -82,3 +93,627 @@ type ExpenseFilter struct {
 
 // ExpenseList is the list spec of GET /expenses.
 var ExpenseList = ListSpec{Sorts: []string{"date", "amount", "description", "created_at"}, DefaultDesc: true}
+
+// Split and bulk bounds (domain.md §2.4).
+const (
+	MinSplitParts = 2
+	MaxSplitParts = 20
+	MaxBulkItems  = 100
+)
+
+// ExpenseRequest is the body of POST /expenses, of each item of POST
+// /expenses/bulk, and of PUT /expenses/{id}. On PUT only the fields present
+// change; null clears notes, and the id the method does not use.
+type ExpenseRequest struct {
+	Amount        Field[Money]  `json:"amount"`
+	Date          Field[Date]   `json:"date"`
+	Description   Field[string] `json:"description"`
+	Category      Field[string] `json:"category"`
+	PaymentMethod Field[string] `json:"payment_method"`
+	AccountID     Field[string] `json:"account_id"`
+	CreditCardID  Field[string] `json:"credit_card_id"`
+	Notes         Field[string] `json:"notes"`
+}
+
+// expenseDraft is an ExpenseRequest after the checks of its shape: the
+// merged record, and the category name to resolve ("" when it does not change).
+type expenseDraft struct {
+	next         Expense
+	categoryName string
+}
+
+// shape validates the fields present in r (all required ones on create) over
+// cur, without looking at other records. The payment method decides which
+// of account_id and credit_card_id is required; the other must be absent or
+// null, and a method change drops the id that no longer applies.
+func (r ExpenseRequest) shape(cur Expense, create bool) (expenseDraft, error) {
+	var v Validator
+	d := expenseDraft{next: cur}
+	e := &d.next
+	if create || r.Amount.Set {
+		e.Amount = v.RequiredMoney("amount", r.Amount)
+	}
+	if create || r.Date.Set {
+		e.Date = v.RequiredDate("date", r.Date)
+	}
+	if create || r.Description.Set {
+		e.Description = v.RequiredText("description", r.Description, MaxDescription)
+	}
+	if create || r.Category.Set {
+		d.categoryName = v.RequiredText("category", r.Category, MaxName)
+	}
+	if r.Notes.Set {
+		e.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
+	}
+	if create || r.PaymentMethod.Set {
+		e.PaymentMethod = requiredEnum(&v, "payment_method", r.PaymentMethod, strings.Join(PaymentMethods, ", "),
+			func(s string) bool { return slices.Contains(PaymentMethods, s) })
+	}
+	if m := e.PaymentMethod; m != "" {
+		changed := m != cur.PaymentMethod
+		e.AccountID = methodTarget(&v, "account_id", r.AccountID, cur.AccountID, m, m == MethodAccountDebit, changed, "accounts")
+		e.CreditCardID = methodTarget(&v, "credit_card_id", r.CreditCardID, cur.CreditCardID, m, m == MethodCreditCard, changed, "credit cards")
+	}
+	return d, v.Err()
+}
+
+// methodTarget reads account_id or credit_card_id for method: required when
+// the method uses it (kept from cur when the method did not change), else
+// absent or null.
+func methodTarget(v *Validator, name string, f Field[string], cur *string, method string, used, methodChanged bool, what string) *string {
+	if !used {
+		if f.Set && !f.Null {
+			v.Add(name, "must be null or absent when payment_method is "+method)
+		}
+		return nil
+	}
+	if !f.Set {
+		if methodChanged || cur == nil {
+			v.Add(name, "is required when payment_method is "+method)
+		}
+		return cur
+	}
+	id := ""
+	if Readable(v, name, f) {
+		id = strings.TrimSpace(f.Value)
+	}
+	switch {
+	case v.Has(name):
+		return nil
+	case id == "":
+		v.Add(name, "is required when payment_method is "+method)
+		return nil
+	case !ValidID(id):
+		v.Add(name, "must be the id of one of your active "+what)
+	}
+	return &id
+}
+
+// target is the record an expense's method writes to: "" for Cash.
+func (e Expense) target() string {
+	switch {
+	case e.AccountID != nil:
+		return *e.AccountID
+	case e.CreditCardID != nil:
+		return *e.CreditCardID
+	}
+	return ""
+}
+
+// refs resolves the names and ids a write body mentions, once per request:
+// a bulk write of 100 items naming the same category looks it up once.
+// Problems go to the validator of the item that mentioned the reference.
+type refs struct {
+	tx       Repo
+	userID   string
+	today    Date
+	category map[string]refResult[Category]
+	account  map[string]refResult[Account]
+	card     map[string]refResult[CreditCard]
+}
+
+type refResult[T any] struct {
+	rec     T
+	problem string
+}
+
+func newRefs(tx Repo, userID string, today Date) *refs {
+	return &refs{tx: tx, userID: userID, today: today, category: map[string]refResult[Category]{},
+		account: map[string]refResult[Account]{}, card: map[string]refResult[CreditCard]{}}
+}
+
+// lookupRef returns the cached result for key, or resolves it with find, which
+// reports a miss as a problem on its validator.
+func lookupRef[T any](cache map[string]refResult[T], key string, v *Validator, field string,
+	find func(v *Validator) (T, error),
+) (T, bool, error) {
+	r, ok := cache[key]
+	if !ok {
+		var scratch Validator
+		rec, err := find(&scratch)
+		if err != nil {
+			var zero T
+			return zero, false, err
+		}
+		r = refResult[T]{rec: rec, problem: scratch.fields[field]}
+		cache[key] = r
+	}
+	if r.problem != "" {
+		v.Add(field, r.problem)
+		return r.rec, false, nil
+	}
+	return r.rec, true, nil
+}
+
+// expenseCategory is an active expense category by name.
+func (c *refs) expenseCategory(ctx context.Context, v *Validator, field, name string) (Category, bool, error) {
+	return lookupRef(c.category, nameKey(name), v, field, func(v *Validator) (Category, error) {
+		return activeCategory(ctx, c.tx, v, field, c.userID, KindExpense, name)
+	})
+}
+
+// activeAccount is one of the user's active accounts.
+func (c *refs) activeAccount(ctx context.Context, v *Validator, field, id string) (Account, bool, error) {
+	return lookupRef(c.account, id, v, field, func(v *Validator) (Account, error) {
+		a, _, err := activeAccount(ctx, c.tx, v, field, c.userID, id)
+		return a, err
+	})
+}
+
+// activeCard is one of the user's active cards.
+func (c *refs) activeCard(ctx context.Context, v *Validator, field, id string) (CreditCard, bool, error) {
+	return lookupRef(c.card, id, v, field, func(v *Validator) (CreditCard, error) {
+		card, _, err := activeCard(ctx, c.tx, v, field, c.userID, id, c.today)
+		return card, err
+	})
+}
+
+// resolve checks d against the user's records: the category when named, and
+// the account or card when the method's target is new. It fills the category.
+func (c *refs) resolveExpense(ctx context.Context, v *Validator, d *expenseDraft, targetChanged bool) error {
+	e := &d.next
+	if d.categoryName != "" {
+		cat, ok, err := c.expenseCategory(ctx, v, "category", d.categoryName)
+		if err != nil {
+			return err
+		}
+		if ok {
+			e.CategoryID, e.Category = &cat.ID, &cat.Name
+		}
+	}
+	if !targetChanged {
+		return nil
+	}
+	switch e.PaymentMethod {
+	case MethodAccountDebit:
+		_, _, err := c.activeAccount(ctx, v, "account_id", *e.AccountID)
+		return err
+	case MethodCreditCard:
+		_, _, err := c.activeCard(ctx, v, "credit_card_id", *e.CreditCardID)
+		return err
+	}
+	return nil
+}
+
+// linkExpense creates the row e's method writes (domain.md §2.4): nothing for
+// Cash, a debit line for Account Debit, an unbilled purchase for Credit
+// Card. It sets e's link to the row and returns the purchase, if any.
+func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Expense) (*CardTransaction, error) {
+	e.AccountTransactionID, e.CardTransactionID, e.CardTransactionStatus = nil, nil, nil
+	switch e.PaymentMethod {
+	case MethodAccountDebit:
+		desc := e.Description
+		line := s.newLine(*e.AccountID, LineDebit, e.Amount, e.Date, &desc, SourceExpense, &e.ID)
+		if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
+			return nil, err
+		}
+		e.AccountTransactionID = &line.ID
+	case MethodCreditCard:
+		now := s.stamp()
+		t := CardTransaction{ID: NewID(), CreditCardID: *e.CreditCardID, Type: CardPurchase, Amount: e.Amount,
+			Date: e.Date, Description: e.Description, CategoryID: e.CategoryID, Category: e.Category,
+			Status: CardUnbilled, ExpenseID: &e.ID, CreatedAt: now, UpdatedAt: now}
+		if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
+			return nil, err
+		}
+		status := t.Status
+		e.CardTransactionID, e.CardTransactionStatus = &t.ID, &status
+		return &t, nil
+	}
+	return nil, nil
+}
+
+// unlinkExpense voids the row e's method wrote. Reversing history is allowed
+// on an archived account or card.
+func (s *Service) unlinkExpense(ctx context.Context, tx Repo, userID string, e Expense) error {
+	switch {
+	case e.AccountTransactionID != nil:
+		return s.voidLine(ctx, tx, userID, *e.AccountTransactionID)
+	case e.CardTransactionID != nil:
+		return s.voidCardRow(ctx, tx, userID, *e.CardTransactionID)
+	}
+	return nil
+}
+
+// voidCardRow voids a card row in tx.
+func (s *Service) voidCardRow(ctx context.Context, tx Repo, userID, id string) error {
+	t, err := tx.CardTransaction(ctx, userID, id)
+	if err != nil {
+		return err
+	}
+	if t.Status == StatusVoided {
+		return nil
+	}
+	now := s.stamp()
+	t.Status, t.VoidedAt, t.UpdatedAt = StatusVoided, &now, now
+	return tx.UpdateCardTransaction(ctx, userID, t)
+}
+
+// newExpense is the record a valid create request describes, before its references resolve.
+func (s *Service) newExpense() Expense {
+	now := s.stamp()
+	return Expense{ID: NewID(), Status: StatusActive, Source: ExpenseManual, Splits: []ExpenseSplit{}, CreatedAt: now, UpdatedAt: now}
+}
+
+// ListExpenses returns a page of the user's expenses, each with its parts.
+func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (Page[Expense], error) {
+	items, total, err := s.store.Read().ListExpenses(ctx, userID, f, p)
+	if err != nil {
+		return Page[Expense]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
+// GetExpense returns one expense (voided ones included).
+func (s *Service) GetExpense(ctx context.Context, userID, id string) (Expense, error) {
+	return s.store.Read().Expense(ctx, userID, id)
+}
+
+// CreateExpense records an expense and its method's row in one transaction.
+func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseRequest) (Expense, error) {
+	d, err := r.shape(s.newExpense(), true)
+	if err != nil {
+		return Expense{}, err
+	}
+	today := s.today(ctx, userID)
+	err = s.store.Write(ctx, func(tx Repo) error {
+		var v Validator
+		if err := newRefs(tx, userID, today).resolveExpense(ctx, &v, &d, true); err != nil {
+			return err
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		return s.insertExpense(ctx, tx, userID, &d.next)
+	})
+	if err != nil {
+		return Expense{}, err
+	}
+	return d.next, nil
+}
+
+// insertExpense stores e and the row its method writes.
+func (s *Service) insertExpense(ctx context.Context, tx Repo, userID string, e *Expense) error {
+	if _, err := s.linkExpense(ctx, tx, userID, e); err != nil {
+		return err
+	}
+	return tx.InsertExpense(ctx, userID, *e)
+}
+
+// BulkExpenseRequest is the body of POST /expenses/bulk.
+type BulkExpenseRequest struct {
+	Items []ExpenseRequest `json:"items"`
+}
+
+// BulkExpenses is the reply of POST /expenses/bulk: the created expenses in input order.
+type BulkExpenses struct {
+	Items []Expense `json:"items"`
+	Count int       `json:"count"`
+}
+
+// CreateExpenses is POST /expenses/bulk: every item is validated and all
+// problems are reported together as items[i].<field>; any problem means
+// nothing is written.
+func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpenseRequest) (BulkExpenses, error) {
+	if n := len(r.Items); n < 1 || n > MaxBulkItems {
+		return BulkExpenses{}, Invalid("items", fmt.Sprintf("must hold 1 to %d expenses (got %d)", MaxBulkItems, n))
+	}
+	drafts := make([]expenseDraft, len(r.Items))
+	shapeOK := make([]bool, len(r.Items))
+	var v Validator
+	for i, item := range r.Items {
+		d, err := item.shape(s.newExpense(), true)
+		drafts[i], shapeOK[i] = d, err == nil
+		if err = v.Merge(fmt.Sprintf("items[%d].", i), err); err != nil {
+			return BulkExpenses{}, err
+		}
+	}
+	today := s.today(ctx, userID)
+	err := s.store.Write(ctx, func(tx Repo) error {
+		rf := newRefs(tx, userID, today)
+		for i := range drafts {
+			if !shapeOK[i] {
+				continue // an item's references are checked once its shape is right (§1.1)
+			}
+			var iv Validator
+			if err := rf.resolveExpense(ctx, &iv, &drafts[i], true); err != nil {
+				return err
+			}
+			_ = v.Merge(fmt.Sprintf("items[%d].", i), iv.Err())
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		for i := range drafts {
+			if err := s.insertExpense(ctx, tx, userID, &drafts[i].next); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return BulkExpenses{}, err
+	}
+	out := BulkExpenses{Items: make([]Expense, len(drafts)), Count: len(drafts)}
+	for i, d := range drafts {
+		out.Items[i] = d.next
+	}
+	return out, nil
+}
+
+// UpdateExpense is PUT /expenses/{id} (domain.md §2.4). Money fields
+// (amount, date, payment method and its target) change only on an expense
+// that is not a bill payment and whose card row, if any, is unbilled. The
+// linked row is updated in place while the method and target stay the same,
+// and otherwise voided and replaced; the description is copied to it.
+func (s *Service) UpdateExpense(ctx context.Context, userID, id string, r ExpenseRequest) (Expense, error) {
+	today := s.today(ctx, userID)
+	var out Expense
+	err := s.store.Write(ctx, func(tx Repo) error {
+		cur, err := tx.Expense(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		d, err := r.shape(cur, false)
+		if err != nil {
+			return err
+		}
+		e := &d.next
+		sameTarget := e.PaymentMethod == cur.PaymentMethod && e.target() == cur.target()
+		moneyChanged := e.Amount != cur.Amount || e.Date != cur.Date || !sameTarget
+		if err := checkExpenseEdit(ctx, tx, userID, cur, d, moneyChanged, sameTarget); err != nil {
+			return err
+		}
+		var v Validator
+		if err := newRefs(tx, userID, today).resolveExpense(ctx, &v, &d, !sameTarget); err != nil {
+			return err
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if d.categoryName != "" && cur.IsSplit {
+			// Naming a category removes the split (§2.4).
+			if err := tx.ReplaceSplits(ctx, userID, cur.ID, nil); err != nil {
+				return err
+			}
+		}
+		now := s.stamp()
+		if sameTarget {
+			if err := s.syncExpenseRow(ctx, tx, userID, cur, *e, now); err != nil {
+				return err
+			}
+		} else {
+			if err := s.unlinkExpense(ctx, tx, userID, cur); err != nil {
+				return err
+			}
+			if _, err := s.linkExpense(ctx, tx, userID, e); err != nil {
+				return err
+			}
+		}
+		e.UpdatedAt = now
+		if err := tx.UpdateExpense(ctx, userID, *e); err != nil {
+			return err
+		}
+		out, err = tx.Expense(ctx, userID, id)
+		return err
+	})
+	return out, err
+}
+
+// checkExpenseEdit applies the state rules of PUT /expenses/{id}.
+func checkExpenseEdit(ctx context.Context, tx Repo, userID string, cur Expense, d expenseDraft, moneyChanged, sameTarget bool) error {
+	if cur.Status == StatusVoided {
+		return InvalidStatus("expense is voided and cannot be changed")
+	}
+	if moneyChanged {
+		if cur.Source == ExpenseBillPayment {
+			return InvalidStatus("expense records a bill payment; its amount, date and payment method cannot change (delete the bill payment and record it again)")
+		}
+		if st := cur.CardTransactionStatus; st != nil && *st != CardUnbilled {
+			return InvalidStatus("expense's card transaction is %s; its amount, date and payment method can no longer change", *st)
+		}
+	}
+	if cur.IsSplit && d.next.Amount != cur.Amount && d.categoryName == "" {
+		return InvalidStatus("expense is split; set category in the same request to remove the split before changing the amount")
+	}
+	if sameTarget && moneyChanged && cur.AccountID != nil {
+		a, err := tx.Account(ctx, userID, *cur.AccountID)
+		if err != nil {
+			return err
+		}
+		if a.Status != StatusActive {
+			return InvalidStatus("expense is paid from archived account %q; its amount and date cannot change "+
+				"(move it to an active account or another payment method first)", a.Name)
+		}
+	}
+	return nil
+}
+
+// syncExpenseRow copies amount, date and description of e to the row its
+// method wrote, in place.
+func (s *Service) syncExpenseRow(ctx context.Context, tx Repo, userID string, cur, e Expense, now time.Time) error {
+	if e.Amount == cur.Amount && e.Date == cur.Date && e.Description == cur.Description {
+		return nil
+	}
+	switch {
+	case cur.AccountTransactionID != nil:
+		line, err := tx.AccountTransaction(ctx, userID, *cur.AccountTransactionID)
+		if err != nil {
+			return err
+		}
+		desc := e.Description
+		line.Amount, line.Date, line.Description, line.UpdatedAt = e.Amount, e.Date, &desc, now
+		return tx.UpdateAccountTransaction(ctx, userID, line)
+	case cur.CardTransactionID != nil:
+		t, err := tx.CardTransaction(ctx, userID, *cur.CardTransactionID)
+		if err != nil {
+			return err
+		}
+		t.Amount, t.Date, t.Description, t.UpdatedAt = e.Amount, e.Date, e.Description, now
+		return tx.UpdateCardTransaction(ctx, userID, t)
+	}
+	return nil
+}
+
+// checkExpenseVoid applies the state rules of voiding an expense.
+func checkExpenseVoid(e Expense) error {
+	switch {
+	case e.Status == StatusVoided:
+		return InvalidStatus("expense is already voided")
+	case e.Source == ExpenseBillPayment:
+		return InvalidStatus("expense records a bill payment; delete the bill payment instead")
+	case e.CardTransactionStatus != nil && *e.CardTransactionStatus != CardUnbilled:
+		return InvalidStatus("expense's card transaction is %s; only an expense whose card transaction is unbilled can be voided", *e.CardTransactionStatus)
+	}
+	return nil
+}
+
+// VoidExpense is DELETE /expenses/{id}: the expense and its account line or
+// card row are voided.
+func (s *Service) VoidExpense(ctx context.Context, userID, id string) (Expense, error) {
+	var out Expense
+	err := s.store.Write(ctx, func(tx Repo) error {
+		e, err := tx.Expense(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		if err := checkExpenseVoid(e); err != nil {
+			return err
+		}
+		if err := s.unlinkExpense(ctx, tx, userID, e); err != nil {
+			return err
+		}
+		if err := s.markExpenseVoided(ctx, tx, userID, e); err != nil {
+			return err
+		}
+		out, err = tx.Expense(ctx, userID, id)
+		return err
+	})
+	return out, err
+}
+
+func (s *Service) markExpenseVoided(ctx context.Context, tx Repo, userID string, e Expense) error {
+	now := s.stamp()
+	e.Status, e.VoidedAt, e.UpdatedAt = StatusVoided, &now, now
+	return tx.UpdateExpense(ctx, userID, e)
+}
+
+// SplitRequest is the body of POST /expenses/{id}/split.
+type SplitRequest struct {
+	Parts []SplitPart `json:"parts"`
+}
+
+// SplitPart is one part of a split request.
+type SplitPart struct {
+	Amount      Field[Money]  `json:"amount"`
+	Category    Field[string] `json:"category"`
+	Description Field[string] `json:"description"`
+}
+
+// SplitExpense is POST /expenses/{id}/split: the parts, which must sum
+// exactly to the amount, replace any earlier ones; the expense's category
+// becomes null, and no money row changes.
+func (s *Service) SplitExpense(ctx context.Context, userID, id string, r SplitRequest) (Expense, error) {
+	today := s.today(ctx, userID)
+	var out Expense
+	err := s.store.Write(ctx, func(tx Repo) error {
+		e, err := tx.Expense(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		if n := len(r.Parts); n < MinSplitParts || n > MaxSplitParts {
+			v.Add("parts", fmt.Sprintf("must hold %d to %d parts (got %d)", MinSplitParts, MaxSplitParts, n))
+		}
+		parts := make([]ExpenseSplit, len(r.Parts))
+		names := make([]string, len(r.Parts))
+		for i, p := range r.Parts {
+			field := fmt.Sprintf("parts[%d].", i)
+			parts[i] = ExpenseSplit{ID: NewID(), Amount: v.RequiredMoney(field+"amount", p.Amount),
+				Description: v.OptionalText(field+"description", p.Description, MaxDescription)}
+			names[i] = v.RequiredText(field+"category", p.Category, MaxName)
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if e.Status == StatusVoided {
+			return InvalidStatus("expense is voided and cannot be split")
+		}
+		rf := newRefs(tx, userID, today)
+		var sum Money
+		for i, p := range parts {
+			cat, ok, err := rf.expenseCategory(ctx, &v, fmt.Sprintf("parts[%d].category", i), names[i])
+			if err != nil {
+				return err
+			}
+			if ok {
+				parts[i].CategoryID, parts[i].Category = cat.ID, cat.Name
+			}
+			sum += p.Amount
+		}
+		if sum != e.Amount {
+			v.Add("parts", fmt.Sprintf("must sum exactly to the expense amount %s (they sum to %s)", e.Amount, sum))
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if err := tx.ReplaceSplits(ctx, userID, e.ID, parts); err != nil {
+			return err
+		}
+		e.CategoryID, e.UpdatedAt = nil, s.stamp()
+		if err := tx.UpdateExpense(ctx, userID, e); err != nil {
+			return err
+		}
+		out, err = tx.Expense(ctx, userID, id)
+		return err
+	})
+	return out, err
+}
+
+// ExpenseFormOptions is GET /expenses/form-options (domain.md §2.4).
+type ExpenseFormOptions struct {
+	PaymentMethods       []string         `json:"payment_methods"`
+	DefaultPaymentMethod string           `json:"default_payment_method"`
+	Categories           []CategoryOption `json:"categories"`
+	Accounts             []AccountOption  `json:"accounts"`
+	CreditCards          []CardOption     `json:"credit_cards"`
+}
+
+// ExpenseFormOptions returns what an expense form offers: the methods, and
+// the active expense categories, accounts and cards.
+func (s *Service) ExpenseFormOptions(ctx context.Context, userID string) (ExpenseFormOptions, error) {
+	cats, err := s.CategoryOptions(ctx, userID, KindExpense)
+	if err != nil {
+		return ExpenseFormOptions{}, err
+	}
+	accounts, err := s.AccountOptions(ctx, userID)
+	if err != nil {
+		return ExpenseFormOptions{}, err
+	}
+	cards, err := s.CardOptions(ctx, userID)
+	if err != nil {
+		return ExpenseFormOptions{}, err
+	}
+	return ExpenseFormOptions{PaymentMethods: PaymentMethods, DefaultPaymentMethod: DefaultPaymentMethod,
+		Categories: cats, Accounts: accounts, CreditCards: cards}, nil
+}

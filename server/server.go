@@ -99,6 +99,9 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerCategoryRoutes()
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
+	s.registerCardRoutes()
+	s.registerCardTransactionRoutes()
+	s.registerExpenseRoutes()
 	return s
 }
 

@@ -1,0 +1,321 @@
+package finance
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+)
+
+// CardTransactionRequest is the body of POST /credit-cards/transactions and
+// PUT /credit-cards/transactions/{id}. On PUT only the fields present change.
+type CardTransactionRequest struct {
+	CreditCardID Field[string] `json:"credit_card_id"`
+	Type         Field[string] `json:"type"`
+	Amount       Field[Money]  `json:"amount"`
+	Date         Field[Date]   `json:"date"`
+	Description  Field[string] `json:"description"`
+	Category     Field[string] `json:"category"`
+}
+
+// cardDraft is a CardTransactionRequest after the checks of its shape: the
+// merged row, and the category name to resolve ("" when it does not change).
+type cardDraft struct {
+	next         CardTransaction
+	categoryName string
+}
+
+const problemCardID = "must be the id of one of your active credit cards"
+
+// shape validates the fields present in r (all required ones on create) over
+// cur, without looking at other records.
+func (r CardTransactionRequest) shape(cur CardTransaction, create bool) (cardDraft, error) {
+	var v Validator
+	d := cardDraft{next: cur}
+	t := &d.next
+	if create || r.CreditCardID.Set {
+		t.CreditCardID = ""
+		if Readable(&v, "credit_card_id", r.CreditCardID) {
+			t.CreditCardID = strings.TrimSpace(r.CreditCardID.Value)
+		}
+		switch {
+		case v.Has("credit_card_id"):
+		case t.CreditCardID == "":
+			v.Add("credit_card_id", "is required")
+		case !ValidID(t.CreditCardID):
+			v.Add("credit_card_id", problemCardID)
+		}
+	}
+	switch {
+	case create && r.Type.Has() && r.Type.Value == CardInstallment:
+		v.Add("type", "installment rows are created only by installment plans; use purchase, fee, interest or refund")
+	case create:
+		t.Type = requiredEnum(&v, "type", r.Type, strings.Join(CardTransactionTypes, ", "),
+			func(s string) bool { return slices.Contains(CardTransactionTypes, s) })
+	case r.Type.Set && (!r.Type.Has() || r.Type.Value != cur.Type):
+		v.Add("type", "cannot change; void the transaction and create a new one")
+	}
+	if create || r.Amount.Set {
+		t.Amount = v.RequiredMoney("amount", r.Amount)
+	}
+	if create || r.Date.Set {
+		t.Date = v.RequiredDate("date", r.Date)
+	}
+	if create || r.Description.Set {
+		t.Description = v.RequiredText("description", r.Description, MaxDescription)
+	}
+	switch t.Type {
+	case CardPurchase, CardRefund:
+		if create || r.Category.Set {
+			d.categoryName = v.RequiredText("category", r.Category, MaxName)
+		}
+	case CardFee, CardInterest, CardInstallment:
+		if r.Category.Set && !r.Category.Null {
+			v.Add("category", "must be absent for "+t.Type+" transactions; they count under "+CategoryCardFees)
+		}
+	}
+	return d, v.Err()
+}
+
+// ListCardTransactions returns a page of the rows of all the user's cards.
+func (s *Service) ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) (Page[CardTransaction], error) {
+	items, total, err := s.store.Read().ListCardTransactions(ctx, userID, f, p)
+	if err != nil {
+		return Page[CardTransaction]{}, err
+	}
+	s.markFuture(ctx, userID, items)
+	return NewPage(items, total, p), nil
+}
+
+// ListUnbilledTransactions is GET /credit-cards/{id}/unbilled-transactions:
+// the card (archived ones included) must be the user's.
+func (s *Service) ListUnbilledTransactions(ctx context.Context, userID, cardID string, f CardTransactionFilter, p ListParams) (Page[CardTransaction], error) {
+	repo := s.store.Read()
+	if _, err := repo.CreditCard(ctx, userID, cardID, s.today(ctx, userID)); err != nil {
+		return Page[CardTransaction]{}, err
+	}
+	f.CardID, f.Status = cardID, CardUnbilled
+	items, total, err := repo.ListCardTransactions(ctx, userID, f, p)
+	if err != nil {
+		return Page[CardTransaction]{}, err
+	}
+	s.markFuture(ctx, userID, items)
+	return NewPage(items, total, p), nil
+}
+
+// GetCardTransaction returns one card row (voided ones included).
+func (s *Service) GetCardTransaction(ctx context.Context, userID, id string) (CardTransaction, error) {
+	t, err := s.store.Read().CardTransaction(ctx, userID, id)
+	if err != nil {
+		return CardTransaction{}, err
+	}
+	t.IsFuture = t.Date.After(s.today(ctx, userID))
+	return t, nil
+}
+
+func (s *Service) markFuture(ctx context.Context, userID string, items []CardTransaction) {
+	today := s.today(ctx, userID)
+	for i := range items {
+		items[i].IsFuture = items[i].Date.After(today)
+	}
+}
+
+// CreateCardTransaction is POST /credit-cards/transactions on an active
+// card. A purchase also creates its expense (method Credit Card, same
+// amount, date and description, the given category), which holds the
+// category; a refund keeps its category on the row; fees and interest have none.
+func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r CardTransactionRequest) (CardTransaction, error) {
+	d, err := r.shape(CardTransaction{}, true)
+	if err != nil {
+		return CardTransaction{}, err
+	}
+	today := s.today(ctx, userID)
+	var out CardTransaction
+	err = s.store.Write(ctx, func(tx Repo) error {
+		var v Validator
+		rf := newRefs(tx, userID, today)
+		card, _, err := rf.activeCard(ctx, &v, "credit_card_id", d.next.CreditCardID)
+		if err != nil {
+			return err
+		}
+		var cat Category
+		if d.categoryName != "" {
+			if cat, _, err = rf.expenseCategory(ctx, &v, "category", d.categoryName); err != nil {
+				return err
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		t := d.next
+		if t.Type == CardPurchase {
+			e := s.newExpense()
+			e.Amount, e.Date, e.Description = t.Amount, t.Date, t.Description
+			e.CategoryID, e.Category = &cat.ID, &cat.Name
+			e.PaymentMethod, e.CreditCardID = MethodCreditCard, &card.ID
+			row, err := s.linkExpense(ctx, tx, userID, &e)
+			if err != nil {
+				return err
+			}
+			if err := tx.InsertExpense(ctx, userID, e); err != nil {
+				return err
+			}
+			out = *row
+		} else {
+			now := s.stamp()
+			t.ID, t.Status, t.CreatedAt, t.UpdatedAt = NewID(), CardUnbilled, now, now
+			if t.Type == CardRefund {
+				t.CategoryID, t.Category = &cat.ID, &cat.Name
+			}
+			if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
+				return err
+			}
+			out = t
+		}
+		out.CreditCardName = card.Name
+		out.IsFuture = out.Date.After(today)
+		return nil
+	})
+	if err != nil {
+		return CardTransaction{}, err
+	}
+	return out, nil
+}
+
+// UpdateCardTransaction is PUT /credit-cards/transactions/{id}. The card,
+// amount and date change only while the row is unbilled; description and
+// category in any non-voided state. Installment rows change through their
+// plan. A purchase's expense is kept in step.
+func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, r CardTransactionRequest) (CardTransaction, error) {
+	today := s.today(ctx, userID)
+	var out CardTransaction
+	err := s.store.Write(ctx, func(tx Repo) error {
+		cur, err := tx.CardTransaction(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		d, err := r.shape(cur, false)
+		if err != nil {
+			return err
+		}
+		t := &d.next
+		cardChanged := t.CreditCardID != cur.CreditCardID
+		moneyChanged := cardChanged || t.Amount != cur.Amount || t.Date != cur.Date
+		var exp Expense
+		if cur.ExpenseID != nil {
+			if exp, err = tx.Expense(ctx, userID, *cur.ExpenseID); err != nil {
+				return err
+			}
+		}
+		if err := checkCardEdit(cur, exp, d, moneyChanged); err != nil {
+			return err
+		}
+		var v Validator
+		rf := newRefs(tx, userID, today)
+		if cardChanged {
+			if _, _, err := rf.activeCard(ctx, &v, "credit_card_id", t.CreditCardID); err != nil {
+				return err
+			}
+		}
+		var cat Category
+		if d.categoryName != "" {
+			if cat, _, err = rf.expenseCategory(ctx, &v, "category", d.categoryName); err != nil {
+				return err
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		now := s.stamp()
+		if cur.ExpenseID != nil {
+			if err := s.syncPurchaseExpense(ctx, tx, userID, exp, *t, d.categoryName != "", cat, now); err != nil {
+				return err
+			}
+		} else if d.categoryName != "" {
+			t.CategoryID = &cat.ID
+		}
+		t.UpdatedAt = now
+		if err := tx.UpdateCardTransaction(ctx, userID, *t); err != nil {
+			return err
+		}
+		out, err = tx.CardTransaction(ctx, userID, id)
+		out.IsFuture = out.Date.After(today)
+		return err
+	})
+	return out, err
+}
+
+// checkCardEdit applies the state rules of PUT /credit-cards/transactions/{id}.
+func checkCardEdit(cur CardTransaction, exp Expense, d cardDraft, moneyChanged bool) error {
+	switch {
+	case cur.Status == StatusVoided:
+		return InvalidStatus("card transaction is voided and cannot be changed")
+	case cur.Type == CardInstallment:
+		return InvalidStatus("installment rows change through their installment plan")
+	case moneyChanged && cur.Status != CardUnbilled:
+		return InvalidStatus("card transaction is %s; its card, amount and date can no longer change", cur.Status)
+	case moneyChanged && exp.Source == ExpenseBillPayment:
+		return InvalidStatus("card transaction pays a bill; its card, amount and date cannot change (delete the bill payment and record it again)")
+	case exp.IsSplit && d.next.Amount != cur.Amount && d.categoryName == "":
+		return InvalidStatus("the purchase's expense is split; set category in the same request to remove the split before changing the amount")
+	}
+	return nil
+}
+
+// syncPurchaseExpense keeps a purchase's expense equal to its row: card,
+// amount, date and description, and the category when one is named (which
+// removes a split).
+func (s *Service) syncPurchaseExpense(ctx context.Context, tx Repo, userID string, e Expense, t CardTransaction, setCategory bool, cat Category, now time.Time) error {
+	card := t.CreditCardID
+	e.Amount, e.Date, e.Description, e.CreditCardID = t.Amount, t.Date, t.Description, &card
+	if setCategory {
+		if e.IsSplit {
+			if err := tx.ReplaceSplits(ctx, userID, e.ID, nil); err != nil {
+				return err
+			}
+		}
+		e.CategoryID = &cat.ID
+	}
+	e.UpdatedAt = now
+	return tx.UpdateExpense(ctx, userID, e)
+}
+
+// VoidCardTransaction is DELETE /credit-cards/transactions/{id}: it voids an
+// unbilled row that is not an installment row, and a purchase's expense with it.
+func (s *Service) VoidCardTransaction(ctx context.Context, userID, id string) (CardTransaction, error) {
+	today := s.today(ctx, userID)
+	var out CardTransaction
+	err := s.store.Write(ctx, func(tx Repo) error {
+		t, err := tx.CardTransaction(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case t.Type == CardInstallment:
+			return InvalidStatus("installment rows are voided only by cancelling their installment plan")
+		case t.Status != CardUnbilled:
+			return InvalidStatus("card transaction is %s; only unbilled transactions can be voided", t.Status)
+		}
+		if t.ExpenseID != nil {
+			e, err := tx.Expense(ctx, userID, *t.ExpenseID)
+			if err != nil {
+				return err
+			}
+			if e.Source == ExpenseBillPayment {
+				return InvalidStatus("card transaction pays a bill; delete the bill payment instead")
+			}
+			if e.Status != StatusVoided {
+				if err := s.markExpenseVoided(ctx, tx, userID, e); err != nil {
+					return err
+				}
+			}
+		}
+		if err := s.voidCardRow(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		out, err = tx.CardTransaction(ctx, userID, id)
+		out.IsFuture = out.Date.After(today)
+		return err
+	})
+	return out, err
+}
