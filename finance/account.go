@@ -429,19 +429,14 @@ func (s *Service) ListAccountTransactions(ctx context.Context, userID string, f 
 	return NewPage(items, total, p), nil
 }
 
-// ListTransactionsOfAccount is GET /accounts/{id}/transactions: the account
-// must be the user's (archived ones included, since their history stays).
-func (s *Service) ListTransactionsOfAccount(ctx context.Context, userID, accountID string, f AccountTransactionFilter, p ListParams) (Page[AccountTransaction], error) {
+// GetAccountTransaction returns a line of the path account: 404 when the
+// account is not the user's or the line is not on it.
+func (s *Service) GetAccountTransaction(ctx context.Context, userID, accountID, lineID string) (AccountTransaction, error) {
 	repo := s.store.Read()
 	if _, err := repo.Account(ctx, userID, accountID); err != nil {
-		return Page[AccountTransaction]{}, err
+		return AccountTransaction{}, err
 	}
-	f.AccountID = accountID
-	items, total, err := repo.ListAccountTransactions(ctx, userID, f, p)
-	if err != nil {
-		return Page[AccountTransaction]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return lineOfAccount(ctx, repo, userID, accountID, lineID)
 }
 
 // AccountTransactionRequest is the body of POST and PUT
@@ -512,9 +507,8 @@ func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountI
 	return out, err
 }
 
-// editableLine loads a line under its path account for PUT or DELETE: 404
-// unless it is on that account.
-func editableLine(ctx context.Context, tx Repo, userID, accountID, lineID string) (AccountTransaction, error) {
+// lineOfAccount loads a line under its path account: 404 unless it is on that account.
+func lineOfAccount(ctx context.Context, tx Repo, userID, accountID, lineID string) (AccountTransaction, error) {
 	t, err := tx.AccountTransaction(ctx, userID, lineID)
 	if err != nil {
 		return AccountTransaction{}, err
@@ -552,7 +546,7 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 		if err != nil {
 			return err
 		}
-		t, err := editableLine(ctx, tx, userID, accountID, lineID)
+		t, err := lineOfAccount(ctx, tx, userID, accountID, lineID)
 		if err != nil {
 			return err
 		}
@@ -586,7 +580,7 @@ func (s *Service) VoidAccountTransaction(ctx context.Context, userID, accountID,
 		if err != nil {
 			return err
 		}
-		t, err := editableLine(ctx, tx, userID, accountID, lineID)
+		t, err := lineOfAccount(ctx, tx, userID, accountID, lineID)
 		if err != nil {
 			return err
 		}

@@ -76,7 +76,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r bunrouter.Request) error
 }
 
 func (s *Server) updateAccount(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "account")
+	id, err := s.pathAccount(r)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (s *Server) listAllAccountTransactions(w http.ResponseWriter, r bunrouter.R
 }
 
 func (s *Server) listAccountTransactions(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "account")
+	id, err := s.pathAccount(r)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,8 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r bunrouter.Requ
 	if err != nil {
 		return err
 	}
-	page, err := s.ledger.ListTransactionsOfAccount(r.Context(), userID(r), id, f, p)
+	f.AccountID = id
+	page, err := s.ledger.ListAccountTransactions(r.Context(), userID(r), f, p)
 	if err != nil {
 		return err
 	}
@@ -173,7 +174,7 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r bunrouter.Requ
 }
 
 func (s *Server) createAccountTransaction(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "account")
+	id, err := s.pathAccount(r)
 	if err != nil {
 		return err
 	}
@@ -189,19 +190,37 @@ func (s *Server) createAccountTransaction(w http.ResponseWriter, r bunrouter.Req
 	return nil
 }
 
-// linePath reads both path ids of /accounts/{id}/transactions/{transactionId}.
-func linePath(r bunrouter.Request) (accountID, lineID string, err error) {
+// pathAccount reads the {id} of a route under /accounts/{id} and checks that
+// it is one of the caller's accounts, before the query or body is read: a
+// path id that is not the caller's is 404 whatever else is wrong (domain.md §1.1).
+func (s *Server) pathAccount(r bunrouter.Request) (string, error) {
+	id, err := pathID(r, "id", "account")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.ledger.GetAccount(r.Context(), userID(r), id); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// linePath reads both path ids of /accounts/{id}/transactions/{transactionId}
+// and checks, before the body is read, that the line is on that account of the caller's.
+func (s *Server) linePath(r bunrouter.Request) (accountID, lineID string, err error) {
 	if accountID, err = pathID(r, "id", "account"); err != nil {
 		return "", "", err
 	}
 	if lineID, err = pathID(r, "transactionId", "account transaction"); err != nil {
 		return "", "", err
 	}
+	if _, err := s.ledger.GetAccountTransaction(r.Context(), userID(r), accountID, lineID); err != nil {
+		return "", "", err
+	}
 	return accountID, lineID, nil
 }
 
 func (s *Server) updateAccountTransaction(w http.ResponseWriter, r bunrouter.Request) error {
-	accountID, lineID, err := linePath(r)
+	accountID, lineID, err := s.linePath(r)
 	if err != nil {
 		return err
 	}
@@ -218,7 +237,7 @@ func (s *Server) updateAccountTransaction(w http.ResponseWriter, r bunrouter.Req
 }
 
 func (s *Server) voidAccountTransaction(w http.ResponseWriter, r bunrouter.Request) error {
-	accountID, lineID, err := linePath(r)
+	accountID, lineID, err := s.linePath(r)
 	if err != nil {
 		return err
 	}
@@ -231,7 +250,7 @@ func (s *Server) voidAccountTransaction(w http.ResponseWriter, r bunrouter.Reque
 }
 
 func (s *Server) adjustAccountBalance(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "account")
+	id, err := s.pathAccount(r)
 	if err != nil {
 		return err
 	}

@@ -78,6 +78,10 @@ func (s *Server) updateIncome(w http.ResponseWriter, r bunrouter.Request) error 
 	if err != nil {
 		return err
 	}
+	// Another user's id is 404 even with a malformed body (domain.md §1.1 order).
+	if _, err := s.ledger.GetIncome(r.Context(), userID(r), id); err != nil {
+		return err
+	}
 	var req finance.IncomeRequest
 	if err := s.decodeJSON(r.Request, &req); err != nil {
 		return err
