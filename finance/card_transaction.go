@@ -87,22 +87,6 @@ func (s *Service) ListCardTransactions(ctx context.Context, userID string, f Car
 	return NewPage(items, total, p), nil
 }
 
-// ListUnbilledTransactions is GET /credit-cards/{id}/unbilled-transactions:
-// the card (archived ones included) must be the user's.
-func (s *Service) ListUnbilledTransactions(ctx context.Context, userID, cardID string, f CardTransactionFilter, p ListParams) (Page[CardTransaction], error) {
-	repo := s.store.Read()
-	if _, err := repo.CreditCard(ctx, userID, cardID, s.today(ctx, userID)); err != nil {
-		return Page[CardTransaction]{}, err
-	}
-	f.CardID, f.Status = cardID, CardUnbilled
-	items, total, err := repo.ListCardTransactions(ctx, userID, f, p)
-	if err != nil {
-		return Page[CardTransaction]{}, err
-	}
-	s.markFuture(ctx, userID, items)
-	return NewPage(items, total, p), nil
-}
-
 // GetCardTransaction returns one card row (voided ones included).
 func (s *Service) GetCardTransaction(ctx context.Context, userID, id string) (CardTransaction, error) {
 	t, err := s.store.Read().CardTransaction(ctx, userID, id)

@@ -73,6 +73,10 @@ func (s *Server) updateCardTransaction(w http.ResponseWriter, r bunrouter.Reques
 	if err != nil {
 		return err
 	}
+	// The path record first: another user's row is 404 even with a bad body (§1.1).
+	if _, err := s.ledger.GetCardTransaction(r.Context(), userID(r), id); err != nil {
+		return err
+	}
 	var req finance.CardTransactionRequest
 	if err := s.decodeJSON(r.Request, &req); err != nil {
 		return err

@@ -72,7 +72,7 @@ func (s *Server) createCreditCard(w http.ResponseWriter, r bunrouter.Request) er
 }
 
 func (s *Server) updateCreditCard(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "credit card")
+	id, err := s.pathCard(r)
 	if err != nil {
 		return err
 	}
@@ -116,8 +116,9 @@ func (s *Server) unarchiveCreditCard(w http.ResponseWriter, r bunrouter.Request)
 	return nil
 }
 
+// listUnbilledTransactions lists the card's unbilled rows, future-dated ones included.
 func (s *Server) listUnbilledTransactions(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "credit card")
+	id, err := s.pathCard(r)
 	if err != nil {
 		return err
 	}
@@ -130,12 +131,28 @@ func (s *Server) listUnbilledTransactions(w http.ResponseWriter, r bunrouter.Req
 	if err != nil {
 		return err
 	}
-	page, err := s.ledger.ListUnbilledTransactions(r.Context(), userID(r), id, f, p)
+	f.CardID, f.Status = id, finance.CardUnbilled
+	page, err := s.ledger.ListCardTransactions(r.Context(), userID(r), f, p)
 	if err != nil {
 		return err
 	}
 	writeData(w, http.StatusOK, "Unbilled transactions retrieved", page)
 	return nil
+}
+
+// pathCard reads the {id} of a route under /credit-cards/{id} and checks that
+// it is one of the caller's cards (archived ones included) before the query
+// or body is read: a path id that is not the caller's is 404 whatever else
+// is wrong (domain.md §1.1).
+func (s *Server) pathCard(r bunrouter.Request) (string, error) {
+	id, err := pathID(r, "id", "credit card")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.ledger.GetCreditCard(r.Context(), userID(r), id); err != nil {
+		return "", err
+	}
+	return id, nil
 }
 
 func (s *Server) cardFormOptions(w http.ResponseWriter, r bunrouter.Request) error {

@@ -91,7 +91,7 @@ func (s *Server) createExpenses(w http.ResponseWriter, r bunrouter.Request) erro
 }
 
 func (s *Server) updateExpense(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "expense")
+	id, err := s.pathExpense(r)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (s *Server) voidExpense(w http.ResponseWriter, r bunrouter.Request) error {
 }
 
 func (s *Server) splitExpense(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "expense")
+	id, err := s.pathExpense(r)
 	if err != nil {
 		return err
 	}
@@ -135,6 +135,20 @@ func (s *Server) splitExpense(w http.ResponseWriter, r bunrouter.Request) error 
 	}
 	writeData(w, http.StatusOK, "Expense split", e)
 	return nil
+}
+
+// pathExpense reads the {id} of a route under /expenses/{id} and checks that
+// it is one of the caller's expenses before the body is read: a path id that
+// is not the caller's is 404 whatever else is wrong (domain.md §1.1).
+func (s *Server) pathExpense(r bunrouter.Request) (string, error) {
+	id, err := pathID(r, "id", "expense")
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.ledger.GetExpense(r.Context(), userID(r), id); err != nil {
+		return "", err
+	}
+	return id, nil
 }
 
 func (s *Server) expenseFormOptions(w http.ResponseWriter, r bunrouter.Request) error {
