@@ -13,7 +13,7 @@ import (
 )
 
 // Rate is a token-bucket rate: Count requests per Window on average, with
-// bursts of up to Burst. The zero Rate means unlimited.
+// bursts of up to Burst (Count when Burst is 0). The zero Rate means unlimited.
 type Rate struct {
 	Count  int
 	Window time.Duration
@@ -91,6 +91,11 @@ type bucket struct {
 }
 
 func newLimiter(name string, r Rate) *limiter {
+	if r.Burst <= 0 {
+		// As in ParseRate: a Rate built without Burst means bursts of Count.
+		// A bucket of size 0 would refuse every request.
+		r.Burst = r.Count
+	}
 	return &limiter{name: name, rate: r, now: time.Now, byKey: map[string]*bucket{}}
 }
 

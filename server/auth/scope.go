@@ -48,13 +48,15 @@ var ScopeDescriptions = map[Scope]string{
 // "all", or every individual scope, is stored as the single value "all".
 func ParseScopes(names []string) ([]Scope, error) {
 	var out []Scope
+	all := false
 	for _, raw := range names {
 		n := Scope(strings.TrimSpace(raw))
 		if n == "" {
 			continue
 		}
 		if n == ScopeAll {
-			return []Scope{ScopeAll}, nil
+			all = true // keep checking: an unknown name is refused wherever it appears
+			continue
 		}
 		if !slices.Contains(Scopes, n) {
 			return nil, finance.Invalid("scopes", "has unknown scope "+string(n)+"; known scopes: all, "+JoinScopes(Scopes))
@@ -63,11 +65,11 @@ func ParseScopes(names []string) ([]Scope, error) {
 			out = append(out, n)
 		}
 	}
+	if all || len(out) == len(Scopes) {
+		return []Scope{ScopeAll}, nil
+	}
 	if len(out) == 0 {
 		return nil, finance.Invalid("scopes", "must name at least one scope")
-	}
-	if len(out) == len(Scopes) {
-		return []Scope{ScopeAll}, nil
 	}
 	slices.SortFunc(out, func(a, b Scope) int { return slices.Index(Scopes, a) - slices.Index(Scopes, b) })
 	return out, nil

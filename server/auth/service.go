@@ -317,9 +317,13 @@ func newUsageRecorder(st Store) *usageRecorder {
 	return &usageRecorder{store: st, pending: map[string]time.Time{}}
 }
 
+// Record remembers that keyID was used at. Concurrent requests may record out
+// of order; the latest time is kept, as Flush does when it puts a batch back.
 func (u *usageRecorder) Record(keyID string, at time.Time) {
 	u.mu.Lock()
-	u.pending[keyID] = at
+	if cur, ok := u.pending[keyID]; !ok || cur.Before(at) {
+		u.pending[keyID] = at
+	}
 	u.mu.Unlock()
 }
 
