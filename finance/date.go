@@ -130,9 +130,14 @@ func (d Date) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + d.String() + `"`), nil
 }
 
-// UnmarshalJSON accepts a JSON string in strict YYYY-MM-DD form.
+// UnmarshalJSON accepts a JSON string in strict YYYY-MM-DD form, and null as
+// the zero Date, so that what MarshalJSON writes always reads back.
 func (d *Date) UnmarshalJSON(b []byte) error {
 	s := string(b)
+	if s == "null" {
+		*d = Date{}
+		return nil
+	}
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return errDate(problemDate)
 	}
