@@ -38,7 +38,12 @@ func Backup(ctx context.Context, src, dest string) error {
 }
 
 // IntegrityCheck runs PRAGMA integrity_check on the database file at path.
+// A missing file is an error: opening it would create an empty database that
+// passes the check.
 func IntegrityCheck(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
 	conn, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
 	if err != nil {
 		return err

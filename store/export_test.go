@@ -1,0 +1,65 @@
+package store
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+)
+
+// MigrationCount is the number of embedded up migrations.
+func MigrationCount() (int, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	n := 0
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".up.sql") {
+			n++
+		}
+	}
+	return n, err
+}
+
+// WriterPragma returns the value of PRAGMA name on the writer connection.
+func (db *DB) WriterPragma(ctx context.Context, name string) (string, error) {
+	var v string
+	err := db.writer.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v)
+	return v, err
+}
+
+// ReaderPragma returns the value of PRAGMA name on a reader connection.
+func (db *DB) ReaderPragma(ctx context.Context, name string) (string, error) {
+	var v string
+	err := db.reader.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v)
+	return v, err
+}
+
+// ReaderExec runs a statement on a reader connection.
+func (db *DB) ReaderExec(ctx context.Context, query string, args ...any) error {
+	_, err := db.reader.ExecContext(ctx, query, args...)
+	return err
+}
+
+// QueryInt runs a query returning one integer on a reader connection.
+func (db *DB) QueryInt(ctx context.Context, query string, args ...any) (int, error) {
+	var n int
+	err := db.reader.QueryRowContext(ctx, query, args...).Scan(&n)
+	return n, err
+}
+
+// ReaderConnsPragma holds n reader connections at once and returns the value
+// of PRAGMA name on each, so a test sees more than the one idle connection.
+func (db *DB) ReaderConnsPragma(ctx context.Context, name string, n int) ([]string, error) {
+	vals := make([]string, 0, n)
+	for range n {
+		conn, err := db.reader.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close()
+		var v string
+		if err := conn.QueryRowContext(ctx, "PRAGMA "+name).Scan(&v); err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	return vals, nil
+}
