@@ -1,0 +1,357 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/finance-app/finance/store"
+)
+
+// e2eWait bounds every wait for the child process so that a broken build
+// fails instead of hanging. It is a guard, never an assertion about speed.
+const e2eWait = 2 * time.Minute
+
+// buildBinary compiles the real binary, pure Go as it ships.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("go tool not found: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "finance")
+	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// binCLI runs one command of the built binary against dataDir.
+func binCLI(t *testing.T, bin, dataDir, stdin string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append(args, "--data-dir", dataDir)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("finance %s: %v", strings.Join(args, " "), err)
+	}
+	return result{code, stdout.String(), stderr.String()}
+}
+
+func binMustRun(t *testing.T, bin, dataDir, stdin string, args ...string) result {
+	t.Helper()
+	r := binCLI(t, bin, dataDir, stdin, args...)
+	if r.code != 0 {
+		t.Fatalf("finance %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// serverProc is a running `finance serve`.
+type serverProc struct {
+	cmd     *exec.Cmd
+	url     string
+	lines   chan string // stderr, line by line, until it closes
+	mu      sync.Mutex
+	log     strings.Builder
+	exited  chan struct{}
+	waitErr error
+}
+
+var listenLine = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)`)
+
+// startServer starts `finance serve` on a free loopback port and waits for
+// the line announcing its URL.
+func startServer(t *testing.T, bin, dataDir string) *serverProc {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &serverProc{cmd: cmd, lines: make(chan string, 1024), exited: make(chan struct{})}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.log.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+			select {
+			case p.lines <- sc.Text():
+			default: // nobody is waiting for lines any more; the log keeps them
+			}
+		}
+		close(p.lines)
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			_ = cmd.Process.Kill()
+			<-p.exited
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", p.stderr())
+		}
+	})
+	m := p.waitLine(t, listenLine)
+	p.url = m[1]
+	return p
+}
+
+// waitLine reads stderr lines until one matches re and returns the submatches.
+func (p *serverProc) waitLine(t *testing.T, re *regexp.Regexp) []string {
+	t.Helper()
+	guard := time.After(e2eWait)
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("server exited before logging %q", re)
+			}
+			if m := re.FindStringSubmatch(line); m != nil {
+				return m
+			}
+		case <-guard:
+			t.Fatalf("server did not log %q", re)
+		}
+	}
+}
+
+func (p *serverProc) stderr() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+// interrupt sends SIGINT and returns the exit code.
+func (p *serverProc) interrupt(t *testing.T) int {
+	t.Helper()
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatalf("SIGINT: %v", err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(e2eWait):
+		t.Fatal("server did not exit after SIGINT")
+	}
+	var exit *exec.ExitError
+	if errors.As(p.waitErr, &exit) {
+		return exit.ExitCode()
+	} else if p.waitErr != nil {
+		t.Fatalf("wait: %v", p.waitErr)
+	}
+	return 0
+}
+
+// envelope is the response body of every API route.
+type envelope struct {
+	Success bool            `json:"success"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+	Error   *struct {
+		Message string `json:"message"`
+		Code    string `json:"code"`
+	} `json:"error"`
+}
+
+func call(t *testing.T, method, url, token string, body any) (int, envelope) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatalf("%s %s: body is not a JSON envelope: %v\n%s", method, url, err, raw)
+	}
+	return resp.StatusCode, env
+}
+
+type health struct {
+	Status   string `json:"status"`
+	Version  string `json:"version"`
+	Database string `json:"database"`
+}
+
+func checkHealthy(t *testing.T, baseURL, token, wantVersion string) {
+	t.Helper()
+	status, env := call(t, http.MethodGet, baseURL+"/api/v1/health", token, nil)
+	if status != http.StatusOK || !env.Success {
+		t.Fatalf("GET /api/v1/health: %d %+v", status, env)
+	}
+	var h health
+	if err := json.Unmarshal(env.Data, &h); err != nil {
+		t.Fatal(err)
+	}
+	if h != (health{Status: "ok", Version: wantVersion, Database: "ok"}) {
+		t.Errorf("health data = %+v, want status ok, version %s, database ok", h, wantVersion)
+	}
+}
+
+func checkUnauthorized(t *testing.T, baseURL, token string) {
+	t.Helper()
+	status, env := call(t, http.MethodGet, baseURL+"/api/v1/health", token, nil)
+	if status != http.StatusUnauthorized || env.Success || env.Error == nil || env.Error.Code != "UNAUTHORIZED" || env.Error.Message == "" {
+		t.Errorf("GET /api/v1/health with token %q: %d %+v, want 401 UNAUTHORIZED envelope", token, status, env)
+	}
+}
+
+// wrongSecret returns key with the last character of its secret changed.
+func wrongSecret(key string) string {
+	last := byte('a')
+	if key[len(key)-1] == last {
+		last = 'b'
+	}
+	return key[:len(key)-1] + string(last)
+}
+
+// TestEndToEnd drives the real binary as a self-hoster would: first start,
+// users and keys from the CLI, HTTP calls, a live backup, and a graceful stop.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	dataDir := t.TempDir()
+	version := strings.TrimPrefix(strings.TrimSpace(binMustRun(t, bin, dataDir, "", "version").stdout), "finance ")
+
+	// First start on an empty data directory: a hint to create the first user.
+	first := startServer(t, bin, dataDir)
+	first.waitLine(t, regexp.MustCompile(`No users yet`))
+	first.waitLine(t, regexp.MustCompile(`finance users create --email`))
+	if code := first.interrupt(t); code != 0 {
+		t.Fatalf("first server exited %d after SIGINT, want 0", code)
+	}
+
+	const email, password = "e2e@example.com", "end to end password"
+	binMustRun(t, bin, dataDir, password+"\n", "users", "create", "--email", email, "--password-stdin")
+	key := binMustRun(t, bin, dataDir, "", "keys", "create", "--user", email, "--name", "e2e", "--scopes", "finance:read").stdout
+	if !keyLine.MatchString(key) {
+		t.Fatalf("keys create stdout = %q", key)
+	}
+	key = strings.TrimSpace(key)
+
+	srv := startServer(t, bin, dataDir)
+
+	checkHealthy(t, srv.url, key, version)
+	checkUnauthorized(t, srv.url, "")
+	checkUnauthorized(t, srv.url, wrongSecret(key))
+	checkUnauthorized(t, srv.url, "abc.def") // the retired format
+
+	status, env := call(t, http.MethodPost, srv.url+"/api/v1/auth/login", "", map[string]string{"email": email, "password": password})
+	if status != http.StatusOK || !env.Success {
+		t.Fatalf("POST /api/v1/auth/login: %d %+v", status, env)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+		TokenType   string `json:"token_type"`
+	}
+	if err := json.Unmarshal(env.Data, &tok); err != nil || tok.AccessToken == "" || tok.TokenType != "Bearer" {
+		t.Fatalf("login data = %s (%v)", env.Data, err)
+	}
+	checkHealthy(t, srv.url, tok.AccessToken, version)
+	status, env = call(t, http.MethodPost, srv.url+"/api/v1/auth/login", "", map[string]string{"email": email, "password": "wrong password"})
+	if status != http.StatusUnauthorized || env.Error == nil || env.Error.Code != "UNAUTHORIZED" {
+		t.Errorf("login with a wrong password: %d %+v, want 401 UNAUTHORIZED", status, env)
+	}
+
+	// A backup taken while the server runs is a sound, complete database.
+	backup := filepath.Join(t.TempDir(), "live-backup.db")
+	binMustRun(t, bin, dataDir, "", "backup", backup)
+	if err := store.IntegrityCheck(context.Background(), backup); err != nil {
+		t.Fatalf("backup taken while serving: %v", err)
+	}
+	cp, err := store.Open(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.UserByEmail(context.Background(), email); err != nil {
+		t.Errorf("user missing from the live backup: %v", err)
+	}
+	cp.Close()
+
+	// Graceful shutdown: exit 0, and the key's last use (kept in memory and
+	// flushed periodically) is written before the database closes.
+	if code := srv.interrupt(t); code != 0 {
+		t.Fatalf("server exited %d after SIGINT, want 0\n%s", code, srv.stderr())
+	}
+	log := srv.stderr()
+	for _, want := range []string{"shutting down", "stopped"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("server log lacks %q", want)
+		}
+	}
+	if strings.Contains(log, "No users yet") {
+		t.Error("the first-user hint is shown although a user exists")
+	}
+
+	var keys []struct {
+		Name       string     `json:"name"`
+		Status     string     `json:"status"`
+		LastUsedAt *time.Time `json:"last_used_at"`
+	}
+	out := binMustRun(t, bin, dataDir, "", "keys", "list", "--user", email, "--json").stdout
+	if err := json.Unmarshal([]byte(out), &keys); err != nil {
+		t.Fatalf("keys list --json: %v\n%s", err, out)
+	}
+	if len(keys) != 1 || keys[0].Status != "active" || keys[0].LastUsedAt == nil {
+		t.Fatalf("keys after shutdown = %s, want the e2e key with last_used_at set", out)
+	}
+	if strings.Contains(out, key[strings.LastIndex(key, "_")+1:]) {
+		t.Error("keys list prints the secret")
+	}
+}
