@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -177,7 +178,13 @@ func TestLoginRateLimitPerIP(t *testing.T) {
 		}
 		return sc
 	}
-	xff := func(ip string) map[string]string { return map[string]string{"X-Forwarded-For": ip + ", 10.0.0.1"} }
+	// The trusted proxy (10.0.0.1) appends the client it saw; whatever the
+	// client put first is ignored, so forging it buys no fresh bucket.
+	forged := 0
+	xff := func(ip string) map[string]string {
+		forged++
+		return map[string]string{"X-Forwarded-For": fmt.Sprintf("192.0.2.%d, %s", forged, ip)}
+	}
 	runScenarios(t, env, []apiScenario{
 		login("first attempt", bad, "198.51.100.7:4000", nil, http.StatusUnauthorized),
 		login("second attempt from another port", bad, "198.51.100.7:4001", nil, http.StatusUnauthorized),

@@ -204,13 +204,16 @@ func bearerToken(r *http.Request) string {
 	return strings.TrimSpace(r.Header.Get("X-Service-API-Key"))
 }
 
-// clientIP is the peer address, or the first X-Forwarded-For hop when the
-// server is configured to sit behind a trusted reverse proxy.
+// clientIP is the peer address, or, behind a trusted reverse proxy, the
+// address that proxy appended last to X-Forwarded-For. Earlier entries come
+// from the client and could be forged to dodge the per-IP limit.
 func (s *Server) clientIP(r *http.Request) string {
 	if s.cfg.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			return strings.TrimSpace(first)
+		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
+			hops := strings.Split(xff[len(xff)-1], ",")
+			if last := strings.TrimSpace(hops[len(hops)-1]); last != "" {
+				return last
+			}
 		}
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

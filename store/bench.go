@@ -108,11 +108,10 @@ func SeedAccountLines(ctx context.Context, db *DB, accountID string, n int, end 
 				typ = finance.LineDebit
 			}
 			if _, err := stmt.ExecContext(ctx, finance.NewID(), userID, accountID, typ, int64(100+i%1000),
-				end.AddDays(-(i%1096)).String(), now, now); err != nil {
+				end.AddDays(-(i % 1096)).String(), now, now); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 }
-
