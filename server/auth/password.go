@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -52,8 +53,10 @@ func VerifyPassword(encoded, password string) bool {
 }
 
 // dummyHash is verified against when an email is unknown, so that a login
-// for a missing user takes as long as one with a wrong password.
-var dummyHash = HashPassword("not-a-real-password")
+// for a missing user takes as long as one with a wrong password. It is made
+// on first use: hashing costs 19 MiB of memory, which an idle server (or a
+// CLI command) should not pay at start.
+var dummyHash = sync.OnceValue(func() string { return HashPassword("not-a-real-password") })
 
 // GeneratePassword returns a random password of 20 characters (100 bits).
 func GeneratePassword() string { return randomToken(13)[:20] }

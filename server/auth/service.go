@@ -142,12 +142,12 @@ var errBadLogin = unauthenticated("Invalid email or password")
 func (s *Service) Login(ctx context.Context, email, password string) (finance.User, error) {
 	e, err := finance.NormalizeEmail(email)
 	if err != nil {
-		VerifyPassword(dummyHash, password)
+		VerifyPassword(dummyHash(), password)
 		return finance.User{}, errBadLogin
 	}
 	u, err := s.store.UserByEmail(ctx, e)
 	if errors.Is(err, finance.ErrNotFound) {
-		VerifyPassword(dummyHash, password)
+		VerifyPassword(dummyHash(), password)
 		return finance.User{}, errBadLogin
 	} else if err != nil {
 		return finance.User{}, err
