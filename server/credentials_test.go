@@ -14,7 +14,9 @@ import (
 )
 
 // wwwAuthenticate is the challenge every 401 carries.
-var wwwAuthenticate = map[string]string{"WWW-Authenticate": `Bearer realm="finance"`}
+// wwwAuthenticate is the 401 challenge; it points OAuth clients at the
+// protected resource metadata (RFC 9728).
+var wwwAuthenticate = map[string]string{"WWW-Authenticate": `Bearer realm="finance", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`}
 
 // healthOK is the answer of GET /api/v1/health to an accepted credential.
 var healthOK = Health{Status: "ok", Version: "test-version", Database: "ok"}

@@ -26,6 +26,9 @@ import (
 	"github.com/finance-app/finance/store"
 )
 
+// testBaseURL is the base URL of every test server.
+const testBaseURL = "http://finance.test"
+
 // testPassword is the password of every user the tests create.
 const testPassword = "correct horse battery staple"
 
@@ -61,7 +64,7 @@ func newTestEnv(t testing.TB, configure ...func(*Config)) *testEnv {
 		t.Fatalf("NewJWT: %v", err)
 	}
 	svc := auth.NewService(db, issuer)
-	cfg := Config{BaseURL: "http://finance.test", Version: "test-version"}
+	cfg := Config{BaseURL: testBaseURL, Version: "test-version"}
 	for _, c := range configure {
 		c(&cfg)
 	}

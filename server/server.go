@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -135,6 +136,9 @@ func (s *Server) add(rt Route, h handlerFunc) {
 	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
 		if err := s.serve(rt, h, w, r); err != nil {
+			if errors.Is(err, auth.ErrUnauthenticated) {
+				w.Header().Set("WWW-Authenticate", s.wwwAuthenticate())
+			}
 			writeError(w, r.Request, err)
 		}
 		return nil
@@ -164,11 +168,18 @@ func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrout
 		return h(w, r)
 	}
 
+	p, trusted := r.Context().Value(inProcessKey{}).(auth.Principal)
+	if trusted {
+		// An in-process call (ServeAs): the caller was authenticated and rate
+		// limited by the outer request; plan and scope still apply per route.
+		return s.authorize(rt, h, w, r, p)
+	}
 	p, err := s.auth.Authenticate(r.Context(), bearerToken(r.Request))
 	if err != nil {
 		return err
 	}
 	if p.NeedsPro() && p.User.Plan != finance.PlanPro {
+		// Checked before the rate limit, so refused calls do not use up a bucket.
 		return &auth.Error{Kind: auth.ErrPlanRequired,
 			Message: "API access is a Pro plan feature; ask your household admin to run: finance users set-plan " + p.User.Email + " pro"}
 	}
@@ -177,10 +188,46 @@ func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrout
 	if !d.allowed {
 		return errRateLimited
 	}
+	return s.authorize(rt, h, w, r, p)
+}
+
+// authorize applies the Pro plan and the route's scope, then runs the handler.
+func (s *Server) authorize(rt Route, h handlerFunc, w http.ResponseWriter, r bunrouter.Request, p auth.Principal) error {
+	if p.NeedsPro() && p.User.Plan != finance.PlanPro {
+		return &auth.Error{Kind: auth.ErrPlanRequired,
+			Message: "API access is a Pro plan feature; ask your household admin to run: finance users set-plan " + p.User.Email + " pro"}
+	}
 	if err := p.Allow(rt.Access); err != nil {
 		return err
 	}
 	return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+}
+
+// wwwAuthenticate is the challenge sent with every 401: it points OAuth
+// clients (RFC 9728) at the protected resource metadata.
+func (s *Server) wwwAuthenticate() string {
+	return `Bearer realm="finance", resource_metadata="` + s.cfg.BaseURL + `/.well-known/oauth-protected-resource"`
+}
+
+// inProcessKey marks a request built by ServeAs. The key is unexported, so
+// nothing outside this package can forge it.
+type inProcessKey struct{}
+
+// ServeAs serves r through the router as principal p, without authenticating
+// it again. MCP tools use it to call the REST route they wrap, so each tool
+// keeps the route's validation, scope, owner scoping and side effects.
+func (s *Server) ServeAs(p auth.Principal, w http.ResponseWriter, r *http.Request) {
+	ctx := context.WithValue(r.Context(), inProcessKey{}, p)
+	s.router.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// Mount registers an external handler (the MCP endpoint, say) as a route
+// with its requirement, behind the same middleware as every other route.
+func (s *Server) Mount(method, path string, access auth.Requirement, h http.Handler) {
+	s.handle(method, path, access, func(w http.ResponseWriter, r bunrouter.Request) error {
+		h.ServeHTTP(w, r.Request)
+		return nil
+	})
 }
 
 var errRateLimited = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,

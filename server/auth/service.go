@@ -33,11 +33,27 @@ type Store interface {
 
 // Service manages users, passwords and API keys and authenticates requests.
 type Service struct {
-	store Store
-	jwt   *JWT
-	now   func() time.Time
-	usage *usageRecorder
+	store  Store
+	jwt    *JWT
+	now    func() time.Time
+	usage  *usageRecorder
+	tokens TokenVerifier
 }
+
+// OAuthAccessTokenPrefix starts every OAuth access token, so Authenticate can
+// route a bearer token to the right verifier without a lookup.
+const OAuthAccessTokenPrefix = "fat_"
+
+// TokenVerifier resolves OAuth access tokens, which the authorization server
+// issues and stores. It returns a Principal with Method MethodOAuth, the
+// grant id as CredentialID and the grant's scopes, or an Error wrapping
+// ErrUnauthenticated.
+type TokenVerifier interface {
+	VerifyAccessToken(ctx context.Context, token string) (Principal, error)
+}
+
+// SetTokenVerifier plugs in the OAuth authorization server.
+func (s *Service) SetTokenVerifier(v TokenVerifier) { s.tokens = v }
 
 // NewService returns a Service. jwt may be nil for tools that never issue or
 // verify first-party tokens (the CLI).
@@ -239,6 +255,8 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 		return Principal{}, unauthenticated("Missing credentials: send Authorization: Bearer <API_KEY>")
 	case strings.HasPrefix(token, KeyPrefix):
 		return s.authenticateKey(ctx, token)
+	case strings.HasPrefix(token, OAuthAccessTokenPrefix) && s.tokens != nil:
+		return s.tokens.VerifyAccessToken(ctx, token)
 	case strings.Count(token, ".") == 2 && s.jwt != nil:
 		userID, err := s.jwt.Verify(token)
 		if err != nil {
