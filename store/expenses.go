@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/uptrace/bun"
 
@@ -39,18 +41,30 @@ func (l ledger) Expense(ctx context.Context, userID, id string) (finance.Expense
 	return out[0], nil
 }
 
-// expenseSorts are ORDER BY expressions; each matches an index on
-// (user_id, status, <expression>, id), so a page is read in index order.
-var expenseSorts = map[string]string{
-	"date":        "e.date",
-	"amount":      "e.amount",
-	"description": "e.description COLLATE NOCASE",
-	"created_at":  "e.created_at",
+// expenseSort is how GET /expenses orders a page: by col (with collation,
+// if any), then by id, in the same direction. Each has an index on
+// (user_id, status, col, id), so an unfiltered page is read in index order.
+type expenseSort struct{ col, collate string }
+
+var expenseSorts = map[string]expenseSort{
+	"date":        {col: "e.date"},
+	"amount":      {col: "e.amount"},
+	"description": {col: "e.description", collate: " COLLATE NOCASE"},
+	"created_at":  {col: "e.created_at"},
 }
 
-// whereExpenses adds the filters of GET /expenses (domain.md §1.5) to q,
-// whose table is aliased e.
-func (l ledger) whereExpenses(q *bun.SelectQuery, userID string, f finance.ExpenseFilter) *bun.SelectQuery {
+// orderBy is the ORDER BY of p over the sort key key and the tiebreak id.
+func (s expenseSort) orderBy(key, id string, p finance.ListParams) string {
+	dir := " ASC"
+	if p.Desc {
+		dir = " DESC"
+	}
+	return key + s.collate + dir + ", " + id + dir
+}
+
+// whereExpenses adds the filters of GET /expenses (domain.md §1.5) but the
+// category to q, whose table is aliased e.
+func whereExpenses(q *bun.SelectQuery, userID string, f finance.ExpenseFilter) *bun.SelectQuery {
 	q = q.Where("e.user_id = ? AND e.status = ?", userID, f.Status)
 	if !f.DateFrom.IsZero() {
 		q = q.Where("e.date >= ?", f.DateFrom)
@@ -67,28 +81,93 @@ func (l ledger) whereExpenses(q *bun.SelectQuery, userID string, f finance.Expen
 	if f.AccountID != "" {
 		q = q.Where("e.account_id = ?", f.AccountID)
 	}
-	if f.Category != "" {
-		// A split expense matches through its parts.
-		cats := l.categoryIDsNamed(userID, f.Category)
-		q = q.Where("(e.category_id IN (?) OR e.id IN (?))", cats, l.splitExpenseIDs(userID, cats))
-	}
 	return searchAny(q, f.Search, "e.description", "e.notes")
 }
 
+// categoryMatch is the category filter resolved against the user's data:
+// the ids of the categories the name matches, and the split expenses (whose
+// own category is null) with a part in one of them.
+type categoryMatch struct {
+	cats, splits []string
+}
+
+// matchCategory resolves the category filter before the list query, so that
+// the query holds literal id lists: a single OR of "in a category" and "has
+// a part in one" leaves SQLite no index for either half (it reads every row
+// in the date range), while the halves apart are a range scan of
+// expenses_user_category, which also holds the sort keys, and a handful of
+// primary-key lookups. Split expenses are rare, so the second half is
+// usually absent.
+func (l ledger) matchCategory(ctx context.Context, userID, name string) (categoryMatch, error) {
+	var m categoryMatch
+	if err := l.categoryIDsNamed(userID, name).Scan(ctx, &m.cats); err != nil || len(m.cats) == 0 {
+		return m, err
+	}
+	err := l.db.NewSelect().TableExpr("expense_splits").ColumnExpr("DISTINCT expense_id").
+		Where("user_id = ? AND category_id IN (?)", userID, bun.In(m.cats)).Scan(ctx, &m.splits)
+	return m, err
+}
+
+// halves returns the filter's queries over expenses AS e built by q: one
+// per half of the match, the second only when some split expense matches.
+func (m categoryMatch) halves(q func() *bun.SelectQuery, userID string, f finance.ExpenseFilter) []*bun.SelectQuery {
+	out := []*bun.SelectQuery{whereExpenses(q(), userID, f).Where("e.category_id IN (?)", bun.In(m.cats))}
+	if len(m.splits) > 0 {
+		out = append(out, whereExpenses(q(), userID, f).Where("e.id IN (?)", bun.In(m.splits)))
+	}
+	return out
+}
+
 func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, p finance.ListParams) ([]finance.Expense, int, error) {
+	var match *categoryMatch
+	if f.Category != "" {
+		m, err := l.matchCategory(ctx, userID, f.Category)
+		if err != nil || len(m.cats) == 0 {
+			return nil, 0, err // an unknown name matches nothing
+		}
+		match = &m
+	}
 	var rows []expenseRow
-	dir := " ASC"
-	if p.Desc {
-		dir = " DESC"
+	sort := expenseSorts[p.SortBy]
+	if match == nil {
+		err := whereExpenses(l.selectExpenses(&rows), userID, f).
+			OrderExpr(sort.orderBy(sort.col, "e.id", p)).
+			Limit(int64(p.Limit)).Offset(int64(p.Offset())).
+			Scan(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+	} else {
+		// First the page's ids, sorted from index entries alone; then its rows.
+		keys := func() *bun.SelectQuery {
+			return l.db.NewSelect().TableExpr("expenses AS e").ColumnExpr("e.id").ColumnExpr(sort.col + " AS sort_key")
+		}
+		var union []string
+		for _, q := range match.halves(keys, userID, f) {
+			union = append(union, q.String())
+		}
+		var page []struct {
+			ID      string
+			SortKey any
+		}
+		err := l.db.NewRaw(strings.Join(union, " UNION ALL ")+" ORDER BY "+sort.orderBy("sort_key", "id", p)+" LIMIT ? OFFSET ?",
+			p.Limit, p.Offset()).Scan(ctx, &page)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(page) > 0 {
+			ids := make([]string, len(page))
+			pos := make(map[string]int, len(page))
+			for i, k := range page {
+				ids[i], pos[k.ID] = k.ID, i
+			}
+			if err := l.selectExpenses(&rows).Where("e.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+				return nil, 0, err
+			}
+			slices.SortFunc(rows, func(a, b expenseRow) int { return pos[a.ID] - pos[b.ID] })
+		}
 	}
-	err := l.whereExpenses(l.selectExpenses(&rows), userID, f).
-		OrderExpr(expenseSorts[p.SortBy] + dir + ", e.id" + dir).
-		Limit(int64(p.Limit)).Offset(int64(p.Offset())).
-		Scan(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	total, err := l.countExpenses(ctx, userID, f)
+	total, err := l.countExpenses(ctx, userID, f, match)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -99,13 +178,26 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 	return out, total, l.withSplits(ctx, out)
 }
 
-// countExpenses is total_items of GET /expenses. It is the one place that
-// counts, because COUNT(*) visits every matching index entry: with a
-// million expenses and no narrowing filter it costs tens of milliseconds,
-// which a cached or estimated count could remove later.
-func (l ledger) countExpenses(ctx context.Context, userID string, f finance.ExpenseFilter) (int, error) {
-	n, err := l.whereExpenses(l.db.NewSelect().TableExpr("expenses AS e"), userID, f).Count(ctx)
-	return int(n), err
+// countExpenses is total_items of GET /expenses; match is the resolved
+// category filter, if any. It is the one place that counts, because
+// COUNT(*) visits every matching index entry: with a million expenses and
+// no narrowing filter it costs hundreds of milliseconds on modest hardware,
+// which a maintained per-user count (or an estimate) could remove later.
+func (l ledger) countExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) (int, error) {
+	from := func() *bun.SelectQuery { return l.db.NewSelect().TableExpr("expenses AS e") }
+	if match == nil {
+		n, err := whereExpenses(from(), userID, f).Count(ctx)
+		return int(n), err
+	}
+	total := 0
+	for _, q := range match.halves(from, userID, f) {
+		n, err := q.Count(ctx)
+		if err != nil {
+			return 0, err
+		}
+		total += int(n)
+	}
+	return total, nil
 }
 
 type splitRow struct {
