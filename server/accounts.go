@@ -190,18 +190,9 @@ func (s *Server) createAccountTransaction(w http.ResponseWriter, r bunrouter.Req
 	return nil
 }
 
-// pathAccount reads the {id} of a route under /accounts/{id} and checks that
-// it is one of the caller's accounts, before the query or body is read: a
-// path id that is not the caller's is 404 whatever else is wrong (domain.md §1.1).
+// pathAccount reads the {id} of a route under /accounts/{id}: one of the caller's accounts.
 func (s *Server) pathAccount(r bunrouter.Request) (string, error) {
-	id, err := pathID(r, "id", "account")
-	if err != nil {
-		return "", err
-	}
-	if _, err := s.ledger.GetAccount(r.Context(), userID(r), id); err != nil {
-		return "", err
-	}
-	return id, nil
+	return ownedPathID(r, "id", "account", s.ledger.GetAccount)
 }
 
 // linePath reads both path ids of /accounts/{id}/transactions/{transactionId}

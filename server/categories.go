@@ -67,7 +67,7 @@ func (s *Server) createCategory(w http.ResponseWriter, r bunrouter.Request) erro
 }
 
 func (s *Server) updateCategory(w http.ResponseWriter, r bunrouter.Request) error {
-	id, err := pathID(r, "id", "category")
+	id, err := ownedPathID(r, "id", "category", s.ledger.GetCategory)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 
@@ -24,6 +25,22 @@ func pathID(r bunrouter.Request, param, what string) (string, error) {
 	id := r.Param(param)
 	if !finance.ValidID(id) {
 		return "", finance.NotFound(what)
+	}
+	return id, nil
+}
+
+// ownedPathID reads a path id and checks that it names one of the caller's
+// records (get returns finance.ErrNotFound otherwise) before the handler
+// reads the query or body: a path id that is not the caller's is 404 whatever
+// else is wrong with the request (domain.md §1.1).
+func ownedPathID[T any](r bunrouter.Request, param, what string,
+	get func(ctx context.Context, userID, id string) (T, error)) (string, error) {
+	id, err := pathID(r, param, what)
+	if err != nil {
+		return "", err
+	}
+	if _, err := get(r.Context(), userID(r), id); err != nil {
+		return "", err
 	}
 	return id, nil
 }
