@@ -158,7 +158,7 @@ func TestCategoryRejected(t *testing.T) {
 				wantStatus: 400, wantCode: CodeInvalidStatus},
 			{name: "archiving twice", method: http.MethodDelete, url: base + "/" + archived.ID, wantStatus: 400, wantCode: CodeInvalidStatus},
 			{name: "another user's category", method: http.MethodGet, url: base + "/" + bobs.ID, wantStatus: 404, wantCode: CodeNotFound},
-			{name: "another user's category, bad body: 404 first", method: http.MethodPut, url: base + "/" + bobs.ID, body: `{"name":5}`,
+			{name: "another user's category, malformed body: 404 first", method: http.MethodPut, url: base + "/" + bobs.ID, body: `{"name":`,
 				wantStatus: 404, wantCode: CodeNotFound},
 			{name: "another user's category deleted", method: http.MethodDelete, url: base + "/" + bobs.ID, wantStatus: 404, wantCode: CodeNotFound},
 			{name: "malformed id", method: http.MethodGet, url: base + "/not-a-uuid", wantStatus: 404, wantCode: CodeNotFound},
