@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/uptrace/bun"
 
@@ -22,6 +23,9 @@ func (l ledger) Category(ctx context.Context, userID, id string) (finance.Catego
 }
 
 func (l ledger) ActiveCategoryByName(ctx context.Context, userID string, kind finance.CategoryKind, name string) (finance.Category, error) {
+	if st := l.stmt(ctx, func(h *hotStatements) *sql.Stmt { return h.categoryByName }); st != nil {
+		return activeCategoryByName(ctx, st, userID, kind, name) // every expense write names a category
+	}
 	var row categoryRow
 	err := l.db.NewSelect().Model(&row).
 		Where("user_id = ? AND kind = ? AND name_key = ? AND status = 'active'", userID, kind, nameKey(name)).Scan(ctx)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 
@@ -239,6 +240,9 @@ func (l ledger) withSplits(ctx context.Context, expenses []finance.Expense) erro
 }
 
 func (l ledger) InsertExpense(ctx context.Context, userID string, e finance.Expense) error {
+	if st := l.stmt(ctx, func(h *hotStatements) *sql.Stmt { return h.insertExpense }); st != nil {
+		return insertExpense(ctx, st, userID, e)
+	}
 	_, err := l.db.NewInsert().Model(&expenseRow{Expense: e, UserID: userID}).ExcludeColumn(expenseComputed...).Exec(ctx)
 	return err
 }

@@ -14,7 +14,8 @@ var _ finance.Store = (*DB)(nil)
 // ledger implements finance.Repo over either the read pool or a write
 // transaction: the same queries serve both.
 type ledger struct {
-	db bun.IDB
+	db  bun.IDB
+	hot *hotStatements // set in write transactions: prepared statements of the hottest writes
 }
 
 // Read returns the ledger on the read pool.
@@ -22,8 +23,11 @@ func (db *DB) Read() finance.Repo { return ledger{db: db.reader} }
 
 // Write runs fn in one IMMEDIATE transaction on the writer.
 func (db *DB) Write(ctx context.Context, fn func(finance.Repo) error) error {
+	if err := db.hot.prepare(ctx, db.writer.DB); err != nil {
+		return err
+	}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ledger{db: tx})
+		return fn(ledger{db: tx, hot: &db.hot})
 	})
 }
 

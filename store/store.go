@@ -30,6 +30,7 @@ type DB struct {
 	path   string
 	writer *bun.DB
 	reader *bun.DB
+	hot    hotStatements // prepared on the writer by the first Write
 }
 
 // busyTimeoutMS bounds how long a connection waits for another process (the
@@ -81,7 +82,7 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes both pools.
 func (db *DB) Close() error {
-	return errors.Join(db.reader.Close(), db.writer.Close())
+	return errors.Join(db.hot.close(), db.reader.Close(), db.writer.Close())
 }
 
 // Ping checks that the database answers a query.

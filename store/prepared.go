@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// hotStatements are prepared statements for the hottest write, POST
+// /expenses. bun writes every argument into the SQL text, so each query is
+// a new statement that SQLite parses again; for the insert of an expense
+// that parse costs more CPU than the rest of the request's database work.
+// These are prepared once on the writer connection, before the first write
+// transaction (preparing inside one would wait for the only connection),
+// and run in each transaction with bound arguments.
+type hotStatements struct {
+	mu             sync.Mutex
+	ready          bool
+	categoryByName *sql.Stmt
+	insertExpense  *sql.Stmt
+}
+
+// The statements' SQL. expenseInsertColumns must name every column of
+// expenses (a test compares it with the table).
+const (
+	categoryByNameSQL = `SELECT id, name, kind, color, icon, is_system, status, archived_at, created_at, updated_at
+		FROM categories WHERE user_id = ? AND kind = ? AND name_key = ? AND status = 'active'`
+	expenseInsertColumns = `id, user_id, amount, date, description, category_id, payment_method, account_id, credit_card_id,
+		notes, status, source, bill_payment_id, account_transaction_id, card_transaction_id, voided_at, created_at, updated_at`
+	insertExpenseSQL = `INSERT INTO expenses (` + expenseInsertColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+)
+
+// prepare makes the statements on db, once; a failure is retried on the next write.
+func (h *hotStatements) prepare(ctx context.Context, db *sql.DB) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ready {
+		return nil
+	}
+	cat, err := db.PrepareContext(ctx, categoryByNameSQL)
+	if err != nil {
+		return err
+	}
+	ins, err := db.PrepareContext(ctx, insertExpenseSQL)
+	if err != nil {
+		return errors.Join(err, cat.Close())
+	}
+	h.categoryByName, h.insertExpense, h.ready = cat, ins, true
+	return nil
+}
+
+// close releases the statements.
+func (h *hotStatements) close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.ready {
+		return nil
+	}
+	h.ready = false
+	return errors.Join(h.categoryByName.Close(), h.insertExpense.Close())
+}
+
+// stmt returns st bound to the ledger's write transaction, or nil when the
+// ledger is on the read pool or has no prepared statements.
+func (l ledger) stmt(ctx context.Context, st func(*hotStatements) *sql.Stmt) *sql.Stmt {
+	tx, ok := l.db.(bun.Tx)
+	if !ok || l.hot == nil {
+		return nil
+	}
+	return tx.StmtContext(ctx, st(l.hot))
+}
+
+// timestampText is how bun's SQLite dialect writes a time, so rows written
+// here read and sort like every other row.
+func timestampText(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.999999-07:00") }
+
+func nullableTimestamp(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return timestampText(*t)
+}
+
+// activeCategoryByName runs the prepared lookup of ActiveCategoryByName.
+func activeCategoryByName(ctx context.Context, st *sql.Stmt, userID string, kind finance.CategoryKind, name string) (finance.Category, error) {
+	var c finance.Category
+	err := st.QueryRowContext(ctx, userID, string(kind), nameKey(name)).Scan(&c.ID, &c.Name, &c.Kind, &c.Color, &c.Icon,
+		&c.IsSystem, &c.Status, &c.ArchivedAt, &c.CreatedAt, &c.UpdatedAt)
+	return c, notFound(err, "category")
+}
+
+// insertExpense runs the prepared insert of InsertExpense.
+func insertExpense(ctx context.Context, st *sql.Stmt, userID string, e finance.Expense) error {
+	_, err := st.ExecContext(ctx, e.ID, userID, e.Amount, e.Date, e.Description, e.CategoryID, e.PaymentMethod,
+		e.AccountID, e.CreditCardID, e.Notes, e.Status, e.Source, e.BillPaymentID, e.AccountTransactionID,
+		e.CardTransactionID, nullableTimestamp(e.VoidedAt), timestampText(e.CreatedAt), timestampText(e.UpdatedAt))
+	return err
+}
