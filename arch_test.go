@@ -70,6 +70,8 @@ var rules = []rule{
 		"server never imports store; only store imports bun and drivers; only mcpserver imports mcp-go"},
 	{"server/auth", concat([]string{module + "/store", module + "/mcpserver", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"auth verifies credentials; persistence is a port implemented by store"},
+	{"server/oauth", concat([]string{module + "/store", module + "/mcpserver", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+		"the authorization server decides; server routes to it and store persists it through its port"},
 	{"mcpserver", concat([]string{module + "/store", "github.com/uptrace/bunrouter"}, dbLibs, cliLibs),
 		"mcpserver wraps the REST handlers and never reaches the store"},
 	{"store", concat([]string{module + "/mcpserver", "github.com/uptrace/bunrouter"}, mcpLib, cliLibs),

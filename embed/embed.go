@@ -1,6 +1,7 @@
 // Package embed holds the files compiled into the binary: the OpenAPI
-// contract, the interactive documentation page and its assets. Nothing is
-// loaded from a CDN, so the docs work on a LAN with no internet access.
+// contract, the interactive documentation page and its assets, and the
+// templates and stylesheet of the web pages. Nothing is loaded from a CDN,
+// so everything works on a LAN with no internet access.
 package embed
 
 import "embed"
@@ -14,3 +15,14 @@ var OpenAPI []byte
 //
 //go:embed docs
 var Docs embed.FS
+
+// Templates are the server-rendered web pages (html/template): setup,
+// sign-in, consent, API keys and connected apps.
+//
+//go:embed templates
+var Templates embed.FS
+
+// Static holds the stylesheet and icon of the web pages, served under /static.
+//
+//go:embed static
+var Static embed.FS

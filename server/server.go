@@ -14,6 +14,7 @@ import (
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/server/oauth"
 )
 
 // Config holds the settings of the HTTP layer.
@@ -32,6 +33,9 @@ type Config struct {
 	AccessLog bool
 	// TrustProxy makes X-Forwarded-For the client IP (behind a reverse proxy).
 	TrustProxy bool
+	// OAuth is the authorization server for MCP clients. Without it the
+	// OAuth endpoints answer 404 and the connected apps page is empty.
+	OAuth *oauth.Server
 }
 
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
@@ -59,8 +63,12 @@ type Server struct {
 	router *bunrouter.Router
 	routes []Route
 
+	oauth  *oauth.Server
+
 	keyLimiter   *limiter
 	loginLimiter *limiter
+	// setupCode must accompany the first-run setup form (see SetupURL).
+	setupCode string
 }
 
 // Route is one registered route and the requirement its caller must meet.
@@ -87,8 +95,10 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		auth:         authService,
 		ledger:       finance.NewService(db),
 		db:           db,
+		oauth:        cfg.OAuth,
 		keyLimiter:   newLimiter("per-credential", cfg.RateLimit),
 		loginLimiter: newLimiter("per-ip", cfg.LoginRateLimit),
+		setupCode:    auth.NewSecret()[:26],
 	}
 	s.router = bunrouter.New(
 		bunrouter.WithNotFoundHandler(s.notFound),
@@ -97,6 +107,8 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerHealthRoutes()
 	s.registerLoginRoutes()
 	s.registerDocsRoutes()
+	s.registerPageRoutes()
+	s.registerOAuthRoutes()
 	s.registerCategoryRoutes()
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
@@ -136,6 +148,11 @@ func (s *Server) add(rt Route, h handlerFunc) {
 	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
 		if err := s.serve(rt, h, w, r); err != nil {
+			if rt.Page {
+				// A person is reading: answer with a page, not JSON.
+				s.renderPageError(w, r.Request, err)
+				return nil
+			}
 			if errors.Is(err, auth.ErrUnauthenticated) {
 				w.Header().Set("WWW-Authenticate", s.wwwAuthenticate())
 			}

@@ -95,11 +95,11 @@ func TestRouting(t *testing.T) {
 			wantMessage: "No route for GET /api/v1/no-such-thing",
 		},
 		{
-			name:       "root",
-			method:     http.MethodGet,
-			url:        "/",
-			wantStatus: http.StatusNotFound,
-			wantCode:   CodeNotFound,
+			name:        "root sends a browser to sign in",
+			method:      http.MethodGet,
+			url:         "/",
+			wantStatus:  http.StatusSeeOther,
+			wantHeaders: map[string]string{"Location": "/login"},
 		},
 		{
 			name:        "unknown route with credentials",

@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/server/oauth"
 )
 
 type serveFlags struct {
@@ -91,10 +93,15 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if baseURL == "" {
 		baseURL = "http://" + ln.Addr().String()
 	}
+	// The OAuth authorization server issues the access tokens of MCP clients;
+	// auth routes fat_ bearer tokens to it.
+	authz := oauth.New(db, oauth.Config{Issuer: baseURL, Log: log})
+	authService.SetTokenVerifier(authz)
 	srv := server.New(server.Config{
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
+		OAuth: authz,
 	}, log, authService, db)
 
 	httpServer := &http.Server{
@@ -109,7 +116,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	flushCtx, stopFlusher := context.WithCancel(context.WithoutCancel(ctx))
 	flusherDone := make(chan struct{})
 	go func() {
-		authService.RunUsageFlusher(flushCtx, 15*time.Second)
+		var wg sync.WaitGroup
+		wg.Go(func() { authService.RunUsageFlusher(flushCtx, 15*time.Second) })
+		wg.Go(func() { authz.Run(flushCtx, 15*time.Second) })
+		wg.Wait()
 		close(flusherDone)
 	}()
 
@@ -119,9 +129,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	log.Info("finance listening", "url", baseURL, "addr", ln.Addr().String(), "data_dir", c.dataDir,
 		"version", appVersion(), "docs", baseURL+server.DocsPath)
 	if n, err := authService.CountUsers(ctx); err == nil && n == 0 {
-		fmt.Fprintf(c.stderr, "\nNo users yet. Create the first one with:\n  finance users create --email you@example.com --data-dir %q\n"+
-			"then an API key with:\n  finance keys create --user you@example.com --name my-agent --scopes finance:read --data-dir %q\n\n",
-			c.dataDir, c.dataDir)
+		fmt.Fprintf(c.stderr, "\nNo users yet. Open the setup page to create the first one (the link carries a one-time setup code):\n  %s\n"+
+			"or create it on the command line with:\n  finance users create --email you@example.com --data-dir %q\n"+
+			"then sign in at %s to create API keys and approve MCP clients.\n\n",
+			srv.SetupURL(), c.dataDir, baseURL+server.LoginPath)
 	}
 
 	select {

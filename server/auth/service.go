@@ -29,6 +29,14 @@ type Store interface {
 	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
 	// TouchAPIKeys records last-use times in one write (see usageRecorder).
 	TouchAPIKeys(ctx context.Context, lastUsed map[string]time.Time) error
+
+	// CreateFirstUser inserts u only if there is no user yet, in one
+	// transaction; otherwise it fails with an error wrapping finance.ErrInvalidStatus.
+	CreateFirstUser(ctx context.Context, u finance.User, passwordHash string) error
+	// CreateWebSession stores a session (and drops expired ones).
+	CreateWebSession(ctx context.Context, ws WebSession) error
+	WebSession(ctx context.Context, idHash []byte) (WebSession, error)
+	DeleteWebSession(ctx context.Context, idHash []byte) error
 }
 
 // Service manages users, passwords and API keys and authenticates requests.
@@ -75,32 +83,16 @@ type CreateUserRequest struct {
 // CreateUser validates and stores a new user. An email already in use
 // (case-insensitively) is a validation error on "email".
 func (s *Service) CreateUser(ctx context.Context, req CreateUserRequest) (finance.User, error) {
-	var v finance.Validator
-	email, err := finance.NormalizeEmail(req.Email)
+	u, hash, err := s.newUser(req)
 	if err != nil {
-		v.Merge("", err)
-	}
-	name := strings.TrimSpace(req.Name)
-	if len([]rune(name)) > 100 {
-		v.Add("name", "must be at most 100 characters")
-	}
-	if req.Plan != finance.PlanPro && req.Plan != finance.PlanFree {
-		v.Add("plan", "must be pro or free")
-	}
-	if err := finance.CheckPassword("password", req.Password); err != nil {
-		v.Merge("", err)
-	}
-	if err := v.Err(); err != nil {
 		return finance.User{}, err
 	}
-	if _, err := s.store.UserByEmail(ctx, email); err == nil {
+	if _, err := s.store.UserByEmail(ctx, u.Email); err == nil {
 		return finance.User{}, finance.Invalid("email", "is already registered")
 	} else if !errors.Is(err, finance.ErrNotFound) {
 		return finance.User{}, err
 	}
-	now := s.now().UTC().Truncate(time.Second)
-	u := finance.User{ID: finance.NewID(), Email: email, Name: name, Plan: req.Plan, CreatedAt: now, UpdatedAt: now}
-	if err := s.store.CreateUser(ctx, u, HashPassword(req.Password)); err != nil {
+	if err := s.store.CreateUser(ctx, u, hash); err != nil {
 		return finance.User{}, err
 	}
 	return u, nil

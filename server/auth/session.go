@@ -1,0 +1,142 @@
+package auth
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// WebSession is a browser signed in to the web pages (setup, login, consent,
+// API keys, connected apps). The session id lives only in an HttpOnly cookie;
+// the database keeps its SHA-256. Sessions never authenticate /api/v1 or
+// /api/mcp: those read only the Authorization and X-Service-API-Key headers.
+type WebSession struct {
+	IDHash    []byte
+	UserID    string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// SessionTTL is how long a browser stays signed in. It is absolute, not
+// sliding: the pages are visited rarely (to approve an app, create a key), so
+// signing in again after a day costs little and bounds a stolen cookie.
+const SessionTTL = 12 * time.Hour
+
+// NewSecret returns a fresh random token with 256 bits of entropy, in the
+// same alphabet as API keys (safe in cookies, URLs and forms).
+func NewSecret() string { return randomToken(32) }
+
+// HashSecret is the SHA-256 under which a session id or token is stored.
+func HashSecret(secret string) []byte { return hashSecret(secret) }
+
+// StartSession signs userID in and returns the session id for the cookie.
+// Each sign-in gets a new id, so a session id planted before sign-in (session
+// fixation) is never promoted.
+func (s *Service) StartSession(ctx context.Context, userID string) (string, WebSession, error) {
+	id := NewSecret()
+	now := s.now().UTC()
+	ws := WebSession{IDHash: hashSecret(id), UserID: userID, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
+	if err := s.store.CreateWebSession(ctx, ws); err != nil {
+		return "", WebSession{}, err
+	}
+	return id, ws, nil
+}
+
+var errNoSession = unauthenticated("Not signed in")
+
+// SessionUser returns the user signed in with session id, or an Error
+// wrapping ErrUnauthenticated when the id is unknown or has expired.
+func (s *Service) SessionUser(ctx context.Context, id string) (finance.User, error) {
+	if id == "" || len(id) > 128 {
+		return finance.User{}, errNoSession
+	}
+	ws, err := s.store.WebSession(ctx, hashSecret(id))
+	if errors.Is(err, finance.ErrNotFound) {
+		return finance.User{}, errNoSession
+	} else if err != nil {
+		return finance.User{}, err
+	}
+	if !s.now().Before(ws.ExpiresAt) {
+		return finance.User{}, errNoSession
+	}
+	u, err := s.store.UserByID(ctx, ws.UserID)
+	if errors.Is(err, finance.ErrNotFound) {
+		return finance.User{}, errNoSession
+	}
+	return u, err
+}
+
+// EndSession signs a browser out. Unknown ids are ignored.
+func (s *Service) EndSession(ctx context.Context, id string) error {
+	if id == "" {
+		return nil
+	}
+	return s.store.DeleteWebSession(ctx, hashSecret(id))
+}
+
+// CSRFToken derives the anti-forgery token of a form from a secret the
+// browser holds in an HttpOnly cookie (the session id, or before sign-in a
+// random pre-session cookie). Another site can make the browser send the
+// cookie but cannot read it, so it cannot compute the token; and nothing
+// needs to be stored. HMAC keeps the token from revealing the session id.
+func CSRFToken(cookieSecret string) string {
+	m := hmac.New(sha256.New, []byte(cookieSecret))
+	m.Write([]byte("finance form token v1"))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// CSRFValid reports, in constant time, whether token is the form token for cookieSecret.
+func CSRFValid(cookieSecret, token string) bool {
+	if cookieSecret == "" || token == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(CSRFToken(cookieSecret)), []byte(token)) == 1
+}
+
+// SetupFirstUser creates the first user, on the Pro plan, for the first-run
+// setup page. The check that no user exists and the insert are one
+// transaction, so two browsers racing through setup cannot both win: the
+// loser gets an error wrapping finance.ErrInvalidStatus.
+func (s *Service) SetupFirstUser(ctx context.Context, req CreateUserRequest) (finance.User, error) {
+	req.Plan = finance.PlanPro
+	u, hash, err := s.newUser(req)
+	if err != nil {
+		return finance.User{}, err
+	}
+	if err := s.store.CreateFirstUser(ctx, u, hash); err != nil {
+		return finance.User{}, err
+	}
+	return u, nil
+}
+
+// newUser validates req and returns the user to store with its password hash.
+func (s *Service) newUser(req CreateUserRequest) (finance.User, string, error) {
+	var v finance.Validator
+	email, err := finance.NormalizeEmail(req.Email)
+	if err != nil {
+		v.Merge("", err)
+	}
+	name := strings.TrimSpace(req.Name)
+	if len([]rune(name)) > 100 {
+		v.Add("name", "must be at most 100 characters")
+	}
+	if req.Plan != finance.PlanPro && req.Plan != finance.PlanFree {
+		v.Add("plan", "must be pro or free")
+	}
+	if err := finance.CheckPassword("password", req.Password); err != nil {
+		v.Merge("", err)
+	}
+	if err := v.Err(); err != nil {
+		return finance.User{}, "", err
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	u := finance.User{ID: finance.NewID(), Email: email, Name: name, Plan: req.Plan, CreatedAt: now, UpdatedAt: now}
+	return u, HashPassword(req.Password), nil
+}

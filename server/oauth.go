@@ -1,0 +1,194 @@
+package server
+
+import (
+	"errors"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/server/oauth"
+)
+
+// registerOAuthRoutes registers the authorization server's endpoints. The
+// protocol endpoints are public API routes (in the contract); the
+// authorization endpoint is a page (it renders the consent screen). Routes
+// that create rows or check secrets are rate limited per client IP.
+func (s *Server) registerOAuthRoutes() {
+	wrap := func(h func(*oauth.Server) http.HandlerFunc) handlerFunc {
+		return func(w http.ResponseWriter, r bunrouter.Request) error {
+			if s.oauth == nil {
+				return errRouteNotFound(r.Request)
+			}
+			h(s.oauth)(w, r.Request)
+			return nil
+		}
+	}
+	resourceMetadata := wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleResourceMetadata })
+	preflight := wrap(func(o *oauth.Server) http.HandlerFunc { return o.Preflight })
+	cors := func(path string, method string, perIP bool, h handlerFunc) {
+		s.add(Route{Method: method, Path: path, Access: auth.Public, PerIP: perIP}, h)
+		s.add(Route{Method: http.MethodOptions, Path: path, Access: auth.Public}, preflight)
+	}
+	cors(oauth.ResourceMetadataPath, http.MethodGet, false, resourceMetadata)
+	cors(oauth.ResourceMetadataPath+oauth.MCPPath, http.MethodGet, false, resourceMetadata)
+	cors(oauth.ServerMetadataPath, http.MethodGet, false,
+		wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleServerMetadata }))
+	cors(oauth.RegisterPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRegister }))
+	cors(oauth.TokenPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleToken }))
+	cors(oauth.RevokePath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRevoke }))
+
+	s.page(http.MethodGet, oauth.AuthorizePath, s.authorizePage)
+	s.page(http.MethodPost, oauth.AuthorizePath, s.authorizeDecision)
+}
+
+// hiddenParam is a parameter of the authorization request that the consent
+// form sends back.
+type hiddenParam struct{ Name, Value string }
+
+type consentData struct {
+	ClientName     string
+	Target         string
+	Pro            bool
+	Scopes         []scopeOption
+	MCPDescription string
+	Params         []hiddenParam
+}
+
+// authorizeRequest validates the authorization request in params. When it
+// is refused, the refusal has been answered (a redirect to the client, or an
+// error page when the client or its redirect URI cannot be trusted) and the
+// request is nil.
+func (s *Server) authorizeRequest(w http.ResponseWriter, r *http.Request, params url.Values) (*oauth.AuthorizeRequest, error) {
+	if s.oauth == nil {
+		return nil, errRouteNotFound(r)
+	}
+	req, err := s.oauth.ParseAuthorize(r.Context(), params)
+	var ae *oauth.AuthorizeError
+	if errors.As(err, &ae) {
+		if target := ae.RedirectURL(); target != "" {
+			setPageHeaders(w.Header(), "")
+			http.Redirect(w, r, target, http.StatusFound)
+			return nil, nil
+		}
+		return nil, s.showFailure(w, r, &pageFailure{status: http.StatusBadRequest,
+			heading: "This connection request cannot be completed", message: ae.Description,
+			hint: "Nothing was shared. If you did not start connecting an app, you can close this page."})
+	}
+	return req, err
+}
+
+// authorizePage serves GET /api/oauth/authorize: it checks the request and shows
+// the consent screen to the signed-in user, sending others to sign in first.
+func (s *Server) authorizePage(w http.ResponseWriter, r bunrouter.Request) error {
+	req, err := s.authorizeRequest(w, r.Request, r.URL.Query())
+	if req == nil || err != nil {
+		return err
+	}
+	u, sid, ok, err := s.sessionUser(r.Request)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		setPageHeaders(w.Header(), "")
+		http.Redirect(w, r.Request, LoginPath+"?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+		return nil
+	}
+	return s.renderConsent(w, r.Request, req, u, sid, req.Preselected, "", http.StatusOK)
+}
+
+func (s *Server) renderConsent(w http.ResponseWriter, r *http.Request, req *oauth.AuthorizeRequest, u finance.User, sid string,
+	checked []auth.Scope, problem string, status int,
+) error {
+	d := consentData{
+		ClientName:     clientDisplayName(req.Client.Name),
+		Target:         oauth.RedirectTarget(req.RedirectURI),
+		Pro:            u.Plan == finance.PlanPro,
+		Scopes:         scopeOptions(req.Offered, func(sc auth.Scope) bool { return slices.Contains(checked, sc) }),
+		MCPDescription: auth.ScopeDescriptions[auth.ScopeMCP],
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Params)) {
+		for _, v := range req.Params[k] {
+			d.Params = append(d.Params, hiddenParam{Name: k, Value: v})
+		}
+	}
+	return s.render(w, r, "consent", pageView{Title: "Connect " + d.ClientName, Narrow: true, User: &u,
+		CSRF: auth.CSRFToken(sid), Error: problem, Data: d, status: status,
+		formAction: formActionSource(req.RedirectURI)})
+}
+
+// formActionSource is the CSP source that lets the consent form's redirect
+// reach the client: the redirect URI's origin, or its scheme for an app.
+// Anything that could not be written safely in the header gets nothing
+// (the redirect is then blocked by the browser, which is the safe failure).
+func formActionSource(redirectURI string) string {
+	u, err := url.Parse(redirectURI)
+	if err != nil {
+		return ""
+	}
+	src := u.Scheme + ":"
+	if u.Scheme == "http" || u.Scheme == "https" {
+		src = u.Scheme + "://" + u.Host
+	}
+	if strings.ContainsAny(src, " ;,'\"\r\n") {
+		return ""
+	}
+	return src
+}
+
+// authorizeDecision serves the consent form (POST /api/oauth/authorize):
+// the same request is validated again, then denied (access_denied) or
+// approved with the scopes the user kept ticked.
+func (s *Server) authorizeDecision(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.sessionUser(r.Request)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.showFailure(w, r.Request, &pageFailure{status: http.StatusUnauthorized,
+			heading: "You are signed out", message: "Your sign-in expired before you decided.",
+			hint: "Start connecting again from the app."})
+	}
+	if err := checkForm(r.Request, sid); err != nil {
+		return err
+	}
+	params := url.Values{}
+	for k, v := range r.PostForm {
+		if k != "csrf" && k != "decision" && k != "scope_grant" {
+			params[k] = v
+		}
+	}
+	req, err := s.authorizeRequest(w, r.Request, params)
+	if req == nil || err != nil {
+		return err
+	}
+	switch r.PostForm.Get("decision") {
+	case "deny":
+		setPageHeaders(w.Header(), formActionSource(req.RedirectURI))
+		http.Redirect(w, r.Request, s.oauth.Deny(req), http.StatusSeeOther)
+		return nil
+	case "approve":
+	default:
+		return badRequest("The form must say approve or deny", nil)
+	}
+	var approved []auth.Scope
+	for _, name := range r.PostForm["scope_grant"] {
+		approved = append(approved, auth.Scope(name))
+	}
+	target, err := s.oauth.Approve(r.Context(), req, u, approved)
+	switch {
+	case errors.Is(err, oauth.ErrProRequired):
+		return s.renderConsent(w, r.Request, req, u, sid, approved,
+			"Connecting apps is a Pro plan feature; this account is on the free plan.", http.StatusPaymentRequired)
+	case err != nil:
+		return err
+	}
+	setPageHeaders(w.Header(), formActionSource(req.RedirectURI))
+	http.Redirect(w, r.Request, target, http.StatusSeeOther)
+	return nil
+}

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+type webSessionRow struct {
+	bun.BaseModel `bun:"table:web_sessions"`
+
+	IDHash    []byte `bun:",pk"`
+	UserID    string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// CreateWebSession stores a browser session and, in the same transaction,
+// drops sessions that have expired, so the table needs no background job.
+func (db *DB) CreateWebSession(ctx context.Context, ws auth.WebSession) error {
+	row := webSessionRow{IDHash: ws.IDHash, UserID: ws.UserID, CreatedAt: ws.CreatedAt, ExpiresAt: ws.ExpiresAt}
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewDelete().Model((*webSessionRow)(nil)).Where("expires_at <= ?", ws.CreatedAt).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := tx.NewInsert().Model(&row).Exec(ctx)
+		return err
+	})
+}
+
+// WebSession finds a session by the hash of its id.
+func (db *DB) WebSession(ctx context.Context, idHash []byte) (auth.WebSession, error) {
+	var row webSessionRow
+	if err := db.reader.NewSelect().Model(&row).Where("id_hash = ?", idHash).Scan(ctx); err != nil {
+		return auth.WebSession{}, notFound(err, "session")
+	}
+	return auth.WebSession{IDHash: row.IDHash, UserID: row.UserID,
+		CreatedAt: row.CreatedAt.UTC(), ExpiresAt: row.ExpiresAt.UTC()}, nil
+}
+
+// DeleteWebSession removes a session (sign-out).
+func (db *DB) DeleteWebSession(ctx context.Context, idHash []byte) error {
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.NewDelete().Model((*webSessionRow)(nil)).Where("id_hash = ?", idHash).Exec(ctx)
+		return err
+	})
+}
+
+// CreateFirstUser inserts u only while the users table is empty. The count
+// and the insert share one IMMEDIATE transaction on the single writer, so of
+// two concurrent first-run setups exactly one succeeds.
+func (db *DB) CreateFirstUser(ctx context.Context, u finance.User, passwordHash string) error {
+	row := userRow{ID: u.ID, Email: u.Email, Name: u.Name, PasswordHash: passwordHash, Plan: string(u.Plan),
+		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		n, err := tx.NewSelect().Model((*userRow)(nil)).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return finance.InvalidStatus("setup is already done: a user exists")
+		}
+		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+			return err
+		}
+		return seedCategories(ctx, tx, u)
+	})
+}
