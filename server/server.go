@@ -63,7 +63,7 @@ type Server struct {
 	router *bunrouter.Router
 	routes []Route
 
-	oauth  *oauth.Server
+	oauth *oauth.Server
 
 	keyLimiter   *limiter
 	loginLimiter *limiter
