@@ -128,6 +128,7 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 		}
 		match = &m
 	}
+	count := l.startCount(ctx, userID, f, match)
 	var rows []expenseRow
 	sort := expenseSorts[p.SortBy]
 	if match == nil {
@@ -168,7 +169,7 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 			slices.SortFunc(rows, func(a, b expenseRow) int { return pos[a.ID] - pos[b.ID] })
 		}
 	}
-	total, err := l.countExpenses(ctx, userID, f, match)
+	total, err := count()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -177,6 +178,29 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 		out[i] = r.Expense
 	}
 	return out, total, l.withSplits(ctx, out)
+}
+
+// startCount starts countExpenses and returns a function that waits for
+// it. On the read pool the count runs on a connection of its own while the
+// page is read, since the two scans are independent; in a transaction (one
+// connection) it runs when waited for.
+func (l ledger) startCount(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) func() (int, error) {
+	if _, pool := l.db.(*bun.DB); !pool {
+		return func() (int, error) { return l.countExpenses(ctx, userID, f, match) }
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := l.countExpenses(ctx, userID, f, match)
+		done <- result{n, err}
+	}()
+	return func() (int, error) {
+		r := <-done
+		return r.n, r.err
+	}
 }
 
 // countExpenses is total_items of GET /expenses; match is the resolved
