@@ -102,7 +102,7 @@ func loadContract() (contract, error) {
 		// Registration only records routes, so a server without
 		// dependencies is enough to list them.
 		var pages []Route
-		for _, rt := range New(Config{}, contractLogger(), nil, nil).Routes() {
+		for _, rt := range contractRoutes() {
 			if rt.Page {
 				pages = append(pages, rt)
 			}
@@ -110,6 +110,16 @@ func loadContract() (contract, error) {
 		contractLoaded = contract{doc: doc, router: router, pages: pages}
 	})
 	return contractLoaded, contractErr
+}
+
+// contractRoutes lists the routes of the server as the binary builds it:
+// New, plus the MCP endpoint, which cmd/finance mounts with MountMCP once
+// the MCP handler (which needs the finished server) exists. A stand-in takes
+// the handler's place; only the registration matters here.
+func contractRoutes() []Route {
+	s := New(Config{}, contractLogger(), nil, nil)
+	s.MountMCP(http.NotFoundHandler())
+	return s.Routes()
 }
 
 func mustLoadContract(t testing.TB) contract {
@@ -284,7 +294,7 @@ func contractSnippet(b []byte) string {
 // operation, an operation has no route, or a scope differs.
 func TestContractMatchesRoutes(t *testing.T) {
 	c := mustLoadContract(t)
-	routes := New(Config{}, contractLogger(), nil, nil).Routes()
+	routes := contractRoutes()
 
 	registered := map[string]Route{}
 	for _, rt := range routes {
@@ -334,7 +344,7 @@ func TestContractMatchesRoutes(t *testing.T) {
 func TestContractOperationsComplete(t *testing.T) {
 	c := mustLoadContract(t)
 	byKey := map[string]Route{}
-	for _, rt := range New(Config{}, contractLogger(), nil, nil).Routes() {
+	for _, rt := range contractRoutes() {
 		byKey[rt.Method+" "+contractPath(rt.Path)] = rt
 	}
 	ids := map[string]string{}
@@ -395,7 +405,7 @@ func TestContractOperationsComplete(t *testing.T) {
 //
 //	go test ./server -run TestRoutesGolden -update
 func TestRoutesGolden(t *testing.T) {
-	routes := New(Config{}, contractLogger(), nil, nil).Routes()
+	routes := contractRoutes()
 	slices.SortFunc(routes, func(a, b Route) int {
 		if c := strings.Compare(contractPath(a.Path), contractPath(b.Path)); c != 0 {
 			return c

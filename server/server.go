@@ -247,6 +247,18 @@ func (s *Server) Mount(method, path string, access auth.Requirement, h http.Hand
 	})
 }
 
+// MCPPath is the address of the MCP endpoint (specification section 4.4).
+const MCPPath = "/api/mcp"
+
+// MountMCP serves h as the MCP endpoint: POST only (the router answers GET
+// and DELETE with 405 and Allow: POST), behind the API middleware, for
+// credentials holding mcp:connect. The binary always mounts it, and the
+// contract tests mount a stand-in the same way, so the route list they check
+// is the binary's.
+func (s *Server) MountMCP(h http.Handler) {
+	s.Mount(http.MethodPost, MCPPath, auth.MCPConnect, h)
+}
+
 var errRateLimited = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
 	message: "Too many requests; retry after the number of seconds in the Retry-After header"}
 

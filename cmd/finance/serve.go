@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/finance-app/finance/mcpserver"
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/server/oauth"
@@ -103,6 +104,13 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
 		OAuth: authz,
 	}, log, authService, db)
+	// The MCP tools call the REST routes in process, so the endpoint is built
+	// from the finished server and mounted on it.
+	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log})
+	if err != nil {
+		return err
+	}
+	srv.MountMCP(mcp)
 
 	httpServer := &http.Server{
 		Handler:           srv.Handler(),

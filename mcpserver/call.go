@@ -1,0 +1,239 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+// tool is a row of the table joined with its contract operation.
+type tool struct {
+	toolSpec
+	*operation
+}
+
+// call serves one tools/call through the REST route the tool wraps, as the
+// caller's principal, and turns the route's envelope into the tool result:
+// the data as structuredContent and as JSON text, or, for a REST error,
+// isError with the REST message and code.
+func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
+		p, ok := auth.FromContext(ctx)
+		if !ok {
+			// Unreachable behind the server's middleware, which authenticates first.
+			return nil, fmt.Errorf("no authenticated caller")
+		}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				h.log.ErrorContext(ctx, "panic in MCP tool", "tool", t.name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				result = errorResult(restError{Code: "INTERNAL_SERVER_ERROR", Message: "An unexpected error occurred"})
+			}
+		}()
+
+		rest, problem := t.request(ctx, req.Params.RawArguments)
+		if problem != nil {
+			return errorResult(*problem), nil
+		}
+		rec := newRecorder()
+		h.rest.ServeAs(p, rec, rest)
+		return h.result(ctx, t, rec), nil
+	}
+}
+
+// request builds the in-process REST request from the call's arguments: path
+// parameters fill the path, query parameters the query string, and the other
+// arguments are the JSON body, passed on byte for byte (amounts are never
+// decoded into floats here; the REST decoder reads them exactly).
+func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, *restError) {
+	args := map[string]json.RawMessage{}
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if err := json.Unmarshal(trimmed, &args); err != nil {
+			return nil, invalid("arguments", "must be a JSON object")
+		}
+	}
+
+	var v finance.Validator
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] {
+			v.Add(name, "is not an argument of "+t.name+"; its arguments are: "+strings.Join(t.argumentNames(), ", "))
+		}
+	}
+
+	path := t.path
+	for _, name := range t.pathParams {
+		var s string
+		if err := json.Unmarshal(args[name], &s); err != nil || strings.TrimSpace(s) == "" {
+			v.Add(name, "is required: a non-empty string")
+			continue
+		}
+		path = strings.Replace(path, "{"+name+"}", url.PathEscape(s), 1)
+	}
+
+	query := url.Values{}
+	body := map[string]json.RawMessage{}
+	for name, value := range args {
+		switch {
+		case t.queryParams[name]:
+			s, ok := queryValue(value)
+			if !ok {
+				v.Add(name, "must be a string, number or boolean")
+			} else if s != nil {
+				query.Set(name, *s)
+			}
+		case t.bodyFields[name]:
+			body[name] = value
+		}
+	}
+	if err := v.Err(); err != nil {
+		ve := err.(*finance.ValidationError)
+		return nil, &restError{Code: "VALIDATION_ERROR", Message: ve.Message, Fields: ve.Fields}
+	}
+
+	target := path
+	if len(query) > 0 {
+		target += "?" + query.Encode()
+	}
+	var payload []byte
+	if t.hasBody {
+		var err error
+		if payload, err = json.Marshal(body); err != nil {
+			return nil, invalid("arguments", "must be valid JSON")
+		}
+	}
+	r, err := http.NewRequestWithContext(ctx, t.method, target, bytes.NewReader(payload))
+	if err != nil {
+		return nil, invalid("arguments", "do not form a valid request: "+err.Error())
+	}
+	r.Header.Set("Accept", "application/json")
+	if t.hasBody {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	return r, nil
+}
+
+// queryValue renders a JSON scalar as a query value; nil means absent (null).
+func queryValue(raw json.RawMessage) (*string, bool) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || bytes.Equal(raw, []byte("null")):
+		return nil, true
+	case raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, false
+		}
+		return &s, true
+	case raw[0] == '{' || raw[0] == '[':
+		return nil, false
+	}
+	// A number or boolean: its JSON text is its query form, digits unchanged.
+	s := string(raw)
+	return &s, true
+}
+
+func (t tool) pathParam(name string) bool { return slices.Contains(t.pathParams, name) }
+
+func (t tool) argumentNames() []string {
+	names := slices.Clone(t.pathParams)
+	names = append(names, slices.Sorted(maps.Keys(t.queryParams))...)
+	return append(names, slices.Sorted(maps.Keys(t.bodyFields))...)
+}
+
+// restError is the error object of the REST envelope.
+type restError struct {
+	Message   string            `json:"message"`
+	Code      string            `json:"code"`
+	Fields    map[string]string `json:"fields,omitempty"`
+	RequestID string            `json:"request_id,omitempty"`
+}
+
+func invalid(field, problem string) *restError {
+	return &restError{Code: "VALIDATION_ERROR", Message: "Validation failed: " + field + " " + problem,
+		Fields: map[string]string{field: problem}}
+}
+
+// result turns the REST envelope into the tool result.
+func (h *Handler) result(ctx context.Context, t tool, rec *recorder) *mcp.CallToolResult {
+	var env struct {
+		Success bool            `json:"success"`
+		Data    json.RawMessage `json:"data"`
+		Error   *restError      `json:"error"`
+	}
+	if err := json.Unmarshal(rec.body.Bytes(), &env); err != nil || (!env.Success && env.Error == nil) {
+		h.log.ErrorContext(ctx, "MCP tool got a response that is not the REST envelope",
+			"tool", t.name, "status", rec.status, "body", truncate(rec.body.String(), 500))
+		return errorResult(restError{Code: "INTERNAL_SERVER_ERROR", Message: "An unexpected error occurred"})
+	}
+	if !env.Success {
+		return errorResult(*env.Error)
+	}
+	data := bytes.TrimSpace(env.Data)
+	if len(data) == 0 {
+		data = []byte("null")
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(data))}}
+	if data[0] == '{' {
+		// structuredContent must be an object; kept as raw JSON so amounts
+		// reach the client exactly as the REST route wrote them.
+		res.StructuredContent = json.RawMessage(data)
+	}
+	return res
+}
+
+// errorResult is a tool execution error carrying the REST error object, both
+// as text for the model and as structuredContent for programs.
+func errorResult(e restError) *mcp.CallToolResult {
+	text, _ := json.Marshal(e)
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{mcp.NewTextContent(string(text))},
+		StructuredContent: json.RawMessage(text),
+	}
+}
+
+// recorder captures the in-process REST response. Like the server's own
+// writer, it is not an http.Flusher: every REST response is one JSON document.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,295 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/finance-app/finance/server/auth"
+)
+
+// contract is the OpenAPI document (embed/openapi.yaml) as plain YAML data.
+// A tool takes its input schema and its scope from the operation of the route
+// it wraps, so a tool cannot drift from the contract its route is tested
+// against. Only local references (#/components/...) occur in the document.
+//
+// The document is read with a YAML parser rather than an OpenAPI library:
+// kin-openapi (which the tests use to validate the contract) would add about
+// 3 MB to the binary for what is a walk over a few maps.
+type contract struct {
+	root map[string]any
+}
+
+func parseContract(doc []byte) (*contract, error) {
+	var root map[string]any
+	if err := yaml.Unmarshal(doc, &root); err != nil {
+		return nil, fmt.Errorf("parse the OpenAPI contract: %w", err)
+	}
+	return &contract{root: root}, nil
+}
+
+// operation is what a tool needs of a contract operation.
+type operation struct {
+	access      auth.Requirement
+	inputSchema json.RawMessage
+	pathParams  []string        // in path order
+	queryParams map[string]bool // name -> known
+	bodyFields  map[string]bool // top-level request body fields
+	hasBody     bool
+}
+
+// operation resolves method and path (the contract's form, /api/v1/expenses/{id})
+// into the tool's input schema: path parameters, query parameters and the
+// top-level fields of the JSON request body, as one object schema.
+func (c *contract) operation(method, path string) (*operation, error) {
+	item, ok := dig(c.root, "paths", path).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the contract has no path %s", path)
+	}
+	op, ok := item[strings.ToLower(method)].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the contract has no operation %s %s", method, path)
+	}
+	scope, _ := op["x-scope"].(string)
+	access, err := parseRequirement(scope)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+
+	out := &operation{access: access, queryParams: map[string]bool{}, bodyFields: map[string]bool{}}
+	properties := map[string]any{}
+	var required []string
+	add := func(name string, schema any) error {
+		if _, dup := properties[name]; dup {
+			return fmt.Errorf("%s %s: argument %q is both a parameter and a body field", method, path, name)
+		}
+		properties[name] = schema
+		return nil
+	}
+
+	// Path-level parameters first, then the operation's (which win on a clash, as in OpenAPI).
+	params := map[string]map[string]any{}
+	var order []string
+	for _, list := range []any{item["parameters"], op["parameters"]} {
+		for _, raw := range asList(list) {
+			p, err := c.resolveMap(raw)
+			if err != nil {
+				return nil, err
+			}
+			key := fmt.Sprint(p["in"]) + ":" + fmt.Sprint(p["name"])
+			if _, seen := params[key]; !seen {
+				order = append(order, key)
+			}
+			params[key] = p
+		}
+	}
+	for _, key := range order {
+		p := params[key]
+		name, _ := p["name"].(string)
+		in, _ := p["in"].(string)
+		if in != "path" && in != "query" {
+			continue // headers and cookies are the transport's business
+		}
+		schema, err := c.inline(p["schema"], nil)
+		if err != nil {
+			return nil, err
+		}
+		prop, _ := schema.(map[string]any)
+		if prop == nil {
+			prop = map[string]any{}
+		}
+		if d, ok := p["description"].(string); ok && d != "" {
+			prop["description"] = strings.TrimSpace(d)
+		}
+		if in == "path" {
+			prop["type"] = "string"
+			prop["minLength"] = 1
+			out.pathParams = append(out.pathParams, name)
+			required = append(required, name)
+		} else {
+			out.queryParams[name] = true
+			if req, _ := p["required"].(bool); req {
+				required = append(required, name)
+			}
+		}
+		if err := add(name, prop); err != nil {
+			return nil, err
+		}
+	}
+	// Path parameters must be in path order for building the URL.
+	slices.SortFunc(out.pathParams, func(a, b string) int {
+		return strings.Index(path, "{"+a+"}") - strings.Index(path, "{"+b+"}")
+	})
+
+	if op["requestBody"] != nil {
+		body, err := c.resolveMap(op["requestBody"])
+		if err != nil {
+			return nil, err
+		}
+		schema, err := c.inline(dig(body, "content", "application/json", "schema"), nil)
+		if err != nil {
+			return nil, err
+		}
+		obj, _ := schema.(map[string]any)
+		fields, _ := obj["properties"].(map[string]any)
+		if obj["type"] != "object" || fields == nil {
+			return nil, fmt.Errorf("%s %s: the request body is not an object schema with properties", method, path)
+		}
+		out.hasBody = true
+		for name, prop := range fields {
+			out.bodyFields[name] = true
+			if err := add(name, prop); err != nil {
+				return nil, err
+			}
+		}
+		for _, r := range asList(obj["required"]) {
+			required = append(required, fmt.Sprint(r))
+		}
+	}
+
+	schema := map[string]any{
+		"type":                 "object",
+		"properties":           properties,
+		"additionalProperties": false,
+	}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	out.inputSchema, err = json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	out.access = access
+	return out, nil
+}
+
+// parseRequirement reads an operation's x-scope, whose grammar the contract
+// documents and whose agreement with each route's registered requirement the
+// server's contract test enforces. Only the forms a tool can wrap are accepted.
+func parseRequirement(xScope string) (auth.Requirement, error) {
+	isWrite := func(s string) bool {
+		return strings.HasSuffix(s, ":write") && slices.Contains(auth.Scopes, auth.Scope(s))
+	}
+	read, write, either := strings.Cut(xScope, " | ")
+	switch {
+	case either && read == string(auth.ScopeRead) && isWrite(write):
+		return auth.Read(auth.Scope(write)), nil
+	case !either && xScope == string(auth.ScopeRead):
+		return auth.ReportsRead, nil
+	case !either && isWrite(xScope):
+		return auth.Write(auth.Scope(xScope)), nil
+	}
+	return auth.Requirement{}, fmt.Errorf("x-scope %q is not a scope a tool can wrap", xScope)
+}
+
+// resolveMap follows a $ref (if any) to the object it names.
+func (c *contract) resolveMap(v any) (map[string]any, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("expected an object, found %T", v)
+	}
+	for range 10 {
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return m, nil
+		}
+		target, err := c.lookup(ref)
+		if err != nil {
+			return nil, err
+		}
+		if m, ok = target.(map[string]any); !ok {
+			return nil, fmt.Errorf("%s is not an object", ref)
+		}
+	}
+	return nil, fmt.Errorf("too many nested references")
+}
+
+// inline returns a copy of v with every $ref replaced by what it names, so
+// that each tool's schema stands alone (clients and models do not follow
+// references into a document they never see). Keys beside a $ref (OpenAPI
+// 3.1 allows a description there) win over the target's. expanding guards
+// against cycles, which a JSON value could not represent inline.
+func (c *contract) inline(v any, expanding []string) (any, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		if ref, ok := v["$ref"].(string); ok {
+			if slices.Contains(expanding, ref) {
+				return nil, fmt.Errorf("%s refers to itself", ref)
+			}
+			target, err := c.lookup(ref)
+			if err != nil {
+				return nil, err
+			}
+			resolved, err := c.inline(target, append(expanding, ref))
+			if err != nil {
+				return nil, err
+			}
+			m, ok := resolved.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s is not a schema object", ref)
+			}
+			for k, x := range m {
+				out[k] = x
+			}
+		}
+		for k, x := range v {
+			if k == "$ref" {
+				continue
+			}
+			y, err := c.inline(x, expanding)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = y
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			y, err := c.inline(x, expanding)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// lookup follows a local JSON pointer such as #/components/schemas/Date.
+func (c *contract) lookup(ref string) (any, error) {
+	path, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil, fmt.Errorf("reference %s is not local to the contract", ref)
+	}
+	keys := strings.Split(path, "/")
+	for i, k := range keys {
+		keys[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(k)
+	}
+	v := dig(c.root, keys...)
+	if v == nil {
+		return nil, fmt.Errorf("reference %s names nothing in the contract", ref)
+	}
+	return v, nil
+}
+
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

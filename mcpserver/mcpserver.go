@@ -1,0 +1,250 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpgo "github.com/mark3labs/mcp-go/server"
+
+	assets "github.com/finance-app/finance/embed"
+	"github.com/finance-app/finance/server/auth"
+)
+
+// REST serves the REST API in process as an already authenticated principal
+// (server.Server.ServeAs). Plan and scope are still checked per route.
+type REST interface {
+	ServeAs(p auth.Principal, w http.ResponseWriter, r *http.Request)
+}
+
+// Config holds what the MCP endpoint needs to know about the deployment.
+type Config struct {
+	// BaseURL is the service's external address; browser requests from its
+	// origin are accepted, like those from loopback origins.
+	BaseURL string
+	// Version is reported as serverInfo.version.
+	Version string
+	// Logger receives tool failures; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// ProtocolVersions are the MCP revisions this endpoint speaks, newest first.
+// initialize answers a client asking for another one with the first.
+var ProtocolVersions = []string{mcp.ProtocolVersion20250618, mcp.ProtocolVersion20250326, mcp.ProtocolVersion20241105}
+
+// Instructions are sent to every client in the initialize result: the safety
+// rules of the specification (section 4.6).
+const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD.
+
+Safety rules:
+1. Read first to identify accounts, cards, statements, bills, loan installments and categories (for example list_accounts, list_credit_cards, list_categories, get_expense_form_options) before writing.
+2. Ask the user to confirm before calling write tools, especially payments, deletes, splits and balance adjustments.
+3. Do not blindly retry payment or balance tools after a network failure; read the latest state first.
+4. Payment methods are only Cash, Account Debit and Credit Card.
+5. Account Debit needs an active account_id; Credit Card needs an active credit_card_id where supported.
+6. Grant only the write scopes an integration needs.`
+
+// Handler is the MCP endpoint. It sits behind the server's middleware, which
+// has already limited the body, authenticated the caller (401 with the OAuth
+// challenge), checked the Pro plan (402), the rate limit (429) and mcp:connect
+// (403). It adds what is MCP's own: the Origin check against DNS rebinding,
+// the protocol version header, and the JSON-RPC exchange itself.
+type Handler struct {
+	rest      REST
+	log       *slog.Logger
+	baseURL   *url.URL
+	tools     []tool
+	transport *mcpgo.StreamableHTTPServer
+}
+
+// New builds the endpoint and its tools from the table and the contract.
+// It fails when a tool names a route the contract does not have.
+func New(rest REST, cfg Config) (*Handler, error) {
+	h := &Handler{rest: rest, log: cfg.Logger}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("mcpserver: base URL %q is not an absolute URL", cfg.BaseURL)
+		}
+		h.baseURL = u
+	}
+	c, err := parseContract(assets.OpenAPI)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
+	for _, spec := range toolTable {
+		op, err := c.operation(spec.method, spec.path)
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
+		}
+		h.tools = append(h.tools, tool{toolSpec: spec, operation: op})
+	}
+
+	hooks := &mcpgo.Hooks{}
+	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		res.ProtocolVersion = negotiate(req.Params.ProtocolVersion)
+	})
+	s := mcpgo.NewMCPServer("finance", cfg.Version,
+		mcpgo.WithTitle("Finance"),
+		mcpgo.WithToolCapabilities(false),
+		mcpgo.WithInstructions(Instructions),
+		mcpgo.WithHooks(hooks),
+		mcpgo.WithToolFilter(h.visible),
+	)
+	for _, t := range h.tools {
+		s.AddTool(t.mcpTool(), h.call(t))
+	}
+	h.transport = mcpgo.NewStreamableHTTPServer(s,
+		// Stateless: no Mcp-Session-Id is issued, and any replica can serve any request.
+		mcpgo.WithStateLess(true),
+		// No GET stream: the endpoint never pushes, and GET and DELETE are
+		// answered 405 by the router before they get here.
+		mcpgo.WithDisableStreaming(true),
+		mcpgo.WithStreamableHTTPProtocolVersions(ProtocolVersions...),
+		mcpgo.WithStreamableHTTPLogger(h.log),
+	)
+	return h, nil
+}
+
+// negotiate picks the protocol version of the initialize result.
+func negotiate(requested string) string {
+	if slices.Contains(ProtocolVersions, requested) {
+		return requested
+	}
+	return ProtocolVersions[0]
+}
+
+func (t tool) mcpTool() mcp.Tool {
+	no := false
+	hint := func(b bool) *bool {
+		if b {
+			yes := true
+			return &yes
+		}
+		return &no
+	}
+	return mcp.Tool{
+		Name:           t.name,
+		Title:          t.title,
+		Description:    t.description,
+		RawInputSchema: t.inputSchema,
+		Annotations: mcp.ToolAnnotation{
+			Title:           t.title,
+			ReadOnlyHint:    hint(t.hints.readOnly),
+			DestructiveHint: hint(t.hints.destructive),
+			IdempotentHint:  hint(t.hints.idempotent),
+			OpenWorldHint:   hint(false), // the tools touch only the user's ledger
+		},
+	}
+}
+
+// visible keeps the tools whose route the caller may call. mcp-go applies it
+// to tools/list and to tools/call, so a hidden tool cannot be called either.
+func (h *Handler) visible(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+	p, ok := auth.FromContext(ctx)
+	if !ok {
+		return nil
+	}
+	return slices.DeleteFunc(tools, func(mt mcp.Tool) bool {
+		i := slices.IndexFunc(h.tools, func(t tool) bool { return t.name == mt.Name })
+		return i < 0 || p.Allow(h.tools[i].access) != nil
+	})
+}
+
+// ServeHTTP answers one POST of the Streamable HTTP transport.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
+		writeRPCError(w, http.StatusForbidden, mcp.INVALID_REQUEST,
+			"Origin "+origin+" may not call this endpoint: browser pages may call it only from "+h.ownOrigin()+" or a loopback address")
+		return
+	}
+	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && !slices.Contains(ProtocolVersions, v) {
+		writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST,
+			"Unsupported "+mcp.HeaderProtocolVersion+" "+v+"; supported: "+strings.Join(ProtocolVersions, ", "))
+		return
+	}
+	body, err := io.ReadAll(r.Body) // bounded by the server's body limit
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeRPCError(w, http.StatusRequestEntityTooLarge, mcp.INVALID_REQUEST,
+				fmt.Sprintf("Request body is larger than the %d byte limit", tooLarge.Limit))
+			return
+		}
+		writeRPCError(w, http.StatusBadRequest, mcp.PARSE_ERROR, "Could not read the request body")
+		return
+	}
+	h.transport.Handle(jsonOnly{w}, &mcpgo.HTTPRequest{
+		Method:  r.Method,
+		URL:     r.URL,
+		Header:  r.Header,
+		Body:    body,
+		Context: r.Context(),
+	})
+}
+
+// allowedOrigin guards against DNS rebinding: a browser page may call the
+// endpoint only from the service's own origin or from a loopback origin
+// (a local client's UI). Requests without Origin (every non-browser client)
+// pass; they carry a credential no web page can read.
+func (h *Handler) allowedOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	if h.baseURL != nil && strings.EqualFold(u.Scheme, h.baseURL.Scheme) && strings.EqualFold(u.Host, h.baseURL.Host) {
+		return true
+	}
+	return isLoopback(u.Hostname())
+}
+
+func (h *Handler) ownOrigin() string {
+	if h.baseURL == nil {
+		return "this service"
+	}
+	return h.baseURL.Scheme + "://" + h.baseURL.Host
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && ip.IsLoopback()
+}
+
+// writeRPCError answers with a JSON-RPC error without an id, as the
+// transport does for requests it refuses before reading them.
+func writeRPCError(w http.ResponseWriter, status, code int, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(mcp.JSONRPCError{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Error:   mcp.JSONRPCErrorDetails{Code: code, Message: message},
+	})
+}
+
+// jsonOnly hands mcp-go a writer that cannot stream, so every answer is one
+// application/json document (mcp-go upgrades to text/event-stream only when
+// it can flush). Clients that accept both get JSON, which the transport allows.
+type jsonOnly struct{ w http.ResponseWriter }
+
+func (j jsonOnly) Header() http.Header         { return j.w.Header() }
+func (j jsonOnly) WriteHeader(status int)      { j.w.WriteHeader(status) }
+func (j jsonOnly) Write(p []byte) (int, error) { return j.w.Write(p) }
+func (j jsonOnly) Flush()                      {}
+func (j jsonOnly) CanStream() bool             { return false }
+
+var _ mcpgo.HTTPResponseWriter = jsonOnly{}

@@ -1,0 +1,221 @@
+package mcpserver
+
+// The tool table. Each row names a REST route of the contract (method and
+// path, as written in embed/openapi.yaml) and adds what a model needs to use
+// it well: a title, a description (what it does, when to use it, its side
+// effects and what to read first) and the behaviour hints. The input schema
+// and the scope come from the route's operation in the contract, so they are
+// never restated here. Adding a tool for a new route is one row.
+//
+// The rows follow the scope groups of the specification (section 4.5); the
+// tools named there whose routes do not exist yet are added as their routes land
+// (TestToolsFollowSpecification lists them).
+
+// hints are a tool's behaviour annotations. Every hint is sent explicitly:
+// MCP's defaults (and mcp-go's NewTool) assume a destructive, open-world tool.
+type hints struct {
+	readOnly    bool
+	destructive bool
+	idempotent  bool
+}
+
+// The annotation sets of the table. Deletes, voids, splits, payments and
+// balance adjustments are destructive; other writes are not.
+var (
+	// reads change nothing.
+	reads = hints{readOnly: true, idempotent: true}
+	// creates add a record on every call, so a retry records it twice.
+	creates = hints{}
+	// updates set the fields they are given; repeating one changes nothing more.
+	updates = hints{idempotent: true}
+	// voids reverse a record and its linked lines; repeating one is refused.
+	voids = hints{destructive: true, idempotent: true}
+	// reshapes replace part of a record's history (split parts, a balance
+	// adjustment line); a retry after a lost reply must read first.
+	reshapes = hints{destructive: true}
+)
+
+type toolSpec struct {
+	name        string
+	title       string
+	method      string
+	path        string // the contract's path, /api/v1/...
+	hints       hints
+	description string
+}
+
+var toolTable = []toolSpec{
+	// finance:read (a domain's write scope also reads that domain)
+	{
+		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
+		description: "List the user's expenses, newest first, one page at a time (page, limit up to 100). " +
+			"Narrow with dateFrom/dateTo (YYYY-MM-DD, inclusive), category (a name), payment_method, cardId, accountId " +
+			"or search (description and notes); status=voided lists voided expenses instead of active ones. " +
+			"Use it to find an expense's id before get_expense, update_expense, split_expense or delete_expense. " +
+			"For totals, get_expense_summary is cheaper than paging. Returns {items, pagination}.",
+	},
+	{
+		name: "get_expense", title: "Get an expense", method: "GET", path: "/api/v1/expenses/{id}", hints: reads,
+		description: "Get one expense by id: amount, date, category, payment method, the account or card it was paid " +
+			"with, its split parts and the status of its card transaction. Voided expenses are returned too. " +
+			"Find the id with list_expenses. Read this before update_expense, split_expense or delete_expense.",
+	},
+	{
+		name: "get_expense_form_options", title: "Expense form choices", method: "GET", path: "/api/v1/expenses/form-options", hints: reads,
+		description: "List what a new expense can reference: the payment methods (Cash, Account Debit, Credit Card), " +
+			"the active expense categories, the active accounts with balances and the active credit cards with available " +
+			"credit, each with its id and name. Call it before create_expense or update_expense to pick a valid category " +
+			"name, account_id or credit_card_id.",
+	},
+	{
+		name: "get_expense_summary", title: "Spending summary", method: "GET", path: "/api/v1/expenses/summary", hints: reads,
+		description: "Summarize spending from dateFrom to dateTo (each defaults to the first or last day of the current month): " +
+			"total, count and daily average, totals by category and by payment method, card fees and interest, loan interest " +
+			"and card refunds, and the change against the previous period of the same length. Use it to answer " +
+			"'how much did I spend on ...' instead of adding up list_expenses.",
+	},
+	{
+		name: "list_income", title: "List income", method: "GET", path: "/api/v1/income", hints: reads,
+		description: "List the user's income, newest first, one page at a time. Narrow with dateFrom/dateTo, category " +
+			"(a name), accountId or search; status=voided lists voided income instead of active income. Use it to find an " +
+			"income id before get_income, update_income or delete_income. Returns {items, pagination}.",
+	},
+	{
+		name: "get_income", title: "Get income", method: "GET", path: "/api/v1/income/{id}", hints: reads,
+		description: "Get one income record by id: amount, date, category, the account it was credited to and its status " +
+			"(voided records are returned too). Find the id with list_income. Read this before update_income or delete_income.",
+	},
+	{
+		name: "list_accounts", title: "List accounts", method: "GET", path: "/api/v1/accounts", hints: reads,
+		description: "List the user's bank-type accounts (savings, checking, e-wallets, cash) with their current balances; " +
+			"active accounts by default, status=archived or status=all for the others. Use it to find an account_id before " +
+			"create_expense with Account Debit, create_income, create_account_transaction or adjust_account_balance. " +
+			"Only active accounts accept new writes.",
+	},
+	{
+		name: "list_account_transactions", title: "List account transactions", method: "GET", path: "/api/v1/accounts/transactions", hints: reads,
+		description: "List the ledger lines (debits are money out, credits money in) of the user's accounts, newest first; " +
+			"pass accountId for one account. Narrow with dateFrom/dateTo, type, source (manual, adjustment, expense, income, " +
+			"soa_payment, loan_payment) or search; status=voided lists voided lines. Only manual and adjustment lines " +
+			"(is_editable) can be changed with update_account_transaction; the others change through their expense or income.",
+	},
+	{
+		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads,
+		description: "List the user's credit cards with credit limit, outstanding balance, available credit, utilization, " +
+			"unbilled total and next statement and due dates; active cards by default. Use it to find a credit_card_id " +
+			"before create_expense with Credit Card or create_credit_card_transaction. Only active cards take new charges.",
+	},
+	{
+		name: "list_unbilled_transactions", title: "List a card's unbilled transactions", method: "GET",
+		path: "/api/v1/credit-cards/{id}/unbilled-transactions", hints: reads,
+		description: "List one card's transactions that are not yet on a statement (purchases, fees, interest, refunds, " +
+			"future-dated ones included). The id is the card's, from list_credit_cards. Unbilled transactions are the ones " +
+			"whose amount, date and card can still change with update_credit_card_transaction.",
+	},
+	{
+		name: "list_categories", title: "List categories", method: "GET", path: "/api/v1/categories", hints: reads,
+		description: "List the user's expense and income categories (kind=expense or kind=income), active ones by default. " +
+			"Expenses, income and card purchases name their category by name, so read this to use an existing name " +
+			"before writing; create_category adds a missing one.",
+	},
+
+	// expenses:write
+	{
+		name: "create_expense", title: "Record an expense", method: "POST", path: "/api/v1/expenses", hints: creates,
+		description: "Record money the user spent. payment_method decides the side effect, all in one transaction: Cash " +
+			"records only the expense; Account Debit also debits account_id (an active account); Credit Card also adds an " +
+			"unbilled purchase on credit_card_id (an active card). category is the name of an active expense category. " +
+			"Read get_expense_form_options first for valid names and ids, and confirm amount, date, category and payment " +
+			"method with the user. Each call records a new expense: after a lost reply, check list_expenses before retrying.",
+	},
+	{
+		name: "update_expense", title: "Update an expense", method: "PUT", path: "/api/v1/expenses/{id}", hints: updates,
+		description: "Change an expense; only the fields given change. The linked account debit or card purchase follows " +
+			"(a changed method or account/card voids the old line and creates a new one). amount, date, payment_method, " +
+			"account_id and credit_card_id can change only while the card transaction is unbilled and the expense is not a " +
+			"bill payment; naming a category on a split expense removes the split. Read get_expense first and confirm the " +
+			"change with the user.",
+	},
+	{
+		name: "delete_expense", title: "Void an expense", method: "DELETE", path: "/api/v1/expenses/{id}", hints: voids,
+		description: "Void an expense together with its account debit or card purchase; it stays readable with status " +
+			"voided, and this cannot be undone. An expense whose card transaction is billed or converted to installments, " +
+			"or that records a bill payment, cannot be voided. Read get_expense first and ask the user to confirm.",
+	},
+	{
+		name: "split_expense", title: "Split an expense across categories", method: "POST", path: "/api/v1/expenses/{id}/split", hints: reshapes,
+		description: "Split an expense across categories: parts is 2 to 20 items {amount, category, description?} whose " +
+			"amounts add up exactly to the expense's amount. The parts replace any earlier split, and the expense's own " +
+			"category becomes null while it is split; the account debit or card purchase does not change. Read get_expense " +
+			"first and confirm the parts with the user.",
+	},
+
+	// income:write
+	{
+		name: "create_income", title: "Record income", method: "POST", path: "/api/v1/income", hints: creates,
+		description: "Record money the user received. category is the name of an active income category (list_categories " +
+			"with kind=income). With account_id (an active account, from list_accounts) the amount is also credited to that " +
+			"account in the same transaction; without it the money was received outside the tracked accounts. Confirm with " +
+			"the user first; each call records new income, so after a lost reply check list_income before retrying.",
+	},
+	{
+		name: "update_income", title: "Update income", method: "PUT", path: "/api/v1/income/{id}", hints: updates,
+		description: "Change an income record; only the fields given change. The account credit follows: it is updated in " +
+			"place, moved to a new account_id, or voided when account_id is null. Read get_income first and confirm the " +
+			"change with the user.",
+	},
+	{
+		name: "delete_income", title: "Void income", method: "DELETE", path: "/api/v1/income/{id}", hints: voids,
+		description: "Void an income record together with its account credit; it stays readable with status voided, and " +
+			"this cannot be undone. Read get_income first and ask the user to confirm.",
+	},
+
+	// accounts:write
+	{
+		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
+		path: "/api/v1/accounts/{id}/transactions", hints: creates,
+		description: "Post a manual line on an account (id from list_accounts): a debit (money out) or credit (money in) " +
+			"that is neither spending nor income, such as a transfer, a withdrawal or bank interest. It changes the balance. " +
+			"For spending use create_expense with Account Debit, and for money received create_income, so reports count it. " +
+			"Confirm with the user; each call posts a new line.",
+	},
+	{
+		name: "update_account_transaction", title: "Update an account transaction", method: "PUT",
+		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: updates,
+		description: "Change a manual or adjustment line of an active account (type, amount, date, description); id is the " +
+			"account's and transactionId the line's, both from list_account_transactions. Lines created by an expense, " +
+			"income or payment change only through that record. Confirm the change with the user.",
+	},
+	{
+		name: "adjust_account_balance", title: "Adjust an account's balance", method: "POST",
+		path: "/api/v1/accounts/{id}/balance-adjustment", hints: reshapes,
+		description: "Bring an account's balance to target_balance (for example to match the bank's app) by posting one " +
+			"adjustment line for the difference; returns the line and the balances before and after. Read list_accounts " +
+			"first and confirm the target with the user. Do not retry blindly after a network failure: read the balance again.",
+	},
+
+	// credit_cards:write
+	{
+		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
+		path: "/api/v1/credit-cards/transactions", hints: creates,
+		description: "Record an unbilled purchase, fee, interest charge or refund on an active card (credit_card_id from " +
+			"list_credit_cards). A purchase also records its expense (payment method Credit Card), so do not also call " +
+			"create_expense for it; purchases and refunds need an expense category name, fees and interest take none. " +
+			"Confirm with the user; each call records a new transaction.",
+	},
+	{
+		name: "update_credit_card_transaction", title: "Update a card transaction", method: "PUT",
+		path: "/api/v1/credit-cards/transactions/{id}", hints: updates,
+		description: "Change a card transaction; only the fields given change. credit_card_id, amount and date change only " +
+			"while it is unbilled; description and category change in any state but voided; a purchase's expense is kept " +
+			"in step. Installment rows change through their plan. Read list_unbilled_transactions first and confirm with the user.",
+	},
+
+	// settings:write
+	{
+		name: "create_category", title: "Create a category", method: "POST", path: "/api/v1/categories", hints: creates,
+		description: "Create an expense or income category (name, kind, optional color #RRGGBB and icon). Names are unique " +
+			"per kind among active categories, case-insensitively: check list_categories first and reuse an existing one " +
+			"when it fits.",
+	},
+}
