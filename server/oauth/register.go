@@ -120,6 +120,9 @@ func (s *Server) Register(r *http.Request, req RegisterRequest) (RegisterRespons
 // characters (which could disguise it on the consent page) and bounds its length.
 func cleanClientName(name string) string {
 	name = strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return ' '
+		}
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return -1
 		}

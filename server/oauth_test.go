@@ -1,0 +1,906 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/server/oauth"
+)
+
+var allScopeNames = []string{"finance:read", "expenses:write", "income:write", "accounts:write", "bills:write",
+	"loans:write", "credit_cards:write", "settings:write", "mcp:connect"}
+
+func TestOAuthMetadata(t *testing.T) {
+	env := newOAuthEnv(t)
+	wantResource := map[string]any{
+		"resource":                 testBaseURL + "/api/mcp",
+		"authorization_servers":    []any{testBaseURL},
+		"scopes_supported":         jsonValue(t, allScopeNames),
+		"bearer_methods_supported": []any{"header"},
+		"resource_name":            "finance MCP endpoint",
+		"resource_documentation":   testBaseURL + "/api/docs",
+	}
+	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/api/mcp"} {
+		t.Run(path, func(t *testing.T) {
+			x := env.call(t, http.MethodGet, path, "", "", nil)
+			if x.status != http.StatusOK {
+				t.Fatalf("status %d: %s", x.status, x.body)
+			}
+			if diff := cmp.Diff(any(wantResource), jsonValue(t, json.RawMessage(x.body))); diff != "" {
+				t.Errorf("metadata (-want +got):\n%s", diff)
+			}
+			if got := x.header.Get("Access-Control-Allow-Origin"); got != "*" {
+				t.Errorf("Access-Control-Allow-Origin = %q, want *", got)
+			}
+		})
+	}
+
+	x := env.call(t, http.MethodGet, "/.well-known/oauth-authorization-server", "", "", nil)
+	want := map[string]any{
+		"issuer":                                         testBaseURL,
+		"authorization_endpoint":                         testBaseURL + "/api/oauth/authorize",
+		"token_endpoint":                                 testBaseURL + "/api/oauth/token",
+		"registration_endpoint":                          testBaseURL + "/api/oauth/register",
+		"revocation_endpoint":                            testBaseURL + "/api/oauth/revoke",
+		"scopes_supported":                               jsonValue(t, allScopeNames),
+		"response_types_supported":                       []any{"code"},
+		"response_modes_supported":                       []any{"query"},
+		"grant_types_supported":                          []any{"authorization_code", "refresh_token"},
+		"token_endpoint_auth_methods_supported":          []any{"none"},
+		"revocation_endpoint_auth_methods_supported":     []any{"none"},
+		"code_challenge_methods_supported":               []any{"S256"},
+		"authorization_response_iss_parameter_supported": true,
+		"service_documentation":                          testBaseURL + "/api/docs",
+	}
+	if diff := cmp.Diff(any(want), jsonValue(t, json.RawMessage(x.body))); diff != "" {
+		t.Errorf("authorization server metadata (-want +got):\n%s", diff)
+	}
+
+	t.Run("CORS preflight", func(t *testing.T) {
+		x := env.call(t, http.MethodOptions, oauth.RegisterPath, "", "", map[string]string{
+			"Origin": "http://localhost:6274", "Access-Control-Request-Method": "POST",
+			"Access-Control-Request-Headers": "content-type",
+		})
+		if x.status != http.StatusNoContent || x.header.Get("Access-Control-Allow-Origin") != "*" ||
+			!strings.Contains(x.header.Get("Access-Control-Allow-Headers"), "Content-Type") {
+			t.Errorf("preflight: status %d, headers %v", x.status, x.header)
+		}
+	})
+
+	t.Run("a 401 points at the metadata", func(t *testing.T) {
+		x := env.call(t, http.MethodGet, "/api/v1/health", "", "", nil)
+		want := `Bearer realm="finance", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`
+		if got := x.header.Get("WWW-Authenticate"); got != want {
+			t.Errorf("WWW-Authenticate = %q, want %q", got, want)
+		}
+	})
+}
+
+func TestOAuthRegistration(t *testing.T) {
+	env := newOAuthEnv(t)
+	tests := []struct {
+		name     string
+		body     string
+		ct       string
+		wantErr  string // OAuth error code; "" means 201
+		wantName string
+		wantURIs []string
+	}{
+		{name: "https", body: `{"client_name":"Web app","redirect_uris":["https://app.example/cb"]}`,
+			wantName: "Web app", wantURIs: []string{"https://app.example/cb"}},
+		{name: "loopback IPv4, IPv6 and localhost",
+			body:     `{"redirect_uris":["http://127.0.0.1:33418/cb","http://[::1]/cb","http://localhost:6274/oauth/callback"]}`,
+			wantURIs: []string{"http://127.0.0.1:33418/cb", "http://[::1]/cb", "http://localhost:6274/oauth/callback"}},
+		{name: "private-use scheme of a native app", body: `{"client_name":"Cursor","redirect_uris":["cursor://anysphere.cursor-retrieval/oauth/callback"]}`,
+			wantName: "Cursor", wantURIs: []string{"cursor://anysphere.cursor-retrieval/oauth/callback"}},
+		{name: "reverse-DNS scheme", body: `{"redirect_uris":["com.example.app:/oauth2redirect"]}`,
+			wantURIs: []string{"com.example.app:/oauth2redirect"}},
+		{name: "control characters dropped from the name",
+			body:     `{"client_name":"  Evil\u202eppA \u0007 Client ","redirect_uris":["https://app.example/cb"],"logo_uri":"https://x"}`,
+			wantName: "EvilppA Client", wantURIs: []string{"https://app.example/cb"}},
+		{name: "Content-Type with charset", ct: "application/json; charset=utf-8",
+			body: `{"redirect_uris":["https://app.example/cb"]}`, wantURIs: []string{"https://app.example/cb"}},
+
+		{name: "no redirect URIs", body: `{"client_name":"x"}`, wantErr: "invalid_redirect_uri"},
+		{name: "empty redirect URIs", body: `{"redirect_uris":[]}`, wantErr: "invalid_redirect_uri"},
+		{name: "http on a public host", body: `{"redirect_uris":["http://app.example/cb"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "http on a LAN address", body: `{"redirect_uris":["http://192.168.1.5/cb"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "fragment", body: `{"redirect_uris":["https://app.example/cb#x"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "empty fragment", body: `{"redirect_uris":["https://app.example/cb#"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "relative", body: `{"redirect_uris":["/cb"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "user info", body: `{"redirect_uris":["https://user@app.example/cb"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "javascript", body: `{"redirect_uris":["javascript:alert(1)"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "data", body: `{"redirect_uris":["data:text/html,hi"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "file", body: `{"redirect_uris":["file:///etc/passwd"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "https without host", body: `{"redirect_uris":["https:///cb"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "one bad among good", body: `{"redirect_uris":["https://app.example/cb","http://evil.example/cb"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "eleven redirect URIs", body: `{"redirect_uris":["https://a.example/1","https://a.example/2","https://a.example/3","https://a.example/4","https://a.example/5","https://a.example/6","https://a.example/7","https://a.example/8","https://a.example/9","https://a.example/10","https://a.example/11"]}`,
+			wantErr: "invalid_redirect_uri"},
+		{name: "confidential client", body: `{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"client_secret_basic"}`,
+			wantErr: "invalid_client_metadata"},
+		{name: "client credentials grant", body: `{"redirect_uris":["https://app.example/cb"],"grant_types":["client_credentials"]}`,
+			wantErr: "invalid_client_metadata"},
+		{name: "refresh without code grant", body: `{"redirect_uris":["https://app.example/cb"],"grant_types":["refresh_token"]}`,
+			wantErr: "invalid_client_metadata"},
+		{name: "implicit response type", body: `{"redirect_uris":["https://app.example/cb"],"response_types":["token"]}`,
+			wantErr: "invalid_client_metadata"},
+		{name: "unknown scope", body: `{"redirect_uris":["https://app.example/cb"],"scope":"finance:read admin"}`,
+			wantErr: "invalid_client_metadata"},
+		{name: "malformed JSON", body: `{"redirect_uris":`, wantErr: "invalid_client_metadata"},
+		{name: "wrong type", body: `{"redirect_uris":"https://app.example/cb"}`, wantErr: "invalid_client_metadata"},
+		{name: "not JSON", ct: "text/plain", body: `{"redirect_uris":["https://app.example/cb"]}`, wantErr: "invalid_client_metadata"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ct := tt.ct
+			if ct == "" {
+				ct = "application/json"
+			}
+			x := env.call(t, http.MethodPost, oauth.RegisterPath, ct, tt.body, nil)
+			if x.header.Get("Access-Control-Allow-Origin") != "*" {
+				t.Errorf("no CORS header")
+			}
+			if tt.wantErr != "" {
+				x.wantOAuthError(t, http.StatusBadRequest, tt.wantErr)
+				return
+			}
+			if x.status != http.StatusCreated {
+				t.Fatalf("status %d: %s", x.status, x.body)
+			}
+			var reg oauth.RegisterResponse
+			x.json(t, &reg)
+			want := oauth.RegisterResponse{ClientID: reg.ClientID, ClientIDIssuedAt: reg.ClientIDIssuedAt, ClientName: tt.wantName,
+				RedirectURIs: tt.wantURIs, GrantTypes: []string{"authorization_code", "refresh_token"},
+				ResponseTypes: []string{"code"}, TokenEndpointAuthMethod: "none"}
+			if diff := cmp.Diff(want, reg); diff != "" {
+				t.Errorf("registration (-want +got):\n%s", diff)
+			}
+			if reg.ClientID == "" || reg.ClientIDIssuedAt == 0 {
+				t.Errorf("no client_id or issued_at: %+v", reg)
+			}
+			c, err := env.db.OAuthClient(context.Background(), reg.ClientID)
+			if err != nil || c.Name != tt.wantName {
+				t.Errorf("stored client = %+v, %v", c, err)
+			}
+		})
+	}
+}
+
+func TestOAuthRegistrationRateLimited(t *testing.T) {
+	env := newOAuthEnv(t, func(c *Config) { c.LoginRateLimit = Rate{Count: 2, Window: time.Minute} })
+	body := `{"redirect_uris":["https://app.example/cb"]}`
+	for i := range 3 {
+		x := env.call(t, http.MethodPost, oauth.RegisterPath, "application/json", body, nil)
+		want := http.StatusCreated
+		if i == 2 {
+			want = http.StatusTooManyRequests
+		}
+		if x.status != want {
+			t.Errorf("registration %d: status %d, want %d", i+1, x.status, want)
+		}
+	}
+}
+
+// TestOAuthAuthorizeErrors covers the authorization request checks: errors
+// that cannot be trusted to the redirect URI are shown, never redirected;
+// the others go back to the client with state and iss.
+func TestOAuthAuthorizeErrors(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	clientID := env.register(t, "Test client", testRedirect, "https://app.example/cb")
+	single := env.register(t, "Single", "https://single.example/cb")
+	b := env.browser(t)
+	b.signIn(u)
+
+	shown := []struct {
+		name   string
+		modify func(q url.Values)
+	}{
+		{"no client_id", func(q url.Values) { q.Del("client_id") }},
+		{"unknown client_id", func(q url.Values) { q.Set("client_id", "no-such-client") }},
+		{"unregistered redirect URI", func(q url.Values) { q.Set("redirect_uri", "https://evil.example/cb") }},
+		{"redirect URI with another path", func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:43210/other") }},
+		{"redirect URI on another loopback host", func(q url.Values) { q.Set("redirect_uri", "http://localhost:43210/callback") }},
+		{"redirect URI with a query added", func(q url.Values) { q.Set("redirect_uri", "https://app.example/cb?x=1") }},
+		{"https redirect URI on another port", func(q url.Values) { q.Set("redirect_uri", "https://app.example:8443/cb") }},
+		{"no redirect URI while several are registered", func(q url.Values) { q.Del("redirect_uri") }},
+		{"redirect URI twice", func(q url.Values) { q.Add("redirect_uri", testRedirect) }},
+	}
+	for _, tt := range shown {
+		t.Run("shown: "+tt.name, func(t *testing.T) {
+			q := newAuthRequest(clientID).query()
+			tt.modify(q)
+			x := b.get(oauth.AuthorizePath + "?" + q.Encode())
+			if x.status != http.StatusBadRequest || x.header.Get("Location") != "" {
+				t.Fatalf("status %d, Location %q; want 400 and no redirect", x.status, x.header.Get("Location"))
+			}
+			if !x.contains("This connection request cannot be completed") {
+				t.Errorf("page does not explain the error:\n%s", x.body)
+			}
+		})
+	}
+
+	redirected := []struct {
+		name   string
+		modify func(q url.Values)
+		want   string
+	}{
+		{"no PKCE challenge", func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") }, "invalid_request"},
+		{"plain PKCE", func(q url.Values) { q.Set("code_challenge_method", "plain") }, "invalid_request"},
+		{"challenge without method (means plain)", func(q url.Values) { q.Del("code_challenge_method") }, "invalid_request"},
+		{"malformed challenge", func(q url.Values) { q.Set("code_challenge", "short") }, "invalid_request"},
+		{"implicit flow", func(q url.Values) { q.Set("response_type", "token") }, "unsupported_response_type"},
+		{"no response type", func(q url.Values) { q.Del("response_type") }, "invalid_request"},
+		{"unknown scope", func(q url.Values) { q.Set("scope", "finance:read admin") }, "invalid_scope"},
+		{"another resource", func(q url.Values) { q.Set("resource", "https://other.example/api/mcp") }, "invalid_target"},
+		{"the REST API as resource", func(q url.Values) { q.Set("resource", testBaseURL+"/api/v1") }, "invalid_target"},
+		{"two resources", func(q url.Values) { q.Add("resource", "https://other.example") }, "invalid_target"},
+		{"state twice", func(q url.Values) { q.Add("state", "again") }, "invalid_request"},
+	}
+	for _, tt := range redirected {
+		t.Run("redirected: "+tt.name, func(t *testing.T) {
+			a := newAuthRequest(clientID)
+			q := a.query()
+			tt.modify(q)
+			x := b.get(oauth.AuthorizePath + "?" + q.Encode())
+			if x.status != http.StatusFound {
+				t.Fatalf("status %d, want 302: %s", x.status, x.body)
+			}
+			loc := x.location(t)
+			got := loc.Query()
+			if base := loc.Scheme + "://" + loc.Host + loc.Path; base != testRedirect {
+				t.Errorf("redirected to %s, want %s", base, testRedirect)
+			}
+			if got.Get("error") != tt.want || got.Get("iss") != testBaseURL || got.Get("code") != "" {
+				t.Errorf("redirect query = %v; want error=%s, iss=%s and no code", got, tt.want, testBaseURL)
+			}
+			if tt.name != "state twice" && got.Get("state") != a.state {
+				t.Errorf("state = %q, want %q", got.Get("state"), a.state)
+			}
+		})
+	}
+
+	accepted := []struct {
+		name   string
+		modify func(a *authRequest, q url.Values)
+	}{
+		{"loopback redirect on another port", func(_ *authRequest, q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:51999/callback") }},
+		{"loopback redirect without port", func(_ *authRequest, q url.Values) { q.Set("redirect_uri", "http://127.0.0.1/callback") }},
+		{"no resource", func(_ *authRequest, q url.Values) { q.Del("resource") }},
+		{"no scope", func(_ *authRequest, q url.Values) { q.Del("scope") }},
+		{"no redirect URI, one registered", func(a *authRequest, q url.Values) { q.Set("client_id", single); q.Del("redirect_uri") }},
+	}
+	for _, tt := range accepted {
+		t.Run("accepted: "+tt.name, func(t *testing.T) {
+			a := newAuthRequest(clientID)
+			q := a.query()
+			tt.modify(&a, q)
+			if x := b.get(oauth.AuthorizePath + "?" + q.Encode()); x.status != http.StatusOK {
+				t.Errorf("status %d, want the consent page: %s", x.status, x.body)
+			}
+		})
+	}
+}
+
+func TestOAuthConsentNeedsSignIn(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	a := newAuthRequest(env.register(t, "Claude <Desktop>", testRedirect))
+	a.scope = "finance:read expenses:write mcp:connect"
+	b := env.browser(t)
+
+	target := oauth.AuthorizePath + "?" + a.query().Encode()
+	x := b.get(target)
+	if x.status != http.StatusSeeOther {
+		t.Fatalf("without a session: status %d, want 303 to sign-in", x.status)
+	}
+	loc := x.location(t)
+	if loc.Path != LoginPath || loc.Query().Get("next") != target {
+		t.Fatalf("redirected to %s; want /login?next=<the request>", loc)
+	}
+
+	login := b.get(loc.String())
+	if !login.contains("Sign in to review the app") {
+		t.Errorf("sign-in page does not say an app is waiting:\n%s", login.body)
+	}
+	x = b.post(LoginPath, url.Values{"csrf": {csrf(t, login)}, "email": {u.Email}, "password": {testPassword},
+		"next": {loc.Query().Get("next")}})
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != target {
+		t.Fatalf("after sign-in: status %d, Location %q; want back to %s", x.status, x.header.Get("Location"), target)
+	}
+
+	page := b.get(target)
+	for _, want := range []string{
+		"Claude &lt;Desktop&gt;", // the client's name, escaped
+		"an app on this device (127.0.0.1:43210)",
+		auth.ScopeDescriptions[auth.ScopeRead], auth.ScopeDescriptions[auth.ScopeExpensesWrite],
+		auth.ScopeDescriptions[auth.ScopeMCP],
+		`value="finance:read" checked`, `value="expenses:write" checked`,
+		`name="decision" value="approve"`, `name="decision" value="deny"`,
+	} {
+		if !page.contains(want) {
+			t.Errorf("consent page lacks %q", want)
+		}
+	}
+	if page.contains(auth.ScopeDescriptions[auth.ScopeIncomeWrite]) {
+		t.Error("consent page offers a scope the client did not ask for")
+	}
+	if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' http://127.0.0.1:43210;") {
+		t.Errorf("CSP %q does not let the form redirect to the client", csp)
+	}
+}
+
+func TestOAuthConsentWithoutScopeOffersReadOnlyFirst(t *testing.T) {
+	env := newOAuthEnv(t)
+	a := newAuthRequest(env.register(t, "App", testRedirect))
+	a.scope = ""
+	b := env.browser(t)
+	b.signIn(env.createUser(finance.PlanPro))
+	page := b.consent(a)
+	if !page.contains(`value="finance:read" checked`) || page.contains(`value="expenses:write" checked`) ||
+		!page.contains(`value="settings:write"`) {
+		t.Errorf("without a scope every scope is offered, only finance:read ticked:\n%s", page.body)
+	}
+}
+
+func TestOAuthFullFlow(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	a := newAuthRequest(env.register(t, "Flow client", testRedirect))
+	a.redirectURI = "http://127.0.0.1:50505/callback" // another loopback port than registered
+	b := env.browser(t)
+	b.signIn(u)
+
+	x := b.decide(a, b.consent(a), "approve", "finance:read", "expenses:write")
+	if x.status != http.StatusSeeOther {
+		t.Fatalf("approve: status %d: %s", x.status, x.body)
+	}
+	loc := x.location(t)
+	if got := loc.Scheme + "://" + loc.Host + loc.Path; got != a.redirectURI {
+		t.Errorf("redirected to %s, want %s", got, a.redirectURI)
+	}
+	q := loc.Query()
+	if q.Get("state") != a.state || q.Get("iss") != testBaseURL || q.Get("code") == "" {
+		t.Fatalf("redirect query %v; want code, state %q and iss %q", q, a.state, testBaseURL)
+	}
+
+	tx := env.redeem(t, a, q.Get("code"))
+	if tx.status != http.StatusOK || tx.header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("token: status %d, Cache-Control %q: %s", tx.status, tx.header.Get("Cache-Control"), tx.body)
+	}
+	var tok oauth.TokenResponse
+	tx.json(t, &tok)
+	if !strings.HasPrefix(tok.AccessToken, "fat_") || !strings.HasPrefix(tok.RefreshToken, "frt_") ||
+		tok.TokenType != "Bearer" || tok.ExpiresIn != 3600 || tok.Scope != "finance:read expenses:write mcp:connect" {
+		t.Fatalf("token response %+v", tok)
+	}
+
+	// The access token authenticates as the user, with the granted scopes.
+	res := apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer(tok.AccessToken), wantStatus: http.StatusOK}.run(t, env.testEnv)
+	if res.status != http.StatusOK {
+		t.Fatal("access token refused")
+	}
+	p, err := env.auth.Authenticate(context.Background(), tok.AccessToken)
+	if err != nil || p.Method != auth.MethodOAuth || p.UserID() != u.ID || p.CredentialID == "" ||
+		!slices.Equal(p.Scopes, []auth.Scope{auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP}) {
+		t.Errorf("principal = %+v, %v", p, err)
+	}
+
+	// Stored only as hashes: the database holds neither token.
+	for _, secret := range []string{tok.AccessToken, tok.RefreshToken, q.Get("code")} {
+		if dbContains(t, env.testEnv, secret) {
+			t.Errorf("the database holds a token in clear text")
+		}
+	}
+
+	// Refresh rotates: new tokens, and the old refresh token is spent.
+	rx := env.refresh(t, a.clientID, tok.RefreshToken)
+	if rx.status != http.StatusOK {
+		t.Fatalf("refresh: status %d: %s", rx.status, rx.body)
+	}
+	var tok2 oauth.TokenResponse
+	rx.json(t, &tok2)
+	if tok2.RefreshToken == tok.RefreshToken || tok2.AccessToken == tok.AccessToken || tok2.RefreshToken == "" {
+		t.Fatalf("refresh did not rotate: %+v", tok2)
+	}
+	if env.health(t, tok2.AccessToken) != http.StatusOK {
+		t.Error("refreshed access token refused")
+	}
+	rx3 := env.refresh(t, a.clientID, tok2.RefreshToken)
+	var tok3 oauth.TokenResponse
+	rx3.json(t, &tok3)
+	if rx3.status != http.StatusOK {
+		t.Fatalf("second refresh: %d %s", rx3.status, rx3.body)
+	}
+
+	// Replaying a spent refresh token revokes the whole grant.
+	env.refresh(t, a.clientID, tok.RefreshToken).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	for _, at := range []string{tok.AccessToken, tok2.AccessToken, tok3.AccessToken} {
+		if got := env.health(t, at); got != http.StatusUnauthorized {
+			t.Errorf("access token after replay: status %d, want 401", got)
+		}
+	}
+	env.refresh(t, a.clientID, tok3.RefreshToken).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	if grants, _ := env.oauth.ListGrants(context.Background(), u.ID); len(grants) != 0 {
+		t.Errorf("connected apps after replay: %+v, want none", grants)
+	}
+}
+
+// dbContains reports whether the database files (the main file and its
+// write-ahead log) hold s anywhere, in any table.
+func dbContains(t testing.TB, env *testEnv, s string) bool {
+	t.Helper()
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(env.db.Path() + suffix)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestOAuthScopesLimitTheToken(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	// The client asks for reading and writing expenses; the user unticks the write.
+	_, tok := env.connect(t, u, "finance:read")
+	if tok.Scope != "finance:read mcp:connect" {
+		t.Fatalf("granted %q, want finance:read mcp:connect", tok.Scope)
+	}
+	runScenarios(t, env.testEnv, []apiScenario{
+		{name: "health", method: http.MethodGet, url: "/api/v1/health", headers: bearer(tok.AccessToken), wantStatus: http.StatusOK},
+		{name: "a read route", method: http.MethodGet, url: "/api/v1/categories", headers: bearer(tok.AccessToken), wantStatus: http.StatusOK},
+		{name: "a write route outside the grant", method: http.MethodPost, url: "/api/v1/categories", headers: bearer(tok.AccessToken),
+			body: `{"name":"Coffee","kind":"expense"}`, wantStatus: http.StatusForbidden, wantCode: CodeForbidden},
+	})
+
+	t.Run("no scope ticked grants mcp:connect alone", func(t *testing.T) {
+		_, tok := env.connect(t, u)
+		if tok.Scope != "mcp:connect" {
+			t.Errorf("granted %q", tok.Scope)
+		}
+		apiScenario{method: http.MethodGet, url: "/api/v1/categories", headers: bearer(tok.AccessToken),
+			wantStatus: http.StatusForbidden, wantCode: CodeForbidden}.run(t, env.testEnv)
+	})
+
+	t.Run("a tampered form cannot add a scope", func(t *testing.T) {
+		a := newAuthRequest(env.register(t, "App", testRedirect))
+		a.scope = "finance:read"
+		b := env.browser(t)
+		b.signIn(u)
+		x := b.decide(a, b.consent(a), "approve", "finance:read", "settings:write")
+		if x.status != http.StatusBadRequest || x.header.Get("Location") != "" {
+			t.Errorf("status %d, Location %q; want 400 and no code", x.status, x.header.Get("Location"))
+		}
+	})
+
+	t.Run("refresh may narrow, never widen", func(t *testing.T) {
+		a, tok := env.connect(t, u, "finance:read", "expenses:write")
+		x := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken},
+			"client_id": {a.clientID}, "scope": {"finance:read settings:write"}})
+		x.wantOAuthError(t, http.StatusBadRequest, "invalid_scope")
+		x = env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken},
+			"client_id": {a.clientID}, "scope": {"finance:read"}})
+		var narrow oauth.TokenResponse
+		x.json(t, &narrow)
+		if x.status != http.StatusOK || narrow.Scope != "finance:read" {
+			t.Fatalf("narrowing refresh: %d %s", x.status, x.body)
+		}
+		// The new refresh token keeps the full grant.
+		x = env.refresh(t, a.clientID, narrow.RefreshToken)
+		var full oauth.TokenResponse
+		x.json(t, &full)
+		if full.Scope != "finance:read expenses:write mcp:connect" {
+			t.Errorf("after narrowing, the next refresh grants %q", full.Scope)
+		}
+	})
+}
+
+func TestOAuthDeny(t *testing.T) {
+	env := newOAuthEnv(t)
+	a := newAuthRequest(env.register(t, "App", testRedirect))
+	b := env.browser(t)
+	b.signIn(env.createUser(finance.PlanPro))
+	x := b.decide(a, b.consent(a), "deny", "finance:read")
+	if x.status != http.StatusSeeOther {
+		t.Fatalf("deny: status %d", x.status)
+	}
+	q := x.location(t).Query()
+	if q.Get("error") != "access_denied" || q.Get("state") != a.state || q.Get("iss") != testBaseURL || q.Get("code") != "" {
+		t.Errorf("deny redirect query = %v", q)
+	}
+}
+
+func TestOAuthPKCEAndRedirectAtTheTokenEndpoint(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	clientID := env.register(t, "App", testRedirect)
+	b := env.browser(t)
+	b.signIn(u)
+
+	tests := []struct {
+		name   string
+		modify func(form url.Values)
+		status int
+		want   string
+	}{
+		{"wrong verifier", func(f url.Values) { _, c := pkce(); f.Set("code_verifier", c+"-not-the-verifier") }, 400, "invalid_grant"},
+		{"another valid verifier", func(f url.Values) { v, _ := pkce(); f.Set("code_verifier", v) }, 400, "invalid_grant"},
+		{"verifier too short", func(f url.Values) { f.Set("code_verifier", "abc") }, 400, "invalid_grant"},
+		{"the challenge as verifier (plain)", nil, 400, "invalid_grant"},
+		{"no verifier", func(f url.Values) { f.Del("code_verifier") }, 400, "invalid_request"},
+		{"another redirect URI", func(f url.Values) { f.Set("redirect_uri", "http://127.0.0.1:43210/other") }, 400, "invalid_grant"},
+		{"another loopback port than authorized", func(f url.Values) { f.Set("redirect_uri", "http://127.0.0.1:1234/callback") }, 400, "invalid_grant"},
+		{"no redirect URI", func(f url.Values) { f.Del("redirect_uri") }, 400, "invalid_grant"},
+		{"no code", func(f url.Values) { f.Del("code") }, 400, "invalid_request"},
+		{"unknown code", func(f url.Values) { f.Set("code", "nope") }, 400, "invalid_grant"},
+		{"another resource", func(f url.Values) { f.Set("resource", "https://other.example/api/mcp") }, 400, "invalid_target"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAuthRequest(clientID)
+			code := b.approve(a, "finance:read")
+			form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {a.verifier},
+				"redirect_uri": {a.redirectURI}, "client_id": {a.clientID}}
+			if tt.modify != nil {
+				tt.modify(form)
+			} else {
+				form.Set("code_verifier", a.challenge)
+			}
+			env.postForm(t, oauth.TokenPath, form).wantOAuthError(t, tt.status, tt.want)
+		})
+	}
+
+	t.Run("a failed attempt spends the code", func(t *testing.T) {
+		a := newAuthRequest(clientID)
+		code := b.approve(a, "finance:read")
+		form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {a.challenge},
+			"redirect_uri": {a.redirectURI}, "client_id": {a.clientID}}
+		env.postForm(t, oauth.TokenPath, form).wantOAuthError(t, 400, "invalid_grant")
+		env.redeem(t, a, code).wantOAuthError(t, 400, "invalid_grant")
+	})
+
+	t.Run("a code of another client", func(t *testing.T) {
+		a := newAuthRequest(clientID)
+		code := b.approve(a, "finance:read")
+		a.clientID = env.register(t, "Other", testRedirect)
+		env.redeem(t, a, code).wantOAuthError(t, 400, "invalid_grant")
+	})
+
+	t.Run("redirect URI omitted in both requests", func(t *testing.T) {
+		single := env.register(t, "Single", "https://single.example/cb")
+		a := newAuthRequest(single)
+		q := a.query()
+		q.Del("redirect_uri")
+		page := b.get(oauth.AuthorizePath + "?" + q.Encode())
+		q.Set("csrf", csrf(t, page))
+		q.Set("decision", "approve")
+		x := b.post(oauth.AuthorizePath, q)
+		loc := x.location(t)
+		if loc.Host != "single.example" {
+			t.Fatalf("redirected to %s", loc)
+		}
+		form := url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")},
+			"code_verifier": {a.verifier}, "client_id": {single}}
+		if x := env.postForm(t, oauth.TokenPath, form); x.status != http.StatusOK {
+			t.Errorf("status %d: %s", x.status, x.body)
+		}
+	})
+}
+
+func TestOAuthCodeExpiresAfter60Seconds(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	clientID := env.register(t, "App", testRedirect)
+	b := env.browser(t)
+	b.signIn(u)
+
+	a := newAuthRequest(clientID)
+	code := b.approve(a, "finance:read")
+	env.clock.Advance(59 * time.Second)
+	if x := env.redeem(t, a, code); x.status != http.StatusOK {
+		t.Errorf("after 59 s: status %d: %s", x.status, x.body)
+	}
+
+	a = newAuthRequest(clientID)
+	code = b.approve(a, "finance:read")
+	env.clock.Advance(60 * time.Second)
+	x := env.redeem(t, a, code)
+	x.wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	var e oauthErr
+	x.json(t, &e)
+	if !strings.Contains(e.Description, "expired") {
+		t.Errorf("description %q does not say the code expired", e.Description)
+	}
+}
+
+func TestOAuthCodeReuseRevokesTheGrant(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	a := newAuthRequest(env.register(t, "App", testRedirect))
+	b := env.browser(t)
+	b.signIn(u)
+	code := b.approve(a, "finance:read")
+	var tok oauth.TokenResponse
+	env.redeem(t, a, code).json(t, &tok)
+	if env.health(t, tok.AccessToken) != http.StatusOK {
+		t.Fatal("first redemption's token refused")
+	}
+	env.redeem(t, a, code).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	if got := env.health(t, tok.AccessToken); got != http.StatusUnauthorized {
+		t.Errorf("after the code was reused, its access token gets %d, want 401", got)
+	}
+	env.refresh(t, a.clientID, tok.RefreshToken).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+}
+
+func TestOAuthAccessTokenExpiresAfterAnHour(t *testing.T) {
+	env := newOAuthEnv(t)
+	a, tok := env.connect(t, env.createUser(finance.PlanPro), "finance:read")
+	env.clock.Advance(59 * time.Minute)
+	if env.health(t, tok.AccessToken) != http.StatusOK {
+		t.Error("refused before the hour is over")
+	}
+	env.clock.Advance(time.Minute)
+	apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer(tok.AccessToken),
+		wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantInMsg: []string{"expired"}}.run(t, env.testEnv)
+	if x := env.refresh(t, a.clientID, tok.RefreshToken); x.status != http.StatusOK {
+		t.Errorf("refresh after the access token expired: %d %s", x.status, x.body)
+	}
+}
+
+func TestOAuthProUsersOnly(t *testing.T) {
+	env := newOAuthEnv(t)
+	free := env.createUser(finance.PlanFree)
+	a := newAuthRequest(env.register(t, "App", testRedirect))
+	b := env.browser(t)
+	b.signIn(free)
+	page := b.consent(a)
+	if !page.contains("Connecting apps is a Pro plan feature") || !page.contains(`value="approve" class="button" disabled`) {
+		t.Errorf("a free user's consent page does not refuse:\n%s", page.body)
+	}
+	x := b.decide(a, page, "approve", "finance:read")
+	if x.status != http.StatusPaymentRequired || x.header.Get("Location") != "" {
+		t.Errorf("free user approving: status %d, Location %q; want 402 and no code", x.status, x.header.Get("Location"))
+	}
+	// Denying still tells the client.
+	if x := b.decide(a, page, "deny"); x.location(t).Query().Get("error") != "access_denied" {
+		t.Error("a free user cannot deny")
+	}
+
+	t.Run("a user moved to free gets 402 at once", func(t *testing.T) {
+		u := env.createUser(finance.PlanPro)
+		_, tok := env.connect(t, u, "finance:read")
+		if _, err := env.auth.SetPlan(context.Background(), u.Email, finance.PlanFree); err != nil {
+			t.Fatal(err)
+		}
+		apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer(tok.AccessToken),
+			wantStatus: http.StatusPaymentRequired, wantCode: CodeSubscriptionRequired}.run(t, env.testEnv)
+		if _, err := env.auth.SetPlan(context.Background(), u.Email, finance.PlanPro); err != nil {
+			t.Fatal(err)
+		}
+		if env.health(t, tok.AccessToken) != http.StatusOK {
+			t.Error("back on Pro, the token is refused")
+		}
+	})
+}
+
+// TestOAuthClientIDAloneGrantsNothing: registering gives an id, and nothing
+// it can do at the token endpoint without the user's approval yields a token.
+func TestOAuthClientIDAloneGrantsNothing(t *testing.T) {
+	env := newOAuthEnv(t)
+	env.createUser(finance.PlanPro)
+	clientID := env.register(t, "App", testRedirect)
+	v, _ := pkce()
+	for _, form := range []url.Values{
+		{"grant_type": {"authorization_code"}, "client_id": {clientID}, "code": {"guess"}, "code_verifier": {v}, "redirect_uri": {testRedirect}},
+		{"grant_type": {"refresh_token"}, "client_id": {clientID}, "refresh_token": {"frt_guess"}},
+		{"grant_type": {"refresh_token"}, "client_id": {clientID}, "refresh_token": {"fat_guess"}},
+	} {
+		env.postForm(t, oauth.TokenPath, form).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	}
+	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"client_credentials"}, "client_id": {clientID}}).
+		wantOAuthError(t, http.StatusBadRequest, "unsupported_grant_type")
+	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"password"}, "client_id": {clientID}, "username": {"a"}, "password": {"b"}}).
+		wantOAuthError(t, http.StatusBadRequest, "unsupported_grant_type")
+	apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer("fat_" + strings.Repeat("a", 52)),
+		wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized}.run(t, env.testEnv)
+	apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer(clientID),
+		wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized}.run(t, env.testEnv)
+}
+
+func TestOAuthTokenEndpointRequests(t *testing.T) {
+	env := newOAuthEnv(t)
+	clientID := env.register(t, "App", testRedirect)
+	codeOnly := func() string {
+		body := `{"redirect_uris":["` + testRedirect + `"],"grant_types":["authorization_code"]}`
+		var reg oauth.RegisterResponse
+		env.call(t, http.MethodPost, oauth.RegisterPath, "application/json", body, nil).json(t, &reg)
+		return reg.ClientID
+	}()
+	tests := []struct {
+		name   string
+		ct     string
+		body   string
+		header map[string]string
+		status int
+		want   string
+	}{
+		{"JSON body", "application/json", `{"grant_type":"refresh_token"}`, nil, 400, "invalid_request"},
+		{"no grant type", "", "client_id=" + clientID, nil, 400, "invalid_request"},
+		{"no client id", "", "grant_type=refresh_token&refresh_token=frt_x", nil, 400, "invalid_request"},
+		{"unknown client", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=nobody", nil, 401, "invalid_client"},
+		{"a client secret", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=" + clientID + "&client_secret=s", nil, 401, "invalid_client"},
+		{"Basic authentication", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=" + clientID,
+			map[string]string{"Authorization": "Basic YTpi"}, 401, "invalid_client"},
+		{"repeated parameter", "", "grant_type=refresh_token&grant_type=refresh_token&client_id=" + clientID, nil, 400, "invalid_request"},
+		{"refresh by a client that did not register it", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=" + codeOnly, nil, 400, "unauthorized_client"},
+		{"another resource", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=" + clientID + "&resource=https%3A%2F%2Fx.example", nil, 400, "invalid_target"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ct := tt.ct
+			if ct == "" {
+				ct = "application/x-www-form-urlencoded"
+			}
+			x := env.call(t, http.MethodPost, oauth.TokenPath, ct, tt.body, tt.header)
+			x.wantOAuthError(t, tt.status, tt.want)
+			if tt.header != nil && x.header.Get("WWW-Authenticate") == "" {
+				t.Error("a 401 to a client that sent Authorization has no challenge")
+			}
+		})
+	}
+}
+
+func TestOAuthRevocation(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+
+	t.Run("an access token", func(t *testing.T) {
+		a, tok := env.connect(t, u, "finance:read")
+		x := env.postForm(t, oauth.RevokePath, url.Values{"token": {tok.AccessToken}, "client_id": {a.clientID}})
+		if x.status != http.StatusOK {
+			t.Fatalf("status %d: %s", x.status, x.body)
+		}
+		if env.health(t, tok.AccessToken) != http.StatusUnauthorized {
+			t.Error("revoked access token still works")
+		}
+		if x := env.refresh(t, a.clientID, tok.RefreshToken); x.status != http.StatusOK {
+			t.Errorf("revoking an access token also stopped the refresh token: %s", x.body)
+		}
+	})
+	t.Run("a refresh token revokes the grant", func(t *testing.T) {
+		a, tok := env.connect(t, u, "finance:read")
+		x := env.postForm(t, oauth.RevokePath, url.Values{"token": {tok.RefreshToken}, "token_type_hint": {"refresh_token"}})
+		if x.status != http.StatusOK {
+			t.Fatalf("status %d", x.status)
+		}
+		if env.health(t, tok.AccessToken) != http.StatusUnauthorized {
+			t.Error("access token of a revoked grant still works")
+		}
+		env.refresh(t, a.clientID, tok.RefreshToken).wantOAuthError(t, 400, "invalid_grant")
+	})
+	t.Run("another client's token is left alone", func(t *testing.T) {
+		_, tok := env.connect(t, u, "finance:read")
+		other := env.register(t, "Other", testRedirect)
+		if x := env.postForm(t, oauth.RevokePath, url.Values{"token": {tok.AccessToken}, "client_id": {other}}); x.status != http.StatusOK {
+			t.Errorf("status %d", x.status)
+		}
+		if env.health(t, tok.AccessToken) != http.StatusOK {
+			t.Error("another client revoked the token")
+		}
+	})
+	for name, form := range map[string]url.Values{
+		"unknown token": {"token": {"fat_unknown"}},
+		"garbage":       {"token": {"x"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if x := env.postForm(t, oauth.RevokePath, form); x.status != http.StatusOK || len(x.body) != 0 {
+				t.Errorf("status %d, body %q; want 200 and nothing", x.status, x.body)
+			}
+		})
+	}
+	t.Run("no token", func(t *testing.T) {
+		env.postForm(t, oauth.RevokePath, url.Values{"client_id": {"x"}}).wantOAuthError(t, 400, "invalid_request")
+	})
+}
+
+func TestOAuthLastUseIsBatched(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	_, tok := env.connect(t, u, "finance:read")
+	ctx := context.Background()
+	for range 3 {
+		env.health(t, tok.AccessToken)
+	}
+	grants, err := env.db.ListOAuthGrants(ctx, u.ID, env.clock.Now())
+	if err != nil || len(grants) != 1 {
+		t.Fatalf("grants %+v, %v", grants, err)
+	}
+	if grants[0].LastUsedAt != nil {
+		t.Error("last use was written on the request path")
+	}
+	if err := env.oauth.FlushUsage(ctx); err != nil {
+		t.Fatal(err)
+	}
+	grants, _ = env.db.ListOAuthGrants(ctx, u.ID, env.clock.Now())
+	if grants[0].LastUsedAt == nil || grants[0].ClientName != "Test client" {
+		t.Errorf("after flushing: %+v", grants[0])
+	}
+}
+
+func TestOAuthPrune(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	a, tok := env.connect(t, u, "finance:read")
+	unused := env.register(t, "Never approved", testRedirect)
+	ctx := context.Background()
+	now := env.clock.Now()
+	if err := env.db.PruneOAuth(ctx, now.Add(2*time.Hour), now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	// The expired access token is gone, the refresh token and the clients stay.
+	env.clock.Advance(2 * time.Hour)
+	if env.health(t, tok.AccessToken) != http.StatusUnauthorized {
+		t.Error("expired access token works")
+	}
+	if x := env.refresh(t, a.clientID, tok.RefreshToken); x.status != http.StatusOK {
+		t.Errorf("refresh after prune: %s", x.body)
+	}
+	if _, err := env.db.OAuthClient(ctx, unused); err != nil {
+		t.Errorf("a new client was pruned: %v", err)
+	}
+	// Much later, the client that never got a grant goes; the one with a grant stays.
+	if err := env.db.PruneOAuth(ctx, now.Add(24*time.Hour), now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.db.OAuthClient(ctx, unused); err == nil {
+		t.Error("a client that never got a grant was kept")
+	}
+	if _, err := env.db.OAuthClient(ctx, a.clientID); err != nil {
+		t.Errorf("a connected client was pruned: %v", err)
+	}
+}
+
+// TestOAuthConcurrentRefreshRevokes: two uses of one refresh token at once
+// mean a copy exists; at most one gets tokens and the grant ends revoked.
+func TestOAuthConcurrentRefreshRevokes(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	a, tok := env.connect(t, u, "finance:read")
+	results := make(chan exchange, 4)
+	for range 4 {
+		go func() { results <- env.refresh(t, a.clientID, tok.RefreshToken) }()
+	}
+	ok := 0
+	var fresh oauth.TokenResponse
+	for range 4 {
+		if x := <-results; x.status == http.StatusOK {
+			ok++
+			x.json(t, &fresh)
+		}
+	}
+	if ok > 1 {
+		t.Fatalf("%d concurrent refreshes succeeded", ok)
+	}
+	if fresh.AccessToken != "" && env.health(t, fresh.AccessToken) != http.StatusUnauthorized {
+		t.Error("the grant survived a concurrent reuse of its refresh token")
+	}
+	if grants, _ := env.oauth.ListGrants(context.Background(), u.ID); len(grants) != 0 {
+		t.Errorf("grant still listed: %+v", grants)
+	}
+}
