@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -172,7 +173,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && !slices.Contains(ProtocolVersions, v) {
 		writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST,
-			"Unsupported "+mcp.HeaderProtocolVersion+" "+v+"; supported: "+strings.Join(ProtocolVersions, ", "))
+			"Unsupported MCP-Protocol-Version "+v+"; supported: "+strings.Join(ProtocolVersions, ", "))
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		// Checked here too so that the refusal is JSON like every other answer.
+		writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST, "Content-Type must be application/json")
 		return
 	}
 	body, err := io.ReadAll(r.Body) // bounded by the server's body limit

@@ -1,0 +1,215 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/server/auth"
+)
+
+func expenseBody(amount, method string, extra string) string {
+	return `{"amount":` + amount + `,"date":"2025-03-08","description":"Lunch","category":"Food & Dining","payment_method":"` + method + `"` + extra + `}`
+}
+
+// A read tool returns exactly what its route returns: the envelope's data,
+// as structuredContent and as JSON text.
+func TestReadToolReturnsTheRouteData(t *testing.T) {
+	env := newTestEnv(t)
+	rest := env.key(auth.ScopeAll)
+	for _, amount := range []string{"120", "350.50", `"99.99"`} {
+		if status, res := env.rest(rest, http.MethodPost, "/api/v1/expenses", expenseBody(amount, "Cash", "")); status != http.StatusCreated {
+			t.Fatalf("seed: %d %v", status, res.Error)
+		}
+	}
+	key := env.key(auth.ScopeRead, auth.ScopeMCP)
+
+	for _, tc := range []struct {
+		tool  string
+		args  map[string]any
+		route string
+	}{
+		{"list_expenses", map[string]any{"limit": 2, "sortBy": "amount", "sortOrder": "asc"}, "/api/v1/expenses?limit=2&sortBy=amount&sortOrder=asc"},
+		{"list_expenses", map[string]any{"search": "lunch", "dateFrom": "2025-03-01", "dateTo": "2025-03-31"}, "/api/v1/expenses?search=lunch&dateFrom=2025-03-01&dateTo=2025-03-31"},
+		{"get_expense_summary", map[string]any{"dateFrom": "2025-03-01", "dateTo": "2025-03-31"}, "/api/v1/expenses/summary?dateFrom=2025-03-01&dateTo=2025-03-31"},
+		{"get_expense_form_options", nil, "/api/v1/expenses/form-options"},
+		{"list_categories", map[string]any{"kind": "income"}, "/api/v1/categories?kind=income"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			res := env.callTool(key, tc.tool, tc.args)
+			if res.IsError {
+				t.Fatalf("isError: %s", res.Content[0].Text)
+			}
+			status, want := env.rest(rest, http.MethodGet, tc.route, "")
+			if status != http.StatusOK {
+				t.Fatalf("REST %s: %d", tc.route, status)
+			}
+			if diff := cmp.Diff(want.Data, any(res.structured(t))); diff != "" {
+				t.Errorf("structuredContent differs from the REST data (-rest +tool):\n%s", diff)
+			}
+			var text any
+			if len(res.Content) != 1 || res.Content[0].Type != "text" || decodeNumbers([]byte(res.Content[0].Text), &text) != nil {
+				t.Fatalf("content is not one JSON text: %+v", res.Content)
+			}
+			if diff := cmp.Diff(want.Data, text); diff != "" {
+				t.Errorf("text differs from the REST data (-rest +text):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A write tool has its route's side effects: an Account Debit expense
+// debits the account, in the same transaction.
+func TestWriteToolHasTheRouteEffect(t *testing.T) {
+	env := newTestEnv(t)
+	rest := env.key(auth.ScopeAll)
+	_, acct := env.rest(rest, http.MethodPost, "/api/v1/accounts", `{"name":"Wallet","type":"cash","opening_balance":1000}`)
+	accountID := acct.Data.(map[string]any)["id"].(string)
+
+	key := env.key(auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP)
+	res := env.callTool(key, "create_expense", map[string]any{
+		"amount": json.Number("250.75"), "date": "2025-03-08", "description": "Groceries", "category": "Groceries",
+		"payment_method": "Account Debit", "account_id": accountID,
+	})
+	if res.IsError {
+		t.Fatalf("create_expense: %s", res.Content[0].Text)
+	}
+	expense := res.structured(t)
+	if expense["amount"] != json.Number("250.75") || expense["payment_method"] != "Account Debit" || expense["account_transaction_id"] == nil {
+		t.Errorf("created expense: %v", expense)
+	}
+
+	_, got := env.rest(rest, http.MethodGet, "/api/v1/expenses/"+expense["id"].(string), "")
+	if diff := cmp.Diff(any(expense), got.Data); diff != "" {
+		t.Errorf("the stored expense differs from the tool's result (-tool +rest):\n%s", diff)
+	}
+	_, acct = env.rest(rest, http.MethodGet, "/api/v1/accounts/"+accountID, "")
+	if bal := acct.Data.(map[string]any)["current_balance"]; bal != json.Number("749.25") {
+		t.Errorf("balance after the debit = %v, want 749.25", bal)
+	}
+	lines := env.callTool(key, "list_account_transactions", map[string]any{"accountId": accountID}).structured(t)
+	items := lines["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("lines: %v", items)
+	}
+	line := items[0].(map[string]any)
+	if line["type"] != "debit" || line["amount"] != json.Number("250.75") || line["source"] != "expense" || line["source_id"] != expense["id"] {
+		t.Errorf("account line: %v", line)
+	}
+}
+
+// Amounts pass through the tool exactly: never through a float.
+func TestAmountsStayExact(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.key(auth.ScopeExpensesWrite, auth.ScopeMCP)
+	for _, amount := range []string{"999999999.99", "0.10", `"1234567.89"`} {
+		msg := env.rpc(key, "tools/call", json.RawMessage(`{"name":"create_expense","arguments":`+expenseBody(amount, "Cash", "")+`}`))
+		want := `\"amount\":` + strings.Trim(amount, `"`) + `,`
+		if msg.Error != nil || !bytes.Contains(msg.Result, []byte(want)) {
+			t.Errorf("amount %s: result %s does not carry %s", amount, msg.Result, want)
+		}
+	}
+}
+
+// A REST error comes back as a tool error carrying the REST error object:
+// the same message, code and fields as the route gives over HTTP.
+func TestRESTErrorsAreToolErrors(t *testing.T) {
+	env := newTestEnv(t)
+	rest := env.key(auth.ScopeAll)
+	key := env.key(auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP)
+	_, created := env.rest(rest, http.MethodPost, "/api/v1/expenses", expenseBody("10", "Cash", ""))
+	id := created.Data.(map[string]any)["id"].(string)
+	env.rest(rest, http.MethodDelete, "/api/v1/expenses/"+id, "")
+
+	for _, tc := range []struct {
+		name     string
+		tool     string
+		args     string
+		method   string
+		route    string
+		body     string
+		wantCode string
+	}{
+		{"validation", "create_expense", expenseBody("-5", "Cash", ""), http.MethodPost, "/api/v1/expenses", expenseBody("-5", "Cash", ""), "VALIDATION_ERROR"},
+		{"missing account", "create_expense", expenseBody("5", "Account Debit", ""), http.MethodPost, "/api/v1/expenses", expenseBody("5", "Account Debit", ""), "VALIDATION_ERROR"},
+		{"bad query", "list_expenses", `{"dateFrom":"2025-13-01"}`, http.MethodGet, "/api/v1/expenses?dateFrom=2025-13-01", "", "VALIDATION_ERROR"},
+		{"not found", "get_expense", `{"id":"01956a3e-7d2c-7b4e-9a1f-3c5d7e9f1a2b"}`, http.MethodGet, "/api/v1/expenses/01956a3e-7d2c-7b4e-9a1f-3c5d7e9f1a2b", "", "NOT_FOUND"},
+		{"invalid status", "delete_expense", `{"id":"` + id + `"}`, http.MethodDelete, "/api/v1/expenses/" + id, "", "INVALID_STATUS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := env.rpc(key, "tools/call", json.RawMessage(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`))
+			if msg.Error != nil {
+				t.Fatalf("JSON-RPC error %s; a REST error is a tool result", msg.Error.Message)
+			}
+			var res toolResult
+			if err := json.Unmarshal(msg.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			if !res.IsError {
+				t.Fatalf("isError is false: %s", msg.Result)
+			}
+			_, want := env.rest(rest, tc.method, tc.route, tc.body)
+			got := res.structured(t)
+			if diff := cmp.Diff(want.Error, got); diff != "" {
+				t.Errorf("tool error differs from the REST error (-rest +tool):\n%s", diff)
+			}
+			if got["code"] != tc.wantCode {
+				t.Errorf("code = %v, want %s", got["code"], tc.wantCode)
+			}
+			if text := res.Content[0].Text; !strings.Contains(text, want.Error["message"].(string)) || !strings.Contains(text, tc.wantCode) {
+				t.Errorf("text %q lacks the REST message or code", text)
+			}
+		})
+	}
+}
+
+// Arguments that cannot form the route's request are refused before it is
+// called, in the REST error shape.
+func TestArgumentErrors(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.key(auth.ScopeAll)
+	for _, tc := range []struct {
+		name, tool, args string
+		wantField        string
+	}{
+		{"unknown argument", "list_expenses", `{"categroy":"Food"}`, "categroy"},
+		{"unknown body field", "create_category", `{"name":"X","kind":"expense","colour":"#000000"}`, "colour"},
+		{"missing path parameter", "get_expense", `{}`, "id"},
+		{"empty path parameter", "update_expense", `{"id":"  ","amount":5}`, "id"},
+		{"path parameter not a string", "get_income", `{"id":12}`, "id"},
+		{"query value not a scalar", "list_expenses", `{"search":["a"]}`, "search"},
+		{"arguments not an object", "list_expenses", `[1,2]`, "arguments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := env.rpc(key, "tools/call", json.RawMessage(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`))
+			var res toolResult
+			if msg.Error != nil {
+				t.Fatalf("JSON-RPC error: %s", msg.Error.Message)
+			}
+			if err := json.Unmarshal(msg.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			got := res.structured(t)
+			fields, _ := got["fields"].(map[string]any)
+			if !res.IsError || got["code"] != "VALIDATION_ERROR" || fields[tc.wantField] == nil {
+				t.Errorf("result %s, want a VALIDATION_ERROR on %s", msg.Result, tc.wantField)
+			}
+		})
+	}
+}
+
+// Path parameters are escaped: an id cannot steer the call to another route.
+func TestPathParametersAreEscaped(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.key(auth.ScopeAll)
+	for _, id := range []string{"../../health", "x?limit=1", "a/b", "%2e%2e"} {
+		res := env.callTool(key, "get_expense", map[string]any{"id": id})
+		if got := res.structured(t); !res.IsError || got["code"] != "NOT_FOUND" {
+			t.Errorf("id %q: %s, want NOT_FOUND", id, res.StructuredContent)
+		}
+	}
+}

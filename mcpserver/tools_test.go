@@ -1,0 +1,262 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	assets "github.com/finance-app/finance/embed"
+	"github.com/finance-app/finance/server/auth"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// specTools is section 4.5 of the specification: the MCP tools by scope.
+var specTools = map[auth.Scope][]string{
+	auth.ScopeRead: {"get_dashboard_summary", "get_report", "list_expenses", "get_expense", "get_expense_form_options",
+		"get_expense_summary", "list_income", "get_income", "list_accounts", "list_account_transactions", "list_credit_cards",
+		"list_credit_card_soas", "get_credit_card_soa", "list_unbilled_transactions", "list_installment_plans",
+		"get_installment_plan", "get_credit_card_metrics", "list_bills", "get_bills_summary", "list_bill_templates",
+		"get_bill_template", "list_bill_payments", "get_bill_form_options", "list_loans", "get_current_month_loan_dues",
+		"list_categories", "get_app_settings", "get_budget_thresholds"},
+	auth.ScopeExpensesWrite: {"create_expense", "update_expense", "delete_expense", "split_expense"},
+	auth.ScopeIncomeWrite:   {"create_income", "update_income", "delete_income"},
+	auth.ScopeAccountsWrite: {"create_account_transaction", "update_account_transaction", "adjust_account_balance"},
+	auth.ScopeCardsWrite: {"create_credit_card_transaction", "record_credit_card_soa_payment", "add_soa_transaction",
+		"convert_transaction_to_installment", "cancel_installment_plan", "link_transaction_to_soa",
+		"update_credit_card_transaction", "update_soa_transaction", "delete_soa_transaction", "update_credit_card_soa"},
+	auth.ScopeBillsWrite: {"record_bill_payment", "create_bill_template", "update_bill_template", "delete_bill_template",
+		"update_bill_instance", "update_bill_status", "delete_bill_payment"},
+	auth.ScopeLoansWrite:    {"record_loan_payment"},
+	auth.ScopeSettingsWrite: {"create_category", "update_budget_thresholds"},
+}
+
+func builtTools(t *testing.T) []tool {
+	t.Helper()
+	h, err := New(nil, Config{BaseURL: testBaseURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.tools
+}
+
+// Every tool is one named in the specification, under its scope: a key
+// holding only that scope (and mcp:connect) may call it. The tools of the
+// specification whose routes do not exist yet are logged.
+func TestToolsFollowSpecification(t *testing.T) {
+	built := map[string]tool{}
+	for _, tt := range builtTools(t) {
+		built[tt.name] = tt
+	}
+	var pending []string
+	for scope, names := range specTools {
+		for _, name := range names {
+			tt, ok := built[name]
+			if !ok {
+				pending = append(pending, name)
+				continue
+			}
+			delete(built, name)
+			p := auth.Principal{Method: auth.MethodAPIKey, Scopes: []auth.Scope{scope}}
+			if err := p.Allow(tt.access); err != nil {
+				t.Errorf("%s is a %s tool, but its route requires %s", name, scope, tt.access)
+			}
+			if scope != auth.ScopeRead && tt.hints.readOnly {
+				t.Errorf("%s is a write tool marked read-only", name)
+			}
+			if scope == auth.ScopeRead && !tt.hints.readOnly {
+				t.Errorf("%s is a read tool not marked read-only", name)
+			}
+		}
+	}
+	for name := range built {
+		t.Errorf("tool %s is not named in the specification", name)
+	}
+	slices.Sort(pending)
+	t.Logf("%d tools of the specification wait for their routes: %s", len(pending), strings.Join(pending, ", "))
+}
+
+// The scope of a tool is read from the contract's x-scope; reading it back
+// must give the same text, for every operation a tool could wrap.
+func TestParseRequirementRoundTrips(t *testing.T) {
+	c, err := parseContract(assets.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, item := range c.root["paths"].(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			m, ok := op.(map[string]any)
+			if !ok {
+				continue
+			}
+			x, _ := m["x-scope"].(string)
+			r, err := parseRequirement(x)
+			if err != nil {
+				continue // public, any, jwt, mcp:connect: not tool routes
+			}
+			n++
+			if r.String() != x {
+				t.Errorf("x-scope %q reads back as %q", x, r)
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d operations had a tool scope", n)
+	}
+	for _, bad := range []string{"", "public", "any", "jwt", "jwt | all", "mcp:connect", "all", "finance:read | all", "expenses:read"} {
+		if _, err := parseRequirement(bad); err == nil {
+			t.Errorf("x-scope %q accepted", bad)
+		}
+	}
+}
+
+var (
+	readTools = []string{"get_expense", "get_expense_form_options", "get_expense_summary", "get_income", "list_account_transactions",
+		"list_accounts", "list_categories", "list_credit_cards", "list_expenses", "list_income", "list_unbilled_transactions"}
+	expenseWrites = []string{"create_expense", "delete_expense", "split_expense", "update_expense"}
+)
+
+func TestToolsListIsFilteredByScope(t *testing.T) {
+	env := newTestEnv(t)
+	sorted := func(lists ...[]string) []string {
+		out := slices.Concat(lists...)
+		slices.Sort(out)
+		return out
+	}
+	var all []string
+	for _, tt := range builtTools(t) {
+		all = append(all, tt.name)
+	}
+	for _, tc := range []struct {
+		name   string
+		scopes []auth.Scope
+		want   []string
+	}{
+		{"finance:read sees only reads", []auth.Scope{auth.ScopeRead, auth.ScopeMCP}, readTools},
+		{"expenses:write adds the expense writes", []auth.Scope{auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP},
+			sorted(readTools, expenseWrites)},
+		{"expenses:write alone reads expenses too", []auth.Scope{auth.ScopeExpensesWrite, auth.ScopeMCP},
+			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "list_expenses"}, expenseWrites)},
+		{"income:write", []auth.Scope{auth.ScopeIncomeWrite, auth.ScopeMCP},
+			[]string{"create_income", "delete_income", "get_income", "list_income", "update_income"}},
+		{"accounts:write", []auth.Scope{auth.ScopeAccountsWrite, auth.ScopeMCP},
+			[]string{"adjust_account_balance", "create_account_transaction", "list_account_transactions", "list_accounts", "update_account_transaction"}},
+		{"credit_cards:write", []auth.Scope{auth.ScopeCardsWrite, auth.ScopeMCP},
+			[]string{"create_credit_card_transaction", "list_credit_cards", "list_unbilled_transactions", "update_credit_card_transaction"}},
+		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "list_categories"}},
+		{"bills:write has no tools yet", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP}, nil},
+		{"all sees every tool", []auth.Scope{auth.ScopeAll}, sorted(all)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := env.listTools(env.key(tc.scopes...))
+			if !slices.Equal(tc.want, got) {
+				t.Errorf("tools = %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHiddenToolCannotBeCalled(t *testing.T) {
+	env := newTestEnv(t)
+	reader := env.key(auth.ScopeRead, auth.ScopeMCP)
+	msg := env.rpc(reader, "tools/call", map[string]any{"name": "create_category",
+		"arguments": map[string]any{"name": "Sneaky", "kind": "expense"}})
+	if msg.Error == nil || !strings.Contains(msg.Error.Message, "not found") {
+		t.Fatalf("calling a hidden tool: %s, want a JSON-RPC error", msg.Result)
+	}
+	_, list := env.rest(env.key(auth.ScopeRead), http.MethodGet, "/api/v1/categories?search=Sneaky", "")
+	if items := list.Data.(map[string]any)["items"].([]any); len(items) != 0 {
+		t.Errorf("the hidden tool wrote: %v", items)
+	}
+	msg = env.rpc(reader, "tools/call", map[string]any{"name": "no_such_tool"})
+	if msg.Error == nil {
+		t.Errorf("an unknown tool was called: %s", msg.Result)
+	}
+}
+
+func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
+	env := newTestEnv(t)
+	msg := env.rpc(env.key(auth.ScopeAll), "tools/list", map[string]any{})
+	var res struct {
+		Tools []struct {
+			Name        string                     `json:"name"`
+			Title       string                     `json:"title"`
+			Description string                     `json:"description"`
+			InputSchema map[string]any             `json:"inputSchema"`
+			Annotations map[string]json.RawMessage `json:"annotations"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(msg.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance"}
+	for _, tt := range res.Tools {
+		t.Run(tt.Name, func(t *testing.T) {
+			if tt.Title == "" || len(tt.Description) < 100 {
+				t.Errorf("title %q, description %q: both are needed, and the description should tell a model when and how to use the tool", tt.Title, tt.Description)
+			}
+			if tt.InputSchema["type"] != "object" || tt.InputSchema["additionalProperties"] != false {
+				t.Errorf("inputSchema is not a closed object schema: %v", tt.InputSchema)
+			}
+			hint := func(name string) bool {
+				raw, ok := tt.Annotations[name]
+				if !ok {
+					t.Errorf("annotations lack %s; every hint is set explicitly", name)
+				}
+				return string(raw) == "true"
+			}
+			readOnly, destr, _, openWorld := hint("readOnlyHint"), hint("destructiveHint"), hint("idempotentHint"), hint("openWorldHint")
+			isRead := strings.HasPrefix(tt.Name, "list_") || strings.HasPrefix(tt.Name, "get_")
+			if readOnly != isRead {
+				t.Errorf("readOnlyHint = %v", readOnly)
+			}
+			if want := slices.Contains(destructive, tt.Name); destr != want {
+				t.Errorf("destructiveHint = %v, want %v", destr, want)
+			}
+			if openWorld {
+				t.Error("openWorldHint = true; the tools touch only the user's ledger")
+			}
+		})
+	}
+}
+
+// TestToolsListGolden keeps the full tools/list of a key holding "all" in
+// testdata/tools_list.golden, so that every change to a tool's name, text,
+// hints or schema shows in review. Regenerate with
+//
+//	go test ./mcpserver -run TestToolsListGolden -update
+func TestToolsListGolden(t *testing.T) {
+	env := newTestEnv(t)
+	msg := env.rpc(env.key(auth.ScopeAll), "tools/list", map[string]any{})
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, msg.Result, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	pretty.WriteString("\n")
+	golden := filepath.Join("testdata", "tools_list.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (create it with: go test ./mcpserver -run TestToolsListGolden -update)", err)
+	}
+	if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
+		t.Errorf("tools/list differs from %s (-want +got):\n%s\nIf the change is intended, run: go test ./mcpserver -run TestToolsListGolden -update", golden, diff)
+	}
+}
