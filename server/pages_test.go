@@ -241,7 +241,7 @@ func TestSettingsPagesNeedSignIn(t *testing.T) {
 	}
 }
 
-var newKeyField = regexp.MustCompile(`value="(svk_[a-z2-7]+_[a-z2-7]+)"`)
+var newKeyField = regexp.MustCompile(`id="new-key"[^>]*>(svk_[a-z2-7]+_[a-z2-7]+)</textarea>`)
 
 func TestAPIKeysPage(t *testing.T) {
 	env := newOAuthEnv(t)

@@ -1,0 +1,109 @@
+// Starts the real finance binary on a free loopback port with a fresh data
+// directory, for the end-to-end tests of the OAuth flow and the web pages.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const financeBin = resolve(process.env.FINANCE_BIN ?? join(import.meta.dirname, '..', 'bin', 'finance'));
+
+/**
+ * Starts `finance serve` and resolves once it listens. The returned object
+ * has the base URL, the first-run setup URL (printed while there is no user)
+ * and stop(). Sign-in limits are raised: the tests sign in many times from
+ * one address.
+ */
+export async function startFinance() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'finance-e2e-'));
+  const child = spawn(financeBin, [
+    'serve', '--data-dir', dataDir, '--addr', '127.0.0.1:0', '--access-log=false',
+    '--login-rate-limit', '600/min', '--login-rate-burst', '200',
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  const ready = new Promise((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`finance did not start:\n${log}`)), 15000);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const url = /msg="finance listening" url=(\S+)/.exec(log);
+      const setup = /(http:\/\/\S+\/setup\?code=\S+)/.exec(log);
+      if (url && setup) {
+        clearTimeout(timer);
+        resolveReady({ baseURL: url[1], setupURL: setup[1] });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`finance exited with ${code}:\n${log}`)));
+  });
+  const { baseURL, setupURL } = await ready;
+  return {
+    baseURL,
+    setupURL,
+    dataDir,
+    log: () => log,
+    /** Runs a CLI command against the same data directory. */
+    cli(args, input) {
+      const r = spawnSync(financeBin, [...args, '--data-dir', dataDir], { input, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`finance ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A minimal cookie jar over fetch, for submitting the pages' forms as a browser would. */
+export class CookieJar {
+  cookies = new Map();
+
+  async fetch(url, init = {}) {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /^\s*max-age=(0|-)/i.test(a));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  /** Posts a form as application/x-www-form-urlencoded. */
+  post(url, fields) {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(fields)) {
+      for (const item of [v].flat()) body.append(k, item);
+    }
+    return this.fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  }
+}
+
+/** The value of the form token (csrf) of an HTML page. */
+export function formToken(html) {
+  const m = /name="csrf" value="([^"]+)"/.exec(html);
+  if (!m) throw new Error(`no form token in page:\n${html}`);
+  return decodeEntities(m[1]);
+}
+
+/** The hidden inputs of a form, as name -> [values]. */
+export function hiddenFields(html) {
+  const out = {};
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    (out[decodeEntities(m[1])] ??= []).push(decodeEntities(m[2]));
+  }
+  return out;
+}
+
+function decodeEntities(s) {
+  return s.replace(/&#43;/g, '+').replace(/&#39;/g, "'").replace(/&#34;/g, '"').replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
