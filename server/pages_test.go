@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -223,6 +224,29 @@ func TestCookiesNeverAuthenticateTheAPI(t *testing.T) {
 	x := b.post("/api/v1/categories", nil)
 	if x.status != http.StatusUnauthorized {
 		t.Errorf("POST with only a session cookie: %d, want 401", x.status)
+	}
+
+	// The MCP endpoint, mounted as the binary mounts it, with a stand-in handler.
+	env.srv.MountMCP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	mcp := func(header map[string]string) int {
+		req := httptest.NewRequest(http.MethodPost, MCPPath, strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		for _, c := range b.cookies {
+			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+		}
+		rec := httptest.NewRecorder()
+		env.srv.Handler().ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if got := mcp(nil); got != http.StatusUnauthorized {
+		t.Errorf("POST /api/mcp with only a session cookie: %d, want 401", got)
+	}
+	_, tok := env.connect(t, u, "finance:read")
+	if got := mcp(bearer(tok.AccessToken)); got != http.StatusNoContent {
+		t.Errorf("POST /api/mcp with an OAuth access token: %d, want the endpoint", got)
 	}
 }
 
