@@ -63,7 +63,7 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	args := map[string]json.RawMessage{}
 	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if err := json.Unmarshal(trimmed, &args); err != nil {
-			return nil, invalid("arguments", "must be a JSON object")
+			return nil, invalid(finance.Invalid("arguments", "must be a JSON object"))
 		}
 	}
 
@@ -100,8 +100,7 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 		}
 	}
 	if err := v.Err(); err != nil {
-		ve := err.(*finance.ValidationError)
-		return nil, &restError{Code: "VALIDATION_ERROR", Message: ve.Message, Fields: ve.Fields}
+		return nil, invalid(err.(*finance.ValidationError))
 	}
 
 	target := path
@@ -112,12 +111,12 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	if t.hasBody {
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
-			return nil, invalid("arguments", "must be valid JSON")
+			return nil, invalid(finance.Invalid("arguments", "must be valid JSON"))
 		}
 	}
 	r, err := http.NewRequestWithContext(ctx, t.method, target, bytes.NewReader(payload))
 	if err != nil {
-		return nil, invalid("arguments", "do not form a valid request: "+err.Error())
+		return nil, invalid(finance.Invalid("arguments", "do not form a valid request: "+err.Error()))
 	}
 	r.Header.Set("Accept", "application/json")
 	if t.hasBody {
@@ -162,9 +161,10 @@ type restError struct {
 	RequestID string            `json:"request_id,omitempty"`
 }
 
-func invalid(field, problem string) *restError {
-	return &restError{Code: "VALIDATION_ERROR", Message: "Validation failed: " + field + " " + problem,
-		Fields: map[string]string{field: problem}}
+// invalid is the REST form of a validation failure found before the route
+// is called (arguments that cannot form its request).
+func invalid(ve *finance.ValidationError) *restError {
+	return &restError{Code: "VALIDATION_ERROR", Message: ve.Message, Fields: ve.Fields}
 }
 
 // result turns the REST envelope into the tool result.

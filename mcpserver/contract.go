@@ -162,7 +162,6 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	out.access = access
 	return out, nil
 }
 

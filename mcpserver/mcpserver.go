@@ -64,13 +64,14 @@ type Handler struct {
 	log       *slog.Logger
 	baseURL   *url.URL
 	tools     []tool
+	byName    map[string]tool
 	transport *mcpgo.StreamableHTTPServer
 }
 
 // New builds the endpoint and its tools from the table and the contract.
 // It fails when a tool names a route the contract does not have.
 func New(rest REST, cfg Config) (*Handler, error) {
-	h := &Handler{rest: rest, log: cfg.Logger}
+	h := &Handler{rest: rest, log: cfg.Logger, byName: map[string]tool{}}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
@@ -90,7 +91,12 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
 		}
-		h.tools = append(h.tools, tool{toolSpec: spec, operation: op})
+		if _, dup := h.byName[spec.name]; dup {
+			return nil, fmt.Errorf("mcpserver: tool %s is in the table twice", spec.name)
+		}
+		t := tool{toolSpec: spec, operation: op}
+		h.tools = append(h.tools, t)
+		h.byName[spec.name] = t
 	}
 
 	hooks := &mcpgo.Hooks{}
@@ -128,14 +134,7 @@ func negotiate(requested string) string {
 }
 
 func (t tool) mcpTool() mcp.Tool {
-	no := false
-	hint := func(b bool) *bool {
-		if b {
-			yes := true
-			return &yes
-		}
-		return &no
-	}
+	hint := func(b bool) *bool { return &b }
 	return mcp.Tool{
 		Name:           t.name,
 		Title:          t.title,
@@ -159,8 +158,8 @@ func (h *Handler) visible(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 		return nil
 	}
 	return slices.DeleteFunc(tools, func(mt mcp.Tool) bool {
-		i := slices.IndexFunc(h.tools, func(t tool) bool { return t.name == mt.Name })
-		return i < 0 || p.Allow(h.tools[i].access) != nil
+		t, ok := h.byName[mt.Name]
+		return !ok || p.Allow(t.access) != nil
 	})
 }
 
