@@ -131,8 +131,10 @@ func formActionSource(redirectURI string) string {
 	if err != nil {
 		return ""
 	}
+	// An app's scheme, or a web origin. An IPv6 literal ([::1]) cannot be
+	// written as a CSP host source, so such an origin gets its scheme source.
 	src := u.Scheme + ":"
-	if u.Scheme == "http" || u.Scheme == "https" {
+	if (u.Scheme == "http" || u.Scheme == "https") && !strings.Contains(u.Hostname(), ":") {
 		src = u.Scheme + "://" + u.Host
 	}
 	if strings.ContainsAny(src, " ;,'\"\r\n") {

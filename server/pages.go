@@ -265,7 +265,12 @@ func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (finance.User,
 	if err != nil || ok {
 		return u, sid, ok, err
 	}
-	http.Redirect(w, r, LoginPath+"?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+	next := r.URL.RequestURI()
+	if r.Method != http.MethodGet {
+		next = "/" // a form posted after the session ended: start from the settings again
+	}
+	setPageHeaders(w.Header(), "")
+	http.Redirect(w, r, LoginPath+"?next="+url.QueryEscape(next), http.StatusSeeOther)
 	return finance.User{}, "", false, nil
 }
 
