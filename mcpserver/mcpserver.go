@@ -99,6 +99,9 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		h.byName[spec.name] = t
 	}
 
+	// mcp-go v1.2.1 answers initialize with any version it knows, up to
+	// 2025-11-25 (mcp.NegotiateLegacyVersion); the hook caps the answer at
+	// the versions this endpoint speaks.
 	hooks := &mcpgo.Hooks{}
 	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		res.ProtocolVersion = negotiate(req.Params.ProtocolVersion)
@@ -191,6 +194,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusBadRequest, mcp.PARSE_ERROR, "Could not read the request body")
 		return
 	}
+	// Handle rather than ServeHTTP: ServeHTTP adds mcp-go's own DNS rebinding
+	// guard, which refuses any request on a loopback connection whose Host is
+	// not localhost, and so every request from a reverse proxy on the same
+	// host. The Origin check above is this endpoint's guard.
 	h.transport.Handle(jsonOnly{w}, &mcpgo.HTTPRequest{
 		Method:  r.Method,
 		URL:     r.URL,
@@ -201,9 +208,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // allowedOrigin guards against DNS rebinding: a browser page may call the
-// endpoint only from the service's own origin or from a loopback origin
-// (a local client's UI). Requests without Origin (every non-browser client)
-// pass; they carry a credential no web page can read.
+// endpoint only from the service's own origin or from a loopback origin (the
+// UI of a client on the user's machine). A rebound page keeps its own origin,
+// which is neither. Requests without Origin pass: browsers send it on every
+// POST, so those come from programs that a web page cannot drive.
 func (h *Handler) allowedOrigin(origin string) bool {
 	u, err := url.Parse(origin)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
