@@ -67,9 +67,16 @@ func (s *Server) Register(r *http.Request, req RegisterRequest) (RegisterRespons
 			return RegisterResponse{}, invalidRedirectURI(why)
 		}
 	}
-	if m := req.TokenEndpointAuthMethod; m != nil && *m != "none" {
+	// Every client is registered as public (none). Some clients ask for a
+	// secret method by habit although they run PKCE as public clients do:
+	// Claude's custom connectors send client_secret_post
+	// (anthropics/claude-ai-mcp#1043). RFC 7591 §3.2.1 lets the server
+	// replace a requested value, and the response says "none" and carries no
+	// secret, which is how the client learns it. Methods that need keys or
+	// certificates the server would have to verify are refused.
+	if m := req.TokenEndpointAuthMethod; m != nil && *m != "none" && *m != "client_secret_post" && *m != "client_secret_basic" {
 		return RegisterResponse{}, invalidMetadata("token_endpoint_auth_method " + *m +
-			" is not supported: only public clients (none) can register; they use PKCE instead of a secret")
+			" is not supported: clients register as public clients (none) and use PKCE instead of a secret")
 	}
 	grantTypes := req.GrantTypes
 	if len(grantTypes) == 0 {
