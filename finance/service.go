@@ -3,6 +3,7 @@ package finance
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -45,13 +46,19 @@ const DefaultTimezone = "Asia/Manila"
 // (RFC 3339 on the wire; ties sort by the time-ordered id).
 func (s *Service) stamp() time.Time { return s.now().UTC().Truncate(time.Second) }
 
-// today is the current date in the user's timezone.
-func (s *Service) today(ctx context.Context, userID string) Date {
+// defaultLocation is loaded once: time.LoadLocation reads the zone database
+// on every call, which would cost more than the rest of a small request.
+var defaultLocation = sync.OnceValue(func() *time.Location {
 	loc, err := time.LoadLocation(DefaultTimezone)
 	if err != nil {
-		loc = time.UTC
+		return time.UTC
 	}
-	return Today(s.now(), loc)
+	return loc
+})
+
+// today is the current date in the user's timezone.
+func (s *Service) today(ctx context.Context, userID string) Date {
+	return Today(s.now(), defaultLocation())
 }
 
 // nameKey is the case-insensitive identity of a name: trimmed and lowercased

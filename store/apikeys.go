@@ -65,9 +65,23 @@ func (db *DB) apiKeyWhere(ctx context.Context, col string, val any) (auth.APIKey
 	return row.key(), nil
 }
 
-// APIKeyByPublicID finds a key by the public part of its string.
+const apiKeyByPublicIDSQL = `SELECT id, user_id, name, public_id, secret_hash, scopes, created_at, expires_at,
+	last_used_at, revoked_at FROM api_keys WHERE public_id = ?`
+
+// APIKeyByPublicID finds a key by the public part of its string. It runs on
+// every request made with a key, so it uses a prepared statement.
 func (db *DB) APIKeyByPublicID(ctx context.Context, publicID string) (auth.APIKey, error) {
-	return db.apiKeyWhere(ctx, "public_id", publicID)
+	st, err := db.readStmt(ctx, apiKeyByPublicIDSQL)
+	if err != nil {
+		return auth.APIKey{}, err
+	}
+	var r apiKeyRow
+	err = st.QueryRowContext(ctx, publicID).Scan(&r.ID, &r.UserID, &r.Name, &r.PublicID, &r.SecretHash, &r.Scopes,
+		&r.CreatedAt, &r.ExpiresAt, &r.LastUsedAt, &r.RevokedAt)
+	if err != nil {
+		return auth.APIKey{}, notFound(err, "API key")
+	}
+	return r.key(), nil
 }
 
 // APIKeyByID finds a key by id.

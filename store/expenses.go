@@ -204,11 +204,20 @@ func (l ledger) startCount(ctx context.Context, userID string, f finance.Expense
 }
 
 // countExpenses is total_items of GET /expenses; match is the resolved
-// category filter, if any. It is the one place that counts, because
-// COUNT(*) visits every matching index entry: with a million expenses and
-// no narrowing filter it costs hundreds of milliseconds on modest hardware,
-// which a maintained per-user count (or an estimate) could remove later.
+// category filter, if any. COUNT(*) visits every matching index entry, which
+// with a million expenses and no narrowing filter costs hundreds of
+// milliseconds; a list filtered by status alone reads the count that
+// triggers keep in expense_counts instead.
 func (l ledger) countExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) (int, error) {
+	if match == nil && (f == finance.ExpenseFilter{Status: f.Status}) {
+		var n []int
+		err := l.db.NewSelect().TableExpr("expense_counts").Column("n").
+			Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &n)
+		if err != nil || len(n) == 0 {
+			return 0, err
+		}
+		return n[0], nil
+	}
 	from := func() *bun.SelectQuery { return l.db.NewSelect().TableExpr("expenses AS e") }
 	if match == nil {
 		n, err := whereExpenses(from(), userID, f).Count(ctx)

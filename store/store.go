@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -31,6 +32,7 @@ type DB struct {
 	writer *bun.DB
 	reader *bun.DB
 	hot    hotStatements // prepared on the writer by the first Write
+	reads  sync.Map      // SQL text -> *sql.Stmt prepared on the read pool (readStmt)
 }
 
 // busyTimeoutMS bounds how long a connection waits for another process (the
@@ -82,13 +84,42 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes both pools.
 func (db *DB) Close() error {
-	return errors.Join(db.hot.close(), db.reader.Close(), db.writer.Close())
+	var errs []error
+	db.reads.Range(func(_, st any) bool {
+		errs = append(errs, st.(*sql.Stmt).Close())
+		return true
+	})
+	return errors.Join(append(errs, db.hot.close(), db.reader.Close(), db.writer.Close())...)
+}
+
+// readStmt returns query prepared on the read pool, preparing it on first
+// use. bun writes arguments into the SQL text, so every bun query is parsed
+// anew; the few reads on every request's path (credential lookups) use
+// constant SQL with bound arguments instead. database/sql prepares a Stmt
+// lazily on each pooled connection, so one Stmt serves all readers.
+func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := db.reads.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := db.reader.DB.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := db.reads.LoadOrStore(query, st); loaded {
+		_ = st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 // Ping checks that the database answers a query.
 func (db *DB) Ping(ctx context.Context) error {
+	st, err := db.readStmt(ctx, "SELECT 1")
+	if err != nil {
+		return err
+	}
 	var one int
-	return db.reader.NewRaw("SELECT 1").Scan(ctx, &one)
+	return st.QueryRowContext(ctx).Scan(&one)
 }
 
 // Migrate applies every embedded migration not yet applied. Migrations are

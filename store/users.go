@@ -54,9 +54,22 @@ func (db *DB) userWhere(ctx context.Context, what, col string, val any) (finance
 	return row.user(), nil
 }
 
-// UserByID returns a user by id.
+const userByIDSQL = `SELECT id, email, name, plan, created_at, updated_at FROM users WHERE id = ?`
+
+// UserByID returns a user by id. It runs on every authenticated request, so
+// it uses a prepared statement.
 func (db *DB) UserByID(ctx context.Context, id string) (finance.User, error) {
-	return db.userWhere(ctx, "user", "id", id)
+	st, err := db.readStmt(ctx, userByIDSQL)
+	if err != nil {
+		return finance.User{}, err
+	}
+	var u finance.User
+	err = st.QueryRowContext(ctx, id).Scan(&u.ID, &u.Email, &u.Name, &u.Plan, &u.CreatedAt, &u.UpdatedAt)
+	if err != nil {
+		return finance.User{}, notFound(err, "user")
+	}
+	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+	return u, nil
 }
 
 // UserByEmail returns a user by (lowercased) email.
