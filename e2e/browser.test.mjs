@@ -129,6 +129,9 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   assert.match(await page.textContent('h1'), /Claude Desktop wants to use your finance data/);
   await snap(page, '4-consent');
   await fitsPhone(page, 'consent');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(shots, '4-consent-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The user unticks income:write and approves.
   await page.locator('input[name=scope_grant][value="income:write"]').uncheck();
