@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/finance-app/finance/finance"
@@ -44,7 +43,7 @@ type Service struct {
 	store  Store
 	jwt    *JWT
 	now    func() time.Time
-	usage  *usageRecorder
+	usage  *UsageRecorder
 	tokens TokenVerifier
 }
 
@@ -66,7 +65,7 @@ func (s *Service) SetTokenVerifier(v TokenVerifier) { s.tokens = v }
 // NewService returns a Service. jwt may be nil for tools that never issue or
 // verify first-party tokens (the CLI).
 func NewService(store Store, jwt *JWT) *Service {
-	return &Service{store: store, jwt: jwt, now: time.Now, usage: newUsageRecorder(store)}
+	return &Service{store: store, jwt: jwt, now: time.Now, usage: NewUsageRecorder(store.TouchAPIKeys)}
 }
 
 // JWT returns the first-party token issuer.
@@ -315,46 +314,3 @@ func (s *Service) RunUsageFlusher(ctx context.Context, interval time.Duration) {
 
 // FlushUsage writes pending last-use times now.
 func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.Flush(ctx) }
-
-// usageRecorder batches last_used_at updates in memory.
-type usageRecorder struct {
-	store   Store
-	mu      sync.Mutex
-	pending map[string]time.Time
-}
-
-func newUsageRecorder(st Store) *usageRecorder {
-	return &usageRecorder{store: st, pending: map[string]time.Time{}}
-}
-
-// Record remembers that keyID was used at. Concurrent requests may record out
-// of order; the latest time is kept, as Flush does when it puts a batch back.
-func (u *usageRecorder) Record(keyID string, at time.Time) {
-	u.mu.Lock()
-	if cur, ok := u.pending[keyID]; !ok || cur.Before(at) {
-		u.pending[keyID] = at
-	}
-	u.mu.Unlock()
-}
-
-func (u *usageRecorder) Flush(ctx context.Context) error {
-	u.mu.Lock()
-	batch := u.pending
-	u.pending = map[string]time.Time{}
-	u.mu.Unlock()
-	if len(batch) == 0 {
-		return nil
-	}
-	if err := u.store.TouchAPIKeys(ctx, batch); err != nil {
-		// Put the batch back (newer records win) so a transient failure loses nothing.
-		u.mu.Lock()
-		for id, t := range batch {
-			if cur, ok := u.pending[id]; !ok || cur.Before(t) {
-				u.pending[id] = t
-			}
-		}
-		u.mu.Unlock()
-		return err
-	}
-	return nil
-}

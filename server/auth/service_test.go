@@ -71,7 +71,7 @@ func (m *memStore) TouchAPIKeys(_ context.Context, lastUsed map[string]time.Time
 
 func TestUsageRecorderBatches(t *testing.T) {
 	st := newMemStore()
-	u := newUsageRecorder(st)
+	u := NewUsageRecorder(st.TouchAPIKeys)
 	ctx := context.Background()
 	t0 := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 
@@ -100,7 +100,7 @@ func TestUsageRecorderBatches(t *testing.T) {
 
 func TestUsageRecorderKeepsTheLatestTime(t *testing.T) {
 	st := newMemStore()
-	u := newUsageRecorder(st)
+	u := NewUsageRecorder(st.TouchAPIKeys)
 	t0 := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 	// A request that read the clock first may record last.
 	u.Record("k1", t0.Add(time.Second))
@@ -115,7 +115,7 @@ func TestUsageRecorderKeepsTheLatestTime(t *testing.T) {
 
 func TestUsageRecorderKeepsTheBatchOnFailure(t *testing.T) {
 	st := newMemStore()
-	u := newUsageRecorder(st)
+	u := NewUsageRecorder(st.TouchAPIKeys)
 	ctx := context.Background()
 	t0 := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 	u.Record("k1", t0)
@@ -152,7 +152,7 @@ func TestUsageRecorderKeepsTheBatchOnFailure(t *testing.T) {
 
 func TestUsageRecorderConcurrent(t *testing.T) {
 	st := newMemStore()
-	u := newUsageRecorder(st)
+	u := NewUsageRecorder(st.TouchAPIKeys)
 	ctx := context.Background()
 	t0 := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 	var wg sync.WaitGroup

@@ -43,14 +43,14 @@ func (s *Server) VerifyAccessToken(ctx context.Context, token string) (auth.Prin
 	} else if err != nil {
 		return auth.Principal{}, err
 	}
-	s.usage.record(g.ID, now.UTC())
+	s.usage.Record(g.ID, now.UTC())
 	return auth.Principal{User: u, Method: auth.MethodOAuth, CredentialID: g.ID, Scopes: tok.Scopes}, nil
 }
 
 // ListGrants returns the apps a user has connected and not revoked, newest
 // first, with their last use (pending uses are written first).
 func (s *Server) ListGrants(ctx context.Context, userID string) ([]Grant, error) {
-	if err := s.usage.flush(ctx); err != nil {
+	if err := s.usage.Flush(ctx); err != nil {
 		return nil, err
 	}
 	return s.store.ListOAuthGrants(ctx, userID, s.now().UTC())

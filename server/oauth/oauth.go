@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/finance-app/finance/server/auth"
@@ -58,7 +57,7 @@ type Server struct {
 	resource string
 	now      func() time.Time
 	log      *slog.Logger
-	usage    *grantUsage
+	usage    *auth.UsageRecorder
 }
 
 // New returns an authorization server over st.
@@ -71,7 +70,7 @@ func New(st Store, cfg Config) *Server {
 	}
 	issuer := strings.TrimRight(cfg.Issuer, "/")
 	return &Server{store: st, issuer: issuer, resource: issuer + MCPPath, now: cfg.Now, log: cfg.Log,
-		usage: &grantUsage{store: st, pending: map[string]time.Time{}}}
+		usage: auth.NewUsageRecorder(st.TouchOAuthGrants)}
 }
 
 // Issuer is the issuer identifier (the base URL).
@@ -165,45 +164,8 @@ func (s *Server) Preflight(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// grantUsage batches last-use times of grants in memory, like the API key
-// usage recorder: verifying a token never waits for a write.
-type grantUsage struct {
-	store   Store
-	mu      sync.Mutex
-	pending map[string]time.Time
-}
-
-func (u *grantUsage) record(grantID string, at time.Time) {
-	u.mu.Lock()
-	if cur, ok := u.pending[grantID]; !ok || cur.Before(at) {
-		u.pending[grantID] = at
-	}
-	u.mu.Unlock()
-}
-
-func (u *grantUsage) flush(ctx context.Context) error {
-	u.mu.Lock()
-	batch := u.pending
-	u.pending = map[string]time.Time{}
-	u.mu.Unlock()
-	if len(batch) == 0 {
-		return nil
-	}
-	if err := u.store.TouchOAuthGrants(ctx, batch); err != nil {
-		u.mu.Lock()
-		for id, t := range batch {
-			if cur, ok := u.pending[id]; !ok || cur.Before(t) {
-				u.pending[id] = t
-			}
-		}
-		u.mu.Unlock()
-		return err
-	}
-	return nil
-}
-
 // FlushUsage writes pending last-use times now.
-func (s *Server) FlushUsage(ctx context.Context) error { return s.usage.flush(ctx) }
+func (s *Server) FlushUsage(ctx context.Context) error { return s.usage.Flush(ctx) }
 
 // Run writes recorded grant use every interval and prunes dead codes,
 // tokens, grants and clients every hour, until ctx ends; then it flushes
@@ -217,12 +179,12 @@ func (s *Server) Run(ctx context.Context, interval time.Duration) {
 	for {
 		select {
 		case <-ctx.Done():
-			if err := s.usage.flush(context.WithoutCancel(ctx)); err != nil {
+			if err := s.usage.Flush(context.WithoutCancel(ctx)); err != nil {
 				s.log.Error("oauth: record last use", "err", err)
 			}
 			return
 		case <-flush.C:
-			if err := s.usage.flush(ctx); err != nil {
+			if err := s.usage.Flush(ctx); err != nil {
 				s.log.Warn("oauth: record last use", "err", err)
 			}
 		case <-prune.C:
