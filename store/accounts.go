@@ -15,11 +15,11 @@ type accountRow struct {
 	NameKey string
 }
 
-// balanceExpr computes an account's balance from its posted lines; it is
-// never stored. The account_transactions_balance index makes it an
-// index-only scan of the account's lines.
-const balanceExpr = `a.opening_balance + COALESCE((SELECT SUM(CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END)
-	FROM account_transactions AS t WHERE t.account_id = a.id AND t.status = 'posted'), 0)`
+// balanceExpr computes an account's balance, which is never a stored column:
+// opening_balance plus the totals of its posted lines, which triggers keep in
+// account_line_totals (see its migration), so no read sums every line.
+const balanceExpr = `a.opening_balance + COALESCE((SELECT lt.credits - lt.debits
+	FROM account_line_totals AS lt WHERE lt.account_id = a.id), 0)`
 
 func (l ledger) selectAccounts(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn("current_balance").ColumnExpr(balanceExpr + " AS current_balance")
