@@ -206,6 +206,16 @@ func checkContract(t testing.TB, req *http.Request, reqBody []byte, resp *http.R
 	if len(reqBody) > 0 && vreq.Header.Get("Content-Type") == "" {
 		vreq.Header.Set("Content-Type", "application/json")
 	}
+	if strings.HasPrefix(vreq.Header.Get("Content-Type"), "multipart/form-data") {
+		// A form stands for the JSON object with the same fields (the
+		// contract's description says so): validate that object.
+		r := req.Clone(context.Background())
+		r.Body = io.NopCloser(bytes.NewReader(reqBody))
+		if asJSON, err := (&Server{cfg: Config{MaxBodyBytes: DefaultMaxBodyBytes}}).formAsJSON(r); err == nil {
+			vreq.Body, vreq.ContentLength = io.NopCloser(bytes.NewReader(asJSON)), int64(len(asJSON))
+			vreq.Header.Set("Content-Type", "application/json")
+		}
+	}
 	head := vreq.Method == http.MethodHead
 	if head {
 		vreq.Method = http.MethodGet

@@ -12,14 +12,23 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-// decodeJSON reads a JSON object body into dst. Unknown fields are ignored
-// (clients tolerate and send extra fields). Failures are 400 VALIDATION_ERROR,
-// naming the field when a value has the wrong type, or 413 when too large.
+// decodeJSON reads a request body into dst: a JSON object, or a
+// multipart/form-data form with the same field names (see formAsJSON).
+// Unknown fields are ignored (clients tolerate and send extra fields).
+// Failures are 400 VALIDATION_ERROR, naming the field when a value has the
+// wrong type, or 413 when too large.
 func (s *Server) decodeJSON(r *http.Request, dst any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
+		if err == nil && mt == "multipart/form-data" {
+			body, err := s.formAsJSON(r)
+			if err != nil {
+				return err
+			}
+			return jsonError(json.Unmarshal(body, dst))
+		}
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return badRequest("Content-Type must be application/json", nil)
+			return badRequest("Content-Type must be application/json or multipart/form-data", nil)
 		}
 	}
 	body, err := io.ReadAll(r.Body)
@@ -39,8 +48,47 @@ func (s *Server) decodeJSON(r *http.Request, dst any) error {
 	return nil
 }
 
+// nestedFormFields carry JSON in multipart forms (domain.md §1.2): a bulk
+// request's items, a split's parts, a link's transaction_ids, budget thresholds.
+var nestedFormFields = map[string]bool{"items": true, "parts": true, "transaction_ids": true, "thresholds": true}
+
+// formAsJSON turns a multipart form into the JSON object a JSON client would
+// send: every field a string (amounts, dates and numbers are read from
+// strings, as in JSON), except the nested fields, whose values are JSON text.
+// Files are not read here; the one route that takes a file reads it itself.
+func (s *Server) formAsJSON(r *http.Request) ([]byte, error) {
+	if err := r.ParseMultipartForm(s.cfg.MaxBodyBytes); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, s.errTooLarge()
+		}
+		return nil, badRequest("Request body is not a valid multipart form", nil)
+	}
+	obj := map[string]json.RawMessage{}
+	var v finance.Validator
+	for name, values := range r.MultipartForm.Value {
+		val := values[0]
+		if nestedFormFields[name] {
+			if !json.Valid([]byte(val)) {
+				v.Add(name, "must be JSON text in a multipart form")
+				continue
+			}
+			obj[name] = json.RawMessage(val)
+			continue
+		}
+		obj[name], _ = json.Marshal(val)
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	return json.Marshal(obj)
+}
+
 // jsonError turns a decoding error into a VALIDATION_ERROR with fields.
 func jsonError(err error) error {
+	if err == nil {
+		return nil
+	}
 	var (
 		syntax *json.SyntaxError
 		typ    *json.UnmarshalTypeError
