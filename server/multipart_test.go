@@ -32,7 +32,9 @@ func TestMultipartBodies(t *testing.T) {
 	env := newTestEnv(t)
 	u := env.createUser(finance.PlanPro)
 	key := env.createKey(u.ID, auth.ScopeExpensesWrite)
-	hdr := func(ct string) map[string]string { return map[string]string{"Authorization": "Bearer " + key, "Content-Type": ct} }
+	hdr := func(ct string) map[string]string {
+		return map[string]string{"Authorization": "Bearer " + key, "Content-Type": ct}
+	}
 
 	body, ct := form(t, [][2]string{{"amount", "12.50"}, {"date", "2026-01-15"}, {"description", "Bus"},
 		{"category", "Transportation"}, {"payment_method", "Cash"}})
