@@ -140,19 +140,9 @@ func (s *Server) listUnbilledTransactions(w http.ResponseWriter, r bunrouter.Req
 	return nil
 }
 
-// pathCard reads the {id} of a route under /credit-cards/{id} and checks that
-// it is one of the caller's cards (archived ones included) before the query
-// or body is read: a path id that is not the caller's is 404 whatever else
-// is wrong (domain.md §1.1).
+// pathCard reads the {id} of a route under /credit-cards/{id}: one of the caller's cards (archived ones included).
 func (s *Server) pathCard(r bunrouter.Request) (string, error) {
-	id, err := pathID(r, "id", "credit card")
-	if err != nil {
-		return "", err
-	}
-	if _, err := s.ledger.GetCreditCard(r.Context(), userID(r), id); err != nil {
-		return "", err
-	}
-	return id, nil
+	return ownedPathID(r, "id", "credit card", s.ledger.GetCreditCard)
 }
 
 func (s *Server) cardFormOptions(w http.ResponseWriter, r bunrouter.Request) error {

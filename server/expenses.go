@@ -137,18 +137,9 @@ func (s *Server) splitExpense(w http.ResponseWriter, r bunrouter.Request) error 
 	return nil
 }
 
-// pathExpense reads the {id} of a route under /expenses/{id} and checks that
-// it is one of the caller's expenses before the body is read: a path id that
-// is not the caller's is 404 whatever else is wrong (domain.md §1.1).
+// pathExpense reads the {id} of a route under /expenses/{id}: one of the caller's expenses.
 func (s *Server) pathExpense(r bunrouter.Request) (string, error) {
-	id, err := pathID(r, "id", "expense")
-	if err != nil {
-		return "", err
-	}
-	if _, err := s.ledger.GetExpense(r.Context(), userID(r), id); err != nil {
-		return "", err
-	}
-	return id, nil
+	return ownedPathID(r, "id", "expense", s.ledger.GetExpense)
 }
 
 func (s *Server) expenseFormOptions(w http.ResponseWriter, r bunrouter.Request) error {
