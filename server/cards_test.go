@@ -72,15 +72,6 @@ func (u ledgerUser) getCardRow(t testing.TB, id string) finance.CardTransaction 
 	return ct
 }
 
-func (u ledgerUser) getLine(t testing.TB, id string) finance.AccountTransaction {
-	t.Helper()
-	l, err := u.env.db.Read().AccountTransaction(context.Background(), u.user.ID, id)
-	if err != nil {
-		t.Fatalf("AccountTransaction %s: %v", id, err)
-	}
-	return l
-}
-
 // page decodes a list response at url into items.
 func page[T any](t testing.TB, u ledgerUser, url string) ([]T, finance.Pagination) {
 	t.Helper()

@@ -57,7 +57,7 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 		if e.AccountID == nil || *e.AccountID != acc.ID || e.AccountTransactionID == nil || e.CardTransactionID != nil {
 			t.Fatalf("expense %+v", e)
 		}
-		line := alice.getLine(t, *e.AccountTransactionID)
+		line := alice.line(t, *e.AccountTransactionID)
 		want := finance.AccountTransaction{ID: line.ID, AccountID: acc.ID, AccountName: "BPI", Type: finance.LineDebit,
 			Amount: 250_75, Date: e.Date, Description: &e.Description, Source: finance.SourceExpense, SourceID: &e.ID,
 			Status: finance.LinePosted, CreatedAt: line.CreatedAt, UpdatedAt: line.UpdatedAt}
@@ -192,7 +192,7 @@ func TestExpenseUpdate(t *testing.T) {
 		if *got.AccountTransactionID != *e.AccountTransactionID || got.Amount != 120_50 || got.Notes == nil {
 			t.Errorf("updated %+v", got)
 		}
-		line := alice.getLine(t, *e.AccountTransactionID)
+		line := alice.line(t, *e.AccountTransactionID)
 		if line.Amount != 120_50 || line.Date.String() != "2025-03-06" || *line.Description != "Team lunch" || line.Status != finance.LinePosted {
 			t.Errorf("line %+v", line)
 		}
@@ -208,10 +208,10 @@ func TestExpenseUpdate(t *testing.T) {
 		if *got.AccountID != gcash.ID || *got.AccountTransactionID == *e.AccountTransactionID {
 			t.Fatalf("updated %+v", got)
 		}
-		if old := alice.getLine(t, *e.AccountTransactionID); old.Status != finance.StatusVoided {
+		if old := alice.line(t, *e.AccountTransactionID); old.Status != finance.StatusVoided {
 			t.Errorf("old line %+v", old)
 		}
-		if line := alice.getLine(t, *got.AccountTransactionID); line.AccountID != gcash.ID || line.Amount != 100_00 || *line.SourceID != e.ID {
+		if line := alice.line(t, *got.AccountTransactionID); line.AccountID != gcash.ID || line.Amount != 100_00 || *line.SourceID != e.ID {
 			t.Errorf("new line %+v", line)
 		}
 		if alice.account(t, bpi.ID).CurrentBalance != 1000_00 || alice.account(t, gcash.ID).CurrentBalance != 900_00 {
@@ -226,7 +226,7 @@ func TestExpenseUpdate(t *testing.T) {
 		if cash.AccountID != nil || cash.AccountTransactionID != nil || cash.PaymentMethod != finance.MethodCash {
 			t.Errorf("to Cash %+v", cash)
 		}
-		if alice.getLine(t, *e.AccountTransactionID).Status != finance.StatusVoided {
+		if alice.line(t, *e.AccountTransactionID).Status != finance.StatusVoided {
 			t.Error("the debit line was not voided")
 		}
 		card := put(t, e.ID, `{"payment_method":"Credit Card","credit_card_id":"`+visa.ID+`","account_id":null}`)
@@ -290,12 +290,12 @@ func TestExpenseUpdate(t *testing.T) {
 		e := alice.createExpense(t, expenseBody("5", `"Account Debit","account_id":"`+acc.ID+`"`))
 		alice.archive(t, acc.ID)
 		put(t, e.ID, `{"description":"Snack","amount":5,"account_id":"`+acc.ID+`"}`)
-		if line := alice.getLine(t, *e.AccountTransactionID); *line.Description != "Snack" {
+		if line := alice.line(t, *e.AccountTransactionID); *line.Description != "Snack" {
 			t.Errorf("line %+v", line)
 		}
 		// Moving it off the archived account voids the old line there.
 		moved := put(t, e.ID, `{"payment_method":"Cash"}`)
-		if moved.AccountID != nil || alice.getLine(t, *e.AccountTransactionID).Status != finance.StatusVoided {
+		if moved.AccountID != nil || alice.line(t, *e.AccountTransactionID).Status != finance.StatusVoided {
 			t.Errorf("moved off %+v", moved)
 		}
 	})
@@ -407,7 +407,7 @@ func TestExpenseVoid(t *testing.T) {
 	debit := alice.createExpense(t, expenseBody("30", `"Account Debit","account_id":"`+acc.ID+`"`))
 	alice.archive(t, acc.ID) // voiding reverses history, so an archived account is fine
 	alice.do(t, http.MethodDelete, "/api/v1/expenses/"+debit.ID, "", http.StatusOK)
-	if line := alice.getLine(t, *debit.AccountTransactionID); line.Status != finance.StatusVoided || line.VoidedAt == nil {
+	if line := alice.line(t, *debit.AccountTransactionID); line.Status != finance.StatusVoided || line.VoidedAt == nil {
 		t.Errorf("line %+v", line)
 	}
 	if b := alice.account(t, acc.ID).CurrentBalance; b != 100_00 {
