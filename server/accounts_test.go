@@ -51,6 +51,14 @@ func (u ledgerUser) do(t testing.TB, method, url, body string, wantStatus int) a
 	return apiScenario{method: method, url: url, body: body, headers: bearer(u.key), wantStatus: wantStatus}.run(t, u.env)
 }
 
+// send sends one request as u, checks its status and decodes data as T.
+func send[T any](t testing.TB, u ledgerUser, method, url, body string, wantStatus int) T {
+	t.Helper()
+	var out T
+	u.do(t, method, url, body, wantStatus).decodeData(t, &out)
+	return out
+}
+
 // sc is a scenario sent with u's key.
 func (u ledgerUser) sc(sc apiScenario) apiScenario {
 	sc.headers = bearer(u.key)
@@ -59,23 +67,17 @@ func (u ledgerUser) sc(sc apiScenario) apiScenario {
 
 func (u ledgerUser) createAccount(t testing.TB, body string) finance.Account {
 	t.Helper()
-	var a finance.Account
-	u.do(t, http.MethodPost, "/api/v1/accounts", body, http.StatusCreated).decodeData(t, &a)
-	return a
+	return send[finance.Account](t, u, http.MethodPost, "/api/v1/accounts", body, http.StatusCreated)
 }
 
 func (u ledgerUser) account(t testing.TB, id string) finance.Account {
 	t.Helper()
-	var a finance.Account
-	u.do(t, http.MethodGet, "/api/v1/accounts/"+id, "", http.StatusOK).decodeData(t, &a)
-	return a
+	return send[finance.Account](t, u, http.MethodGet, "/api/v1/accounts/"+id, "", http.StatusOK)
 }
 
 func (u ledgerUser) addLine(t testing.TB, accountID, body string) finance.AccountTransaction {
 	t.Helper()
-	var l finance.AccountTransaction
-	u.do(t, http.MethodPost, "/api/v1/accounts/"+accountID+"/transactions", body, http.StatusCreated).decodeData(t, &l)
-	return l
+	return send[finance.AccountTransaction](t, u, http.MethodPost, "/api/v1/accounts/"+accountID+"/transactions", body, http.StatusCreated)
 }
 
 func (u ledgerUser) archive(t testing.TB, accountID string) {
@@ -86,16 +88,12 @@ func (u ledgerUser) archive(t testing.TB, accountID string) {
 // lines returns the items of a line list at url.
 func (u ledgerUser) lines(t testing.TB, url string) ([]finance.AccountTransaction, finance.Pagination) {
 	t.Helper()
-	var page finance.Page[finance.AccountTransaction]
-	u.do(t, http.MethodGet, url, "", http.StatusOK).decodeData(t, &page)
-	return page.Items, page.Pagination
+	return page[finance.AccountTransaction](t, u, url)
 }
 
 func (u ledgerUser) accounts(t testing.TB, url string) ([]finance.Account, finance.Pagination) {
 	t.Helper()
-	var page finance.Page[finance.Account]
-	u.do(t, http.MethodGet, url, "", http.StatusOK).decodeData(t, &page)
-	return page.Items, page.Pagination
+	return page[finance.Account](t, u, url)
 }
 
 // ledgerState is everything the ledger holds for one user, read straight

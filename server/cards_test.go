@@ -32,51 +32,38 @@ func newSpendingEnv(t *testing.T) (env *testEnv, alice, bob ledgerUser) {
 
 func (u ledgerUser) createCard(t testing.TB, body string) finance.CreditCard {
 	t.Helper()
-	var c finance.CreditCard
-	u.do(t, http.MethodPost, "/api/v1/credit-cards", body, http.StatusCreated).decodeData(t, &c)
-	return c
+	return send[finance.CreditCard](t, u, http.MethodPost, "/api/v1/credit-cards", body, http.StatusCreated)
 }
 
 func (u ledgerUser) getCard(t testing.TB, id string) finance.CreditCard {
 	t.Helper()
-	var c finance.CreditCard
-	u.do(t, http.MethodGet, "/api/v1/credit-cards/"+id, "", http.StatusOK).decodeData(t, &c)
-	return c
+	return send[finance.CreditCard](t, u, http.MethodGet, "/api/v1/credit-cards/"+id, "", http.StatusOK)
 }
 
 func (u ledgerUser) createExpense(t testing.TB, body string) finance.Expense {
 	t.Helper()
-	var e finance.Expense
-	u.do(t, http.MethodPost, "/api/v1/expenses", body, http.StatusCreated).decodeData(t, &e)
-	return e
+	return send[finance.Expense](t, u, http.MethodPost, "/api/v1/expenses", body, http.StatusCreated)
 }
 
 func (u ledgerUser) getExpense(t testing.TB, id string) finance.Expense {
 	t.Helper()
-	var e finance.Expense
-	u.do(t, http.MethodGet, "/api/v1/expenses/"+id, "", http.StatusOK).decodeData(t, &e)
-	return e
+	return send[finance.Expense](t, u, http.MethodGet, "/api/v1/expenses/"+id, "", http.StatusOK)
 }
 
 func (u ledgerUser) createCardRow(t testing.TB, body string) finance.CardTransaction {
 	t.Helper()
-	var ct finance.CardTransaction
-	u.do(t, http.MethodPost, "/api/v1/credit-cards/transactions", body, http.StatusCreated).decodeData(t, &ct)
-	return ct
+	return send[finance.CardTransaction](t, u, http.MethodPost, "/api/v1/credit-cards/transactions", body, http.StatusCreated)
 }
 
 func (u ledgerUser) getCardRow(t testing.TB, id string) finance.CardTransaction {
 	t.Helper()
-	var ct finance.CardTransaction
-	u.do(t, http.MethodGet, "/api/v1/credit-cards/transactions/"+id, "", http.StatusOK).decodeData(t, &ct)
-	return ct
+	return send[finance.CardTransaction](t, u, http.MethodGet, "/api/v1/credit-cards/transactions/"+id, "", http.StatusOK)
 }
 
 // page decodes a list response at url into items.
 func page[T any](t testing.TB, u ledgerUser, url string) ([]T, finance.Pagination) {
 	t.Helper()
-	var p finance.Page[T]
-	u.do(t, http.MethodGet, url, "", http.StatusOK).decodeData(t, &p)
+	p := send[finance.Page[T]](t, u, http.MethodGet, url, "", http.StatusOK)
 	return p.Items, p.Pagination
 }
 

@@ -27,9 +27,7 @@ func newCategoryEnv(t *testing.T) (env *testEnv, alice, bob ledgerUser) {
 
 func (u ledgerUser) categories(t testing.TB, url string) ([]finance.Category, finance.Pagination) {
 	t.Helper()
-	var page finance.Page[finance.Category]
-	u.do(t, http.MethodGet, url, "", http.StatusOK).decodeData(t, &page)
-	return page.Items, page.Pagination
+	return page[finance.Category](t, u, url)
 }
 
 func (u ledgerUser) categoryByName(t testing.TB, name string) finance.Category {

@@ -15,16 +15,12 @@ import (
 
 func (u ledgerUser) createIncome(t testing.TB, body string) finance.Income {
 	t.Helper()
-	var in finance.Income
-	u.do(t, http.MethodPost, "/api/v1/income", body, http.StatusCreated).decodeData(t, &in)
-	return in
+	return send[finance.Income](t, u, http.MethodPost, "/api/v1/income", body, http.StatusCreated)
 }
 
 func (u ledgerUser) income(t testing.TB, id string) finance.Income {
 	t.Helper()
-	var in finance.Income
-	u.do(t, http.MethodGet, "/api/v1/income/"+id, "", http.StatusOK).decodeData(t, &in)
-	return in
+	return send[finance.Income](t, u, http.MethodGet, "/api/v1/income/"+id, "", http.StatusOK)
 }
 
 // line reads an account line straight from the database.
