@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"slices"
-	"strings"
 
 	"github.com/uptrace/bun"
 
@@ -141,19 +140,25 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 		}
 	} else {
 		// First the page's ids, sorted from index entries alone; then its rows.
+		// The halves are composed as query values, never as SQL text: text
+		// with the filter values already written in would be parsed again for
+		// placeholders, and a "?" in a search term would become one.
 		keys := func() *bun.SelectQuery {
 			return l.db.NewSelect().TableExpr("expenses AS e").ColumnExpr("e.id").ColumnExpr(sort.col + " AS sort_key")
 		}
-		var union []string
-		for _, q := range match.halves(keys, userID, f) {
-			union = append(union, q.String())
+		halves := match.halves(keys, userID, f)
+		union := halves[0]
+		for _, q := range halves[1:] {
+			union = union.UnionAll(q)
 		}
 		var page []struct {
 			ID      string
 			SortKey any
 		}
-		err := l.db.NewRaw(strings.Join(union, " UNION ALL ")+" ORDER BY "+sort.orderBy("sort_key", "id", p)+" LIMIT ? OFFSET ?",
-			p.Limit, p.Offset()).Scan(ctx, &page)
+		err := l.db.NewSelect().TableExpr("(?) AS u", union).ColumnExpr("u.id, u.sort_key").
+			OrderExpr(sort.orderBy("u.sort_key", "u.id", p)).
+			Limit(int64(p.Limit)).Offset(int64(p.Offset())).
+			Scan(ctx, &page)
 		if err != nil {
 			return nil, 0, err
 		}
