@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Payment methods of an expense (spec section 2). Exact and case-sensitive.
+// Payment methods of an expense (spec section 2). Input may use any letter
+// case (ParsePaymentMethod); records and answers always carry these spellings.
 const (
 	MethodCash         = "Cash"
 	MethodAccountDebit = "Account Debit"
@@ -17,6 +18,20 @@ const (
 
 // PaymentMethods lists the three methods in display order.
 var PaymentMethods = []string{MethodCash, MethodAccountDebit, MethodCreditCard}
+
+// ParsePaymentMethod returns the canonical spelling of a payment method
+// written in any letter case ("cash", "CREDIT CARD"), with surrounding
+// blanks ignored. Agents and people type methods freely; storing and
+// answering one spelling keeps filters and summaries exact.
+func ParsePaymentMethod(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	for _, m := range PaymentMethods {
+		if strings.EqualFold(s, m) {
+			return m, true
+		}
+	}
+	return "", false
+}
 
 // DefaultPaymentMethod is the form-options hint until the user picks another (app settings).
 const DefaultPaymentMethod = MethodCash
@@ -146,7 +161,11 @@ func (r ExpenseRequest) shape(cur Expense, create bool) (expenseDraft, error) {
 		e.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
 	}
 	if create || r.PaymentMethod.Set {
-		e.PaymentMethod = requiredEnum(&v, "payment_method", r.PaymentMethod, strings.Join(PaymentMethods, ", "),
+		method := r.PaymentMethod
+		if m, ok := ParsePaymentMethod(method.Value); ok && method.Has() {
+			method.Value = m
+		}
+		e.PaymentMethod = requiredEnum(&v, "payment_method", method, strings.Join(PaymentMethods, ", "),
 			func(s string) bool { return slices.Contains(PaymentMethods, s) })
 	}
 	if m := e.PaymentMethod; m != "" {

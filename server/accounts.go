@@ -16,20 +16,24 @@ import (
 func (s *Server) registerAccountRoutes() {
 	read, write := auth.Read(auth.ScopeAccountsWrite), auth.Write(auth.ScopeAccountsWrite)
 	const base = "/api/v1/accounts"
-	s.handle(http.MethodGet, base, read, s.listAccounts)
+	s.handle(http.MethodGet, base, read, s.listAccounts, list("status", "type", "search")...)
 	s.handle(http.MethodPost, base, write, s.createAccount)
-	s.handle(http.MethodGet, base+"/transactions", read, s.listAllAccountTransactions)
+	s.handle(http.MethodGet, base+"/transactions", read, s.listAllAccountTransactions, list(append(accountLineFilters, "accountId")...)...)
 	s.handle(http.MethodGet, base+"/:id", read, s.getAccount)
 	s.handle(http.MethodPut, base+"/:id", write, s.updateAccount)
 	s.handle(http.MethodDelete, base+"/:id", write, s.archiveAccount)
 	s.handle(http.MethodPatch, base+"/:id/archive", write, s.archiveAccount)
 	s.handle(http.MethodPatch, base+"/:id/unarchive", write, s.unarchiveAccount)
-	s.handle(http.MethodGet, base+"/:id/transactions", read, s.listAccountTransactions)
+	s.handle(http.MethodGet, base+"/:id/transactions", read, s.listAccountTransactions, list(accountLineFilters...)...)
 	s.handle(http.MethodPost, base+"/:id/transactions", write, s.createAccountTransaction)
 	s.handle(http.MethodPut, base+"/:id/transactions/:transactionId", write, s.updateAccountTransaction)
 	s.handle(http.MethodDelete, base+"/:id/transactions/:transactionId", write, s.voidAccountTransaction)
 	s.handle(http.MethodPost, base+"/:id/balance-adjustment", write, s.adjustAccountBalance)
 }
+
+// accountLineFilters are the filters of an account's line list; the list of
+// every account's lines adds accountId.
+var accountLineFilters = []string{"status", "type", "source", "dateFrom", "dateTo", "search"}
 
 func (s *Server) listAccounts(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.AccountFilter

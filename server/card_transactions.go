@@ -15,7 +15,8 @@ import (
 func (s *Server) registerCardTransactionRoutes() {
 	read, write := auth.Read(auth.ScopeCardsWrite), auth.Write(auth.ScopeCardsWrite)
 	const base = "/api/v1/credit-cards/transactions"
-	s.handle(http.MethodGet, base, read, s.listCardTransactions)
+	s.handle(http.MethodGet, base, read, s.listCardTransactions,
+		list("status", "type", "cardId", "dateFrom", "dateTo", "search", "category")...)
 	s.handle(http.MethodPost, base, write, s.createCardTransaction)
 	s.handle(http.MethodGet, base+"/:id", read, s.getCardTransaction)
 	s.handle(http.MethodPut, base+"/:id", write, s.updateCardTransaction)

@@ -16,7 +16,7 @@ import (
 func (s *Server) registerCardRoutes() {
 	read, write := auth.Read(auth.ScopeCardsWrite), auth.Write(auth.ScopeCardsWrite)
 	const base = "/api/v1/credit-cards"
-	s.handle(http.MethodGet, base, read, s.listCreditCards)
+	s.handle(http.MethodGet, base, read, s.listCreditCards, list("status", "search")...)
 	s.handle(http.MethodPost, base, write, s.createCreditCard)
 	s.handle(http.MethodGet, base+"/form-options", read, s.cardFormOptions)
 	s.handle(http.MethodGet, base+"/:id", read, s.getCreditCard)
@@ -24,7 +24,8 @@ func (s *Server) registerCardRoutes() {
 	s.handle(http.MethodDelete, base+"/:id", write, s.archiveCreditCard)
 	s.handle(http.MethodPatch, base+"/:id/archive", write, s.archiveCreditCard)
 	s.handle(http.MethodPatch, base+"/:id/unarchive", write, s.unarchiveCreditCard)
-	s.handle(http.MethodGet, base+"/:id/unbilled-transactions", read, s.listUnbilledTransactions)
+	s.handle(http.MethodGet, base+"/:id/unbilled-transactions", read, s.listUnbilledTransactions,
+		list("type", "dateFrom", "dateTo", "search")...)
 }
 
 func (s *Server) listCreditCards(w http.ResponseWriter, r bunrouter.Request) error {

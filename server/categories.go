@@ -14,7 +14,7 @@ import (
 func (s *Server) registerCategoryRoutes() {
 	read, write := auth.Read(auth.ScopeSettingsWrite), auth.Write(auth.ScopeSettingsWrite)
 	for _, base := range []string{"/api/v1/categories", "/api/v1/user-settings/categories"} {
-		s.handle(http.MethodGet, base, read, s.listCategories)
+		s.handle(http.MethodGet, base, read, s.listCategories, list("kind", "status", "search")...)
 		s.handle(http.MethodPost, base, write, s.createCategory)
 		s.handle(http.MethodGet, base+"/:id", read, s.getCategory)
 		s.handle(http.MethodPut, base+"/:id", write, s.updateCategory)

@@ -339,6 +339,21 @@ func TestContractMatchesRoutes(t *testing.T) {
 			if public != rt.Access.IsPublic() {
 				t.Errorf("operation %s (%s): security is public=%v, but the route's scope is %q", op.OperationID, key, public, rt.Access)
 			}
+			// The query parameters the route takes (and refuses others
+			// than, under /api/v1) are the ones the contract documents.
+			var documented []string
+			for _, ref := range append(c.doc.Paths.Find(contractPath(rt.Path)).Parameters, op.Parameters...) {
+				if ref.Value.In == openapi3.ParameterInQuery {
+					documented = append(documented, ref.Value.Name)
+				}
+			}
+			slices.Sort(documented)
+			if strings.HasPrefix(rt.Path, APIPrefix) {
+				if diff := cmp.Diff(documented, slices.Sorted(slices.Values(rt.Query))); diff != "" {
+					t.Errorf("operation %s (%s): query parameters of the contract and the route differ (-contract +route):\n%s",
+						op.OperationID, key, diff)
+				}
+			}
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(operations)) {
@@ -384,6 +399,9 @@ func TestContractOperationsComplete(t *testing.T) {
 				}
 				if op.RequestBody != nil {
 					want = append(want, "400", "413")
+				}
+				if strings.HasPrefix(path, APIPrefix) {
+					want = append(want, "400") // a query parameter the route does not take
 				}
 				if strings.Contains(path, "{") {
 					want = append(want, "404")

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/uptrace/bunrouter"
 
@@ -16,11 +17,12 @@ import (
 func (s *Server) registerExpenseRoutes() {
 	read, write := auth.Read(auth.ScopeExpensesWrite), auth.Write(auth.ScopeExpensesWrite)
 	const base = "/api/v1/expenses"
-	s.handle(http.MethodGet, base, read, s.listExpenses)
+	s.handle(http.MethodGet, base, read, s.listExpenses,
+		list("status", "dateFrom", "dateTo", "search", "category", "payment_method", "cardId", "accountId")...)
 	s.handle(http.MethodPost, base, write, s.createExpense)
 	s.handle(http.MethodPost, base+"/bulk", write, s.createExpenses)
 	s.handle(http.MethodGet, base+"/form-options", read, s.expenseFormOptions)
-	s.handle(http.MethodGet, base+"/summary", read, s.expenseSummary)
+	s.handle(http.MethodGet, base+"/summary", read, s.expenseSummary, "dateFrom", "dateTo")
 	s.handle(http.MethodGet, base+"/:id", read, s.getExpense)
 	s.handle(http.MethodPut, base+"/:id", write, s.updateExpense)
 	s.handle(http.MethodDelete, base+"/:id", write, s.voidExpense)
@@ -35,7 +37,12 @@ func (s *Server) listExpenses(w http.ResponseWriter, r bunrouter.Request) error 
 			f.Status = finance.StatusActive
 		}
 		f.DateFrom, f.DateTo = dateRange(v, q)
-		f.PaymentMethod = queryEnum(v, q, "payment_method", finance.PaymentMethods...)
+		if s := q.Get("payment_method"); s != "" {
+			var ok bool
+			if f.PaymentMethod, ok = finance.ParsePaymentMethod(s); !ok {
+				v.Add("payment_method", "must be one of: "+strings.Join(finance.PaymentMethods, ", "))
+			}
+		}
 		f.CardID = queryID(v, q, "cardId")
 		f.AccountID = queryID(v, q, "accountId")
 		f.Search, f.Category = q.Get("search"), q.Get("category")

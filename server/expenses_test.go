@@ -115,7 +115,7 @@ func TestExpenseCreateRejected(t *testing.T) {
 	runRejectedSpending(t, env, []ledgerUser{alice, bob}, []apiScenario{
 		post("empty object", `{}`, fieldsOf("amount", problemRequired, "date", problemRequired, "description", problemRequired,
 			"category", problemRequired, "payment_method", problemRequired)),
-		post("bad values", `{"amount":-5,"date":"2025-02-30","description":"   ","category":7,"payment_method":"cash","notes":"`+strings.Repeat("n", 1001)+`"}`,
+		post("bad values", `{"amount":-5,"date":"2025-02-30","description":"   ","category":7,"payment_method":"Bitcoin","notes":"`+strings.Repeat("n", 1001)+`"}`,
 			fieldsOf("amount", problemPositive, "date", problemDate, "description", problemRequired, "category", "must be a string",
 				"payment_method", "must be one of: Cash, Account Debit, Credit Card", "notes", "must be at most 1000 characters")),
 		post("amount with 3 decimals", expenseBody(`10.505`, `"Cash"`), fieldsOf("amount", problemMoney)),
@@ -644,7 +644,7 @@ func TestExpenseList(t *testing.T) {
 	}
 	runScenarios(t, env, []apiScenario{
 		alice.sc(apiScenario{name: "bad parameters", method: http.MethodGet,
-			url:        base + "?status=all&payment_method=cash&cardId=x&accountId=y&dateFrom=2025-03-05&dateTo=2025-03-04&sortBy=category&page=0",
+			url:        base + "?status=all&payment_method=Bitcoin&cardId=x&accountId=y&dateFrom=2025-03-05&dateTo=2025-03-04&sortBy=category&page=0",
 			wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("status", "must be one of: active, voided", "payment_method", "must be one of: Cash, Account Debit, Credit Card",
 				"cardId", "must be a UUID", "accountId", "must be a UUID", "dateFrom", "must not be after dateTo",

@@ -14,7 +14,8 @@ import (
 func (s *Server) registerIncomeRoutes() {
 	read, write := auth.Read(auth.ScopeIncomeWrite), auth.Write(auth.ScopeIncomeWrite)
 	const base = "/api/v1/income"
-	s.handle(http.MethodGet, base, read, s.listIncome)
+	s.handle(http.MethodGet, base, read, s.listIncome,
+		list("status", "dateFrom", "dateTo", "search", "category", "accountId")...)
 	s.handle(http.MethodPost, base, write, s.createIncome)
 	s.handle(http.MethodGet, base+"/form-options", read, s.incomeFormOptions)
 	s.handle(http.MethodGet, base+"/:id", read, s.getIncome)

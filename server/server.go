@@ -73,11 +73,14 @@ type Server struct {
 
 // Route is one registered route and the requirement its caller must meet.
 type Route struct {
-	Method  string
-	Path    string // bunrouter syntax: /api/v1/expenses/:id
-	Access  auth.Requirement
-	Page    bool // an HTML or static page, not part of the API contract
-	PerIP   bool // a public route rate limited per client IP (sign-in)
+	Method string
+	Path   string // bunrouter syntax: /api/v1/expenses/:id
+	Access auth.Requirement
+	Page   bool // an HTML or static page, not part of the API contract
+	PerIP  bool // a public route rate limited per client IP (sign-in)
+	// Query lists the query parameters the route takes. Routes of the REST
+	// API (APIPrefix) refuse any other (see checkQuery).
+	Query   []string
 	handler bunrouter.HandlerFunc
 }
 
@@ -131,10 +134,11 @@ func (s *Server) Routes() []Route { return slices.Clone(s.routes) }
 // write error bodies themselves.
 type handlerFunc func(w http.ResponseWriter, r bunrouter.Request) error
 
-// handle registers a route with its requirement. The chain per route is:
-// body limit -> authenticate -> Pro plan -> rate limit -> scope -> handler.
-func (s *Server) handle(method, path string, access auth.Requirement, h handlerFunc) {
-	s.add(Route{Method: method, Path: path, Access: access}, h)
+// handle registers a route with its requirement and the query parameters it
+// takes. The chain per route is: body limit -> authenticate -> Pro plan ->
+// rate limit -> scope -> query check (REST API routes) -> handler.
+func (s *Server) handle(method, path string, access auth.Requirement, h handlerFunc, query ...string) {
+	s.add(Route{Method: method, Path: path, Access: access, Query: query}, h)
 }
 
 // page registers an HTML or static route (public, outside the API contract).
@@ -145,6 +149,9 @@ func (s *Server) page(method, path string, h handlerFunc) {
 func (s *Server) add(rt Route, h handlerFunc) {
 	if !rt.Access.Valid() {
 		panic(fmt.Sprintf("server: route %s %s declares no scope", rt.Method, rt.Path))
+	}
+	if strings.HasPrefix(rt.Path, APIPrefix) {
+		h = checkedQuery(rt.Query, h)
 	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
 		if err := s.serve(rt, h, w, r); err != nil {
