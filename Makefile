@@ -45,6 +45,7 @@ fuzz: ## Run each fuzz target for a short while
 	$(GO) test ./finance -run '^$$' -fuzz FuzzParseMoney -fuzztime 30s
 	$(GO) test ./finance -run '^$$' -fuzz FuzzParseDate -fuzztime 30s
 	$(GO) test ./finance -run '^$$' -fuzz FuzzDecodeExpenseRequest -fuzztime 30s
+	$(GO) test ./server -run '^$$' -fuzz FuzzCheckBody -fuzztime 30s
 
 release-snapshot: ## Cross-compile every release target with goreleaser (no publishing)
 	$(GO) run github.com/goreleaser/goreleaser/v2@latest release --snapshot --clean

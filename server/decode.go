@@ -1,51 +1,64 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/finance-app/finance/finance"
 )
 
 // decodeJSON reads a request body into dst: a JSON object, or a
 // multipart/form-data form with the same field names (see formAsJSON).
-// Unknown fields are ignored (clients tolerate and send extra fields).
+// Unknown fields are ignored (clients tolerate and send extra fields), but
+// what encoding/json would silently reinterpret is refused (checkBody).
 // Failures are 400 VALIDATION_ERROR, naming the field when a value has the
 // wrong type, or 413 when too large.
 func (s *Server) decodeJSON(r *http.Request, dst any) error {
+	body, err := s.readBody(r)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return badRequest("Request body is required: send a JSON object", nil)
+	}
+	if !json.Valid(body) {
+		return jsonError(json.Unmarshal(body, dst)) // names the byte where it breaks
+	}
+	if err := checkBody(body, reflect.TypeOf(dst)); err != nil {
+		return err
+	}
+	return jsonError(json.Unmarshal(body, dst))
+}
+
+// readBody returns the request body as JSON: as sent, or converted from a
+// multipart form.
+func (s *Server) readBody(r *http.Request) ([]byte, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err == nil && mt == "multipart/form-data" {
-			body, err := s.formAsJSON(r)
-			if err != nil {
-				return err
-			}
-			return jsonError(json.Unmarshal(body, dst))
+			return s.formAsJSON(r)
 		}
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return badRequest("Content-Type must be application/json or multipart/form-data", nil)
+			return nil, badRequest("Content-Type must be application/json or multipart/form-data", nil)
 		}
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return s.errTooLarge()
+			return nil, s.errTooLarge()
 		}
-		return badRequest("Could not read the request body", nil)
+		return nil, badRequest("Could not read the request body", nil)
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
-		return badRequest("Request body is required: send a JSON object", nil)
-	}
-	if err := json.Unmarshal(body, dst); err != nil {
-		return jsonError(err)
-	}
-	return nil
+	return body, nil
 }
 
 // nestedFormFields carry JSON in multipart forms (domain.md §1.2): a bulk
@@ -68,6 +81,19 @@ func (s *Server) formAsJSON(r *http.Request) ([]byte, error) {
 	var v finance.Validator
 	for name, values := range r.MultipartForm.Value {
 		val := values[0]
+		// json.Marshal would turn bytes that are not UTF-8 into U+FFFD, and
+		// only the first of repeated fields would be read.
+		switch {
+		case !utf8.ValidString(name):
+			v.Add("body", "has a field name that is not valid UTF-8 text")
+			continue
+		case len(values) > 1:
+			v.Add(name, "appears more than once")
+			continue
+		case !utf8.ValidString(val):
+			v.Add(name, "must be valid UTF-8 text")
+			continue
+		}
 		if nestedFormFields[name] {
 			if !json.Valid([]byte(val)) {
 				v.Add(name, "must be JSON text in a multipart form")

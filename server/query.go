@@ -31,9 +31,10 @@ var listParams = []string{"page", "limit", "sortBy", "sortOrder"}
 // then its own filters.
 func list(filters ...string) []string { return append(slices.Clone(listParams), filters...) }
 
-// plainName matches query parameter names that can be repeated back in an
-// error message as they are: they cannot carry markup or control characters.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9_.\-\[\]]{1,64}$`)
+// plainName matches parameter names and member paths (items[2].amount) that
+// an error may repeat back as they are: they cannot carry markup or control
+// characters. Others are named by where they are ("query", "body").
+var plainName = regexp.MustCompile(`^[A-Za-z0-9_.\-\[\]]{1,200}$`)
 
 // checkQuery refuses a query string that the route would not read exactly as
 // sent: a parameter the route does not take (an agent reading an unfiltered
