@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -226,6 +227,60 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 				t.Error("openWorldHint = true; the tools touch only the user's ledger")
 			}
 		})
+	}
+}
+
+// No tool input schema, at any depth, has a type array: several clients and
+// model APIs refuse {"type": ["string", "null"]} (see withoutTypeArrays). A
+// nullable value is anyOf with a null branch, and keeps its description at
+// the top, where clients show it.
+func TestInputSchemasHaveNoTypeArrays(t *testing.T) {
+	env := newTestEnv(t)
+	msg := env.rpc(env.key(auth.ScopeAll), "tools/list", map[string]any{})
+	var res struct {
+		Tools []struct {
+			Name        string `json:"name"`
+			InputSchema any    `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(msg.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	nullable := 0
+	var walk func(tool, at string, v any)
+	walk = func(tool, at string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if typ, ok := v["type"].([]any); ok {
+				t.Errorf("%s: %s has the type array %v", tool, at, typ)
+			}
+			if branches, ok := v["anyOf"].([]any); ok && slices.ContainsFunc(branches, func(b any) bool {
+				m, _ := b.(map[string]any)
+				return len(m) == 1 && m["type"] == "null"
+			}) {
+				nullable++
+				for _, b := range branches {
+					if d, _ := b.(map[string]any)["description"].(string); d != "" && v["description"] == nil {
+						t.Errorf("%s: %s describes a branch (%q) but not the value itself", tool, at, d)
+					}
+				}
+			}
+			for k, x := range v {
+				walk(tool, at+"/"+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(tool, fmt.Sprintf("%s/%d", at, i), x)
+			}
+		}
+	}
+	for _, tt := range res.Tools {
+		walk(tt.Name, "inputSchema", tt.InputSchema)
+	}
+	// The contract has nullable fields in many bodies; finding none would
+	// mean the walk looked at nothing.
+	if nullable < 20 {
+		t.Errorf("found %d nullable values in the tool schemas, expected many", nullable)
 	}
 }
 
