@@ -73,8 +73,10 @@ var toolTable = []toolSpec{
 		name: "get_expense_summary", title: "Spending summary", method: "GET", path: "/api/v1/expenses/summary", hints: reads,
 		description: "Summarize spending from dateFrom to dateTo (each defaults to the first or last day of the current month): " +
 			"total, count and daily average, totals by category and by payment method, card fees and interest, loan interest " +
-			"and card refunds, and the change against the previous period of the same length. Use it to answer " +
-			"'how much did I spend on ...' instead of adding up list_expenses.",
+			"and card refunds, and the change against the previous period. The previous period is the previous calendar " +
+			"month when dateFrom..dateTo is exactly one whole calendar month (Nov 1-30 is compared with Oct 1-31); " +
+			"otherwise it is the range of the same length just before dateFrom. Use it to answer 'how much did I spend " +
+			"on ...' instead of adding up list_expenses.",
 	},
 	{
 		name: "list_income", title: "List income", method: "GET", path: "/api/v1/income", hints: reads,
