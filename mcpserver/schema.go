@@ -11,11 +11,12 @@ import (
 // type array: {"type": ["string", "null"]}. MCP allows any 2020-12 schema
 // (the specification's "JSON Schema Usage"), but not every client and model
 // API does: Gemini's function declarations take a single type and refuse a
-// list ("Proto field is not repeating, cannot start list"), and several
-// clients convert schemas assuming a string type. The same value written as
-// {"anyOf": [{"type": "string"}, {"type": "null"}]} is accepted by all of them
-// and is what the most common MCP servers emit (Pydantic writes Optional
-// fields this way), so tool input schemas carry no type arrays.
+// list ("Proto field is not repeating, cannot start list"), and client-side
+// converters have assumed type is a single string (microsoft/vscode#328010).
+// The same value written as {"anyOf": [{"type": "string"}, {"type": "null"}]}
+// is accepted there, and it is what the most common MCP servers emit
+// (Pydantic writes Optional fields this way), so tool input schemas carry no
+// type arrays.
 //
 // Each type of the array becomes one branch holding the keywords that apply
 // to it (limits, pattern, format, enum values of that type), so a branch
