@@ -43,7 +43,8 @@ type operation struct {
 
 // operation resolves method and path (the contract's form, /api/v1/expenses/{id})
 // into the tool's input schema: path parameters, query parameters and the
-// top-level fields of the JSON request body, as one object schema.
+// top-level fields of the JSON request body, as one object schema, with
+// nullable values written as anyOf (see withoutTypeArrays).
 func (c *contract) operation(method, path string) (*operation, error) {
 	item, ok := dig(c.root, "paths", path).(map[string]any)
 	if !ok {
@@ -158,7 +159,11 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if len(required) > 0 {
 		schema["required"] = required
 	}
-	out.inputSchema, err = json.Marshal(schema)
+	portable, err := withoutTypeArrays(schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	out.inputSchema, err = json.Marshal(portable)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}

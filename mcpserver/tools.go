@@ -9,7 +9,9 @@ package mcpserver
 //
 // The rows follow the scope groups of the specification (section 4.5); the
 // tools named there whose routes do not exist yet are added as their routes land
-// (TestToolsFollowSpecification lists them).
+// (TestToolsFollowSpecification lists them). A few tools go beyond that list
+// where an agent plainly needs a route to set up a household without REST:
+// adding and changing accounts and cards, and reading one of them by id.
 
 // hints are a tool's behaviour annotations. Every hint is sent explicitly:
 // MCP's defaults (and mcp-go's NewTool) assume a destructive, open-world tool.
@@ -71,8 +73,10 @@ var toolTable = []toolSpec{
 		name: "get_expense_summary", title: "Spending summary", method: "GET", path: "/api/v1/expenses/summary", hints: reads,
 		description: "Summarize spending from dateFrom to dateTo (each defaults to the first or last day of the current month): " +
 			"total, count and daily average, totals by category and by payment method, card fees and interest, loan interest " +
-			"and card refunds, and the change against the previous period of the same length. Use it to answer " +
-			"'how much did I spend on ...' instead of adding up list_expenses.",
+			"and card refunds, and the change against the previous period. The previous period is the previous calendar " +
+			"month when dateFrom..dateTo is exactly one whole calendar month (Nov 1-30 is compared with Oct 1-31); " +
+			"otherwise it is the range of the same length just before dateFrom. Use it to answer 'how much did I spend " +
+			"on ...' instead of adding up list_expenses.",
 	},
 	{
 		name: "list_income", title: "List income", method: "GET", path: "/api/v1/income", hints: reads,
@@ -89,8 +93,14 @@ var toolTable = []toolSpec{
 		name: "list_accounts", title: "List accounts", method: "GET", path: "/api/v1/accounts", hints: reads,
 		description: "List the user's bank-type accounts (savings, checking, e-wallets, cash) with their current balances; " +
 			"active accounts by default, status=archived or status=all for the others. Use it to find an account_id before " +
-			"create_expense with Account Debit, create_income, create_account_transaction or adjust_account_balance. " +
-			"Only active accounts accept new writes.",
+			"create_expense with Account Debit, create_income, create_account_transaction, adjust_account_balance or " +
+			"update_account, and before create_account to see what exists. Only active accounts accept new writes.",
+	},
+	{
+		name: "get_account", title: "Get an account", method: "GET", path: "/api/v1/accounts/{id}", hints: reads,
+		description: "Get one account by id: name, type, institution, last 4 digits, notes, status, opening_balance and " +
+			"current_balance (opening_balance plus posted credits minus posted debits, of any date); archived accounts are " +
+			"returned too. Find the id with list_accounts. Read this before update_account, and to check a balance after a write.",
 	},
 	{
 		name: "list_account_transactions", title: "List account transactions", method: "GET", path: "/api/v1/accounts/transactions", hints: reads,
@@ -103,7 +113,15 @@ var toolTable = []toolSpec{
 		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads,
 		description: "List the user's credit cards with credit limit, outstanding balance, available credit, utilization, " +
 			"unbilled total and next statement and due dates; active cards by default. Use it to find a credit_card_id " +
-			"before create_expense with Credit Card or create_credit_card_transaction. Only active cards take new charges.",
+			"before create_expense with Credit Card, create_credit_card_transaction or update_credit_card, and before " +
+			"create_credit_card to see what exists. Only active cards take new charges.",
+	},
+	{
+		name: "get_credit_card", title: "Get a credit card", method: "GET", path: "/api/v1/credit-cards/{id}", hints: reads,
+		description: "Get one credit card by id: credit limit, statement and due days, cycle start date, minimum due rules, " +
+			"notes and status, with its figures (outstanding balance, available credit, utilization, unbilled total, next " +
+			"statement and due dates); archived cards are returned too. Find the id with list_credit_cards. Read this before " +
+			"update_credit_card.",
 	},
 	{
 		name: "list_unbilled_transactions", title: "List a card's unbilled transactions", method: "GET",
@@ -172,6 +190,25 @@ var toolTable = []toolSpec{
 
 	// accounts:write
 	{
+		name: "create_account", title: "Add an account", method: "POST", path: "/api/v1/accounts", hints: creates,
+		description: "Add a bank-type account the user holds (type savings, checking, e_wallet, cash or other), so that " +
+			"expenses can be paid from it (Account Debit) and income credited to it. name must be unique among active " +
+			"accounts, case-insensitively: read list_accounts first and use or update an existing account rather than add " +
+			"a twin. opening_balance (signed, default 0) is the balance before the first transaction the ledger records, " +
+			"for example the bank app's balance on the day tracking starts; it is kept on the account, not posted as a " +
+			"transaction, and current_balance starts from it. Confirm the details with the user; each call adds a new " +
+			"account, so after a lost reply check list_accounts before retrying.",
+	},
+	{
+		name: "update_account", title: "Update an account", method: "PUT", path: "/api/v1/accounts/{id}", hints: updates,
+		description: "Change an account's name, type, institution, account_number_last4, opening_balance or notes; only " +
+			"the fields given change, and null clears institution, account_number_last4 and notes (and sets opening_balance " +
+			"to 0). Its id, status and transactions do not change here, and an archived account cannot be changed. A new " +
+			"opening_balance moves current_balance by the same difference without any transaction; to make today's " +
+			"balance match the bank, use adjust_account_balance instead, which records the difference. Read get_account " +
+			"first and confirm the change with the user.",
+	},
+	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
 		path: "/api/v1/accounts/{id}/transactions", hints: creates,
 		description: "Post a manual line on an account (id from list_accounts): a debit (money out) or credit (money in) " +
@@ -195,6 +232,24 @@ var toolTable = []toolSpec{
 	},
 
 	// credit_cards:write
+	{
+		name: "create_credit_card", title: "Add a credit card", method: "POST", path: "/api/v1/credit-cards", hints: creates,
+		description: "Add a credit card the user holds, so that charges can be recorded on it (create_expense with Credit " +
+			"Card, create_credit_card_transaction). Required: name (unique among active cards, case-insensitively: read " +
+			"list_credit_cards first), credit_limit (above 0), statement_day and due_day (the cut-off and payment due days, " +
+			"1 to 31; later days fall on the month's end). Optional: bank, last_four, cycle_start_date (default today, at " +
+			"most 5 years back; statements are generated for statement dates on or after it), minimum_due_percent (default " +
+			"3) and minimum_due_floor (default 500.00). A new card owes nothing: there is no opening balance. Confirm the " +
+			"details with the user; each call adds a new card, so after a lost reply check list_credit_cards before retrying.",
+	},
+	{
+		name: "update_credit_card", title: "Update a credit card", method: "PUT", path: "/api/v1/credit-cards/{id}", hints: updates,
+		description: "Change a card's name, bank, last_four, credit_limit, statement_day, due_day, cycle_start_date, " +
+			"minimum_due_percent, minimum_due_floor or notes; only the fields given change. null clears bank, last_four and " +
+			"notes, and resets cycle_start_date (today), minimum_due_percent (3) and minimum_due_floor (500.00). New " +
+			"statement and due days apply to statements generated afterwards; its transactions and existing statements do " +
+			"not change, and an archived card cannot be changed. Read get_credit_card first and confirm the change with the user.",
+	},
 	{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
 		path: "/api/v1/credit-cards/transactions", hints: creates,

@@ -1,0 +1,124 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+)
+
+// fromYAML reads a schema the way the contract is read.
+func fromYAML(t *testing.T, doc string) any {
+	t.Helper()
+	var v any
+	if err := yaml.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func fromJSON(t *testing.T, doc string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestWithoutTypeArrays(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string // YAML, as in the contract
+		want string // JSON
+	}{
+		{
+			name: "nullable string keeps its description at the top and on the branch",
+			in:   `{type: [string, "null"], description: At most 255 characters.}`,
+			want: `{"description": "At most 255 characters.", "anyOf": [
+				{"type": "string", "description": "At most 255 characters."}, {"type": "null"}]}`,
+		},
+		{
+			name: "limits, pattern and format go to the string branch",
+			in:   `{type: [string, "null"], minLength: 1, maxLength: 7, pattern: '^#', format: color, default: null}`,
+			want: `{"default": null, "anyOf": [
+				{"type": "string", "minLength": 1, "maxLength": 7, "pattern": "^#", "format": "color"}, {"type": "null"}]}`,
+		},
+		{
+			name: "enum keeps the values of each branch's type",
+			in:   `{type: [string, "null"], enum: [asc, desc, null]}`,
+			want: `{"anyOf": [{"type": "string", "enum": ["asc", "desc"]}, {"type": "null"}]}`,
+		},
+		{
+			name: "an enum without null drops the null branch",
+			in:   `{type: [string, "null"], enum: [asc, desc]}`,
+			want: `{"anyOf": [{"type": "string", "enum": ["asc", "desc"]}]}`,
+		},
+		{
+			name: "several types split their keywords",
+			in:   `{type: [string, integer, "null"], minLength: 1, minimum: 0, title: Id}`,
+			want: `{"title": "Id", "anyOf": [
+				{"type": "string", "minLength": 1, "title": "Id"}, {"type": "integer", "minimum": 0, "title": "Id"}, {"type": "null"}]}`,
+		},
+		{
+			name: "a list of one type is that type",
+			in:   `{type: [number], minimum: 0}`,
+			want: `{"type": "number", "minimum": 0}`,
+		},
+		{
+			name: "nested schemas are rewritten: properties, items, anyOf branches",
+			in: `{type: object, properties: {parts: {type: array, items: {type: object, properties: {
+					note: {type: [string, "null"]}}}}, when: {anyOf: [{type: [integer, "null"]}, {type: string}]}}}`,
+			want: `{"type": "object", "properties": {
+				"parts": {"type": "array", "items": {"type": "object", "properties": {
+					"note": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}},
+				"when": {"anyOf": [{"anyOf": [{"type": "integer"}, {"type": "null"}]}, {"type": "string"}]}}}`,
+		},
+		{
+			name: "data is not a schema and is left alone",
+			in:   `{type: object, examples: [{type: [a, b]}], default: {type: [x]}}`,
+			want: `{"type": "object", "examples": [{"type": ["a", "b"]}], "default": {"type": ["x"]}}`,
+		},
+		{
+			name: "a schema without a type array is unchanged",
+			in:   `{description: Signed., anyOf: [{oneOf: [{type: number}, {type: string, pattern: '^-?\d+$'}]}, {type: "null"}]}`,
+			want: `{"description": "Signed.", "anyOf": [{"oneOf": [{"type": "number"}, {"type": "string", "pattern": "^-?\\d+$"}]}, {"type": "null"}]}`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := withoutTypeArrays(fromYAML(t, tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Compare as JSON values: the tool schema is sent as JSON.
+			b, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(fromJSON(t, tc.want), fromJSON(t, string(b))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A keyword the rewrite cannot place on a branch fails, rather than
+// changing what a tool accepts.
+func TestWithoutTypeArraysRefusesWhatItCannotPlace(t *testing.T) {
+	for _, tc := range []struct{ name, in, wantErr string }{
+		{"composition beside a type array", `{type: [string, "null"], oneOf: [{minLength: 1}, {maxLength: 0}]}`, `keyword "oneOf"`},
+		{"a reference beside a type array", `{type: [object, "null"], $ref: "#/components/schemas/X"}`, `keyword "$ref"`},
+		{"a limit of no listed type", `{type: [integer, "null"], minLength: 1}`, `keyword "minLength"`},
+		{"an enum of no listed type", `{type: [integer, "null"], enum: [a]}`, "no value of enum"},
+		{"nested, named by its property", `{type: object, properties: {color: {type: [string, "null"], not: {}}}}`, `color: keyword "not"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := withoutTypeArrays(fromYAML(t, tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("error %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
