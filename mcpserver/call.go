@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -61,13 +62,23 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 // decoded into floats here; the REST decoder reads them exactly).
 func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, *restError) {
 	args := map[string]json.RawMessage{}
+	var v finance.Validator
 	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		if err := json.Unmarshal(trimmed, &args); err != nil {
 			return nil, invalid(finance.Invalid("arguments", "must be a JSON object"))
 		}
+		// Decoding into a map keeps the last of repeated names and turns
+		// bytes that are not UTF-8 into U+FFFD; the REST route refuses both
+		// in its body, so the arguments are held to the same rule. Nested
+		// values reach the route as sent and are checked there.
+		if !utf8.Valid(trimmed) {
+			return nil, invalid(finance.Invalid("arguments", "must be valid UTF-8 text"))
+		}
+		for _, name := range repeatedNames(trimmed) {
+			v.Add(name, "appears more than once")
+		}
 	}
 
-	var v finance.Validator
 	for _, name := range slices.Sorted(maps.Keys(args)) {
 		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] {
 			v.Add(name, "is not an argument of "+t.name+"; its arguments are: "+strings.Join(t.argumentNames(), ", "))
@@ -123,6 +134,33 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 		r.Header.Set("Content-Type", "application/json")
 	}
 	return r, nil
+}
+
+// repeatedNames returns the member names that a JSON object names more than
+// once at its top level.
+func repeatedNames(object []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(object))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	var repeated []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return repeated
+		}
+		name, _ := tok.(string)
+		if seen[name] && !slices.Contains(repeated, name) {
+			repeated = append(repeated, name)
+		}
+		seen[name] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return repeated
+		}
+	}
+	return repeated
 }
 
 // queryValue renders a JSON scalar as a query value; nil means absent (null).

@@ -183,6 +183,11 @@ func TestArgumentErrors(t *testing.T) {
 		{"path parameter not a string", "get_income", `{"id":12}`, "id"},
 		{"query value not a scalar", "list_expenses", `{"search":["a"]}`, "search"},
 		{"arguments not an object", "list_expenses", `[1,2]`, "arguments"},
+		// Read as a map, the last of repeated names would win silently.
+		{"argument given twice", "create_expense", `{"amount":1,"amount":900,"date":"2025-03-08","description":"x","category":"Groceries","payment_method":"Cash"}`, "amount"},
+		{"text that is not UTF-8", "list_expenses", "{\"search\":\"caf\xe9\"}", "arguments"},
+		// Nested members reach the route as sent, which refuses them.
+		{"body text with NUL", "create_expense", `{"amount":1,"date":"2025-03-08","description":"x\u0000","category":"Groceries","payment_method":"Cash"}`, "description"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg := env.rpc(key, "tools/call", json.RawMessage(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`))
