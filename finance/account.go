@@ -3,7 +3,6 @@ package finance
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -324,7 +323,7 @@ func (s *Service) UpdateAccount(ctx context.Context, userID, id string, r Accoun
 			return err
 		}
 		if a.Status != StatusActive {
-			return InvalidStatus("account %q is archived; unarchive it before changing it", a.Name)
+			return InvalidStatus("account is archived; unarchive it before changing it")
 		}
 		if err := uniqueAccountName(ctx, tx, userID, a); err != nil {
 			return err
@@ -349,7 +348,7 @@ func (s *Service) ArchiveAccount(ctx context.Context, userID, id string) (Accoun
 			return err
 		}
 		if a.Status == StatusArchived {
-			return InvalidStatus("account %q is already archived", a.Name)
+			return InvalidStatus("account is already archived")
 		}
 		now := s.stamp()
 		a.Status, a.ArchivedAt, a.UpdatedAt = StatusArchived, &now, now
@@ -372,13 +371,13 @@ func (s *Service) UnarchiveAccount(ctx context.Context, userID, id string) (Acco
 			return err
 		}
 		if a.Status == StatusActive {
-			return InvalidStatus("account %q is not archived", a.Name)
+			return InvalidStatus("account is not archived")
 		}
 		if err := uniqueAccountName(ctx, tx, userID, a); err != nil {
 			var ve *ValidationError
 			if errors.As(err, &ve) {
 				return &ValidationError{
-					Message: fmt.Sprintf("Another active account is named %q; rename one of them first", a.Name),
+					Message: "Another active account has this name; rename one of them first",
 					Fields:  ve.Fields,
 				}
 			}
@@ -474,7 +473,7 @@ func writableAccount(ctx context.Context, tx Repo, userID, id string) (Account, 
 	}
 	return a, func() error {
 		if a.Status != StatusActive {
-			return InvalidStatus("account %q is archived; unarchive it before writing to it", a.Name)
+			return InvalidStatus("account is archived; unarchive it before writing to it")
 		}
 		return nil
 	}, nil

@@ -380,7 +380,7 @@ func (s *Service) UpdateCreditCard(ctx context.Context, userID, id string, r Car
 			return err
 		}
 		if c.Status != StatusActive {
-			return InvalidStatus("credit card %q is archived; unarchive it before changing it", c.Name)
+			return InvalidStatus("credit card is archived; unarchive it before changing it")
 		}
 		if err := uniqueCardName(ctx, tx, userID, c); err != nil {
 			return err
@@ -418,9 +418,9 @@ func (s *Service) setCardStatus(ctx context.Context, userID, id, status string) 
 		}
 		if c.Status == status {
 			if status == StatusArchived {
-				return InvalidStatus("credit card %q is already archived", c.Name)
+				return InvalidStatus("credit card is already archived")
 			}
-			return InvalidStatus("credit card %q is not archived", c.Name)
+			return InvalidStatus("credit card is not archived")
 		}
 		now := s.stamp()
 		c.Status, c.UpdatedAt = status, now
@@ -432,7 +432,7 @@ func (s *Service) setCardStatus(ctx context.Context, userID, id, status string) 
 				var ve *ValidationError
 				if errors.As(err, &ve) {
 					return &ValidationError{
-						Message: fmt.Sprintf("Another active credit card is named %q; rename one of them first", c.Name),
+						Message: "Another active credit card has this name; rename one of them first",
 						Fields:  ve.Fields,
 					}
 				}

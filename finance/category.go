@@ -199,10 +199,10 @@ func (s *Service) UpdateCategory(ctx context.Context, userID, id string, r Categ
 			return err
 		}
 		if c.Status == StatusArchived {
-			return InvalidStatus("category %q is archived and cannot be changed", c.Name)
+			return InvalidStatus("category is archived and cannot be changed")
 		}
 		if name != c.Name && c.IsSystem && nameKey(name) != nameKey(c.Name) {
-			return InvalidStatus("system category %q cannot be renamed; its color and icon can change", c.Name)
+			return InvalidStatus("system categories cannot be renamed; their color and icon can change")
 		}
 		c.Name = name
 		if err := uniqueCategoryName(ctx, tx, userID, c); err != nil {
@@ -226,9 +226,9 @@ func (s *Service) ArchiveCategory(ctx context.Context, userID, id string) (Categ
 		}
 		switch {
 		case c.IsSystem:
-			return InvalidStatus("system category %q cannot be archived", c.Name)
+			return InvalidStatus("system categories cannot be archived")
 		case c.Status == StatusArchived:
-			return InvalidStatus("category %q is already archived", c.Name)
+			return InvalidStatus("category is already archived")
 		}
 		now := s.stamp()
 		c.Status, c.ArchivedAt, c.UpdatedAt = StatusArchived, &now, now

@@ -561,8 +561,8 @@ func checkExpenseEdit(ctx context.Context, tx Repo, userID string, cur Expense, 
 			return err
 		}
 		if a.Status != StatusActive {
-			return InvalidStatus("expense is paid from archived account %q; its amount and date cannot change "+
-				"(move it to an active account or another payment method first)", a.Name)
+			return InvalidStatus("expense is paid from an archived account; its amount and date cannot change " +
+				"(move it to an active account or another payment method first)")
 		}
 	}
 	return nil

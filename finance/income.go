@@ -224,8 +224,8 @@ func (s *Service) UpdateIncome(ctx context.Context, userID, id string, r IncomeR
 					return err
 				}
 				if a.Status != StatusActive {
-					return InvalidStatus("income is posted to archived account %q; its amount and date cannot change "+
-						"(set account_id to null or to an active account first)", a.Name)
+					return InvalidStatus("income is posted to an archived account; its amount and date cannot change " +
+						"(set account_id to null or to an active account first)")
 				}
 			}
 			line.Amount, line.Date, line.Description, line.UpdatedAt = in.Amount, in.Date, incomeLineDescription(in), now

@@ -432,11 +432,11 @@ func TestAccountArchiveAndUnarchive(t *testing.T) {
 	clash := alice.createAccount(t, `{"name":"bpi","type":"cash"}`)
 	runRejected(t, env, []ledgerUser{alice, bob}, []apiScenario{
 		alice.sc(apiScenario{name: "DELETE an archived account", method: http.MethodDelete, url: url,
-			wantStatus: 400, wantCode: CodeInvalidStatus, wantMessage: `Account "BPI" is already archived`}),
+			wantStatus: 400, wantCode: CodeInvalidStatus, wantMessage: `Account is already archived`}),
 		alice.sc(apiScenario{name: "archive an archived account", method: http.MethodPatch, url: url + "/archive",
-			wantStatus: 400, wantCode: CodeInvalidStatus, wantMessage: `Account "BPI" is already archived`}),
+			wantStatus: 400, wantCode: CodeInvalidStatus, wantMessage: `Account is already archived`}),
 		alice.sc(apiScenario{name: "unarchive an active account", method: http.MethodPatch, url: "/api/v1/accounts/" + clash.ID + "/unarchive",
-			wantStatus: 400, wantCode: CodeInvalidStatus, wantMessage: `Account "bpi" is not archived`}),
+			wantStatus: 400, wantCode: CodeInvalidStatus, wantMessage: `Account is not archived`}),
 		alice.sc(apiScenario{name: "unarchive onto a taken name", method: http.MethodPatch, url: url + "/unarchive",
 			wantStatus: 400, wantCode: CodeValidation, wantFields: fieldsOf("name", "is already used by another active account")}),
 		alice.sc(apiScenario{name: "archive an unknown account", method: http.MethodPatch, url: "/api/v1/accounts/" + finance.NewID() + "/archive",
@@ -683,7 +683,7 @@ func TestAccountTransactionUpdateAndVoid(t *testing.T) {
 	for _, msg := range []struct{ url, want string }{
 		{incomeLineURL, "Account transaction belongs to an income record; change or void it through that record"},
 		{voidedURL, "Account transaction is already voided"},
-		{archivedURL, `Account "Old" is archived; unarchive it before writing to it`},
+		{archivedURL, `Account is archived; unarchive it before writing to it`},
 	} {
 		alice.sc(apiScenario{method: del, url: msg.url, wantStatus: 400, wantCode: CodeInvalidStatus, wantMessage: msg.want}).run(t, env)
 	}

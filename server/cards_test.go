@@ -335,7 +335,7 @@ func TestCardArchive(t *testing.T) {
 	clash := alice.createCard(t, visaBody)
 	runRejectedSpending(t, env, []ledgerUser{alice, bob}, []apiScenario{
 		alice.sc(apiScenario{name: "archive again", method: http.MethodPatch, url: "/api/v1/credit-cards/" + c.ID + "/archive",
-			wantStatus: http.StatusBadRequest, wantCode: CodeInvalidStatus, wantMessage: `Credit card "Visa" is already archived`}),
+			wantStatus: http.StatusBadRequest, wantCode: CodeInvalidStatus, wantMessage: `Credit card is already archived`}),
 		alice.sc(apiScenario{name: "delete again", method: http.MethodDelete, url: "/api/v1/credit-cards/" + c.ID,
 			wantStatus: http.StatusBadRequest, wantCode: CodeInvalidStatus}),
 		alice.sc(apiScenario{name: "unarchive an active card", method: http.MethodPatch, url: "/api/v1/credit-cards/" + clash.ID + "/unarchive",

@@ -949,12 +949,12 @@ func TestCheckContractCatchesMismatches(t *testing.T) {
 		{
 			name: "the router's 404", method: "GET", target: "/api/v1/not-in-contract",
 			status: 404, respHeader: okHeaders(),
-			respBody: `{"success":false,"error":{"message":"No route for GET /api/v1/not-in-contract","code":"NOT_FOUND"}}`,
+			respBody: `{"success":false,"error":{"message":"No route for GET on this path; the routes are listed at /api/docs","code":"NOT_FOUND"}}`,
 		},
 		{
 			name: "405 without Allow", method: "DELETE", target: "/api/v1/health",
 			status: 405, respHeader: okHeaders(),
-			respBody: `{"success":false,"error":{"message":"Method DELETE is not allowed on /api/v1/health; allowed: GET, HEAD","code":"VALIDATION_ERROR"}}`,
+			respBody: `{"success":false,"error":{"message":"Method DELETE is not allowed on this path; allowed: GET, HEAD","code":"VALIDATION_ERROR"}}`,
 			want:     "Allow",
 		},
 		{

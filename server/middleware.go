@@ -68,6 +68,10 @@ func (s *Server) outer(next http.Handler) http.Handler {
 			id = finance.NewID()
 		}
 		w.Header().Set("X-Request-Id", id)
+		// Every answer is JSON, YAML, a page or a static file with its
+		// declared type; no browser may guess another (a JSON error read as
+		// HTML, say).
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
 
 		rec := &statusRecorder{ResponseWriter: w}
@@ -92,6 +96,11 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		// (uptrace/bunrouter router.go, Router.redir). A redirected POST loses
 		// its body in most clients, so such paths are refused here as unknown.
 		if p := r.URL.Path; p != "/" && (strings.HasSuffix(p, "/") || path.Clean(p) != p) {
+			// The documentation page is typed by people, often with a slash.
+			if p == DocsPath+"/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+				http.Redirect(rec, r, DocsPath, http.StatusMovedPermanently)
+				return
+			}
 			writeError(rec, r, errRouteNotFound(r))
 			return
 		}
@@ -99,7 +108,21 @@ func (s *Server) outer(next http.Handler) http.Handler {
 	})
 }
 
+// errRouteNotFound answers a path no route has. The message names the
+// method but never repeats the path: a path can carry any text, and an
+// answer must not hand back what a link planted in it.
 func errRouteNotFound(r *http.Request) error {
 	return &httpError{status: http.StatusNotFound, code: CodeNotFound,
-		message: fmt.Sprintf("No route for %s %s", r.Method, r.URL.Path)}
+		message: fmt.Sprintf("No route for %s on this path; the routes are listed at %s", methodName(r.Method), DocsPath)}
+}
+
+// methodName is the request's method when it is one HTTP defines, else a
+// placeholder: net/http accepts any token as a method.
+func methodName(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "this method"
 }

@@ -244,3 +244,43 @@ func TestPaymentMethodAnyCase(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswersDoNotRepeatInput: an error never hands back text from the path
+// or from a stored name (an agent or page may render it), and every answer
+// tells browsers not to guess its type.
+func TestAnswersDoNotRepeatInput(t *testing.T) {
+	env, alice, _ := newSpendingEnv(t)
+	markup := `<img src=x onerror=alert(1)>`
+	acc := alice.createAccount(t, `{"name":"`+markup+`","type":"cash"}`)
+	alice.archive(t, acc.ID)
+	c := alice.createCard(t, `{"name":"`+markup+`","credit_limit":100,"statement_day":1,"due_day":20}`)
+	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/"+c.ID, "", http.StatusOK)
+	cat := send[finance.Category](t, alice, http.MethodPost, "/api/v1/categories", `{"name":"`+markup+`","kind":"expense"}`, http.StatusCreated)
+	alice.do(t, http.MethodDelete, "/api/v1/categories/"+cat.ID, "", http.StatusOK)
+
+	noEcho := func(t testing.TB, res apiResult) {
+		if strings.Contains(res.message(), "img") || strings.Contains(res.message(), "alert") {
+			t.Errorf("the message repeats input: %q", res.message())
+		}
+	}
+	nosniff := map[string]string{"X-Content-Type-Options": "nosniff"}
+	runScenarios(t, env, []apiScenario{
+		{name: "an unknown path", method: http.MethodGet, url: "/api/v1/" + url.PathEscape(markup),
+			wantStatus: http.StatusNotFound, wantCode: CodeNotFound, wantHeaders: nosniff, check: noEcho,
+			wantMessage: "No route for GET on this path; the routes are listed at /api/docs"},
+		{name: "a path with another method", method: http.MethodDelete, url: "/api/v1/health",
+			wantStatus: http.StatusMethodNotAllowed, wantCode: CodeValidation, wantHeaders: nosniff,
+			wantMessage: "Method DELETE is not allowed on this path; allowed: GET, HEAD"},
+		alice.sc(apiScenario{name: "an archived account's name", method: http.MethodPatch, url: "/api/v1/accounts/" + acc.ID + "/archive",
+			wantStatus: http.StatusBadRequest, wantCode: CodeInvalidStatus, wantHeaders: nosniff, check: noEcho}),
+		alice.sc(apiScenario{name: "an archived card's name", method: http.MethodPut, url: "/api/v1/credit-cards/" + c.ID, body: `{"notes":"x"}`,
+			wantStatus: http.StatusBadRequest, wantCode: CodeInvalidStatus, check: noEcho}),
+		alice.sc(apiScenario{name: "an archived category's name", method: http.MethodPut, url: "/api/v1/categories/" + cat.ID, body: `{"color":"#000000"}`,
+			wantStatus: http.StatusBadRequest, wantCode: CodeInvalidStatus, check: noEcho}),
+		alice.sc(apiScenario{name: "a success", method: http.MethodGet, url: "/api/v1/health", wantStatus: http.StatusOK, wantHeaders: nosniff}),
+		{name: "the contract", method: http.MethodGet, url: "/api/openapi.yaml", wantStatus: http.StatusOK, wantHeaders: nosniff},
+		// A page, outside the contract.
+		{name: "the docs page with a slash", method: http.MethodGet, url: "/api/docs/", testRoute: true,
+			wantStatus: http.StatusMovedPermanently, wantHeaders: map[string]string{"Location": "/api/docs", "X-Content-Type-Options": "nosniff"}},
+	})
+}

@@ -326,6 +326,6 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r bunrouter.Request) er
 	slices.Sort(allow)
 	w.Header().Set("Allow", strings.Join(allow, ", "))
 	writeError(w, r.Request, &httpError{status: http.StatusMethodNotAllowed, code: CodeValidation,
-		message: fmt.Sprintf("Method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))})
+		message: fmt.Sprintf("Method %s is not allowed on this path; allowed: %s", methodName(r.Method), strings.Join(allow, ", "))})
 	return nil
 }

@@ -92,7 +92,7 @@ func TestRouting(t *testing.T) {
 			url:         "/api/v1/no-such-thing",
 			wantStatus:  http.StatusNotFound,
 			wantCode:    CodeNotFound,
-			wantMessage: "No route for GET /api/v1/no-such-thing",
+			wantMessage: "No route for GET on this path; the routes are listed at /api/docs",
 		},
 		{
 			name:        "root sends a browser to sign in",
@@ -109,7 +109,7 @@ func TestRouting(t *testing.T) {
 			body:        `{}`,
 			wantStatus:  http.StatusNotFound,
 			wantCode:    CodeNotFound,
-			wantMessage: "No route for POST /api/v1/expenses-typo",
+			wantMessage: "No route for POST on this path; the routes are listed at /api/docs",
 		},
 		{
 			name:        "POST on a GET route",
@@ -118,7 +118,7 @@ func TestRouting(t *testing.T) {
 			body:        `{}`,
 			wantStatus:  http.StatusMethodNotAllowed,
 			wantCode:    CodeValidation,
-			wantMessage: "Method POST is not allowed on /api/v1/health; allowed: GET, HEAD",
+			wantMessage: "Method POST is not allowed on this path; allowed: GET, HEAD",
 			wantHeaders: map[string]string{"Allow": "GET, HEAD"},
 		},
 		{
@@ -163,7 +163,7 @@ func TestRouting(t *testing.T) {
 			body:        `{"email":"a@example.com","password":"whatever1"}`,
 			wantStatus:  http.StatusNotFound,
 			wantCode:    CodeNotFound,
-			wantMessage: "No route for POST /api/v1/auth/login/",
+			wantMessage: "No route for POST on this path; the routes are listed at /api/docs",
 			noHeaders:   []string{"Location"},
 		},
 		{
