@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -19,21 +20,68 @@ func (s *Server) registerHealthRoutes() {
 type Health struct {
 	Status   string `json:"status"`   // "ok" or "degraded"
 	Version  string `json:"version"`  // the server's version
-	Database string `json:"database"` // "ok" or "unavailable"
+	Database string `json:"database"` // "ok", "read_only" or "unavailable"
 }
 
-func (s *Server) checkDatabase(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+// The database states of Health.
+const (
+	databaseOK          = "ok"
+	databaseReadOnly    = "read_only"   // reads answer, a write does not commit (disk full, say)
+	databaseUnavailable = "unavailable" // reads do not answer
+)
+
+// healthCheckTimeout bounds each database check of the health routes.
+const healthCheckTimeout = 2 * time.Second
+
+// writeProbeInterval is how long a write probe's result stands. A probe is
+// a committed, fsynced write; probing at most this often keeps a load
+// balancer polling every second from adding a write per poll, and a full
+// disk still shows within seconds.
+const writeProbeInterval = 5 * time.Second
+
+// writeProbe runs the database's write probe at most once per interval
+// and shares the result with every caller in between.
+type writeProbe struct {
+	mu  sync.Mutex
+	at  time.Time
+	err error
+}
+
+// check returns the latest probe's result, probing first when it is older
+// than writeProbeInterval. Callers that arrive while a probe runs wait for it.
+func (p *writeProbe) check(ctx context.Context, probe func(context.Context) error, now time.Time) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.at.IsZero() && now.Sub(p.at) < writeProbeInterval {
+		return p.err
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthCheckTimeout)
 	defer cancel()
-	return s.db.Ping(ctx)
+	p.err, p.at = probe(ctx), now
+	return p.err
+}
+
+// checkDatabase reports the database's state: can it be read (every time),
+// and does a write commit (the shared, periodic probe).
+func (s *Server) checkDatabase(ctx context.Context) (string, error) {
+	readCtx, cancel := context.WithTimeout(ctx, healthCheckTimeout)
+	defer cancel()
+	if err := s.db.Ping(readCtx); err != nil {
+		return databaseUnavailable, err
+	}
+	if err := s.probe.check(ctx, s.db.ProbeWrite, time.Now()); err != nil {
+		return databaseReadOnly, err
+	}
+	return databaseOK, nil
 }
 
 // health answers any authenticated caller, whatever its scopes.
 func (s *Server) health(w http.ResponseWriter, r bunrouter.Request) error {
-	h := Health{Status: "ok", Version: s.cfg.Version, Database: "ok"}
-	if err := s.checkDatabase(r.Context()); err != nil {
-		s.log.Error("health: database check failed", "err", err)
-		h.Status, h.Database = "degraded", "unavailable"
+	h := Health{Status: "ok", Version: s.cfg.Version, Database: databaseOK}
+	state, err := s.checkDatabase(r.Context())
+	if err != nil {
+		s.log.Error("health: database check failed", "database", state, "err", err)
+		h.Status, h.Database = "degraded", state
 		writeData(w, http.StatusServiceUnavailable, "Service is degraded", h)
 		return nil
 	}
@@ -43,8 +91,8 @@ func (s *Server) health(w http.ResponseWriter, r bunrouter.Request) error {
 
 // healthz is the unauthenticated probe for load balancers: a status code and no data.
 func (s *Server) healthz(w http.ResponseWriter, r bunrouter.Request) error {
-	if err := s.checkDatabase(r.Context()); err != nil {
-		s.log.Error("healthz: database check failed", "err", err)
+	if state, err := s.checkDatabase(r.Context()); err != nil {
+		s.log.Error("healthz: database check failed", "database", state, "err", err)
 		writeData(w, http.StatusServiceUnavailable, "Unavailable", nil)
 		return nil
 	}

@@ -41,15 +41,18 @@ type Config struct {
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
 const DefaultMaxBodyBytes = 1 << 20
 
-// Pinger checks the database for the health routes.
-type Pinger interface {
+// HealthChecker checks the database for the health routes.
+type HealthChecker interface {
+	// Ping reports whether the database answers a read.
 	Ping(ctx context.Context) error
+	// ProbeWrite reports whether a write commits, durably.
+	ProbeWrite(ctx context.Context) error
 }
 
-// Database is what the server needs of the store: a health check, and the
+// Database is what the server needs of the store: health checks, and the
 // ledger's persistence port.
 type Database interface {
-	Pinger
+	HealthChecker
 	finance.Store
 }
 
@@ -67,6 +70,7 @@ type Server struct {
 
 	keyLimiter   *limiter
 	loginLimiter *limiter
+	probe        writeProbe // the health routes' shared write probe
 	// setupCode must accompany the first-run setup form (see SetupURL).
 	setupCode string
 }

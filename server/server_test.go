@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bunrouter"
 
@@ -80,6 +82,85 @@ func TestHealthDegraded(t *testing.T) {
 			},
 		},
 	})
+}
+
+// unwritableDatabase is the test database that reads but cannot commit a
+// write, as with a full disk.
+type unwritableDatabase struct {
+	Database
+	probes *atomic.Int64
+}
+
+func (d unwritableDatabase) ProbeWrite(context.Context) error {
+	d.probes.Add(1)
+	return errors.New("database or disk is full")
+}
+
+// A database that answers reads but cannot commit a write (a full disk) is
+// reported as read_only and fails both health routes; the write probe runs
+// at most once per writeProbeInterval however often the routes are polled.
+func TestHealthReadOnly(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.createKey(env.createUser(finance.PlanPro).ID, auth.ScopeRead)
+	degraded := *env
+	probes := &atomic.Int64{}
+	degraded.srv = New(Config{Version: "test-version"}, env.srv.log, env.auth, unwritableDatabase{env.db, probes})
+	for range 3 {
+		runScenarios(t, &degraded, []apiScenario{
+			{
+				name:        "health reports the database",
+				method:      http.MethodGet,
+				url:         "/api/v1/health",
+				headers:     bearer(key),
+				wantStatus:  http.StatusServiceUnavailable,
+				wantMessage: "Service is degraded",
+				wantData:    Health{Status: "degraded", Version: "test-version", Database: "read_only"},
+			},
+			{
+				name:        "healthz",
+				method:      http.MethodGet,
+				url:         "/healthz",
+				wantStatus:  http.StatusServiceUnavailable,
+				wantMessage: "Unavailable",
+				wantData:    json.RawMessage("null"),
+			},
+		})
+	}
+	if n := probes.Load(); n != 1 {
+		t.Errorf("6 health checks ran the write probe %d times, want once", n)
+	}
+}
+
+// The write probe's result stands for writeProbeInterval, then the next
+// check probes again; a recovered database is healthy again.
+func TestWriteProbeInterval(t *testing.T) {
+	var p writeProbe
+	calls, fail := 0, true
+	probe := func(context.Context) error {
+		calls++
+		if fail {
+			return errors.New("disk full")
+		}
+		return nil
+	}
+	start := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		after     time.Duration
+		fail      bool
+		wantErr   bool
+		wantCalls int
+	}{
+		{0, true, true, 1},
+		{writeProbeInterval - time.Millisecond, false, true, 1}, // still the stored failure
+		{writeProbeInterval, false, false, 2},                   // probed again: recovered
+		{2 * writeProbeInterval, true, true, 3},
+	} {
+		fail = tc.fail
+		err := p.check(context.Background(), probe, start.Add(tc.after))
+		if (err != nil) != tc.wantErr || calls != tc.wantCalls {
+			t.Errorf("after %v: err %v, %d probes; want error %v, %d probes", tc.after, err, calls, tc.wantErr, tc.wantCalls)
+		}
+	}
 }
 
 func TestRouting(t *testing.T) {
