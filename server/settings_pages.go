@@ -200,6 +200,7 @@ func (s *Server) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error
 		d.Fields = fields
 	} else {
 		d.NewKey = &newKeyView{Name: k.Name, Key: key}
+		// The check the MCP endpoint applies to this key ("all" passes too).
 		if (auth.Principal{Method: auth.MethodAPIKey, Scopes: k.Scopes}).Allow(auth.MCPConnect) == nil {
 			d.NewKey.MCP = newMCPSetup(s.mcpURL(), key)
 		}
