@@ -465,8 +465,13 @@ func TestAPIKeysPresetAndMCPSetup(t *testing.T) {
 	if x.status != http.StatusOK || x.contains(`id="mcp-url"`) || x.contains(`id="mcp-json"`) || !x.contains("lacks <code>mcp:connect</code>") {
 		t.Errorf("a key without mcp:connect: status %d, MCP setup shown or no explanation:\n%s", x.status, x.body)
 	}
-	if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 2 {
-		t.Errorf("%d keys, want 2", len(keys))
+	// "all" includes mcp:connect.
+	x = b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"everything"}, "scopes": {"all"}, "expires_in": {"7d"}})
+	if x.status != http.StatusOK || !strings.Contains(textareaValue(t, x, "mcp-claude-code"), textareaValue(t, x, "new-key")) {
+		t.Errorf("a key holding all: status %d, no MCP setup with the key:\n%s", x.status, x.body)
+	}
+	if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 3 {
+		t.Errorf("%d keys, want 3", len(keys))
 	}
 }
 
