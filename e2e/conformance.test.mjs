@@ -69,31 +69,38 @@ after(async () => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-/** Runs the conformance CLI and resolves with its exit code and output. */
-function runSuite(args) {
+/**
+ * Runs the conformance CLI and resolves with its exit code and output. The
+ * child is killed when the test ends unfinished (its timeout, or the run is
+ * cancelled), so a hung suite never outlives the test.
+ */
+function runSuite(signal, args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(node22, [cli, 'server', '--url', proxyURL, '-o', outDir, ...args], { cwd: here });
+    const child = spawn(node22, [cli, 'server', '--url', proxyURL, '-o', outDir, ...args],
+      { cwd: here, signal, killSignal: 'SIGKILL' });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
     child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+    child.on('close', (code) => resolve({ code, output }));
   });
 }
 
-/** The checks of one scenario's latest run. */
+/**
+ * The checks of one scenario. The suite runs once into a fresh directory,
+ * so each scenario has exactly one result directory, named
+ * server-<scenario>-<ISO time>; the time keeps "ping" from matching a
+ * scenario that merely starts with "ping-".
+ */
 function checksOf(scenario) {
-  const dirs = readdirSync(outDir).filter((d) => d.startsWith(`server-${scenario}-`)).sort();
-  assert.ok(dirs.length > 0, `no results for ${scenario}`);
-  return JSON.parse(readFileSync(join(outDir, dirs.at(-1), 'checks.json'), 'utf8'));
+  const name = new RegExp(`^server-${scenario}-\\d{4}-\\d{2}-\\d{2}T`);
+  const dirs = readdirSync(outDir).filter((d) => name.test(d));
+  assert.equal(dirs.length, 1, `result directories of ${scenario}: ${dirs.join(', ')}`);
+  return JSON.parse(readFileSync(join(outDir, dirs[0], 'checks.json'), 'utf8'));
 }
 
 test('the MCP conformance server scenarios pass, apart from those that do not apply', { timeout: 300_000 }, async (t) => {
-  const { code, output } = await runSuite(['--expected-failures', join(here, 'conformance-baseline.yml')]);
+  const { code, output } = await runSuite(t.signal, ['--expected-failures', join(here, 'conformance-baseline.yml')]);
   const summary = output.slice(output.indexOf('=== SUMMARY ===')).replace(/\x1b\[[0-9;]*m/g, '');
   for (const line of summary.trim().split('\n')) t.diagnostic(line);
   assert.equal(code, 0, `the conformance suite failed:\n${output}`);

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 
 export const financeBin = resolve(process.env.FINANCE_BIN ?? join(import.meta.dirname, '..', 'bin', 'finance'));
 
@@ -20,19 +21,20 @@ export async function startFinance() {
     '--login-rate-limit', '600/min', '--login-rate-burst', '200',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
+  // Resolves once both lines are in the log. Reading whole lines matters: a
+  // chunk of stderr may end in the middle of a URL. There is no timer: the
+  // server either logs the lines or exits (a hang is bounded by the test
+  // runner's timeout, see the Makefile).
   const ready = new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`finance did not start:\n${log}`)), 15000);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      log += chunk;
-      const url = /msg="finance listening" url=(\S+)/.exec(log);
-      const setup = /(http:\/\/\S+\/setup\?code=\S+)/.exec(log);
-      if (url && setup) {
-        clearTimeout(timer);
-        resolveReady({ baseURL: url[1], setupURL: setup[1] });
-      }
+    let baseURL, setupURL;
+    createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => {
+      log += line + '\n';
+      baseURL ??= /msg="finance listening" url=(\S+)/.exec(line)?.[1];
+      setupURL ??= /(http:\/\/\S+\/setup\?code=\S+)/.exec(line)?.[1];
+      if (baseURL && setupURL) resolveReady({ baseURL, setupURL });
     });
-    child.on('exit', (code) => reject(new Error(`finance exited with ${code}:\n${log}`)));
+    child.on('error', reject);
+    child.on('close', (code, signal) => reject(new Error(`finance exited (${code ?? signal}) before it was ready:\n${log}`)));
   });
   const { baseURL, setupURL } = await ready;
   return {
@@ -47,7 +49,7 @@ export async function startFinance() {
       return r.stdout;
     },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;

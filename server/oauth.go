@@ -60,10 +60,9 @@ type consentData struct {
 	Params         []hiddenParam
 }
 
-// authorizeRequest validates the authorization request in params. When it
-// is refused, the refusal has been answered (a redirect to the client, or an
-// error page when the client or its redirect URI cannot be trusted) and the
-// request is nil.
+// authorizeRequest validates the authorization request in params. A refused
+// request has been answered with an error page, never a redirect (see
+// oauth.AuthorizeError), and the returned request is nil.
 func (s *Server) authorizeRequest(w http.ResponseWriter, r *http.Request, params url.Values) (*oauth.AuthorizeRequest, error) {
 	if s.oauth == nil {
 		return nil, errRouteNotFound(r)
@@ -71,14 +70,10 @@ func (s *Server) authorizeRequest(w http.ResponseWriter, r *http.Request, params
 	req, err := s.oauth.ParseAuthorize(r.Context(), params)
 	var ae *oauth.AuthorizeError
 	if errors.As(err, &ae) {
-		if target := ae.RedirectURL(); target != "" {
-			setPageHeaders(w.Header(), "")
-			http.Redirect(w, r, target, http.StatusFound)
-			return nil, nil
-		}
 		return nil, s.showFailure(w, r, &pageFailure{status: http.StatusBadRequest,
 			heading: "This connection request cannot be completed", message: ae.Description,
-			hint: "Nothing was shared. If you did not start connecting an app, you can close this page."})
+			hint: "Nothing was shared, and you have not been sent anywhere. If you did not start connecting an app, " +
+				"close this page. (For the app's developers: OAuth error " + ae.Code + ".)"})
 	}
 	return req, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/url"
 	"os"
@@ -125,6 +126,10 @@ func TestOAuthRegistration(t *testing.T) {
 		{name: "data", body: `{"redirect_uris":["data:text/html,hi"]}`, wantErr: "invalid_redirect_uri"},
 		{name: "file", body: `{"redirect_uris":["file:///etc/passwd"]}`, wantErr: "invalid_redirect_uri"},
 		{name: "https without host", body: `{"redirect_uris":["https:///cb"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "Windows troubleshooter (ms-msdt)", body: `{"redirect_uris":["ms-msdt:/id=PCWDiagnostic"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "Windows search (search-ms)", body: `{"redirect_uris":["search-ms:query=invoice&crumb=location:evil.example"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "Office (ms-word)", body: `{"redirect_uris":["ms-word:ofe|u|https://evil.example/doc"]}`, wantErr: "invalid_redirect_uri"},
+		{name: "macOS Terminal (x-man-page)", body: `{"redirect_uris":["x-man-page://ls"]}`, wantErr: "invalid_redirect_uri"},
 		{name: "one bad among good", body: `{"redirect_uris":["https://app.example/cb","http://evil.example/cb"]}`, wantErr: "invalid_redirect_uri"},
 		{name: "eleven redirect URIs", body: `{"redirect_uris":["https://a.example/1","https://a.example/2","https://a.example/3","https://a.example/4","https://a.example/5","https://a.example/6","https://a.example/7","https://a.example/8","https://a.example/9","https://a.example/10","https://a.example/11"]}`,
 			wantErr: "invalid_redirect_uri"},
@@ -195,104 +200,154 @@ func TestOAuthRegistrationRateLimited(t *testing.T) {
 	}
 }
 
-// TestOAuthAuthorizeErrors covers the authorization request checks: errors
-// that cannot be trusted to the redirect URI are shown, never redirected;
-// the others go back to the client with state and iss.
+// TestOAuthAuthorizeErrors covers the authorization request checks. Every
+// refused request is shown on a page (400) and never redirected, whether the
+// user is signed in or not: any client can register, so a redirect carrying
+// an error would make this server an open redirector (RFC 9700 §4.11.2).
 func TestOAuthAuthorizeErrors(t *testing.T) {
 	env := newOAuthEnv(t)
 	u := env.createUser(finance.PlanPro)
 	clientID := env.register(t, "Test client", testRedirect, "https://app.example/cb")
 	single := env.register(t, "Single", "https://single.example/cb")
-	b := env.browser(t)
-	b.signIn(u)
+	signedIn := env.browser(t)
+	signedIn.signIn(u)
+	browsers := map[string]*browser{"signed in": signedIn, "signed out": env.browser(t)}
 
-	shown := []struct {
+	refused := []struct {
 		name   string
 		modify func(q url.Values)
+		want   string // what the page says is wrong
 	}{
-		{"no client_id", func(q url.Values) { q.Del("client_id") }},
-		{"unknown client_id", func(q url.Values) { q.Set("client_id", "no-such-client") }},
-		{"unregistered redirect URI", func(q url.Values) { q.Set("redirect_uri", "https://evil.example/cb") }},
-		{"redirect URI with another path", func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:43210/other") }},
-		{"redirect URI on another loopback host", func(q url.Values) { q.Set("redirect_uri", "http://localhost:43210/callback") }},
-		{"redirect URI with a query added", func(q url.Values) { q.Set("redirect_uri", "https://app.example/cb?x=1") }},
-		{"https redirect URI on another port", func(q url.Values) { q.Set("redirect_uri", "https://app.example:8443/cb") }},
-		{"no redirect URI while several are registered", func(q url.Values) { q.Del("redirect_uri") }},
-		{"redirect URI twice", func(q url.Values) { q.Add("redirect_uri", testRedirect) }},
+		{"no client_id", func(q url.Values) { q.Del("client_id") }, "names no client_id"},
+		{"unknown client_id", func(q url.Values) { q.Set("client_id", "no-such-client") }, "unknown client_id"},
+		{"unregistered redirect URI", func(q url.Values) { q.Set("redirect_uri", "https://evil.example/cb") }, "is not registered"},
+		{"redirect URI with another path", func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:43210/other") }, "is not registered"},
+		{"redirect URI on another loopback host", func(q url.Values) { q.Set("redirect_uri", "http://localhost:43210/callback") }, "is not registered"},
+		{"redirect URI with a query added", func(q url.Values) { q.Set("redirect_uri", "https://app.example/cb?x=1") }, "is not registered"},
+		{"https redirect URI on another port", func(q url.Values) { q.Set("redirect_uri", "https://app.example:8443/cb") }, "is not registered"},
+		{"no redirect URI while several are registered", func(q url.Values) { q.Del("redirect_uri") }, "registered several"},
+		{"redirect URI twice", func(q url.Values) { q.Add("redirect_uri", testRedirect) }, "redirect_uri appears more than once"},
+		{"no PKCE challenge", func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") }, "PKCE is required"},
+		{"plain PKCE", func(q url.Values) { q.Set("code_challenge_method", "plain") }, "plain is not supported; use S256"},
+		{"challenge without method (means plain)", func(q url.Values) { q.Del("code_challenge_method") }, "must be S256"},
+		{"malformed challenge", func(q url.Values) { q.Set("code_challenge", "short") }, "43 characters"},
+		{"implicit flow", func(q url.Values) { q.Set("response_type", "token") }, "only response_type=code"},
+		{"no response type", func(q url.Values) { q.Del("response_type") }, "response_type is required"},
+		{"unknown scope", func(q url.Values) { q.Set("scope", "finance:read admin") }, "unknown scope admin"},
+		{"another resource", func(q url.Values) { q.Set("resource", "https://other.example/api/mcp") }, "unknown resource"},
+		{"the REST API as resource", func(q url.Values) { q.Set("resource", testBaseURL+"/api/v1") }, "unknown resource"},
+		{"two resources", func(q url.Values) { q.Add("resource", "https://other.example") }, "only one resource"},
+		{"state twice", func(q url.Values) { q.Add("state", "again") }, "state appears more than once"},
+		{"state too long", func(q url.Values) { q.Set("state", strings.Repeat("s", 1025)) }, "state must be at most 1024"},
 	}
-	for _, tt := range shown {
-		t.Run("shown: "+tt.name, func(t *testing.T) {
-			q := newAuthRequest(clientID).query()
-			tt.modify(q)
-			x := b.get(oauth.AuthorizePath + "?" + q.Encode())
-			if x.status != http.StatusBadRequest || x.header.Get("Location") != "" {
-				t.Fatalf("status %d, Location %q; want 400 and no redirect", x.status, x.header.Get("Location"))
-			}
-			if !x.contains("This connection request cannot be completed") {
-				t.Errorf("page does not explain the error:\n%s", x.body)
-			}
-		})
+	for _, tt := range refused {
+		for who, b := range browsers {
+			t.Run(tt.name+", "+who, func(t *testing.T) {
+				q := newAuthRequest(clientID).query()
+				tt.modify(q)
+				wantRefusalPage(t, b.get(oauth.AuthorizePath+"?"+q.Encode()), tt.want)
+			})
+		}
 	}
-
-	redirected := []struct {
-		name   string
-		modify func(q url.Values)
-		want   string
-	}{
-		{"no PKCE challenge", func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") }, "invalid_request"},
-		{"plain PKCE", func(q url.Values) { q.Set("code_challenge_method", "plain") }, "invalid_request"},
-		{"challenge without method (means plain)", func(q url.Values) { q.Del("code_challenge_method") }, "invalid_request"},
-		{"malformed challenge", func(q url.Values) { q.Set("code_challenge", "short") }, "invalid_request"},
-		{"implicit flow", func(q url.Values) { q.Set("response_type", "token") }, "unsupported_response_type"},
-		{"no response type", func(q url.Values) { q.Del("response_type") }, "invalid_request"},
-		{"unknown scope", func(q url.Values) { q.Set("scope", "finance:read admin") }, "invalid_scope"},
-		{"another resource", func(q url.Values) { q.Set("resource", "https://other.example/api/mcp") }, "invalid_target"},
-		{"the REST API as resource", func(q url.Values) { q.Set("resource", testBaseURL+"/api/v1") }, "invalid_target"},
-		{"two resources", func(q url.Values) { q.Add("resource", "https://other.example") }, "invalid_target"},
-		{"state twice", func(q url.Values) { q.Add("state", "again") }, "invalid_request"},
-	}
-	for _, tt := range redirected {
-		t.Run("redirected: "+tt.name, func(t *testing.T) {
-			a := newAuthRequest(clientID)
-			q := a.query()
-			tt.modify(q)
-			x := b.get(oauth.AuthorizePath + "?" + q.Encode())
-			if x.status != http.StatusFound {
-				t.Fatalf("status %d, want 302: %s", x.status, x.body)
-			}
-			loc := x.location(t)
-			got := loc.Query()
-			if base := loc.Scheme + "://" + loc.Host + loc.Path; base != testRedirect {
-				t.Errorf("redirected to %s, want %s", base, testRedirect)
-			}
-			if got.Get("error") != tt.want || got.Get("iss") != testBaseURL || got.Get("code") != "" {
-				t.Errorf("redirect query = %v; want error=%s, iss=%s and no code", got, tt.want, testBaseURL)
-			}
-			if tt.name != "state twice" && got.Get("state") != a.state {
-				t.Errorf("state = %q, want %q", got.Get("state"), a.state)
-			}
-		})
-	}
+	wantNoGrant(t, env, u)
 
 	accepted := []struct {
 		name   string
-		modify func(a *authRequest, q url.Values)
+		modify func(q url.Values)
 	}{
-		{"loopback redirect on another port", func(_ *authRequest, q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:51999/callback") }},
-		{"loopback redirect without port", func(_ *authRequest, q url.Values) { q.Set("redirect_uri", "http://127.0.0.1/callback") }},
-		{"no resource", func(_ *authRequest, q url.Values) { q.Del("resource") }},
-		{"no scope", func(_ *authRequest, q url.Values) { q.Del("scope") }},
-		{"no redirect URI, one registered", func(a *authRequest, q url.Values) { q.Set("client_id", single); q.Del("redirect_uri") }},
+		{"loopback redirect on another port", func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:51999/callback") }},
+		{"loopback redirect without port", func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1/callback") }},
+		{"no resource", func(q url.Values) { q.Del("resource") }},
+		{"no scope", func(q url.Values) { q.Del("scope") }},
+		{"no redirect URI, one registered", func(q url.Values) { q.Set("client_id", single); q.Del("redirect_uri") }},
 	}
 	for _, tt := range accepted {
 		t.Run("accepted: "+tt.name, func(t *testing.T) {
-			a := newAuthRequest(clientID)
-			q := a.query()
-			tt.modify(&a, q)
-			if x := b.get(oauth.AuthorizePath + "?" + q.Encode()); x.status != http.StatusOK {
+			q := newAuthRequest(clientID).query()
+			tt.modify(q)
+			if x := signedIn.get(oauth.AuthorizePath + "?" + q.Encode()); x.status != http.StatusOK || !x.contains("wants to use your finance data") {
 				t.Errorf("status %d, want the consent page: %s", x.status, x.body)
 			}
 		})
+	}
+}
+
+// TestOAuthAuthorizeIsNoOpenRedirector is the attack of RFC 9700 §4.11.2:
+// register a client whose redirect URI is the attacker's page, then send
+// people links to the authorization endpoint that fail on purpose. Before the
+// user has signed in and seen a valid request, nothing may send the browser
+// to the client; on the consent form, only the user's own Deny does.
+func TestOAuthAuthorizeIsNoOpenRedirector(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	evil := env.register(t, "Totally legit", "https://evil.example/cb")
+
+	t.Run("a bare link, signed out", func(t *testing.T) {
+		q := url.Values{"client_id": {evil}, "redirect_uri": {"https://evil.example/cb"}}
+		wantRefusalPage(t, env.browser(t).get(oauth.AuthorizePath+"?"+q.Encode()), "response_type is required")
+	})
+
+	// A client stored before private-use schemes of OS protocol handlers were
+	// refused at registration: its requests are refused at authorization too.
+	handler := oauth.Client{ID: "pre-existing-msdt-client", Name: "Old client", RedirectURIs: []string{"ms-msdt:/id=PCWDiagnostic/skip=force"},
+		GrantTypes: []string{"authorization_code"}, CreatedAt: env.clock.Now()}
+	if err := env.db.CreateOAuthClient(context.Background(), handler); err != nil {
+		t.Fatal(err)
+	}
+	signedIn := env.browser(t)
+	signedIn.signIn(u)
+	for who, b := range map[string]*browser{"signed in": signedIn, "signed out": env.browser(t)} {
+		t.Run("an OS protocol handler as redirect URI, "+who, func(t *testing.T) {
+			a := newAuthRequest(handler.ID)
+			a.redirectURI = handler.RedirectURIs[0]
+			wantRefusalPage(t, b.get(oauth.AuthorizePath+"?"+a.query().Encode()), "ms-msdt")
+			q := a.query()
+			q.Set("response_type", "token")
+			wantRefusalPage(t, b.get(oauth.AuthorizePath+"?"+q.Encode()), "ms-msdt")
+		})
+	}
+
+	// The consent form checks the request again; a request made invalid
+	// after the page was shown is refused there the same way, approve or deny.
+	a := newAuthRequest(evil)
+	a.redirectURI = "https://evil.example/cb"
+	page := signedIn.consent(a)
+	for _, decision := range []string{"approve", "deny"} {
+		t.Run("consent form with a tampered request, "+decision, func(t *testing.T) {
+			bad := a
+			bad.challenge = "short"
+			wantRefusalPage(t, signedIn.decide(bad, page, decision, "finance:read"), "43 characters")
+		})
+	}
+	wantNoGrant(t, env, u)
+
+	t.Run("the user's deny goes back to the client", func(t *testing.T) {
+		x := signedIn.decide(a, page, "deny", "finance:read")
+		if loc := x.location(t); x.status != http.StatusSeeOther || loc.Host != "evil.example" || loc.Query().Get("error") != "access_denied" {
+			t.Errorf("deny: status %d to %s; want 303 to the client with access_denied", x.status, loc)
+		}
+	})
+	wantNoGrant(t, env, u)
+}
+
+// wantRefusalPage checks that an authorization request was refused on an
+// error page saying want, with no redirect.
+func wantRefusalPage(t *testing.T, x exchange, want string) {
+	t.Helper()
+	if x.status != http.StatusBadRequest || x.header.Get("Location") != "" {
+		t.Fatalf("status %d, Location %q; want 400 and no redirect", x.status, x.header.Get("Location"))
+	}
+	checkPageHeaders(t, x)
+	if !x.contains("This connection request cannot be completed") || !x.contains(html.EscapeString(want)) {
+		t.Errorf("the page does not say %q:\n%s", want, x.body)
+	}
+}
+
+// wantNoGrant checks that u has approved nothing: no grant was stored.
+func wantNoGrant(t *testing.T, env *oauthEnv, u finance.User) {
+	t.Helper()
+	if grants, err := env.oauth.ListGrants(context.Background(), u.ID); err != nil || len(grants) != 0 {
+		t.Errorf("grants = %+v, %v; want none", grants, err)
 	}
 }
 

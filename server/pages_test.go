@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
@@ -365,6 +369,110 @@ func TestAPIKeysPage(t *testing.T) {
 			t.Errorf("revoking another user's key: %d, want 404", x.status)
 		}
 	})
+}
+
+// textareaValue returns the text of the read-only field with id on a page.
+func textareaValue(t *testing.T, page exchange, id string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<textarea[^>]* id="` + id + `"[^>]*>(.*?)</textarea>`).FindSubmatch(page.body)
+	if m == nil {
+		t.Fatalf("no textarea #%s on the page:\n%s", id, page.body)
+	}
+	return html.UnescapeString(string(m[1]))
+}
+
+func TestAPIKeysPresetAndMCPSetup(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	b := env.browser(t)
+	b.signIn(u)
+	checked := func(page exchange, scope string) bool { return page.contains(`value="` + scope + `" checked`) }
+
+	plain := b.get(APIKeysPath)
+	if !plain.contains(`href="/settings/api-keys?preset=mcp-agent#create"`) || plain.contains(`aria-current="true"`) {
+		t.Errorf("the page does not offer the MCP agent preset:\n%s", plain.body)
+	}
+	for _, target := range []string{APIKeysPath, APIKeysPath + "?preset=nonsense"} {
+		page := b.get(target)
+		if page.status != http.StatusOK || !checked(page, "finance:read") || checked(page, "expenses:write") || checked(page, "mcp:connect") {
+			t.Errorf("GET %s: status %d; want the default form (finance:read only)", target, page.status)
+		}
+	}
+
+	// The preset fills the form; nothing is created until it is sent.
+	page := b.get(APIKeysPath + "?preset=mcp-agent")
+	checkPageHeaders(t, page)
+	for _, scope := range allScopeNames {
+		want := scope == "finance:read" || scope == "expenses:write" || scope == "mcp:connect"
+		if checked(page, scope) != want {
+			t.Errorf("preset form: %s ticked = %v, want %v", scope, !want, want)
+		}
+	}
+	if !page.contains(`name="name" value="MCP agent"`) || !page.contains(`value="90d" selected`) || !page.contains(`aria-current="true"`) {
+		t.Errorf("the preset does not fill the name and expiry or mark itself:\n%s", page.body)
+	}
+	if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 0 {
+		t.Fatalf("opening a preset created %d keys", len(keys))
+	}
+
+	// Created as the preset offers it (the user renamed it), the key comes
+	// with the MCP endpoint and client configurations, holding this key.
+	x := b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"claude on the laptop"},
+		"scopes": {"finance:read", "expenses:write", "mcp:connect"}, "expires_in": {"90d"}})
+	if x.status != http.StatusOK {
+		t.Fatalf("create: %d\n%s", x.status, x.body)
+	}
+	key := textareaValue(t, x, "new-key")
+	keys, _ := env.auth.ListKeys(context.Background(), u.ID)
+	if len(keys) != 1 || keys[0].Name != "claude on the laptop" || auth.JoinScopes(keys[0].Scopes) != "finance:read, expenses:write, mcp:connect" ||
+		keys[0].ExpiresAt == nil || keys[0].ExpiresAt.Sub(keys[0].CreatedAt) != 90*24*time.Hour {
+		t.Errorf("stored keys = %+v", keys)
+	}
+	mcpURL := testBaseURL + "/api/mcp"
+	if !x.contains(`id="mcp-url" class="copy" readonly value="` + mcpURL + `"`) {
+		t.Errorf("the MCP endpoint is not shown:\n%s", x.body)
+	}
+	if got, want := textareaValue(t, x, "mcp-claude-code"),
+		`claude mcp add --transport http finance `+mcpURL+` --header "Authorization: Bearer `+key+`"`; got != want {
+		t.Errorf("Claude Code command = %q, want %q", got, want)
+	}
+	var mcpJSON struct {
+		MCPServers map[string]struct {
+			Type, URL string
+			Headers   map[string]string
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(textareaValue(t, x, "mcp-json")), &mcpJSON); err != nil {
+		t.Fatalf(".mcp.json is not JSON: %v", err)
+	}
+	srv := mcpJSON.MCPServers["finance"]
+	if len(mcpJSON.MCPServers) != 1 || srv.Type != "http" || srv.URL != mcpURL ||
+		!cmp.Equal(srv.Headers, map[string]string{"Authorization": "Bearer ${FINANCE_API_KEY}"}) {
+		t.Errorf(".mcp.json = %+v", mcpJSON)
+	}
+	if strings.Contains(textareaValue(t, x, "mcp-json"), key) {
+		t.Error(".mcp.json holds the key; it should read it from the environment")
+	}
+	if env.health(t, key) != http.StatusOK {
+		t.Error("the new key does not work")
+	}
+	if b.get(APIKeysPath).contains(key) {
+		t.Error("the key, or a configuration holding it, is shown again")
+	}
+
+	// A key that cannot open MCP sessions gets no MCP configuration.
+	x = b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"reports"}, "scopes": {"finance:read"}, "expires_in": {"7d"}})
+	if x.status != http.StatusOK || x.contains(`id="mcp-url"`) || x.contains(`id="mcp-json"`) || !x.contains("lacks <code>mcp:connect</code>") {
+		t.Errorf("a key without mcp:connect: status %d, MCP setup shown or no explanation:\n%s", x.status, x.body)
+	}
+	// "all" includes mcp:connect.
+	x = b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"everything"}, "scopes": {"all"}, "expires_in": {"7d"}})
+	if x.status != http.StatusOK || !strings.Contains(textareaValue(t, x, "mcp-claude-code"), textareaValue(t, x, "new-key")) {
+		t.Errorf("a key holding all: status %d, no MCP setup with the key:\n%s", x.status, x.body)
+	}
+	if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 3 {
+		t.Errorf("%d keys, want 3", len(keys))
+	}
 }
 
 func TestConnectedAppsPage(t *testing.T) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -60,32 +61,64 @@ type expiryOption struct {
 	Selected     bool
 }
 
+// keyForm is what the create form holds: its defaults, a preset, or what the
+// user sent when the key could not be created.
+type keyForm struct {
+	Name   string
+	Scopes []string
+	Expiry string
+}
+
+// keyPreset is a ready-made choice for the create form. Its link renders the
+// form filled in (the pages run no script), and everything stays editable
+// before the key is created.
+type keyPreset struct {
+	Slug, Label, Description string
+	Form                     keyForm
+}
+
+// keyPresets are offered above the create form.
+var keyPresets = []keyPreset{{
+	Slug: "mcp-agent", Label: "MCP agent",
+	Description: "For an AI agent such as Claude or Cursor: it reads your data and records expenses through the MCP endpoint.",
+	Form: keyForm{Name: "MCP agent", Expiry: "90d",
+		Scopes: []string{string(auth.ScopeRead), string(auth.ScopeExpensesWrite), string(auth.ScopeMCP)}},
+}}
+
+// defaultKeyForm is the create form as it first appears: read-only, 90 days.
+var defaultKeyForm = keyForm{Scopes: []string{string(auth.ScopeRead)}, Expiry: "90d"}
+
 type keyView struct {
 	ID, Name, PublicID, Status, Scopes, Created, Expires, LastUsed string
 }
 
-type newKeyView struct{ Name, Key string }
-
-type keyForm struct{ Name string }
+// newKeyView is the key created by this request, shown once, with the
+// settings an MCP client needs when the key may open MCP sessions.
+type newKeyView struct {
+	Name, Key string
+	MCP       *mcpSetup
+}
 
 type apiKeysData struct {
 	Pro      bool
 	Keys     []keyView
 	NewKey   *newKeyView
+	Presets  []keyPreset
+	Preset   string // the slug of the preset that filled the form, if one did
 	Form     keyForm
 	Fields   map[string]string
 	Scopes   []scopeOption
 	Expiries []expiryOption
 }
 
-// apiKeysView builds the page; chosen are the ticked scopes and expiry of the form.
-func (s *Server) apiKeysView(r *http.Request, u finance.User, chosen []string, expiry string) (apiKeysData, error) {
+// apiKeysView builds the page with the create form holding form.
+func (s *Server) apiKeysView(r *http.Request, u finance.User, form keyForm) (apiKeysData, error) {
 	keys, err := s.auth.ListKeys(r.Context(), u.ID)
 	if err != nil {
 		return apiKeysData{}, err
 	}
 	now := time.Now()
-	d := apiKeysData{Pro: u.Plan == finance.PlanPro, Fields: map[string]string{}}
+	d := apiKeysData{Pro: u.Plan == finance.PlanPro, Presets: keyPresets, Form: form, Fields: map[string]string{}}
 	for _, k := range keys {
 		d.Keys = append(d.Keys, keyView{
 			ID: k.ID, Name: k.Name, PublicID: k.PublicID, Status: k.Status(now),
@@ -94,22 +127,29 @@ func (s *Server) apiKeysView(r *http.Request, u finance.User, chosen []string, e
 		})
 	}
 	all := append([]auth.Scope{auth.ScopeAll}, auth.Scopes...)
-	d.Scopes = scopeOptions(all, func(sc auth.Scope) bool { return slices.Contains(chosen, string(sc)) })
+	d.Scopes = scopeOptions(all, func(sc auth.Scope) bool { return slices.Contains(form.Scopes, string(sc)) })
 	for _, e := range keyExpiries {
-		d.Expiries = append(d.Expiries, expiryOption{Value: e.Value, Label: e.Label, Selected: e.Value == expiry})
+		d.Expiries = append(d.Expiries, expiryOption{Value: e.Value, Label: e.Label, Selected: e.Value == form.Expiry})
 	}
 	return d, nil
 }
 
+// apiKeysPage shows the keys and the create form, filled in from the preset
+// the query names, if any.
 func (s *Server) apiKeysPage(w http.ResponseWriter, r bunrouter.Request) error {
 	u, sid, ok, err := s.signedIn(w, r.Request)
 	if !ok || err != nil {
 		return err
 	}
-	d, err := s.apiKeysView(r.Request, u, []string{string(auth.ScopeRead)}, "90d")
+	form, preset := defaultKeyForm, ""
+	if i := slices.IndexFunc(keyPresets, func(p keyPreset) bool { return p.Slug == r.URL.Query().Get("preset") }); i >= 0 {
+		form, preset = keyPresets[i].Form, keyPresets[i].Slug
+	}
+	d, err := s.apiKeysView(r.Request, u, form)
 	if err != nil {
 		return err
 	}
+	d.Preset = preset
 	return s.render(w, r.Request, "apikeys", pageView{Title: "API keys", Nav: "keys", User: &u, CSRF: auth.CSRFToken(sid),
 		Notice: notices[r.URL.Query().Get("notice")], Data: d})
 }
@@ -125,9 +165,9 @@ func (s *Server) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error
 		return err
 	}
 	f := r.PostForm
-	req := auth.CreateKeyRequest{UserID: u.ID, Name: f.Get("name"), Scopes: f["scopes"]}
-	expiry := f.Get("expires_in")
-	i := slices.IndexFunc(keyExpiries, func(e keyExpiry) bool { return e.Value == expiry })
+	sent := keyForm{Name: f.Get("name"), Scopes: f["scopes"], Expiry: f.Get("expires_in")}
+	req := auth.CreateKeyRequest{UserID: u.ID, Name: sent.Name, Scopes: sent.Scopes}
+	i := slices.IndexFunc(keyExpiries, func(e keyExpiry) bool { return e.Value == sent.Expiry })
 	var fields map[string]string
 	if i < 0 {
 		fields = map[string]string{"expires_in": "must be one of the choices offered"}
@@ -145,24 +185,59 @@ func (s *Server) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error
 			return err
 		}
 	}
-	d, err := s.apiKeysView(r.Request, u, f["scopes"], expiry)
+	p := pageView{Title: "API keys", Nav: "keys", User: &u, CSRF: auth.CSRFToken(sid)}
+	form := defaultKeyForm
+	if fields != nil {
+		form = sent
+		p.status = http.StatusBadRequest
+		p.Error = "The key was not created: " + strings.Join(fieldProblems(fields), "; ") + "."
+	}
+	d, err := s.apiKeysView(r.Request, u, form)
 	if err != nil {
 		return err
 	}
-	p := pageView{Title: "API keys", Nav: "keys", User: &u, CSRF: auth.CSRFToken(sid)}
 	if fields != nil {
-		d.Form = keyForm{Name: f.Get("name")}
 		d.Fields = fields
-		p.status = http.StatusBadRequest
-		p.Error = "The key was not created: " + strings.Join(fieldProblems(fields), "; ") + "."
 	} else {
 		d.NewKey = &newKeyView{Name: k.Name, Key: key}
-		d.Scopes = scopeOptions(append([]auth.Scope{auth.ScopeAll}, auth.Scopes...),
-			func(sc auth.Scope) bool { return sc == auth.ScopeRead })
+		// The check the MCP endpoint applies to this key ("all" passes too).
+		if (auth.Principal{Method: auth.MethodAPIKey, Scopes: k.Scopes}).Allow(auth.MCPConnect) == nil {
+			d.NewKey.MCP = newMCPSetup(s.mcpURL(), key)
+		}
 	}
 	p.Data = d
 	return s.render(w, r.Request, "apikeys", p)
 }
+
+// mcpSetup is what an MCP client needs to connect with an API key, ready to
+// copy: the endpoint, the Claude Code command (holding the key), and a
+// project's .mcp.json, which reads the key from the environment so that the
+// file can be shared or committed without it. They follow the README.
+type mcpSetup struct {
+	URL, ClaudeCode, MCPJSON string
+}
+
+// mcpServerName is the name the client configurations give this server.
+const mcpServerName = "finance"
+
+func newMCPSetup(endpoint, key string) *mcpSetup {
+	type server struct {
+		Type    string            `json:"type"`
+		URL     string            `json:"url"`
+		Headers map[string]string `json:"headers"`
+	}
+	doc := map[string]map[string]server{"mcpServers": {mcpServerName: {Type: "http", URL: endpoint,
+		Headers: map[string]string{"Authorization": "Bearer ${FINANCE_API_KEY}"}}}}
+	b, _ := json.MarshalIndent(doc, "", "  ") // strings only: it cannot fail
+	return &mcpSetup{
+		URL:        endpoint,
+		ClaudeCode: "claude mcp add --transport http " + mcpServerName + " " + endpoint + ` --header "Authorization: Bearer ` + key + `"`,
+		MCPJSON:    string(b),
+	}
+}
+
+// mcpURL is the MCP endpoint as clients reach it.
+func (s *Server) mcpURL() string { return s.cfg.BaseURL + oauth.MCPPath }
 
 // fieldProblems renders validation fields as "name is required".
 func fieldProblems(fields map[string]string) []string {
@@ -214,7 +289,7 @@ func (s *Server) appsPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	d := appsData{MCPURL: s.cfg.BaseURL + oauth.MCPPath}
+	d := appsData{MCPURL: s.mcpURL()}
 	for _, g := range grants {
 		d.Grants = append(d.Grants, grantView{
 			ID: g.ID, Name: clientDisplayName(g.ClientName), Scopes: auth.JoinScopes(g.Scopes),

@@ -34,35 +34,19 @@ type AuthorizeRequest struct {
 	Params url.Values
 }
 
-// AuthorizeError is a refused authorization request. When it has a redirect
-// URI it goes back to the client (RFC 6749 §4.1.2.1). Without one (unknown
-// client, or a redirect URI that is not registered) it must be shown to the
-// user and never redirected: the redirect URI cannot be trusted.
+// AuthorizeError is a refused authorization request. It is shown to the
+// user and never redirected to the client, whatever it is about. RFC 6749
+// §4.1.2.1 would send most errors back to the redirect URI, but any client
+// can register here (RFC 7591), so a link that fails on purpose would turn
+// this server into an open redirector to any registered URI (RFC 9700
+// §4.11.2). Only the user's own decision on the consent page goes back to
+// the client (Deny).
 type AuthorizeError struct {
-	Code        string
+	Code        string // the OAuth error code, for the app's developers
 	Description string
-	redirectURI string
-	state       string
-	issuer      string
 }
 
 func (e *AuthorizeError) Error() string { return e.Code + ": " + e.Description }
-
-// RedirectURL is the client's redirect URI carrying the error, or "" when
-// the error must be shown instead.
-func (e *AuthorizeError) RedirectURL() string {
-	if e.redirectURI == "" {
-		return ""
-	}
-	q := url.Values{"error": {e.Code}, "iss": {e.issuer}}
-	if e.Description != "" {
-		q.Set("error_description", e.Description)
-	}
-	if e.state != "" {
-		q.Set("state", e.state)
-	}
-	return appendQuery(e.redirectURI, q)
-}
 
 // authorizeParams are the parameters an authorization request may carry once.
 var authorizeParams = []string{
@@ -79,21 +63,19 @@ const maxStateLen = 1024
 // ParseAuthorize validates an authorization request. It returns an
 // *AuthorizeError for a refused request; any other error is internal.
 func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*AuthorizeRequest, error) {
-	shown := func(desc string) error {
-		return &AuthorizeError{Code: "invalid_request", Description: desc}
-	}
-	for _, k := range []string{"client_id", "redirect_uri"} {
-		if len(params[k]) > 1 {
-			return nil, shown(k + " appears more than once")
+	refuse := func(code, desc string) error { return &AuthorizeError{Code: code, Description: desc} }
+	for _, k := range authorizeParams {
+		if len(params[k]) > 1 && k != "resource" {
+			return nil, refuse("invalid_request", k+" appears more than once")
 		}
 	}
 	clientID := params.Get("client_id")
 	if clientID == "" {
-		return nil, shown("The request names no client_id. Start again from the app you are connecting.")
+		return nil, refuse("invalid_request", "The request names no client_id. Start again from the app you are connecting.")
 	}
 	client, err := s.store.OAuthClient(ctx, clientID)
 	if errors.Is(err, finance.ErrNotFound) {
-		return nil, shown("The app is not registered with this server (unknown client_id). Start again from the app you are connecting; it registers itself.")
+		return nil, refuse("invalid_request", "The app is not registered with this server (unknown client_id). Start again from the app you are connecting; it registers itself.")
 	} else if err != nil {
 		return nil, err
 	}
@@ -103,54 +85,44 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 	case !given && len(client.RedirectURIs) == 1:
 		redirectURI = client.RedirectURIs[0]
 	case !given:
-		return nil, shown("The request names no redirect_uri, and the app registered several.")
+		return nil, refuse("invalid_request", "The request names no redirect_uri, and the app registered several.")
 	case !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return redirectMatches(reg, redirectURI) }):
-		return nil, shown("The redirect_uri " + redirectURI + " is not registered for this app, so the answer cannot be sent to it.")
+		return nil, refuse("invalid_request", "The redirect_uri "+redirectURI+" is not registered for this app, so the answer cannot be sent to it.")
 	}
-
-	// From here on, errors go back to the client.
+	if why := checkRedirectURI(redirectURI); why != "" {
+		return nil, refuse("invalid_request", "The app's redirect URI is no longer accepted: "+why+".")
+	}
 	state := params.Get("state")
-	back := func(code, desc string) error {
-		if len(state) > maxStateLen {
-			state = ""
-		}
-		return &AuthorizeError{Code: code, Description: desc, redirectURI: redirectURI, state: state, issuer: s.issuer}
-	}
-	for _, k := range authorizeParams {
-		if len(params[k]) > 1 && k != "resource" {
-			return nil, back("invalid_request", k+" appears more than once")
-		}
-	}
 	if len(state) > maxStateLen {
-		return nil, back("invalid_request", fmt.Sprintf("state must be at most %d characters", maxStateLen))
+		return nil, refuse("invalid_request", fmt.Sprintf("state must be at most %d characters", maxStateLen))
 	}
 	switch rt := params.Get("response_type"); rt {
 	case "code":
 	case "":
-		return nil, back("invalid_request", "response_type is required and must be code")
+		return nil, refuse("invalid_request", "response_type is required and must be code")
 	default:
-		return nil, back("unsupported_response_type", "only response_type=code is supported")
+		return nil, refuse("unsupported_response_type", "only response_type=code is supported")
 	}
 	challenge := params.Get("code_challenge")
 	method := params.Get("code_challenge_method")
 	switch {
 	case challenge == "":
-		return nil, back("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
+		return nil, refuse("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
 	case method == "":
 		// RFC 7636 §4.3: a missing method means plain, which is not allowed here.
-		return nil, back("invalid_request", "code_challenge_method is required and must be S256 (plain is not supported)")
+		return nil, refuse("invalid_request", "code_challenge_method is required and must be S256 (plain is not supported)")
 	case method != "S256":
-		return nil, back("invalid_request", "code_challenge_method "+method+" is not supported; use S256")
+		return nil, refuse("invalid_request", "code_challenge_method "+method+" is not supported; use S256")
 	case !s256Challenge.MatchString(challenge):
-		return nil, back("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)")
+		return nil, refuse("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)")
 	}
 	resources := params["resource"]
 	if len(resources) > 1 {
-		return nil, back("invalid_target", "only one resource may be requested: "+s.resource)
+		return nil, refuse("invalid_target", "only one resource may be requested: "+s.resource)
 	}
 	resource := s.resource
 	if len(resources) == 1 && resources[0] != s.resource {
-		return nil, back("invalid_target", "unknown resource "+resources[0]+"; this server issues tokens for "+s.resource)
+		return nil, refuse("invalid_target", "unknown resource "+resources[0]+"; this server issues tokens for "+s.resource)
 	}
 	req := &AuthorizeRequest{
 		Client: client, RedirectURI: redirectURI, redirectGiven: given, State: state,
@@ -159,7 +131,7 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 	if scope, ok := params["scope"]; ok && len(scope) == 1 && scope[0] != "" {
 		requested, oe := parseRequestedScopes(scope[0])
 		if oe != nil {
-			return nil, back(oe.Code, oe.Description)
+			return nil, refuse(oe.Code, oe.Description)
 		}
 		for _, sc := range requested {
 			if sc != auth.ScopeMCP {
@@ -215,16 +187,21 @@ func (s *Server) Approve(ctx context.Context, req *AuthorizeRequest, user financ
 	}); err != nil {
 		return "", err
 	}
-	q := url.Values{"code": {code}, "iss": {s.issuer}}
+	return s.answer(req, url.Values{"code": {code}}), nil
+}
+
+// Deny returns the redirect that tells the client the user refused
+// (access_denied): the only error that goes back to the client.
+func (s *Server) Deny(req *AuthorizeRequest) string {
+	return s.answer(req, url.Values{"error": {"access_denied"}, "error_description": {"The user denied the request"}})
+}
+
+// answer is the client's redirect URI carrying the response q, the request's
+// state and the issuer (RFC 9207).
+func (s *Server) answer(req *AuthorizeRequest, q url.Values) string {
+	q.Set("iss", s.issuer)
 	if req.State != "" {
 		q.Set("state", req.State)
 	}
-	return appendQuery(req.RedirectURI, q), nil
-}
-
-// Deny returns the redirect that tells the client the user refused (access_denied).
-func (s *Server) Deny(req *AuthorizeRequest) string {
-	e := &AuthorizeError{Code: "access_denied", Description: "The user denied the request",
-		redirectURI: req.RedirectURI, state: req.State, issuer: s.issuer}
-	return e.RedirectURL()
+	return appendQuery(req.RedirectURI, q)
 }

@@ -34,6 +34,12 @@ func TestCheckRedirectURI(t *testing.T) {
 		"https://u:p@app.example/cb", "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,x", "file:///etc/passwd",
 		"vbscript:x", "about:blank", "blob:https://x/1", "ws://127.0.0.1/cb", "mailto:a@b.example", "chrome-extension://abc/cb",
 		"https://app.example/c b", "https://app.example/\\cb", "1abc://x", "https://" + strings.Repeat("a", 2000) + ".example",
+		// Handlers of the operating system or Office, never an OAuth client.
+		"ms-msdt:/id=PCWDiagnostic", "ms-officecmd:{}", "ms-word:ofe|u|https://evil.example/d", "ms-excel:ofv|u|https://e.example/x",
+		"ms-settings:privacy", "ms-appinstaller:?source=https://evil.example/x.msix", "search-ms:query=x", "search:query=x",
+		"shell:startup", "hcp://system/x", "its:evil.chm::/x.htm", "mk:@MSITStore:x", "microsoft-edge:https://evil.example",
+		"x-man-page://ls", "help:openbook=x", "ghelp:x", "applescript://com.apple.scripteditor?action=new",
+		"smb://evil.example/share", "afp://evil.example/share", "nfs://evil.example/x", "ssh://evil.example", "telnet://evil.example",
 	}
 	for _, u := range bad {
 		if why := checkRedirectURI(u); why == "" {
@@ -159,16 +165,17 @@ func TestParseRequestedScopes(t *testing.T) {
 	}
 }
 
-func TestAuthorizeErrorRedirect(t *testing.T) {
-	e := &AuthorizeError{Code: "invalid_scope", Description: "unknown scope x", redirectURI: "https://a.example/cb?k=v",
-		state: "s 1", issuer: "https://finance.example"}
-	got, _ := url.Parse(e.RedirectURL())
-	want := url.Values{"k": {"v"}, "error": {"invalid_scope"}, "error_description": {"unknown scope x"},
+// TestDeny checks the one error that goes back to the client: the redirect
+// URI keeps its own query and gains the error, state and iss.
+func TestDeny(t *testing.T) {
+	s := &Server{issuer: "https://finance.example"}
+	got, _ := url.Parse(s.Deny(&AuthorizeRequest{RedirectURI: "https://a.example/cb?k=v", State: "s 1"}))
+	want := url.Values{"k": {"v"}, "error": {"access_denied"}, "error_description": {"The user denied the request"},
 		"state": {"s 1"}, "iss": {"https://finance.example"}}
 	if diff := cmp.Diff(want, got.Query()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if (&AuthorizeError{Code: "invalid_request"}).RedirectURL() != "" {
-		t.Error("an error without a trusted redirect URI is redirected")
+	if got.Host != "a.example" || got.Path != "/cb" {
+		t.Errorf("Deny redirects to %s", got)
 	}
 }

@@ -22,6 +22,43 @@ var notAppSchemes = []string{
 	"chrome", "chrome-extension", "moz-extension", "edge", "opera", "resource",
 }
 
+// osHandlerSchemes are protocol handlers of operating systems and Office.
+// They never name an OAuth client, and they are how a link in a browser
+// reaches programs that are dangerous to hand a URL chosen by someone else:
+// ms-msdt (Follina, CVE-2022-30190), search-ms (shows an attacker's share as
+// a local folder), ms-officecmd and ms-word|ms-excel|... "ofe|u|" (open remote
+// documents in Office), ms-appinstaller (installs a package), x-man-page
+// (runs a command in macOS Terminal), smb and afp (mount a remote share and
+// send the user's credentials to it).
+//
+// They are refused at registration even though errors are never redirected
+// (see AuthorizeError): the consent page still sends the browser to the
+// redirect URI, and a user who reads a strange app name and presses Deny is
+// sent there too, expecting to be safe. Refusing costs nothing, because no
+// client can receive a code through these programs. It is a list of known
+// handlers rather than a list of allowed schemes: native MCP clients name
+// their own schemes (cursor://, vscode://), which no list could foresee.
+var osHandlerSchemes = []string{
+	// Windows shell, search and help.
+	"search", "search-ms", "shell", "hcp", "its", "mk", "mhtml", "res", "microsoft-edge", "microsoft-edge-holographic",
+	// macOS and desktop Linux.
+	"x-man-page", "help", "ghelp", "applescript",
+	// Remote shares and terminals, opened by the file manager or a terminal.
+	"smb", "afp", "nfs", "ssh", "telnet", "rlogin",
+}
+
+// osHandlerPrefix starts the schemes of Windows' and Office's own handlers
+// (ms-msdt, ms-settings, ms-officecmd, ms-word, ms-excel, ms-appinstaller,
+// and more in every release): Microsoft's namespace, never a client's.
+const osHandlerPrefix = "ms-"
+
+// refusedScheme reports whether scheme can never be a client's private-use
+// redirect scheme.
+func refusedScheme(scheme string) bool {
+	return slices.Contains(notAppSchemes, scheme) || slices.Contains(osHandlerSchemes, scheme) ||
+		strings.HasPrefix(scheme, osHandlerPrefix)
+}
+
 // isLoopbackHost reports whether host (without port or brackets) is a
 // loopback address a native app can listen on (RFC 8252 §7.3).
 func isLoopbackHost(host string) bool {
@@ -40,7 +77,9 @@ func isLoopbackHost(host string) bool {
 //     PKCE verifier, which only the client that started the flow has; the
 //     consent page shows the scheme so the user sees where the code goes.
 //
-// Fragments, user info and schemes that never name an app are refused.
+// Fragments, user info and schemes that never name an app are refused. The
+// same check runs again at authorization, for clients registered before a
+// rule was added.
 func checkRedirectURI(raw string) string {
 	if raw == "" {
 		return "redirect URIs must not be empty"
@@ -74,7 +113,7 @@ func checkRedirectURI(raw string) string {
 		if scheme != strings.ToLower(scheme) || !privateUseScheme.MatchString(scheme) {
 			return raw + " has an invalid scheme"
 		}
-		if slices.Contains(notAppSchemes, scheme) {
+		if refusedScheme(scheme) {
 			return raw + " uses the " + scheme + " scheme, which cannot receive an authorization code"
 		}
 	}
