@@ -90,8 +90,15 @@ func MonthRange(d Date) (Date, Date) {
 	return NewDate(d.Year(), d.Month(), 1), NewDate(d.Year(), d.Month(), DaysInMonth(d.Year(), d.Month()))
 }
 
-// PreviousPeriod returns the range of equal length that ends the day before from.
+// PreviousPeriod is the range a summary compares with (domain.md §5.1):
+// the previous calendar month when from..to is exactly one whole calendar
+// month (Nov 1-30 compares with Oct 1-31, and March with all of February,
+// which "the 31 days before" would not give), otherwise the range of equal
+// length that ends the day before from.
 func PreviousPeriod(from, to Date) (Date, Date) {
+	if first, last := MonthRange(from); from == first && to == last {
+		return MonthRange(from.AddDays(-1))
+	}
 	days := from.DaysUntil(to) + 1
 	return from.AddDays(-days), from.AddDays(-1)
 }

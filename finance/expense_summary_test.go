@@ -8,8 +8,17 @@ import (
 
 func TestPreviousPeriod(t *testing.T) {
 	tests := []struct{ from, to, wantFrom, wantTo Date }{
-		{NewDate(2025, 3, 1), NewDate(2025, 3, 31), NewDate(2025, 1, 29), NewDate(2025, 2, 28)},
+		// One whole calendar month compares with the whole previous month.
+		{NewDate(2025, 3, 1), NewDate(2025, 3, 31), NewDate(2025, 2, 1), NewDate(2025, 2, 28)},
+		{NewDate(2025, 11, 1), NewDate(2025, 11, 30), NewDate(2025, 10, 1), NewDate(2025, 10, 31)},
+		{NewDate(2024, 3, 1), NewDate(2024, 3, 31), NewDate(2024, 2, 1), NewDate(2024, 2, 29)},
+		{NewDate(2025, 1, 1), NewDate(2025, 1, 31), NewDate(2024, 12, 1), NewDate(2024, 12, 31)},
+		{NewDate(2025, 2, 1), NewDate(2025, 2, 28), NewDate(2025, 1, 1), NewDate(2025, 1, 31)},
+		// Any other range: the equal-length range just before.
 		{NewDate(2025, 3, 1), NewDate(2025, 3, 1), NewDate(2025, 2, 28), NewDate(2025, 2, 28)},
+		{NewDate(2025, 3, 1), NewDate(2025, 3, 30), NewDate(2025, 1, 30), NewDate(2025, 2, 28)}, // a day short of the month
+		{NewDate(2025, 3, 2), NewDate(2025, 3, 31), NewDate(2025, 1, 31), NewDate(2025, 3, 1)},
+		{NewDate(2025, 3, 1), NewDate(2025, 4, 30), NewDate(2024, 12, 30), NewDate(2025, 2, 28)}, // two months
 		{NewDate(2024, 3, 1), NewDate(2024, 3, 7), NewDate(2024, 2, 23), NewDate(2024, 2, 29)},
 		// 365 days back from 2025 ends inside leap 2024.
 		{NewDate(2025, 1, 1), NewDate(2025, 12, 31), NewDate(2024, 1, 2), NewDate(2024, 12, 31)},
@@ -47,7 +56,7 @@ func TestBuildExpenseSummary(t *testing.T) {
 			{PaymentMethod: MethodCreditCard, Amount: 1_00, Count: 3}},
 		OtherSpending:  OtherSpending{CardFeesInterest: 50, LoanInterest: 5, CardRefunds: 20},
 		TotalSpending:  1_35,
-		PreviousPeriod: PeriodTotal{DateFrom: NewDate(2025, 1, 29), DateTo: NewDate(2025, 2, 28), TotalExpenses: 3_00},
+		PreviousPeriod: PeriodTotal{DateFrom: NewDate(2025, 2, 1), DateTo: NewDate(2025, 2, 28), TotalExpenses: 3_00},
 		ChangePercent:  &change,
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Date{})); diff != "" {

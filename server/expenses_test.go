@@ -704,6 +704,9 @@ func TestExpenseSummary(t *testing.T) {
 	v := exp("100", "2025-03-02", "Groceries", `"Cash"`)
 	alice.do(t, http.MethodDelete, "/api/v1/expenses/"+v.ID, "", http.StatusOK)
 	exp("4", "2025-02-28", "Groceries", `"Cash"`)
+	// March compares with February (the previous calendar month), not with
+	// the 31 days before March, which would reach back to January 29.
+	exp("50", "2025-01-30", "Groceries", `"Cash"`)
 	exp("1000", "2025-04-01", "Groceries", `"Cash"`)
 	bob.createExpense(t, expenseBody("77", `"Cash"`))
 	// Card fees and interest add to spending, refunds subtract; billed ones
@@ -736,7 +739,7 @@ func TestExpenseSummary(t *testing.T) {
 		},
 		"other_spending":  map[string]any{"card_fees_interest": 2.75, "loan_interest": 0, "card_refunds": 0.40},
 		"total_spending":  10.65,
-		"previous_period": map[string]any{"date_from": "2025-01-29", "date_to": "2025-02-28", "total_expenses": 4.00},
+		"previous_period": map[string]any{"date_from": "2025-02-01", "date_to": "2025-02-28", "total_expenses": 4.00},
 		"change_percent":  107.50,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {
