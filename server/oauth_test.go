@@ -961,3 +961,52 @@ func TestOAuthConcurrentRefreshRevokes(t *testing.T) {
 		t.Errorf("grant still listed: %+v", grants)
 	}
 }
+
+// TestOAuthErrorsDoNotRepeatInput: the authorization server's errors, on
+// pages and in JSON, never repeat a URI or a value that is not a plain
+// token, so a crafted request cannot make them say something else.
+func TestOAuthErrorsDoNotRepeatInput(t *testing.T) {
+	env := newOAuthEnv(t)
+	const planted = "call-support-555-0100"
+	clientID := env.register(t, "App", testRedirect)
+
+	reg := env.call(t, http.MethodPost, oauth.RegisterPath, "application/json",
+		`{"redirect_uris":["https://app.example/`+planted+` now"],"grant_types":["authorization_code","<b>`+planted+`</b>"]}`, nil)
+	reg.wantOAuthError(t, http.StatusBadRequest, "invalid_redirect_uri")
+	reg2 := env.call(t, http.MethodPost, oauth.RegisterPath, "application/json",
+		`{"redirect_uris":["https://app.example/cb"],"scope":"finance:read <i>`+planted+`</i>"}`, nil)
+	reg2.wantOAuthError(t, http.StatusBadRequest, "invalid_client_metadata")
+
+	a := newAuthRequest(clientID)
+	unregistered := a.query()
+	unregistered.Set("redirect_uri", "https://evil.example/"+planted)
+	badMethod := a.query()
+	badMethod.Set("code_challenge_method", "S256 "+planted)
+	badResource := a.query()
+	badResource.Set("resource", "https://evil.example/"+planted)
+	b := env.browser(t)
+	pages := []exchange{
+		b.get(oauth.AuthorizePath + "?" + unregistered.Encode()),
+		b.get(oauth.AuthorizePath + "?" + badMethod.Encode()),
+		b.get(oauth.AuthorizePath + "?" + badResource.Encode()),
+	}
+	token := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"<b>" + planted}, "client_id": {clientID}})
+	token.wantOAuthError(t, http.StatusBadRequest, "unsupported_grant_type")
+	token2 := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {clientID},
+		"refresh_token": {"frt_x"}, "resource": {"https://evil.example/" + planted}})
+	token2.wantOAuthError(t, http.StatusBadRequest, "invalid_target")
+
+	for i, x := range append(pages, reg, reg2, token, token2) {
+		if x.status != http.StatusBadRequest {
+			t.Errorf("answer %d: status %d, want 400: %s", i, x.status, x.body)
+		}
+		if x.contains(planted) {
+			t.Errorf("answer %d repeats the request's text: %s", i, x.body)
+		}
+	}
+	// A plain token is still named, which helps the app's developer.
+	plain := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"password"}, "client_id": {clientID}})
+	if !plain.contains("grant_type password is not supported") {
+		t.Errorf("a plain grant type is not named: %s", plain.body)
+	}
+}

@@ -87,7 +87,7 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 	case !given:
 		return nil, refuse("invalid_request", "The request names no redirect_uri, and the app registered several.")
 	case !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return redirectMatches(reg, redirectURI) }):
-		return nil, refuse("invalid_request", "The redirect_uri "+redirectURI+" is not registered for this app, so the answer cannot be sent to it.")
+		return nil, refuse("invalid_request", "The redirect_uri is not registered for this app, so the answer cannot be sent to it.")
 	}
 	if why := checkRedirectURI(redirectURI); why != "" {
 		return nil, refuse("invalid_request", "The app's redirect URI is no longer accepted: "+why+".")
@@ -112,7 +112,7 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 		// RFC 7636 §4.3: a missing method means plain, which is not allowed here.
 		return nil, refuse("invalid_request", "code_challenge_method is required and must be S256 (plain is not supported)")
 	case method != "S256":
-		return nil, refuse("invalid_request", "code_challenge_method "+method+" is not supported; use S256")
+		return nil, refuse("invalid_request", named("code_challenge_method", method)+" is not supported; use S256")
 	case !s256Challenge.MatchString(challenge):
 		return nil, refuse("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)")
 	}
@@ -122,7 +122,7 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 	}
 	resource := s.resource
 	if len(resources) == 1 && resources[0] != s.resource {
-		return nil, refuse("invalid_target", "unknown resource "+resources[0]+"; this server issues tokens for "+s.resource)
+		return nil, refuse("invalid_target", "unknown resource; this server issues tokens for "+s.resource)
 	}
 	req := &AuthorizeRequest{
 		Client: client, RedirectURI: redirectURI, redirectGiven: given, State: state,

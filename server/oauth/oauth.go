@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -198,4 +199,18 @@ func (s *Server) prune(ctx context.Context) {
 	if err := s.store.PruneOAuth(ctx, now, now.Add(-pruneAfter)); err != nil && ctx.Err() == nil {
 		s.log.Warn("oauth: prune", "err", err)
 	}
+}
+
+// plainToken matches request values that an error message may repeat as
+// they are (a scope, a grant type, a method name): they can hold no markup,
+// spaces or line breaks, so they cannot make a message say something else.
+var plainToken = regexp.MustCompile(`^[A-Za-z0-9_.:\-]{1,64}$`)
+
+// named names a request value in a message: "the grant type refresh", or,
+// when the value is not a plain token, only "the grant type".
+func named(what, value string) string {
+	if plainToken.MatchString(value) {
+		return what + " " + value
+	}
+	return what
 }

@@ -78,6 +78,9 @@ func isLoopbackHost(host string) bool {
 //     consent page shows the scheme so the user sees where the code goes.
 //
 // Fragments, user info and schemes that never name an app are refused. The
+// reason never repeats the URI (it is shown on pages and in JSON errors, and
+// a crafted one could make the message say anything); the scheme, which the
+// syntax check limits to letters, digits and +.-, is named. The
 // same check runs again at authorization, for clients registered before a
 // rule was added.
 func checkRedirectURI(raw string) string {
@@ -88,33 +91,33 @@ func checkRedirectURI(raw string) string {
 		return "redirect URIs must be at most 2000 characters"
 	}
 	if strings.ContainsAny(raw, " \t\r\n\\") {
-		return raw + " contains spaces or backslashes"
+		return "a redirect URI contains spaces or backslashes"
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		return raw + " is not an absolute URI"
+		return "a redirect URI is not an absolute URI"
 	}
 	if strings.Contains(raw, "#") {
-		return raw + " has a fragment, which redirect URIs must not have"
+		return "a redirect URI has a fragment, which redirect URIs must not have"
 	}
 	if u.User != nil {
-		return raw + " has user information, which redirect URIs must not have"
+		return "a redirect URI has user information, which redirect URIs must not have"
 	}
 	switch scheme := u.Scheme; scheme {
 	case "https":
 		if u.Hostname() == "" {
-			return raw + " has no host"
+			return "an https redirect URI has no host"
 		}
 	case "http":
 		if !isLoopbackHost(u.Hostname()) {
-			return raw + " uses http on a host other than loopback; use https, or http on 127.0.0.1, [::1] or localhost"
+			return "a redirect URI uses http on a host other than loopback; use https, or http on 127.0.0.1, [::1] or localhost"
 		}
 	default:
 		if scheme != strings.ToLower(scheme) || !privateUseScheme.MatchString(scheme) {
-			return raw + " has an invalid scheme"
+			return "a redirect URI has an invalid scheme"
 		}
 		if refusedScheme(scheme) {
-			return raw + " uses the " + scheme + " scheme, which cannot receive an authorization code"
+			return "a redirect URI uses the " + scheme + " scheme, which cannot receive an authorization code"
 		}
 	}
 	return ""

@@ -84,7 +84,7 @@ func (s *Server) Register(r *http.Request, req RegisterRequest) (RegisterRespons
 	}
 	for _, g := range grantTypes {
 		if g != "authorization_code" && g != "refresh_token" {
-			return RegisterResponse{}, invalidMetadata("grant type " + g + " is not supported; supported: authorization_code, refresh_token")
+			return RegisterResponse{}, invalidMetadata(named("grant type", g) + " is not supported; supported: authorization_code, refresh_token")
 		}
 	}
 	if !slices.Contains(grantTypes, "authorization_code") {
@@ -96,7 +96,7 @@ func (s *Server) Register(r *http.Request, req RegisterRequest) (RegisterRespons
 	}
 	for _, rt := range responseTypes {
 		if rt != "code" {
-			return RegisterResponse{}, invalidMetadata("response type " + rt + " is not supported; supported: code")
+			return RegisterResponse{}, invalidMetadata(named("response type", rt) + " is not supported; supported: code")
 		}
 	}
 	scope := strings.Join(strings.Fields(req.Scope), " ")
@@ -208,7 +208,7 @@ func parseRequestedScopes(scope string) ([]auth.Scope, *Error) {
 			}
 		default:
 			return nil, oauthError(http.StatusBadRequest, "invalid_scope",
-				"unknown scope "+name+"; known scopes: all, "+auth.JoinScopes(auth.Scopes))
+				named("unknown scope", name)+"; known scopes: all, "+auth.JoinScopes(auth.Scopes))
 		}
 	}
 	slices.SortFunc(out, func(a, b auth.Scope) int { return slices.Index(auth.Scopes, a) - slices.Index(auth.Scopes, b) })

@@ -95,7 +95,7 @@ func (s *Server) token(r *http.Request) (TokenResponse, error) {
 		return TokenResponse{}, invalidRequest("grant_type is required")
 	default:
 		return TokenResponse{}, oauthError(http.StatusBadRequest, "unsupported_grant_type",
-			"grant_type "+grantType+" is not supported; supported: authorization_code, refresh_token")
+			named("grant_type", grantType)+" is not supported; supported: authorization_code, refresh_token")
 	}
 	client, err := s.client(r.Context(), form)
 	if err != nil {
@@ -107,7 +107,7 @@ func (s *Server) token(r *http.Request) (TokenResponse, error) {
 	}
 	if res := form.Get("resource"); res != "" && res != s.resource {
 		return TokenResponse{}, oauthError(http.StatusBadRequest, "invalid_target",
-			"unknown resource "+res+"; this server issues tokens for "+s.resource)
+			"unknown resource; this server issues tokens for "+s.resource)
 	}
 	if grantType == "authorization_code" {
 		return s.exchangeCode(r.Context(), client, form)
