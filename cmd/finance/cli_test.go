@@ -162,7 +162,10 @@ func TestUsersCreatePasswordStdin(t *testing.T) {
 	}
 
 	mustFail(t, dir, "", "no password on standard input", "users", "create", "--email", "ben@example.com", "--password-stdin")
-	mustFail(t, dir, "short\n", "password must be 8 to 128 characters", "users", "create", "--email", "ben@example.com", "--password-stdin")
+	r = mustFail(t, dir, "short\n", "password must be 8 to 128 characters", "users", "create", "--email", "ben@example.com", "--password-stdin")
+	if want := "error: Validation failed: password must be 8 to 128 characters\n"; r.stderr != want {
+		t.Errorf("stderr = %q, want %q", r.stderr, want)
+	}
 	if n := countUsers(t, dir); n != 1 {
 		t.Errorf("%d users after refused creates, want 1", n)
 	}
@@ -171,7 +174,11 @@ func TestUsersCreatePasswordStdin(t *testing.T) {
 func TestUsersCreateRefusesDuplicateEmail(t *testing.T) {
 	dir := t.TempDir()
 	createUser(t, dir, "ana@example.com")
-	mustFail(t, dir, testPassword+"\n", "email is already registered", "users", "create", "--email", "ANA@example.COM", "--password-stdin")
+	r := mustFail(t, dir, testPassword+"\n", "email is already registered", "users", "create", "--email", "ANA@example.COM", "--password-stdin")
+	// The message is printed once, not once more for its field.
+	if want := "error: Validation failed: email is already registered\n"; r.stderr != want {
+		t.Errorf("stderr = %q, want %q", r.stderr, want)
+	}
 	if n := countUsers(t, dir); n != 1 {
 		t.Errorf("%d users, want 1", n)
 	}
