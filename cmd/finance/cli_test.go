@@ -416,6 +416,8 @@ func TestKeysCreateRefusals(t *testing.T) {
 		{"fractional days", `--expires-in "1.5d"`, []string{"--scopes", "all", "--expires-in", "1.5d"}},
 		{"negative duration", `--expires-in "-1h"`, []string{"--scopes", "all", "--expires-in", "-1h"}},
 		{"words", `--expires-in "soon"`, []string{"--scopes", "all", "--expires-in", "soon"}},
+		{"more than 10 years", `--expires-in "3651d": a key may live at most 10 years`, []string{"--scopes", "all", "--expires-in", "3651d"}},
+		{"days overflowing a duration", `--expires-in "213504d": a key may live at most 10 years`, []string{"--scopes", "all", "--expires-in", "213504d"}},
 		{"missing scopes flag", `"scopes" not set`, nil},
 	}
 	for _, tt := range tests {
@@ -440,6 +442,7 @@ func TestKeysCreateExpiresIn(t *testing.T) {
 		{"2w", 14 * 24 * time.Hour},
 		{"12h", 12 * time.Hour},
 		{"30m", 30 * time.Minute},
+		{"3650d", 3650 * 24 * time.Hour},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -688,28 +691,50 @@ func TestNoDataDirectory(t *testing.T) {
 }
 
 func TestParseExpiresIn(t *testing.T) {
+	const (
+		malformed = "want a positive number of days"
+		tooLong   = "a key may live at most 10 years"
+	)
 	tests := []struct {
 		in      string
 		want    time.Duration
-		wantErr bool
+		wantErr string
 	}{
-		{"", 0, false},
-		{"90d", 90 * 24 * time.Hour, false},
-		{" 2w ", 14 * 24 * time.Hour, false},
-		{"12h", 12 * time.Hour, false},
-		{"1h30m", 90 * time.Minute, false},
-		{"0d", 0, true},
-		{"0s", 0, true},
-		{"d", 0, true},
-		{"-1d", 0, true},
-		{"1y", 0, true},
-		{"ninety days", 0, true},
+		{"", 0, ""},
+		{"90d", 90 * 24 * time.Hour, ""},
+		{" 2w ", 14 * 24 * time.Hour, ""},
+		{"12h", 12 * time.Hour, ""},
+		{"1h30m", 90 * time.Minute, ""},
+		{"3650d", auth.MaxKeyLifetime, ""},
+		{"521w", 521 * 7 * 24 * time.Hour, ""},
+		{"87600h", auth.MaxKeyLifetime, ""},
+		{"0d", 0, malformed},
+		{"0s", 0, malformed},
+		{"d", 0, malformed},
+		{"-1d", 0, malformed},
+		{"1y", 0, malformed},
+		{"ninety days", 0, malformed},
+		{"-99999999999999999999d", 0, malformed},
+		{"3651d", 0, tooLong},
+		{"522w", 0, tooLong},
+		{"87601h", 0, tooLong},
+		// 213504 days overflow time.Duration: unchecked, they wrapped to 25 minutes.
+		{"213504d", 0, tooLong},
+		{"300000d", 0, tooLong},
+		{"30500w", 0, tooLong},
+		{"99999999999999999999d", 0, tooLong},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := parseExpiresIn(tt.in)
-			if (err != nil) != tt.wantErr || got != tt.want {
-				t.Errorf("parseExpiresIn(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
+			if got != tt.want {
+				t.Errorf("parseExpiresIn(%q) = %v, want %v", tt.in, got, tt.want)
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("parseExpiresIn(%q): %v", tt.in, err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("parseExpiresIn(%q) error = %v, want one containing %q", tt.in, err, tt.wantErr)
 			}
 		})
 	}

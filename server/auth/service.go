@@ -174,8 +174,13 @@ type CreateKeyRequest struct {
 	UserID    string
 	Name      string
 	Scopes    []string
-	ExpiresIn time.Duration // 0: never expires
+	ExpiresIn time.Duration // 0: never expires; at most MaxKeyLifetime
 }
+
+// MaxKeyLifetime is the longest expiry a key may be given: 10 years (3650
+// days). A key meant to outlive that is one that should never expire, and
+// the bound keeps expiry arithmetic far from time.Duration's limit (292 years).
+const MaxKeyLifetime = 3650 * 24 * time.Hour
 
 // CreateKey stores a new key and returns it together with the full key string,
 // which exists only in this return value.
@@ -193,6 +198,8 @@ func (s *Service) CreateKey(ctx context.Context, req CreateKeyRequest) (APIKey, 
 	}
 	if req.ExpiresIn < 0 {
 		v.Add("expires_in", "must be positive")
+	} else if req.ExpiresIn > MaxKeyLifetime {
+		v.Add("expires_in", "must be at most 10 years (3650 days)")
 	}
 	if err := v.Err(); err != nil {
 		return APIKey{}, "", err

@@ -264,3 +264,43 @@ func TestCreateKeyValidation(t *testing.T) {
 		t.Errorf("fields mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestCreateKeyLifetimeIsBounded(t *testing.T) {
+	tests := []struct {
+		name      string
+		expiresIn time.Duration
+		wantErr   map[string]string
+	}{
+		{"ten years", MaxKeyLifetime, nil},
+		{"a nanosecond more", MaxKeyLifetime + 1, map[string]string{"expires_in": "must be at most 10 years (3650 days)"}},
+		{"the longest duration", time.Duration(1<<63 - 1), map[string]string{"expires_in": "must be at most 10 years (3650 days)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			now := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
+			st := newMemStore()
+			s := NewService(st, nil)
+			s.now = func() time.Time { return now }
+			k, _, err := s.CreateKey(context.Background(), CreateKeyRequest{UserID: "u", Name: "k", Scopes: []string{"all"}, ExpiresIn: tt.expiresIn})
+			if tt.wantErr == nil {
+				if err != nil || k.ExpiresAt == nil || !k.ExpiresAt.Equal(now.Add(tt.expiresIn)) {
+					t.Fatalf("CreateKey = %+v, %v; want a key expiring at %v", k, err, now.Add(tt.expiresIn))
+				}
+				if len(st.keys) != 1 {
+					t.Errorf("%d keys stored, want 1", len(st.keys))
+				}
+				return
+			}
+			var ve *finance.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("CreateKey error = %v, want a *finance.ValidationError", err)
+			}
+			if diff := cmp.Diff(tt.wantErr, ve.Fields); diff != "" {
+				t.Errorf("fields mismatch (-want +got):\n%s", diff)
+			}
+			if len(st.keys) != 0 {
+				t.Errorf("a refused key was stored: %+v", st.keys)
+			}
+		})
+	}
+}
