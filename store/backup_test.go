@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -133,6 +134,25 @@ func TestBackupRefusesToOverwrite(t *testing.T) {
 	}
 	if err := store.Backup(ctx, db.Path(), link); err == nil {
 		t.Error("Backup through a dangling symlink succeeded")
+	}
+}
+
+func TestBackupIsReadableByItsOwnerOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	db := openDB(t)
+	createUser(t, db, "ana@example.com")
+	dest := filepath.Join(t.TempDir(), "backup.db")
+	if err := store.Backup(context.Background(), db.Path(), dest); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("backup mode = %#o, want 0600", perm)
 	}
 }
 

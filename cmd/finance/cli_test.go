@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -611,6 +612,7 @@ func TestBackup(t *testing.T) {
 	if err := store.IntegrityCheck(context.Background(), dest); err != nil {
 		t.Fatalf("IntegrityCheck: %v", err)
 	}
+	checkOwnerOnly(t, dest)
 	cp, err := store.Open(dest)
 	if err != nil {
 		t.Fatal(err)
@@ -637,6 +639,23 @@ func TestBackup(t *testing.T) {
 		t.Error("a failed backup left a file")
 	}
 	mustFail(t, dir, "", "accepts 1 arg", "backup")
+}
+
+func TestBackupHelpSaysHowToRestore(t *testing.T) {
+	r := mustRun(t, t.TempDir(), "", "backup", "--help")
+	for _, want := range []string{
+		"1. stop the server",
+		"2. copy FILE to finance.db in the data directory (--data-dir)",
+		"3. remove finance.db-wal and finance.db-shm from the data directory",
+		"4. start the server",
+		"mode 0600",
+		"never\noverwrites",
+		"FILE is removed",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("backup --help lacks %q:\n%s", want, r.stdout)
+		}
+	}
 }
 
 func TestMigrate(t *testing.T) {
@@ -737,5 +756,21 @@ func TestParseExpiresIn(t *testing.T) {
 				t.Errorf("parseExpiresIn(%q) error = %v, want one containing %q", tt.in, err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// checkOwnerOnly fails unless path exists and, where Unix permissions apply,
+// only its owner may read or write it.
+func checkOwnerOnly(t *testing.T, path string) {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		return // no Unix permission bits
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		t.Errorf("%s has mode %#o; want no access for group and others", filepath.Base(path), perm)
 	}
 }

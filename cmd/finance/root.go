@@ -169,9 +169,17 @@ func newBackupCmd(c *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "backup FILE",
 		Short: "Write a consistent copy of the database to FILE, safe while the server runs",
-		Long: "backup writes a consistent snapshot of the database to FILE (VACUUM INTO) and verifies it\n" +
-			"with PRAGMA integrity_check. It never overwrites an existing file. To restore, stop the\n" +
-			"server and copy FILE to finance.db in the data directory.",
+		Long: `backup writes a consistent snapshot of the database to FILE (VACUUM INTO), even while the
+server runs, and verifies it with PRAGMA integrity_check. FILE must not exist: backup never
+overwrites. The copy is readable by its owner only (mode 0600). If the backup fails (a full
+disk, say), FILE is removed, so the same command can be retried.
+
+To restore a backup:
+  1. stop the server (finance serve);
+  2. copy FILE to finance.db in the data directory (--data-dir);
+  3. remove finance.db-wal and finance.db-shm from the data directory, if they are there;
+  4. start the server.
+Keep jwt.key in the data directory and sign-ins survive; without it users sign in again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := store.Backup(cmd.Context(), c.dbPath(), args[0]); err != nil {
