@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -464,5 +466,59 @@ func TestPingAfterClose(t *testing.T) {
 	}
 	if err := db.Ping(context.Background()); err == nil {
 		t.Error("Ping after Close succeeded")
+	}
+}
+
+// TestOpenCreatesFilesForTheirOwnerOnly checks the modes of what Open
+// creates: the data directory 0700, the database and (while it is open) its
+// WAL and shared-memory files 0600, whatever the umask allows.
+func TestOpenCreatesFilesForTheirOwnerOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	dir := filepath.Join(t.TempDir(), "new", "data")
+	db := openAt(t, filepath.Join(dir, store.FileName))
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	createUser(t, db, "ana@example.com") // a write, so the WAL has content
+	want := map[string]os.FileMode{
+		dir:                0o700,
+		db.Path():          0o600,
+		db.Path() + "-wal": 0o600,
+		db.Path() + "-shm": 0o600,
+		filepath.Dir(dir):  0o700, // parents MkdirAll made too
+	}
+	for path, mode := range want {
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if got := info.Mode().Perm(); got != mode {
+			t.Errorf("%s: mode %#o, want %#o", path, got, mode)
+		}
+	}
+}
+
+// TestOpenKeepsTheModeOfAnExistingDatabase: a database the owner chose to
+// share (a group-readable file for a backup job) is opened as it is.
+func TestOpenKeepsTheModeOfAnExistingDatabase(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	path := filepath.Join(t.TempDir(), store.FileName)
+	if err := os.WriteFile(path, nil, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o640); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	db := openAt(t, path)
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("Migrate of an empty existing file: %v", err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("mode after Open: %v, %v; want 0640 kept", info.Mode().Perm(), err)
 	}
 }

@@ -669,6 +669,8 @@ func TestMigrate(t *testing.T) {
 	if err := store.IntegrityCheck(context.Background(), filepath.Join(dir, store.FileName)); err != nil {
 		t.Errorf("migrate left no sound database: %v", err)
 	}
+	checkOwnerOnly(t, dir)
+	checkOwnerOnly(t, filepath.Join(dir, store.FileName))
 }
 
 func TestVersion(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -290,15 +291,24 @@ func TestEndToEnd(t *testing.T) {
 		t.Skip("end-to-end test builds and runs the binary")
 	}
 	bin := buildBinary(t)
-	dataDir := t.TempDir()
+	dataDir := filepath.Join(t.TempDir(), "data") // made by the server, as on a first start
 	version := strings.TrimPrefix(strings.TrimSpace(binMustRun(t, bin, dataDir, "", "version").stdout), "finance ")
 
 	// First start on an empty data directory: a hint to create the first user.
 	first := startServer(t, bin, dataDir)
 	first.waitLine(t, regexp.MustCompile(`No users yet`))
 	first.waitLine(t, regexp.MustCompile(`finance users create --email`))
+	// Everything the server created is its owner's only, the database's
+	// WAL and shared-memory files included (they exist while it runs).
+	db := filepath.Join(dataDir, store.FileName)
+	for _, p := range []string{dataDir, db, db + "-wal", db + "-shm", filepath.Join(dataDir, "jwt.key")} {
+		checkOwnerOnly(t, p)
+	}
 	if code := first.interrupt(t); code != 0 {
 		t.Fatalf("first server exited %d after SIGINT, want 0", code)
+	}
+	if strings.Contains(first.stderr(), "other users of this computer may read") {
+		t.Errorf("a warning about permissions on a fresh data directory:\n%s", first.stderr())
 	}
 
 	const email, password = "e2e@example.com", "end to end password"
@@ -309,7 +319,29 @@ func TestEndToEnd(t *testing.T) {
 	}
 	key = strings.TrimSpace(key)
 
+	// Files another user may read (a database copied in with cp, say) are
+	// reported at start, with the command that fixes them.
+	if runtime.GOOS != "windows" {
+		for path, mode := range map[string]os.FileMode{db: 0o644, filepath.Join(dataDir, "jwt.key"): 0o640} {
+			if err := os.Chmod(path, mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	srv := startServer(t, bin, dataDir)
+	if runtime.GOOS != "windows" {
+		// Logged before the line announcing the URL, which startServer waited for.
+		log := srv.stderr()
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`level=WARN msg="other users of this computer may read this file; only its owner should" path=` +
+				regexp.QuoteMeta(db) + ` mode=0644 fix="chmod 600 ` + regexp.QuoteMeta(db) + `"\n`),
+			regexp.MustCompile(`level=WARN .* path=` + regexp.QuoteMeta(filepath.Join(dataDir, "jwt.key")) + ` mode=0640 fix="chmod 600 `),
+		} {
+			if !want.MatchString(log) {
+				t.Errorf("server log lacks %q:\n%s", want, log)
+			}
+		}
+	}
 
 	checkHealthy(t, srv.url, key, version)
 	checkUnauthorized(t, srv.url, "")

@@ -80,6 +80,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("JWT signing key: %w", err)
 	}
+	warnLoosePermissions(log, c.dataDir)
 	issuer, err := auth.NewJWT(secret, auth.DefaultJWTTTL)
 	if err != nil {
 		return err
