@@ -297,7 +297,8 @@ func TestEndToEnd(t *testing.T) {
 	// First start on an empty data directory: a hint to create the first user.
 	first := startServer(t, bin, dataDir)
 	first.waitLine(t, regexp.MustCompile(`No users yet`))
-	first.waitLine(t, regexp.MustCompile(`finance users create --email`))
+	// The hint names this binary and the data directory, ready to paste.
+	first.waitLine(t, regexp.MustCompile(`^  `+regexp.QuoteMeta(shellQuote(bin)+" users create --email you@example.com --data-dir "+shellQuote(dataDir))+`$`))
 	// Everything the server created is its owner's only, the database's
 	// WAL and shared-memory files included (they exist while it runs).
 	db := filepath.Join(dataDir, store.FileName)

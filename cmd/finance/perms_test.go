@@ -112,3 +112,47 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstUserCommand(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX quoting")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no POSIX shell")
+	}
+	t.Chdir(t.TempDir())
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		exe, dataDir string
+		want         string
+		wantArgs     []string
+	}{
+		{"/usr/local/bin/finance", "/var/lib/finance",
+			"/usr/local/bin/finance users create --email you@example.com --data-dir /var/lib/finance",
+			[]string{"/usr/local/bin/finance", "users", "create", "--email", "you@example.com", "--data-dir", "/var/lib/finance"}},
+		{"/home/ana/My Apps/finance", "/srv/ana's data",
+			`'/home/ana/My Apps/finance' users create --email you@example.com --data-dir '/srv/ana'\''s data'`,
+			[]string{"/home/ana/My Apps/finance", "users", "create", "--email", "you@example.com", "--data-dir", "/srv/ana's data"}},
+		{"/tmp/go-build1/exe/finance", "data",
+			"/tmp/go-build1/exe/finance users create --email you@example.com --data-dir " + shellQuote(filepath.Join(wd, "data")),
+			[]string{"/tmp/go-build1/exe/finance", "users", "create", "--email", "you@example.com", "--data-dir", filepath.Join(wd, "data")}},
+	}
+	for _, tt := range tests {
+		got := firstUserCommand(tt.exe, tt.dataDir)
+		if got != tt.want {
+			t.Errorf("firstUserCommand(%q, %q) =\n  %s\nwant\n  %s", tt.exe, tt.dataDir, got, tt.want)
+		}
+		// Pasted into a shell, the line is exactly these words.
+		out, err := exec.Command(sh, "-c", `for w in `+got+`; do printf '%s\n' "$w"; done`).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.wantArgs, strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")); diff != "" {
+			t.Errorf("the shell reads %s as (-want +got):\n%s", got, diff)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -139,9 +141,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		"version", appVersion(), "docs", baseURL+server.DocsPath)
 	if n, err := authService.CountUsers(ctx); err == nil && n == 0 {
 		fmt.Fprintf(c.stderr, "\nNo users yet. Open the setup page to create the first one (the link carries a one-time setup code):\n  %s\n"+
-			"or create it on the command line with:\n  finance users create --email you@example.com --data-dir %q\n"+
+			"or create it on the command line with:\n  %s\n"+
 			"then sign in at %s to create API keys and approve MCP clients.\n\n",
-			srv.SetupURL(), c.dataDir, baseURL+server.LoginPath)
+			srv.SetupURL(), firstUserCommand(executable(), c.dataDir), baseURL+server.LoginPath)
 	}
 
 	select {
@@ -162,4 +164,24 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// firstUserCommand is the command line that creates the first user of a
+// server run by the binary exe on dataDir, ready to paste into a shell: the
+// binary by its path (it need not be on the PATH: make run starts
+// bin/finance, go run a temporary build) and the absolute data directory,
+// each quoted when needed.
+func firstUserCommand(exe, dataDir string) string {
+	if abs, err := filepath.Abs(dataDir); err == nil {
+		dataDir = abs
+	}
+	return shellQuote(exe) + " users create --email you@example.com --data-dir " + shellQuote(dataDir)
+}
+
+// executable is the path of the running binary, or its name if the system cannot tell.
+func executable() string {
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return "finance"
 }
