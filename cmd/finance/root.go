@@ -45,21 +45,16 @@ func newRootCmd(c *cli) *cobra.Command {
 		Short:         "Self-hosted personal finance tracker: REST API, MCP endpoint and embedded database in one binary",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Flags left off the command line take their environment variable.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) },
 	}
-	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", envOr("FINANCE_DATA_DIR", defaultDataDir()),
-		"directory holding the database and keys (env FINANCE_DATA_DIR)")
+	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", defaultDataDir(), "directory holding the database and keys")
+	bindEnv(root.PersistentFlags())
 	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newBackupCmd(c), newMigrateCmd(c), newVersionCmd(c))
 	return root
 }
 
 func defaultDataDir() string { return filepath.Join(xdg.DataHome, "finance") }
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
 
 func (c *cli) dbPath() string { return filepath.Join(c.dataDir, store.FileName) }
 

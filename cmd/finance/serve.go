@@ -9,12 +9,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/finance-app/finance/mcpserver"
 	"github.com/finance-app/finance/server"
@@ -22,6 +22,9 @@ import (
 	"github.com/finance-app/finance/server/oauth"
 )
 
+// serveFlags are the settings of serve, from its flags or their environment
+// variables (see env.go). Values are checked as they are set, so serve
+// starts only with valid ones.
 type serveFlags struct {
 	addr, baseURL             string
 	rateLimit, loginRateLimit string
@@ -35,29 +38,29 @@ func newServeCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the service: REST API, MCP endpoint, web pages and documentation",
-		Args:  cobra.NoArgs,
+		Long: "serve runs the service until SIGINT or SIGTERM. Each flag can also be set by the environment\n" +
+			"variable named beside it; a flag given on the command line wins.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.serve(cmd.Context(), f)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", envOr("FINANCE_ADDR", "127.0.0.1:8080"), "listen address; use 0.0.0.0:8080 to serve the LAN (env FINANCE_ADDR)")
-	fl.StringVar(&f.baseURL, "base-url", envOr("FINANCE_BASE_URL", ""), "external URL of the service, e.g. https://finance.home.lan (env FINANCE_BASE_URL; default http://ADDR)")
-	fl.StringVar(&f.rateLimit, "rate-limit", envOr("FINANCE_RATE_LIMIT", "600/min"), "requests per credential: N/s, N/min, N/h or off (env FINANCE_RATE_LIMIT)")
-	fl.IntVar(&f.rateBurst, "rate-burst", envInt("FINANCE_RATE_BURST", 120), "largest burst per credential (env FINANCE_RATE_BURST)")
-	fl.StringVar(&f.loginRateLimit, "login-rate-limit", envOr("FINANCE_LOGIN_RATE_LIMIT", "10/min"), "sign-in attempts per client IP (env FINANCE_LOGIN_RATE_LIMIT)")
-	fl.IntVar(&f.loginBurst, "login-rate-burst", envInt("FINANCE_LOGIN_RATE_BURST", 10), "largest burst of sign-in attempts per client IP")
-	fl.Int64Var(&f.maxBody, "max-body", int64(envInt("FINANCE_MAX_BODY", server.DefaultMaxBodyBytes)), "largest request body in bytes (env FINANCE_MAX_BODY)")
-	fl.BoolVar(&f.accessLog, "access-log", envOr("FINANCE_ACCESS_LOG", "true") == "true", "log one line per request (env FINANCE_ACCESS_LOG)")
-	fl.BoolVar(&f.trustProxy, "trust-proxy", envOr("FINANCE_TRUST_PROXY", "false") == "true", "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
+	f.register(cmd.Flags())
 	return cmd
 }
 
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(envOr(name, "")); err == nil {
-		return n
-	}
-	return def
+// register defines the flags of serve, each with its environment variable.
+func (f *serveFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen address; use 0.0.0.0:8080 to serve the LAN")
+	fl.StringVar(&f.baseURL, "base-url", "", "external URL of the service, e.g. https://finance.home.lan (default http://ADDR)")
+	rateVar(fl, &f.rateLimit, "rate-limit", "600/min", "requests per credential: N/s, N/min, N/h or off")
+	burstVar(fl, &f.rateBurst, "rate-burst", 120, "largest burst per credential")
+	rateVar(fl, &f.loginRateLimit, "login-rate-limit", "10/min", "sign-in attempts per client IP (also OAuth registration, token and revocation)")
+	burstVar(fl, &f.loginBurst, "login-rate-burst", 10, "largest burst of sign-in attempts per client IP")
+	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
+	boolVar(fl, &f.accessLog, "access-log", true, "log one line per request: true or false (also 1/0, yes/no, on/off)")
+	boolVar(fl, &f.trustProxy, "trust-proxy", false, "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
+	bindEnv(fl)
 }
 
 func (c *cli) serve(ctx context.Context, f serveFlags) error {
