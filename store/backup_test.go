@@ -188,8 +188,8 @@ func TestBackupCopyIsComplete(t *testing.T) {
 	if err != nil || got.UserID != u.ID {
 		t.Errorf("key in the copy = %+v, %v", got, err)
 	}
-	if hash, err := cp.PasswordHash(ctx, u.ID); err != nil || hash != "hash-of-ana@example.com" {
-		t.Errorf("password hash in the copy = %q, %v", hash, err)
+	if c, err := cp.Credentials(ctx, u.ID); err != nil || c.PasswordHash != "hash-of-ana@example.com" {
+		t.Errorf("password hash in the copy = %q, %v", c.PasswordHash, err)
 	}
 }
 

@@ -286,16 +286,49 @@ func TestUsersSetPlan(t *testing.T) {
 func TestUsersSetPassword(t *testing.T) {
 	dir := t.TempDir()
 	createUser(t, dir, "ana@example.com")
+	key := strings.TrimSpace(mustRun(t, dir, "", "keys", "create", "--user", "ana@example.com", "--name", "k", "--scopes", "all").stdout)
 
-	mustRun(t, dir, "a brand new password\n", "users", "set-password", "ana@example.com", "--password-stdin")
+	// Sign-ins made with the old password: an access token and a browser session.
+	ctx := context.Background()
+	issuer, err := auth.NewJWT([]byte(strings.Repeat("s", 32)), auth.DefaultJWTTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := auth.NewService(openStore(t, dir), issuer)
+	who, err := svc.Login(ctx, "ana@example.com", testPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := svc.IssueToken(who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session, _, err := svc.StartSession(ctx, who)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := mustRun(t, dir, "a brand new password\n", "users", "set-password", "ana@example.com", "--password-stdin")
+	if want := "password updated for ana@example.com; sign-ins with the old password (browser sessions, access tokens) have ended; API keys and connected apps keep working\n"; r.stdout != want {
+		t.Errorf("stdout = %q, want %q", r.stdout, want)
+	}
 	if err := login(t, dir, "ana@example.com", "a brand new password"); err != nil {
 		t.Errorf("Login with the new password: %v", err)
+	}
+	if _, err := svc.Authenticate(ctx, token); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("an access token from before the change: %v, want refused", err)
+	}
+	if _, err := svc.SessionUser(ctx, session); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("a browser session from before the change: %v, want ended", err)
+	}
+	if p, err := svc.Authenticate(ctx, key); err != nil || p.User.Email != "ana@example.com" {
+		t.Errorf("the API key after the change: %+v, %v; want it to keep working", p, err)
 	}
 	if err := login(t, dir, "ana@example.com", testPassword); err == nil {
 		t.Error("the old password still works")
 	}
 
-	r := mustRun(t, dir, "", "users", "set-password", "ana@example.com")
+	r = mustRun(t, dir, "", "users", "set-password", "ana@example.com")
 	m := passwordLine.FindStringSubmatch(r.stdout)
 	if m == nil {
 		t.Fatalf("no generated password on stdout: %q", r.stdout)
