@@ -49,8 +49,14 @@ fuzz: ## Run each fuzz target for a short while
 	$(GO) test ./finance -run '^$$' -fuzz FuzzDecodeExpenseRequest -fuzztime 30s
 	$(GO) test ./server -run '^$$' -fuzz FuzzCheckBody -fuzztime 30s
 
+# goreleaser is pinned to the newest release that the Go of go.mod (1.26.8)
+# can build: v2.17.0 declares go 1.26.4; v2.18 needs go 1.27.1, so @latest
+# fails where the toolchain is not downloaded automatically (GOTOOLCHAIN=local).
+# Check a newer one with: go list -m -json github.com/goreleaser/goreleaser/v2@vX.Y.Z (GoVersion).
+GORELEASER := github.com/goreleaser/goreleaser/v2@v2.17.0
+
 release-snapshot: ## Cross-compile every release target with goreleaser (no publishing)
-	$(GO) run github.com/goreleaser/goreleaser/v2@latest release --snapshot --clean
+	$(GO) run $(GORELEASER) release --snapshot --clean
 
 clean:
 	rm -rf bin dist

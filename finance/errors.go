@@ -46,21 +46,19 @@ type ValidationError struct {
 	Fields  map[string]string
 }
 
+// Error is the message followed by every field problem, sorted by field.
+// A message that already ends with them (the one Validator writes for a
+// single field) is not repeated.
 func (e *ValidationError) Error() string {
-	if len(e.Fields) == 0 {
+	problems := make([]string, 0, len(e.Fields))
+	for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
+		problems = append(problems, k+" "+e.Fields[k])
+	}
+	detail := strings.Join(problems, "; ")
+	if detail == "" || strings.HasSuffix(e.Message, detail) {
 		return e.Message
 	}
-	var b strings.Builder
-	b.WriteString(e.Message)
-	for i, k := range slices.Sorted(maps.Keys(e.Fields)) {
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString("; ")
-		}
-		b.WriteString(k + " " + e.Fields[k])
-	}
-	return b.String()
+	return e.Message + ": " + detail
 }
 
 // Invalid returns a ValidationError for a single field.

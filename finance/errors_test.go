@@ -52,6 +52,31 @@ func TestValidatorSingleFieldMessage(t *testing.T) {
 	if want := "Validation failed: amount must be greater than 0"; ve.Message != want {
 		t.Errorf("Message = %q, want %q", ve.Message, want)
 	}
+	// The message already names the field problem; Error does not repeat it.
+	if want := "Validation failed: amount must be greater than 0"; ve.Error() != want {
+		t.Errorf("Error() = %q, want %q", ve.Error(), want)
+	}
+}
+
+func TestValidationErrorWithItsOwnMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		err  *ValidationError
+		want string
+	}{
+		{"no fields", &ValidationError{Message: "Invalid multipart body"}, "Invalid multipart body"},
+		{"a message that does not name the field", &ValidationError{
+			Message: "Another active account is named \"Cash\"; rename one of them first",
+			Fields:  map[string]string{"name": "is already used by another active account"},
+		}, "Another active account is named \"Cash\"; rename one of them first: name is already used by another active account"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("Error() = %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestValidatorMerge(t *testing.T) {

@@ -179,17 +179,17 @@ func TestFirstPartyJWT(t *testing.T) {
 	victim := env.createUser(finance.PlanPro)
 	token := env.login(free)
 
-	if sub, err := env.jwt.Verify(token); err != nil || sub != free.ID {
-		t.Fatalf("login token verifies as (%q, %v), want (%q, nil)", sub, err, free.ID)
+	if sub, epoch, err := env.jwt.Verify(token); err != nil || sub != free.ID || epoch != 0 {
+		t.Fatalf("login token verifies as (%q, %d, %v), want (%q, 0, nil)", sub, epoch, err, free.ID)
 	}
 	expiredIssuer, err := auth.NewJWT(env.jwtSecret, -time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	expired, _ := expiredIssuer.Issue(free.ID)
+	expired, _ := expiredIssuer.Issue(free.ID, 0)
 	otherIssuer, _ := auth.NewJWT([]byte(strings.Repeat("k", 32)), time.Minute)
-	foreign, _ := otherIssuer.Issue(free.ID)
-	ghost, _ := env.jwt.Issue(finance.NewID())
+	foreign, _ := otherIssuer.Issue(free.ID, 0)
+	ghost, _ := env.jwt.Issue(finance.NewID(), 0)
 	parts := strings.Split(token, ".")
 
 	const invalidToken = "The access token is invalid"
@@ -229,7 +229,7 @@ func TestLogin(t *testing.T) {
 		if data.TokenType != "Bearer" || data.ExpiresIn != int(auth.DefaultJWTTTL.Seconds()) {
 			t.Errorf("token_type, expires_in = %q, %d; want Bearer, %d", data.TokenType, data.ExpiresIn, int(auth.DefaultJWTTTL.Seconds()))
 		}
-		if sub, err := env.jwt.Verify(data.AccessToken); err != nil || sub != u.ID {
+		if sub, _, err := env.jwt.Verify(data.AccessToken); err != nil || sub != u.ID {
 			t.Errorf("access_token verifies as (%q, %v), want (%q, nil)", sub, err, u.ID)
 		}
 	})

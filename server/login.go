@@ -43,11 +43,11 @@ func (s *Server) login(w http.ResponseWriter, r bunrouter.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	u, err := s.auth.Login(r.Context(), req.Email, req.Password)
+	who, err := s.auth.Login(r.Context(), req.Email, req.Password)
 	if err != nil {
 		return err
 	}
-	token, err := s.auth.JWT().Issue(u.ID)
+	token, err := s.auth.IssueToken(who)
 	if err != nil {
 		return err
 	}

@@ -206,8 +206,8 @@ func (s *Server) cookieValue(r *http.Request, name string) string {
 // HttpOnly, SameSite=Lax and, over https, Secure. Lax, not Strict: the
 // consent page is reached by a redirect from the client's site, and the
 // session must come along.
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u finance.User) error {
-	id, ws, err := s.auth.StartSession(r.Context(), u.ID)
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u auth.Identity) error {
+	id, ws, err := s.auth.StartSession(r.Context(), u)
 	if err != nil {
 		return err
 	}

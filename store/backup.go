@@ -12,14 +12,30 @@ import (
 // processes keep reading and writing. VACUUM INTO reads one snapshot (a WAL
 // read transaction, which never blocks the writer) and writes a compact,
 // self-contained file; the copy is then checked with PRAGMA integrity_check.
-// An existing dest is never overwritten.
-func Backup(ctx context.Context, src, dest string) error {
+//
+// Backup creates dest itself, empty, with O_EXCL and mode 0600 before SQLite
+// writes into it (VACUUM INTO accepts an existing empty file): an existing
+// file or symlink is never overwritten, there is no window between checking
+// and creating in which another process could plant one, and the copy of
+// everyone's finances is readable by its owner only. If the copy or its check
+// fails (a full disk, a file size limit), dest is removed, so a retry to the
+// same path works.
+func Backup(ctx context.Context, src, dest string) (err error) {
 	if _, err := os.Stat(src); err != nil {
 		return fmt.Errorf("backup: no database at %s: %w", src, err)
 	}
-	if _, err := os.Lstat(dest); err == nil {
+	f, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("backup: %s already exists; refusing to overwrite it", dest)
-	} else if !errors.Is(err, os.ErrNotExist) {
+	} else if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(dest)
+		}
+	}()
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	conn, err := sql.Open("sqlite", src+fmt.Sprintf("?_pragma=busy_timeout(%d)", busyTimeoutMS))
@@ -28,13 +44,9 @@ func Backup(ctx context.Context, src, dest string) error {
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
-		return fmt.Errorf("backup: %w", err)
+		return fmt.Errorf("backup: writing %s: %w", dest, err)
 	}
-	if err := IntegrityCheck(ctx, dest); err != nil {
-		_ = os.Remove(dest)
-		return err
-	}
-	return nil
+	return IntegrityCheck(ctx, dest)
 }
 
 // IntegrityCheck runs PRAGMA integrity_check on the database file at path.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -136,6 +137,25 @@ func TestBackupRefusesToOverwrite(t *testing.T) {
 	}
 }
 
+func TestBackupIsReadableByItsOwnerOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	db := openDB(t)
+	createUser(t, db, "ana@example.com")
+	dest := filepath.Join(t.TempDir(), "backup.db")
+	if err := store.Backup(context.Background(), db.Path(), dest); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := info.Mode().Perm(); perm != 0o600 {
+		t.Errorf("backup mode = %#o, want 0600", perm)
+	}
+}
+
 func TestBackupMissingSource(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "missing.db")
@@ -168,8 +188,8 @@ func TestBackupCopyIsComplete(t *testing.T) {
 	if err != nil || got.UserID != u.ID {
 		t.Errorf("key in the copy = %+v, %v", got, err)
 	}
-	if hash, err := cp.PasswordHash(ctx, u.ID); err != nil || hash != "hash-of-ana@example.com" {
-		t.Errorf("password hash in the copy = %q, %v", hash, err)
+	if c, err := cp.Credentials(ctx, u.ID); err != nil || c.PasswordHash != "hash-of-ana@example.com" {
+		t.Errorf("password hash in the copy = %q, %v", c.PasswordHash, err)
 	}
 }
 

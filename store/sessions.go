@@ -21,13 +21,25 @@ type webSessionRow struct {
 
 // CreateWebSession stores a browser session and, in the same transaction,
 // drops sessions that have expired, so the table needs no background job.
-func (db *DB) CreateWebSession(ctx context.Context, ws auth.WebSession) error {
+// The session is stored only if the user's credential epoch is still epoch:
+// the check and the insert share the transaction, so a password change
+// (which deletes the user's sessions in its own) is either before both or
+// after both.
+func (db *DB) CreateWebSession(ctx context.Context, ws auth.WebSession, epoch int64) error {
 	row := webSessionRow{IDHash: ws.IDHash, UserID: ws.UserID, CreatedAt: ws.CreatedAt, ExpiresAt: ws.ExpiresAt}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		current, err := tx.NewSelect().Model((*userRow)(nil)).
+			Where("id = ? AND credential_epoch = ?", ws.UserID, epoch).Exists(ctx)
+		if err != nil {
+			return err
+		}
+		if !current {
+			return finance.NotFound("user with that password")
+		}
 		if _, err := tx.NewDelete().Model((*webSessionRow)(nil)).Where("expires_at <= ?", ws.CreatedAt).Exec(ctx); err != nil {
 			return err
 		}
-		_, err := tx.NewInsert().Model(&row).Exec(ctx)
+		_, err = tx.NewInsert().Model(&row).Exec(ctx)
 		return err
 	})
 }

@@ -45,6 +45,9 @@ func Open(path string) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("store: create data directory: %w", err)
 	}
+	if err := createOwnerOnly(path); err != nil {
+		return nil, fmt.Errorf("store: create %s: %w", path, err)
+	}
 	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS)
 	wdb, err := sql.Open("sqlite", path+"?"+common+
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
@@ -77,6 +80,21 @@ func Open(path string) (*DB, error) {
 		writer: bun.NewDB(wdb, sqlitedialect.New()),
 		reader: bun.NewDB(rdb, sqlitedialect.New()),
 	}, nil
+}
+
+// createOwnerOnly creates the database file, empty and with mode 0600, unless
+// it exists. SQLite would create it with 0644 (less the umask); and it
+// creates the -wal and -shm files beside it with the database file's own
+// mode, so creating the database first is the portable way to keep all three
+// readable by their owner only. An empty file is a valid new database.
+func createOwnerOnly(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // Path returns the database file path.

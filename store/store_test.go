@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -220,8 +222,8 @@ func TestUsers(t *testing.T) {
 	if diff := cmp.Diff(second, got); diff != "" {
 		t.Errorf("UserByEmail (-want +got):\n%s", diff)
 	}
-	if hash, err := db.PasswordHash(ctx, first.ID); err != nil || hash != "hash-1" {
-		t.Errorf("PasswordHash = %q, %v; want hash-1", hash, err)
+	if c, err := db.Credentials(ctx, first.ID); err != nil || c != (auth.Credentials{PasswordHash: "hash-1", Epoch: 0}) {
+		t.Errorf("Credentials = %+v, %v; want hash-1 at epoch 0", c, err)
 	}
 
 	users, err = db.ListUsers(ctx)
@@ -239,8 +241,14 @@ func TestUsers(t *testing.T) {
 	if err := db.SetUserPlan(ctx, first.ID, finance.PlanFree, later); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetPasswordHash(ctx, second.ID, "hash-2b", later); err != nil {
+	changed, err := db.ChangePassword(ctx, second.ID, "hash-2b", nil, later)
+	if err != nil {
 		t.Fatal(err)
+	}
+	want := auth.Identity{User: second, Epoch: 1}
+	want.UpdatedAt = later
+	if diff := cmp.Diff(want, changed); diff != "" {
+		t.Errorf("ChangePassword (-want +got):\n%s", diff)
 	}
 	got, err = db.UserByID(ctx, first.ID)
 	if err != nil {
@@ -249,11 +257,11 @@ func TestUsers(t *testing.T) {
 	if got.Plan != finance.PlanFree || !got.UpdatedAt.Equal(later) || !got.CreatedAt.Equal(first.CreatedAt) {
 		t.Errorf("after SetUserPlan: plan %s updated %v created %v", got.Plan, got.UpdatedAt, got.CreatedAt)
 	}
-	if hash, _ := db.PasswordHash(ctx, second.ID); hash != "hash-2b" {
-		t.Errorf("PasswordHash after SetPasswordHash = %q", hash)
+	if c, _ := db.Credentials(ctx, second.ID); c != (auth.Credentials{PasswordHash: "hash-2b", Epoch: 1}) {
+		t.Errorf("Credentials after ChangePassword = %+v", c)
 	}
-	if hash, _ := db.PasswordHash(ctx, first.ID); hash != "hash-1" {
-		t.Errorf("SetPasswordHash changed another user's hash: %q", hash)
+	if c, _ := db.Credentials(ctx, first.ID); c != (auth.Credentials{PasswordHash: "hash-1", Epoch: 0}) {
+		t.Errorf("ChangePassword changed another user's credentials: %+v", c)
 	}
 	if got, _ := db.UserByID(ctx, second.ID); got.Plan != finance.PlanPro {
 		t.Errorf("SetUserPlan changed another user's plan: %s", got.Plan)
@@ -267,9 +275,10 @@ func TestUserNotFound(t *testing.T) {
 	checks := map[string]error{}
 	_, checks["UserByID"] = db.UserByID(ctx, missing)
 	_, checks["UserByEmail"] = db.UserByEmail(ctx, "nobody@example.com")
-	_, checks["PasswordHash"] = db.PasswordHash(ctx, missing)
+	_, checks["UserIdentity"] = db.UserIdentity(ctx, missing)
+	_, checks["Credentials"] = db.Credentials(ctx, missing)
 	checks["SetUserPlan"] = db.SetUserPlan(ctx, missing, finance.PlanFree, now())
-	checks["SetPasswordHash"] = db.SetPasswordHash(ctx, missing, "x", now())
+	_, checks["ChangePassword"] = db.ChangePassword(ctx, missing, "x", nil, now())
 	for name, err := range checks {
 		if !errors.Is(err, finance.ErrNotFound) {
 			t.Errorf("%s of a missing user = %v, want ErrNotFound", name, err)
@@ -464,5 +473,59 @@ func TestPingAfterClose(t *testing.T) {
 	}
 	if err := db.Ping(context.Background()); err == nil {
 		t.Error("Ping after Close succeeded")
+	}
+}
+
+// TestOpenCreatesFilesForTheirOwnerOnly checks the modes of what Open
+// creates: the data directory 0700, the database and (while it is open) its
+// WAL and shared-memory files 0600, whatever the umask allows.
+func TestOpenCreatesFilesForTheirOwnerOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	dir := filepath.Join(t.TempDir(), "new", "data")
+	db := openAt(t, filepath.Join(dir, store.FileName))
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	createUser(t, db, "ana@example.com") // a write, so the WAL has content
+	want := map[string]os.FileMode{
+		dir:                0o700,
+		db.Path():          0o600,
+		db.Path() + "-wal": 0o600,
+		db.Path() + "-shm": 0o600,
+		filepath.Dir(dir):  0o700, // parents MkdirAll made too
+	}
+	for path, mode := range want {
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if got := info.Mode().Perm(); got != mode {
+			t.Errorf("%s: mode %#o, want %#o", path, got, mode)
+		}
+	}
+}
+
+// TestOpenKeepsTheModeOfAnExistingDatabase: a database the owner chose to
+// share (a group-readable file for a backup job) is opened as it is.
+func TestOpenKeepsTheModeOfAnExistingDatabase(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	path := filepath.Join(t.TempDir(), store.FileName)
+	if err := os.WriteFile(path, nil, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o640); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	db := openAt(t, path)
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("Migrate of an empty existing file: %v", err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("mode after Open: %v, %v; want 0640 kept", info.Mode().Perm(), err)
 	}
 }

@@ -16,13 +16,14 @@ var _ auth.Store = (*DB)(nil)
 type userRow struct {
 	bun.BaseModel `bun:"table:users"`
 
-	ID           string `bun:",pk"`
-	Email        string
-	Name         string
-	PasswordHash string
-	Plan         string
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	ID              string `bun:",pk"`
+	Email           string
+	Name            string
+	PasswordHash    string
+	Plan            string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	CredentialEpoch int64 // see auth.Identity
 }
 
 func (r userRow) user() finance.User {
@@ -54,19 +55,25 @@ func (db *DB) userWhere(ctx context.Context, what, col string, val any) (finance
 	return row.user(), nil
 }
 
-const userByIDSQL = `SELECT id, email, name, plan, created_at, updated_at FROM users WHERE id = ?`
+const userIdentitySQL = `SELECT id, email, name, plan, created_at, updated_at, credential_epoch FROM users WHERE id = ?`
 
-// UserByID returns a user by id. It runs on every authenticated request, so
-// it uses a prepared statement.
+// UserByID returns a user by id.
 func (db *DB) UserByID(ctx context.Context, id string) (finance.User, error) {
-	st, err := db.readStmt(ctx, userByIDSQL)
+	ident, err := db.UserIdentity(ctx, id)
+	return ident.User, err
+}
+
+// UserIdentity returns a user by id with their credential epoch. It runs on
+// every authenticated request, so it uses a prepared statement.
+func (db *DB) UserIdentity(ctx context.Context, id string) (auth.Identity, error) {
+	st, err := db.readStmt(ctx, userIdentitySQL)
 	if err != nil {
-		return finance.User{}, err
+		return auth.Identity{}, err
 	}
-	var u finance.User
-	err = st.QueryRowContext(ctx, id).Scan(&u.ID, &u.Email, &u.Name, &u.Plan, &u.CreatedAt, &u.UpdatedAt)
+	var u auth.Identity
+	err = st.QueryRowContext(ctx, id).Scan(&u.ID, &u.Email, &u.Name, &u.Plan, &u.CreatedAt, &u.UpdatedAt, &u.Epoch)
 	if err != nil {
-		return finance.User{}, notFound(err, "user")
+		return auth.Identity{}, notFound(err, "user")
 	}
 	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
 	return u, nil
@@ -77,11 +84,13 @@ func (db *DB) UserByEmail(ctx context.Context, email string) (finance.User, erro
 	return db.userWhere(ctx, "user", "email", email)
 }
 
-// PasswordHash returns the stored password hash of a user.
-func (db *DB) PasswordHash(ctx context.Context, userID string) (string, error) {
-	var hash string
-	err := db.reader.NewSelect().Model((*userRow)(nil)).Column("password_hash").Where("id = ?", userID).Scan(ctx, &hash)
-	return hash, notFound(err, "user")
+// Credentials returns the password hash of a user and the credential epoch
+// it belongs to, read together.
+func (db *DB) Credentials(ctx context.Context, userID string) (auth.Credentials, error) {
+	var c auth.Credentials
+	err := db.reader.NewSelect().Model((*userRow)(nil)).Column("password_hash", "credential_epoch").
+		Where("id = ?", userID).Scan(ctx, &c.PasswordHash, &c.Epoch)
+	return c, notFound(err, "user")
 }
 
 // ListUsers returns all users, oldest first.
@@ -103,13 +112,11 @@ func (db *DB) CountUsers(ctx context.Context) (int, error) {
 	return int(n), err
 }
 
-func (db *DB) updateUser(ctx context.Context, userID string, set map[string]any, at time.Time) error {
+// SetUserPlan changes a user's plan.
+func (db *DB) SetUserPlan(ctx context.Context, userID string, plan finance.Plan, at time.Time) error {
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewUpdate().Model((*userRow)(nil)).Set("updated_at = ?", at).Where("id = ?", userID)
-		for col, v := range set {
-			q = q.Set("? = ?", bun.Ident(col), v)
-		}
-		res, err := q.Exec(ctx)
+		res, err := tx.NewUpdate().Model((*userRow)(nil)).Set("plan = ?", string(plan)).Set("updated_at = ?", at).
+			Where("id = ?", userID).Exec(ctx)
 		if err != nil {
 			return err
 		}
@@ -120,12 +127,28 @@ func (db *DB) updateUser(ctx context.Context, userID string, set map[string]any,
 	})
 }
 
-// SetUserPlan changes a user's plan.
-func (db *DB) SetUserPlan(ctx context.Context, userID string, plan finance.Plan, at time.Time) error {
-	return db.updateUser(ctx, userID, map[string]any{"plan": string(plan)}, at)
-}
-
-// SetPasswordHash replaces a user's password hash.
-func (db *DB) SetPasswordHash(ctx context.Context, userID, hash string, at time.Time) error {
-	return db.updateUser(ctx, userID, map[string]any{"password_hash": hash}, at)
+// ChangePassword stores a new password hash and ends the sign-ins of the old
+// one in one transaction: the credential epoch moves on (access tokens of
+// the old epoch are refused from the commit on) and the user's web sessions
+// are deleted, except keepSession when it is not nil.
+func (db *DB) ChangePassword(ctx context.Context, userID, hash string, keepSession []byte, at time.Time) (auth.Identity, error) {
+	var row userRow
+	err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewUpdate().Model(&row).
+			Set("password_hash = ?", hash).Set("credential_epoch = credential_epoch + 1").Set("updated_at = ?", at).
+			Where("id = ?", userID).Returning("*").Scan(ctx)
+		if err != nil {
+			return notFound(err, "user")
+		}
+		q := tx.NewDelete().Model((*webSessionRow)(nil)).Where("user_id = ?", userID)
+		if keepSession != nil {
+			q = q.Where("id_hash <> ?", keepSession)
+		}
+		_, err = q.Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return auth.Identity{}, err
+	}
+	return auth.Identity{User: row.user(), Epoch: row.CredentialEpoch}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -162,7 +163,10 @@ func TestUsersCreatePasswordStdin(t *testing.T) {
 	}
 
 	mustFail(t, dir, "", "no password on standard input", "users", "create", "--email", "ben@example.com", "--password-stdin")
-	mustFail(t, dir, "short\n", "password must be 8 to 128 characters", "users", "create", "--email", "ben@example.com", "--password-stdin")
+	r = mustFail(t, dir, "short\n", "password must be 8 to 128 characters", "users", "create", "--email", "ben@example.com", "--password-stdin")
+	if want := "error: Validation failed: password must be 8 to 128 characters\n"; r.stderr != want {
+		t.Errorf("stderr = %q, want %q", r.stderr, want)
+	}
 	if n := countUsers(t, dir); n != 1 {
 		t.Errorf("%d users after refused creates, want 1", n)
 	}
@@ -171,7 +175,11 @@ func TestUsersCreatePasswordStdin(t *testing.T) {
 func TestUsersCreateRefusesDuplicateEmail(t *testing.T) {
 	dir := t.TempDir()
 	createUser(t, dir, "ana@example.com")
-	mustFail(t, dir, testPassword+"\n", "email is already registered", "users", "create", "--email", "ANA@example.COM", "--password-stdin")
+	r := mustFail(t, dir, testPassword+"\n", "email is already registered", "users", "create", "--email", "ANA@example.COM", "--password-stdin")
+	// The message is printed once, not once more for its field.
+	if want := "error: Validation failed: email is already registered\n"; r.stderr != want {
+		t.Errorf("stderr = %q, want %q", r.stderr, want)
+	}
 	if n := countUsers(t, dir); n != 1 {
 		t.Errorf("%d users, want 1", n)
 	}
@@ -278,16 +286,49 @@ func TestUsersSetPlan(t *testing.T) {
 func TestUsersSetPassword(t *testing.T) {
 	dir := t.TempDir()
 	createUser(t, dir, "ana@example.com")
+	key := strings.TrimSpace(mustRun(t, dir, "", "keys", "create", "--user", "ana@example.com", "--name", "k", "--scopes", "all").stdout)
 
-	mustRun(t, dir, "a brand new password\n", "users", "set-password", "ana@example.com", "--password-stdin")
+	// Sign-ins made with the old password: an access token and a browser session.
+	ctx := context.Background()
+	issuer, err := auth.NewJWT([]byte(strings.Repeat("s", 32)), auth.DefaultJWTTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := auth.NewService(openStore(t, dir), issuer)
+	who, err := svc.Login(ctx, "ana@example.com", testPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := svc.IssueToken(who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session, _, err := svc.StartSession(ctx, who)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := mustRun(t, dir, "a brand new password\n", "users", "set-password", "ana@example.com", "--password-stdin")
+	if want := "password updated for ana@example.com; sign-ins with the old password (browser sessions, access tokens) have ended; API keys and connected apps keep working\n"; r.stdout != want {
+		t.Errorf("stdout = %q, want %q", r.stdout, want)
+	}
 	if err := login(t, dir, "ana@example.com", "a brand new password"); err != nil {
 		t.Errorf("Login with the new password: %v", err)
+	}
+	if _, err := svc.Authenticate(ctx, token); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("an access token from before the change: %v, want refused", err)
+	}
+	if _, err := svc.SessionUser(ctx, session); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("a browser session from before the change: %v, want ended", err)
+	}
+	if p, err := svc.Authenticate(ctx, key); err != nil || p.User.Email != "ana@example.com" {
+		t.Errorf("the API key after the change: %+v, %v; want it to keep working", p, err)
 	}
 	if err := login(t, dir, "ana@example.com", testPassword); err == nil {
 		t.Error("the old password still works")
 	}
 
-	r := mustRun(t, dir, "", "users", "set-password", "ana@example.com")
+	r = mustRun(t, dir, "", "users", "set-password", "ana@example.com")
 	m := passwordLine.FindStringSubmatch(r.stdout)
 	if m == nil {
 		t.Fatalf("no generated password on stdout: %q", r.stdout)
@@ -409,6 +450,8 @@ func TestKeysCreateRefusals(t *testing.T) {
 		{"fractional days", `--expires-in "1.5d"`, []string{"--scopes", "all", "--expires-in", "1.5d"}},
 		{"negative duration", `--expires-in "-1h"`, []string{"--scopes", "all", "--expires-in", "-1h"}},
 		{"words", `--expires-in "soon"`, []string{"--scopes", "all", "--expires-in", "soon"}},
+		{"more than 10 years", `--expires-in "3651d": a key may live at most 10 years`, []string{"--scopes", "all", "--expires-in", "3651d"}},
+		{"days overflowing a duration", `--expires-in "213504d": a key may live at most 10 years`, []string{"--scopes", "all", "--expires-in", "213504d"}},
 		{"missing scopes flag", `"scopes" not set`, nil},
 	}
 	for _, tt := range tests {
@@ -433,6 +476,7 @@ func TestKeysCreateExpiresIn(t *testing.T) {
 		{"2w", 14 * 24 * time.Hour},
 		{"12h", 12 * time.Hour},
 		{"30m", 30 * time.Minute},
+		{"3650d", 3650 * 24 * time.Hour},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -601,6 +645,7 @@ func TestBackup(t *testing.T) {
 	if err := store.IntegrityCheck(context.Background(), dest); err != nil {
 		t.Fatalf("IntegrityCheck: %v", err)
 	}
+	checkOwnerOnly(t, dest)
 	cp, err := store.Open(dest)
 	if err != nil {
 		t.Fatal(err)
@@ -629,6 +674,23 @@ func TestBackup(t *testing.T) {
 	mustFail(t, dir, "", "accepts 1 arg", "backup")
 }
 
+func TestBackupHelpSaysHowToRestore(t *testing.T) {
+	r := mustRun(t, t.TempDir(), "", "backup", "--help")
+	for _, want := range []string{
+		"1. stop the server",
+		"2. copy FILE to finance.db in the data directory (--data-dir)",
+		"3. remove finance.db-wal and finance.db-shm from the data directory",
+		"4. start the server",
+		"mode 0600",
+		"never\noverwrites",
+		"FILE is removed",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("backup --help lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
 func TestMigrate(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new", "data")
 	for range 2 {
@@ -640,6 +702,8 @@ func TestMigrate(t *testing.T) {
 	if err := store.IntegrityCheck(context.Background(), filepath.Join(dir, store.FileName)); err != nil {
 		t.Errorf("migrate left no sound database: %v", err)
 	}
+	checkOwnerOnly(t, dir)
+	checkOwnerOnly(t, filepath.Join(dir, store.FileName))
 }
 
 func TestVersion(t *testing.T) {
@@ -681,29 +745,67 @@ func TestNoDataDirectory(t *testing.T) {
 }
 
 func TestParseExpiresIn(t *testing.T) {
+	const (
+		malformed = "want a positive number of days"
+		tooLong   = "a key may live at most 10 years"
+	)
 	tests := []struct {
 		in      string
 		want    time.Duration
-		wantErr bool
+		wantErr string
 	}{
-		{"", 0, false},
-		{"90d", 90 * 24 * time.Hour, false},
-		{" 2w ", 14 * 24 * time.Hour, false},
-		{"12h", 12 * time.Hour, false},
-		{"1h30m", 90 * time.Minute, false},
-		{"0d", 0, true},
-		{"0s", 0, true},
-		{"d", 0, true},
-		{"-1d", 0, true},
-		{"1y", 0, true},
-		{"ninety days", 0, true},
+		{"", 0, ""},
+		{"90d", 90 * 24 * time.Hour, ""},
+		{" 2w ", 14 * 24 * time.Hour, ""},
+		{"12h", 12 * time.Hour, ""},
+		{"1h30m", 90 * time.Minute, ""},
+		{"3650d", auth.MaxKeyLifetime, ""},
+		{"521w", 521 * 7 * 24 * time.Hour, ""},
+		{"87600h", auth.MaxKeyLifetime, ""},
+		{"0d", 0, malformed},
+		{"0s", 0, malformed},
+		{"d", 0, malformed},
+		{"-1d", 0, malformed},
+		{"1y", 0, malformed},
+		{"ninety days", 0, malformed},
+		{"-99999999999999999999d", 0, malformed},
+		{"3651d", 0, tooLong},
+		{"522w", 0, tooLong},
+		{"87601h", 0, tooLong},
+		// 213504 days overflow time.Duration: unchecked, they wrapped to 25 minutes.
+		{"213504d", 0, tooLong},
+		{"300000d", 0, tooLong},
+		{"30500w", 0, tooLong},
+		{"99999999999999999999d", 0, tooLong},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := parseExpiresIn(tt.in)
-			if (err != nil) != tt.wantErr || got != tt.want {
-				t.Errorf("parseExpiresIn(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
+			if got != tt.want {
+				t.Errorf("parseExpiresIn(%q) = %v, want %v", tt.in, got, tt.want)
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("parseExpiresIn(%q): %v", tt.in, err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("parseExpiresIn(%q) error = %v, want one containing %q", tt.in, err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// checkOwnerOnly fails unless path exists and, where Unix permissions apply,
+// only its owner may read or write it.
+func checkOwnerOnly(t *testing.T, path string) {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		return // no Unix permission bits
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		t.Errorf("%s has mode %#o; want no access for group and others", filepath.Base(path), perm)
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,20 +26,43 @@ import (
 // fails instead of hanging. It is a guard, never an assertion about speed.
 const e2eWait = 2 * time.Minute
 
-// buildBinary compiles the real binary, pure Go as it ships.
+// built is the binary compiled once for every test of the package.
+var built struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// buildBinary compiles the real binary, pure Go as it ships, once per test run.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("go tool not found: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "finance")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "finance-test-bin-"); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "finance")
+		cmd := exec.Command(goTool, "build", "-o", built.path, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // binCLI runs one command of the built binary against dataDir.
@@ -266,15 +291,25 @@ func TestEndToEnd(t *testing.T) {
 		t.Skip("end-to-end test builds and runs the binary")
 	}
 	bin := buildBinary(t)
-	dataDir := t.TempDir()
+	dataDir := filepath.Join(t.TempDir(), "data") // made by the server, as on a first start
 	version := strings.TrimPrefix(strings.TrimSpace(binMustRun(t, bin, dataDir, "", "version").stdout), "finance ")
 
 	// First start on an empty data directory: a hint to create the first user.
 	first := startServer(t, bin, dataDir)
 	first.waitLine(t, regexp.MustCompile(`No users yet`))
-	first.waitLine(t, regexp.MustCompile(`finance users create --email`))
+	// The hint names this binary and the data directory, ready to paste.
+	first.waitLine(t, regexp.MustCompile(`^  `+regexp.QuoteMeta(shellQuote(bin)+" users create --email you@example.com --data-dir "+shellQuote(dataDir))+`$`))
+	// Everything the server created is its owner's only, the database's
+	// WAL and shared-memory files included (they exist while it runs).
+	db := filepath.Join(dataDir, store.FileName)
+	for _, p := range []string{dataDir, db, db + "-wal", db + "-shm", filepath.Join(dataDir, "jwt.key")} {
+		checkOwnerOnly(t, p)
+	}
 	if code := first.interrupt(t); code != 0 {
 		t.Fatalf("first server exited %d after SIGINT, want 0", code)
+	}
+	if strings.Contains(first.stderr(), "other users of this computer may read") {
+		t.Errorf("a warning about permissions on a fresh data directory:\n%s", first.stderr())
 	}
 
 	const email, password = "e2e@example.com", "end to end password"
@@ -285,7 +320,29 @@ func TestEndToEnd(t *testing.T) {
 	}
 	key = strings.TrimSpace(key)
 
+	// Files another user may read (a database copied in with cp, say) are
+	// reported at start, with the command that fixes them.
+	if runtime.GOOS != "windows" {
+		for path, mode := range map[string]os.FileMode{db: 0o644, filepath.Join(dataDir, "jwt.key"): 0o640} {
+			if err := os.Chmod(path, mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	srv := startServer(t, bin, dataDir)
+	if runtime.GOOS != "windows" {
+		// Logged before the line announcing the URL, which startServer waited for.
+		log := srv.stderr()
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`level=WARN msg="other users of this computer may read this file; only its owner should" path=` +
+				regexp.QuoteMeta(db) + ` mode=0644 fix="chmod 600 ` + regexp.QuoteMeta(db) + `"\n`),
+			regexp.MustCompile(`level=WARN .* path=` + regexp.QuoteMeta(filepath.Join(dataDir, "jwt.key")) + ` mode=0640 fix="chmod 600 `),
+		} {
+			if !want.MatchString(log) {
+				t.Errorf("server log lacks %q:\n%s", want, log)
+			}
+		}
+	}
 
 	checkHealthy(t, srv.url, key, version)
 	checkUnauthorized(t, srv.url, "")
@@ -353,5 +410,62 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if strings.Contains(out, key[strings.LastIndex(key, "_")+1:]) {
 		t.Error("keys list prints the secret")
+	}
+}
+
+// TestBackupFailureLeavesNoFile runs the real binary under a file size limit
+// smaller than the database, so VACUUM INTO fails part way as on a full disk
+// (Go ignores SIGXFSZ, so the write fails with EFBIG). The partial copy must
+// be gone, and a retry to the same path without the limit must succeed.
+func TestBackupFailureLeavesNoFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("file size limits are a Unix feature")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("no POSIX shell for ulimit: %v", err)
+	}
+	bin := buildBinary(t)
+	dataDir := t.TempDir()
+	createUser(t, dataDir, "ana@example.com")
+	// ulimit -f counts 512-byte blocks in dash and 1024-byte ones in bash:
+	// 64 or 128 KiB. Both leave room for the source's 32 KiB shared-memory
+	// file and are well below the database, so only the copy can fail.
+	const limitBlocks, largestLimit = 128, 128 * 1024
+	if info, err := os.Stat(filepath.Join(dataDir, store.FileName)); err != nil || info.Size() <= 2*largestLimit {
+		t.Fatalf("the database must be larger than twice the limit: %v, %v", info, err)
+	}
+	dest := filepath.Join(t.TempDir(), "finance-backup.db")
+
+	ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, sh, "-c", fmt.Sprintf(`ulimit -f %d && exec "$0" backup "$1" --data-dir "$2"`, limitBlocks), bin, dest, dataDir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("backup under a file size limit: %v, want exit 1\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+	}
+	if want := "error: backup: writing " + dest + ": "; !strings.HasPrefix(stderr.String(), want) || stdout.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q; want nothing on stdout and an error starting %q", stdout.String(), stderr.String(), want)
+	}
+	entries, err := os.ReadDir(filepath.Dir(dest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("a failed backup left %s behind", e.Name())
+	}
+
+	r := binMustRun(t, bin, dataDir, "", "backup", dest)
+	if !strings.HasPrefix(r.stdout, "backup written to "+dest) {
+		t.Errorf("retry stdout = %q", r.stdout)
+	}
+	if err := store.IntegrityCheck(context.Background(), dest); err != nil {
+		t.Errorf("the retried backup: %v", err)
 	}
 }

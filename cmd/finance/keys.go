@@ -66,7 +66,7 @@ func newKeysCreateCmd(c *cli) *cobra.Command {
 	cmd.Flags().StringVar(&user, "user", "", "email of the key's owner (required)")
 	cmd.Flags().StringVar(&name, "name", "", "a label for the key, e.g. the agent using it (required)")
 	cmd.Flags().StringVar(&scopes, "scopes", "", "comma-separated scopes, or all (required)")
-	cmd.Flags().StringVar(&expiresIn, "expires-in", "", "lifetime such as 90d, 12h or 30m (default: never)")
+	cmd.Flags().StringVar(&expiresIn, "expires-in", "", "lifetime such as 90d, 2w, 12h or 30m, at most 10 years (default: never)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print an object with key, id and scopes")
 	for _, f := range []string{"user", "name", "scopes"} {
 		_ = cmd.MarkFlagRequired(f)
@@ -74,27 +74,38 @@ func newKeysCreateCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-// parseExpiresIn reads a lifetime: Go durations (12h, 30m) plus days (90d) and weeks (2w).
+// parseExpiresIn reads a key lifetime: days (90d), weeks (2w) or a Go
+// duration (12h, 30m), positive and at most auth.MaxKeyLifetime (10 years).
+// Days and weeks are bounded before they are multiplied, so a huge count
+// cannot overflow time.Duration into a short or negative lifetime.
 func parseExpiresIn(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, nil
 	}
+	malformed := fmt.Errorf("--expires-in %q: want a positive number of days (90d), weeks (2w), hours (12h) or minutes (30m), "+
+		"at most 10 years (3650d, 521w or 87600h)", s)
+	tooLong := fmt.Errorf("--expires-in %q: a key may live at most 10 years (3650d, 521w or 87600h); omit --expires-in for a key that never expires", s)
+
 	unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[s[len(s)-1]]
-	var d time.Duration
-	if unit != 0 {
-		n, err := strconv.Atoi(s[:len(s)-1])
-		if err != nil || n <= 0 {
-			return 0, fmt.Errorf("--expires-in %q: want a positive number of days (90d), weeks (2w), hours (12h) or minutes (30m)", s)
+	if unit == 0 {
+		d, err := time.ParseDuration(s) // reports overflow as an error
+		switch {
+		case err != nil || d <= 0:
+			return 0, malformed
+		case d > auth.MaxKeyLifetime:
+			return 0, tooLong
 		}
-		d = time.Duration(n) * unit
-	} else {
-		var err error
-		if d, err = time.ParseDuration(s); err != nil || d <= 0 {
-			return 0, fmt.Errorf("--expires-in %q: want a positive number of days (90d), weeks (2w), hours (12h) or minutes (30m)", s)
-		}
+		return d, nil
 	}
-	return d, nil
+	n, err := strconv.ParseInt(s[:len(s)-1], 10, 64)
+	switch {
+	case n > int64(auth.MaxKeyLifetime/unit): // also a count beyond int64: ParseInt then returns MaxInt64
+		return 0, tooLong
+	case err != nil || n <= 0:
+		return 0, malformed
+	}
+	return time.Duration(n) * unit, nil
 }
 
 func orNever(t *time.Time) string {

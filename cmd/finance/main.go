@@ -10,14 +10,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/finance-app/finance/finance"
 )
 
 func main() {
@@ -34,18 +31,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd.SetOut(stdout)
 	cmd.SetErr(stderr)
 	if err := cmd.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(stderr, "error:", describe(err))
+		// Every error's message is written for a person: validation errors
+		// list their field problems once (finance.ValidationError.Error).
+		fmt.Fprintln(stderr, "error:", err)
 		return 1
 	}
 	return 0
-}
-
-// describe renders an error for a person at a terminal: validation errors
-// list each field problem.
-func describe(err error) string {
-	var ve *finance.ValidationError
-	if errors.As(err, &ve) && len(ve.Fields) > 0 {
-		return ve.Error()
-	}
-	return err.Error()
 }

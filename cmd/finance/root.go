@@ -45,21 +45,16 @@ func newRootCmd(c *cli) *cobra.Command {
 		Short:         "Self-hosted personal finance tracker: REST API, MCP endpoint and embedded database in one binary",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Flags left off the command line take their environment variable.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) },
 	}
-	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", envOr("FINANCE_DATA_DIR", defaultDataDir()),
-		"directory holding the database and keys (env FINANCE_DATA_DIR)")
+	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", defaultDataDir(), "directory holding the database and keys")
+	bindEnv(root.PersistentFlags())
 	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newBackupCmd(c), newMigrateCmd(c), newVersionCmd(c))
 	return root
 }
 
 func defaultDataDir() string { return filepath.Join(xdg.DataHome, "finance") }
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
-}
 
 func (c *cli) dbPath() string { return filepath.Join(c.dataDir, store.FileName) }
 
@@ -169,9 +164,17 @@ func newBackupCmd(c *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "backup FILE",
 		Short: "Write a consistent copy of the database to FILE, safe while the server runs",
-		Long: "backup writes a consistent snapshot of the database to FILE (VACUUM INTO) and verifies it\n" +
-			"with PRAGMA integrity_check. It never overwrites an existing file. To restore, stop the\n" +
-			"server and copy FILE to finance.db in the data directory.",
+		Long: `backup writes a consistent snapshot of the database to FILE (VACUUM INTO), even while the
+server runs, and verifies it with PRAGMA integrity_check. FILE must not exist: backup never
+overwrites. The copy is readable by its owner only (mode 0600). If the backup fails (a full
+disk, say), FILE is removed, so the same command can be retried.
+
+To restore a backup:
+  1. stop the server (finance serve);
+  2. copy FILE to finance.db in the data directory (--data-dir);
+  3. remove finance.db-wal and finance.db-shm from the data directory, if they are there;
+  4. start the server.
+Keep jwt.key in the data directory and sign-ins survive; without it users sign in again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := store.Backup(cmd.Context(), c.dbPath(), args[0]); err != nil {

@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strconv"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/finance-app/finance/mcpserver"
 	"github.com/finance-app/finance/server"
@@ -20,6 +22,9 @@ import (
 	"github.com/finance-app/finance/server/oauth"
 )
 
+// serveFlags are the settings of serve, from its flags or their environment
+// variables (see env.go). Values are checked as they are set, so serve
+// starts only with valid ones.
 type serveFlags struct {
 	addr, baseURL             string
 	rateLimit, loginRateLimit string
@@ -33,29 +38,29 @@ func newServeCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the service: REST API, MCP endpoint, web pages and documentation",
-		Args:  cobra.NoArgs,
+		Long: "serve runs the service until SIGINT or SIGTERM. Each flag can also be set by the environment\n" +
+			"variable named beside it; a flag given on the command line wins.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.serve(cmd.Context(), f)
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", envOr("FINANCE_ADDR", "127.0.0.1:8080"), "listen address; use 0.0.0.0:8080 to serve the LAN (env FINANCE_ADDR)")
-	fl.StringVar(&f.baseURL, "base-url", envOr("FINANCE_BASE_URL", ""), "external URL of the service, e.g. https://finance.home.lan (env FINANCE_BASE_URL; default http://ADDR)")
-	fl.StringVar(&f.rateLimit, "rate-limit", envOr("FINANCE_RATE_LIMIT", "600/min"), "requests per credential: N/s, N/min, N/h or off (env FINANCE_RATE_LIMIT)")
-	fl.IntVar(&f.rateBurst, "rate-burst", envInt("FINANCE_RATE_BURST", 120), "largest burst per credential (env FINANCE_RATE_BURST)")
-	fl.StringVar(&f.loginRateLimit, "login-rate-limit", envOr("FINANCE_LOGIN_RATE_LIMIT", "10/min"), "sign-in attempts per client IP (env FINANCE_LOGIN_RATE_LIMIT)")
-	fl.IntVar(&f.loginBurst, "login-rate-burst", envInt("FINANCE_LOGIN_RATE_BURST", 10), "largest burst of sign-in attempts per client IP")
-	fl.Int64Var(&f.maxBody, "max-body", int64(envInt("FINANCE_MAX_BODY", server.DefaultMaxBodyBytes)), "largest request body in bytes (env FINANCE_MAX_BODY)")
-	fl.BoolVar(&f.accessLog, "access-log", envOr("FINANCE_ACCESS_LOG", "true") == "true", "log one line per request (env FINANCE_ACCESS_LOG)")
-	fl.BoolVar(&f.trustProxy, "trust-proxy", envOr("FINANCE_TRUST_PROXY", "false") == "true", "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
+	f.register(cmd.Flags())
 	return cmd
 }
 
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(envOr(name, "")); err == nil {
-		return n
-	}
-	return def
+// register defines the flags of serve, each with its environment variable.
+func (f *serveFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen address; use 0.0.0.0:8080 to serve the LAN")
+	fl.StringVar(&f.baseURL, "base-url", "", "external URL of the service, e.g. https://finance.home.lan (default http://ADDR)")
+	rateVar(fl, &f.rateLimit, "rate-limit", "600/min", "requests per credential: N/s, N/min, N/h or off")
+	burstVar(fl, &f.rateBurst, "rate-burst", 120, "largest burst per credential")
+	rateVar(fl, &f.loginRateLimit, "login-rate-limit", "10/min", "sign-in attempts per client IP (also OAuth registration, token and revocation)")
+	burstVar(fl, &f.loginBurst, "login-rate-burst", 10, "largest burst of sign-in attempts per client IP")
+	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
+	boolVar(fl, &f.accessLog, "access-log", true, "log one line per request: true or false (also 1/0, yes/no, on/off)")
+	boolVar(fl, &f.trustProxy, "trust-proxy", false, "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
+	bindEnv(fl)
 }
 
 func (c *cli) serve(ctx context.Context, f serveFlags) error {
@@ -80,6 +85,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("JWT signing key: %w", err)
 	}
+	warnLoosePermissions(log, c.dataDir)
 	issuer, err := auth.NewJWT(secret, auth.DefaultJWTTTL)
 	if err != nil {
 		return err
@@ -138,9 +144,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		"version", appVersion(), "docs", baseURL+server.DocsPath)
 	if n, err := authService.CountUsers(ctx); err == nil && n == 0 {
 		fmt.Fprintf(c.stderr, "\nNo users yet. Open the setup page to create the first one (the link carries a one-time setup code):\n  %s\n"+
-			"or create it on the command line with:\n  finance users create --email you@example.com --data-dir %q\n"+
+			"or create it on the command line with:\n  %s\n"+
 			"then sign in at %s to create API keys and approve MCP clients.\n\n",
-			srv.SetupURL(), c.dataDir, baseURL+server.LoginPath)
+			srv.SetupURL(), firstUserCommand(executable(), c.dataDir), baseURL+server.LoginPath)
 	}
 
 	select {
@@ -161,4 +167,24 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// firstUserCommand is the command line that creates the first user of a
+// server run by the binary exe on dataDir, ready to paste into a shell: the
+// binary by its path (it need not be on the PATH: make run starts
+// bin/finance, go run a temporary build) and the absolute data directory,
+// each quoted when needed.
+func firstUserCommand(exe, dataDir string) string {
+	if abs, err := filepath.Abs(dataDir); err == nil {
+		dataDir = abs
+	}
+	return shellQuote(exe) + " users create --email you@example.com --data-dir " + shellQuote(dataDir)
+}
+
+// executable is the path of the running binary, or its name if the system cannot tell.
+func executable() string {
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return "finance"
 }

@@ -132,7 +132,11 @@ func newUsersSetPasswordCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "set-password EMAIL --password-stdin",
 		Short: "Replace a user's password; without --password-stdin one is generated and printed once",
-		Args:  cobra.ExactArgs(1),
+		Long: "set-password replaces a user's password and ends every sign-in made with the old one: browser\n" +
+			"sessions and access tokens from POST /api/v1/auth/login. API keys and connected apps (OAuth) are\n" +
+			"separate credentials and keep working; revoke them with finance keys revoke or on the web pages.\n" +
+			"Without --password-stdin a password is generated and printed once.",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			password, generated := "", false
 			if passwordStdin {
@@ -147,7 +151,8 @@ func newUsersSetPasswordCmd(c *cli) *cobra.Command {
 				if err := svc.SetPassword(cmd.Context(), args[0], password); err != nil {
 					return err
 				}
-				fmt.Fprintln(c.stdout, "password updated for", args[0])
+				fmt.Fprintf(c.stdout, "password updated for %s; sign-ins with the old password (browser sessions, access tokens) "+
+					"have ended; API keys and connected apps keep working\n", args[0])
 				if generated {
 					fmt.Fprintf(c.stdout, "password: %s\n", password)
 				}

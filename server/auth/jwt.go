@@ -35,35 +35,47 @@ func NewJWT(secret []byte, ttl time.Duration) (*JWT, error) {
 // TTL is the lifetime of issued tokens.
 func (j *JWT) TTL() time.Duration { return j.ttl }
 
-// Issue returns a signed token for userID.
-func (j *JWT) Issue(userID string) (string, error) {
+// claims are the claims of an access token: the registered ones, and the
+// credential epoch of the user it was issued under (see Identity). A token
+// from before epochs existed has none and reads as epoch 0, the epoch of a
+// user whose password never changed.
+type claims struct {
+	jwt.RegisteredClaims
+	Epoch int64 `json:"credential_epoch"`
+}
+
+// Issue returns a signed token for userID under credential epoch.
+func (j *JWT) Issue(userID string, epoch int64) (string, error) {
 	now := j.now()
-	claims := jwt.RegisteredClaims{
-		Issuer:    jwtIssuer,
-		Subject:   userID,
-		Audience:  jwt.ClaimStrings{jwtAudience},
-		IssuedAt:  jwt.NewNumericDate(now),
-		ExpiresAt: jwt.NewNumericDate(now.Add(j.ttl)),
+	c := claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    jwtIssuer,
+			Subject:   userID,
+			Audience:  jwt.ClaimStrings{jwtAudience},
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(j.ttl)),
+		},
+		Epoch: epoch,
 	}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(j.secret)
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(j.secret)
 }
 
 // Verify checks the signature, algorithm, issuer, audience and expiry and
-// returns the user id.
-func (j *JWT) Verify(token string) (string, error) {
-	var claims jwt.RegisteredClaims
-	_, err := jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return j.secret, nil },
+// returns the user id and the credential epoch the token was issued under.
+func (j *JWT) Verify(token string) (userID string, epoch int64, err error) {
+	var c claims
+	_, err = jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return j.secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(jwtIssuer), jwt.WithAudience(jwtAudience),
 		jwt.WithExpirationRequired(), jwt.WithTimeFunc(j.now))
 	if err != nil {
 		if errors.Is(err, jwt.ErrTokenExpired) {
-			return "", unauthenticated("The access token has expired; sign in again")
+			return "", 0, unauthenticated("The access token has expired; sign in again")
 		}
-		return "", unauthenticated("The access token is invalid")
+		return "", 0, unauthenticated("The access token is invalid")
 	}
-	if claims.Subject == "" {
-		return "", unauthenticated("The access token is invalid")
+	if c.Subject == "" {
+		return "", 0, unauthenticated("The access token is invalid")
 	}
-	return claims.Subject, nil
+	return c.Subject, c.Epoch, nil
 }

@@ -46,34 +46,49 @@ func TestNewJWT(t *testing.T) {
 func TestJWTIssueVerify(t *testing.T) {
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	j := newTestJWT(t, 15*time.Minute, &now)
-	token, err := j.Issue("user-1")
+	token, err := j.Issue("user-1", 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	var claims jwt.RegisteredClaims
-	if _, err := jwt.ParseWithClaims(token, &claims, func(*jwt.Token) (any, error) { return testSecret, nil },
+	var got jwt.MapClaims
+	if _, err := jwt.ParseWithClaims(token, &got, func(*jwt.Token) (any, error) { return testSecret, nil },
 		jwt.WithTimeFunc(func() time.Time { return now })); err != nil {
 		t.Fatalf("the issued token does not parse: %v", err)
 	}
-	want := jwt.RegisteredClaims{
-		Issuer: "finance", Subject: "user-1", Audience: jwt.ClaimStrings{"finance-api"},
-		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(15 * time.Minute)),
+	want := jwt.MapClaims{
+		"iss": "finance", "sub": "user-1", "aud": []any{"finance-api"},
+		"iat": float64(now.Unix()), "exp": float64(now.Add(15 * time.Minute).Unix()),
+		"credential_epoch": float64(3),
 	}
-	if diff := cmp.Diff(want, claims); diff != "" {
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("claims mismatch (-want +got):\n%s", diff)
 	}
 
-	if sub, err := j.Verify(token); err != nil || sub != "user-1" {
-		t.Errorf("Verify = %q, %v; want user-1", sub, err)
+	if sub, epoch, err := j.Verify(token); err != nil || sub != "user-1" || epoch != 3 {
+		t.Errorf("Verify = %q, %d, %v; want user-1, epoch 3", sub, epoch, err)
 	}
 	now = now.Add(15*time.Minute - time.Second)
-	if _, err := j.Verify(token); err != nil {
+	if _, _, err := j.Verify(token); err != nil {
 		t.Errorf("Verify one second before expiry: %v", err)
 	}
 	now = now.Add(time.Second)
-	if _, err := j.Verify(token); err == nil || err.Error() != "The access token has expired; sign in again" {
+	if _, _, err := j.Verify(token); err == nil || err.Error() != "The access token has expired; sign in again" {
 		t.Errorf("Verify at expiry = %v, want the expired message", err)
+	}
+}
+
+// A token issued before tokens carried an epoch reads as epoch 0: valid for
+// a user whose password never changed, refused for any other.
+func TestJWTWithoutEpoch(t *testing.T) {
+	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	j := newTestJWT(t, 15*time.Minute, &now)
+	token := sign(t, jwt.SigningMethodHS256, testSecret, jwt.RegisteredClaims{
+		Issuer: "finance", Subject: "user-1", Audience: jwt.ClaimStrings{"finance-api"},
+		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(time.Minute)),
+	})
+	if sub, epoch, err := j.Verify(token); err != nil || sub != "user-1" || epoch != 0 {
+		t.Errorf("Verify = %q, %d, %v; want user-1, epoch 0", sub, epoch, err)
 	}
 }
 
@@ -90,7 +105,7 @@ func TestJWTVerifyRejects(t *testing.T) {
 		}
 		return c
 	}
-	issued, _ := j.Issue("user-1")
+	issued, _ := j.Issue("user-1", 0)
 	parts := strings.Split(issued, ".")
 
 	const invalid = "The access token is invalid"
@@ -125,7 +140,7 @@ func TestJWTVerifyRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sub, err := j.Verify(tt.token)
+			sub, _, err := j.Verify(tt.token)
 			if tt.want == "" {
 				if err != nil || sub != "user-1" {
 					t.Errorf("Verify = %q, %v; want user-1", sub, err)

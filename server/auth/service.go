@@ -15,11 +15,18 @@ type Store interface {
 	CreateUser(ctx context.Context, u finance.User, passwordHash string) error
 	UserByID(ctx context.Context, id string) (finance.User, error)
 	UserByEmail(ctx context.Context, email string) (finance.User, error)
-	PasswordHash(ctx context.Context, userID string) (string, error)
+	// UserIdentity returns a user with their credential epoch.
+	UserIdentity(ctx context.Context, id string) (Identity, error)
+	// Credentials returns what a user's password is checked against.
+	Credentials(ctx context.Context, userID string) (Credentials, error)
 	ListUsers(ctx context.Context) ([]finance.User, error)
 	CountUsers(ctx context.Context) (int, error)
 	SetUserPlan(ctx context.Context, userID string, plan finance.Plan, at time.Time) error
-	SetPasswordHash(ctx context.Context, userID, hash string, at time.Time) error
+	// ChangePassword stores a new password hash, moves the user's credential
+	// epoch on by one and deletes the user's web sessions except the one
+	// whose id hash is keepSession (none when it is nil), all in one
+	// transaction, and returns the user with the new epoch.
+	ChangePassword(ctx context.Context, userID, hash string, keepSession []byte, at time.Time) (Identity, error)
 
 	CreateAPIKey(ctx context.Context, k APIKey) error
 	APIKeyByPublicID(ctx context.Context, publicID string) (APIKey, error)
@@ -32,8 +39,11 @@ type Store interface {
 	// CreateFirstUser inserts u only if there is no user yet, in one
 	// transaction; otherwise it fails with an error wrapping finance.ErrInvalidStatus.
 	CreateFirstUser(ctx context.Context, u finance.User, passwordHash string) error
-	// CreateWebSession stores a session (and drops expired ones).
-	CreateWebSession(ctx context.Context, ws WebSession) error
+	// CreateWebSession stores a session (and drops expired ones) if the
+	// user's credential epoch is still epoch; otherwise (the password
+	// changed since it was checked, or the user is gone) it stores nothing
+	// and fails with an error wrapping finance.ErrNotFound.
+	CreateWebSession(ctx context.Context, ws WebSession, epoch int64) error
 	WebSession(ctx context.Context, idHash []byte) (WebSession, error)
 	DeleteWebSession(ctx context.Context, idHash []byte) error
 }
@@ -131,51 +141,18 @@ func (s *Service) SetPlan(ctx context.Context, email string, plan finance.Plan) 
 	return u, nil
 }
 
-// SetPassword replaces a user's password.
-func (s *Service) SetPassword(ctx context.Context, email, password string) error {
-	u, err := s.UserByEmail(ctx, email)
-	if err != nil {
-		return err
-	}
-	if err := finance.CheckPassword("password", password); err != nil {
-		return err
-	}
-	return s.store.SetPasswordHash(ctx, u.ID, HashPassword(password), s.now().UTC())
-}
-
-var errBadLogin = unauthenticated("Invalid email or password")
-
-// Login checks an email and password. Unknown emails cost the same time as wrong passwords.
-func (s *Service) Login(ctx context.Context, email, password string) (finance.User, error) {
-	e, err := finance.NormalizeEmail(email)
-	if err != nil {
-		VerifyPassword(dummyHash(), password)
-		return finance.User{}, errBadLogin
-	}
-	u, err := s.store.UserByEmail(ctx, e)
-	if errors.Is(err, finance.ErrNotFound) {
-		VerifyPassword(dummyHash(), password)
-		return finance.User{}, errBadLogin
-	} else if err != nil {
-		return finance.User{}, err
-	}
-	hash, err := s.store.PasswordHash(ctx, u.ID)
-	if err != nil {
-		return finance.User{}, err
-	}
-	if !VerifyPassword(hash, password) {
-		return finance.User{}, errBadLogin
-	}
-	return u, nil
-}
-
 // CreateKeyRequest describes a new API key.
 type CreateKeyRequest struct {
 	UserID    string
 	Name      string
 	Scopes    []string
-	ExpiresIn time.Duration // 0: never expires
+	ExpiresIn time.Duration // 0: never expires; at most MaxKeyLifetime
 }
+
+// MaxKeyLifetime is the longest expiry a key may be given: 10 years (3650
+// days). A key meant to outlive that is one that should never expire, and
+// the bound keeps expiry arithmetic far from time.Duration's limit (292 years).
+const MaxKeyLifetime = 3650 * 24 * time.Hour
 
 // CreateKey stores a new key and returns it together with the full key string,
 // which exists only in this return value.
@@ -193,6 +170,8 @@ func (s *Service) CreateKey(ctx context.Context, req CreateKeyRequest) (APIKey, 
 	}
 	if req.ExpiresIn < 0 {
 		v.Add("expires_in", "must be positive")
+	} else if req.ExpiresIn > MaxKeyLifetime {
+		v.Add("expires_in", "must be at most 10 years (3650 days)")
 	}
 	if err := v.Err(); err != nil {
 		return APIKey{}, "", err
@@ -249,17 +228,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	case strings.HasPrefix(token, OAuthAccessTokenPrefix) && s.tokens != nil:
 		return s.tokens.VerifyAccessToken(ctx, token)
 	case strings.Count(token, ".") == 2 && s.jwt != nil:
-		userID, err := s.jwt.Verify(token)
-		if err != nil {
-			return Principal{}, err
-		}
-		u, err := s.store.UserByID(ctx, userID)
-		if errors.Is(err, finance.ErrNotFound) {
-			return Principal{}, unauthenticated("The access token is invalid")
-		} else if err != nil {
-			return Principal{}, err
-		}
-		return Principal{User: u, Method: MethodJWT, CredentialID: u.ID}, nil
+		return s.authenticateJWT(ctx, token)
 	case strings.Count(token, ".") == 1:
 		return Principal{}, unauthenticated("This API key uses the retired <public>.<secret> format, which no longer authenticates; create a new key (it starts with svk_)")
 	}

@@ -20,6 +20,7 @@ type memStore struct {
 
 	mu      sync.Mutex
 	users   map[string]finance.User
+	epochs  map[string]int64  // credential epoch by user id; 0 when absent
 	keys    map[string]APIKey // by id
 	touches []map[string]time.Time
 	// touchErr fails TouchAPIKeys while set; duringTouch runs inside it.
@@ -28,17 +29,22 @@ type memStore struct {
 }
 
 func newMemStore() *memStore {
-	return &memStore{users: map[string]finance.User{}, keys: map[string]APIKey{}}
+	return &memStore{users: map[string]finance.User{}, epochs: map[string]int64{}, keys: map[string]APIKey{}}
 }
 
-func (m *memStore) UserByID(_ context.Context, id string) (finance.User, error) {
+func (m *memStore) UserByID(ctx context.Context, id string) (finance.User, error) {
+	u, err := m.UserIdentity(ctx, id)
+	return u.User, err
+}
+
+func (m *memStore) UserIdentity(_ context.Context, id string) (Identity, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u, ok := m.users[id]
 	if !ok {
-		return finance.User{}, finance.NotFound("user")
+		return Identity{}, finance.NotFound("user")
 	}
-	return u, nil
+	return Identity{User: u, Epoch: m.epochs[id]}, nil
 }
 
 func (m *memStore) CreateAPIKey(_ context.Context, k APIKey) error {
@@ -221,7 +227,8 @@ func TestAuthenticate(t *testing.T) {
 		t.Errorf("use recorded at %v, want %v", got, now)
 	}
 
-	token, _ := j.Issue(user.ID)
+	st.epochs[user.ID] = 2
+	token, _ := j.Issue(user.ID, 2)
 	p, err = s.Authenticate(ctx, token)
 	if err != nil {
 		t.Fatal(err)
@@ -231,6 +238,14 @@ func TestAuthenticate(t *testing.T) {
 	}
 	if p.NeedsPro() {
 		t.Error("a first-party JWT must not need the Pro plan")
+	}
+	// A token of another epoch, earlier or (forged or not) later, is refused.
+	for _, epoch := range []int64{0, 1, 3} {
+		stale, _ := j.Issue(user.ID, epoch)
+		if _, err := s.Authenticate(ctx, stale); !errors.Is(err, ErrUnauthenticated) ||
+			err.Error() != "The access token was issued before the password was changed; sign in again" {
+			t.Errorf("token of epoch %d when the user is at 2: %v", epoch, err)
+		}
 	}
 
 	// One nanosecond before its expiry the key works; at its expiry it does not.
@@ -262,5 +277,45 @@ func TestCreateKeyValidation(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, ve.Fields); diff != "" {
 		t.Errorf("fields mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestCreateKeyLifetimeIsBounded(t *testing.T) {
+	tests := []struct {
+		name      string
+		expiresIn time.Duration
+		wantErr   map[string]string
+	}{
+		{"ten years", MaxKeyLifetime, nil},
+		{"a nanosecond more", MaxKeyLifetime + 1, map[string]string{"expires_in": "must be at most 10 years (3650 days)"}},
+		{"the longest duration", time.Duration(1<<63 - 1), map[string]string{"expires_in": "must be at most 10 years (3650 days)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			now := time.Date(2026, 6, 1, 8, 0, 0, 0, time.UTC)
+			st := newMemStore()
+			s := NewService(st, nil)
+			s.now = func() time.Time { return now }
+			k, _, err := s.CreateKey(context.Background(), CreateKeyRequest{UserID: "u", Name: "k", Scopes: []string{"all"}, ExpiresIn: tt.expiresIn})
+			if tt.wantErr == nil {
+				if err != nil || k.ExpiresAt == nil || !k.ExpiresAt.Equal(now.Add(tt.expiresIn)) {
+					t.Fatalf("CreateKey = %+v, %v; want a key expiring at %v", k, err, now.Add(tt.expiresIn))
+				}
+				if len(st.keys) != 1 {
+					t.Errorf("%d keys stored, want 1", len(st.keys))
+				}
+				return
+			}
+			var ve *finance.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("CreateKey error = %v, want a *finance.ValidationError", err)
+			}
+			if diff := cmp.Diff(tt.wantErr, ve.Fields); diff != "" {
+				t.Errorf("fields mismatch (-want +got):\n%s", diff)
+			}
+			if len(st.keys) != 0 {
+				t.Errorf("a refused key was stored: %+v", st.keys)
+			}
+		})
 	}
 }

@@ -36,14 +36,20 @@ func NewSecret() string { return randomToken(32) }
 // HashSecret is the SHA-256 under which a session id or token is stored.
 func HashSecret(secret string) []byte { return hashSecret(secret) }
 
-// StartSession signs userID in and returns the session id for the cookie.
+// StartSession signs a user in and returns the session id for the cookie.
 // Each sign-in gets a new id, so a session id planted before sign-in (session
-// fixation) is never promoted.
-func (s *Service) StartSession(ctx context.Context, userID string) (string, WebSession, error) {
+// fixation) is never promoted. The session is stored only while the user's
+// credential epoch is still that of who: a password change that landed after
+// the password was checked refuses it (ChangePassword ends the sessions that
+// exist; this covers the one being started).
+func (s *Service) StartSession(ctx context.Context, who Identity) (string, WebSession, error) {
 	id := NewSecret()
 	now := s.now().UTC()
-	ws := WebSession{IDHash: hashSecret(id), UserID: userID, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
-	if err := s.store.CreateWebSession(ctx, ws); err != nil {
+	ws := WebSession{IDHash: hashSecret(id), UserID: who.ID, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
+	err := s.store.CreateWebSession(ctx, ws, who.Epoch)
+	if errors.Is(err, finance.ErrNotFound) {
+		return "", WebSession{}, errStaleSignIn
+	} else if err != nil {
 		return "", WebSession{}, err
 	}
 	return id, ws, nil
@@ -101,19 +107,20 @@ func CSRFValid(cookieSecret, token string) bool {
 }
 
 // SetupFirstUser creates the first user, on the Pro plan, for the first-run
-// setup page. The check that no user exists and the insert are one
-// transaction, so two browsers racing through setup cannot both win: the
-// loser gets an error wrapping finance.ErrInvalidStatus.
-func (s *Service) SetupFirstUser(ctx context.Context, req CreateUserRequest) (finance.User, error) {
+// setup page, and returns the Identity to sign in with. The check that no
+// user exists and the insert are one transaction, so two browsers racing
+// through setup cannot both win: the loser gets an error wrapping
+// finance.ErrInvalidStatus.
+func (s *Service) SetupFirstUser(ctx context.Context, req CreateUserRequest) (Identity, error) {
 	req.Plan = finance.PlanPro
 	u, hash, err := s.newUser(req)
 	if err != nil {
-		return finance.User{}, err
+		return Identity{}, err
 	}
 	if err := s.store.CreateFirstUser(ctx, u, hash); err != nil {
-		return finance.User{}, err
+		return Identity{}, err
 	}
-	return u, nil
+	return Identity{User: u}, nil // a new user's epoch is 0
 }
 
 // newUser validates req and returns the user to store with its password hash.

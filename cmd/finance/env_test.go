@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/finance-app/finance/server"
+)
+
+// parseServeFlags parses args and env as serve does and returns the result.
+func parseServeFlags(t *testing.T, env map[string]string, args ...string) (serveFlags, error) {
+	t.Helper()
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	var f serveFlags
+	cmd := &cobra.Command{Use: "serve"}
+	f.register(cmd.Flags())
+	if err := cmd.ParseFlags(args); err != nil {
+		return f, err
+	}
+	return f, applyEnv(cmd)
+}
+
+var serveDefaults = serveFlags{
+	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
+	maxBody: server.DefaultMaxBodyBytes, accessLog: true,
+}
+
+func TestServeFlagsFromTheEnvironment(t *testing.T) {
+	with := func(change func(*serveFlags)) serveFlags {
+		f := serveDefaults
+		change(&f)
+		return f
+	}
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want serveFlags
+	}{
+		{"defaults", nil, nil, serveDefaults},
+		// FINANCE_ACCESS_LOG=1 turned the log off: only "true" counted.
+		{"1 is on", map[string]string{"FINANCE_ACCESS_LOG": "1", "FINANCE_TRUST_PROXY": "1"}, nil,
+			with(func(f *serveFlags) { f.accessLog, f.trustProxy = true, true })},
+		{"0 is off", map[string]string{"FINANCE_ACCESS_LOG": "0"}, nil, with(func(f *serveFlags) { f.accessLog = false })},
+		{"yes and OFF in any case", map[string]string{"FINANCE_ACCESS_LOG": "OFF", "FINANCE_TRUST_PROXY": "Yes"}, nil,
+			with(func(f *serveFlags) { f.accessLog, f.trustProxy = false, true })},
+		{"on and no", map[string]string{"FINANCE_ACCESS_LOG": "no", "FINANCE_TRUST_PROXY": "on"}, nil,
+			with(func(f *serveFlags) { f.accessLog, f.trustProxy = false, true })},
+		{"TRUE and False", map[string]string{"FINANCE_ACCESS_LOG": "False", "FINANCE_TRUST_PROXY": "TRUE"}, nil,
+			with(func(f *serveFlags) { f.accessLog, f.trustProxy = false, true })},
+		{"every variable", map[string]string{
+			"FINANCE_ADDR": "0.0.0.0:9000", "FINANCE_BASE_URL": "https://finance.home.lan",
+			"FINANCE_RATE_LIMIT": "5/s", "FINANCE_RATE_BURST": "7", "FINANCE_LOGIN_RATE_LIMIT": "off",
+			"FINANCE_LOGIN_RATE_BURST": "0", "FINANCE_MAX_BODY": "2048",
+		}, nil, with(func(f *serveFlags) {
+			f.addr, f.baseURL, f.rateLimit, f.rateBurst, f.loginRateLimit, f.loginBurst, f.maxBody =
+				"0.0.0.0:9000", "https://finance.home.lan", "5/s", 7, "off", 0, 2048
+		})},
+		{"an empty variable is unset", map[string]string{"FINANCE_RATE_BURST": "", "FINANCE_ACCESS_LOG": ""}, nil, serveDefaults},
+		{"the command line wins", map[string]string{"FINANCE_ACCESS_LOG": "1", "FINANCE_RATE_BURST": "abc"},
+			[]string{"--access-log=off", "--rate-burst", "3"}, with(func(f *serveFlags) { f.accessLog, f.rateBurst = false, 3 })},
+		{"a bool flag alone is on", map[string]string{"FINANCE_TRUST_PROXY": "0"}, []string{"--trust-proxy"},
+			with(func(f *serveFlags) { f.trustProxy = true })},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseServeFlags(t, tt.env, tt.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{})); diff != "" {
+				t.Errorf("flags (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestInvalidEnvironmentValues(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want []string // one line per invalid variable
+	}{
+		{map[string]string{"FINANCE_RATE_BURST": "abc"},
+			[]string{`environment variable FINANCE_RATE_BURST="abc" (it sets --rate-burst): want a whole number, 0 or more`}},
+		{map[string]string{"FINANCE_LOGIN_RATE_BURST": "-1"},
+			[]string{`environment variable FINANCE_LOGIN_RATE_BURST="-1" (it sets --login-rate-burst): want a whole number, 0 or more`}},
+		{map[string]string{"FINANCE_ACCESS_LOG": "enabled"},
+			[]string{`environment variable FINANCE_ACCESS_LOG="enabled" (it sets --access-log): want true or false (also 1/0, yes/no, on/off)`}},
+		{map[string]string{"FINANCE_MAX_BODY": "1MB"},
+			[]string{`environment variable FINANCE_MAX_BODY="1MB" (it sets --max-body): want a whole number`}},
+		{map[string]string{"FINANCE_MAX_BODY": "99999999999999999999"},
+			[]string{`environment variable FINANCE_MAX_BODY="99999999999999999999" (it sets --max-body): the number is too large`}},
+		{map[string]string{"FINANCE_RATE_LIMIT": "100/day", "FINANCE_TRUST_PROXY": "si"}, []string{
+			`environment variable FINANCE_RATE_LIMIT="100/day" (it sets --rate-limit): rate "100/day": unit must be s, min or h`,
+			`environment variable FINANCE_TRUST_PROXY="si" (it sets --trust-proxy): want true or false (also 1/0, yes/no, on/off)`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.want, ","), func(t *testing.T) {
+			_, err := parseServeFlags(t, tt.env)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if diff := cmp.Diff(tt.want, strings.Split(err.Error(), "\n")); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestServeRefusesInvalidEnvironment runs serve itself: it must stop before
+// touching the data directory. The context is cancelled, so a serve that
+// wrongly started would stop at once instead of running on.
+func TestServeRefusesInvalidEnvironment(t *testing.T) {
+	t.Setenv("FINANCE_RATE_BURST", "abc")
+	dataDir := filepath.Join(t.TempDir(), "data")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir}, strings.NewReader(""), &stdout, &stderr)
+	want := "error: environment variable FINANCE_RATE_BURST=\"abc\" (it sets --rate-burst): want a whole number, 0 or more\n"
+	if code != 1 || stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q", code, stdout.String(), stderr.String(), want)
+	}
+	if _, err := os.Stat(dataDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the data directory was created (%v)", err)
+	}
+}
+
+func TestDataDirFromTheEnvironment(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "from-env")
+	t.Setenv("FINANCE_DATA_DIR", dataDir)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"migrate"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("migrate: exit %d, %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), filepath.Join(dataDir, "finance.db")) {
+		t.Errorf("stderr = %q, want the database in %s", stderr.String(), dataDir)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "finance.db")); err != nil {
+		t.Error(err)
+	}
+}
+
+// envFlags returns, for every flag of serve (its own and --data-dir), the
+// environment variable its help names, failing for a flag that names none.
+func envFlags(t *testing.T) map[string]string {
+	t.Helper()
+	r := mustRun(t, t.TempDir(), "", "serve", "--help")
+	cmd, _, err := newRootCmd(&cli{}).Find([]string{"serve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.InitDefaultHelpFlag()
+	flags := map[string]string{}
+	visit := func(f *pflag.Flag) {
+		if f.Name == "help" {
+			return
+		}
+		line := regexp.MustCompile(`(?m)^.*--` + regexp.QuoteMeta(f.Name) + ` .*$`).FindString(r.stdout)
+		m := regexp.MustCompile(`\(env (FINANCE_[A-Z_]+)\)`).FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("serve --help does not name the environment variable of --%s: %q", f.Name, line)
+			return
+		}
+		flags[f.Name] = m[1]
+	}
+	cmd.LocalFlags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	return flags
+}
+
+func TestServeHelpNamesEveryEnvironmentVariable(t *testing.T) {
+	flags := envFlags(t)
+	if len(flags) < 10 {
+		t.Errorf("found %d flags in serve --help, want at least 10: %v", len(flags), flags)
+	}
+	for name, env := range flags {
+		if want := envName(name); env != want {
+			t.Errorf("--%s: help names %s, want %s", name, env, want)
+		}
+	}
+}
+
+// TestReadmeConfigurationTable keeps the README's configuration table in
+// step with the flags: one row per flag of serve, with its variable.
+func TestReadmeConfigurationTable(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Configuration\n")
+	if !ok {
+		t.Fatal("README has no Configuration section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := map[string]string{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `--([a-z-]+)` \\| `(FINANCE_[A-Z_]+)` \\|").FindAllStringSubmatch(section, -1) {
+		rows[m[1]] = m[2]
+	}
+	if diff := cmp.Diff(envFlags(t), rows); diff != "" {
+		t.Errorf("README configuration rows (-flags +README):\n%s", diff)
+	}
+}

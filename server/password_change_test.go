@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+const newPassword = "a brand new password"
+
+// staleToken is the 401 of an access token from before a password change.
+func staleToken(name, token string) apiScenario {
+	return unauthorized(name, bearer(token), "The access token was issued before the password was changed; sign in again")
+}
+
+// signedIn reports whether the browser's session still opens the API keys page.
+func signedIn(t *testing.T, b *browser) bool {
+	t.Helper()
+	x := b.get(APIKeysPath)
+	switch {
+	case x.status == http.StatusOK:
+		return true
+	case x.status == http.StatusSeeOther && x.header.Get("Location") == LoginPath+"?next="+url.QueryEscape(APIKeysPath):
+		return false
+	}
+	t.Fatalf("GET %s: %d to %q", APIKeysPath, x.status, x.header.Get("Location"))
+	return false
+}
+
+// sessionStored reports whether the database still holds the session of the browser's cookie.
+func (e *testEnv) sessionStored(t *testing.T, b *browser) bool {
+	t.Helper()
+	c := b.cookies["finance_session"]
+	if c == nil {
+		t.Fatal("the browser has no session cookie")
+	}
+	_, err := e.db.WebSession(context.Background(), auth.HashSecret(c.Value))
+	if err != nil && !errors.Is(err, finance.ErrNotFound) {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+func (e *testEnv) epoch(t *testing.T, userID string) int64 {
+	t.Helper()
+	id, err := e.db.UserIdentity(context.Background(), userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id.Epoch
+}
+
+// TestPasswordChangeEndsSignIns changes a password the way the admin's
+// finance users set-password does, then checks every credential through
+// the real router: access tokens and browser sessions from before are
+// refused, API keys and OAuth connections keep working, another user is
+// untouched, and the new password signs in.
+func TestPasswordChangeEndsSignIns(t *testing.T) {
+	env := newOAuthEnv(t)
+	ctx := context.Background()
+	u := env.createUser(finance.PlanPro)
+	other := env.createUser(finance.PlanPro)
+	key := env.createKey(u.ID, auth.ScopeAll)
+	_, connected := env.connect(t, u, string(auth.ScopeRead))
+	token := env.login(u)
+	b := env.browser(t)
+	b.signIn(u)
+	keysPage := b.get(APIKeysPath)
+	otherToken := env.login(other)
+	ob := env.browser(t)
+	ob.signIn(other)
+
+	ok := func(name, token string) apiScenario {
+		return apiScenario{name: name, method: http.MethodGet, url: "/api/v1/health", headers: bearer(token),
+			wantStatus: http.StatusOK, wantData: healthOK}
+	}
+	runScenarios(t, env.testEnv, []apiScenario{ok("JWT", token), ok("API key", key), ok("OAuth", connected.AccessToken)})
+	if !signedIn(t, b) || env.epoch(t, u.ID) != 0 {
+		t.Fatal("before the change: the browser is signed out or the epoch is not 0")
+	}
+
+	if err := env.auth.SetPassword(ctx, u.Email, newPassword); err != nil {
+		t.Fatal(err)
+	}
+
+	if got := env.epoch(t, u.ID); got != 1 {
+		t.Errorf("credential epoch after the change = %d, want 1", got)
+	}
+	if env.sessionStored(t, b) {
+		t.Error("the browser session is still in the database")
+	}
+	if signedIn(t, b) {
+		t.Error("the browser is still signed in")
+	}
+	// The old session cannot mint a key any more.
+	x := b.post(APIKeysPath, url.Values{"csrf": {csrf(t, keysPage)}, "name": {"after the change"}, "scopes": {"all"}, "expires_in": {"never"}})
+	if x.status != http.StatusSeeOther || x.location(t).Path != LoginPath {
+		t.Errorf("creating a key with the old session: %d to %q, want a redirect to sign in", x.status, x.header.Get("Location"))
+	}
+	if keys, err := env.auth.ListKeys(ctx, u.ID); err != nil || len(keys) != 1 {
+		t.Errorf("keys after the refused create: %d, %v; want the 1 from before", len(keys), err)
+	}
+
+	runScenarios(t, env.testEnv, []apiScenario{
+		staleToken("JWT from before the change", token),
+		ok("API key", key),
+		ok("OAuth connection", connected.AccessToken),
+		ok("another user's JWT", otherToken),
+		{
+			name: "the old password", method: http.MethodPost, url: "/api/v1/auth/login",
+			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testPassword),
+			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantMessage: "Invalid email or password",
+		},
+	})
+	if !signedIn(t, ob) || !env.sessionStored(t, ob) {
+		t.Error("another user's browser was signed out")
+	}
+
+	res := apiScenario{
+		method: http.MethodPost, url: "/api/v1/auth/login",
+		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, newPassword),
+		wantStatus: http.StatusOK, wantMessage: "Signed in",
+	}.run(t, env.testEnv)
+	var fresh LoginResponse
+	res.decodeData(t, &fresh)
+	ok("JWT from the new password", fresh.AccessToken).run(t, env.testEnv)
+	if _, epoch, err := env.jwt.Verify(fresh.AccessToken); err != nil || epoch != 1 {
+		t.Errorf("the new token carries epoch %d (%v), want 1", epoch, err)
+	}
+}
+
+// TestPasswordChangeCanKeepTheCallersSession is the web settings case: the
+// browser making the change stays signed in, every other sign-in ends.
+func TestPasswordChangeCanKeepTheCallersSession(t *testing.T) {
+	env := newOAuthEnv(t)
+	ctx := context.Background()
+	u := env.createUser(finance.PlanPro)
+	token := env.login(u)
+	caller, elsewhere := env.browser(t), env.browser(t)
+	caller.signIn(u)
+	elsewhere.signIn(u)
+
+	who, err := env.auth.ChangePassword(ctx, u.ID, newPassword, caller.cookies["finance_session"].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if who.ID != u.ID || who.Epoch != 1 {
+		t.Errorf("ChangePassword = %+v, want user %s at epoch 1", who, u.ID)
+	}
+	if !env.sessionStored(t, caller) || !signedIn(t, caller) {
+		t.Error("the caller's own session ended")
+	}
+	if env.sessionStored(t, elsewhere) || signedIn(t, elsewhere) {
+		t.Error("another browser is still signed in")
+	}
+	staleToken("JWT from before the change", token).run(t, env.testEnv)
+
+	// A token issued from the returned Identity works: the route can hand
+	// its JWT caller a fresh one.
+	fresh, err := env.auth.IssueToken(who)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer(fresh), wantStatus: http.StatusOK, wantData: healthOK}.run(t, env.testEnv)
+}
+
+// TestSignInRacingAPasswordChange: a password checked just before a change
+// commits must not yield a session or a token that outlives the change.
+func TestSignInRacingAPasswordChange(t *testing.T) {
+	env := newTestEnv(t)
+	ctx := context.Background()
+	u := env.createUser(finance.PlanPro)
+	checked, err := env.auth.Login(ctx, u.Email, testPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.auth.SetPassword(ctx, u.Email, newPassword); err != nil {
+		t.Fatal(err)
+	}
+
+	id, _, err := env.auth.StartSession(ctx, checked)
+	if !errors.Is(err, auth.ErrUnauthenticated) || err.Error() != "The password has just been changed; sign in again" {
+		t.Errorf("StartSession after the change = %v, want the password-changed refusal", err)
+	}
+	if id != "" {
+		t.Errorf("StartSession returned a session id %q with its error", id)
+	}
+	token, err := env.auth.IssueToken(checked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	staleToken("token issued from a check before the change", token).run(t, env)
+}
