@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -33,6 +34,9 @@ type DB struct {
 	reader *bun.DB
 	hot    hotStatements // prepared on the writer by the first Write
 	reads  sync.Map      // SQL text -> *sql.Stmt prepared on the read pool (readStmt)
+	// lastDiskFailure is the latest write that failed on the disk since the
+	// last ProbeWrite, if any.
+	lastDiskFailure atomic.Pointer[diskFailure]
 }
 
 // busyTimeoutMS bounds how long a connection waits for another process (the
@@ -164,7 +168,9 @@ func (db *DB) Migrate(ctx context.Context) error {
 
 // tx runs fn in one IMMEDIATE transaction on the writer: all of it commits or none of it does.
 func (db *DB) tx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	return db.writer.RunInTx(ctx, nil, fn)
+	err := db.writer.RunInTx(ctx, nil, fn)
+	db.noteWrite(err)
+	return err
 }
 
 // notFound maps sql.ErrNoRows to a finance.ErrNotFound naming what.

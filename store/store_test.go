@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -527,5 +528,25 @@ func TestOpenKeepsTheModeOfAnExistingDatabase(t *testing.T) {
 	}
 	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o640 {
 		t.Errorf("mode after Open: %v, %v; want 0640 kept", info.Mode().Perm(), err)
+	}
+}
+
+// ProbeWrite commits its row on a database that takes writes, again and again.
+func TestProbeWrite(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	for range 2 {
+		if err := db.ProbeWrite(ctx); err != nil {
+			t.Fatalf("ProbeWrite: %v", err)
+		}
+	}
+	conn, err := sql.Open("sqlite", db.Path()+"?_pragma=query_only(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var n int
+	if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM health_probe").Scan(&n); err != nil || n != 1 {
+		t.Errorf("health_probe rows = %d (%v), want 1", n, err)
 	}
 }

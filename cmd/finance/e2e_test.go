@@ -111,7 +111,13 @@ var listenLine = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)`)
 // the line announcing its URL.
 func startServer(t *testing.T, bin, dataDir string) *serverProc {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir)
+	return startServerCmd(t, exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir))
+}
+
+// startServerCmd is startServer for a command that runs `finance serve`
+// some other way (under a shell that sets limits first, say).
+func startServerCmd(t *testing.T, cmd *exec.Cmd) *serverProc {
+	t.Helper()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -467,5 +473,56 @@ func TestBackupFailureLeavesNoFile(t *testing.T) {
 	}
 	if err := store.IntegrityCheck(context.Background(), dest); err != nil {
 		t.Errorf("the retried backup: %v", err)
+	}
+}
+
+// TestHealthWithAFullDisk runs the server with a file size limit, so that
+// its writes start failing as on a full disk while reads go on: once a write
+// fails, both health routes report the database as failing (503,
+// database read_only), where a read alone would have called it healthy.
+func TestHealthWithAFullDisk(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file size limits are a Unix feature")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("no POSIX shell for ulimit: %v", err)
+	}
+	bin := buildBinary(t)
+	dataDir := t.TempDir()
+	createUser(t, dataDir, "ana@example.com")
+	key := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", "ana@example.com",
+		"--name", "probe", "--scopes", "all").stdout)
+	// 128 blocks is 64 KiB in dash and 128 KiB in bash: room for the 32 KiB
+	// shared-memory file, but the write-ahead log reaches it after a few
+	// writes, and the database file is already past it.
+	p := startServerCmd(t, exec.Command(sh, "-c", `ulimit -f 128 && exec "$0" serve --addr 127.0.0.1:0 --data-dir "$1"`, bin, dataDir))
+
+	expense := map[string]any{"amount": "12.50", "date": "2026-01-15", "description": "Bus", "category": "Transportation", "payment_method": "Cash"}
+	failed := false
+	for i := 0; i < 500 && !failed; i++ {
+		status, env := call(t, http.MethodPost, p.url+"/api/v1/expenses", key, expense)
+		switch {
+		case status == http.StatusCreated:
+		case status == http.StatusInternalServerError && env.Error != nil && env.Error.Code == "INTERNAL_SERVER_ERROR":
+			failed = true
+		default:
+			t.Fatalf("POST /api/v1/expenses: %d %+v", status, env)
+		}
+	}
+	if !failed {
+		t.Fatal("500 writes under a 128 KiB file size limit all succeeded; the limit did not apply")
+	}
+	// Reads still answer: the list works.
+	if status, _ := call(t, http.MethodGet, p.url+"/api/v1/expenses", key, nil); status != http.StatusOK {
+		t.Errorf("GET /api/v1/expenses with a full disk: %d, want 200 (reads still work)", status)
+	}
+	status, env := call(t, http.MethodGet, p.url+"/api/v1/health", key, nil)
+	var h health
+	if err := json.Unmarshal(env.Data, &h); err != nil || status != http.StatusServiceUnavailable || h.Status != "degraded" || h.Database != "read_only" {
+		t.Errorf("GET /api/v1/health with a full disk: %d %s, want 503 degraded read_only", status, env.Data)
+	}
+	if status, _ := call(t, http.MethodGet, p.url+"/healthz", "", nil); status != http.StatusServiceUnavailable {
+		t.Errorf("GET /healthz with a full disk: %d, want 503", status)
 	}
 }
