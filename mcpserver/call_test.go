@@ -141,26 +141,8 @@ func TestRESTErrorsAreToolErrors(t *testing.T) {
 		{"invalid status", "delete_expense", `{"id":"` + id + `"}`, http.MethodDelete, "/api/v1/expenses/" + id, "", "INVALID_STATUS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := env.rpc(key, "tools/call", json.RawMessage(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`))
-			if msg.Error != nil {
-				t.Fatalf("JSON-RPC error %s; a REST error is a tool result", msg.Error.Message)
-			}
-			var res toolResult
-			if err := json.Unmarshal(msg.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			if !res.IsError {
-				t.Fatalf("isError is false: %s", msg.Result)
-			}
-			_, want := env.rest(rest, tc.method, tc.route, tc.body)
-			got := res.structured(t)
-			if diff := cmp.Diff(want.Error, got); diff != "" {
-				t.Errorf("tool error differs from the REST error (-rest +tool):\n%s", diff)
-			}
-			if got["code"] != tc.wantCode {
-				t.Errorf("code = %v, want %s", got["code"], tc.wantCode)
-			}
-			if text := res.Content[0].Text; !strings.Contains(text, want.Error["message"].(string)) || !strings.Contains(text, tc.wantCode) {
+			res, got := env.toolErrorLikeREST(t, key, rest, tc.tool, tc.args, tc.method, tc.route, tc.body, tc.wantCode)
+			if text := res.Content[0].Text; !strings.Contains(text, got["message"].(string)) || !strings.Contains(text, tc.wantCode) {
 				t.Errorf("text %q lacks the REST message or code", text)
 			}
 		})

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/server/auth"
@@ -202,6 +204,27 @@ func (e *testEnv) callTool(key, name string, args any) toolResult {
 		e.t.Fatalf("tools/call %s: %v: %s", name, err, msg.Result)
 	}
 	return res
+}
+
+// toolErrorLikeREST calls tool with args (JSON text) and checks that the
+// result is a tool error carrying exactly the error the same request gets
+// over REST (method, route and body, sent with restKey), with code
+// wantCode. It returns the result and its error object.
+func (e *testEnv) toolErrorLikeREST(t testing.TB, key, restKey, tool, args, method, route, body, wantCode string) (toolResult, map[string]any) {
+	t.Helper()
+	res := e.callTool(key, tool, json.RawMessage(args))
+	if !res.IsError {
+		t.Fatalf("%s: isError is false: %s", tool, res.StructuredContent)
+	}
+	got := res.structured(t)
+	_, want := e.rest(restKey, method, route, body)
+	if diff := cmp.Diff(want.Error, got); diff != "" {
+		t.Errorf("%s: tool error differs from the REST error (-rest +tool):\n%s", tool, diff)
+	}
+	if got["code"] != wantCode {
+		t.Errorf("%s: code = %v, want %s", tool, got["code"], wantCode)
+	}
+	return res, got
 }
 
 // structured decodes the result's structuredContent (numbers as json.Number).

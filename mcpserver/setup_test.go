@@ -222,25 +222,7 @@ func TestSetupToolErrors(t *testing.T) {
 			http.MethodGet, "/api/v1/credit-cards/" + unknownID, "", "NOT_FOUND", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := env.rpc(key, "tools/call", json.RawMessage(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`))
-			if msg.Error != nil {
-				t.Fatalf("JSON-RPC error %s; a REST error is a tool result", msg.Error.Message)
-			}
-			var res toolResult
-			if err := json.Unmarshal(msg.Result, &res); err != nil {
-				t.Fatal(err)
-			}
-			if !res.IsError {
-				t.Fatalf("isError is false: %s", msg.Result)
-			}
-			got := res.structured(t)
-			_, want := env.rest(rest, tc.method, tc.route, tc.body)
-			if diff := cmp.Diff(want.Error, got); diff != "" {
-				t.Errorf("tool error differs from the REST error (-rest +tool):\n%s", diff)
-			}
-			if got["code"] != tc.wantCode {
-				t.Errorf("code = %v, want %s", got["code"], tc.wantCode)
-			}
+			_, got := env.toolErrorLikeREST(t, key, rest, tc.tool, tc.args, tc.method, tc.route, tc.body, tc.wantCode)
 			if fields, _ := got["fields"].(map[string]any); tc.wantField != "" && fields[tc.wantField] == nil {
 				t.Errorf("fields = %v, want a problem with %s", got["fields"], tc.wantField)
 			}
