@@ -48,44 +48,13 @@ func TestSuccessEnvelope(t *testing.T) {
 	})
 }
 
-// unreachableDatabase is the test database whose health check always fails.
+// unreachableDatabase is the test database whose reads always fail.
 type unreachableDatabase struct{ Database }
 
 func (unreachableDatabase) Ping(context.Context) error { return errors.New("database is gone") }
 
-func TestHealthDegraded(t *testing.T) {
-	env := newTestEnv(t)
-	key := env.createKey(env.createUser(finance.PlanPro).ID, auth.ScopeRead)
-	degraded := *env
-	degraded.srv = New(Config{Version: "test-version"}, env.srv.log, env.auth, unreachableDatabase{env.db})
-	runScenarios(t, &degraded, []apiScenario{
-		{
-			name:        "health reports the database",
-			method:      http.MethodGet,
-			url:         "/api/v1/health",
-			headers:     bearer(key),
-			wantStatus:  http.StatusServiceUnavailable,
-			wantMessage: "Service is degraded",
-			wantData:    Health{Status: "degraded", Version: "test-version", Database: "unavailable"},
-		},
-		{
-			name:        "healthz fails without a credential",
-			method:      http.MethodGet,
-			url:         "/healthz",
-			wantStatus:  http.StatusServiceUnavailable,
-			wantMessage: "Unavailable",
-			wantData:    json.RawMessage("null"), // the contract's NoDataEnvelope, even on 503
-			check: func(t testing.TB, res apiResult) {
-				if strings.Contains(string(res.raw), "database is gone") {
-					t.Errorf("body leaks the cause: %s", res.raw)
-				}
-			},
-		},
-	})
-}
-
 // unwritableDatabase is the test database that reads but cannot commit a
-// write, as with a full disk.
+// write, as with a full disk; it counts its write probes.
 type unwritableDatabase struct {
 	Database
 	probes *atomic.Int64
@@ -96,38 +65,57 @@ func (d unwritableDatabase) ProbeWrite(context.Context) error {
 	return errors.New("database or disk is full")
 }
 
-// A database that answers reads but cannot commit a write (a full disk) is
-// reported as read_only and fails both health routes; the write probe runs
-// at most once per writeProbeInterval however often the routes are polled.
-func TestHealthReadOnly(t *testing.T) {
+// A database that does not answer (unavailable) or answers reads but cannot
+// commit a write (read_only) fails both health routes, without the cause in
+// the body. Polled three times, the routes run the write probe once: its
+// result stands for writeProbeInterval.
+func TestHealthDegraded(t *testing.T) {
 	env := newTestEnv(t)
 	key := env.createKey(env.createUser(finance.PlanPro).ID, auth.ScopeRead)
-	degraded := *env
 	probes := &atomic.Int64{}
-	degraded.srv = New(Config{Version: "test-version"}, env.srv.log, env.auth, unwritableDatabase{env.db, probes})
-	for range 3 {
-		runScenarios(t, &degraded, []apiScenario{
-			{
-				name:        "health reports the database",
-				method:      http.MethodGet,
-				url:         "/api/v1/health",
-				headers:     bearer(key),
-				wantStatus:  http.StatusServiceUnavailable,
-				wantMessage: "Service is degraded",
-				wantData:    Health{Status: "degraded", Version: "test-version", Database: "read_only"},
-			},
-			{
-				name:        "healthz",
-				method:      http.MethodGet,
-				url:         "/healthz",
-				wantStatus:  http.StatusServiceUnavailable,
-				wantMessage: "Unavailable",
-				wantData:    json.RawMessage("null"),
-			},
+	for _, tc := range []struct {
+		db         Database
+		state      string
+		wantProbes int64
+	}{
+		{unreachableDatabase{env.db}, "unavailable", 0},
+		{unwritableDatabase{env.db, probes}, "read_only", 1},
+	} {
+		t.Run(tc.state, func(t *testing.T) {
+			degraded := *env
+			degraded.srv = New(Config{Version: "test-version"}, env.srv.log, env.auth, tc.db)
+			noCause := func(t testing.TB, res apiResult) {
+				if strings.Contains(string(res.raw), "gone") || strings.Contains(string(res.raw), "full") {
+					t.Errorf("body leaks the cause: %s", res.raw)
+				}
+			}
+			for range 3 {
+				runScenarios(t, &degraded, []apiScenario{
+					{
+						name:        "health reports the database",
+						method:      http.MethodGet,
+						url:         "/api/v1/health",
+						headers:     bearer(key),
+						wantStatus:  http.StatusServiceUnavailable,
+						wantMessage: "Service is degraded",
+						wantData:    Health{Status: "degraded", Version: "test-version", Database: tc.state},
+						check:       noCause,
+					},
+					{
+						name:        "healthz fails without a credential",
+						method:      http.MethodGet,
+						url:         "/healthz",
+						wantStatus:  http.StatusServiceUnavailable,
+						wantMessage: "Unavailable",
+						wantData:    json.RawMessage("null"), // the contract's NoDataEnvelope, even on 503
+						check:       noCause,
+					},
+				})
+			}
+			if n := probes.Load(); n != tc.wantProbes {
+				t.Errorf("6 health checks ran the write probe %d times, want %d", n, tc.wantProbes)
+			}
 		})
-	}
-	if n := probes.Load(); n != 1 {
-		t.Errorf("6 health checks ran the write probe %d times, want once", n)
 	}
 }
 

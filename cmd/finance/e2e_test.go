@@ -419,6 +419,29 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
+// The file size limit of the tests that make writes fail as on a full
+// disk. ulimit -f counts 512-byte blocks in dash and 1024-byte ones in bash:
+// 64 or 128 KiB.
+const (
+	fileSizeLimitBlocks  = 128
+	largestFileSizeLimit = 128 * 1024
+)
+
+// limitShell returns a POSIX shell to set a file size limit with ulimit
+// before it execs the binary (Go ignores SIGXFSZ, so an oversized write
+// fails with EFBIG), or skips the test where there is none.
+func limitShell(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("file size limits are a Unix feature")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("no POSIX shell for ulimit: %v", err)
+	}
+	return sh
+}
+
 // TestBackupFailureLeavesNoFile runs the real binary under a file size limit
 // smaller than the database, so VACUUM INTO fails part way as on a full disk
 // (Go ignores SIGXFSZ, so the write fails with EFBIG). The partial copy must
@@ -427,31 +450,23 @@ func TestBackupFailureLeavesNoFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	if runtime.GOOS == "windows" {
-		t.Skip("file size limits are a Unix feature")
-	}
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skipf("no POSIX shell for ulimit: %v", err)
-	}
+	sh := limitShell(t)
 	bin := buildBinary(t)
 	dataDir := t.TempDir()
 	createUser(t, dataDir, "ana@example.com")
-	// ulimit -f counts 512-byte blocks in dash and 1024-byte ones in bash:
-	// 64 or 128 KiB. Both leave room for the source's 32 KiB shared-memory
-	// file and are well below the database, so only the copy can fail.
-	const limitBlocks, largestLimit = 128, 128 * 1024
-	if info, err := os.Stat(filepath.Join(dataDir, store.FileName)); err != nil || info.Size() <= 2*largestLimit {
+	// The limit leaves room for the source's 32 KiB shared-memory file and is
+	// well below the database, so only the copy can fail.
+	if info, err := os.Stat(filepath.Join(dataDir, store.FileName)); err != nil || info.Size() <= 2*largestFileSizeLimit {
 		t.Fatalf("the database must be larger than twice the limit: %v, %v", info, err)
 	}
 	dest := filepath.Join(t.TempDir(), "finance-backup.db")
 
 	ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, sh, "-c", fmt.Sprintf(`ulimit -f %d && exec "$0" backup "$1" --data-dir "$2"`, limitBlocks), bin, dest, dataDir)
+	cmd := exec.CommandContext(ctx, sh, "-c", fmt.Sprintf(`ulimit -f %d && exec "$0" backup "$1" --data-dir "$2"`, fileSizeLimitBlocks), bin, dest, dataDir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("backup under a file size limit: %v, want exit 1\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
@@ -481,22 +496,17 @@ func TestBackupFailureLeavesNoFile(t *testing.T) {
 // fails, both health routes report the database as failing (503,
 // database read_only), where a read alone would have called it healthy.
 func TestHealthWithAFullDisk(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("file size limits are a Unix feature")
-	}
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skipf("no POSIX shell for ulimit: %v", err)
-	}
+	sh := limitShell(t)
 	bin := buildBinary(t)
 	dataDir := t.TempDir()
 	createUser(t, dataDir, "ana@example.com")
 	key := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", "ana@example.com",
 		"--name", "probe", "--scopes", "all").stdout)
-	// 128 blocks is 64 KiB in dash and 128 KiB in bash: room for the 32 KiB
-	// shared-memory file, but the write-ahead log reaches it after a few
-	// writes, and the database file is already past it.
-	p := startServerCmd(t, exec.Command(sh, "-c", `ulimit -f 128 && exec "$0" serve --addr 127.0.0.1:0 --data-dir "$1"`, bin, dataDir))
+	// The limit leaves room for the 32 KiB shared-memory file, but the
+	// write-ahead log reaches it after a few writes, and the database file
+	// is already past it.
+	p := startServerCmd(t, exec.Command(sh, "-c",
+		fmt.Sprintf(`ulimit -f %d && exec "$0" serve --addr 127.0.0.1:0 --data-dir "$1"`, fileSizeLimitBlocks), bin, dataDir))
 
 	expense := map[string]any{"amount": "12.50", "date": "2026-01-15", "description": "Bus", "category": "Transportation", "payment_method": "Cash"}
 	failed := false
@@ -511,7 +521,7 @@ func TestHealthWithAFullDisk(t *testing.T) {
 		}
 	}
 	if !failed {
-		t.Fatal("500 writes under a 128 KiB file size limit all succeeded; the limit did not apply")
+		t.Fatal("500 writes under a file size limit all succeeded; the limit did not apply")
 	}
 	// Reads still answer: the list works.
 	if status, _ := call(t, http.MethodGet, p.url+"/api/v1/expenses", key, nil); status != http.StatusOK {
