@@ -104,6 +104,11 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
+// In returns the instant d starts at (midnight) in loc.
+func (d Date) In(loc *time.Location) time.Time {
+	return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, loc)
+}
+
 // AddDays returns the date n days after d (n may be negative).
 func (d Date) AddDays(n int) Date { return DateOf(d.time().AddDate(0, 0, n)) }
 

@@ -37,6 +37,9 @@ type Repo interface {
 	CardRepo
 	ExpenseRepo
 	IncomeRepo
+	StatementRepo
+	PlanRepo
+	LogRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).
@@ -58,7 +61,12 @@ var defaultLocation = sync.OnceValue(func() *time.Location {
 
 // today is the current date in the user's timezone.
 func (s *Service) today(ctx context.Context, userID string) Date {
-	return Today(s.now(), defaultLocation())
+	return Today(s.now(), s.location(ctx, userID))
+}
+
+// location is the user's timezone.
+func (s *Service) location(ctx context.Context, userID string) *time.Location {
+	return defaultLocation()
 }
 
 // nameKey is the case-insensitive identity of a name: trimmed and lowercased

@@ -121,6 +121,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerIncomeRoutes()
 	s.registerCardRoutes()
 	s.registerCardTransactionRoutes()
+	s.registerSOARoutes()
 	s.registerExpenseRoutes()
 	return s
 }
@@ -153,6 +154,9 @@ func (s *Server) page(method, path string, h handlerFunc) {
 func (s *Server) add(rt Route, h handlerFunc) {
 	if !rt.Access.Valid() {
 		panic(fmt.Sprintf("server: route %s %s declares no scope", rt.Method, rt.Path))
+	}
+	if generates(rt.Path) {
+		h = s.withGeneration(h)
 	}
 	if strings.HasPrefix(rt.Path, APIPrefix) {
 		h = checkedQuery(rt.Query, h)

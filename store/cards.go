@@ -61,10 +61,10 @@ func (l ledger) ListCreditCards(ctx context.Context, userID string, f finance.Ca
 	return out, int(total), l.withFigures(ctx, out, today)
 }
 
-// withFigures computes the figures of cards with one aggregate query over
+// withFigures computes the figures of cards with three aggregate queries:
 // their unbilled and billed rows (an index-only scan of
-// card_transactions_figures). Statements do not exist yet, so payments and
-// the open-statement figures are zero.
+// card_transactions_figures), their posted payments (soa_payments_card),
+// and their open statements (soas_card).
 func (l ledger) withFigures(ctx context.Context, cards []finance.CreditCard, today finance.Date) error {
 	if len(cards) == 0 {
 		return nil
@@ -96,6 +96,48 @@ func (l ledger) withFigures(ctx context.Context, cards []finance.CreditCard, tod
 	for _, s := range sums {
 		totals[s.CreditCardID] = finance.CardTotals{Charges: s.Charges, Credits: s.Credits,
 			UnbilledCharges: s.UnbilledCharges, UnbilledCredits: s.UnbilledCredits}
+	}
+	var payments []struct {
+		CreditCardID string
+		Paid         finance.Money
+	}
+	err = l.db.NewSelect().TableExpr("soa_payments AS p").
+		Column("p.credit_card_id").ColumnExpr("SUM(p.amount) AS paid").
+		Where("p.credit_card_id IN (?) AND p.status = 'posted'", bun.In(ids)).
+		Group("p.credit_card_id").
+		Scan(ctx, &payments)
+	if err != nil {
+		return err
+	}
+	for _, p := range payments {
+		t := totals[p.CreditCardID]
+		t.Payments = p.Paid
+		totals[p.CreditCardID] = t
+	}
+	var open []struct {
+		CreditCardID string
+		Remaining    finance.Money
+		Count        int
+		NextDue      *finance.Date
+	}
+	err = l.db.NewSelect().TableExpr("soas AS s").
+		Column("s.credit_card_id").
+		ColumnExpr("SUM(MAX(0, s.statement_balance - s.paid_total)) AS remaining").
+		ColumnExpr("COUNT(*) AS count").
+		ColumnExpr("MIN(s.due_date) AS next_due").
+		Where("s.credit_card_id IN (?) AND s.status IN ('unpaid', 'partially_paid')", bun.In(ids)).
+		Group("s.credit_card_id").
+		Scan(ctx, &open)
+	if err != nil {
+		return err
+	}
+	for _, o := range open {
+		t := totals[o.CreditCardID]
+		t.OpenStatementBalance, t.OpenSOACount = o.Remaining, o.Count
+		if o.NextDue != nil {
+			t.NextDueDate = *o.NextDue
+		}
+		totals[o.CreditCardID] = t
 	}
 	for i := range cards {
 		cards[i].CardFigures = cards[i].Figures(totals[cards[i].ID], today)

@@ -1,0 +1,248 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/finance-app/finance/finance"
+)
+
+type soaRow struct {
+	bun.BaseModel `bun:"table:soas,alias:s"`
+	finance.SOA
+	UserID string
+}
+
+// soaComputed are the SOA fields computed on read, not stored.
+var soaComputed = []string{"credit_card_name", "remaining", "is_overdue", "minimum_met", "days_until_due"}
+
+func (l ledger) selectSOAs(rows any) *bun.SelectQuery {
+	return l.db.NewSelect().Model(rows).ExcludeColumn(soaComputed...).
+		ColumnExpr("cc.name AS credit_card_name").
+		Join("JOIN credit_cards AS cc ON cc.id = s.credit_card_id")
+}
+
+func (l ledger) SOA(ctx context.Context, userID, id string) (finance.SOA, error) {
+	var row soaRow
+	err := l.selectSOAs(&row).Where("s.id = ? AND s.user_id = ?", id, userID).Scan(ctx)
+	return row.SOA, notFound(err, "statement")
+}
+
+func (l ledger) LiveSOA(ctx context.Context, userID, cardID string, statementDate finance.Date) (finance.SOA, error) {
+	var row soaRow
+	err := l.selectSOAs(&row).
+		Where("s.credit_card_id = ? AND s.user_id = ? AND s.statement_date = ? AND s.status <> 'voided'", cardID, userID, statementDate).
+		Scan(ctx)
+	return row.SOA, notFound(err, "statement")
+}
+
+var soaSorts = map[string]string{"statement_date": "s.statement_date", "due_date": "s.due_date",
+	"statement_balance": "s.statement_balance", "created_at": "s.created_at"}
+
+// whereSOAStatus narrows q to a status filter of GET /credit-cards/soa.
+func whereSOAStatus(q *bun.SelectQuery, status string, today finance.Date) *bun.SelectQuery {
+	switch status {
+	case "":
+		return q.Where("s.status <> 'voided'")
+	case finance.SOAOpen:
+		return q.Where("s.status IN ('unpaid', 'partially_paid')")
+	case finance.SOAOverdue:
+		return q.Where("s.status IN ('unpaid', 'partially_paid') AND s.due_date < ?", today)
+	}
+	return q.Where("s.status = ?", status)
+}
+
+func (l ledger) ListSOAs(ctx context.Context, userID string, f finance.SOAFilter, p finance.ListParams) ([]finance.SOA, int, error) {
+	var rows []soaRow
+	q := whereSOAStatus(l.selectSOAs(&rows).Where("s.user_id = ?", userID), f.Status, f.Today)
+	if f.CardID != "" {
+		q = q.Where("s.credit_card_id = ?", f.CardID)
+	}
+	if !f.DateFrom.IsZero() {
+		q = q.Where("s.statement_date >= ?", f.DateFrom)
+	}
+	if !f.DateTo.IsZero() {
+		q = q.Where("s.statement_date <= ?", f.DateTo)
+	}
+	total, err := orderPage(q, soaSorts[p.SortBy], p).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]finance.SOA, len(rows))
+	for i, r := range rows {
+		out[i] = r.SOA
+	}
+	return out, int(total), nil
+}
+
+func (l ledger) SOACounts(ctx context.Context, userID, cardID string, today, dueSoonEnd finance.Date) (finance.SOACounts, error) {
+	var c finance.SOACounts
+	q := l.db.NewSelect().TableExpr("soas AS s").
+		ColumnExpr("COALESCE(SUM(s.status = 'unpaid'), 0)").
+		ColumnExpr("COALESCE(SUM(s.status = 'partially_paid'), 0)").
+		ColumnExpr("COALESCE(SUM(s.status = 'paid'), 0)").
+		ColumnExpr("COALESCE(SUM(s.status = 'voided'), 0)").
+		ColumnExpr("COALESCE(SUM(s.status IN ('unpaid', 'partially_paid') AND s.due_date < ?), 0)", today).
+		ColumnExpr("COALESCE(SUM(s.status IN ('unpaid', 'partially_paid') AND s.due_date >= ? AND s.due_date <= ?), 0)", today, dueSoonEnd).
+		Where("s.user_id = ?", userID)
+	if cardID != "" {
+		q = q.Where("s.credit_card_id = ?", cardID)
+	}
+	err := q.Scan(ctx, &c.Unpaid, &c.PartiallyPaid, &c.Paid, &c.Voided, &c.Overdue, &c.DueSoon)
+	c.Open = c.Unpaid + c.PartiallyPaid
+	c.Total = c.Open + c.Paid
+	return c, err
+}
+
+func (l ledger) InsertSOA(ctx context.Context, userID string, a finance.SOA) error {
+	row := soaRow{SOA: a, UserID: userID}
+	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(soaComputed...).Exec(ctx)
+	return err
+}
+
+func (l ledger) UpdateSOA(ctx context.Context, userID string, a finance.SOA) error {
+	row := soaRow{SOA: a, UserID: userID}
+	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, soaComputed...)...).
+		Where("id = ? AND user_id = ?", a.ID, userID).Exec(ctx)
+	return err
+}
+
+func (l ledger) SOALines(ctx context.Context, userID, soaID string) ([]finance.CardTransaction, error) {
+	var rows []cardTransactionRow
+	err := l.selectCardRows(&rows).Where("t.soa_id = ? AND t.user_id = ?", soaID, userID).
+		OrderExpr("t.date ASC, t.id ASC").Scan(ctx)
+	out := make([]finance.CardTransaction, len(rows))
+	for i, r := range rows {
+		out[i] = r.transaction()
+	}
+	return out, err
+}
+
+func (l ledger) SOATotals(ctx context.Context, soaID string) (finance.SOATotals, error) {
+	var t finance.SOATotals
+	err := l.db.NewSelect().TableExpr("card_transactions AS t").
+		ColumnExpr("COALESCE(SUM(CASE WHEN t.type <> 'refund' THEN t.amount ELSE 0 END), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN t.type = 'refund' THEN t.amount ELSE 0 END), 0)").
+		ColumnExpr("COUNT(*)").
+		ColumnExpr("(SELECT COALESCE(SUM(p.amount), 0) FROM soa_payments AS p WHERE p.soa_id = ? AND p.status = 'posted')", soaID).
+		Where("t.soa_id = ? AND t.status = 'billed'", soaID).
+		Scan(ctx, &t.Charges, &t.Credits, &t.Count, &t.Paid)
+	return t, err
+}
+
+func (l ledger) BillUnbilled(ctx context.Context, userID, cardID, soaID string, through finance.Date, now time.Time) (int, error) {
+	res, err := l.db.NewUpdate().TableExpr("card_transactions").
+		Set("status = 'billed'").Set("soa_id = ?", soaID).Set("updated_at = ?", now).
+		Where("credit_card_id = ? AND user_id = ? AND status = 'unbilled' AND date <= ?", cardID, userID, through).
+		Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+func (l ledger) ReleaseSOA(ctx context.Context, userID, soaID string, now time.Time) error {
+	if _, err := l.db.NewUpdate().TableExpr("card_transactions").
+		Set("status = 'voided'").Set("voided_at = ?", now).Set("updated_at = ?", now).
+		Where("soa_id = ? AND user_id = ? AND is_soa_line AND status = 'billed'", soaID, userID).
+		Exec(ctx); err != nil {
+		return err
+	}
+	_, err := l.db.NewUpdate().TableExpr("card_transactions").
+		Set("status = 'unbilled'").Set("soa_id = NULL").Set("updated_at = ?", now).
+		Where("soa_id = ? AND user_id = ? AND NOT is_soa_line AND status = 'billed'", soaID, userID).
+		Exec(ctx)
+	return err
+}
+
+func (l ledger) StatementCursors(ctx context.Context, userID string) ([]finance.StatementCursor, error) {
+	var rows []struct {
+		creditCardRow
+		FirstUnbilled *finance.Date `bun:"first_unbilled"`
+	}
+	// The subquery is a seek on card_transactions_card (credit_card_id, status, date).
+	err := l.selectCards(&rows).
+		ColumnExpr(`(SELECT MIN(t.date) FROM card_transactions AS t
+			WHERE t.credit_card_id = c.id AND t.status = 'unbilled') AS first_unbilled`).
+		Where("c.user_id = ?", userID).OrderExpr("c.id").Scan(ctx)
+	out := make([]finance.StatementCursor, len(rows))
+	for i, r := range rows {
+		out[i].Card = r.CreditCard
+		if r.FirstUnbilled != nil {
+			out[i].FirstUnbilled = *r.FirstUnbilled
+		}
+	}
+	return out, err
+}
+
+func (l ledger) LiveStatementPeriods(ctx context.Context, cardID string, from finance.Date) ([]finance.Period, error) {
+	var rows []struct {
+		PeriodStart finance.Date
+		PeriodEnd   finance.Date
+	}
+	err := l.db.NewSelect().TableExpr("soas AS s").Column("s.period_start", "s.period_end").
+		Where("s.credit_card_id = ? AND s.status IN ('unpaid', 'partially_paid', 'paid') AND s.period_end >= ?", cardID, from).
+		Scan(ctx, &rows)
+	out := make([]finance.Period, len(rows))
+	for i, r := range rows {
+		out[i] = finance.Period{Start: r.PeriodStart, End: r.PeriodEnd}
+	}
+	return out, err
+}
+
+type soaPaymentRow struct {
+	bun.BaseModel `bun:"table:soa_payments,alias:p"`
+	finance.SOAPayment
+	UserID string
+	// SOAColumn carries soa_id: bun would name the embedded SOAID field "soaid".
+	SOAColumn string `bun:"soa_id"`
+}
+
+var soaPaymentComputed = []string{"account_name", "soaid"}
+
+func (r soaPaymentRow) payment() finance.SOAPayment {
+	p := r.SOAPayment
+	p.SOAID = r.SOAColumn
+	return p
+}
+
+func (l ledger) InsertSOAPayment(ctx context.Context, userID string, p finance.SOAPayment) error {
+	row := soaPaymentRow{SOAPayment: p, UserID: userID, SOAColumn: p.SOAID}
+	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(soaPaymentComputed...).Exec(ctx)
+	return err
+}
+
+func (l ledger) UpdateSOAPayment(ctx context.Context, userID string, p finance.SOAPayment) error {
+	row := soaPaymentRow{SOAPayment: p, UserID: userID, SOAColumn: p.SOAID}
+	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, soaPaymentComputed...)...).
+		Where("id = ? AND user_id = ?", p.ID, userID).Exec(ctx)
+	return err
+}
+
+var soaPaymentSorts = map[string]string{"date": "p.date", "amount": "p.amount", "created_at": "p.created_at"}
+
+func (l ledger) ListSOAPayments(ctx context.Context, userID, soaID string, f finance.SOAPaymentFilter, p finance.ListParams) ([]finance.SOAPayment, int, error) {
+	var rows []soaPaymentRow
+	q := l.db.NewSelect().Model(&rows).ExcludeColumn(soaPaymentComputed...).
+		ColumnExpr("a.name AS account_name").
+		Join("JOIN accounts AS a ON a.id = p.account_id").
+		Where("p.soa_id = ? AND p.user_id = ? AND p.status = ?", soaID, userID, f.Status)
+	if !f.DateFrom.IsZero() {
+		q = q.Where("p.date >= ?", f.DateFrom)
+	}
+	if !f.DateTo.IsZero() {
+		q = q.Where("p.date <= ?", f.DateTo)
+	}
+	total, err := orderPage(q, soaPaymentSorts[p.SortBy], p).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]finance.SOAPayment, len(rows))
+	for i, r := range rows {
+		out[i] = r.payment()
+	}
+	return out, int(total), nil
+}
