@@ -608,7 +608,7 @@ func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOADetail,
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogSOA, EntityID: a.ID, Action: LogVoided,
 			Message: fmt.Sprintf("Statement of %s voided; replacement: %s", a.StatementDate, replacement(a)),
-			Amount: &a.StatementBalance}); err != nil {
+			Amount:  &a.StatementBalance}); err != nil {
 			return err
 		}
 		out, err = s.soaDetail(ctx, tx, userID, soaID, today)

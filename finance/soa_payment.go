@@ -121,7 +121,7 @@ func (s *Service) PaySOA(ctx context.Context, userID, soaID string, r SOAPayment
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogSOAPayment, EntityID: p.ID, Action: LogPaid,
 			Message: fmt.Sprintf("Paid %s from %s on the statement of %s; %s remains", amount, acct.Name, a.StatementDate, a.Remaining),
-			Amount: &p.Amount}); err != nil {
+			Amount:  &p.Amount}); err != nil {
 			return err
 		}
 		out.Payment = p
