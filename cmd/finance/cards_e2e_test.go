@@ -1,0 +1,139 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// kill ends the server with SIGKILL, as a power cut would, and waits for it.
+func (p *serverProc) kill(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatalf("SIGKILL: %v", err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(e2eWait):
+		t.Fatal("server did not exit after SIGKILL")
+	}
+}
+
+// decodeAs decodes an envelope's data.
+func decodeAs[T any](t *testing.T, env envelope) T {
+	t.Helper()
+	var out T
+	if err := json.Unmarshal(env.Data, &out); err != nil {
+		t.Fatalf("data: %v: %s", err, env.Data)
+	}
+	return out
+}
+
+// TestCardStatementsEndToEnd runs the statement rules of domain.md §2.8 and
+// §4.2-4.3 through the binary, on dates relative to today (the binary's
+// clock is the real one): statements on the cycle with no empty ones, the
+// minimum due to the centavo, a late posting, a payment that survives a
+// kill -9, and void as reset.
+func TestCardStatementsEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	dataDir := filepath.Join(t.TempDir(), "data")
+	const email = "cards@example.com"
+	binMustRun(t, bin, dataDir, "a long enough password\n", "users", "create", "--email", email, "--password-stdin")
+	key := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", email, "--name", "e2e", "--scopes", "all").stdout)
+	srv := startServer(t, bin, dataDir)
+	api := func(method, path string, body any, want int) envelope {
+		t.Helper()
+		status, env := call(t, method, srv.url+"/api/v1"+path, key, body)
+		if status != want {
+			t.Fatalf("%s %s: %d, want %d: %+v", method, path, status, want, env.Error)
+		}
+		return env
+	}
+
+	manila, err := time.LoadLocation("Asia/Manila")
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := finance.Today(time.Now(), manila)
+	month := func(k, day int) string { return finance.MonthAdd(today, k, day).String() }
+	card := decodeAs[finance.CreditCard](t, api("POST", "/credit-cards", map[string]any{"name": "Gold", "credit_limit": "100000",
+		"statement_day": 15, "due_day": 5, "cycle_start_date": month(-4, 1)}, http.StatusCreated))
+	account := decodeAs[finance.Account](t, api("POST", "/accounts", map[string]any{"name": "Payroll", "type": "savings",
+		"opening_balance": "20000"}, http.StatusCreated))
+	purchase := func(amount, date string) map[string]any {
+		return map[string]any{"amount": amount, "date": date, "description": "bought " + date, "category": "Shopping",
+			"payment_method": "Credit Card", "credit_card_id": card.ID}
+	}
+	// One request: both purchases of the first period land on its statement.
+	api("POST", "/expenses/bulk", map[string]any{"items": []any{purchase("12000", month(-3, 10)), purchase("4683.35", month(-3, 12))}},
+		http.StatusCreated)
+	api("POST", "/expenses", purchase("300", month(-2, 20)), http.StatusCreated)
+
+	soas := decodeAs[finance.Page[finance.SOA]](t, api("GET", "/credit-cards/soa?sortOrder=asc", nil, http.StatusOK)).Items
+	got := make([]string, len(soas))
+	for i, a := range soas {
+		got[i] = fmt.Sprintf("%s %s..%s due %s: %s min %s %s", a.StatementDate, a.PeriodStart, a.PeriodEnd, a.DueDate,
+			a.StatementBalance, a.MinimumDue, a.Status)
+	}
+	want := []string{
+		fmt.Sprintf("%s %s..%s due %s: 16683.35 min 500.50 unpaid", month(-3, 15), finance.MonthAdd(today, -4, 15).AddDays(1), month(-3, 15), month(-2, 5)),
+		// Nothing was bought in the period ending on the 15th two months ago: no statement for it.
+		fmt.Sprintf("%s %s..%s due %s: 300.00 min 300.00 unpaid", month(-1, 15), finance.MonthAdd(today, -2, 15).AddDays(1), month(-1, 15), month(0, 5)),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("statements:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	first := soas[0]
+
+	// A late posting (its period already has a statement) stays unbilled.
+	late := decodeAs[finance.Expense](t, api("POST", "/expenses", purchase("16.65", month(-3, 14)), http.StatusCreated))
+	if late.CardTransactionStatus == nil || *late.CardTransactionStatus != finance.CardUnbilled {
+		t.Errorf("late posting's card row is %v, want unbilled", late.CardTransactionStatus)
+	}
+
+	// Pay the minimum; more than remains is refused and writes nothing.
+	pay := "/credit-cards/soa/" + first.ID + "/payments"
+	status, env := call(t, "POST", srv.url+"/api/v1"+pay, key, map[string]any{"amount": "16683.36", "account_id": account.ID})
+	if status != http.StatusBadRequest || env.Error == nil || env.Error.Code != "VALIDATION_ERROR" {
+		t.Errorf("overpayment: %d %+v", status, env.Error)
+	}
+	paid := decodeAs[finance.SOAPaymentResult](t, api("POST", pay, map[string]any{"amount": "500.50", "account_id": account.ID}, http.StatusCreated))
+	if paid.SOA.Status != finance.SOAPartiallyPaid || !paid.SOA.MinimumMet || paid.SOA.Remaining.String() != "16182.85" {
+		t.Errorf("after paying the minimum: %+v", paid.SOA.SOA)
+	}
+
+	// A kill -9 loses no acknowledged write; the next start generates nothing twice.
+	srv.kill(t)
+	srv = startServer(t, bin, dataDir)
+	again := decodeAs[finance.SOADetail](t, api("GET", "/credit-cards/soa/"+first.ID, nil, http.StatusOK))
+	if again.PaidTotal.String() != "500.50" || again.Status != finance.SOAPartiallyPaid {
+		t.Errorf("after kill -9: %+v", again.SOA)
+	}
+	if acct := decodeAs[finance.Account](t, api("GET", "/accounts/"+account.ID, nil, http.StatusOK)); acct.CurrentBalance.String() != "19499.50" {
+		t.Errorf("account after the payment and a kill -9: %s", acct.CurrentBalance)
+	}
+
+	// Void resets: the payment is reversed and a fresh statement for the same
+	// date bills the released purchases and the late posting.
+	voided := decodeAs[finance.SOADetail](t, api("POST", "/credit-cards/soa/"+first.ID+"/void", nil, http.StatusOK))
+	if voided.Status != finance.StatusVoided || voided.ReplacedByID == nil {
+		t.Fatalf("voided: %+v", voided.SOA)
+	}
+	fresh := decodeAs[finance.SOADetail](t, api("GET", "/credit-cards/soa/"+*voided.ReplacedByID, nil, http.StatusOK))
+	if fresh.StatementDate != first.StatementDate || fresh.StatementBalance.String() != "16700.00" || fresh.TransactionCount != 3 ||
+		fresh.MinimumDue.String() != "501.00" || fresh.PaidTotal != 0 {
+		t.Errorf("fresh statement: %+v", fresh.SOA)
+	}
+	if acct := decodeAs[finance.Account](t, api("GET", "/accounts/"+account.ID, nil, http.StatusOK)); acct.CurrentBalance.String() != "20000.00" {
+		t.Errorf("account after the void: %s", acct.CurrentBalance)
+	}
+}
