@@ -94,10 +94,13 @@ func TestCardStatementsEndToEnd(t *testing.T) {
 	}
 	first := soas[0]
 
-	// A late posting (its period already has a statement) stays unbilled.
+	// A late posting (its period already has a statement) lands on the next
+	// statement generated: the one of the empty period after it, made now.
 	late := decodeAs[finance.Expense](t, api("POST", "/expenses", purchase("16.65", month(-3, 14)), http.StatusCreated))
-	if late.CardTransactionStatus == nil || *late.CardTransactionStatus != finance.CardUnbilled {
-		t.Errorf("late posting's card row is %v, want unbilled", late.CardTransactionStatus)
+	row := decodeAs[finance.CardTransaction](t, api("GET", "/credit-cards/transactions/"+*late.CardTransactionID, nil, http.StatusOK))
+	next := decodeAs[finance.SOADetail](t, api("GET", "/credit-cards/soa/"+*row.SOAID, nil, http.StatusOK))
+	if next.StatementDate.String() != month(-2, 15) || next.StatementBalance.String() != "16.65" || next.DueDate.String() != month(-1, 5) {
+		t.Errorf("late posting billed on %+v", next.SOA)
 	}
 
 	// Pay the minimum; more than remains is refused and writes nothing.
@@ -123,14 +126,14 @@ func TestCardStatementsEndToEnd(t *testing.T) {
 	}
 
 	// Void resets: the payment is reversed and a fresh statement for the same
-	// date bills the released purchases and the late posting.
+	// date bills the released purchases.
 	voided := decodeAs[finance.SOADetail](t, api("POST", "/credit-cards/soa/"+first.ID+"/void", nil, http.StatusOK))
 	if voided.Status != finance.StatusVoided || voided.ReplacedByID == nil {
 		t.Fatalf("voided: %+v", voided.SOA)
 	}
 	fresh := decodeAs[finance.SOADetail](t, api("GET", "/credit-cards/soa/"+*voided.ReplacedByID, nil, http.StatusOK))
-	if fresh.StatementDate != first.StatementDate || fresh.StatementBalance.String() != "16700.00" || fresh.TransactionCount != 3 ||
-		fresh.MinimumDue.String() != "501.00" || fresh.PaidTotal != 0 {
+	if fresh.StatementDate != first.StatementDate || fresh.StatementBalance.String() != "16683.35" || fresh.TransactionCount != 2 ||
+		fresh.MinimumDue.String() != "500.50" || fresh.PaidTotal != 0 {
 		t.Errorf("fresh statement: %+v", fresh.SOA)
 	}
 	if acct := decodeAs[finance.Account](t, api("GET", "/accounts/"+account.ID, nil, http.StatusOK)); acct.CurrentBalance.String() != "20000.00" {
