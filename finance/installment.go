@@ -292,6 +292,8 @@ func (s *Service) ListInstallmentPlans(ctx context.Context, userID string, f Pla
 // unbilled purchase on an active card.
 func checkConvertible(t CardTransaction, card CreditCard) error {
 	switch {
+	case t.Type == CardInstallment:
+		return InvalidStatus("card transaction is an installment row; only purchases can be converted to installments")
 	case t.Type != CardPurchase:
 		return InvalidStatus("card transaction is a %s; only purchases can be converted to installments", t.Type)
 	case t.Status == CardConverted:
