@@ -156,9 +156,12 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 			}
 			out = t
 		}
-		out.CreditCardName = card.Name
+		if err := s.generate(ctx, tx, userID, today); err != nil {
+			return err
+		}
+		out, err = tx.CardTransaction(ctx, userID, out.ID)
 		out.IsFuture = out.Date.After(today)
-		return nil
+		return err
 	})
 	if err != nil {
 		return CardTransaction{}, err
@@ -220,6 +223,9 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 		}
 		t.UpdatedAt = now
 		if err := tx.UpdateCardTransaction(ctx, userID, *t); err != nil {
+			return err
+		}
+		if err := s.generate(ctx, tx, userID, today); err != nil {
 			return err
 		}
 		out, err = tx.CardTransaction(ctx, userID, id)

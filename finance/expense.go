@@ -403,12 +403,41 @@ func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseReq
 		if err := v.Err(); err != nil {
 			return err
 		}
-		return s.insertExpense(ctx, tx, userID, &d.next)
+		if err := s.insertExpense(ctx, tx, userID, &d.next); err != nil {
+			return err
+		}
+		return s.billExpenses(ctx, tx, userID, today, []*Expense{&d.next})
 	})
 	if err != nil {
 		return Expense{}, err
 	}
 	return d.next, nil
+}
+
+// billExpenses generates the statements that card expenses just written made
+// due (a back-dated card purchase lands on a past statement at once, §1.7)
+// and reads those expenses back, so the reply shows their card row's state.
+func (s *Service) billExpenses(ctx context.Context, tx Repo, userID string, today Date, es []*Expense) error {
+	var card []*Expense
+	for _, e := range es {
+		if e.CardTransactionID != nil {
+			card = append(card, e)
+		}
+	}
+	if len(card) == 0 {
+		return nil
+	}
+	if err := s.generate(ctx, tx, userID, today); err != nil {
+		return err
+	}
+	for _, e := range card {
+		fresh, err := tx.Expense(ctx, userID, e.ID)
+		if err != nil {
+			return err
+		}
+		*e = fresh
+	}
+	return nil
 }
 
 // insertExpense stores e and the row its method writes.
@@ -463,12 +492,14 @@ func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpen
 		if err := v.Err(); err != nil {
 			return err
 		}
+		written := make([]*Expense, len(drafts))
 		for i := range drafts {
 			if err := s.insertExpense(ctx, tx, userID, &drafts[i].next); err != nil {
 				return err
 			}
+			written[i] = &drafts[i].next
 		}
-		return nil
+		return s.billExpenses(ctx, tx, userID, today, written)
 	})
 	if err != nil {
 		return BulkExpenses{}, err
@@ -532,6 +563,11 @@ func (s *Service) UpdateExpense(ctx context.Context, userID, id string, r Expens
 		e.UpdatedAt = now
 		if err := tx.UpdateExpense(ctx, userID, *e); err != nil {
 			return err
+		}
+		if e.CardTransactionID != nil {
+			if err := s.generate(ctx, tx, userID, today); err != nil {
+				return err
+			}
 		}
 		out, err = tx.Expense(ctx, userID, id)
 		return err

@@ -131,6 +131,21 @@ var toolTable = []toolSpec{
 			"whose amount, date and card can still change with update_credit_card_transaction.",
 	},
 	{
+		name: "list_credit_card_soas", title: "List card statements", method: "GET", path: "/api/v1/credit-cards/soa", hints: reads,
+		description: "List the user's credit card statements of account (SOA), newest statement date first. Statements " +
+			"are generated from each card's cycle when they fall due; there is nothing to create. Filter with cardId, " +
+			"status (unpaid, partially_paid, paid, voided, open = unpaid or partially paid, overdue = open and past due) " +
+			"and dateFrom/dateTo on the statement date. Each item has statement_balance, minimum_due, paid_total, remaining, " +
+			"due_date, days_until_due and is_overdue. Use it to answer 'what do I owe and when' and to find the id for " +
+			"get_credit_card_soa or record_credit_card_soa_payment.",
+	},
+	{
+		name: "get_credit_card_soa", title: "Get a card statement", method: "GET", path: "/api/v1/credit-cards/soa/{id}", hints: reads,
+		description: "Get one statement (id from list_credit_card_soas) with all its transactions, oldest first: the " +
+			"purchases and other rows it billed and its own fee, interest and refund lines (is_soa_line). Read it before " +
+			"paying, editing, linking or removing lines, to check the balance against the bank's statement.",
+	},
+	{
 		name: "list_categories", title: "List categories", method: "GET", path: "/api/v1/categories", hints: reads,
 		description: "List the user's expense and income categories (kind=expense or kind=income), active ones by default. " +
 			"Expenses, income and card purchases name their category by name, so read this to use an existing name " +
@@ -264,6 +279,59 @@ var toolTable = []toolSpec{
 		description: "Change a card transaction; only the fields given change. credit_card_id, amount and date change only " +
 			"while it is unbilled; description and category change in any state but voided; a purchase's expense is kept " +
 			"in step. Installment rows change through their plan. Read list_unbilled_transactions first and confirm with the user.",
+	},
+	{
+		name: "update_credit_card_soa", title: "Update a card statement", method: "PUT", path: "/api/v1/credit-cards/soa/{id}", hints: updates,
+		description: "Change a statement's due_date (after its statement date), minimum_due (0 up to the balance; null " +
+			"reverts to the computed minimum) or notes; only the fields given change. The balance cannot be set: it is the " +
+			"sum of the statement's lines, so use add_soa_transaction for a fee, interest or refund the bank shows. Read " +
+			"get_credit_card_soa first and confirm with the user.",
+	},
+	{
+		name: "record_credit_card_soa_payment", title: "Pay a card statement", method: "POST",
+		path: "/api/v1/credit-cards/soa/{id}/payments", hints: reshapes,
+		description: "Record a payment on a statement from one of the user's active accounts (account_id from " +
+			"list_accounts): amount (at most the statement's remaining), optional date (default today) and notes. It also " +
+			"debits the account; it is not spending, since the charges counted when they were made. Returns the payment " +
+			"and the statement after it. A payment cannot be deleted (only voiding the whole statement undoes it), so " +
+			"read get_credit_card_soa and confirm the amount and account with the user first. Do not retry blindly after " +
+			"a network failure: read the statement's paid_total first.",
+	},
+	{
+		name: "add_soa_transaction", title: "Add a line to a card statement", method: "POST",
+		path: "/api/v1/credit-cards/soa/{id}/transactions", hints: creates,
+		description: "Add a fee, interest or refund line to a statement, already billed on it, to make its balance match " +
+			"the bank's: type, amount, description, category (refunds only: the category of what was returned), optional " +
+			"date (default and latest: the statement date). Returns the statement. Read get_credit_card_soa first and " +
+			"confirm with the user; each call adds a line.",
+	},
+	{
+		name: "link_transaction_to_soa", title: "Link transactions to a card statement", method: "POST",
+		path: "/api/v1/credit-cards/soa/{id}/transactions/link", hints: updates,
+		description: "Put unbilled transactions of the statement's card (transaction_ids, 1 to 100, from " +
+			"list_unbilled_transactions) on the statement, all or none; each must be dated on or before the statement " +
+			"date. Use it when the bank billed a late posting on this statement. Returns the statement. Confirm with the user.",
+	},
+	{
+		name: "update_soa_transaction", title: "Update a card statement line", method: "PUT",
+		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: updates,
+		description: "Change a transaction on a statement: a statement line (is_soa_line) can change its type (fee, " +
+			"interest, refund), amount, date and description; a linked purchase only its description. Returns the " +
+			"statement. Read get_credit_card_soa first and confirm with the user.",
+	},
+	{
+		name: "delete_soa_transaction", title: "Remove a line from a card statement", method: "DELETE",
+		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: voids,
+		description: "Remove a transaction from a statement: a statement line (is_soa_line) is voided; a linked " +
+			"transaction goes back to unbilled and the next generated statement takes it (the way to move a charge to a " +
+			"later statement). Returns the statement. Read get_credit_card_soa first and confirm with the user.",
+	},
+	{
+		name: "void_credit_card_soa", title: "Void (reset) a card statement", method: "POST",
+		path: "/api/v1/credit-cards/soa/{id}/void", hints: voids,
+		description: "Reset a statement: its payments and their account debits and its own lines are voided, its linked " +
+			"transactions are released, and a fresh statement for the same date is generated from them (replaced_by_id). " +
+			"This is the only way to undo a wrong payment. Explain the effect to the user and get an explicit confirmation first.",
 	},
 
 	// settings:write

@@ -46,7 +46,7 @@ var specTools = map[auth.Scope][]string{
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead:          {"get_account", "get_credit_card"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account"},
-	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card"},
+	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa"},
 }
 
 func builtTools(t *testing.T) []tool {
@@ -142,9 +142,9 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 }
 
 var (
-	readTools = []string{"get_account", "get_credit_card", "get_expense", "get_expense_form_options", "get_expense_summary",
-		"get_income", "list_account_transactions", "list_accounts", "list_categories", "list_credit_cards", "list_expenses",
-		"list_income", "list_unbilled_transactions"}
+	readTools = []string{"get_account", "get_credit_card", "get_credit_card_soa", "get_expense", "get_expense_form_options",
+		"get_expense_summary", "get_income", "list_account_transactions", "list_accounts", "list_categories",
+		"list_credit_card_soas", "list_credit_cards", "list_expenses", "list_income", "list_unbilled_transactions"}
 	expenseWrites = []string{"create_expense", "delete_expense", "split_expense", "update_expense"}
 )
 
@@ -175,8 +175,10 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 			[]string{"adjust_account_balance", "create_account", "create_account_transaction", "get_account", "list_account_transactions",
 				"list_accounts", "update_account", "update_account_transaction"}},
 		{"credit_cards:write", []auth.Scope{auth.ScopeCardsWrite, auth.ScopeMCP},
-			[]string{"create_credit_card", "create_credit_card_transaction", "get_credit_card", "list_credit_cards",
-				"list_unbilled_transactions", "update_credit_card", "update_credit_card_transaction"}},
+			[]string{"add_soa_transaction", "create_credit_card", "create_credit_card_transaction", "delete_soa_transaction",
+				"get_credit_card", "get_credit_card_soa", "link_transaction_to_soa", "list_credit_card_soas", "list_credit_cards",
+				"list_unbilled_transactions", "record_credit_card_soa_payment", "update_credit_card", "update_credit_card_soa",
+				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
 		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "list_categories"}},
 		{"bills:write has no tools yet", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP}, nil},
 		{"all sees every tool", []auth.Scope{auth.ScopeAll}, sorted(all)},
@@ -223,7 +225,8 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 	if err := json.Unmarshal(msg.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance"}
+	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance",
+		"record_credit_card_soa_payment", "delete_soa_transaction", "void_credit_card_soa"}
 	for _, tt := range res.Tools {
 		t.Run(tt.Name, func(t *testing.T) {
 			if tt.Title == "" || len(tt.Description) < 100 {

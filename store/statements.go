@@ -158,11 +158,17 @@ func (l ledger) ReleaseSOA(ctx context.Context, userID, soaID string, now time.T
 	return err
 }
 
+// cardCursorRow is a card with the date of its oldest unbilled row.
+type cardCursorRow struct {
+	bun.BaseModel `bun:"table:credit_cards,alias:c"`
+	finance.CreditCard
+	UserID        string
+	NameKey       string
+	FirstUnbilled *finance.Date `bun:"first_unbilled,scanonly"`
+}
+
 func (l ledger) StatementCursors(ctx context.Context, userID string) ([]finance.StatementCursor, error) {
-	var rows []struct {
-		creditCardRow
-		FirstUnbilled *finance.Date `bun:"first_unbilled"`
-	}
+	var rows []cardCursorRow
 	// The subquery is a seek on card_transactions_card (credit_card_id, status, date).
 	err := l.selectCards(&rows).
 		ColumnExpr(`(SELECT MIN(t.date) FROM card_transactions AS t
