@@ -21,13 +21,6 @@ func convertURL(txID string) string {
 
 const plansURL = "/api/v1/credit-cards/installment-plans"
 
-// purchase records an unbilled purchase of amount on cardID, dated date.
-func (u ledgerUser) purchase(t testing.TB, cardID, amount, date string) finance.CardTransaction {
-	t.Helper()
-	return u.createCardRow(t, `{"credit_card_id":"`+cardID+`","type":"purchase","amount":`+amount+
-		`,"date":"`+date+`","description":"Television","category":"Shopping"}`)
-}
-
 func (u ledgerUser) convert(t testing.TB, txID, body string) finance.InstallmentPlanDetail {
 	t.Helper()
 	return send[finance.InstallmentPlanDetail](t, u, http.MethodPost, convertURL(txID), body, http.StatusCreated)
@@ -46,16 +39,6 @@ func (u ledgerUser) cancelPlan(t testing.TB, id string) finance.InstallmentPlanD
 func (u ledgerUser) summary(t testing.TB, from, to string) finance.ExpenseSummary {
 	t.Helper()
 	return send[finance.ExpenseSummary](t, u, http.MethodGet, "/api/v1/expenses/summary?dateFrom="+from+"&dateTo="+to, "", http.StatusOK)
-}
-
-// setToday moves the service's clock to noon of date in Asia/Manila.
-func setToday(env *testEnv, date string) {
-	d, err := time.Parse(time.DateOnly, date)
-	if err != nil {
-		panic(err)
-	}
-	now := d.Add(4 * time.Hour) // 04:00 UTC is noon in Manila
-	env.srv.Ledger().SetClock(func() time.Time { return now })
 }
 
 // rowLines describes plan rows one per line, to compare schedules at a glance:
@@ -194,7 +177,7 @@ func TestInstallmentConvertWorkedExamples(t *testing.T) {
 			first: finance.NewDate(2025, 3, 11), principal: 10000_00, interest: "0.00", payable: "10000.00",
 			rate: "null", monthly: "null",
 			runs: []scheduleRun{{2, "3333.33", "3333.33", "0.00"}, {1, "3333.34", "3333.34", "0.00"}}},
-		{name: "20,000.00 over 24 months, add-on 0.75%", amount: `"20000.00"`,
+		{name: "20,000.00 over 24 months, add-on 0.75%", amount: "20000.00",
 			body:  `{"months":24,"interest_type":"add_on","interest_rate":"0.75","first_installment_date":"2025-04-01"}`,
 			first: finance.NewDate(2025, 4, 1), principal: 20000_00, interest: "3600.00", payable: "23600.00",
 			rate: "0.75", monthly: "null",
@@ -275,7 +258,7 @@ func TestInstallmentConvertWorkedExamples(t *testing.T) {
 	first := finance.NewDate(2025, 3, 2)
 	next := first
 	want := finance.InstallmentPlan{ID: got.ID, CreditCardID: c.ID, CreditCardName: "Visa", SourceTransactionID: p.ID,
-		ExpenseID: p.ExpenseID, Description: "Television", Principal: 600_00, Months: 2, InterestType: finance.InterestNone,
+		ExpenseID: p.ExpenseID, Description: "bought on 2025-03-02", Principal: 600_00, Months: 2, InterestType: finance.InterestNone,
 		FirstInstallmentDate: first, TotalInterest: 0, TotalPayable: 600_00, Status: finance.PlanActive, RemainingCount: 2,
 		RemainingPrincipal: 600_00, RemainingPayable: 600_00, NextInstallmentDate: &next, CreatedAt: ledgerNow, UpdatedAt: ledgerNow}
 	if diff := cmp.Diff(want, got.InstallmentPlan, equateDates); diff != "" {
@@ -285,7 +268,7 @@ func TestInstallmentConvertWorkedExamples(t *testing.T) {
 		t.Errorf("plan id %q", got.ID)
 	}
 	if rows := rowLines(got.Installments); !strings.HasPrefix(rows[1], "2 2025-04-02 300.00=300.00+0.00") ||
-		got.Installments[0].Description != "Television (installment 1 of 2)" {
+		got.Installments[0].Description != "bought on 2025-03-02 (installment 1 of 2)" {
 		t.Errorf("rows %v, %q", rows, got.Installments[0].Description)
 	}
 }
@@ -556,7 +539,7 @@ func TestInstallmentCancelAfterBilling(t *testing.T) {
 	}
 	pre := got.Installments[5]
 	if pre.Type != finance.CardInstallment || pre.InstallmentPlanID == nil || *pre.InstallmentPlanID != plan.ID ||
-		pre.InstallmentNumber != nil || pre.CreditCardID != c.ID || pre.Description != "Television (pre-termination)" {
+		pre.InstallmentNumber != nil || pre.CreditCardID != c.ID || pre.Description != "bought on 2025-03-11 (pre-termination)" {
 		t.Errorf("pre-termination row %+v", pre)
 	}
 	if got.Status != finance.PlanCancelled || got.CancelledAt == nil || got.TotalInterest != 61_72 || got.TotalPayable != 12407_39 ||
