@@ -503,6 +503,11 @@ func (s *Service) CancelInstallmentPlan(ctx context.Context, userID, id string) 
 				if err := tx.InsertCardTransaction(ctx, userID, row); err != nil {
 					return err
 				}
+				if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &p.CreditCardID, EntityType: LogCardTransaction, EntityID: row.ID,
+					Action: LogCreated, Message: fmt.Sprintf("Pre-termination charge of %s for installment plan %q", released, p.Description),
+					Amount: &released}); err != nil {
+					return err
+				}
 			}
 		}
 		p.Status, p.CancelledAt, p.UpdatedAt, p.TotalInterest = PlanCancelled, &now, now, billedInterest

@@ -564,6 +564,9 @@ func TestInstallmentCancelAfterBilling(t *testing.T) {
 		logLines(cardLogs(t, env, alice.user.ID), plan.ID)); diff != "" {
 		t.Errorf("plan log (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff([]string{"card_transaction created"}, logLines(cardLogs(t, env, alice.user.ID), pre.ID)); diff != "" {
+		t.Errorf("pre-termination row log (-want +got):\n%s", diff)
+	}
 	alice.do(t, http.MethodPost, plansURL+"/"+plan.ID+"/cancel", "", http.StatusBadRequest)
 
 	// The April 15 statement bills the pre-termination row; the plan stays cancelled.
@@ -599,6 +602,15 @@ func TestInstallmentPlanCompletes(t *testing.T) {
 	}
 	alice.sc(apiScenario{method: http.MethodPost, url: plansURL + "/" + done.ID + "/cancel", wantStatus: http.StatusBadRequest,
 		wantCode: CodeInvalidStatus, wantMessage: "Installment plan is completed; only an active plan can be cancelled"}).run(t, env)
+
+	// An archived card takes no new charges, but its plans can still be cancelled.
+	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/"+c.ID, "", http.StatusOK)
+	got := alice.cancelPlan(t, open.ID)
+	want := []string{"1 2025-03-11 300.00=300.00+0.00 billed", "2 2025-04-11 300.00=300.00+0.00 billed",
+		"3 2025-05-11 300.00=300.00+0.00 voided", "- 2025-04-16 300.00=300.00+0.00 unbilled"}
+	if diff := cmp.Diff(want, rowLines(got.Installments)); diff != "" || got.Status != finance.PlanCancelled {
+		t.Errorf("plan of an archived card, cancelled %s (-want +got):\n%s", got.Status, diff)
+	}
 }
 
 func TestInstallmentPlanList(t *testing.T) {
