@@ -273,6 +273,7 @@ var toolTable = []toolSpec{
 			"create_expense for it; purchases and refunds need an expense category name, fees and interest take none. " +
 			"Confirm with the user; each call records a new transaction.",
 	},
+	// Installment plans: their two reads (finance:read) sit with their two writes.
 	{
 		name: "list_installment_plans", title: "List installment plans", method: "GET",
 		path: "/api/v1/credit-cards/installment-plans", hints: reads,
