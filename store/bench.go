@@ -115,3 +115,70 @@ func SeedAccountLines(ctx context.Context, db *DB, accountID string, n int, end 
 		return nil
 	})
 }
+
+// SeedCardPurchases adds n unbilled card purchases, each with its Credit
+// Card expense, to a card, spread over the days from start to end, in one
+// transaction: the backlog a card with that history has before its first
+// statement is generated.
+func SeedCardPurchases(ctx context.Context, db *DB, cardID string, n int, start, end finance.Date) error {
+	var row struct {
+		UserID string
+		Cat    string
+	}
+	if err := db.reader.NewRaw(`SELECT c.user_id, (SELECT id FROM categories WHERE user_id = c.user_id AND kind = 'expense'
+		AND is_system = 0 ORDER BY name_key LIMIT 1) AS cat FROM credit_cards AS c WHERE c.id = ?`, cardID).Scan(ctx, &row.UserID, &row.Cat); err != nil {
+		return fmt.Errorf("seed: card %s: %w", cardID, err)
+	}
+	days := start.DaysUntil(end) + 1
+	now := time.Now().UTC().Truncate(time.Second)
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		exp, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, amount, date, description, category_id,
+			payment_method, credit_card_id, status, source, card_transaction_id, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, 'Credit Card', ?, 'active', 'manual', ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer exp.Close()
+		row2, err := tx.PrepareContext(ctx, `INSERT INTO card_transactions (id, user_id, credit_card_id, type, amount, date,
+			description, status, expense_id, created_at, updated_at) VALUES (?, ?, ?, 'purchase', ?, ?, ?, 'unbilled', ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer row2.Close()
+		for i := 0; i < n; i++ {
+			date := start.AddDays(i * days / n).String()
+			amount := int64(100 + (i*7919)%500000)
+			desc := fmt.Sprintf("seeded purchase %d", i)
+			e, t := finance.NewID(), finance.NewID()
+			if _, err := exp.ExecContext(ctx, e, row.UserID, amount, date, desc, row.Cat, cardID, t, now, now); err != nil {
+				return err
+			}
+			if _, err := row2.ExecContext(ctx, t, row.UserID, cardID, amount, date, desc, e, now, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// StatementCheckCost is the mean time of the check every card, expense,
+// bill, dashboard and report request makes before it runs: whether a
+// statement is due for the user with the given email.
+func StatementCheckCost(ctx context.Context, db *DB, email string, n int) (time.Duration, error) {
+	var userID string
+	if err := db.reader.NewRaw("SELECT id FROM users WHERE email = ?", email).Scan(ctx, &userID); err != nil {
+		return 0, err
+	}
+	svc := finance.NewService(db)
+	start := time.Now()
+	for range n {
+		due, err := svc.StatementsDue(ctx, userID)
+		if err != nil {
+			return 0, err
+		}
+		if due {
+			return 0, fmt.Errorf("a statement is due; the check measures the case with nothing to generate")
+		}
+	}
+	return time.Since(start) / time.Duration(n), nil
+}

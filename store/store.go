@@ -53,8 +53,12 @@ func Open(path string) (*DB, error) {
 		return nil, fmt.Errorf("store: create %s: %w", path, err)
 	}
 	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS)
+	// The writer keeps statement journals and temporary tables in memory and
+	// caches up to 64 MiB of pages: billing a large statement backlog rewrites
+	// tens of thousands of rows in one transaction, and spilling those pages
+	// to temporary files and back costs more than the work itself.
 	wdb, err := sql.Open("sqlite", path+"?"+common+
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_pragma=cache_size(-65536)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("store: open writer: %w", err)
 	}

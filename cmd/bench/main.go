@@ -161,6 +161,11 @@ func run(bin string, large, writes, reads int) error {
 	if err := srv.stop(); err != nil {
 		return err
 	}
+
+	fmt.Fprintln(os.Stderr, "seeding a card with 5 years of history, 100,000 unbilled purchases...")
+	if err := measureStatements(ctx, bin, data, c, today, reads, add); err != nil {
+		return err
+	}
 	add("(e) peak RSS of the server", "%.1f MB", float64(rss)/1024)
 
 	fmt.Println("| measurement | result |")
@@ -168,6 +173,65 @@ func run(bin string, large, writes, reads int) error {
 	for _, r := range table {
 		fmt.Printf("| %s | %s |\n", r.name, r.value)
 	}
+	return nil
+}
+
+// measureStatements times statement generation: one request that generates
+// a card's whole backlog (five years, 100,000 purchases), and the check every
+// later request makes when nothing is due.
+func measureStatements(ctx context.Context, bin, data string, c *client, today finance.Date, reads int, add func(string, string, ...any)) error {
+	srv, err := start(bin, data)
+	if err != nil {
+		return err
+	}
+	c.base = srv.url + "/api/v1"
+	cycleStart := finance.MonthAdd(today, -60, today.Day()).AddDays(1)
+	var card struct {
+		Data struct{ ID string } `json:"data"`
+	}
+	body := fmt.Sprintf(`{"name":"Bench card","credit_limit":999999999,"statement_day":15,"due_day":5,"cycle_start_date":%q}`, cycleStart)
+	if err := c.do("POST", "/credit-cards", body, &card); err != nil {
+		return fmt.Errorf("create card: %w", err)
+	}
+	if err := srv.stop(); err != nil {
+		return err
+	}
+	db, err := store.Open(filepath.Join(data, store.FileName))
+	if err != nil {
+		return err
+	}
+	err = store.SeedCardPurchases(ctx, db, card.Data.ID, 100_000, cycleStart, today.AddDays(-1))
+	db.Close()
+	if err != nil {
+		return err
+	}
+
+	if srv, err = start(bin, data); err != nil {
+		return err
+	}
+	c.base = srv.url + "/api/v1"
+	var counts struct {
+		Data struct{ Total int } `json:"data"`
+	}
+	began := time.Now()
+	if err := c.do("GET", "/credit-cards/soa/counts?cardId="+card.Data.ID, "", &counts); err != nil {
+		return err
+	}
+	add("(f) first request after 5 years, 100,000 purchases: generates the backlog", "%s, %d statements", ms(time.Since(began)), counts.Data.Total)
+	r := c.load(reads, 1, get("/credit-cards/soa?cardId="+card.Data.ID))
+	add("(f) GET /credit-cards/soa afterwards (nothing due)", "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+	if err := srv.stop(); err != nil {
+		return err
+	}
+	if db, err = store.Open(filepath.Join(data, store.FileName)); err != nil {
+		return err
+	}
+	defer db.Close()
+	check, err := store.StatementCheckCost(ctx, db, email, 1000)
+	if err != nil {
+		return err
+	}
+	add("(f) the is-anything-due check each card request makes", "%s", ms(check))
 	return nil
 }
 

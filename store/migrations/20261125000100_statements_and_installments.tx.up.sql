@@ -113,3 +113,11 @@ CREATE TABLE card_logs (
 CREATE INDEX card_logs_user ON card_logs (user_id, created_at, id);
 --bun:split
 CREATE INDEX card_logs_card ON card_logs (credit_card_id, created_at, id);
+--bun:split
+
+-- Billing a statement changes the status of every row it takes. The user-wide
+-- index leaves status out, so billing does not move its entries: lists still
+-- read it in date order and skip the few rows of another status.
+DROP INDEX card_transactions_user;
+--bun:split
+CREATE INDEX card_transactions_user ON card_transactions (user_id, date, id);
