@@ -273,6 +273,47 @@ var toolTable = []toolSpec{
 			"create_expense for it; purchases and refunds need an expense category name, fees and interest take none. " +
 			"Confirm with the user; each call records a new transaction.",
 	},
+	// Installment plans: their two reads (finance:read) sit with their two writes.
+	{
+		name: "list_installment_plans", title: "List installment plans", method: "GET",
+		path: "/api/v1/credit-cards/installment-plans", hints: reads,
+		description: "List the user's installment plans (card purchases converted into monthly installments), newest " +
+			"first. Filter with status (active, completed or cancelled; every plan by default), cardId, dateFrom/dateTo " +
+			"on the first installment date, or search on the description. Each plan has principal, months, " +
+			"total_interest, total_payable and its progress: billed_count, remaining_count, remaining_principal, " +
+			"remaining_payable and next_installment_date. Use it to answer 'what am I still paying in installments' and " +
+			"to find a plan id for get_installment_plan or cancel_installment_plan.",
+	},
+	{
+		name: "get_installment_plan", title: "Get an installment plan", method: "GET",
+		path: "/api/v1/credit-cards/installment-plans/{id}", hints: reads,
+		description: "Get one installment plan by id (from list_installment_plans), cancelled ones included, with " +
+			"installments: its card rows by number, each with date, amount, principal_portion, interest_portion and " +
+			"status (unbilled, billed or voided); on a plan cancelled after billing, the pre-termination row " +
+			"(installment_number null) comes last. Read it before cancel_installment_plan to see what is already billed.",
+	},
+	{
+		name: "convert_transaction_to_installment", title: "Convert a card purchase to installments", method: "POST",
+		path: "/api/v1/credit-cards/transactions/{id}/convert-to-installment", hints: creates,
+		description: "Convert an unbilled card purchase (id: the purchase's, from list_unbilled_transactions) into a " +
+			"monthly installment plan. months (2 to 60) is required. interest_type is none (the default) or add_on; " +
+			"with add_on give interest_rate (the monthly add-on percent, 0.75 for 0.75% a month) or the bank's quoted " +
+			"monthly_amount, which every installment then bills exactly. first_installment_date defaults to the purchase " +
+			"date and may not be earlier; description defaults to the purchase's. In one transaction the purchase " +
+			"becomes converted (its expense stays, so the purchase still counts once as spending) and one unbilled row " +
+			"per month is created; their interest counts as card fees and interest. Only an unbilled purchase on an " +
+			"active card can be converted. Use the bank's terms and confirm them with the user; each call creates a new " +
+			"plan, so after a lost reply check list_installment_plans before retrying.",
+	},
+	{
+		name: "cancel_installment_plan", title: "Cancel an installment plan", method: "POST",
+		path: "/api/v1/credit-cards/installment-plans/{id}/cancel", hints: voids,
+		description: "Cancel an active installment plan (id from list_installment_plans). If no installment is billed " +
+			"yet, every row is voided and the purchase returns to unbilled, to be billed in full by its statement. If " +
+			"some are billed, they stay; the unbilled rows are voided with their interest, and one pre-termination row " +
+			"dated today bills the principal they held. This cannot be undone, and completed or cancelled plans are " +
+			"refused. Read get_installment_plan first and ask the user to confirm.",
+	},
 	{
 		name: "update_credit_card_transaction", title: "Update a card transaction", method: "PUT",
 		path: "/api/v1/credit-cards/transactions/{id}", hints: updates,

@@ -65,6 +65,10 @@ func TestListTextFiltersAreLiteral(t *testing.T) {
 			quote(desc)+`,"category":`+quote(cat)+`}`)
 		add("/api/v1/credit-cards/transactions", row.ID, desc, cat)
 		add(unbilled, row.ID, desc, "")
+		// An installment plan, converted from a purchase of its own, is found by its description.
+		src := alice.createCardRow(t, `{"credit_card_id":"`+card.ID+`","type":"purchase","amount":2,"date":"2025-03-01","description":"Plan source","category":"Shopping"}`)
+		plan := send[finance.InstallmentPlanDetail](t, alice, http.MethodPost, convertURL(src.ID), `{"months":2,"description":`+quote(desc)+`}`, http.StatusCreated)
+		add(plansURL, plan.ID, desc, "")
 		a := alice.createAccount(t, `{"name":`+quote("A"+s)+`,"type":"cash"}`)
 		add("/api/v1/accounts", a.ID, "A"+s, "")
 		c := alice.createCard(t, `{"name":`+quote("C"+s)+`,"credit_limit":1000,"statement_day":1,"due_day":20}`)

@@ -122,6 +122,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerCardRoutes()
 	s.registerCardTransactionRoutes()
 	s.registerSOARoutes()
+	s.registerInstallmentRoutes()
 	s.registerExpenseRoutes()
 	return s
 }
