@@ -139,4 +139,23 @@ func TestCardStatementsEndToEnd(t *testing.T) {
 	if acct := decodeAs[finance.Account](t, api("GET", "/accounts/"+account.ID, nil, http.StatusOK)); acct.CurrentBalance.String() != "20000.00" {
 		t.Errorf("account after the void: %s", acct.CurrentBalance)
 	}
+
+	// An installment plan with add-on interest (domain.md §4.4): 20,000.00 over
+	// 24 months at 0.75% a month.
+	tv := decodeAs[finance.Expense](t, api("POST", "/expenses", purchase("20000", today.String()), http.StatusCreated))
+	plan := decodeAs[finance.InstallmentPlanDetail](t, api("POST", "/credit-cards/transactions/"+*tv.CardTransactionID+"/convert-to-installment",
+		map[string]any{"months": 24, "interest_type": "add_on", "interest_rate": "0.75"}, http.StatusCreated))
+	if plan.TotalInterest.String() != "3600.00" || plan.TotalPayable.String() != "23600.00" || len(plan.Installments) != 24 {
+		t.Fatalf("plan %+v with %d rows", plan.InstallmentPlan, len(plan.Installments))
+	}
+	for i, r := range plan.Installments {
+		want := "983.33 = 833.33 + 150.00"
+		if i == 23 {
+			want = "983.41 = 833.41 + 150.00"
+		}
+		got := fmt.Sprintf("%s = %s + %s", r.Amount, r.PrincipalPortion, r.InterestPortion)
+		if got != want || r.Date.String() != finance.MonthAdd(today, i, today.Day()).String() {
+			t.Errorf("installment %d: %s on %s, want %s", i+1, got, r.Date, want)
+		}
+	}
 }
