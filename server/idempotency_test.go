@@ -274,8 +274,8 @@ func TestIdempotencyErrorsAreNotStored(t *testing.T) {
 }
 
 // A request with a key commits its writes and its answer together: a
-// handler that fails or panics after writing leaves nothing behind, and the
-// writer is free for the next request.
+// handler that fails, answers an error or panics after writing leaves
+// nothing behind, and the writer is free for the next request.
 func TestIdempotentWriteIsOneTransaction(t *testing.T) {
 	env, alice, _ := newSpendingEnv(t)
 	writeExpense := func(r bunrouter.Request) error {
@@ -298,12 +298,22 @@ func TestIdempotentWriteIsOneTransaction(t *testing.T) {
 		}
 		panic("a bug after the write")
 	})
+	// A handler may write an error answer itself and return nil; that is
+	// not a success either.
+	env.srv.handle(http.MethodPost, "/api/v1/test/answers-an-error-after-writing", write, func(w http.ResponseWriter, r bunrouter.Request) error {
+		if err := writeExpense(r); err != nil {
+			return err
+		}
+		writeError(w, r.Request, finance.InvalidStatus("the request failed after its write"))
+		return nil
+	})
 	captureDefaultLog(t)
 	for _, tc := range []struct {
 		path   string
 		status int
 	}{
 		{"/api/v1/test/fails-after-writing", http.StatusBadRequest},
+		{"/api/v1/test/answers-an-error-after-writing", http.StatusBadRequest},
 		{"/api/v1/test/panics-after-writing", http.StatusInternalServerError},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
