@@ -80,7 +80,7 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	}
 
 	for _, name := range slices.Sorted(maps.Keys(args)) {
-		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] && !t.idempotencyArg(name) {
+		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] && !t.keyArg(name) {
 			v.Add(name, "is not an argument of "+t.name+"; its arguments are: "+strings.Join(t.argumentNames(), ", "))
 		}
 	}
@@ -196,7 +196,8 @@ func queryValue(raw json.RawMessage) (*string, bool) {
 
 func (t tool) pathParam(name string) bool { return slices.Contains(t.pathParams, name) }
 
-func (t tool) idempotencyArg(name string) bool { return t.takesIdempotencyKey && name == idempotencyArg }
+// keyArg reports whether name is the tool's idempotency_key argument.
+func (t tool) keyArg(name string) bool { return t.takesIdempotencyKey && name == idempotencyArg }
 
 func (t tool) argumentNames() []string {
 	names := slices.Clone(t.pathParams)
