@@ -61,10 +61,10 @@ type IdempotencyStore interface {
 func (s *Server) idempotent(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r bunrouter.Request) error {
 		key, ok, err := idempotencyKey(r.Header)
-		if err != nil || !ok {
-			if err != nil {
-				return err
-			}
+		if err != nil {
+			return err
+		}
+		if !ok {
 			return h(w, r)
 		}
 		// The whole body is read before the transaction starts: it is part

@@ -404,3 +404,30 @@ func TestIdempotencyKeyOnEveryWrite(t *testing.T) {
 		headers:    map[string]string{IdempotencyKeyHeader: "not a key"},
 		wantStatus: http.StatusOK, noHeaders: []string{IdempotentReplayedHeader}}.run(t, env)
 }
+
+// A multipart form is a body like any other: resent with the same bytes (and
+// so the same boundary) it replays; the same fields under a new boundary are
+// other bytes, so another request.
+func TestIdempotentMultipartForm(t *testing.T) {
+	env, alice, _ := newSpendingEnv(t)
+	fields := [][2]string{{"amount", "12.50"}, {"date", "2025-03-05"}, {"description", "Bus"},
+		{"category", "Transportation"}, {"payment_method", "Cash"}}
+	body, ct := form(t, fields)
+	headers := map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct, IdempotencyKeyHeader: "bus"}
+	post := func(body string, headers map[string]string, wantStatus int) apiResult {
+		return apiScenario{method: http.MethodPost, url: "/api/v1/expenses", body: body, headers: headers, wantStatus: wantStatus}.run(t, env)
+	}
+	first := post(body, headers, http.StatusCreated)
+	notReplayed(t, first)
+	checkReplay(t, first, post(body, headers, http.StatusCreated))
+
+	again, ct := form(t, fields)
+	headers["Content-Type"] = ct
+	res := post(again, headers, http.StatusBadRequest)
+	if res.env.Error == nil || res.env.Error.Fields[IdempotencyKeyHeader] != "was used with a different request" {
+		t.Errorf("the same fields under another boundary: %s", res.raw)
+	}
+	if got := len(snapshotSpending(t, env, alice.user.ID).Expenses); got != 1 {
+		t.Errorf("expenses: %d, want 1", got)
+	}
+}
