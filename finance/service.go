@@ -21,6 +21,11 @@ func NewService(st Store) *Service { return &Service{store: st, now: time.Now} }
 // SetClock replaces the clock (tests pin "today").
 func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
+// Now is the time on the service's clock. Callers that keep time-bound
+// records beside the ledger's (idempotency keys) read it here, so that a
+// test pinning the clock moves them too.
+func (s *Service) Now() time.Time { return s.now() }
+
 // Store is the persistence the domain needs. Read returns a Repo on the read
 // pool; Write runs fn in one write transaction and commits only if fn returns nil.
 type Store interface {

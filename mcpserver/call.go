@@ -80,7 +80,7 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	}
 
 	for _, name := range slices.Sorted(maps.Keys(args)) {
-		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] {
+		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] && !t.keyArg(name) {
 			v.Add(name, "is not an argument of "+t.name+"; its arguments are: "+strings.Join(t.argumentNames(), ", "))
 		}
 	}
@@ -93,6 +93,14 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 			continue
 		}
 		path = strings.Replace(path, "{"+name+"}", url.PathEscape(s), 1)
+	}
+
+	// The key is a header of the route's request (null means none).
+	var idempotencyKey *string
+	if raw, given := args[idempotencyArg]; given && t.takesIdempotencyKey && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		if err := json.Unmarshal(raw, &idempotencyKey); err != nil {
+			v.Add(idempotencyArg, "must be a string")
+		}
 	}
 
 	query := url.Values{}
@@ -132,6 +140,9 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	r.Header.Set("Accept", "application/json")
 	if t.hasBody {
 		r.Header.Set("Content-Type", "application/json")
+	}
+	if idempotencyKey != nil {
+		r.Header.Set(idempotencyHeader, *idempotencyKey)
 	}
 	return r, nil
 }
@@ -185,10 +196,17 @@ func queryValue(raw json.RawMessage) (*string, bool) {
 
 func (t tool) pathParam(name string) bool { return slices.Contains(t.pathParams, name) }
 
+// keyArg reports whether name is the tool's idempotency_key argument.
+func (t tool) keyArg(name string) bool { return t.takesIdempotencyKey && name == idempotencyArg }
+
 func (t tool) argumentNames() []string {
 	names := slices.Clone(t.pathParams)
 	names = append(names, slices.Sorted(maps.Keys(t.queryParams))...)
-	return append(names, slices.Sorted(maps.Keys(t.bodyFields))...)
+	names = append(names, slices.Sorted(maps.Keys(t.bodyFields))...)
+	if t.takesIdempotencyKey {
+		names = append(names, idempotencyArg)
+	}
+	return names
 }
 
 // restError is the error object of the REST envelope.

@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -170,6 +172,9 @@ func TestArgumentErrors(t *testing.T) {
 		{"text that is not UTF-8", "list_expenses", "{\"search\":\"caf\xe9\"}", "arguments"},
 		// Nested members reach the route as sent, which refuses them.
 		{"body text with NUL", "create_expense", `{"amount":1,"date":"2025-03-08","description":"x\u0000","category":"Groceries","payment_method":"Cash"}`, "description"},
+		{"idempotency key not a string", "create_category", `{"name":"X","kind":"expense","idempotency_key":5}`, "idempotency_key"},
+		// Only the tools of routes that take the header have the argument.
+		{"idempotency key on an update", "update_expense", `{"id":"x","amount":5,"idempotency_key":"k"}`, "idempotency_key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg := env.rpc(key, "tools/call", json.RawMessage(`{"name":"`+tc.tool+`","arguments":`+tc.args+`}`))
@@ -197,6 +202,82 @@ func TestPathParametersAreEscaped(t *testing.T) {
 		res := env.callTool(key, "get_expense", map[string]any{"id": id})
 		if got := res.structured(t); !res.IsError || got["code"] != "NOT_FOUND" {
 			t.Errorf("id %q: %s, want NOT_FOUND", id, res.StructuredContent)
+		}
+	}
+}
+
+// A write tool's idempotency_key is the Idempotency-Key header of its REST
+// request: the same call again returns the first result and writes nothing,
+// and the key is the REST route's (another request with it is refused there).
+func TestIdempotencyKeyArgument(t *testing.T) {
+	env := newTestEnv(t)
+	rest := env.key(auth.ScopeAll)
+	key := env.key(auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP)
+	args := map[string]any{"amount": json.Number("42.00"), "date": "2025-03-08", "description": "Taxi",
+		"category": "Transportation", "payment_method": "Cash", "idempotency_key": "taxi-0308"}
+	expenses := func() []any {
+		t.Helper()
+		_, list := env.rest(rest, http.MethodGet, "/api/v1/expenses", "")
+		return list.Data.(map[string]any)["items"].([]any)
+	}
+
+	first := env.callTool(key, "create_expense", args)
+	if first.IsError {
+		t.Fatalf("create_expense: %s", first.Content[0].Text)
+	}
+	if _, _, _, _, err := env.db.IdempotentResponse(context.Background(), env.user.ID, "taxi-0308", time.Now()); err != nil {
+		t.Errorf("no answer stored under the key: %v", err)
+	}
+	again := env.callTool(key, "create_expense", args)
+	if again.IsError || !bytes.Equal(again.StructuredContent, first.StructuredContent) || again.Content[0].Text != first.Content[0].Text {
+		t.Errorf("the repeated call = %s, want the first result %s", again.StructuredContent, first.StructuredContent)
+	}
+	if items := expenses(); len(items) != 1 {
+		t.Errorf("expenses after a call and its repeat: %d, want 1", len(items))
+	}
+
+	// The key is not in the body: the same key with other arguments is the
+	// REST route's error, naming the header.
+	args["amount"] = json.Number("43.00")
+	other := env.callTool(key, "create_expense", args)
+	got := other.structured(t)
+	fields, _ := got["fields"].(map[string]any)
+	if !other.IsError || got["code"] != "VALIDATION_ERROR" || fields["Idempotency-Key"] != "was used with a different request" {
+		t.Errorf("the key with other arguments: %s, want a VALIDATION_ERROR on Idempotency-Key", other.StructuredContent)
+	}
+	if items := expenses(); len(items) != 1 {
+		t.Errorf("expenses after a refused call: %d, want 1", len(items))
+	}
+
+	// Without the argument, each call writes.
+	delete(args, "idempotency_key")
+	env.callTool(key, "create_expense", args)
+	env.callTool(key, "create_expense", args)
+	if items := expenses(); len(items) != 3 {
+		t.Errorf("expenses after two calls without a key: %d, want 3", len(items))
+	}
+}
+
+// Exactly the tools of POST routes take idempotency_key, and the payment and
+// balance tools tell the model to use it.
+func TestIdempotencyKeyInSchemas(t *testing.T) {
+	for _, tt := range builtTools(t) {
+		var schema struct {
+			Properties map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(tt.inputSchema, &schema); err != nil {
+			t.Fatal(err)
+		}
+		_, has := schema.Properties["idempotency_key"]
+		if want := tt.method == http.MethodPost; has != want {
+			t.Errorf("%s (%s): idempotency_key in the schema = %v, want %v", tt.name, tt.method, has, want)
+		}
+	}
+	for _, name := range []string{"adjust_account_balance", "record_credit_card_soa_payment"} {
+		for _, tt := range builtTools(t) {
+			if tt.name == name && !strings.HasSuffix(tt.description, retryWithKey) {
+				t.Errorf("%s: the description does not end with the retry advice", name)
+			}
 		}
 	}
 }

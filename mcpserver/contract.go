@@ -39,7 +39,23 @@ type operation struct {
 	queryParams map[string]bool // name -> known
 	bodyFields  map[string]bool // top-level request body fields
 	hasBody     bool
+	// takesIdempotencyKey is set when the operation takes the
+	// Idempotency-Key header: the tool then has the idempotencyArg argument.
+	takesIdempotencyKey bool
 }
+
+// The tool argument that a route's Idempotency-Key header becomes. It is
+// sent as that header of the REST request, never in the body.
+const (
+	idempotencyHeader = "Idempotency-Key"
+	idempotencyArg    = "idempotency_key"
+	// idempotencyArgDescription replaces the header's description, which
+	// speaks of HTTP, in the tool's schema.
+	idempotencyArgDescription = "Optional: a unique key for this one intended write, such as a new random UUID " +
+		"(1 to 255 visible ASCII characters). Calling again with the same key and the same arguments within 24 hours " +
+		"returns the first call's result instead of writing again, so keep the key when retrying after a lost reply; " +
+		"the same key with other arguments is an error. Use a new key for each new write."
+)
 
 // operation resolves method and path (the contract's form, /api/v1/expenses/{id})
 // into the tool's input schema: path parameters, query parameters and the
@@ -91,8 +107,24 @@ func (c *contract) operation(method, path string) (*operation, error) {
 		p := params[key]
 		name, _ := p["name"].(string)
 		in, _ := p["in"].(string)
+		if in == "header" && name == idempotencyHeader {
+			schema, err := c.inline(p["schema"], nil)
+			if err != nil {
+				return nil, err
+			}
+			prop, _ := schema.(map[string]any)
+			if prop == nil {
+				prop = map[string]any{}
+			}
+			prop["description"] = idempotencyArgDescription
+			out.takesIdempotencyKey = true
+			if err := add(idempotencyArg, prop); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if in != "path" && in != "query" {
-			continue // headers and cookies are the transport's business
+			continue // other headers and cookies are the transport's business
 		}
 		schema, err := c.inline(p["schema"], nil)
 		if err != nil {

@@ -37,6 +37,13 @@ var (
 	reshapes = hints{destructive: true}
 )
 
+// retryWithKey ends the description of every tool whose repetition would
+// move money twice: balance adjustments now, payments as their tools are
+// added. It is the tool's form of safety rule 3.
+const retryWithKey = "Pass an idempotency_key (a new random UUID for this write) and keep it: after a network " +
+	"failure, read the latest state first, and retry only with the same key, which returns the first result " +
+	"instead of writing twice."
+
 type toolSpec struct {
 	name        string
 	title       string
@@ -243,7 +250,7 @@ var toolTable = []toolSpec{
 		path: "/api/v1/accounts/{id}/balance-adjustment", hints: reshapes,
 		description: "Bring an account's balance to target_balance (for example to match the bank's app) by posting one " +
 			"adjustment line for the difference; returns the line and the balances before and after. Read list_accounts " +
-			"first and confirm the target with the user. Do not retry blindly after a network failure: read the balance again.",
+			"first and confirm the target with the user. " + retryWithKey,
 	},
 
 	// credit_cards:write
@@ -335,8 +342,7 @@ var toolTable = []toolSpec{
 			"list_accounts): amount (at most the statement's remaining), optional date (default today) and notes. It also " +
 			"debits the account; it is not spending, since the charges counted when they were made. Returns the payment " +
 			"and the statement after it. A payment cannot be deleted (only voiding the whole statement undoes it), so " +
-			"read get_credit_card_soa and confirm the amount and account with the user first. Do not retry blindly after " +
-			"a network failure: read the statement's paid_total first.",
+			"read get_credit_card_soa and confirm the amount and account with the user first. " + retryWithKey,
 	},
 	{
 		name: "add_soa_transaction", title: "Add a line to a card statement", method: "POST",

@@ -428,6 +428,49 @@ func TestContractOperationsComplete(t *testing.T) {
 	}
 }
 
+// TestContractIdempotencyKey fails when a POST operation under /api/v1 that
+// needs a credential lacks the shared Idempotency-Key parameter, or a success
+// response of one does not declare Idempotent-Replayed; the server wraps
+// every such route (see TestIdempotencyKeyOnEveryWrite). Sign-in, which is
+// public and writes no record, does not take the header.
+func TestContractIdempotencyKey(t *testing.T) {
+	c := mustLoadContract(t)
+	const param, header = "#/components/parameters/IdempotencyKey", "#/components/headers/Idempotent-Replayed"
+	if p := c.doc.Components.Parameters["IdempotencyKey"]; p == nil || p.Value.In != openapi3.ParameterInHeader ||
+		p.Value.Name != IdempotencyKeyHeader || p.Value.Required {
+		t.Fatalf("components.parameters.IdempotencyKey must be the optional header %s", IdempotencyKeyHeader)
+	}
+	checked := 0
+	for path, item := range c.doc.Paths.Map() {
+		op := item.Post
+		if op == nil || !strings.HasPrefix(path, APIPrefix) {
+			continue
+		}
+		public := op.Security != nil && len(*op.Security) == 0
+		has := slices.ContainsFunc(op.Parameters, func(p *openapi3.ParameterRef) bool { return p.Ref == param })
+		switch {
+		case public && has:
+			t.Errorf("POST %s (%s) is public but takes %s, which needs a user", path, op.OperationID, IdempotencyKeyHeader)
+		case public:
+		case !has:
+			t.Errorf("POST %s (%s) lacks parameters: [$ref: %q]", path, op.OperationID, param)
+		default:
+			checked++
+			for status, ref := range op.Responses.Map() {
+				if !strings.HasPrefix(status, "2") {
+					continue
+				}
+				if h := ref.Value.Headers[IdempotentReplayedHeader]; h == nil || h.Ref != header {
+					t.Errorf("POST %s (%s): response %s does not declare %s ($ref: %q)", path, op.OperationID, status, IdempotentReplayedHeader, header)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no POST operation under /api/v1 takes the header; the check looked at nothing")
+	}
+}
+
 // TestRoutesGolden lists every route with its scope in testdata/routes.golden,
 // so that a new route or a changed scope shows in review. Regenerate with
 //

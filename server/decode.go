@@ -50,6 +50,11 @@ func (s *Server) readBody(r *http.Request) ([]byte, error) {
 			return nil, badRequest("Content-Type must be application/json or multipart/form-data", nil)
 		}
 	}
+	return s.readAll(r)
+}
+
+// readAll reads the whole request body, within the server's limit.
+func (s *Server) readAll(r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError

@@ -49,11 +49,12 @@ type HealthChecker interface {
 	ProbeWrite(ctx context.Context) error
 }
 
-// Database is what the server needs of the store: health checks, and the
-// ledger's persistence port.
+// Database is what the server needs of the store: health checks, the
+// ledger's persistence port, and the responses of idempotent writes.
 type Database interface {
 	HealthChecker
 	finance.Store
+	IdempotencyStore
 }
 
 // Server is the HTTP application.
@@ -142,7 +143,8 @@ type handlerFunc func(w http.ResponseWriter, r bunrouter.Request) error
 
 // handle registers a route with its requirement and the query parameters it
 // takes. The chain per route is: body limit -> authenticate -> Pro plan ->
-// rate limit -> scope -> query check (REST API routes) -> handler.
+// rate limit -> scope -> query check (REST API routes) -> Idempotency-Key
+// (POST routes of the REST API that need a credential) -> handler.
 func (s *Server) handle(method, path string, access auth.Requirement, h handlerFunc, query ...string) {
 	s.add(Route{Method: method, Path: path, Access: access, Query: query}, h)
 }
@@ -160,6 +162,11 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		h = s.withGeneration(h)
 	}
 	if strings.HasPrefix(rt.Path, APIPrefix) {
+		if rt.Method == http.MethodPost && !rt.Access.IsPublic() {
+			// Inside the query check: a request the route refuses for its
+			// query is refused before its key is looked at.
+			h = s.idempotent(h)
+		}
 		h = checkedQuery(rt.Query, h)
 	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {

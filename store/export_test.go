@@ -63,3 +63,11 @@ func (db *DB) ReaderConnsPragma(ctx context.Context, name string, n int) ([]stri
 	}
 	return vals, nil
 }
+
+// IdempotencyKeys lists the keys stored for userID, expired ones included.
+func (db *DB) IdempotencyKeys(ctx context.Context, userID string) ([]string, error) {
+	var keys []string
+	err := db.reader.NewSelect().Table("idempotency_keys").Column("idempotency_key").
+		Where("user_id = ?", userID).Order("idempotency_key").Scan(ctx, &keys)
+	return keys, err
+}

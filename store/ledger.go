@@ -21,7 +21,8 @@ type ledger struct {
 // Read returns the ledger on the read pool.
 func (db *DB) Read() finance.Repo { return ledger{db: db.reader} }
 
-// Write runs fn in one IMMEDIATE transaction on the writer.
+// Write runs fn in one IMMEDIATE transaction on the writer, or in the write
+// scope that ctx carries (WriteScope).
 func (db *DB) Write(ctx context.Context, fn func(finance.Repo) error) error {
 	if err := db.hot.prepare(ctx, db.writer.DB); err != nil {
 		return err

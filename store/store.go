@@ -170,8 +170,17 @@ func (db *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// tx runs fn in one IMMEDIATE transaction on the writer: all of it commits or none of it does.
+// tx runs fn in one IMMEDIATE transaction on the writer: all of it commits
+// or none of it does. Under a write scope (WriteScope) fn joins the scope's
+// transaction instead, which commits or rolls back as a whole.
 func (db *DB) tx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if sc := db.scope(ctx); sc != nil {
+		err := fn(ctx, sc.tx)
+		if err != nil && sc.failed == nil {
+			sc.failed = err
+		}
+		return err
+	}
 	err := db.writer.RunInTx(ctx, nil, fn)
 	db.noteWrite(err)
 	return err

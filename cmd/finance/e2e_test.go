@@ -203,6 +203,20 @@ func (p *serverProc) interrupt(t *testing.T) int {
 	return 0
 }
 
+// kill stops the server at once with SIGKILL, as a crash or a power cut
+// would: no shutdown code runs.
+func (p *serverProc) kill(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatalf("kill: %v", err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(e2eWait):
+		t.Fatal("server did not exit after SIGKILL")
+	}
+}
+
 // envelope is the response body of every API route.
 type envelope struct {
 	Success bool            `json:"success"`
@@ -215,6 +229,18 @@ type envelope struct {
 }
 
 func call(t *testing.T, method, url, token string, body any) (int, envelope) {
+	t.Helper()
+	resp, raw := send(t, method, url, token, nil, body)
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatalf("%s %s: body is not a JSON envelope: %v\n%s", method, url, err, raw)
+	}
+	return resp.StatusCode, env
+}
+
+// send makes one request with token, the extra headers given and body (as
+// JSON, unless nil), and returns the response with its body read.
+func send(t *testing.T, method, url, token string, header http.Header, body any) (*http.Response, []byte) {
 	t.Helper()
 	var rd io.Reader
 	if body != nil {
@@ -236,6 +262,9 @@ func call(t *testing.T, method, url, token string, body any) (int, envelope) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, url, err)
@@ -245,11 +274,7 @@ func call(t *testing.T, method, url, token string, body any) (int, envelope) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("%s %s: body is not a JSON envelope: %v\n%s", method, url, err, raw)
-	}
-	return resp.StatusCode, env
+	return resp, raw
 }
 
 type health struct {
@@ -534,5 +559,61 @@ func TestHealthWithAFullDisk(t *testing.T) {
 	}
 	if status, _ := call(t, http.MethodGet, p.url+"/healthz", "", nil); status != http.StatusServiceUnavailable {
 		t.Errorf("GET /healthz with a full disk: %d, want 503", status)
+	}
+}
+
+// TestIdempotentRetryAfterACrash retries a write whose answer was lost, on a
+// server that was killed and started again in between: the retry with the
+// same Idempotency-Key gets the stored answer and the write exists once.
+func TestIdempotentRetryAfterACrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	dataDir := t.TempDir()
+	createUser(t, dataDir, "ana@example.com")
+	token := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", "ana@example.com",
+		"--name", "retry", "--scopes", "all").stdout)
+	expense := map[string]any{"amount": "87.25", "date": "2026-11-20", "description": "Pharmacy", "category": "Health & Medical", "payment_method": "Cash"}
+	withKey := http.Header{"Idempotency-Key": {"pharmacy-2026-11-20"}}
+
+	first := startServer(t, bin, dataDir)
+	// The answer is read and thrown away, as if the connection had dropped on
+	// its way back. Once the write has committed, the server's state is the
+	// same whether or not its reply reached the client, so this stands for
+	// every lost reply; waiting for it only makes sure the write was made.
+	if resp, raw := send(t, http.MethodPost, first.url+"/api/v1/expenses", token, withKey, expense); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("first POST: %d %s", resp.StatusCode, raw)
+	}
+	first.kill(t)
+
+	again := startServer(t, bin, dataDir)
+	resp, raw := send(t, http.MethodPost, again.url+"/api/v1/expenses", token, withKey, expense)
+	if resp.StatusCode != http.StatusCreated || resp.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("retry after the crash: %d, Idempotent-Replayed %q, body %s; want the stored 201, replayed",
+			resp.StatusCode, resp.Header.Get("Idempotent-Replayed"), raw)
+	}
+	var replayed envelope
+	if err := json.Unmarshal(raw, &replayed); err != nil {
+		t.Fatal(err)
+	}
+	var created struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(replayed.Data, &created); err != nil || created.ID == "" {
+		t.Fatalf("replayed data %s: %v", replayed.Data, err)
+	}
+	status, stored := call(t, http.MethodGet, again.url+"/api/v1/expenses/"+created.ID, token, nil)
+	if status != http.StatusOK || !bytes.Equal(stored.Data, replayed.Data) {
+		t.Errorf("the replayed expense %s differs from the stored one (%d) %s", replayed.Data, status, stored.Data)
+	}
+	status, list := call(t, http.MethodGet, again.url+"/api/v1/expenses", token, nil)
+	var page struct {
+		Pagination struct {
+			TotalItems int `json:"total_items"`
+		} `json:"pagination"`
+	}
+	if err := json.Unmarshal(list.Data, &page); status != http.StatusOK || err != nil || page.Pagination.TotalItems != 1 {
+		t.Errorf("expenses after the retry: %d %s (%v); want exactly one", status, list.Data, err)
 	}
 }
