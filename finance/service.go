@@ -39,6 +39,7 @@ type Repo interface {
 	IncomeRepo
 	StatementRepo
 	PlanRepo
+	CardFigureRepo
 	LogRepo
 }
 
