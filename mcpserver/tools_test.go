@@ -142,7 +142,7 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 }
 
 var (
-	readTools = []string{"get_account", "get_credit_card", "get_expense", "get_expense_form_options", "get_expense_summary",
+	readTools = []string{"get_account", "get_credit_card", "get_credit_card_metrics", "get_expense", "get_expense_form_options", "get_expense_summary",
 		"get_income", "list_account_transactions", "list_accounts", "list_categories", "list_credit_cards", "list_expenses",
 		"list_income", "list_unbilled_transactions"}
 	expenseWrites = []string{"create_expense", "delete_expense", "split_expense", "update_expense"}
@@ -175,7 +175,7 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 			[]string{"adjust_account_balance", "create_account", "create_account_transaction", "get_account", "list_account_transactions",
 				"list_accounts", "update_account", "update_account_transaction"}},
 		{"credit_cards:write", []auth.Scope{auth.ScopeCardsWrite, auth.ScopeMCP},
-			[]string{"create_credit_card", "create_credit_card_transaction", "get_credit_card", "list_credit_cards",
+			[]string{"create_credit_card", "create_credit_card_transaction", "get_credit_card", "get_credit_card_metrics", "list_credit_cards",
 				"list_unbilled_transactions", "update_credit_card", "update_credit_card_transaction"}},
 		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "list_categories"}},
 		{"bills:write has no tools yet", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP}, nil},
