@@ -160,8 +160,8 @@ func (l ledger) ReleaseSOA(ctx context.Context, userID, soaID string, now time.T
 
 func (l ledger) StatementCursors(ctx context.Context, userID string) ([]finance.StatementCursor, error) {
 	var rows []struct {
-		creditCardRow
-		FirstUnbilled *finance.Date `bun:"first_unbilled"`
+		creditCardRow `bun:",extend"` // the card's table and alias; a plain embedding loses them
+		FirstUnbilled *finance.Date   `bun:"first_unbilled,scanonly"`
 	}
 	// The subquery is a seek on card_transactions_card (credit_card_id, status, date).
 	err := l.selectCards(&rows).
