@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
 )
 
 // Tests of the card metrics, the usage summary and the activity log
@@ -482,5 +484,241 @@ func TestCardUsageSummary(t *testing.T) {
 	res = alice.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?cardId="+visa.ID, "", http.StatusOK)
 	if got := rawField(t, res, "month"); got != `"2025-04"` {
 		t.Errorf("default month at 2025-03-31T16:30Z = %s, want 2025-04", got)
+	}
+}
+
+// Every card-related change appends one entry, in its own transaction;
+// changes to anything else append none.
+func TestCardLogEntries(t *testing.T) {
+	env, alice, bob := newSpendingEnv(t)
+	step := 0
+	// tick moves the clock one minute per change, so each entry has its own
+	// created_at and the list order is the order of the changes.
+	tick := func() time.Time {
+		step++
+		at := ledgerNow.Add(time.Duration(step) * time.Minute)
+		moveLedgerClock(env, at)
+		return at
+	}
+	type want struct {
+		card       string
+		entityType string
+		entityID   string
+		action     string
+		message    string
+		amount     *finance.Money
+		at         time.Time
+	}
+	amount := func(m finance.Money) *finance.Money { return &m }
+	var wants []want
+	expect := func(w want) { wants = append(wants, w) }
+
+	at := tick()
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5}`)
+	expect(want{visa.ID, "credit_card", visa.ID, "created", "Credit card Visa added: limit 50000.00, statement day 15, due day 5", amount(50000_00), at})
+	at = tick()
+	alice.do(t, http.MethodPut, "/api/v1/credit-cards/"+visa.ID, `{"credit_limit":60000,"notes":"main card","due_day":7}`, http.StatusOK)
+	expect(want{visa.ID, "credit_card", visa.ID, "updated", "Credit card Visa updated: credit limit 50000.00 → 60000.00, due day 5 → 7, notes", amount(60000_00), at})
+	at = tick()
+	alice.do(t, http.MethodPut, "/api/v1/credit-cards/"+visa.ID, `{"name":"Visa Gold"}`, http.StatusOK)
+	expect(want{visa.ID, "credit_card", visa.ID, "updated", `Credit card Visa Gold updated: name "Visa" → "Visa Gold"`, nil, at})
+	at = tick()
+	master := alice.createCard(t, `{"name":"Mastercard","credit_limit":"1000.50","statement_day":1,"due_day":20}`)
+	expect(want{master.ID, "credit_card", master.ID, "created", "Credit card Mastercard added: limit 1000.50, statement day 1, due day 20", amount(1000_50), at})
+
+	// Card transactions through their own routes.
+	at = tick()
+	fee := alice.createCardRow(t, `{"credit_card_id":"`+visa.ID+`","type":"fee","amount":1500,"date":"2025-03-01","description":"Annual fee"}`)
+	expect(want{visa.ID, "card_transaction", fee.ID, "created", `Fee "Annual fee" of 1500.00 recorded on Visa Gold`, amount(1500_00), at})
+	at = tick()
+	alice.do(t, http.MethodPut, "/api/v1/credit-cards/transactions/"+fee.ID, `{"amount":"1200","description":"Annual fee, half"}`, http.StatusOK)
+	expect(want{visa.ID, "card_transaction", fee.ID, "updated",
+		`Fee "Annual fee, half" on Visa Gold updated: amount 1500.00 → 1200.00, description "Annual fee" → "Annual fee, half"`, amount(1200_00), at})
+	at = tick()
+	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+fee.ID, "", http.StatusOK)
+	expect(want{visa.ID, "card_transaction", fee.ID, "voided", `Fee "Annual fee, half" of 1200.00 voided on Visa Gold`, amount(1200_00), at})
+	at = tick()
+	lunch := alice.createCardRow(t, `{"credit_card_id":"`+visa.ID+`","type":"purchase","amount":250,"date":"2025-03-02","description":"Lunch","category":"Food & Dining"}`)
+	expect(want{visa.ID, "card_transaction", lunch.ID, "created", `Purchase "Lunch" of 250.00 recorded on Visa Gold`, amount(250_00), at})
+	at = tick()
+	alice.do(t, http.MethodPut, "/api/v1/credit-cards/transactions/"+lunch.ID, `{"category":"Groceries","credit_card_id":"`+master.ID+`"}`, http.StatusOK)
+	expect(want{master.ID, "card_transaction", lunch.ID, "updated",
+		`Purchase "Lunch" on Mastercard updated: card Visa Gold → Mastercard, category "Food & Dining" → "Groceries"`, amount(250_00), at})
+
+	// The card rows of Credit Card expenses.
+	at = tick()
+	coffee := alice.createExpense(t, `{"amount":"99.50","date":"2025-03-03","description":"Coffee","category":"Food & Dining",
+		"payment_method":"Credit Card","credit_card_id":"`+visa.ID+`"}`)
+	first := *coffee.CardTransactionID
+	expect(want{visa.ID, "card_transaction", first, "created", `Purchase "Coffee" of 99.50 recorded on Visa Gold`, amount(99_50), at})
+	at = tick()
+	alice.do(t, http.MethodPut, "/api/v1/expenses/"+coffee.ID, `{"amount":120,"date":"2025-03-04"}`, http.StatusOK)
+	expect(want{visa.ID, "card_transaction", first, "updated",
+		`Purchase "Coffee" on Visa Gold updated: amount 99.50 → 120.00, date 2025-03-03 → 2025-03-04`, amount(120_00), at})
+	tick() // the category lives on the expense: the card row is not written
+	alice.do(t, http.MethodPut, "/api/v1/expenses/"+coffee.ID, `{"category":"Groceries","notes":"beans"}`, http.StatusOK)
+	at = tick()
+	alice.do(t, http.MethodPut, "/api/v1/expenses/"+coffee.ID, `{"payment_method":"Cash","credit_card_id":null}`, http.StatusOK)
+	expect(want{visa.ID, "card_transaction", first, "voided", `Purchase "Coffee" of 120.00 voided on Visa Gold`, amount(120_00), at})
+	at = tick()
+	coffee = send[finance.Expense](t, alice, http.MethodPut, "/api/v1/expenses/"+coffee.ID,
+		`{"payment_method":"Credit Card","credit_card_id":"`+master.ID+`"}`, http.StatusOK)
+	second := *coffee.CardTransactionID
+	expect(want{master.ID, "card_transaction", second, "created", `Purchase "Coffee" of 120.00 recorded on Mastercard`, amount(120_00), at})
+	at = tick()
+	alice.do(t, http.MethodDelete, "/api/v1/expenses/"+coffee.ID, "", http.StatusOK)
+	expect(want{master.ID, "card_transaction", second, "voided", `Purchase "Coffee" of 120.00 voided on Mastercard`, amount(120_00), at})
+	at = tick()
+	bulk := send[finance.BulkExpenses](t, alice, http.MethodPost, "/api/v1/expenses/bulk", `{"items":[
+		{"amount":5,"date":"2025-03-05","description":"Gum","category":"Groceries","payment_method":"Credit Card","credit_card_id":"`+visa.ID+`"},
+		{"amount":6,"date":"2025-03-05","description":"Cash gum","category":"Groceries","payment_method":"Cash"},
+		{"amount":7,"date":"2025-03-05","description":"Mints","category":"Groceries","payment_method":"Credit Card","credit_card_id":"`+master.ID+`"}]}`,
+		http.StatusCreated)
+	expect(want{visa.ID, "card_transaction", *bulk.Items[0].CardTransactionID, "created", `Purchase "Gum" of 5.00 recorded on Visa Gold`, amount(5_00), at})
+	expect(want{master.ID, "card_transaction", *bulk.Items[2].CardTransactionID, "created", `Purchase "Mints" of 7.00 recorded on Mastercard`, amount(7_00), at})
+
+	// Archive and unarchive.
+	at = tick()
+	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/"+visa.ID, "", http.StatusOK)
+	expect(want{visa.ID, "credit_card", visa.ID, "archived", "Credit card Visa Gold archived with 5.00 outstanding", nil, at})
+	at = tick()
+	alice.do(t, http.MethodPatch, "/api/v1/credit-cards/"+visa.ID+"/unarchive", "", http.StatusOK)
+	expect(want{visa.ID, "credit_card", visa.ID, "unarchived", "Credit card Visa Gold unarchived", nil, at})
+
+	// Changes to anything else log nothing, and neither do refused writes.
+	tick()
+	acc := alice.createAccount(t, `{"name":"Wallet","type":"cash"}`)
+	alice.createExpense(t, `{"amount":1,"date":"2025-03-05","description":"Candy","category":"Groceries","payment_method":"Account Debit","account_id":"`+acc.ID+`"}`)
+	alice.do(t, http.MethodPost, "/api/v1/categories", `{"name":"Hobbies","kind":"expense"}`, http.StatusCreated)
+	alice.do(t, http.MethodPost, "/api/v1/credit-cards", `{"name":"mastercard","credit_limit":1,"statement_day":1,"due_day":1}`, http.StatusBadRequest)
+	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+fee.ID, "", http.StatusBadRequest)
+	alice.do(t, http.MethodPatch, "/api/v1/credit-cards/"+master.ID+"/unarchive", "", http.StatusBadRequest)
+	bob.createCard(t, `{"name":"Bob's","credit_limit":1,"statement_day":1,"due_day":1}`)
+
+	// Newest first; the bulk write's two entries share a second, and the
+	// id, newest first, breaks the tie.
+	got, p := page[finance.CardLog](t, alice, "/api/v1/credit-cards/logs?limit=100")
+	if p.TotalItems != len(wants) {
+		t.Errorf("total_items = %d, want %d", p.TotalItems, len(wants))
+	}
+	var gotEntries, wantEntries []finance.CardLog
+	for i := len(wants) - 1; i >= 0; i-- {
+		w := wants[i]
+		wantEntries = append(wantEntries, finance.CardLog{CreditCardID: &w.card, EntityType: w.entityType, EntityID: w.entityID,
+			Action: w.action, Message: w.message, Amount: w.amount, CreatedAt: w.at})
+	}
+	for _, g := range got {
+		if !finance.ValidID(g.ID) {
+			t.Errorf("entry id %q", g.ID)
+		}
+		g.ID = ""
+		gotEntries = append(gotEntries, g)
+	}
+	if diff := cmp.Diff(wantEntries, gotEntries); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+	// The route reads exactly what the store holds.
+	stored, _, err := env.db.Read().ListCardLogs(context.Background(), alice.user.ID, finance.CardLogFilter{},
+		finance.ListParams{Page: 1, Limit: 100, SortBy: "created_at", Desc: true})
+	if err != nil || len(stored) != len(got) || stored[0].ID != got[0].ID {
+		t.Errorf("stored entries: %d, %v", len(stored), err)
+	}
+	// Amounts are money on the wire; entries without one carry null.
+	res := alice.do(t, http.MethodGet, "/api/v1/credit-cards/logs?limit=1&entity_type=credit_card&action=created&cardId="+master.ID, "", http.StatusOK)
+	if !bytes.Contains(res.env.Data, []byte(`"amount":1000.50,"created_at":"2025-03-10T20:04:00Z"`)) {
+		t.Errorf("entry JSON: %s", res.env.Data)
+	}
+	res = alice.do(t, http.MethodGet, "/api/v1/credit-cards/logs?limit=1&action=unarchived", "", http.StatusOK)
+	if !bytes.Contains(res.env.Data, []byte(`"amount":null`)) {
+		t.Errorf("entry JSON: %s", res.env.Data)
+	}
+	if items, _ := page[finance.CardLog](t, bob, "/api/v1/credit-cards/logs"); len(items) != 1 || items[0].Message != "Credit card Bob's added: limit 1.00, statement day 1, due day 1" {
+		t.Errorf("Bob's log: %+v", items)
+	}
+}
+
+// The log's filters, paging and date bounds, which are days in the user's
+// timezone (Asia/Manila, UTC+8).
+func TestCardLogFilters(t *testing.T) {
+	env, alice, bob := newSpendingEnv(t)
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	fee := alice.createCardRow(t, `{"credit_card_id":"`+visa.ID+`","type":"fee","amount":10,"date":"2025-03-01","description":"Fee"}`)
+	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+fee.ID, "", http.StatusOK)
+	// 23:59:59 on March 11 and 00:00:00 on March 12 in Manila.
+	moveLedgerClock(env, time.Date(2025, 3, 11, 15, 59, 59, 0, time.UTC))
+	late := alice.createCard(t, `{"name":"Midnight late","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	moveLedgerClock(env, time.Date(2025, 3, 11, 16, 0, 0, 0, time.UTC))
+	early := alice.createCard(t, `{"name":"Midnight early","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	bob.createCard(t, `{"name":"Midnight Bob","credit_limit":1000,"statement_day":15,"due_day":5}`)
+
+	entities := func(u ledgerUser, query string) []string {
+		items, p := page[finance.CardLog](t, u, "/api/v1/credit-cards/logs?"+query)
+		if p.TotalItems < len(items) {
+			t.Errorf("%s: total_items %d below the page's %d", query, p.TotalItems, len(items))
+		}
+		return ids(items, func(l finance.CardLog) string { return l.EntityID + " " + l.Action })
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{early.ID + " created", late.ID + " created", fee.ID + " voided", fee.ID + " created", visa.ID + " created"}},
+		{"sortOrder=asc&limit=2", []string{visa.ID + " created", fee.ID + " created"}},
+		{"limit=2&page=2", []string{fee.ID + " voided", fee.ID + " created"}},
+		{"page=9", nil},
+		{"cardId=" + visa.ID, []string{fee.ID + " voided", fee.ID + " created", visa.ID + " created"}},
+		{"action=voided", []string{fee.ID + " voided"}},
+		{"entity_type=card_transaction&action=created", []string{fee.ID + " created"}},
+		{"search=MIDNIGHT", []string{early.ID + " created", late.ID + " created"}},
+		{"search=midnight&dateTo=2025-03-11", []string{late.ID + " created"}},
+		{"search=midnight&dateFrom=2025-03-12", []string{early.ID + " created"}},
+		{"search=midnight&dateFrom=2025-03-12&dateTo=2025-03-12", []string{early.ID + " created"}},
+		{"search=midnight&dateFrom=2025-03-11&dateTo=2025-03-11", []string{late.ID + " created"}},
+		{"dateTo=2025-03-10", nil}, // the first entries were made at 20:00 UTC on March 10: March 11 in Manila
+		{"dateFrom=2025-03-11&dateTo=2025-03-11", []string{late.ID + " created", fee.ID + " voided", fee.ID + " created", visa.ID + " created"}},
+		{"cardId=" + unknownID, nil},
+		{"search=%25", nil},
+	} {
+		got := entities(alice, tc.query)
+		if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("?%s (-want +got):\n%s", tc.query, diff)
+		}
+	}
+	if got := entities(bob, "cardId="+visa.ID); len(got) != 0 {
+		t.Errorf("Bob filtering on Alice's card: %v", got)
+	}
+	runRejectedSpending(t, env, []ledgerUser{alice, bob}, []apiScenario{
+		alice.sc(apiScenario{name: "unknown action and entity type", method: http.MethodGet,
+			url: "/api/v1/credit-cards/logs?action=deleted&entity_type=card", wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			wantFields: fieldsOf(
+				"action", "must be one of: created, updated, archived, unarchived, voided, generated, linked, unlinked, paid, converted, cancelled, completed",
+				"entity_type", "must be one of: credit_card, card_transaction, soa, soa_payment, installment_plan")}),
+		alice.sc(apiScenario{name: "sort by message, malformed card", method: http.MethodGet,
+			url: "/api/v1/credit-cards/logs?sortBy=message&cardId=visa", wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			wantFields: fieldsOf("sortBy", "must be one of: created_at", "cardId", "must be a UUID")}),
+		alice.sc(apiScenario{name: "reversed and malformed dates", method: http.MethodGet,
+			url: "/api/v1/credit-cards/logs?dateFrom=2025-03-12&dateTo=2025-03-11", wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			wantFields: fieldsOf("dateFrom", "must not be after dateTo")}),
+		alice.sc(apiScenario{name: "a date with a time", method: http.MethodGet,
+			url: "/api/v1/credit-cards/logs?dateTo=2025-03-11T00:00:00Z&limit=0", wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			wantFields: fieldsOf("dateTo", problemDate, "limit", "must be an integer from 1 to 100")}),
+		alice.sc(apiScenario{name: "upper-case action", method: http.MethodGet, url: "/api/v1/credit-cards/logs?action=CREATED",
+			wantStatus: http.StatusBadRequest, wantCode: CodeValidation}),
+	})
+}
+
+// The three routes are reads of the card scope: finance:read and
+// credit_cards:write reach them, other write scopes do not.
+func TestCardFigureRoutesNeedTheirScope(t *testing.T) {
+	env, alice, _ := newSpendingEnv(t)
+	readKey := env.createKey(alice.user.ID, auth.ScopeRead)
+	cardsKey := env.createKey(alice.user.ID, auth.ScopeCardsWrite)
+	expensesKey := env.createKey(alice.user.ID, auth.ScopeExpensesWrite)
+	for _, url := range []string{"/api/v1/credit-cards/metrics", "/api/v1/credit-cards/usage-summary", "/api/v1/credit-cards/logs"} {
+		for _, key := range []string{readKey, cardsKey} {
+			apiScenario{method: http.MethodGet, url: url, headers: bearer(key), wantStatus: http.StatusOK}.run(t, env)
+		}
+		apiScenario{method: http.MethodGet, url: url, headers: bearer(expensesKey), wantStatus: http.StatusForbidden, wantCode: CodeForbidden}.run(t, env)
+		apiScenario{method: http.MethodPost, url: url, headers: bearer(cardsKey), wantStatus: http.StatusMethodNotAllowed, wantCode: CodeValidation}.run(t, env)
 	}
 }
