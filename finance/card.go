@@ -394,13 +394,15 @@ func (s *Service) UpdateCreditCard(ctx context.Context, userID, id string, r Car
 		if err := tx.UpdateCreditCard(ctx, userID, c); err != nil {
 			return err
 		}
-		var limit *Money
-		if c.CreditLimit != before.CreditLimit {
-			limit = &c.CreditLimit
-		}
-		if err := s.logCard(ctx, tx, userID, c, LogUpdated,
-			fmt.Sprintf("Credit card %s updated: %s", c.Name, cardChanges(before, c)), limit); err != nil {
-			return err
+		if changes := cardChanges(before, c); len(changes) > 0 {
+			var limit *Money
+			if c.CreditLimit != before.CreditLimit {
+				limit = &c.CreditLimit
+			}
+			if err := s.logCard(ctx, tx, userID, c, LogUpdated,
+				fmt.Sprintf("Credit card %s updated: %s", c.Name, changes), limit); err != nil {
+				return err
+			}
 		}
 		out, err = tx.CreditCard(ctx, userID, id, today)
 		return err

@@ -113,7 +113,8 @@ func (s *Service) logRowWritten(ctx context.Context, tx Repo, userID, action str
 }
 
 // logRowChanged logs what changed between two versions of a card row:
-// `Purchase "Lunch" on Visa updated: amount 250.00 → 300.00`.
+// `Purchase "Lunch" on Visa updated: amount 250.00 → 300.00`. An update
+// that changed nothing is not logged.
 func (s *Service) logRowChanged(ctx context.Context, tx Repo, userID string, before, after CardTransaction) error {
 	var c changeList
 	c.add("card", before.CreditCardName, after.CreditCardName)
@@ -121,6 +122,9 @@ func (s *Service) logRowChanged(ctx context.Context, tx Repo, userID string, bef
 	c.add("date", before.Date.String(), after.Date.String())
 	c.add("description", fmt.Sprintf("%q", before.Description), fmt.Sprintf("%q", after.Description))
 	c.add("category", optionalText(before.Category), optionalText(after.Category))
+	if len(c) == 0 {
+		return nil
+	}
 	return s.logCardRow(ctx, tx, userID, LogUpdated, after,
 		fmt.Sprintf("%s %q on %s updated: %s", titleCase(after.Type), after.Description, after.CreditCardName, c))
 }
@@ -142,12 +146,7 @@ func (c *changeList) addField(field string, changed bool) {
 	}
 }
 
-func (c changeList) String() string {
-	if len(c) == 0 {
-		return "nothing changed"
-	}
-	return strings.Join(c, ", ")
-}
+func (c changeList) String() string { return strings.Join(c, ", ") }
 
 // optionalText writes an optional value for a log message: quoted, or none.
 func optionalText(s *string) string {

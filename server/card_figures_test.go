@@ -585,8 +585,11 @@ func TestCardLogEntries(t *testing.T) {
 	alice.do(t, http.MethodPatch, "/api/v1/credit-cards/"+visa.ID+"/unarchive", "", http.StatusOK)
 	expect(want{visa.ID, "credit_card", visa.ID, "unarchived", "Credit card Visa Gold unarchived", nil, at})
 
-	// Changes to anything else log nothing, and neither do refused writes.
+	// Changes to anything else log nothing, and neither do refused writes
+	// or updates that change nothing.
 	tick()
+	alice.do(t, http.MethodPut, "/api/v1/credit-cards/"+visa.ID, `{"name":"Visa Gold","credit_limit":"60000.00"}`, http.StatusOK)
+	alice.do(t, http.MethodPut, "/api/v1/credit-cards/transactions/"+lunch.ID, `{"description":" Lunch ","amount":250}`, http.StatusOK)
 	acc := alice.createAccount(t, `{"name":"Wallet","type":"cash"}`)
 	alice.createExpense(t, `{"amount":1,"date":"2025-03-05","description":"Candy","category":"Groceries","payment_method":"Account Debit","account_id":"`+acc.ID+`"}`)
 	alice.do(t, http.MethodPost, "/api/v1/categories", `{"name":"Hobbies","kind":"expense"}`, http.StatusCreated)

@@ -139,7 +139,9 @@ func (l ledger) CardUsage(ctx context.Context, cardIDs []string, from, to financ
 		out[p.CreditCardID] = u
 	}
 	// A purchase counts under its expense's category or, when the expense
-	// is split, each part under its own.
+	// is split, each part under its own. Only purchases have an expense, so
+	// the join selects them, and the date range stays the index seek (a
+	// type condition would make SQLite prefer card_transactions_figures).
 	var cats []struct {
 		CreditCardID string
 		finance.CategoryTotal
@@ -150,12 +152,11 @@ func (l ledger) CardUsage(ctx context.Context, cardIDs []string, from, to financ
 			SELECT t.credit_card_id, e.category_id, t.amount
 			FROM card_transactions AS t JOIN expenses AS e ON e.id = t.expense_id
 			WHERE t.credit_card_id IN (?) AND t.status IN `+usageStatuses+` AND t.date >= ? AND t.date <= ?
-				AND t.type = 'purchase' AND e.category_id IS NOT NULL
+				AND e.category_id IS NOT NULL
 			UNION ALL
 			SELECT t.credit_card_id, s.category_id, s.amount
 			FROM card_transactions AS t JOIN expense_splits AS s ON s.expense_id = t.expense_id
 			WHERE t.credit_card_id IN (?) AND t.status IN `+usageStatuses+` AND t.date >= ? AND t.date <= ?
-				AND t.type = 'purchase'
 		) AS x JOIN categories AS cat ON cat.id = x.category_id
 		GROUP BY x.credit_card_id, x.category_id, cat.name`, ids, from, to, ids, from, to).
 		Scan(ctx, &cats)
