@@ -355,7 +355,11 @@ func (s *Service) CreateCreditCard(ctx context.Context, userID string, r CardReq
 		if err := uniqueCardName(ctx, tx, userID, c); err != nil {
 			return err
 		}
-		return tx.InsertCreditCard(ctx, userID, c)
+		if err := tx.InsertCreditCard(ctx, userID, c); err != nil {
+			return err
+		}
+		return s.logCard(ctx, tx, userID, c, LogCreated, fmt.Sprintf("Credit card %s added: limit %s, statement day %d, due day %d",
+			c.Name, c.CreditLimit, c.StatementDay, c.DueDay), &c.CreditLimit)
 	})
 	if err != nil {
 		return CreditCard{}, err
@@ -374,6 +378,7 @@ func (s *Service) UpdateCreditCard(ctx context.Context, userID, id string, r Car
 		if err != nil {
 			return err
 		}
+		before := c
 		var v Validator
 		r.apply(&v, &c, false, today)
 		if err := v.Err(); err != nil {
@@ -388,6 +393,16 @@ func (s *Service) UpdateCreditCard(ctx context.Context, userID, id string, r Car
 		c.UpdatedAt = s.stamp()
 		if err := tx.UpdateCreditCard(ctx, userID, c); err != nil {
 			return err
+		}
+		if changes := cardChanges(before, c); len(changes) > 0 {
+			var limit *Money
+			if c.CreditLimit != before.CreditLimit {
+				limit = &c.CreditLimit
+			}
+			if err := s.logCard(ctx, tx, userID, c, LogUpdated,
+				fmt.Sprintf("Credit card %s updated: %s", c.Name, changes), limit); err != nil {
+				return err
+			}
 		}
 		out, err = tx.CreditCard(ctx, userID, id, today)
 		return err
@@ -440,9 +455,38 @@ func (s *Service) setCardStatus(ctx context.Context, userID, id, status string) 
 			}
 		}
 		out = c
-		return tx.UpdateCreditCard(ctx, userID, c)
+		if err := tx.UpdateCreditCard(ctx, userID, c); err != nil {
+			return err
+		}
+		if status == StatusArchived {
+			return s.logCard(ctx, tx, userID, c, LogArchived,
+				fmt.Sprintf("Credit card %s archived with %s outstanding", c.Name, c.OutstandingBalance), nil)
+		}
+		return s.logCard(ctx, tx, userID, c, LogUnarchived, fmt.Sprintf("Credit card %s unarchived", c.Name), nil)
 	})
 	return out, err
+}
+
+// logCard appends an entry about the card c itself.
+func (s *Service) logCard(ctx context.Context, tx Repo, userID string, c CreditCard, action, message string, amount *Money) error {
+	return s.log(ctx, tx, userID, CardLog{CreditCardID: &c.ID, EntityType: LogCreditCard, EntityID: c.ID,
+		Action: action, Message: message, Amount: amount})
+}
+
+// cardChanges lists what an update changed on a card, for its log entry.
+func cardChanges(before, after CreditCard) changeList {
+	var c changeList
+	c.add("name", fmt.Sprintf("%q", before.Name), fmt.Sprintf("%q", after.Name))
+	c.add("bank", optionalText(before.Bank), optionalText(after.Bank))
+	c.add("last four", optionalText(before.LastFour), optionalText(after.LastFour))
+	c.add("credit limit", before.CreditLimit.String(), after.CreditLimit.String())
+	c.add("statement day", fmt.Sprint(before.StatementDay), fmt.Sprint(after.StatementDay))
+	c.add("due day", fmt.Sprint(before.DueDay), fmt.Sprint(after.DueDay))
+	c.add("cycle start date", before.CycleStartDate.String(), after.CycleStartDate.String())
+	c.add("minimum due percent", before.MinimumDuePercent.String()+"%", after.MinimumDuePercent.String()+"%")
+	c.add("minimum due floor", before.MinimumDueFloor.String(), after.MinimumDueFloor.String())
+	c.addField("notes", optionalText(before.Notes) != optionalText(after.Notes))
+	return c
 }
 
 // CardOption is a card as write forms offer it.

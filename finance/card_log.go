@@ -2,6 +2,8 @@ package finance
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -90,4 +92,66 @@ func (s *Service) ListCardLogs(ctx context.Context, userID string, f CardLogFilt
 		return Page[CardLog]{}, err
 	}
 	return NewPage(items, total, p), nil
+}
+
+// logCardRow appends an entry about the card row t, whose CreditCardName
+// names its card.
+func (s *Service) logCardRow(ctx context.Context, tx Repo, userID, action string, t CardTransaction, message string) error {
+	return s.log(ctx, tx, userID, CardLog{CreditCardID: &t.CreditCardID, EntityType: LogCardTransaction, EntityID: t.ID,
+		Action: action, Message: message, Amount: &t.Amount})
+}
+
+// logRowWritten logs that the row t was recorded (LogCreated) or voided
+// (LogVoided): `Purchase "Lunch" of 250.00 recorded on Visa`.
+func (s *Service) logRowWritten(ctx context.Context, tx Repo, userID, action string, t CardTransaction) error {
+	verb := "recorded"
+	if action == LogVoided {
+		verb = "voided"
+	}
+	return s.logCardRow(ctx, tx, userID, action, t,
+		fmt.Sprintf("%s %q of %s %s on %s", titleCase(t.Type), t.Description, t.Amount, verb, t.CreditCardName))
+}
+
+// logRowChanged logs what changed between two versions of a card row:
+// `Purchase "Lunch" on Visa updated: amount 250.00 → 300.00`. An update
+// that changed nothing is not logged.
+func (s *Service) logRowChanged(ctx context.Context, tx Repo, userID string, before, after CardTransaction) error {
+	var c changeList
+	c.add("card", before.CreditCardName, after.CreditCardName)
+	c.add("amount", before.Amount.String(), after.Amount.String())
+	c.add("date", before.Date.String(), after.Date.String())
+	c.add("description", fmt.Sprintf("%q", before.Description), fmt.Sprintf("%q", after.Description))
+	c.add("category", optionalText(before.Category), optionalText(after.Category))
+	if len(c) == 0 {
+		return nil
+	}
+	return s.logCardRow(ctx, tx, userID, LogUpdated, after,
+		fmt.Sprintf("%s %q on %s updated: %s", titleCase(after.Type), after.Description, after.CreditCardName, c))
+}
+
+// changeList collects the changes of an update for a log message.
+type changeList []string
+
+// add notes a field whose text changed from before to after.
+func (c *changeList) add(field, before, after string) {
+	if before != after {
+		*c = append(*c, field+" "+before+" → "+after)
+	}
+}
+
+// addField notes a field that changed without repeating its values (long text).
+func (c *changeList) addField(field string, changed bool) {
+	if changed {
+		*c = append(*c, field)
+	}
+}
+
+func (c changeList) String() string { return strings.Join(c, ", ") }
+
+// optionalText writes an optional value for a log message: quoted, or none.
+func optionalText(s *string) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%q", *s)
 }

@@ -148,10 +148,14 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 		} else {
 			now := s.stamp()
 			t.ID, t.Status, t.CreatedAt, t.UpdatedAt = NewID(), CardUnbilled, now, now
+			t.CreditCardName = card.Name
 			if t.Type == CardRefund {
 				t.CategoryID, t.Category = &cat.ID, &cat.Name
 			}
 			if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
+				return err
+			}
+			if err := s.logRowWritten(ctx, tx, userID, LogCreated, t); err != nil {
 				return err
 			}
 			out = t
@@ -228,9 +232,11 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 		if err := s.generate(ctx, tx, userID, today); err != nil {
 			return err
 		}
-		out, err = tx.CardTransaction(ctx, userID, id)
+		if out, err = tx.CardTransaction(ctx, userID, id); err != nil {
+			return err
+		}
 		out.IsFuture = out.Date.After(today)
-		return err
+		return s.logRowChanged(ctx, tx, userID, cur, out)
 	})
 	return out, err
 }

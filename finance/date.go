@@ -45,6 +45,25 @@ func ParseDate(s string) (Date, error) {
 	return Date{y, time.Month(m), d}, nil
 }
 
+const problemMonth = "must be a month in YYYY-MM format between 1900-01 and 2100-12"
+
+// ParseMonth parses a strict YYYY-MM (domain.md §1.4) and returns the
+// month's first day.
+func ParseMonth(s string) (Date, error) {
+	if len(s) != 7 || s[4] != '-' {
+		return Date{}, errDate(problemMonth)
+	}
+	y, ok1 := atoiDigits(s[0:4])
+	m, ok2 := atoiDigits(s[5:7])
+	if !ok1 || !ok2 || y < 1900 || y > 2100 || m < 1 || m > 12 {
+		return Date{}, errDate(problemMonth)
+	}
+	return Date{y, time.Month(m), 1}, nil
+}
+
+// MonthString writes d's month as YYYY-MM.
+func (d Date) MonthString() string { return fmt.Sprintf("%04d-%02d", d.year, d.month) }
+
 func atoiDigits(s string) (int, bool) {
 	n := 0
 	for i := 0; i < len(s); i++ {

@@ -82,6 +82,20 @@ func TestParseDateRejects(t *testing.T) {
 
 // TestMonthAddSchedules reproduces the calendar table of domain.md §4.2.
 // Every date is computed from the anchor, never from the previous result.
+func TestParseMonth(t *testing.T) {
+	for _, s := range []string{"2025-03", "1900-01", "2100-12"} {
+		d, err := ParseMonth(s)
+		if err != nil || d.Day() != 1 || d.MonthString() != s {
+			t.Errorf("ParseMonth(%q) = %v, %v; want the first day of %s", s, d, err, s)
+		}
+	}
+	for _, s := range []string{"", "2025-3", "2025-13", "2025-00", "1899-12", "2101-01", "2025-03-01", "2025/03", "+025-03", " 2025-03"} {
+		if _, err := ParseMonth(s); DateProblem(err) != "must be a month in YYYY-MM format between 1900-01 and 2100-12" {
+			t.Errorf("ParseMonth(%q) error = %v", s, err)
+		}
+	}
+}
+
 func TestMonthAddSchedules(t *testing.T) {
 	tests := []struct {
 		name   string

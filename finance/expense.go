@@ -335,6 +335,13 @@ func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Ex
 		if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
 			return nil, err
 		}
+		logged, err := tx.CardTransaction(ctx, userID, t.ID) // with its card's name
+		if err != nil {
+			return nil, err
+		}
+		if err := s.logRowWritten(ctx, tx, userID, LogCreated, logged); err != nil {
+			return nil, err
+		}
 		status := t.Status
 		e.CardTransactionID, e.CardTransactionStatus = &t.ID, &status
 		return &t, nil
@@ -354,7 +361,7 @@ func (s *Service) unlinkExpense(ctx context.Context, tx Repo, userID string, e E
 	return nil
 }
 
-// voidCardRow voids a card row in tx.
+// voidCardRow voids a card row in tx and logs it.
 func (s *Service) voidCardRow(ctx context.Context, tx Repo, userID, id string) error {
 	t, err := tx.CardTransaction(ctx, userID, id)
 	if err != nil {
@@ -365,7 +372,10 @@ func (s *Service) voidCardRow(ctx context.Context, tx Repo, userID, id string) e
 	}
 	now := s.stamp()
 	t.Status, t.VoidedAt, t.UpdatedAt = StatusVoided, &now, now
-	return tx.UpdateCardTransaction(ctx, userID, t)
+	if err := tx.UpdateCardTransaction(ctx, userID, t); err != nil {
+		return err
+	}
+	return s.logRowWritten(ctx, tx, userID, LogVoided, t)
 }
 
 // newExpense is the record a valid create request describes, before its references resolve.
@@ -624,8 +634,12 @@ func (s *Service) syncExpenseRow(ctx context.Context, tx Repo, userID string, cu
 		if err != nil {
 			return err
 		}
+		before := t
 		t.Amount, t.Date, t.Description, t.UpdatedAt = e.Amount, e.Date, e.Description, now
-		return tx.UpdateCardTransaction(ctx, userID, t)
+		if err := tx.UpdateCardTransaction(ctx, userID, t); err != nil {
+			return err
+		}
+		return s.logRowChanged(ctx, tx, userID, before, t)
 	}
 	return nil
 }

@@ -124,6 +124,15 @@ var toolTable = []toolSpec{
 			"create_credit_card to see what exists. Only active cards take new charges.",
 	},
 	{
+		name: "get_credit_card_metrics", title: "Credit card metrics", method: "GET", path: "/api/v1/credit-cards/metrics", hints: reads,
+		description: "Get each credit card's standing as of today, and the totals across cards: credit limit, outstanding " +
+			"balance, available credit, utilization percent and level (low, moderate, high, critical), unbilled total, what " +
+			"remains on open statements, the minimum due not yet paid, overdue statements, active installment plans, the " +
+			"installments billed this month, the next statement date, and next_due (the open statement to pay first, with " +
+			"its soa_id, due date and remaining amount). Active cards only unless includeArchived=true; cardId narrows to " +
+			"one card. Use it to answer 'how much do I owe', 'what is due next' or 'how much credit is left' in one call.",
+	},
+	{
 		name: "get_credit_card", title: "Get a credit card", method: "GET", path: "/api/v1/credit-cards/{id}", hints: reads,
 		description: "Get one credit card by id: credit limit, statement and due days, cycle start date, minimum due rules, " +
 			"notes and status, with its figures (outstanding balance, available credit, utilization, unbilled total, next " +

@@ -142,10 +142,10 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 }
 
 var (
-	readTools = []string{"get_account", "get_credit_card", "get_credit_card_soa", "get_expense", "get_expense_form_options",
-		"get_expense_summary", "get_income", "get_installment_plan", "list_account_transactions", "list_accounts",
-		"list_categories", "list_credit_card_soas", "list_credit_cards", "list_expenses", "list_income",
-		"list_installment_plans", "list_unbilled_transactions"}
+	readTools = []string{"get_account", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
+		"get_expense", "get_expense_form_options", "get_expense_summary", "get_income", "get_installment_plan",
+		"list_account_transactions", "list_accounts", "list_categories", "list_credit_card_soas", "list_credit_cards",
+		"list_expenses", "list_income", "list_installment_plans", "list_unbilled_transactions"}
 	expenseWrites = []string{"create_expense", "delete_expense", "split_expense", "update_expense"}
 )
 
@@ -176,11 +176,12 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 			[]string{"adjust_account_balance", "create_account", "create_account_transaction", "get_account", "list_account_transactions",
 				"list_accounts", "update_account", "update_account_transaction"}},
 		{"credit_cards:write", []auth.Scope{auth.ScopeCardsWrite, auth.ScopeMCP},
-			[]string{"add_soa_transaction", "cancel_installment_plan", "convert_transaction_to_installment", "create_credit_card",
-				"create_credit_card_transaction", "delete_soa_transaction", "get_credit_card", "get_credit_card_soa",
-				"get_installment_plan", "link_transaction_to_soa", "list_credit_card_soas", "list_credit_cards",
-				"list_installment_plans", "list_unbilled_transactions", "record_credit_card_soa_payment", "update_credit_card",
-				"update_credit_card_soa", "update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
+			[]string{"add_soa_transaction", "cancel_installment_plan", "convert_transaction_to_installment",
+				"create_credit_card", "create_credit_card_transaction", "delete_soa_transaction", "get_credit_card",
+				"get_credit_card_metrics", "get_credit_card_soa", "get_installment_plan", "link_transaction_to_soa",
+				"list_credit_card_soas", "list_credit_cards", "list_installment_plans", "list_unbilled_transactions",
+				"record_credit_card_soa_payment", "update_credit_card", "update_credit_card_soa",
+				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
 		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "list_categories"}},
 		{"bills:write has no tools yet", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP}, nil},
 		{"all sees every tool", []auth.Scope{auth.ScopeAll}, sorted(all)},

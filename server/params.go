@@ -58,6 +58,31 @@ func queryDate(v *finance.Validator, q url.Values, name string) finance.Date {
 	return d
 }
 
+// queryMonth reads an optional YYYY-MM query parameter as the month's first day.
+func queryMonth(v *finance.Validator, q url.Values, name string) finance.Date {
+	s := q.Get(name)
+	if s == "" {
+		return finance.Date{}
+	}
+	d, err := finance.ParseMonth(s)
+	if err != nil {
+		v.Add(name, finance.DateProblem(err))
+	}
+	return d
+}
+
+// queryBool reads an optional true/false query parameter.
+func queryBool(v *finance.Validator, q url.Values, name string) bool {
+	switch q.Get(name) {
+	case "", "false":
+		return false
+	case "true":
+		return true
+	}
+	v.Add(name, "must be true or false")
+	return false
+}
+
 // dateRange reads dateFrom and dateTo (inclusive); from after to is invalid.
 func dateRange(v *finance.Validator, q url.Values) (from, to finance.Date) {
 	from, to = queryDate(v, q, "dateFrom"), queryDate(v, q, "dateTo")

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -73,6 +74,16 @@ func TestListTextFiltersAreLiteral(t *testing.T) {
 		add("/api/v1/accounts", a.ID, "A"+s, "")
 		c := alice.createCard(t, `{"name":`+quote("C"+s)+`,"credit_limit":1000,"statement_day":1,"due_day":20}`)
 		add("/api/v1/credit-cards", c.ID, "C"+s, "")
+	}
+	// The activity log's search reads each entry's message; the writes above
+	// logged one for every card and card transaction they made.
+	logs, _, err := env.db.Read().ListCardLogs(context.Background(), alice.user.ID, finance.CardLogFilter{},
+		finance.ListParams{Page: 1, Limit: 1000, SortBy: "created_at"})
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("ListCardLogs: %d entries, %v", len(logs), err)
+	}
+	for _, l := range logs {
+		add("/api/v1/credit-cards/logs", l.ID, l.Message, "")
 	}
 	// Every list route that takes search is covered.
 	for _, rt := range env.srv.Routes() {

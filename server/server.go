@@ -121,6 +121,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
 	s.registerCardRoutes()
+	s.registerCardFigureRoutes()
 	s.registerCardTransactionRoutes()
 	s.registerSOARoutes()
 	s.registerInstallmentRoutes()
