@@ -12,19 +12,6 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-// kill ends the server with SIGKILL, as a power cut would, and waits for it.
-func (p *serverProc) kill(t *testing.T) {
-	t.Helper()
-	if err := p.cmd.Process.Kill(); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
-	}
-	select {
-	case <-p.exited:
-	case <-time.After(e2eWait):
-		t.Fatal("server did not exit after SIGKILL")
-	}
-}
-
 // decodeAs decodes an envelope's data.
 func decodeAs[T any](t *testing.T, env envelope) T {
 	t.Helper()
