@@ -138,18 +138,26 @@ var equateDates = cmpopts.EquateComparable(finance.Date{})
 // neither user's data changed: a rejected request writes nothing.
 func runRejected(t *testing.T, env *testEnv, users []ledgerUser, scenarios []apiScenario) {
 	t.Helper()
+	runUnchanged(t, env, users, snapshotLedger, scenarios)
+}
+
+// runUnchanged runs scenarios that must fail and checks after each that
+// snapshot, what a user's rejected request must leave alone, reads the same
+// for every user as before it.
+func runUnchanged[S any](t *testing.T, env *testEnv, users []ledgerUser, snapshot func(testing.TB, *testEnv, string) S, scenarios []apiScenario) {
+	t.Helper()
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			before := make([]ledgerState, len(users))
-			for i, u := range users {
-				before[i] = snapshotLedger(t, env, u.user.ID)
-			}
 			if sc.wantStatus < 400 {
-				t.Fatalf("scenario %q expects %d; runRejected is for failures", sc.name, sc.wantStatus)
+				t.Fatalf("scenario %q expects %d; it must be a failure", sc.name, sc.wantStatus)
+			}
+			before := make([]S, len(users))
+			for i, u := range users {
+				before[i] = snapshot(t, env, u.user.ID)
 			}
 			sc.run(t, env)
 			for i, u := range users {
-				if diff := cmp.Diff(before[i], snapshotLedger(t, env, u.user.ID), equateDates); diff != "" {
+				if diff := cmp.Diff(before[i], snapshot(t, env, u.user.ID), equateDates); diff != "" {
 					t.Errorf("a rejected request changed the data of user %d (-before +after):\n%s", i, diff)
 				}
 			}
