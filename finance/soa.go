@@ -148,14 +148,8 @@ type SOARequest struct {
 
 // UpdateSOA sets a statement's due date, minimum due (null reverts to the
 // computed one) and notes. The balance is never set: it is its lines' sum.
-func (s *Service) UpdateSOA(ctx context.Context, userID, id string, r SOARequest) (SOADetail, error) {
-	today := s.today(ctx, userID)
-	var out SOADetail
-	err := s.store.Write(ctx, func(tx Repo) error {
-		a, err := tx.SOA(ctx, userID, id)
-		if err != nil {
-			return err
-		}
+func (s *Service) UpdateSOA(ctx context.Context, userID, soaID string, r SOARequest) (SOADetail, error) {
+	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
 		var v Validator
 		if r.DueDate.Set {
 			if d := v.RequiredDate("due_date", r.DueDate); !v.Has("due_date") {
@@ -187,14 +181,32 @@ func (s *Service) UpdateSOA(ctx context.Context, userID, id string, r SOARequest
 		if a.Status == StatusVoided {
 			return InvalidStatus("statement is voided; it can no longer change")
 		}
-		if err := s.recomputeSOA(ctx, tx, userID, &a, today); err != nil {
+		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
 			return err
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogSOA, EntityID: a.ID,
 			Action: LogUpdated, Message: fmt.Sprintf("Statement of %s updated: due %s, minimum due %s", a.StatementDate, a.DueDate, a.MinimumDue)}); err != nil {
 			return err
 		}
-		out, err = s.finishSOAWrite(ctx, tx, userID, id, today)
+		return nil
+	})
+}
+
+// changeSOA runs change on the statement soaID in one write transaction,
+// then generates what is now due and reads the statement back, so a write's
+// reply shows the state it committed.
+func (s *Service) changeSOA(ctx context.Context, userID, soaID string, change func(tx Repo, a *SOA, today Date) error) (SOADetail, error) {
+	today := s.today(ctx, userID)
+	var out SOADetail
+	err := s.store.Write(ctx, func(tx Repo) error {
+		a, err := tx.SOA(ctx, userID, soaID)
+		if err != nil {
+			return err
+		}
+		if err := change(tx, &a, today); err != nil {
+			return err
+		}
+		out, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
 		return err
 	})
 	return out, err
@@ -262,23 +274,17 @@ func (r SOALineRequest) shape(v *Validator, cur *CardTransaction, a SOA, create 
 // AddSOALine adds a fee, interest or refund line to a statement: a card row
 // already billed to it (§2.8). Archived cards still take statement lines.
 func (s *Service) AddSOALine(ctx context.Context, userID, soaID string, r SOALineRequest) (SOADetail, error) {
-	today := s.today(ctx, userID)
-	var out SOADetail
-	err := s.store.Write(ctx, func(tx Repo) error {
-		a, err := tx.SOA(ctx, userID, soaID)
-		if err != nil {
-			return err
-		}
+	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
 		var v Validator
 		now := s.stamp()
 		t := CardTransaction{ID: NewID(), CreditCardID: a.CreditCardID, Status: CardBilled, SOAID: &a.ID,
 			IsSOALine: true, CreatedAt: now, UpdatedAt: now}
-		category := r.shape(&v, &t, a, true)
+		category := r.shape(&v, &t, *a, true)
 		if err := v.Err(); err != nil {
 			return err
 		}
 		if a.Status == StatusVoided {
-			return InvalidStatus("statement is voided; add the line to its replacement (%s)", replacement(a))
+			return InvalidStatus("statement is voided; add the line to its replacement (%s)", replacement(*a))
 		}
 		if category != "" {
 			cat, _, err := newRefs(tx, userID, today).expenseCategory(ctx, &v, "category", category)
@@ -293,7 +299,7 @@ func (s *Service) AddSOALine(ctx context.Context, userID, soaID string, r SOALin
 		if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
 			return err
 		}
-		if err := s.recomputeSOA(ctx, tx, userID, &a, today); err != nil {
+		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
 			return err
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogCardTransaction, EntityID: t.ID,
@@ -301,10 +307,8 @@ func (s *Service) AddSOALine(ctx context.Context, userID, soaID string, r SOALin
 			Amount: &t.Amount}); err != nil {
 			return err
 		}
-		out, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
-		return err
+		return nil
 	})
-	return out, err
 }
 
 func titleCase(s string) string {
@@ -337,17 +341,11 @@ func (s *Service) LinkToSOA(ctx context.Context, userID, soaID string, r LinkReq
 	if err := v.Err(); err != nil {
 		return SOADetail{}, err
 	}
-	today := s.today(ctx, userID)
-	var out SOADetail
-	err := s.store.Write(ctx, func(tx Repo) error {
-		a, err := tx.SOA(ctx, userID, soaID)
-		if err != nil {
-			return err
-		}
+	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
 		if a.Status == StatusVoided {
-			return InvalidStatus("statement is voided; link the transactions to its replacement (%s)", replacement(a))
+			return InvalidStatus("statement is voided; link the transactions to its replacement (%s)", replacement(*a))
 		}
-		rows, err := s.linkable(ctx, tx, userID, a, ids)
+		rows, err := s.linkable(ctx, tx, userID, *a, ids)
 		if err != nil {
 			return err
 		}
@@ -363,16 +361,14 @@ func (s *Service) LinkToSOA(ctx context.Context, userID, soaID string, r LinkReq
 				return err
 			}
 		}
-		if err := s.recomputeSOA(ctx, tx, userID, &a, today); err != nil {
+		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
 			return err
 		}
 		if err := s.settlePlans(ctx, tx, userID, a.CreditCardID); err != nil {
 			return err
 		}
-		out, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
-		return err
+		return nil
 	})
-	return out, err
 }
 
 // linkable loads the rows a link request names: every one must be a row of
@@ -434,14 +430,8 @@ func soaRow(ctx context.Context, tx Repo, userID string, a SOA, txID string) (Ca
 // a refund's category) or a linked row's description; a linked row's money
 // fields change only after it is un-linked.
 func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string, r SOALineRequest) (SOADetail, error) {
-	today := s.today(ctx, userID)
-	var out SOADetail
-	err := s.store.Write(ctx, func(tx Repo) error {
-		a, err := tx.SOA(ctx, userID, soaID)
-		if err != nil {
-			return err
-		}
-		cur, err := soaRow(ctx, tx, userID, a, txID)
+	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
+		cur, err := soaRow(ctx, tx, userID, *a, txID)
 		if err != nil {
 			return err
 		}
@@ -449,7 +439,7 @@ func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string,
 		next := cur
 		var category string
 		if cur.IsSOALine {
-			category = r.shape(&v, &next, a, false)
+			category = r.shape(&v, &next, *a, false)
 		} else {
 			if r.Description.Set {
 				next.Description = v.RequiredText("description", r.Description, MaxDescription)
@@ -490,7 +480,7 @@ func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string,
 		if err := tx.UpdateCardTransaction(ctx, userID, next); err != nil {
 			return err
 		}
-		if err := s.recomputeSOA(ctx, tx, userID, &a, today); err != nil {
+		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
 			return err
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogCardTransaction, EntityID: next.ID,
@@ -498,23 +488,15 @@ func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string,
 			Amount: &next.Amount}); err != nil {
 			return err
 		}
-		out, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
-		return err
+		return nil
 	})
-	return out, err
 }
 
 // RemoveSOALine voids a statement line, or un-links a linked row back to
 // unbilled so the next generated statement takes it. It returns the statement.
 func (s *Service) RemoveSOALine(ctx context.Context, userID, soaID, txID string) (SOADetail, error) {
-	today := s.today(ctx, userID)
-	var out SOADetail
-	err := s.store.Write(ctx, func(tx Repo) error {
-		a, err := tx.SOA(ctx, userID, soaID)
-		if err != nil {
-			return err
-		}
-		t, err := soaRow(ctx, tx, userID, a, txID)
+	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
+		t, err := soaRow(ctx, tx, userID, *a, txID)
 		if err != nil {
 			return err
 		}
@@ -536,7 +518,7 @@ func (s *Service) RemoveSOALine(ctx context.Context, userID, soaID, txID string)
 		if err := tx.UpdateCardTransaction(ctx, userID, t); err != nil {
 			return err
 		}
-		if err := s.recomputeSOA(ctx, tx, userID, &a, today); err != nil {
+		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
 			return err
 		}
 		if err := s.settlePlans(ctx, tx, userID, a.CreditCardID); err != nil {
@@ -546,10 +528,8 @@ func (s *Service) RemoveSOALine(ctx context.Context, userID, soaID, txID string)
 			Action: action, Message: message, Amount: &t.Amount}); err != nil {
 			return err
 		}
-		out, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
-		return err
+		return nil
 	})
-	return out, err
 }
 
 // VoidSOA resets a statement (§2.8): its lines are voided, its linked rows
