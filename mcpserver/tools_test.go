@@ -42,11 +42,13 @@ var specTools = map[auth.Scope][]string{
 
 // beyondSpec are the tools the specification's list lacks, by scope: an
 // agent setting up a household needs to add and change accounts and cards,
-// and to read one by id before changing it. Each wraps an existing REST route.
+// and to read one by id before changing it; it may also change the app settings
+// it reads (get_app_settings is in the specification). Each wraps an existing REST route.
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead:          {"get_account", "get_credit_card"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa"},
+	auth.ScopeSettingsWrite: {"update_app_settings"},
 }
 
 func builtTools(t *testing.T) []tool {
@@ -142,7 +144,7 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 }
 
 var (
-	readTools = []string{"get_account", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
+	readTools = []string{"get_account", "get_app_settings", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
 		"get_expense", "get_expense_form_options", "get_expense_summary", "get_income", "get_installment_plan",
 		"list_account_transactions", "list_accounts", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expenses", "list_income", "list_installment_plans", "list_unbilled_transactions"}
@@ -182,7 +184,8 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 				"list_credit_card_soas", "list_credit_cards", "list_installment_plans", "list_unbilled_transactions",
 				"record_credit_card_soa_payment", "update_credit_card", "update_credit_card_soa",
 				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
-		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "list_categories"}},
+		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "get_app_settings",
+			"get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds"}},
 		{"bills:write has no tools yet", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP}, nil},
 		{"all sees every tool", []auth.Scope{auth.ScopeAll}, sorted(all)},
 	} {
@@ -229,7 +232,8 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance",
-		"record_credit_card_soa_payment", "delete_soa_transaction", "void_credit_card_soa", "cancel_installment_plan"}
+		"record_credit_card_soa_payment", "delete_soa_transaction", "void_credit_card_soa", "cancel_installment_plan",
+		"update_budget_thresholds"} // it drops the thresholds the list leaves out
 	for _, tt := range res.Tools {
 		t.Run(tt.Name, func(t *testing.T) {
 			if tt.Title == "" || len(tt.Description) < 100 {
