@@ -104,31 +104,38 @@ func (s *Service) budgetThresholds(ctx context.Context, repo Repo, userID string
 	if err != nil {
 		return BudgetThresholdPage{}, err
 	}
-	spent := map[string]Money{}
+	var spending []CategorySpending
 	if len(limits) > 0 {
-		amounts, err := repo.SpendingByCategory(ctx, userID, from, to)
-		if err != nil {
+		if spending, err = repo.SpendingByCategory(ctx, userID, from, to); err != nil {
 			return BudgetThresholdPage{}, err
 		}
-		for _, a := range amounts {
-			spent[a.CategoryID] = a.Amount
-		}
+	}
+	items := measureLimits(limits, spending)
+	if p.Desc {
+		slices.Reverse(items)
+	}
+	total := len(items)
+	lo, hi := min(p.Offset(), total), min(p.Offset()+p.Limit, total)
+	return BudgetThresholdPage{Page: NewPage(items[lo:hi], total, p), Month: from.MonthString(),
+		Currency: s.currency(ctx, userID)}, nil
+}
+
+// measureLimits measures each limit against the spending of its category,
+// sorted by category name. The threshold list, the dashboard and the
+// budget-vs-actual report all measure budgets here.
+func measureLimits(limits []BudgetLimit, spending []CategorySpending) []BudgetThreshold {
+	spent := make(map[string]Money, len(spending))
+	for _, a := range spending {
+		spent[a.CategoryID] = a.Amount
 	}
 	items := make([]BudgetThreshold, len(limits))
 	for i, l := range limits {
 		items[i] = l.Measure(spent[l.CategoryID])
 	}
 	slices.SortFunc(items, func(a, b BudgetThreshold) int {
-		c := cmp.Or(cmp.Compare(nameKey(a.Category), nameKey(b.Category)), cmp.Compare(a.CategoryID, b.CategoryID))
-		if p.Desc {
-			return -c
-		}
-		return c
+		return cmp.Or(cmp.Compare(nameKey(a.Category), nameKey(b.Category)), cmp.Compare(a.CategoryID, b.CategoryID))
 	})
-	total := len(items)
-	lo, hi := min(p.Offset(), total), min(p.Offset()+p.Limit, total)
-	return BudgetThresholdPage{Page: NewPage(items[lo:hi], total, p), Month: from.MonthString(),
-		Currency: s.currency(ctx, userID)}, nil
+	return items
 }
 
 // BudgetThresholdsRequest is the body of PUT /user-settings/budget-thresholds:

@@ -48,6 +48,7 @@ type Repo interface {
 	CardFigureRepo
 	LogRepo
 	SettingsRepo
+	ReportRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

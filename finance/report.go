@@ -1,0 +1,680 @@
+package finance
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// The ten reports of GET /reports/{report} (domain.md §5.7).
+const (
+	ReportSpendingByCategory    = "spending-by-category"
+	ReportSpendingTrend         = "spending-trend"
+	ReportPaymentMethods        = "payment-methods"
+	ReportIncomeVsExpenses      = "income-vs-expenses"
+	ReportCashFlow              = "cash-flow"
+	ReportBudgetVsActual        = "budget-vs-actual"
+	ReportNetWorth              = "net-worth"
+	ReportCreditCardUtilization = "credit-card-utilization"
+	ReportBillsOverview         = "bills-overview"
+	ReportLoansOverview         = "loans-overview"
+)
+
+// ReportSpec names a report and the query parameters it takes: a report
+// refuses any other, so that an agent never reads an unfiltered report as
+// filtered.
+type ReportSpec struct {
+	Name   string
+	Params []string
+}
+
+// rangeParams are the parameters of a report over a date range.
+var rangeParams = []string{"dateFrom", "dateTo"}
+
+func withRange(extra ...string) []string { return append(slices.Clone(rangeParams), extra...) }
+
+// Reports lists the reports in the order of the specification. Three are
+// figures as of today and take no range: net-worth, credit-card-utilization
+// (balances now, not over a period) and budget-vs-actual, which takes a month.
+var Reports = []ReportSpec{
+	{ReportSpendingByCategory, withRange("payment_method", "cardId")},
+	{ReportSpendingTrend, withRange("granularity", "category")},
+	{ReportPaymentMethods, withRange()},
+	{ReportIncomeVsExpenses, withRange("granularity")},
+	{ReportCashFlow, withRange("granularity")},
+	{ReportBudgetVsActual, []string{"month"}},
+	{ReportNetWorth, nil},
+	{ReportCreditCardUtilization, []string{"cardId"}},
+	{ReportBillsOverview, withRange()},
+	{ReportLoansOverview, withRange()},
+}
+
+// ReportNames are the names of Reports, in order.
+func ReportNames() []string {
+	out := make([]string, len(Reports))
+	for i, r := range Reports {
+		out[i] = r.Name
+	}
+	return out
+}
+
+// ReportParams returns the query parameters of the named report; false
+// when there is no such report.
+func ReportParams(name string) ([]string, bool) {
+	for _, r := range Reports {
+		if r.Name == name {
+			return r.Params, true
+		}
+	}
+	return nil, false
+}
+
+// UnknownReport is the ErrNotFound of a report name that is none of Reports.
+func UnknownReport(name string) error {
+	return NotFound("report " + strconv.Quote(name))
+}
+
+// Bucket sizes of the reports over time.
+const (
+	GranularityDay   = "day"
+	GranularityWeek  = "week"
+	GranularityMonth = "month"
+)
+
+// Granularities are the accepted granularity values; the last is the default.
+var Granularities = []string{GranularityDay, GranularityWeek, GranularityMonth}
+
+// Limits of a report's range.
+const (
+	MaxDayBuckets  = 366 // a day report covers at most this many days
+	MaxReportYears = 5   // a range covers at most this many years
+)
+
+// ReportRequest is a report and its parameters, as read from the query.
+// Zero values are absent parameters.
+type ReportRequest struct {
+	Name          string
+	From, To      Date
+	Month         Date // budget-vs-actual: the month's first day
+	Granularity   string
+	PaymentMethod string
+	CardID        string
+	Category      string
+}
+
+// ReportHeader starts every report body.
+type ReportHeader struct {
+	Report   string `json:"report"`
+	DateFrom Date   `json:"date_from"`
+	DateTo   Date   `json:"date_to"`
+	Currency string `json:"currency"`
+}
+
+// Bucket is one period of a report over time: Period is its label, and it
+// holds the dates Start..End (the whole week or month; the report's range
+// may cut the first and last).
+type Bucket struct {
+	Period     string
+	Start, End Date
+}
+
+// weekStart returns the first day of d's week, for a week starting on
+// monday or sunday.
+func weekStart(d Date, startsOn string) Date {
+	first := time.Monday
+	if startsOn == "sunday" {
+		first = time.Sunday
+	}
+	back := (int(d.time().Weekday()) - int(first) + 7) % 7
+	return d.AddDays(-back)
+}
+
+// ReportBuckets returns the buckets that cover from..to, empty ones
+// included: days labelled YYYY-MM-DD, weeks labelled with their first day
+// (per weekStartsOn), months labelled YYYY-MM.
+func ReportBuckets(from, to Date, granularity, weekStartsOn string) []Bucket {
+	var out []Bucket
+	switch granularity {
+	case GranularityDay:
+		for d := from; !d.After(to); d = d.AddDays(1) {
+			out = append(out, Bucket{Period: d.String(), Start: d, End: d})
+		}
+	case GranularityWeek:
+		for d := weekStart(from, weekStartsOn); !d.After(to); d = d.AddDays(7) {
+			out = append(out, Bucket{Period: d.String(), Start: d, End: d.AddDays(6)})
+		}
+	default:
+		first := NewDate(from.Year(), from.Month(), 1)
+		for k := 0; ; k++ {
+			start := MonthAdd(first, k, 1)
+			if start.After(to) {
+				break
+			}
+			_, end := MonthRange(start)
+			out = append(out, Bucket{Period: start.MonthString(), Start: start, End: end})
+		}
+	}
+	return out
+}
+
+// bucketOf returns the index of the bucket holding d, or -1.
+func bucketOf(buckets []Bucket, d Date) int {
+	i, _ := slices.BinarySearchFunc(buckets, d, func(b Bucket, d Date) int {
+		switch {
+		case b.End.Before(d):
+			return -1
+		case b.Start.After(d):
+			return 1
+		}
+		return 0
+	})
+	if i < len(buckets) && !buckets[i].Start.After(d) && !buckets[i].End.Before(d) {
+		return i
+	}
+	return -1
+}
+
+// DayAmount is a sum of one day.
+type DayAmount struct {
+	Date   Date
+	Amount Money
+}
+
+// sumInto adds each day's amount to its bucket's slot in sums.
+func sumInto(buckets []Bucket, days []DayAmount, sums []Money) {
+	for _, d := range days {
+		if i := bucketOf(buckets, d.Date); i >= 0 {
+			sums[i] += d.Amount
+		}
+	}
+}
+
+// SpendingFilter narrows the spending of the spending-by-category report.
+// A payment method keeps the expense lines paid that way, and for Credit
+// Card also the card's fees, interest and refunds; a card keeps the
+// expenses charged to it and its fees, interest and refunds. Loan interest
+// is paid by no expense method, so either filter leaves it out.
+type SpendingFilter struct {
+	PaymentMethod string
+	CardID        string
+}
+
+// CashFlowDay is one day of money in and out (the cash-flow report).
+type CashFlowDay struct {
+	Date                 Date
+	Income               Money
+	CashExpenses         Money
+	AccountDebitExpenses Money
+	CardPayments         Money
+	LoanPayments         Money
+}
+
+// RecentEntry is an expense or income of the dashboard's recent list.
+type RecentEntry struct {
+	Kind        string  `json:"kind"` // expense or income
+	ID          string  `json:"id"`
+	Date        Date    `json:"date"`
+	Amount      Money   `json:"amount"`
+	Description *string `json:"description"`
+	Category    *string `json:"category"` // null for a split expense
+}
+
+// ReportRepo is what the dashboard and the reports read: sums over a date
+// range, grouped in the database.
+type ReportRepo interface {
+	// SpendingTotals sums the spending of §1.6 per category with the number
+	// of lines summed; categories without lines are absent.
+	SpendingTotals(ctx context.Context, userID string, from, to Date, f SpendingFilter) ([]CategoryTotal, error)
+	// SpendingByDay sums the spending of §1.6 per day; category, when not
+	// empty, keeps the categories of that name (case-insensitive).
+	SpendingByDay(ctx context.Context, userID string, from, to Date, category string) ([]DayAmount, error)
+	// IncomeByDay sums the non-voided income per day.
+	IncomeByDay(ctx context.Context, userID string, from, to Date) ([]DayAmount, error)
+	// ExpensesByMethod sums the non-voided expenses (a split one once) per payment method.
+	ExpensesByMethod(ctx context.Context, userID string, from, to Date) ([]MethodTotal, error)
+	// CashFlowByDay sums, per day, what the cash-flow report counts.
+	CashFlowByDay(ctx context.Context, userID string, from, to Date) ([]CashFlowDay, error)
+	// RecentEntries returns the latest n non-voided expenses and income
+	// dated from..to, latest first (by date, then by id: creation order).
+	RecentEntries(ctx context.Context, userID string, from, to Date, n int) ([]RecentEntry, error)
+}
+
+// reportRange applies the defaults and limits of §5.7 to a request's range.
+func reportRange(req ReportRequest, today Date) (Date, Date, error) {
+	from, to := req.From, req.To
+	first, last := MonthRange(today)
+	if from.IsZero() {
+		from = first
+	}
+	if to.IsZero() {
+		to = last
+	}
+	if from.After(to) {
+		return from, to, Invalid("dateFrom", "must not be after dateTo ("+to.String()+")")
+	}
+	if limit := MonthAdd(from, 12*MaxReportYears, from.Day()).AddDays(-1); to.After(limit) {
+		return from, to, Invalid("dateTo", "the range must cover at most "+strconv.Itoa(MaxReportYears)+
+			" years: from "+from.String()+", dateTo must be on or before "+limit.String())
+	}
+	if req.Granularity == GranularityDay {
+		if days := from.DaysUntil(to) + 1; days > MaxDayBuckets {
+			return from, to, Invalid("granularity", "day buckets cover at most "+strconv.Itoa(MaxDayBuckets)+
+				" days and this range has "+strconv.Itoa(days)+"; use week or month")
+		}
+	}
+	return from, to, nil
+}
+
+// Report is GET /reports/{report}: the named report over the request's
+// parameters, which the caller has checked are the report's own (see
+// Reports). An unknown name is ErrNotFound.
+func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) (any, error) {
+	if _, ok := ReportParams(req.Name); !ok {
+		return nil, UnknownReport(req.Name)
+	}
+	if req.Granularity == "" {
+		req.Granularity = GranularityMonth
+	}
+	prefs := s.settingsOrDefault(ctx, userID)
+	today := Today(s.now(), prefs.loc)
+	h := ReportHeader{Report: req.Name, Currency: prefs.settings.Currency}
+	switch req.Name {
+	case ReportBudgetVsActual:
+		return s.budgetVsActual(ctx, userID, h, req.Month, today)
+	case ReportNetWorth:
+		h.DateFrom, h.DateTo = today, today
+		return s.netWorth(ctx, userID, h, today)
+	case ReportCreditCardUtilization:
+		h.DateFrom, h.DateTo = today, today
+		return s.cardUtilization(ctx, userID, h, req.CardID, today)
+	}
+	from, to, err := reportRange(req, today)
+	if err != nil {
+		return nil, err
+	}
+	h.DateFrom, h.DateTo = from, to
+	repo := s.store.Read()
+	buckets := ReportBuckets(from, to, req.Granularity, prefs.settings.WeekStart)
+	switch req.Name {
+	case ReportSpendingByCategory:
+		totals, err := repo.SpendingTotals(ctx, userID, from, to, SpendingFilter{PaymentMethod: req.PaymentMethod, CardID: req.CardID})
+		if err != nil {
+			return nil, err
+		}
+		return BuildSpendingByCategory(h, totals), nil
+	case ReportSpendingTrend:
+		days, err := repo.SpendingByDay(ctx, userID, from, to, req.Category)
+		if err != nil {
+			return nil, err
+		}
+		return BuildSpendingTrend(h, req.Granularity, buckets, days), nil
+	case ReportPaymentMethods:
+		methods, err := repo.ExpensesByMethod(ctx, userID, from, to)
+		if err != nil {
+			return nil, err
+		}
+		return BuildPaymentMethods(h, methods), nil
+	case ReportIncomeVsExpenses:
+		spending, err := repo.SpendingByDay(ctx, userID, from, to, "")
+		if err != nil {
+			return nil, err
+		}
+		income, err := repo.IncomeByDay(ctx, userID, from, to)
+		if err != nil {
+			return nil, err
+		}
+		return BuildIncomeVsExpenses(h, req.Granularity, buckets, income, spending), nil
+	case ReportCashFlow:
+		days, err := repo.CashFlowByDay(ctx, userID, from, to)
+		if err != nil {
+			return nil, err
+		}
+		return BuildCashFlow(h, req.Granularity, buckets, days), nil
+	case ReportBillsOverview:
+		return s.billsOverview(ctx, userID, h)
+	default: // ReportLoansOverview
+		return s.loansOverview(ctx, userID, h)
+	}
+}
+
+// SpendingCategoryItem is one category of the spending-by-category report.
+type SpendingCategoryItem struct {
+	CategoryID string `json:"category_id"`
+	Category   string `json:"category"`
+	Amount     Money  `json:"amount"`
+	Count      int    `json:"count"`   // spending lines: expenses, split parts, card and loan lines
+	Percent    Money  `json:"percent"` // of total, 2 decimals
+}
+
+// SpendingByCategoryReport is the spending-by-category report.
+type SpendingByCategoryReport struct {
+	ReportHeader
+	Total Money                  `json:"total"`
+	Items []SpendingCategoryItem `json:"items"`
+}
+
+// BuildSpendingByCategory sorts the categories by amount, largest first
+// (ties by name), with each one's share of the total.
+func BuildSpendingByCategory(h ReportHeader, totals []CategoryTotal) SpendingByCategoryReport {
+	out := SpendingByCategoryReport{ReportHeader: h, Items: make([]SpendingCategoryItem, 0, len(totals))}
+	for _, t := range totals {
+		out.Total += t.Amount
+	}
+	for _, t := range totals {
+		out.Items = append(out.Items, SpendingCategoryItem{CategoryID: t.CategoryID, Category: t.Category,
+			Amount: t.Amount, Count: t.Count, Percent: Percent(t.Amount, out.Total)})
+	}
+	slices.SortFunc(out.Items, func(a, b SpendingCategoryItem) int {
+		return cmp.Or(cmp.Compare(b.Amount, a.Amount), cmp.Compare(nameKey(a.Category), nameKey(b.Category)),
+			cmp.Compare(a.CategoryID, b.CategoryID))
+	})
+	return out
+}
+
+// PeriodAmount is one bucket of the spending trend.
+type PeriodAmount struct {
+	Period string `json:"period"`
+	Amount Money  `json:"amount"`
+}
+
+// SpendingTrendReport is the spending-trend report.
+type SpendingTrendReport struct {
+	ReportHeader
+	Granularity      string         `json:"granularity"`
+	Buckets          []PeriodAmount `json:"buckets"`
+	Total            Money          `json:"total"`
+	AveragePerBucket Money          `json:"average_per_bucket"` // total / buckets, half-up
+}
+
+func BuildSpendingTrend(h ReportHeader, granularity string, buckets []Bucket, days []DayAmount) SpendingTrendReport {
+	sums := make([]Money, len(buckets))
+	sumInto(buckets, days, sums)
+	out := SpendingTrendReport{ReportHeader: h, Granularity: granularity, Buckets: make([]PeriodAmount, len(buckets))}
+	for i, b := range buckets {
+		out.Buckets[i] = PeriodAmount{Period: b.Period, Amount: sums[i]}
+		out.Total += sums[i]
+	}
+	out.AveragePerBucket = Money(halfUpDiv(int64(out.Total), int64(max(1, len(buckets)))))
+	return out
+}
+
+// MethodItem is one payment method of the payment-methods report.
+type MethodItem struct {
+	PaymentMethod string `json:"payment_method"`
+	Amount        Money  `json:"amount"`
+	Count         int    `json:"count"`   // expenses
+	Percent       Money  `json:"percent"` // of all expenses, 2 decimals
+}
+
+// PaymentMethodsReport is the payment-methods report: expenses only.
+type PaymentMethodsReport struct {
+	ReportHeader
+	Items []MethodItem `json:"items"`
+}
+
+// BuildPaymentMethods lists the three methods, always, in their fixed order.
+func BuildPaymentMethods(h ReportHeader, methods []MethodTotal) PaymentMethodsReport {
+	var total Money
+	for _, m := range methods {
+		total += m.Amount
+	}
+	out := PaymentMethodsReport{ReportHeader: h, Items: make([]MethodItem, len(PaymentMethods))}
+	for i, name := range PaymentMethods {
+		out.Items[i] = MethodItem{PaymentMethod: name}
+		for _, m := range methods {
+			if m.PaymentMethod == name {
+				out.Items[i] = MethodItem{PaymentMethod: name, Amount: m.Amount, Count: m.Count, Percent: Percent(m.Amount, total)}
+			}
+		}
+	}
+	return out
+}
+
+// IncomeSpending is a bucket, or the totals, of income against spending.
+type IncomeSpending struct {
+	Period   string `json:"period,omitempty"`
+	Income   Money  `json:"income"`
+	Spending Money  `json:"spending"`
+	Net      Money  `json:"net"`
+}
+
+// IncomeVsExpensesTotals are the report's totals; the savings rate is net
+// over income, null when there was no income.
+type IncomeVsExpensesTotals struct {
+	Income             Money  `json:"income"`
+	Spending           Money  `json:"spending"`
+	Net                Money  `json:"net"`
+	SavingsRatePercent *Money `json:"savings_rate_percent"`
+}
+
+// IncomeVsExpensesReport is the income-vs-expenses report.
+type IncomeVsExpensesReport struct {
+	ReportHeader
+	Granularity string                 `json:"granularity"`
+	Buckets     []IncomeSpending       `json:"buckets"`
+	Totals      IncomeVsExpensesTotals `json:"totals"`
+}
+
+func BuildIncomeVsExpenses(h ReportHeader, granularity string, buckets []Bucket, income, spending []DayAmount) IncomeVsExpensesReport {
+	in, out := make([]Money, len(buckets)), make([]Money, len(buckets))
+	sumInto(buckets, income, in)
+	sumInto(buckets, spending, out)
+	r := IncomeVsExpensesReport{ReportHeader: h, Granularity: granularity, Buckets: make([]IncomeSpending, len(buckets))}
+	for i, b := range buckets {
+		r.Buckets[i] = IncomeSpending{Period: b.Period, Income: in[i], Spending: out[i], Net: in[i] - out[i]}
+		r.Totals.Income += in[i]
+		r.Totals.Spending += out[i]
+	}
+	r.Totals.Net = r.Totals.Income - r.Totals.Spending
+	if r.Totals.Income > 0 {
+		rate := Percent(r.Totals.Net, r.Totals.Income)
+		r.Totals.SavingsRatePercent = &rate
+	}
+	return r
+}
+
+// CashFlowBucket is one period of money in and out.
+type CashFlowBucket struct {
+	Period  string `json:"period"`
+	Inflow  Money  `json:"inflow"`
+	Outflow Money  `json:"outflow"`
+	Net     Money  `json:"net"`
+}
+
+// CashFlowBreakdown are the terms of the range's inflow and outflow.
+type CashFlowBreakdown struct {
+	Income               Money `json:"income"`
+	CashExpenses         Money `json:"cash_expenses"`
+	AccountDebitExpenses Money `json:"account_debit_expenses"`
+	CardPayments         Money `json:"card_payments"`
+	LoanPayments         Money `json:"loan_payments"`
+}
+
+// CashFlowReport is the cash-flow report: money that left or reached the
+// user's hands and accounts. Card purchases move no money until the card is
+// paid, so the statement payments count instead.
+type CashFlowReport struct {
+	ReportHeader
+	Granularity string            `json:"granularity"`
+	Buckets     []CashFlowBucket  `json:"buckets"`
+	Breakdown   CashFlowBreakdown `json:"breakdown"`
+}
+
+func BuildCashFlow(h ReportHeader, granularity string, buckets []Bucket, days []CashFlowDay) CashFlowReport {
+	r := CashFlowReport{ReportHeader: h, Granularity: granularity, Buckets: make([]CashFlowBucket, len(buckets))}
+	for i, b := range buckets {
+		r.Buckets[i].Period = b.Period
+	}
+	for _, d := range days {
+		i := bucketOf(buckets, d.Date)
+		if i < 0 {
+			continue
+		}
+		r.Buckets[i].Inflow += d.Income
+		r.Buckets[i].Outflow += d.CashExpenses + d.AccountDebitExpenses + d.CardPayments + d.LoanPayments
+		r.Breakdown.Income += d.Income
+		r.Breakdown.CashExpenses += d.CashExpenses
+		r.Breakdown.AccountDebitExpenses += d.AccountDebitExpenses
+		r.Breakdown.CardPayments += d.CardPayments
+		r.Breakdown.LoanPayments += d.LoanPayments
+	}
+	for i := range r.Buckets {
+		r.Buckets[i].Net = r.Buckets[i].Inflow - r.Buckets[i].Outflow
+	}
+	return r
+}
+
+// BudgetVsActualReport is the budget-vs-actual report of one month.
+type BudgetVsActualReport struct {
+	ReportHeader
+	Month              string            `json:"month"`
+	Items              []BudgetThreshold `json:"items"`
+	BudgetedTotal      Money             `json:"budgeted_total"`
+	SpentTotal         Money             `json:"spent_total"`         // spending in the budgeted categories
+	UnbudgetedSpending Money             `json:"unbudgeted_spending"` // spending in every other category
+}
+
+func (s *Service) budgetVsActual(ctx context.Context, userID string, h ReportHeader, month, today Date) (BudgetVsActualReport, error) {
+	if month.IsZero() {
+		month = today
+	}
+	from, to := MonthRange(month)
+	h.DateFrom, h.DateTo = from, to
+	repo := s.store.Read()
+	limits, err := repo.BudgetThresholds(ctx, userID)
+	if err != nil {
+		return BudgetVsActualReport{}, err
+	}
+	spending, err := repo.SpendingByCategory(ctx, userID, from, to)
+	if err != nil {
+		return BudgetVsActualReport{}, err
+	}
+	out := BudgetVsActualReport{ReportHeader: h, Month: from.MonthString(), Items: measureLimits(limits, spending)}
+	var all Money
+	for _, c := range spending {
+		all += c.Amount
+	}
+	for _, t := range out.Items {
+		out.BudgetedTotal += t.MonthlyLimit
+		out.SpentTotal += t.Spent
+	}
+	out.UnbudgetedSpending = all - out.SpentTotal
+	return out, nil
+}
+
+// NetWorthAccount is one account among the assets, archived ones included.
+type NetWorthAccount struct {
+	ID      string      `json:"id"`
+	Name    string      `json:"name"`
+	Type    AccountType `json:"type"`
+	Status  string      `json:"status"`
+	Balance Money       `json:"balance"`
+}
+
+// NetWorthCard is one card among the liabilities: what it is owed.
+type NetWorthCard struct {
+	ID                 string `json:"id"`
+	Name               string `json:"name"`
+	OutstandingBalance Money  `json:"outstanding_balance"`
+}
+
+// NetWorthLoan is one loan among the liabilities.
+type NetWorthLoan struct {
+	ID                 string `json:"id"`
+	Name               string `json:"name"`
+	RemainingPrincipal Money  `json:"remaining_principal"`
+}
+
+// NetWorthReport is the net-worth report, as of today.
+type NetWorthReport struct {
+	ReportHeader
+	Assets struct {
+		Total    Money             `json:"total"`
+		Accounts []NetWorthAccount `json:"accounts"`
+	} `json:"assets"`
+	Liabilities struct {
+		Total       Money          `json:"total"`
+		CreditCards []NetWorthCard `json:"credit_cards"`
+		Loans       []NetWorthLoan `json:"loans"`
+	} `json:"liabilities"`
+	NetWorth Money `json:"net_worth"`
+}
+
+func (s *Service) netWorth(ctx context.Context, userID string, h ReportHeader, today Date) (NetWorthReport, error) {
+	out := NetWorthReport{ReportHeader: h}
+	repo := s.store.Read()
+	accounts, _, err := repo.ListAccounts(ctx, userID, AccountFilter{Status: StatusAll},
+		ListParams{Page: 1, Limit: allRows, SortBy: AccountList.Sorts[0]})
+	if err != nil {
+		return out, err
+	}
+	out.Assets.Accounts = make([]NetWorthAccount, len(accounts))
+	for i, a := range accounts {
+		out.Assets.Accounts[i] = NetWorthAccount{ID: a.ID, Name: a.Name, Type: a.Type, Status: a.Status, Balance: a.CurrentBalance}
+		out.Assets.Total += a.CurrentBalance
+	}
+	// An archived card takes no new charges, but what is owed on it is still owed.
+	cards, err := s.cardsFor(ctx, userID, "", StatusAll, today)
+	if err != nil {
+		return out, err
+	}
+	out.Liabilities.CreditCards = make([]NetWorthCard, len(cards))
+	for i, c := range cards {
+		out.Liabilities.CreditCards[i] = NetWorthCard{ID: c.ID, Name: c.Name, OutstandingBalance: c.OutstandingBalance}
+		out.Liabilities.Total += c.OutstandingBalance
+	}
+	loans, err := s.netWorthLoans(ctx, userID)
+	if err != nil {
+		return out, err
+	}
+	out.Liabilities.Loans = loans
+	for _, l := range loans {
+		out.Liabilities.Total += l.RemainingPrincipal
+	}
+	out.NetWorth = out.Assets.Total - out.Liabilities.Total
+	return out, nil
+}
+
+// UtilizationFigures are a card's, or the cards' summed, utilization.
+type UtilizationFigures struct {
+	CreditLimit        Money  `json:"credit_limit"`
+	OutstandingBalance Money  `json:"outstanding_balance"`
+	AvailableCredit    Money  `json:"available_credit"`
+	UtilizationPercent Money  `json:"utilization_percent"`
+	UtilizationLevel   string `json:"utilization_level"`
+}
+
+// CardUtilization is one card of the credit-card-utilization report.
+type CardUtilization struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	UtilizationFigures
+}
+
+// CardUtilizationReport is the credit-card-utilization report: the active
+// cards (or the one cardId names) as of today, by name.
+type CardUtilizationReport struct {
+	ReportHeader
+	Cards  []CardUtilization  `json:"cards"`
+	Totals UtilizationFigures `json:"totals"`
+}
+
+func (s *Service) cardUtilization(ctx context.Context, userID string, h ReportHeader, cardID string, today Date) (CardUtilizationReport, error) {
+	cards, err := s.cardsFor(ctx, userID, cardID, StatusActive, today)
+	if err != nil {
+		return CardUtilizationReport{}, err
+	}
+	m := BuildCardMetrics(cards, nil, h.Currency)
+	out := CardUtilizationReport{ReportHeader: h, Cards: make([]CardUtilization, len(m.Cards))}
+	for i, c := range m.Cards {
+		out.Cards[i] = CardUtilization{ID: c.ID, Name: c.Name, UtilizationFigures: UtilizationFigures{
+			CreditLimit: c.CreditLimit, OutstandingBalance: c.OutstandingBalance, AvailableCredit: c.AvailableCredit,
+			UtilizationPercent: c.UtilizationPercent, UtilizationLevel: c.UtilizationLevel}}
+	}
+	t := m.Totals
+	out.Totals = UtilizationFigures{CreditLimit: t.CreditLimit, OutstandingBalance: t.OutstandingBalance,
+		AvailableCredit: t.AvailableCredit, UtilizationPercent: t.UtilizationPercent, UtilizationLevel: UtilizationLevel(t.UtilizationPercent)}
+	return out, nil
+}
