@@ -44,6 +44,7 @@ type Repo interface {
 	IncomeRepo
 	StatementRepo
 	PlanRepo
+	BillRepo
 	CardFigureRepo
 	LogRepo
 }
