@@ -757,3 +757,22 @@ func TestBillSummaryAndList(t *testing.T) {
 		t.Errorf("templates by category and search %+v", got)
 	}
 }
+
+// BenchmarkGenerateBillsNothingDue is the cost every request under /bills
+// pays when no template is behind its horizon: one indexed EXISTS read,
+// whatever the number of templates (here 50, each materialized).
+func BenchmarkGenerateBillsNothingDue(b *testing.B) {
+	env := newTestEnv(b)
+	env.srv.Ledger().SetClock(func() time.Time { return ledgerNow })
+	u := env.createUser(finance.PlanPro)
+	alice := ledgerUser{env: env, user: u, key: env.createKey(u.ID, auth.ScopeBillsWrite)}
+	for i := range 50 {
+		alice.createTemplate(b, fmt.Sprintf(`{"name":"Bill %d","amount":100,"category":"Utilities","frequency":"weekly","start_date":"2025-01-06"}`, i))
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if err := env.srv.Ledger().GenerateBills(ctx, u.ID, finance.Date{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
