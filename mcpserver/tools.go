@@ -11,7 +11,7 @@ package mcpserver
 // tools named there whose routes do not exist yet are added as their routes land
 // (TestToolsFollowSpecification lists them). A few tools go beyond that list
 // where an agent plainly needs a route to set up a household without REST:
-// adding and changing accounts and cards, and reading one of them by id.
+// adding and changing accounts and cards, and reading one of them, or one bill, by id.
 
 // hints are a tool's behaviour annotations. Every hint is sent explicitly:
 // MCP's defaults (and mcp-go's NewTool) assume a destructive, open-world tool.
