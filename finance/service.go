@@ -45,6 +45,7 @@ type Repo interface {
 	IncomeRepo
 	StatementRepo
 	PlanRepo
+	BillRepo
 	CardFigureRepo
 	LogRepo
 	SettingsRepo

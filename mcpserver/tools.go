@@ -11,7 +11,7 @@ package mcpserver
 // tools named there whose routes do not exist yet are added as their routes land
 // (TestToolsFollowSpecification lists them). A few tools go beyond that list
 // where an agent plainly needs a route to set up a household without REST:
-// adding and changing accounts and cards, and reading one of them by id.
+// adding and changing accounts and cards, and reading one of them, or one bill, by id.
 
 // hints are a tool's behaviour annotations. Every hint is sent explicitly:
 // MCP's defaults (and mcp-go's NewTool) assume a destructive, open-world tool.
@@ -408,6 +408,112 @@ var toolTable = []toolSpec{
 		description: "Reset a statement: its payments and their account debits and its own lines are voided, its linked " +
 			"transactions are released, and a fresh statement for the same date is generated from them (replaced_by_id). " +
 			"This is the only way to undo a wrong payment. Explain the effect to the user and get an explicit confirmation first.",
+	},
+
+	// Bills: their reads (finance:read) sit with their writes (bills:write).
+	{
+		name: "list_bills", title: "List bills", method: "GET", path: "/api/v1/bills", hints: reads,
+		description: "List the user's bills: one instance per due date of each recurring bill template, soonest due first " +
+			"(materialized through the end of next month; a later dateTo reaches up to a year ahead). Filter with status " +
+			"(unpaid, partially_paid, paid, skipped, open = unpaid or partially paid, overdue = open and past due), " +
+			"dateFrom/dateTo on the due date, category (a name), templateId, or search (name and notes). Each bill has " +
+			"amount, paid_total, remaining, is_overdue, days_until_due and the template's default payment method. Use " +
+			"status=open to find the id of a bill to pay before record_bill_payment, update_bill_status or update_bill_instance.",
+	},
+	{
+		name: "get_bill", title: "Get a bill", method: "GET", path: "/api/v1/bills/{id}", hints: reads,
+		description: "Get one bill instance by id (from list_bills): name, category, amount due, due date, status, " +
+			"paid_total, remaining, whether it was marked paid by hand, and the default payment method its template " +
+			"gives payments. Read it before record_bill_payment to check what remains.",
+	},
+	{
+		name: "get_bills_summary", title: "Bills summary for a month", method: "GET", path: "/api/v1/bills/summary", hints: reads,
+		description: "Summarize the bills due in a month (month=YYYY-MM, default the current one): how many, the total due " +
+			"(skipped ones excluded), what was paid through payments, what remains on the open ones, counts and amounts by " +
+			"status, the month's bills due within 7 days, the next 5 open ones, and the overdue bills of every month. Use it " +
+			"to answer 'what bills do I still have to pay this month' without paging through list_bills.",
+	},
+	{
+		name: "get_bill_form_options", title: "Bill form choices", method: "GET", path: "/api/v1/bills/form-options", hints: reads,
+		description: "List what bill writes can reference: the active expense categories, active accounts and active " +
+			"credit cards (ids and names), the payment methods, the template frequencies, the bill statuses and the user's " +
+			"templates. Call it before create_bill_template or record_bill_payment to pick a valid category, account_id or " +
+			"credit_card_id.",
+	},
+	{
+		name: "list_bill_templates", title: "List bill templates", method: "GET", path: "/api/v1/bills/templates", hints: reads,
+		description: "List the user's recurring bill templates by name: amount, category, frequency, start and end dates, " +
+			"due day, default payment method and status (active or paused). Filter with status, category (a name) or " +
+			"search (name and notes). Check it before create_bill_template to avoid a duplicate, and to find the id for " +
+			"get_bill_template, update_bill_template or delete_bill_template.",
+	},
+	{
+		name: "get_bill_template", title: "Get a bill template", method: "GET", path: "/api/v1/bills/templates/{id}", hints: reads,
+		description: "Get one recurring bill template by id (from list_bill_templates): its amount, category, frequency, " +
+			"start_date, due_day, end_date, default payment fields, notes and status. A removed template is not found. " +
+			"Read it before update_bill_template.",
+	},
+	{
+		name: "list_bill_payments", title: "List a bill's payments", method: "GET", path: "/api/v1/bills/{id}/payments", hints: reads,
+		description: "List the payments of one bill (id from list_bills), newest first: amount, date, payment method, " +
+			"account or card, and the expense each recorded. status=voided lists deleted payments instead. Use it to find " +
+			"a payment id before delete_bill_payment.",
+	},
+	{
+		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
+		description: "Create a recurring bill: name, amount, category (an active expense category name), frequency " +
+			"(weekly, biweekly, monthly, quarterly, semiannual or yearly) and start_date (at most 366 days back). Monthly " +
+			"and longer bills fall on due_day (default: the start date's day; the 31st falls on the last day of shorter " +
+			"months); weekly and biweekly ones every 7 or 14 days from start_date and take no due_day. Optional end_date, " +
+			"notes, and default payment fields used when a payment names none (default_payment_method with " +
+			"default_account_id for Account Debit or default_credit_card_id for Credit Card). Its bills appear at once in " +
+			"list_bills. Check list_bill_templates first and confirm with the user; each call creates a new template.",
+	},
+	{
+		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
+		path: "/api/v1/bills/templates/{id}", hints: updates,
+		description: "Change a recurring bill; only the fields given change. The template's future bills that are still " +
+			"untouched (unpaid, no payments, never edited) are deleted and, while it is active, created again from the new " +
+			"terms from today on; past, paid or edited bills keep their own amounts. status=paused stops new bills and " +
+			"removes the untouched future ones; status=active resumes from today. Read get_bill_template first and confirm " +
+			"with the user.",
+	},
+	{
+		name: "delete_bill_template", title: "Delete a recurring bill", method: "DELETE", path: "/api/v1/bills/templates/{id}", hints: voids,
+		description: "Remove a recurring bill template for good, with its untouched future bills (unpaid, no payments, " +
+			"never edited). Past, paid or edited bills stay and can still be paid. This cannot be undone; to stop it for a " +
+			"while use update_bill_template with status=paused instead. Read get_bill_template and confirm with the user.",
+	},
+	{
+		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: updates,
+		description: "Change one bill (id from list_bills) when the actual bill differs from the template: amount (greater " +
+			"than 0 and at least what was already paid), due_date and notes; only the fields given change. The bill keeps " +
+			"its changes when its template changes later, and its status is recomputed. Confirm with the user.",
+	},
+	{
+		name: "update_bill_status", title: "Mark a bill paid, unpaid or skipped", method: "POST", path: "/api/v1/bills/{id}/status", hints: updates,
+		description: "Set a bill's status by hand (id from list_bills). paid marks an unpaid or partially paid bill as paid " +
+			"WITHOUT recording any money, expense or account movement: when the user actually paid it, use " +
+			"record_bill_payment instead. skipped marks an unpaid bill without payments as not due this time. unpaid undoes " +
+			"a skip or a manual paid. A bill paid through payments cannot be set unpaid or skipped (delete_bill_payment " +
+			"instead), and asking for the current status is refused. Confirm with the user.",
+	},
+	{
+		name: "record_bill_payment", title: "Pay a bill", method: "POST", path: "/api/v1/bills/{id}/payments", hints: reshapes,
+		description: "Record a payment on an unpaid or partially paid bill (id from list_bills with status=open): amount (at " +
+			"most the bill's remaining), optional date (default today), notes, and category to book the expense under " +
+			"another category (required when the bill's category was archived). payment_method, account_id and " +
+			"credit_card_id default to the bill's template; without a default, give them (get_bill_form_options lists the " +
+			"active accounts and cards). It records an expense (source bill_payment) and debits the account or charges the " +
+			"card, so do not also call create_expense. Returns the payment and the bill after it. Read get_bill and " +
+			"confirm the amount and method with the user first. " + retryWithKey,
+	},
+	{
+		name: "delete_bill_payment", title: "Delete a bill payment", method: "DELETE", path: "/api/v1/bills/payments/{paymentId}", hints: voids,
+		description: "Undo a bill payment (paymentId from list_bill_payments): the payment and its expense are voided, which " +
+			"also reverses the account debit or the card charge, and the bill's paid total and status are recomputed. A " +
+			"payment whose card charge is already on a statement cannot be deleted. Read list_bill_payments and confirm " +
+			"with the user first.",
 	},
 
 	// settings:write
