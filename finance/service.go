@@ -46,6 +46,7 @@ type Repo interface {
 	PlanRepo
 	CardFigureRepo
 	LogRepo
+	LoanRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -126,6 +126,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerSOARoutes()
 	s.registerInstallmentRoutes()
 	s.registerExpenseRoutes()
+	s.registerLoanRoutes()
 	return s
 }
 
