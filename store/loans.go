@@ -88,12 +88,12 @@ func (l ledger) withLoanFigures(ctx context.Context, loans []finance.Loan) error
 		ColumnExpr("SUM(i.paid_principal) AS paid_principal").
 		ColumnExpr("SUM(i.paid_interest) AS paid_interest").
 		ColumnExpr("SUM(i.paid_total) AS paid_total").
-		ColumnExpr("SUM(CASE WHEN i." + openInstance + " THEN i.principal_due - i.paid_principal ELSE 0 END) AS remaining_principal").
-		ColumnExpr("SUM(CASE WHEN i." + openInstance + " THEN i.amount_due - i.paid_total ELSE 0 END) AS remaining_payable").
+		ColumnExpr("SUM(CASE WHEN i."+openInstance+" THEN i.principal_due - i.paid_principal ELSE 0 END) AS remaining_principal").
+		ColumnExpr("SUM(CASE WHEN i."+openInstance+" THEN i.amount_due - i.paid_total ELSE 0 END) AS remaining_payable").
 		ColumnExpr("SUM(CASE WHEN i.status = 'paid' THEN 1 ELSE 0 END) AS paid_count").
-		ColumnExpr("MIN(CASE WHEN i." + openInstance + " THEN i.due_date END) AS next_due_date").
+		ColumnExpr("MIN(CASE WHEN i."+openInstance+" THEN i.due_date END) AS next_due_date").
 		ColumnExpr(`(SELECT n.amount_due - n.paid_total FROM loan_instances AS n
-			WHERE n.loan_id = i.loan_id AND n.` + openInstance + ` ORDER BY n.installment_number LIMIT 1) AS next_due_amount`).
+			WHERE n.loan_id = i.loan_id AND n.`+openInstance+` ORDER BY n.installment_number LIMIT 1) AS next_due_amount`).
 		Where("i.loan_id IN (?)", bun.In(ids)).
 		Group("i.loan_id").
 		Scan(ctx, &sums)
@@ -231,7 +231,7 @@ func (l ledger) LoanDues(ctx context.Context, userID string, w finance.LoanDuesW
 	err := whereDues(l.db.NewSelect().TableExpr("loan_instances AS li").Join("JOIN loans AS ln ON ln.id = li.loan_id"), userID, w).
 		ColumnExpr("COALESCE(SUM(li.amount_due), 0)").
 		ColumnExpr("COALESCE(SUM(li.paid_total), 0)").
-		ColumnExpr("COALESCE(SUM(CASE WHEN li." + openInstance + " THEN li.amount_due - li.paid_total ELSE 0 END), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN li."+openInstance+" THEN li.amount_due - li.paid_total ELSE 0 END), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN li."+openInstance+" AND li.due_date < ? THEN li.amount_due - li.paid_total ELSE 0 END), 0)", w.Today).
 		ColumnExpr("COUNT(*)").
 		Scan(ctx, &sum.DueAmount, &sum.PaidAmount, &sum.RemainingAmount, &sum.OverdueAmount, &sum.Count)
