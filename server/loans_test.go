@@ -658,7 +658,9 @@ func TestLoanInstanceList(t *testing.T) {
 	alice.payInstance(t, in[1].ID, `{"amount":50}`)
 	alice.setInstanceStatus(t, in[3].ID, "waived")
 	url := loansURL + "/" + l.ID + "/instances"
-	idsOf := func(items []finance.LoanInstance) []string { return ids(items, func(x finance.LoanInstance) string { return x.ID }) }
+	idsOf := func(items []finance.LoanInstance) []string {
+		return ids(items, func(x finance.LoanInstance) string { return x.ID })
+	}
 	for _, tt := range []struct {
 		query string
 		want  []string
