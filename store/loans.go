@@ -213,13 +213,15 @@ func (l ledger) ListLoanInstances(ctx context.Context, userID, loanID string, f 
 	return instances(rows), int(total), nil
 }
 
-// whereDues narrows q (over loan_instances AS li joined to loans AS ln) to
-// the window of GET /loans/current-month-dues. Each branch of the OR is a
-// range seek on loan_instances_user_due: open instances due up to the
-// month's end (the month's own and the overdue ones), and the month's paid
-// ones.
-func whereDues(q *bun.SelectQuery, userID string, w finance.LoanDuesWindow) *bun.SelectQuery {
-	return q.Where("li.user_id = ? AND ln.status = 'active'", userID).
+// duesFrom is the FROM of GET /loans/current-month-dues: the instances of
+// the window, each joined to its active loan. CROSS JOIN keeps
+// loan_instances the outer table in SQLite's plan (elsewhere it is a plain
+// join), so each branch of the OR is a range seek on
+// loan_instances_user_due: the open instances due up to the month's end
+// (the month's own and the overdue ones), and the month's paid ones. Led by
+// loans instead, the plan visits every instance of every active loan.
+func duesFrom(q *bun.SelectQuery, userID string, w finance.LoanDuesWindow) *bun.SelectQuery {
+	return q.Join("CROSS JOIN loans AS ln").Where("ln.id = li.loan_id AND ln.status = 'active'").
 		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.WhereOr("li.user_id = ? AND li.status IN ('unpaid', 'partially_paid') AND li.due_date <= ?", userID, w.MonthEnd).
 				WhereOr("li.user_id = ? AND li.status = 'paid' AND li.due_date >= ? AND li.due_date <= ?", userID, w.MonthStart, w.MonthEnd)
@@ -228,7 +230,7 @@ func whereDues(q *bun.SelectQuery, userID string, w finance.LoanDuesWindow) *bun
 
 func (l ledger) LoanDues(ctx context.Context, userID string, w finance.LoanDuesWindow, p finance.ListParams) ([]finance.LoanInstance, int, finance.LoanDuesSummary, error) {
 	var sum finance.LoanDuesSummary
-	err := whereDues(l.db.NewSelect().TableExpr("loan_instances AS li").Join("JOIN loans AS ln ON ln.id = li.loan_id"), userID, w).
+	err := duesFrom(l.db.NewSelect().TableExpr("loan_instances AS li"), userID, w).
 		ColumnExpr("COALESCE(SUM(li.amount_due), 0)").
 		ColumnExpr("COALESCE(SUM(li.paid_total), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN li."+openInstance+" THEN li.amount_due - li.paid_total ELSE 0 END), 0)").
@@ -240,7 +242,8 @@ func (l ledger) LoanDues(ctx context.Context, userID string, w finance.LoanDuesW
 	}
 	var rows []loanInstanceRow
 	if sum.Count > p.Offset() {
-		err = orderPage(whereDues(l.selectInstances(&rows), userID, w), "li.due_date", p).Scan(ctx)
+		q := l.db.NewSelect().Model(&rows).ExcludeColumn(instanceComputed...).ColumnExpr("ln.name AS loan_name")
+		err = orderPage(duesFrom(q, userID, w), "li.due_date", p).Scan(ctx)
 	}
 	return instances(rows), sum.Count, sum, err
 }
