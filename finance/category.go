@@ -233,6 +233,9 @@ func (s *Service) ArchiveCategory(ctx context.Context, userID, id string) (Categ
 		now := s.stamp()
 		c.Status, c.ArchivedAt, c.UpdatedAt = StatusArchived, &now, now
 		out = c
+		if err := tx.DeleteBudgetThreshold(ctx, userID, c.ID); err != nil {
+			return err
+		}
 		return tx.UpdateCategory(ctx, userID, c)
 	})
 	return out, err

@@ -33,7 +33,7 @@ func ParsePaymentMethod(s string) (string, bool) {
 	return "", false
 }
 
-// DefaultPaymentMethod is the form-options hint until the user picks another (app settings).
+// DefaultPaymentMethod is the form-options hint of a user who has not picked another (app settings).
 const DefaultPaymentMethod = MethodCash
 
 // Expense sources.
@@ -783,6 +783,10 @@ func (s *Service) ExpenseFormOptions(ctx context.Context, userID string) (Expens
 	if err != nil {
 		return ExpenseFormOptions{}, err
 	}
-	return ExpenseFormOptions{PaymentMethods: PaymentMethods, DefaultPaymentMethod: DefaultPaymentMethod,
+	p, err := s.prefs(ctx, userID)
+	if err != nil {
+		return ExpenseFormOptions{}, err
+	}
+	return ExpenseFormOptions{PaymentMethods: PaymentMethods, DefaultPaymentMethod: p.settings.DefaultPaymentMethod,
 		Categories: cats, Accounts: accounts, CreditCards: cards}, nil
 }

@@ -10,8 +10,10 @@ import (
 // It is a label only: nothing is ever converted.
 const DefaultCurrency = "PHP"
 
-// currency is the user's currency label.
-func (s *Service) currency(ctx context.Context, userID string) string { return DefaultCurrency }
+// currency is the user's currency label (app settings).
+func (s *Service) currency(ctx context.Context, userID string) string {
+	return s.settingsOrDefault(ctx, userID).settings.Currency
+}
 
 // ExpenseTotals are the sums of the non-voided expenses over a date range.
 // A split expense counts under its parts' categories (each part once), and

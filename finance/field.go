@@ -3,6 +3,8 @@ package finance
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -88,6 +90,13 @@ func fieldProblem[T any](err error) string {
 	}
 	if p, ok := err.(interface{ FieldProblem() string }); ok {
 		return p.FieldProblem()
+	}
+	var typ *json.UnmarshalTypeError
+	if t := reflect.TypeOf(zero); t != nil && t.Kind() == reflect.Slice && errors.As(err, &typ) {
+		if typ.Type == t {
+			return "must be an array"
+		}
+		return "must be an array of objects" // a list of request members (budget thresholds)
 	}
 	return "has an invalid value"
 }

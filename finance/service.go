@@ -13,6 +13,7 @@ import (
 type Service struct {
 	store Store
 	now   func() time.Time
+	cache prefsCache // the users' app settings (settings.go)
 }
 
 // NewService returns a Service over st.
@@ -46,6 +47,7 @@ type Repo interface {
 	PlanRepo
 	CardFigureRepo
 	LogRepo
+	SettingsRepo
 	LoanRepo
 }
 
@@ -71,9 +73,11 @@ func (s *Service) today(ctx context.Context, userID string) Date {
 	return Today(s.now(), s.location(ctx, userID))
 }
 
-// location is the user's timezone.
+// location is the user's timezone (app settings). It runs on most
+// requests (statement generation needs today), so it is read from the
+// settings cache: a map lookup once the user's settings are loaded.
 func (s *Service) location(ctx context.Context, userID string) *time.Location {
-	return defaultLocation()
+	return s.settingsOrDefault(ctx, userID).loc
 }
 
 // nameKey is the case-insensitive identity of a name: trimmed and lowercased

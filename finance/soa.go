@@ -117,7 +117,8 @@ func (s *Service) soaDetail(ctx context.Context, r Repo, userID, id string, toda
 // SOACounts counts the user's statements by state, for one card or all.
 func (s *Service) SOACounts(ctx context.Context, userID, cardID string) (SOACounts, error) {
 	today := s.today(ctx, userID)
-	return s.store.Read().SOACounts(ctx, userID, cardID, today, today.AddDays(DefaultDueSoonDays))
+	window := s.settingsOrDefault(ctx, userID).settings.DueSoonDays
+	return s.store.Read().SOACounts(ctx, userID, cardID, today, today.AddDays(window))
 }
 
 // writableSOA loads a statement for a write: any write on a voided one is refused.

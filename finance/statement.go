@@ -20,7 +20,7 @@ const (
 	MinimumDueComputed = "computed"
 	MinimumDueUser     = "user"
 
-	// DefaultDueSoonDays is the due-soon window until app settings choose another (§2.1).
+	// DefaultDueSoonDays is the due-soon window of a user who has not chosen another (app settings, §2.1).
 	DefaultDueSoonDays = 7
 )
 

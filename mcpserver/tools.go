@@ -35,6 +35,9 @@ var (
 	// reshapes replace part of a record's history (split parts, a balance
 	// adjustment line); a retry after a lost reply must read first.
 	reshapes = hints{destructive: true}
+	// replaces set a whole collection to the list given: repeating one
+	// changes nothing more, but whatever the list leaves out is removed.
+	replaces = hints{destructive: true, idempotent: true}
 )
 
 // retryWithKey ends the description of every tool whose repetition would
@@ -166,6 +169,23 @@ var toolTable = []toolSpec{
 		description: "List the user's expense and income categories (kind=expense or kind=income), active ones by default. " +
 			"Expenses, income and card purchases name their category by name, so read this to use an existing name " +
 			"before writing; create_category adds a missing one.",
+	},
+	{
+		name: "get_app_settings", title: "App settings", method: "GET", path: "/api/v1/user-settings/app", hints: reads,
+		description: "Get the user's app settings: currency (the label of every amount; nothing is converted), timezone " +
+			"(it defines today and the current month for every date default), date_format and week_start (display " +
+			"hints), default_payment_method (what a new expense usually uses), budget_warning_percent (the default " +
+			"warning level of new budget thresholds) and due_soon_days (how many days ahead counts as due soon). Read it " +
+			"to label amounts with the right currency and to know which day 'today' is for the user.",
+	},
+	{
+		name: "get_budget_thresholds", title: "Budget thresholds", method: "GET", path: "/api/v1/user-settings/budget-thresholds",
+		hints: reads,
+		description: "List the user's monthly budget limits per expense category, each with the month's spending in that " +
+			"category (expenses and split parts, card fees and interest, installment and loan interest, minus card " +
+			"refunds), what remains (negative when over), percent_used and state: ok, warning (spent reached " +
+			"warning_percent of the limit) or exceeded. month=YYYY-MM picks another month (default: the current one). " +
+			"Use it to answer 'am I within budget' and always before update_budget_thresholds.",
 	},
 
 	// expenses:write
@@ -391,6 +411,24 @@ var toolTable = []toolSpec{
 	},
 
 	// settings:write
+	{
+		name: "update_budget_thresholds", title: "Replace the budget thresholds", method: "PUT",
+		path: "/api/v1/user-settings/budget-thresholds", hints: replaces,
+		description: "Replace the user's WHOLE set of monthly budget limits with the list given: every category left out " +
+			"loses its threshold, and an empty list removes them all. To add or change one threshold, first read the " +
+			"current set with get_budget_thresholds, then send the full list with your change. Each entry names an active " +
+			"expense category (at most once) with monthly_limit > 0 and an optional warning_percent from 1 to 100 " +
+			"(default: the budget_warning_percent app setting). Nothing changes if any entry is invalid. Returns the new " +
+			"set measured against the current month. Confirm the final list with the user before calling.",
+	},
+	{
+		name: "update_app_settings", title: "Change app settings", method: "PUT", path: "/api/v1/user-settings/app", hints: updates,
+		description: "Change some of the user's app settings; fields left out keep their values and null restores a " +
+			"default. currency is 3 uppercase letters (a label only: amounts are never converted); timezone is an IANA " +
+			"name such as Asia/Manila, and changing it moves 'today' for every date default and the current month; " +
+			"date_format, week_start, default_payment_method (Cash, Account Debit or Credit Card), budget_warning_percent " +
+			"(1-100) and due_soon_days (1-31). Read get_app_settings first and confirm the change with the user.",
+	},
 	{
 		name: "create_category", title: "Create a category", method: "POST", path: "/api/v1/categories", hints: creates,
 		description: "Create an expense or income category (name, kind, optional color #RRGGBB and icon). Names are unique " +

@@ -42,11 +42,13 @@ var specTools = map[auth.Scope][]string{
 
 // beyondSpec are the tools the specification's list lacks, by scope: an
 // agent setting up a household needs to add and change accounts and cards,
-// and to read one by id before changing it. Each wraps an existing REST route.
+// and to read one by id before changing it; it may also change the app settings
+// it reads (get_app_settings is in the specification). Each wraps an existing REST route.
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead:          {"get_account", "get_credit_card", "get_loan", "list_loan_instances"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa"},
+	auth.ScopeSettingsWrite: {"update_app_settings"},
 }
 
 func builtTools(t *testing.T) []tool {
@@ -142,11 +144,12 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 }
 
 var (
-	readTools = []string{"get_account", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
-		"get_current_month_loan_dues", "get_expense", "get_expense_form_options", "get_expense_summary", "get_income",
-		"get_installment_plan", "get_loan", "list_account_transactions", "list_accounts", "list_categories",
-		"list_credit_card_soas", "list_credit_cards", "list_expenses", "list_income", "list_installment_plans",
-		"list_loan_instances", "list_loans", "list_unbilled_transactions"}
+	readTools = []string{"get_account", "get_app_settings", "get_budget_thresholds", "get_credit_card",
+		"get_credit_card_metrics", "get_credit_card_soa", "get_current_month_loan_dues", "get_expense",
+		"get_expense_form_options", "get_expense_summary", "get_income", "get_installment_plan", "get_loan",
+		"list_account_transactions", "list_accounts", "list_categories", "list_credit_card_soas", "list_credit_cards",
+		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
+		"list_unbilled_transactions"}
 	expenseWrites = []string{"create_expense", "delete_expense", "split_expense", "update_expense"}
 )
 
@@ -183,7 +186,8 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 				"list_credit_card_soas", "list_credit_cards", "list_installment_plans", "list_unbilled_transactions",
 				"record_credit_card_soa_payment", "update_credit_card", "update_credit_card_soa",
 				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
-		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "list_categories"}},
+		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "get_app_settings",
+			"get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds"}},
 		{"loans:write reads loans and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
 			[]string{"get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans", "record_loan_payment"}},
 		{"bills:write has no tools yet", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP}, nil},
@@ -233,6 +237,7 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 	}
 	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance",
 		"record_credit_card_soa_payment", "delete_soa_transaction", "void_credit_card_soa", "cancel_installment_plan",
+		"update_budget_thresholds", // it drops the thresholds the list leaves out
 		"record_loan_payment"}
 	for _, tt := range res.Tools {
 		t.Run(tt.Name, func(t *testing.T) {

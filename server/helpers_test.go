@@ -64,7 +64,7 @@ func newTestEnv(t testing.TB, configure ...func(*Config)) *testEnv {
 		t.Fatalf("NewJWT: %v", err)
 	}
 	svc := auth.NewService(db, issuer)
-	cfg := Config{BaseURL: testBaseURL, Version: "test-version"}
+	cfg := Config{BaseURL: testBaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media")}
 	for _, c := range configure {
 		c(&cfg)
 	}

@@ -816,3 +816,24 @@ func TestLoanPaymentIdempotent(t *testing.T) {
 		t.Errorf("%d payments, paid %s", len(st.Payments), st.Instances[0].PaidTotal)
 	}
 }
+
+// The interest part of loan payments is spending under Loan Interest in the
+// budget of the month it was paid in; the principal part never is.
+func TestLoanInterestCountsInBudgets(t *testing.T) {
+	env, alice, _ := newLoanEnv(t) // today: 2025-03-11
+	alice.key = env.createKey(alice.user.ID, auth.ScopeLoansWrite, auth.ScopeSettingsWrite)
+	l := alice.createLoan(t, `{"name":"Car","principal":100000,"interest_type":"diminishing","interest_rate":12,"term_months":12,"start_date":"2025-01-15"}`)
+	alice.payInstance(t, l.Instances[0].ID, `{"amount":"600","date":"2025-02-28"}`)     // February: interest only
+	alice.payInstance(t, l.Instances[0].ID, `{"amount":"8284.88","date":"2025-03-02"}`) // March: 400.00 interest, 7,884.88 principal
+	got := send[finance.BudgetThresholdPage](t, alice, http.MethodPut, thresholdsURL,
+		`{"thresholds":[{"category":"Loan Interest","monthly_limit":"500"}]}`, http.StatusOK)
+	want := []thresholdItem{{"Loan Interest", "500.00", "400.00", "100.00", 80, "80.00", finance.BudgetWarning}}
+	if diff := cmp.Diff(want, thresholdItems(got)); diff != "" {
+		t.Errorf("March (-want +got):\n%s", diff)
+	}
+	feb := send[finance.BudgetThresholdPage](t, alice, http.MethodGet, thresholdsURL+"?month=2025-02", "", http.StatusOK)
+	if diff := cmp.Diff([]thresholdItem{{"Loan Interest", "500.00", "600.00", "-100.00", 80, "120.00", finance.BudgetExceeded}},
+		thresholdItems(feb)); diff != "" {
+		t.Errorf("February (-want +got):\n%s", diff)
+	}
+}

@@ -36,6 +36,10 @@ type Config struct {
 	// OAuth is the authorization server for MCP clients. Without it the
 	// OAuth endpoints answer 404 and the connected apps page is empty.
 	OAuth *oauth.Server
+	// MediaDir holds the uploaded files the server serves publicly (profile
+	// pictures), normally the data directory's media folder. Without it
+	// uploads fail and nothing is served.
+	MediaDir string
 }
 
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
@@ -85,7 +89,12 @@ type Route struct {
 	PerIP  bool // a public route rate limited per client IP (sign-in)
 	// Query lists the query parameters the route takes. Routes of the REST
 	// API (APIPrefix) refuse any other (see checkQuery).
-	Query   []string
+	Query []string
+	// Upload is the largest file the route takes, in bytes; 0 for none. Its
+	// body may be that much larger than the server's limit, and its declared
+	// length is not checked up front: the handler reads the file and refuses
+	// one that is too large on its own field, which says more than a 413.
+	Upload  int64
 	handler bunrouter.HandlerFunc
 }
 
@@ -126,6 +135,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerSOARoutes()
 	s.registerInstallmentRoutes()
 	s.registerExpenseRoutes()
+	s.registerSettingsRoutes()
 	s.registerLoanRoutes()
 	return s
 }
@@ -194,10 +204,10 @@ func (s *Server) add(rt Route, h handlerFunc) {
 }
 
 func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrouter.Request) error {
-	if r.ContentLength > s.cfg.MaxBodyBytes {
+	if rt.Upload == 0 && r.ContentLength > s.cfg.MaxBodyBytes {
 		return s.errTooLarge()
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
 
 	if rt.Access.IsPublic() {
 		if rt.PerIP {

@@ -24,6 +24,9 @@ type userRow struct {
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 	CredentialEpoch int64 // see auth.Identity
+	// The profile picture (finance.ProfilePicture): an external URL or an upload's file name.
+	ProfilePictureURL  *string
+	ProfilePictureFile *string
 }
 
 func (r userRow) user() finance.User {

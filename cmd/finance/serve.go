@@ -108,7 +108,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
-		OAuth: authz,
+		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"),
 	}, log, authService, db)
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.

@@ -101,6 +101,21 @@ func (s *Service) ChangePassword(ctx context.Context, userID, password, keepSess
 	return s.store.ChangePassword(ctx, userID, HashPassword(password), keep, s.now().UTC())
 }
 
+// ChangeOwnPassword is the signed-in user changing their own password: the
+// current one must match, then ChangePassword ends every sign-in made with
+// it (web sessions included; the API call has none to keep). A wrong
+// current password is a validation error on current_password.
+func (s *Service) ChangeOwnPassword(ctx context.Context, userID, current, password string) (Identity, error) {
+	cred, err := s.store.Credentials(ctx, userID)
+	if err != nil {
+		return Identity{}, err
+	}
+	if !VerifyPassword(cred.PasswordHash, current) {
+		return Identity{}, finance.Invalid("current_password", "is not your current password")
+	}
+	return s.ChangePassword(ctx, userID, password, "")
+}
+
 // SetPassword replaces the password of the user with email (the admin's
 // command line), ending all of the user's sign-ins as ChangePassword does.
 func (s *Service) SetPassword(ctx context.Context, email, password string) error {

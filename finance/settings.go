@@ -1,0 +1,299 @@
+package finance
+
+import (
+	"context"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	_ "time/tzdata" // every IANA name loads, also on hosts without a zone database (scratch containers)
+	"unicode/utf8"
+)
+
+// AppSettings are a user's preferences (domain.md §2.1). They are real
+// inputs of the ledger: the timezone defines today, the currency labels
+// every summary, due_soon_days is the due-soon window, and
+// default_payment_method is the expense form's preselected method.
+type AppSettings struct {
+	Currency             string `json:"currency"`
+	Timezone             string `json:"timezone"`
+	DateFormat           string `json:"date_format"`
+	WeekStart            string `json:"week_start"`
+	DefaultPaymentMethod string `json:"default_payment_method"`
+	BudgetWarningPercent int    `json:"budget_warning_percent"`
+	DueSoonDays          int    `json:"due_soon_days"`
+}
+
+// The choices and defaults of the app settings.
+var (
+	DateFormats = []string{"YYYY-MM-DD", "MM/DD/YYYY", "DD/MM/YYYY", "DD MMM YYYY"}
+	WeekStarts  = []string{"monday", "sunday"}
+)
+
+// DefaultBudgetWarningPercent is the default warning_percent of new thresholds.
+const DefaultBudgetWarningPercent = 80
+
+// DefaultAppSettings are the settings of a user who never changed them.
+func DefaultAppSettings() AppSettings {
+	return AppSettings{
+		Currency: DefaultCurrency, Timezone: DefaultTimezone, DateFormat: DateFormats[0], WeekStart: WeekStarts[0],
+		DefaultPaymentMethod: DefaultPaymentMethod, BudgetWarningPercent: DefaultBudgetWarningPercent,
+		DueSoonDays: DefaultDueSoonDays,
+	}
+}
+
+// AppSettingsRequest is the body of PUT /user-settings/app: a partial
+// update. A field that is present changes; null puts back its default.
+type AppSettingsRequest struct {
+	Currency             Field[string] `json:"currency"`
+	Timezone             Field[string] `json:"timezone"`
+	DateFormat           Field[string] `json:"date_format"`
+	WeekStart            Field[string] `json:"week_start"`
+	DefaultPaymentMethod Field[string] `json:"default_payment_method"`
+	BudgetWarningPercent Field[int]    `json:"budget_warning_percent"`
+	DueSoonDays          Field[int]    `json:"due_soon_days"`
+}
+
+var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// Apply validates the fields present in r and sets them on st.
+func (r AppSettingsRequest) Apply(v *Validator, st *AppSettings) {
+	def := DefaultAppSettings()
+	text := func(name string, f Field[string], dst *string, fallback string, ok func(string) bool, problem string) {
+		switch {
+		case !v.readable(name, f) || !f.Set:
+		case f.Null:
+			*dst = fallback
+		case !ok(f.Value):
+			v.Add(name, problem)
+		default:
+			*dst = f.Value
+		}
+	}
+	number := func(name string, f Field[int], dst *int, fallback, lo, hi int) {
+		switch {
+		case !v.readable(name, f) || !f.Set:
+		case f.Null:
+			*dst = fallback
+		case f.Value < lo || f.Value > hi:
+			v.Add(name, "must be an integer from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
+		default:
+			*dst = f.Value
+		}
+	}
+	oneOf := func(choices []string) func(string) bool {
+		return func(s string) bool { return slices.Contains(choices, s) }
+	}
+	text("currency", r.Currency, &st.Currency, def.Currency, currencyRE.MatchString, "must be 3 uppercase letters, like PHP or USD")
+	text("timezone", r.Timezone, &st.Timezone, def.Timezone, func(s string) bool { _, err := LoadTimezone(s); return err == nil },
+		"must be an IANA timezone name, like Asia/Manila or America/New_York")
+	text("date_format", r.DateFormat, &st.DateFormat, def.DateFormat, oneOf(DateFormats), "must be one of: "+strings.Join(DateFormats, ", "))
+	text("week_start", r.WeekStart, &st.WeekStart, def.WeekStart, oneOf(WeekStarts), "must be monday or sunday")
+	text("default_payment_method", r.DefaultPaymentMethod, &st.DefaultPaymentMethod, def.DefaultPaymentMethod, oneOf(PaymentMethods),
+		"must be one of: "+strings.Join(PaymentMethods, ", "))
+	number("budget_warning_percent", r.BudgetWarningPercent, &st.BudgetWarningPercent, def.BudgetWarningPercent, 1, 100)
+	number("due_soon_days", r.DueSoonDays, &st.DueSoonDays, def.DueSoonDays, 1, 31)
+}
+
+// LoadTimezone loads an IANA timezone by name. Names that would depend on
+// the server ("Local", "") are refused: a user's today must not move with
+// the host's configuration.
+func LoadTimezone(name string) (*time.Location, error) {
+	if name == "" || name == "Local" || len(name) > 64 {
+		return nil, Invalid("timezone", "must be an IANA timezone name")
+	}
+	return time.LoadLocation(name)
+}
+
+// SettingsRepo is the persistence of the user's account and settings.
+type SettingsRepo interface {
+	// AppSettings returns the user's settings, or the defaults when the user never saved any.
+	AppSettings(ctx context.Context, userID string) (AppSettings, error)
+	SaveAppSettings(ctx context.Context, userID string, st AppSettings, at time.Time) error
+	// UserAccount returns the user with their profile picture.
+	UserAccount(ctx context.Context, userID string) (UserAccount, error)
+	SetProfilePicture(ctx context.Context, userID string, pic ProfilePicture, at time.Time) error
+	BudgetRepo
+}
+
+// userPrefs are a user's settings as the ledger uses them on every request,
+// with the timezone already loaded (LoadLocation reads the zone database).
+type userPrefs struct {
+	settings AppSettings
+	loc      *time.Location
+}
+
+// prefsCache holds userPrefs by user id. One process writes the settings
+// (the server; the CLI never changes them), and it replaces a user's entry
+// after each commit, so an entry is never stale. Reads that miss fill it with
+// LoadOrStore, so a read that started before a commit cannot put back the
+// settings the commit replaced.
+type prefsCache struct {
+	byUser sync.Map   // user id -> *userPrefs
+	write  sync.Mutex // serializes settings writes, so entries are replaced in commit order
+}
+
+func newPrefs(st AppSettings) *userPrefs {
+	loc, err := LoadTimezone(st.Timezone)
+	if err != nil {
+		loc = defaultLocation() // a zone the server can no longer load: the default, not a failure
+	}
+	return &userPrefs{settings: st, loc: loc}
+}
+
+// prefs returns the user's settings, from the cache when it has them.
+func (s *Service) prefs(ctx context.Context, userID string) (*userPrefs, error) {
+	if p, ok := s.cache.byUser.Load(userID); ok {
+		return p.(*userPrefs), nil
+	}
+	st, err := s.store.Read().AppSettings(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	p, _ := s.cache.byUser.LoadOrStore(userID, newPrefs(st))
+	return p.(*userPrefs), nil
+}
+
+// settingsOrDefault is the user's settings; if they cannot be read (the
+// database is failing), the defaults, uncached, so the next request reads
+// again. The callers need a value and the request fails anyway on its own
+// queries when the database does.
+func (s *Service) settingsOrDefault(ctx context.Context, userID string) *userPrefs {
+	p, err := s.prefs(ctx, userID)
+	if err != nil {
+		return newPrefs(DefaultAppSettings())
+	}
+	return p
+}
+
+// AppSettings is GET /user-settings/app.
+func (s *Service) AppSettings(ctx context.Context, userID string) (AppSettings, error) {
+	p, err := s.prefs(ctx, userID)
+	if err != nil {
+		return AppSettings{}, err
+	}
+	return p.settings, nil
+}
+
+// UpdateAppSettings is PUT /user-settings/app: it changes the fields present
+// and returns the settings, which take effect from the next request on.
+func (s *Service) UpdateAppSettings(ctx context.Context, userID string, req AppSettingsRequest) (AppSettings, error) {
+	s.cache.write.Lock()
+	defer s.cache.write.Unlock()
+	var out AppSettings
+	err := s.store.Write(ctx, func(tx Repo) error {
+		st, err := tx.AppSettings(ctx, userID)
+		if err != nil {
+			return err
+		}
+		var v Validator
+		req.Apply(&v, &st)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		out = st
+		return tx.SaveAppSettings(ctx, userID, st, s.stamp())
+	})
+	if err != nil {
+		return AppSettings{}, err
+	}
+	s.cache.byUser.Store(userID, newPrefs(out))
+	return out, nil
+}
+
+// UserAccount is GET /user-settings/account: the user and their profile picture.
+type UserAccount struct {
+	User
+	ProfilePicture
+	// ProfilePictureURL is where the picture is: the external URL, or the
+	// address the server serves the upload at (ResolvePicture); null without one.
+	ProfilePictureURL *string `json:"profile_picture_url"`
+}
+
+// ResolvePicture sets ProfilePictureURL, with uploads served under uploadBase.
+func (a *UserAccount) ResolvePicture(uploadBase string) {
+	switch {
+	case a.File != nil:
+		u := uploadBase + "/" + *a.File
+		a.ProfilePictureURL = &u
+	case a.URL != nil:
+		a.ProfilePictureURL = a.URL
+	default:
+		a.ProfilePictureURL = nil
+	}
+}
+
+// ProfilePicture is a user's picture: an external https URL, or an upload
+// served by this server. At most one is set; neither means no picture.
+type ProfilePicture struct {
+	// URL is the external picture, as the user gave it.
+	URL *string `json:"-"`
+	// File is the upload's file name (a UUIDv7 and its extension); the
+	// server turns it into the address it serves the file at.
+	File *string `json:"-"`
+}
+
+// MaxPictureURLLen bounds an external profile picture URL.
+const MaxPictureURLLen = 2048
+
+// PictureURLRequest is the JSON body of PUT /user-settings/account/profile-picture.
+type PictureURLRequest struct {
+	URL Field[string] `json:"url"`
+}
+
+// Picture validates the request: an absolute https URL, or null to remove the picture.
+func (r PictureURLRequest) Picture() (ProfilePicture, error) {
+	var v Validator
+	if !v.readable("url", r.URL) {
+		return ProfilePicture{}, v.Err()
+	}
+	switch {
+	case !r.URL.Set:
+		return ProfilePicture{}, Invalid("url", "is required: send an https URL, null to remove the picture, or a multipart file")
+	case r.URL.Null:
+		return ProfilePicture{}, nil
+	}
+	raw := strings.TrimSpace(r.URL.Value)
+	if utf8.RuneCountInString(raw) > MaxPictureURLLen {
+		return ProfilePicture{}, Invalid("url", "must be at most "+strconv.Itoa(MaxPictureURLLen)+" characters")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.Opaque != "" {
+		return ProfilePicture{}, Invalid("url", "must be an absolute https URL")
+	}
+	return ProfilePicture{URL: &raw}, nil
+}
+
+// UserAccount is GET /user-settings/account.
+func (s *Service) UserAccount(ctx context.Context, userID string) (UserAccount, error) {
+	return s.store.Read().UserAccount(ctx, userID)
+}
+
+// SetProfilePicture replaces the user's picture with pic (the zero value
+// removes it) and returns the account and the picture it replaced, whose
+// upload, if any, the caller deletes once this has committed.
+func (s *Service) SetProfilePicture(ctx context.Context, userID string, pic ProfilePicture) (UserAccount, ProfilePicture, error) {
+	var out UserAccount
+	var prev ProfilePicture
+	err := s.store.Write(ctx, func(tx Repo) error {
+		a, err := tx.UserAccount(ctx, userID)
+		if err != nil {
+			return err
+		}
+		prev = a.ProfilePicture
+		now := s.stamp()
+		if err := tx.SetProfilePicture(ctx, userID, pic, now); err != nil {
+			return err
+		}
+		a.ProfilePicture, a.UpdatedAt = pic, now
+		out = a
+		return nil
+	})
+	if err != nil {
+		return UserAccount{}, ProfilePicture{}, err
+	}
+	return out, prev, nil
+}

@@ -1,0 +1,376 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+// User settings (domain.md §2.1): the account with its profile picture and
+// password, the app settings and the budget thresholds. Categories, the
+// fourth part, are served by categories.go.
+func (s *Server) registerSettingsRoutes() {
+	read, write := auth.Read(auth.ScopeSettingsWrite), auth.Write(auth.ScopeSettingsWrite)
+	const base = "/api/v1/user-settings"
+	s.handle(http.MethodGet, base+"/account", read, s.getUserAccount)
+	// No domain scope covers the picture: the first-party JWT or a key with all.
+	s.add(Route{Method: http.MethodPut, Path: base + "/account/profile-picture", Access: auth.FirstPartyOrAll,
+		Upload: MaxPictureBytes}, s.putProfilePicture)
+	s.handle(http.MethodPut, base+"/account/password", auth.FirstPartyOnly, s.changePassword)
+	s.handle(http.MethodGet, base+"/app", read, s.getAppSettings)
+	s.handle(http.MethodPut, base+"/app", write, s.updateAppSettings)
+	s.handle(http.MethodGet, base+"/budget-thresholds", read, s.listBudgetThresholds, list("month")...)
+	s.handle(http.MethodPut, base+"/budget-thresholds", write, s.replaceBudgetThresholds)
+	s.page(http.MethodGet, ProfilePicturesPath+"/:file", s.profilePictureFile)
+}
+
+// ProfilePicturesPath is where uploaded profile pictures are served, publicly:
+// each is named by a fresh UUIDv7, which nobody can guess.
+const ProfilePicturesPath = "/media/profile-pictures"
+
+// MaxPictureBytes is the largest profile picture upload: 2 MiB.
+const MaxPictureBytes = 2 << 20
+
+// pictureDir is the folder of the uploads, inside the media directory.
+func (s *Server) pictureDir() string { return filepath.Join(s.cfg.MediaDir, "profile-pictures") }
+
+// account is the account as the API shows it: uploads at their public address.
+func (s *Server) account(a finance.UserAccount) finance.UserAccount {
+	a.ResolvePicture(s.cfg.BaseURL + ProfilePicturesPath)
+	return a
+}
+
+func (s *Server) getUserAccount(w http.ResponseWriter, r bunrouter.Request) error {
+	a, err := s.ledger.UserAccount(r.Context(), userID(r))
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Account retrieved", s.account(a))
+	return nil
+}
+
+// putProfilePicture takes a multipart file (stored under the media
+// directory and served at ProfilePicturesPath) or a JSON {url} (null removes
+// the picture). The previous upload is deleted once the change has
+// committed; a failed change deletes the new file instead, so the folder
+// holds only the pictures that users have.
+func (s *Server) putProfilePicture(w http.ResponseWriter, r bunrouter.Request) error {
+	var pic finance.ProfilePicture
+	var image *pictureUpload
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && mt == "multipart/form-data" {
+		if image, pic, err = s.readPictureForm(r.Request); err != nil {
+			return err
+		}
+	} else {
+		var req finance.PictureURLRequest
+		if err := s.decodeJSON(r.Request, &req); err != nil {
+			return err
+		}
+		if pic, err = req.Picture(); err != nil {
+			return err
+		}
+	}
+	if image != nil {
+		name, err := s.savePicture(image)
+		if err != nil {
+			return err
+		}
+		pic.File = &name
+	}
+	a, prev, err := s.ledger.SetProfilePicture(r.Context(), userID(r), pic)
+	if err != nil {
+		if pic.File != nil {
+			s.removePicture(r, *pic.File)
+		}
+		return err
+	}
+	if prev.File != nil && (pic.File == nil || *prev.File != *pic.File) {
+		s.removePicture(r, *prev.File)
+	}
+	writeData(w, http.StatusOK, "Profile picture updated", s.account(a))
+	return nil
+}
+
+// pictureUpload is an uploaded image whose bytes are PNG, JPEG or WebP.
+type pictureUpload struct {
+	data []byte
+	ext  string // png, jpg or webp
+}
+
+// pictureTypes maps the sniffed content type of an upload to its extension.
+var pictureTypes = map[string]string{"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
+
+// readPictureForm reads a multipart body part by part: the file is read up
+// to one byte past MaxPictureBytes, so a larger one is refused on its field
+// after 2 MiB, whatever the body's length. A url field may stand in for the
+// file, as in the JSON body.
+func (s *Server) readPictureForm(r *http.Request) (*pictureUpload, finance.ProfilePicture, error) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, finance.ProfilePicture{}, badRequest("Request body is not a valid multipart form", nil)
+	}
+	var file []byte
+	var urlField *string
+	seen := map[string]bool{}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, finance.ProfilePicture{}, s.formReadError(err)
+		}
+		name := part.FormName()
+		if (name == "file" || name == "url") && seen[name] {
+			return nil, finance.ProfilePicture{}, finance.Invalid(name, "appears more than once")
+		}
+		seen[name] = true
+		switch name {
+		case "file":
+			file, err = io.ReadAll(io.LimitReader(part, MaxPictureBytes+1))
+			if err != nil {
+				return nil, finance.ProfilePicture{}, s.formReadError(err)
+			}
+			if len(file) > MaxPictureBytes {
+				return nil, finance.ProfilePicture{}, finance.Invalid("file",
+					"must be at most 2 MiB ("+strconv.Itoa(MaxPictureBytes)+" bytes)")
+			}
+		case "url":
+			b, err := io.ReadAll(io.LimitReader(part, finance.MaxPictureURLLen*4+1))
+			if err != nil {
+				return nil, finance.ProfilePicture{}, s.formReadError(err)
+			}
+			v := string(b)
+			urlField = &v
+		default:
+			if _, err := io.Copy(io.Discard, part); err != nil { // unknown fields are ignored
+				return nil, finance.ProfilePicture{}, s.formReadError(err)
+			}
+		}
+	}
+	switch {
+	case seen["file"] && urlField != nil:
+		return nil, finance.ProfilePicture{}, finance.Invalid("url", "must not be sent with a file; send one or the other")
+	case urlField != nil:
+		pic, err := finance.PictureURLRequest{URL: finance.Of(*urlField)}.Picture()
+		return nil, pic, err
+	case !seen["file"]:
+		return nil, finance.ProfilePicture{}, finance.Invalid("file", "is required: send a PNG, JPEG or WebP image, or a url")
+	}
+	ext, ok := pictureTypes[http.DetectContentType(file)]
+	if !ok {
+		return nil, finance.ProfilePicture{}, finance.Invalid("file", "must be a PNG, JPEG or WebP image")
+	}
+	return &pictureUpload{data: file, ext: ext}, finance.ProfilePicture{}, nil
+}
+
+// formReadError is the answer to a multipart body that could not be read.
+func (s *Server) formReadError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return s.errTooLarge()
+	}
+	return badRequest("Request body is not a valid multipart form", nil)
+}
+
+// savePicture writes an upload under a new name, readable by the server's
+// user only, and returns the name. It is written to a temporary file first,
+// so a half-written picture is never served.
+func (s *Server) savePicture(p *pictureUpload) (string, error) {
+	if s.cfg.MediaDir == "" {
+		return "", errors.New("profile picture upload: the server has no media directory")
+	}
+	dir := s.pictureDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, ".upload-*") // mode 0600
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(p.data); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	name := finance.NewID() + "." + p.ext
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+// removePicture deletes an upload that no user has any more. A failure
+// leaves an orphan file, which is logged; the request has succeeded or
+// failed on its own.
+func (s *Server) removePicture(r bunrouter.Request, name string) {
+	if !pictureName.MatchString(name) {
+		return
+	}
+	if err := os.Remove(filepath.Join(s.pictureDir(), name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		s.log.WarnContext(r.Context(), "could not delete a replaced profile picture", "file", name, "error", err)
+	}
+}
+
+// pictureName matches the names savePicture gives: nothing else under the
+// media directory is ever served, and no name can leave it.
+var pictureName = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|webp)$`)
+
+var pictureContentTypes = map[string]string{"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
+
+// profilePictureFile serves an upload publicly, with the type its bytes were
+// sniffed as when it was stored. Unknown names are 404; there is no listing.
+func (s *Server) profilePictureFile(w http.ResponseWriter, r bunrouter.Request) error {
+	name := r.Param("file")
+	m := pictureName.FindStringSubmatch(name)
+	if m == nil || s.cfg.MediaDir == "" {
+		return errRouteNotFound(r.Request)
+	}
+	f, err := os.OpenInRoot(s.pictureDir(), name)
+	if errors.Is(err, os.ErrNotExist) {
+		return errRouteNotFound(r.Request)
+	} else if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", pictureContentTypes[m[1]])
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'")
+	// A name is never reused: a new picture gets a new name.
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	http.ServeContent(w, r.Request, "", info.ModTime(), f)
+	return nil
+}
+
+// PasswordChangeRequest is the body of PUT /user-settings/account/password.
+type PasswordChangeRequest struct {
+	CurrentPassword finance.Field[string] `json:"current_password"`
+	NewPassword     finance.Field[string] `json:"new_password"`
+}
+
+// PasswordChanged is the reply to a password change. The caller's own
+// access token was issued before the change and stops working with it, like
+// every other sign-in; AccessToken replaces it, so the client that made the
+// change stays signed in without asking for the password again.
+type PasswordChanged struct {
+	Updated     bool   `json:"updated"`
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int    `json:"expires_in"` // seconds
+}
+
+// changePassword is the signed-in user changing their password (first-party
+// JWT only). It goes through the same change as the admin's
+// "finance users set-password": the credential epoch moves on, which ends
+// every access token issued before, and every web session is deleted.
+func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) error {
+	var req PasswordChangeRequest
+	if err := s.decodeJSON(r.Request, &req); err != nil {
+		return err
+	}
+	var v finance.Validator
+	current, next := "", ""
+	if finance.Readable(&v, "current_password", req.CurrentPassword) && req.CurrentPassword.Value != "" {
+		current = req.CurrentPassword.Value
+	} else if !v.Has("current_password") {
+		v.Add("current_password", "is required")
+	}
+	if finance.Readable(&v, "new_password", req.NewPassword) && req.NewPassword.Value != "" {
+		next = req.NewPassword.Value
+		v.Merge("new_", finance.CheckPassword("password", next))
+	} else if !v.Has("new_password") {
+		v.Add("new_password", "is required")
+	}
+	if current != "" && next != "" && current == next {
+		v.Add("new_password", "must differ from the current password")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	who, err := s.auth.ChangeOwnPassword(r.Context(), userID(r), current, next)
+	if err != nil {
+		return err
+	}
+	token, err := s.auth.IssueToken(who)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Password changed; every other sign-in has ended", PasswordChanged{
+		Updated: true, AccessToken: token, TokenType: "Bearer", ExpiresIn: int(s.auth.JWT().TTL().Seconds()),
+	})
+	return nil
+}
+
+func (s *Server) getAppSettings(w http.ResponseWriter, r bunrouter.Request) error {
+	st, err := s.ledger.AppSettings(r.Context(), userID(r))
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "App settings retrieved", st)
+	return nil
+}
+
+func (s *Server) updateAppSettings(w http.ResponseWriter, r bunrouter.Request) error {
+	var req finance.AppSettingsRequest
+	if err := s.decodeJSON(r.Request, &req); err != nil {
+		return err
+	}
+	st, err := s.ledger.UpdateAppSettings(r.Context(), userID(r), req)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "App settings updated", st)
+	return nil
+}
+
+func (s *Server) listBudgetThresholds(w http.ResponseWriter, r bunrouter.Request) error {
+	var month finance.Date
+	p, err := listQuery(r.Request, finance.BudgetThresholdList, func(v *finance.Validator, q url.Values) {
+		month = queryMonth(v, q, "month")
+	})
+	if err != nil {
+		return err
+	}
+	page, err := s.ledger.BudgetThresholds(r.Context(), userID(r), month, p)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Budget thresholds retrieved", page)
+	return nil
+}
+
+func (s *Server) replaceBudgetThresholds(w http.ResponseWriter, r bunrouter.Request) error {
+	var req finance.BudgetThresholdsRequest
+	if err := s.decodeJSON(r.Request, &req); err != nil {
+		return err
+	}
+	page, err := s.ledger.ReplaceBudgetThresholds(r.Context(), userID(r), req)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Budget thresholds replaced", page)
+	return nil
+}
