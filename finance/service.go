@@ -49,6 +49,7 @@ type Repo interface {
 	CardFigureRepo
 	LogRepo
 	SettingsRepo
+	LoanRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -541,4 +541,51 @@ var toolTable = []toolSpec{
 			"per kind among active categories, case-insensitively: check list_categories first and reuse an existing one " +
 			"when it fits.",
 	},
+
+	// Loans: their reads (finance:read) sit with their write.
+	{
+		name: "list_loans", title: "List loans", method: "GET", path: "/api/v1/loans", hints: reads,
+		description: "List the user's loans, newest start date first. Filter with status (active, completed or " +
+			"cancelled; every loan by default), dateFrom/dateTo on the start date, or search on the name, lender and " +
+			"notes. Each loan has its terms (principal, interest_type none/add_on/diminishing, interest_rate per " +
+			"rate_period, term_months, monthly_amount) and its figures: total_interest, total_payable, paid_total with " +
+			"its paid_principal and paid_interest, remaining_principal, remaining_payable, paid_count, next_due_date and " +
+			"next_due_amount. Use it to answer 'how much do I still owe' and to find a loan id for get_loan or " +
+			"list_loan_instances.",
+	},
+	{
+		name: "get_loan", title: "Get a loan", method: "GET", path: "/api/v1/loans/{id}", hints: reads,
+		description: "Get one loan by id (from list_loans), any status, with its figures and instances: every monthly " +
+			"instance by number with installment_number, due_date, amount_due (principal_due + interest_due), " +
+			"paid_total, remaining, status (unpaid, partially_paid, paid, waived, cancelled), is_overdue and its " +
+			"payments. Read it to see the whole schedule and which instance to pay next.",
+	},
+	{
+		name: "list_loan_instances", title: "List a loan's instances", method: "GET", path: "/api/v1/loans/{id}/instances",
+		hints: reads,
+		description: "List one loan's monthly instances (id: the loan's, from list_loans), by installment number. Filter " +
+			"with status (unpaid, partially_paid, paid, waived, cancelled, or overdue: open and due before today) or " +
+			"dateFrom/dateTo on the due date. Each instance has amount_due, principal_due, interest_due, paid_total, " +
+			"remaining and its payments. Use it to find the instance id that record_loan_payment needs.",
+	},
+	{
+		name: "get_current_month_loan_dues", title: "Get this month's loan dues", method: "GET",
+		path: "/api/v1/loans/current-month-dues", hints: reads,
+		description: "List the loan instances due this month (paid ones included) and those still open from earlier " +
+			"months (overdue), across the user's active loans, each with loan_name, amount_due, paid_total, remaining " +
+			"and is_overdue; plus month and a summary over all of them: due_amount, paid_amount, remaining_amount, " +
+			"overdue_amount and count. Read it first to answer 'what loan payments are due' and to find the instance " +
+			"id to pay with record_loan_payment.",
+	},
+	{
+		name: "record_loan_payment", title: "Pay a loan instance", method: "POST",
+		path: "/api/v1/loans/instances/{instanceId}/payments", hints: reshapes,
+		description: "Record a payment on one loan instance (instanceId from get_current_month_loan_dues or " +
+			"list_loan_instances; not the loan's id): amount (at most the instance's remaining), optional date (default " +
+			"today), optional account_id of an active account (from list_accounts) to debit it, else the payment was " +
+			"cash, and notes. The amount pays the instance's interest first, then principal; only the interest part " +
+			"counts as spending (Loan Interest). The loan completes by itself when its last instance is paid. Only an " +
+			"unpaid or partially paid instance of an active loan takes payments. Payments are permanent: they cannot " +
+			"be deleted or undone, so confirm the amount, instance and account with the user first. " + retryWithKey,
+	},
 }

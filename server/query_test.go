@@ -85,6 +85,8 @@ func TestListTextFiltersAreLiteral(t *testing.T) {
 		add("/api/v1/accounts", a.ID, "A"+s, "")
 		c := alice.createCard(t, `{"name":`+quote("C"+s)+`,"credit_limit":1000,"statement_day":1,"due_day":20}`)
 		add("/api/v1/credit-cards", c.ID, "C"+s, "")
+		l := alice.createLoan(t, `{"name":`+quote("L"+s)+`,"principal":100,"interest_type":"none","term_months":1,"start_date":"2025-03-01"}`)
+		add("/api/v1/loans", l.ID, "L"+s, "")
 	}
 	// The activity log's search reads each entry's message; the writes above
 	// logged one for every card and card transaction they made.

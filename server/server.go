@@ -137,6 +137,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerExpenseRoutes()
 	s.registerSettingsRoutes()
 	s.registerBillRoutes()
+	s.registerLoanRoutes()
 	return s
 }
 

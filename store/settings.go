@@ -111,24 +111,12 @@ func (l ledger) DeleteBudgetThreshold(ctx context.Context, userID, categoryID st
 //  2. card fees and interest (unbilled or billed), under the system
 //     category Card Fees & Interest;
 //  3. the interest portion of installment rows (unbilled or billed), there too;
-//  4. loan interest paid, under the system category Loan Interest: see the
-//     marked place in the query;
+//  4. the interest part of loan payments, under the system category Loan
+//     Interest (payments are permanent: there is no voided state to skip);
 //  5. minus card refunds (unbilled or billed), in their own category.
 //
 // The dashboard and the reports read spending by category here too, so
 // that every figure of the service counts the same pesos.
-//
-// LOAN INTEREST (term 4) is not summed yet: loan payments land on another
-// branch. Once they exist, add one more branch at the marked line of the
-// query: UNION ALL the interest part of the user's loan payments dated in
-// the range (placeholders 0, 1 and 2 are the user and the dates), under the
-// system category whose name key is placeholder 4, already passed:
-//
-//	UNION ALL
-//	SELECT (SELECT id FROM categories WHERE user_id = ?0 AND is_system AND name_key = ?4), p.interest_part
-//	FROM loan_payments AS p WHERE p.user_id = ?0 AND p.date >= ?1 AND p.date <= ?2 [AND the payment is not voided]
-//
-// and the store test of this function gains a loan-interest case.
 func (l ledger) SpendingByCategory(ctx context.Context, userID string, from, to finance.Date) ([]finance.CategorySpending, error) {
 	var out []finance.CategorySpending
 	err := l.db.NewRaw(`
@@ -149,7 +137,9 @@ func (l ledger) SpendingByCategory(ctx context.Context, userID string, from, to 
 			SELECT t.category_id, -t.amount FROM card_transactions AS t
 			WHERE t.user_id = ?0 AND t.date >= ?1 AND t.date <= ?2
 				AND t.status IN ('unbilled', 'billed') AND t.type = 'refund' AND t.category_id IS NOT NULL
-			-- LOAN INTEREST (term 4): see the Go comment above this query.
+			UNION ALL
+			SELECT (SELECT id FROM categories WHERE user_id = ?0 AND is_system AND name_key = ?4), p.interest_part
+			FROM loan_payments AS p WHERE p.user_id = ?0 AND p.date >= ?1 AND p.date <= ?2
 		) AS x JOIN categories AS cat ON cat.id = x.category_id
 		GROUP BY x.category_id, cat.name`,
 		userID, from, to, nameKey(finance.CategoryCardFees), nameKey(finance.CategoryLoanInterest)).
