@@ -67,7 +67,7 @@ type DashboardBills struct {
 	PaidAmount      Money       `json:"paid_amount"`
 	RemainingAmount Money       `json:"remaining_amount"`
 	Overdue         CountAmount `json:"overdue"`
-	Upcoming        []any       `json:"upcoming"`
+	Upcoming        []Bill      `json:"upcoming"`
 }
 
 // DashboardLoans are the loan dues of the month (§5.6).
@@ -164,7 +164,7 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 	if out.Bills, err = s.dashboardBills(ctx, userID, from); err != nil {
 		return out, err
 	}
-	if out.Loans, err = s.dashboardLoans(ctx, userID, from); err != nil {
+	if out.Loans, err = s.dashboardLoans(ctx, userID, from, to, today); err != nil {
 		return out, err
 	}
 	recent, err := repo.RecentEntries(ctx, userID, from, to, DashboardRecent)

@@ -170,25 +170,25 @@ func (r ExpenseRequest) shape(cur Expense, create bool) (expenseDraft, error) {
 	}
 	if m := e.PaymentMethod; m != "" {
 		changed := m != cur.PaymentMethod
-		e.AccountID = methodTarget(&v, "account_id", r.AccountID, cur.AccountID, m, m == MethodAccountDebit, changed, "accounts")
-		e.CreditCardID = methodTarget(&v, "credit_card_id", r.CreditCardID, cur.CreditCardID, m, m == MethodCreditCard, changed, "credit cards")
+		e.AccountID = methodTarget(&v, "account_id", r.AccountID, cur.AccountID, "payment_method", m, m == MethodAccountDebit, changed, "accounts")
+		e.CreditCardID = methodTarget(&v, "credit_card_id", r.CreditCardID, cur.CreditCardID, "payment_method", m, m == MethodCreditCard, changed, "credit cards")
 	}
 	return d, v.Err()
 }
 
-// methodTarget reads account_id or credit_card_id for method: required when
-// the method uses it (kept from cur when the method did not change), else
-// absent or null.
-func methodTarget(v *Validator, name string, f Field[string], cur *string, method string, used, methodChanged bool, what string) *string {
+// methodTarget reads account_id or credit_card_id for method (the value of
+// the field methodField): required when the method uses it (kept from cur
+// when the method did not change), else absent or null.
+func methodTarget(v *Validator, name string, f Field[string], cur *string, methodField, method string, used, methodChanged bool, what string) *string {
 	if !used {
 		if f.Set && !f.Null {
-			v.Add(name, "must be null or absent when payment_method is "+method)
+			v.Add(name, "must be null or absent when "+methodField+" is "+method)
 		}
 		return nil
 	}
 	if !f.Set {
 		if methodChanged || cur == nil {
-			v.Add(name, "is required when payment_method is "+method)
+			v.Add(name, "is required when "+methodField+" is "+method)
 		}
 		return cur
 	}
@@ -200,7 +200,7 @@ func methodTarget(v *Validator, name string, f Field[string], cur *string, metho
 	case v.Has(name):
 		return nil
 	case id == "":
-		v.Add(name, "is required when payment_method is "+method)
+		v.Add(name, "is required when "+methodField+" is "+method)
 		return nil
 	case !ValidID(id):
 		v.Add(name, "must be the id of one of your active "+what)

@@ -173,6 +173,9 @@ func (s *Service) ExpenseSummary(ctx context.Context, userID string, from, to Da
 	if err != nil {
 		return ExpenseSummary{}, err
 	}
-	// Loan interest joins here once loans and their payments exist.
-	return BuildExpenseSummary(from, to, s.currency(ctx, userID), cur, prev, card, 0), nil
+	loanInterest, err := repo.LoanInterestPaid(ctx, userID, from, to)
+	if err != nil {
+		return ExpenseSummary{}, err
+	}
+	return BuildExpenseSummary(from, to, s.currency(ctx, userID), cur, prev, card, loanInterest), nil
 }

@@ -239,6 +239,7 @@ type ReportRepo interface {
 	// RecentEntries returns the latest n non-voided expenses and income
 	// dated from..to, latest first (by date, then by id: creation order).
 	RecentEntries(ctx context.Context, userID string, from, to Date, n int) ([]RecentEntry, error)
+	ReportBillsLoansRepo
 }
 
 // reportRange applies the defaults and limits of §5.7 to a request's range.
@@ -333,7 +334,7 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 		}
 		return BuildCashFlow(h, req.Granularity, buckets, days), nil
 	case ReportBillsOverview:
-		return s.billsOverview(ctx, userID, h)
+		return s.billsOverview(ctx, userID, h, today)
 	default: // ReportLoansOverview
 		return s.loansOverview(ctx, userID, h)
 	}

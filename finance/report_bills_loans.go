@@ -1,22 +1,11 @@
 package finance
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // The bills and loans figures of the dashboard and the reports.
-
-// CountAmount is a number of records and their amount.
-type CountAmount struct {
-	Count  int   `json:"count"`
-	Amount Money `json:"amount"`
-}
-
-// BillStatusTotals are the bills of a range by status.
-type BillStatusTotals struct {
-	Unpaid        CountAmount `json:"unpaid"`
-	PartiallyPaid CountAmount `json:"partially_paid"`
-	Paid          CountAmount `json:"paid"`
-	Skipped       CountAmount `json:"skipped"`
-}
 
 // BillCategoryTotal is one category of the bills overview.
 type BillCategoryTotal struct {
@@ -72,28 +61,124 @@ type LoansOverviewReport struct {
 	Totals LoanOverviewTotals `json:"totals"`
 }
 
-// BILLS NOT MERGED YET: bills live on another branch. Until they land, the
-// bills overview reports no bills.
-func (s *Service) billsOverview(ctx context.Context, userID string, h ReportHeader) (BillsOverviewReport, error) {
-	return BillsOverviewReport{ReportHeader: h, ByCategory: []BillCategoryTotal{}}, nil
+// ReportBillsLoansRepo is what the reports read of bills and loans beyond
+// the bill summary and the loan list.
+type ReportBillsLoansRepo interface {
+	// BillsByCategory sums the bills due in [from, to] per category, by name.
+	BillsByCategory(ctx context.Context, userID string, from, to Date) ([]BillCategoryTotal, error)
+	// LoanLastDueDates returns each of the user's loans' last due date.
+	LoanLastDueDates(ctx context.Context, userID string) (map[string]Date, error)
+	// OverdueLoanInstances counts the open instances of active loans due before today.
+	OverdueLoanInstances(ctx context.Context, userID string, today Date) (int, error)
 }
 
-// LOANS NOT MERGED YET: loans live on another branch. Until they land, the
-// loans overview and the net worth list no loans.
+// billsOverview covers the bills due in the range, generated through its
+// end first (within the horizon's cap), as GET /bills/summary covers a month.
+func (s *Service) billsOverview(ctx context.Context, userID string, h ReportHeader, today Date) (BillsOverviewReport, error) {
+	if err := s.GenerateBills(ctx, userID, h.DateTo); err != nil {
+		return BillsOverviewReport{}, err
+	}
+	window := s.settingsOrDefault(ctx, userID).settings.DueSoonDays
+	r := s.store.Read()
+	t, err := r.BillTotals(ctx, userID, h.DateFrom, h.DateTo, today, today.AddDays(window))
+	if err != nil {
+		return BillsOverviewReport{}, err
+	}
+	cats, err := r.BillsByCategory(ctx, userID, h.DateFrom, h.DateTo)
+	if err != nil {
+		return BillsOverviewReport{}, err
+	}
+	out := BillsOverviewReport{ReportHeader: h, ByStatus: t.ByStatus, PaidAmount: t.Paid, RemainingAmount: t.Remaining,
+		Overdue: t.Overdue, ByCategory: append(make([]BillCategoryTotal, 0, len(cats)), cats...)}
+	for _, c := range []CountAmount{t.ByStatus.Unpaid, t.ByStatus.PartiallyPaid, t.ByStatus.Paid, t.ByStatus.Skipped} {
+		out.Count += c.Count
+	}
+	out.AmountDue = t.ByStatus.Unpaid.Amount + t.ByStatus.PartiallyPaid.Amount + t.ByStatus.Paid.Amount
+	return out, nil
+}
+
+// allLoans returns the user's loans, with their figures, by start date.
+func (s *Service) allLoans(ctx context.Context, userID string) ([]Loan, error) {
+	loans, _, err := s.store.Read().ListLoans(ctx, userID, LoanFilter{},
+		ListParams{Page: 1, Limit: allRows, SortBy: LoanList.Sorts[0]})
+	return loans, err
+}
+
+// loansOverview lists the loans whose term overlaps the range (released on
+// or before its end, last due on or after its start), cancelled ones
+// included; their figures are as of today.
 func (s *Service) loansOverview(ctx context.Context, userID string, h ReportHeader) (LoansOverviewReport, error) {
-	return LoansOverviewReport{ReportHeader: h, Loans: []LoanOverview{}}, nil
+	loans, err := s.allLoans(ctx, userID)
+	if err != nil {
+		return LoansOverviewReport{}, err
+	}
+	last, err := s.store.Read().LoanLastDueDates(ctx, userID)
+	if err != nil {
+		return LoansOverviewReport{}, err
+	}
+	slices.Reverse(loans) // oldest first
+	out := LoansOverviewReport{ReportHeader: h, Loans: []LoanOverview{}}
+	for _, l := range loans {
+		if l.StartDate.After(h.DateTo) || last[l.ID].Before(h.DateFrom) {
+			continue
+		}
+		o := LoanOverview{ID: l.ID, Name: l.Name, Status: l.Status, Principal: l.Principal, TotalInterest: l.TotalInterest,
+			PaidPrincipal: l.PaidPrincipal, PaidInterest: l.PaidInterest, RemainingPrincipal: l.RemainingPrincipal,
+			RemainingPayable: l.RemainingPayable, PaidCount: l.PaidCount, TermMonths: l.TermMonths, NextDueDate: l.NextDueDate}
+		out.Loans = append(out.Loans, o)
+		t := &out.Totals
+		t.Principal += o.Principal
+		t.TotalInterest += o.TotalInterest
+		t.PaidPrincipal += o.PaidPrincipal
+		t.PaidInterest += o.PaidInterest
+		t.RemainingPrincipal += o.RemainingPrincipal
+		t.RemainingPayable += o.RemainingPayable
+		t.PaidCount += o.PaidCount
+	}
+	return out, nil
 }
 
+// netWorthLoans are the loans still owed as liabilities: cancelled ones are
+// left out, completed ones owe 0.
 func (s *Service) netWorthLoans(ctx context.Context, userID string) ([]NetWorthLoan, error) {
-	return []NetWorthLoan{}, nil
+	loans, err := s.allLoans(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	slices.Reverse(loans)
+	out := []NetWorthLoan{}
+	for _, l := range loans {
+		if l.Status == LoanCancelled {
+			continue
+		}
+		out = append(out, NetWorthLoan{ID: l.ID, Name: l.Name, RemainingPrincipal: l.RemainingPrincipal})
+	}
+	return out, nil
 }
 
-// BILLS NOT MERGED YET: the dashboard shows no bills until they land.
+// dashboardBills are GET /bills/summary's figures for the month.
 func (s *Service) dashboardBills(ctx context.Context, userID string, month Date) (DashboardBills, error) {
-	return DashboardBills{Upcoming: []any{}}, nil
+	b, err := s.SummarizeBills(ctx, userID, month)
+	if err != nil {
+		return DashboardBills{}, err
+	}
+	return DashboardBills{DueAmount: b.TotalAmount, PaidAmount: b.PaidAmount, RemainingAmount: b.RemainingAmount,
+		Overdue: b.Overdue, Upcoming: b.Upcoming}, nil
 }
 
-// LOANS NOT MERGED YET: the dashboard shows no loan dues until they land.
-func (s *Service) dashboardLoans(ctx context.Context, userID string, month Date) (DashboardLoans, error) {
-	return DashboardLoans{}, nil
+// dashboardLoans are the summary of GET /loans/current-month-dues for the
+// month, with the number of overdue instances.
+func (s *Service) dashboardLoans(ctx context.Context, userID string, from, to, today Date) (DashboardLoans, error) {
+	r := s.store.Read()
+	_, _, sum, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: from, MonthEnd: to, Today: today},
+		ListParams{Page: 1, Limit: 1, SortBy: LoanDuesList.Sorts[0]})
+	if err != nil {
+		return DashboardLoans{}, err
+	}
+	overdue, err := r.OverdueLoanInstances(ctx, userID, today)
+	if err != nil {
+		return DashboardLoans{}, err
+	}
+	return DashboardLoans{DueAmount: sum.DueAmount, PaidAmount: sum.PaidAmount, RemainingAmount: sum.RemainingAmount,
+		OverdueCount: overdue}, nil
 }

@@ -45,10 +45,12 @@ type Repo interface {
 	IncomeRepo
 	StatementRepo
 	PlanRepo
+	BillRepo
 	CardFigureRepo
 	LogRepo
 	SettingsRepo
 	ReportRepo
+	LoanRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

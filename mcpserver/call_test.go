@@ -273,7 +273,7 @@ func TestIdempotencyKeyInSchemas(t *testing.T) {
 			t.Errorf("%s (%s): idempotency_key in the schema = %v, want %v", tt.name, tt.method, has, want)
 		}
 	}
-	for _, name := range []string{"adjust_account_balance", "record_credit_card_soa_payment"} {
+	for _, name := range []string{"adjust_account_balance", "record_credit_card_soa_payment", "record_bill_payment"} {
 		for _, tt := range builtTools(t) {
 			if tt.name == name && !strings.HasSuffix(tt.description, retryWithKey) {
 				t.Errorf("%s: the description does not end with the retry advice", name)

@@ -11,7 +11,7 @@ package mcpserver
 // tools named there whose routes do not exist yet are added as their routes land
 // (TestToolsFollowSpecification lists them). A few tools go beyond that list
 // where an agent plainly needs a route to set up a household without REST:
-// adding and changing accounts and cards, and reading one of them by id.
+// adding and changing accounts and cards, and reading one of them, or one bill, by id.
 
 // hints are a tool's behaviour annotations. Every hint is sent explicitly:
 // MCP's defaults (and mcp-go's NewTool) assume a destructive, open-world tool.
@@ -410,6 +410,112 @@ var toolTable = []toolSpec{
 			"This is the only way to undo a wrong payment. Explain the effect to the user and get an explicit confirmation first.",
 	},
 
+	// Bills: their reads (finance:read) sit with their writes (bills:write).
+	{
+		name: "list_bills", title: "List bills", method: "GET", path: "/api/v1/bills", hints: reads,
+		description: "List the user's bills: one instance per due date of each recurring bill template, soonest due first " +
+			"(materialized through the end of next month; a later dateTo reaches up to a year ahead). Filter with status " +
+			"(unpaid, partially_paid, paid, skipped, open = unpaid or partially paid, overdue = open and past due), " +
+			"dateFrom/dateTo on the due date, category (a name), templateId, or search (name and notes). Each bill has " +
+			"amount, paid_total, remaining, is_overdue, days_until_due and the template's default payment method. Use " +
+			"status=open to find the id of a bill to pay before record_bill_payment, update_bill_status or update_bill_instance.",
+	},
+	{
+		name: "get_bill", title: "Get a bill", method: "GET", path: "/api/v1/bills/{id}", hints: reads,
+		description: "Get one bill instance by id (from list_bills): name, category, amount due, due date, status, " +
+			"paid_total, remaining, whether it was marked paid by hand, and the default payment method its template " +
+			"gives payments. Read it before record_bill_payment to check what remains.",
+	},
+	{
+		name: "get_bills_summary", title: "Bills summary for a month", method: "GET", path: "/api/v1/bills/summary", hints: reads,
+		description: "Summarize the bills due in a month (month=YYYY-MM, default the current one): how many, the total due " +
+			"(skipped ones excluded), what was paid through payments, what remains on the open ones, counts and amounts by " +
+			"status, the month's bills due within 7 days, the next 5 open ones, and the overdue bills of every month. Use it " +
+			"to answer 'what bills do I still have to pay this month' without paging through list_bills.",
+	},
+	{
+		name: "get_bill_form_options", title: "Bill form choices", method: "GET", path: "/api/v1/bills/form-options", hints: reads,
+		description: "List what bill writes can reference: the active expense categories, active accounts and active " +
+			"credit cards (ids and names), the payment methods, the template frequencies, the bill statuses and the user's " +
+			"templates. Call it before create_bill_template or record_bill_payment to pick a valid category, account_id or " +
+			"credit_card_id.",
+	},
+	{
+		name: "list_bill_templates", title: "List bill templates", method: "GET", path: "/api/v1/bills/templates", hints: reads,
+		description: "List the user's recurring bill templates by name: amount, category, frequency, start and end dates, " +
+			"due day, default payment method and status (active or paused). Filter with status, category (a name) or " +
+			"search (name and notes). Check it before create_bill_template to avoid a duplicate, and to find the id for " +
+			"get_bill_template, update_bill_template or delete_bill_template.",
+	},
+	{
+		name: "get_bill_template", title: "Get a bill template", method: "GET", path: "/api/v1/bills/templates/{id}", hints: reads,
+		description: "Get one recurring bill template by id (from list_bill_templates): its amount, category, frequency, " +
+			"start_date, due_day, end_date, default payment fields, notes and status. A removed template is not found. " +
+			"Read it before update_bill_template.",
+	},
+	{
+		name: "list_bill_payments", title: "List a bill's payments", method: "GET", path: "/api/v1/bills/{id}/payments", hints: reads,
+		description: "List the payments of one bill (id from list_bills), newest first: amount, date, payment method, " +
+			"account or card, and the expense each recorded. status=voided lists deleted payments instead. Use it to find " +
+			"a payment id before delete_bill_payment.",
+	},
+	{
+		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
+		description: "Create a recurring bill: name, amount, category (an active expense category name), frequency " +
+			"(weekly, biweekly, monthly, quarterly, semiannual or yearly) and start_date (at most 366 days back). Monthly " +
+			"and longer bills fall on due_day (default: the start date's day; the 31st falls on the last day of shorter " +
+			"months); weekly and biweekly ones every 7 or 14 days from start_date and take no due_day. Optional end_date, " +
+			"notes, and default payment fields used when a payment names none (default_payment_method with " +
+			"default_account_id for Account Debit or default_credit_card_id for Credit Card). Its bills appear at once in " +
+			"list_bills. Check list_bill_templates first and confirm with the user; each call creates a new template.",
+	},
+	{
+		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
+		path: "/api/v1/bills/templates/{id}", hints: updates,
+		description: "Change a recurring bill; only the fields given change. The template's future bills that are still " +
+			"untouched (unpaid, no payments, never edited) are deleted and, while it is active, created again from the new " +
+			"terms from today on; past, paid or edited bills keep their own amounts. status=paused stops new bills and " +
+			"removes the untouched future ones; status=active resumes from today. Read get_bill_template first and confirm " +
+			"with the user.",
+	},
+	{
+		name: "delete_bill_template", title: "Delete a recurring bill", method: "DELETE", path: "/api/v1/bills/templates/{id}", hints: voids,
+		description: "Remove a recurring bill template for good, with its untouched future bills (unpaid, no payments, " +
+			"never edited). Past, paid or edited bills stay and can still be paid. This cannot be undone; to stop it for a " +
+			"while use update_bill_template with status=paused instead. Read get_bill_template and confirm with the user.",
+	},
+	{
+		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: updates,
+		description: "Change one bill (id from list_bills) when the actual bill differs from the template: amount (greater " +
+			"than 0 and at least what was already paid), due_date and notes; only the fields given change. The bill keeps " +
+			"its changes when its template changes later, and its status is recomputed. Confirm with the user.",
+	},
+	{
+		name: "update_bill_status", title: "Mark a bill paid, unpaid or skipped", method: "POST", path: "/api/v1/bills/{id}/status", hints: updates,
+		description: "Set a bill's status by hand (id from list_bills). paid marks an unpaid or partially paid bill as paid " +
+			"WITHOUT recording any money, expense or account movement: when the user actually paid it, use " +
+			"record_bill_payment instead. skipped marks an unpaid bill without payments as not due this time. unpaid undoes " +
+			"a skip or a manual paid. A bill paid through payments cannot be set unpaid or skipped (delete_bill_payment " +
+			"instead), and asking for the current status is refused. Confirm with the user.",
+	},
+	{
+		name: "record_bill_payment", title: "Pay a bill", method: "POST", path: "/api/v1/bills/{id}/payments", hints: reshapes,
+		description: "Record a payment on an unpaid or partially paid bill (id from list_bills with status=open): amount (at " +
+			"most the bill's remaining), optional date (default today), notes, and category to book the expense under " +
+			"another category (required when the bill's category was archived). payment_method, account_id and " +
+			"credit_card_id default to the bill's template; without a default, give them (get_bill_form_options lists the " +
+			"active accounts and cards). It records an expense (source bill_payment) and debits the account or charges the " +
+			"card, so do not also call create_expense. Returns the payment and the bill after it. Read get_bill and " +
+			"confirm the amount and method with the user first. " + retryWithKey,
+	},
+	{
+		name: "delete_bill_payment", title: "Delete a bill payment", method: "DELETE", path: "/api/v1/bills/payments/{paymentId}", hints: voids,
+		description: "Undo a bill payment (paymentId from list_bill_payments): the payment and its expense are voided, which " +
+			"also reverses the account debit or the card charge, and the bill's paid total and status are recomputed. A " +
+			"payment whose card charge is already on a statement cannot be deleted. Read list_bill_payments and confirm " +
+			"with the user first.",
+	},
+
 	// settings:write
 	{
 		name: "update_budget_thresholds", title: "Replace the budget thresholds", method: "PUT",
@@ -434,5 +540,52 @@ var toolTable = []toolSpec{
 		description: "Create an expense or income category (name, kind, optional color #RRGGBB and icon). Names are unique " +
 			"per kind among active categories, case-insensitively: check list_categories first and reuse an existing one " +
 			"when it fits.",
+	},
+
+	// Loans: their reads (finance:read) sit with their write.
+	{
+		name: "list_loans", title: "List loans", method: "GET", path: "/api/v1/loans", hints: reads,
+		description: "List the user's loans, newest start date first. Filter with status (active, completed or " +
+			"cancelled; every loan by default), dateFrom/dateTo on the start date, or search on the name, lender and " +
+			"notes. Each loan has its terms (principal, interest_type none/add_on/diminishing, interest_rate per " +
+			"rate_period, term_months, monthly_amount) and its figures: total_interest, total_payable, paid_total with " +
+			"its paid_principal and paid_interest, remaining_principal, remaining_payable, paid_count, next_due_date and " +
+			"next_due_amount. Use it to answer 'how much do I still owe' and to find a loan id for get_loan or " +
+			"list_loan_instances.",
+	},
+	{
+		name: "get_loan", title: "Get a loan", method: "GET", path: "/api/v1/loans/{id}", hints: reads,
+		description: "Get one loan by id (from list_loans), any status, with its figures and instances: every monthly " +
+			"instance by number with installment_number, due_date, amount_due (principal_due + interest_due), " +
+			"paid_total, remaining, status (unpaid, partially_paid, paid, waived, cancelled), is_overdue and its " +
+			"payments. Read it to see the whole schedule and which instance to pay next.",
+	},
+	{
+		name: "list_loan_instances", title: "List a loan's instances", method: "GET", path: "/api/v1/loans/{id}/instances",
+		hints: reads,
+		description: "List one loan's monthly instances (id: the loan's, from list_loans), by installment number. Filter " +
+			"with status (unpaid, partially_paid, paid, waived, cancelled, or overdue: open and due before today) or " +
+			"dateFrom/dateTo on the due date. Each instance has amount_due, principal_due, interest_due, paid_total, " +
+			"remaining and its payments. Use it to find the instance id that record_loan_payment needs.",
+	},
+	{
+		name: "get_current_month_loan_dues", title: "Get this month's loan dues", method: "GET",
+		path: "/api/v1/loans/current-month-dues", hints: reads,
+		description: "List the loan instances due this month (paid ones included) and those still open from earlier " +
+			"months (overdue), across the user's active loans, each with loan_name, amount_due, paid_total, remaining " +
+			"and is_overdue; plus month and a summary over all of them: due_amount, paid_amount, remaining_amount, " +
+			"overdue_amount and count. Read it first to answer 'what loan payments are due' and to find the instance " +
+			"id to pay with record_loan_payment.",
+	},
+	{
+		name: "record_loan_payment", title: "Pay a loan instance", method: "POST",
+		path: "/api/v1/loans/instances/{instanceId}/payments", hints: reshapes,
+		description: "Record a payment on one loan instance (instanceId from get_current_month_loan_dues or " +
+			"list_loan_instances; not the loan's id): amount (at most the instance's remaining), optional date (default " +
+			"today), optional account_id of an active account (from list_accounts) to debit it, else the payment was " +
+			"cash, and notes. The amount pays the instance's interest first, then principal; only the interest part " +
+			"counts as spending (Loan Interest). The loan completes by itself when its last instance is paid. Only an " +
+			"unpaid or partially paid instance of an active loan takes payments. Payments are permanent: they cannot " +
+			"be deleted or undone, so confirm the amount, instance and account with the user first. " + retryWithKey,
 	},
 }

@@ -45,7 +45,7 @@ var specTools = map[auth.Scope][]string{
 // and to read one by id before changing it; it may also change the app settings
 // it reads (get_app_settings is in the specification). Each wraps an existing REST route.
 var beyondSpec = map[auth.Scope][]string{
-	auth.ScopeRead:          {"get_account", "get_credit_card"},
+	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa"},
 	auth.ScopeSettingsWrite: {"update_app_settings"},
@@ -144,10 +144,13 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 }
 
 var (
-	readTools = []string{"get_account", "get_app_settings", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
-		"get_expense", "get_expense_form_options", "get_expense_summary", "get_income", "get_installment_plan",
-		"list_account_transactions", "list_accounts", "list_categories", "list_credit_card_soas", "list_credit_cards",
-		"list_expenses", "list_income", "list_installment_plans", "list_unbilled_transactions"}
+	readTools = []string{"get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
+		"get_bills_summary", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
+		"get_current_month_loan_dues", "get_expense", "get_expense_form_options", "get_expense_summary", "get_income",
+		"get_installment_plan", "get_loan", "list_account_transactions", "list_accounts", "list_bill_payments",
+		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
+		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
+		"list_unbilled_transactions"}
 	expenseWrites = []string{"create_expense", "delete_expense", "split_expense", "update_expense"}
 )
 
@@ -186,7 +189,12 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
 		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "get_app_settings",
 			"get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds"}},
-		{"bills:write has no tools yet", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP}, nil},
+		{"loans:write reads loans and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
+			[]string{"get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans", "record_loan_payment"}},
+		{"bills:write", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP},
+			[]string{"create_bill_template", "delete_bill_payment", "delete_bill_template", "get_bill", "get_bill_form_options",
+				"get_bill_template", "get_bills_summary", "list_bill_payments", "list_bill_templates", "list_bills",
+				"record_bill_payment", "update_bill_instance", "update_bill_status", "update_bill_template"}},
 		{"all sees every tool", []auth.Scope{auth.ScopeAll}, sorted(all)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -233,7 +241,8 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 	}
 	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance",
 		"record_credit_card_soa_payment", "delete_soa_transaction", "void_credit_card_soa", "cancel_installment_plan",
-		"update_budget_thresholds"} // it drops the thresholds the list leaves out
+		"update_budget_thresholds", // it drops the thresholds the list leaves out
+		"record_bill_payment", "delete_bill_payment", "delete_bill_template", "record_loan_payment"}
 	for _, tt := range res.Tools {
 		t.Run(tt.Name, func(t *testing.T) {
 			if tt.Title == "" || len(tt.Description) < 100 {

@@ -5,16 +5,22 @@ import (
 	"strings"
 
 	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/finance"
 )
 
-// generatingPrefixes are the route groups whose responses show the
+// statementPrefixes are the route groups whose responses show the
 // statements due on the user's cards (domain.md §1.7): a card billed on the
 // 15th shows its statement on the 16th with nobody running a job.
-var generatingPrefixes = []string{APIPrefix + "credit-cards", APIPrefix + "expenses", APIPrefix + "bills",
+var statementPrefixes = []string{APIPrefix + "credit-cards", APIPrefix + "expenses", APIPrefix + "bills",
 	APIPrefix + "dashboard", APIPrefix + "reports"}
 
-func generates(path string) bool {
-	for _, p := range generatingPrefixes {
+// billPrefixes are the route groups whose responses show the bill instances
+// due through the horizon of every active template (§1.7, §2.10).
+var billPrefixes = []string{APIPrefix + "bills", APIPrefix + "dashboard", APIPrefix + "reports"}
+
+func under(path string, prefixes []string) bool {
+	for _, p := range prefixes {
 		if path == p || strings.HasPrefix(path, p+"/") {
 			return true
 		}
@@ -22,14 +28,26 @@ func generates(path string) bool {
 	return false
 }
 
-// withGeneration runs h after generating the statements due. Nothing due
-// costs one indexed read. A failed generation is logged and the request
-// goes on: a read can still answer (the next request retries), and a write
-// generates again inside its own transaction, where a failure fails it.
-func (s *Server) withGeneration(h handlerFunc) handlerFunc {
+// generates reports whether requests to path generate anything first.
+func generates(path string) bool { return under(path, statementPrefixes) || under(path, billPrefixes) }
+
+// withGeneration runs h after generating what is due for the route's group:
+// the statements, the bill instances, or both. Nothing due costs one indexed
+// read each. A failed generation is logged and the request goes on: a read
+// can still answer (the next request retries), and a write generates again
+// inside its own transaction, where a failure fails it.
+func (s *Server) withGeneration(path string, h handlerFunc) handlerFunc {
+	statements, bills := under(path, statementPrefixes), under(path, billPrefixes)
 	return func(w http.ResponseWriter, r bunrouter.Request) error {
-		if err := s.ledger.GenerateStatements(r.Context(), userID(r)); err != nil {
-			s.log.WarnContext(r.Context(), "statement generation failed", "error", err)
+		if statements {
+			if err := s.ledger.GenerateStatements(r.Context(), userID(r)); err != nil {
+				s.log.WarnContext(r.Context(), "statement generation failed", "error", err)
+			}
+		}
+		if bills {
+			if err := s.ledger.GenerateBills(r.Context(), userID(r), finance.Date{}); err != nil {
+				s.log.WarnContext(r.Context(), "bill generation failed", "error", err)
+			}
 		}
 		return h(w, r)
 	}

@@ -70,10 +70,23 @@ func TestListTextFiltersAreLiteral(t *testing.T) {
 		src := alice.createCardRow(t, `{"credit_card_id":"`+card.ID+`","type":"purchase","amount":2,"date":"2025-03-01","description":"Plan source","category":"Shopping"}`)
 		plan := send[finance.InstallmentPlanDetail](t, alice, http.MethodPost, convertURL(src.ID), `{"months":2,"description":`+quote(desc)+`}`, http.StatusCreated)
 		add(plansURL, plan.ID, desc, "")
+		// A bill template, and the instances it materializes, are found by name and category.
+		tmpl := send[finance.BillTemplate](t, alice, http.MethodPost, billTemplatesURL,
+			`{"name":`+quote(desc)+`,"amount":1,"category":`+quote(cat)+`,"frequency":"monthly","start_date":"2025-03-01"}`, http.StatusCreated)
+		add(billTemplatesURL, tmpl.ID, desc, cat)
+		bills, _ := page[finance.Bill](t, alice, billsURL+"?templateId="+tmpl.ID)
+		if len(bills) != 2 {
+			t.Fatalf("template %q materialized %d bills, want 2 (March and April)", desc, len(bills))
+		}
+		for _, b := range bills {
+			add(billsURL, b.ID, desc, cat)
+		}
 		a := alice.createAccount(t, `{"name":`+quote("A"+s)+`,"type":"cash"}`)
 		add("/api/v1/accounts", a.ID, "A"+s, "")
 		c := alice.createCard(t, `{"name":`+quote("C"+s)+`,"credit_limit":1000,"statement_day":1,"due_day":20}`)
 		add("/api/v1/credit-cards", c.ID, "C"+s, "")
+		l := alice.createLoan(t, `{"name":`+quote("L"+s)+`,"principal":100,"interest_type":"none","term_months":1,"start_date":"2025-03-01"}`)
+		add("/api/v1/loans", l.ID, "L"+s, "")
 	}
 	// The activity log's search reads each entry's message; the writes above
 	// logged one for every card and card transaction they made.

@@ -136,6 +136,9 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerInstallmentRoutes()
 	s.registerExpenseRoutes()
 	s.registerSettingsRoutes()
+	s.registerBillRoutes()
+	s.registerLoanRoutes()
+	s.registerReportRoutes()
 	return s
 }
 
@@ -170,7 +173,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		panic(fmt.Sprintf("server: route %s %s declares no scope", rt.Method, rt.Path))
 	}
 	if generates(rt.Path) {
-		h = s.withGeneration(h)
+		h = s.withGeneration(rt.Path, h)
 	}
 	if strings.HasPrefix(rt.Path, APIPrefix) {
 		if rt.Method == http.MethodPost && !rt.Access.IsPublic() {

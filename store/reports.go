@@ -88,7 +88,8 @@ func (l ledger) ExpensesByMethod(ctx context.Context, userID string, from, to fi
 
 // CashFlowByDay is one UNION ALL of four range seeks: income
 // (income_user_date_amount), Cash and Account Debit expenses (expense_days),
-// posted statement payments (soa_payments_user_date) and loan payments.
+// posted statement payments (soa_payments_user_date) and loan payments
+// (loan_payments_user_amount; they are never voided).
 func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finance.Date) ([]finance.CashFlowDay, error) {
 	var out []finance.CashFlowDay
 	err := l.db.NewRaw(`
@@ -105,7 +106,9 @@ func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finan
 			UNION ALL
 			SELECT p.date, 0, 0, 0, p.amount, 0 FROM soa_payments AS p
 			WHERE p.user_id = ?0 AND p.status = 'posted' AND p.date >= ?1 AND p.date <= ?2
-			-- LOAN PAYMENTS: a branch over loan_payments joins here once loans exist.
+			UNION ALL
+			SELECT p.date, 0, 0, 0, 0, p.amount FROM loan_payments AS p
+			WHERE p.user_id = ?0 AND p.date >= ?1 AND p.date <= ?2
 		) AS x
 		GROUP BY x.date`, userID, from, to).Scan(ctx, &out)
 	return out, err
@@ -134,3 +137,47 @@ func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finan
 }
 
 
+
+// BillsByCategory is one pass over the range's instances on
+// bill_instances_user_due. Skipped bills are due nothing.
+func (l ledger) BillsByCategory(ctx context.Context, userID string, from, to finance.Date) ([]finance.BillCategoryTotal, error) {
+	var out []finance.BillCategoryTotal
+	err := l.db.NewSelect().TableExpr("bill_instances AS b").
+		ColumnExpr("cat.name AS category").
+		ColumnExpr("SUM(CASE WHEN b.status = 'skipped' THEN 0 ELSE b.amount END) AS amount_due").
+		ColumnExpr("SUM(b.paid_total) AS paid_amount").
+		Join("JOIN categories AS cat ON cat.id = b.category_id").
+		Where("b.user_id = ? AND b.due_date >= ? AND b.due_date <= ?", userID, from, to).
+		GroupExpr("b.category_id, cat.name").
+		OrderExpr("cat.name_key, b.category_id").
+		Scan(ctx, &out)
+	return out, err
+}
+
+// LoanLastDueDates reads the last instance of each loan on loan_instances_loan.
+func (l ledger) LoanLastDueDates(ctx context.Context, userID string) (map[string]finance.Date, error) {
+	var rows []struct {
+		LoanID  string
+		DueDate finance.Date
+	}
+	err := l.db.NewSelect().TableExpr("loans AS l").
+		ColumnExpr("l.id AS loan_id").
+		ColumnExpr("(SELECT i.due_date FROM loan_instances AS i WHERE i.loan_id = l.id ORDER BY i.installment_number DESC LIMIT 1) AS due_date").
+		Where("l.user_id = ?", userID).
+		Scan(ctx, &rows)
+	out := make(map[string]finance.Date, len(rows))
+	for _, r := range rows {
+		out[r.LoanID] = r.DueDate
+	}
+	return out, err
+}
+
+// OverdueLoanInstances seeks loan_instances_user_due per open status, as
+// the current-month dues do.
+func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today finance.Date) (int, error) {
+	n, err := l.db.NewSelect().TableExpr("loan_instances AS i").
+		Join("JOIN loans AS l ON l.id = i.loan_id").
+		Where("i.user_id = ? AND i.status IN ('unpaid', 'partially_paid') AND i.due_date < ? AND l.status = 'active'", userID, today).
+		Count(ctx)
+	return int(n), err
+}

@@ -66,6 +66,11 @@ FROM (
     WHERE t.status IN ('unbilled', 'billed') AND (t.type IN ('fee', 'interest')
         OR (t.type = 'installment' AND COALESCE(t.interest_portion, 0) > 0)
         OR (t.type = 'refund' AND t.category_id IS NOT NULL))
+    UNION ALL
+    SELECT p.user_id, p.date,
+        (SELECT c.id FROM categories AS c WHERE c.user_id = p.user_id AND c.is_system AND c.name_key = 'loan interest'),
+        '', '', p.interest_part
+    FROM loan_payments AS p WHERE p.interest_part > 0
 ) AS x
 WHERE x.category_id IS NOT NULL
 GROUP BY x.user_id, x.date, x.category_id, x.payment_method, x.credit_card_id;
@@ -231,8 +236,47 @@ BEGIN
 END;
 --bun:split
 
+-- Loan payments: their interest part, under Loan Interest. Payments are
+-- permanent (no void, no edit); a payment is deleted only with its user.
+CREATE TRIGGER spending_days_loan_insert AFTER INSERT ON loan_payments
+WHEN NEW.interest_part > 0
+BEGIN
+    INSERT INTO spending_days (user_id, date, category_id, payment_method, credit_card_id, amount, lines)
+    SELECT NEW.user_id, NEW.date, c.id, '', '', NEW.interest_part, 1
+    FROM categories AS c WHERE c.user_id = NEW.user_id AND c.is_system AND c.name_key = 'loan interest'
+    ON CONFLICT (user_id, date, category_id, payment_method, credit_card_id)
+    DO UPDATE SET amount = amount + excluded.amount, lines = lines + excluded.lines;
+END;
+--bun:split
+CREATE TRIGGER spending_days_loan_update AFTER UPDATE OF interest_part, date ON loan_payments
+WHEN OLD.interest_part IS NOT NEW.interest_part OR OLD.date IS NOT NEW.date
+BEGIN
+    INSERT INTO spending_days (user_id, date, category_id, payment_method, credit_card_id, amount, lines)
+    SELECT OLD.user_id, OLD.date, c.id, '', '', -OLD.interest_part, -1
+    FROM categories AS c WHERE OLD.interest_part > 0 AND c.user_id = OLD.user_id AND c.is_system AND c.name_key = 'loan interest'
+    ON CONFLICT (user_id, date, category_id, payment_method, credit_card_id)
+    DO UPDATE SET amount = amount + excluded.amount, lines = lines + excluded.lines;
+    INSERT INTO spending_days (user_id, date, category_id, payment_method, credit_card_id, amount, lines)
+    SELECT NEW.user_id, NEW.date, c.id, '', '', NEW.interest_part, 1
+    FROM categories AS c WHERE NEW.interest_part > 0 AND c.user_id = NEW.user_id AND c.is_system AND c.name_key = 'loan interest'
+    ON CONFLICT (user_id, date, category_id, payment_method, credit_card_id)
+    DO UPDATE SET amount = amount + excluded.amount, lines = lines + excluded.lines;
+END;
+--bun:split
+CREATE TRIGGER spending_days_loan_delete BEFORE DELETE ON loan_payments
+WHEN OLD.interest_part > 0
+BEGIN
+    UPDATE spending_days SET amount = amount - OLD.interest_part, lines = lines - 1
+    WHERE user_id = OLD.user_id AND date = OLD.date AND payment_method = '' AND credit_card_id = ''
+        AND category_id = (SELECT c.id FROM categories AS c WHERE c.user_id = OLD.user_id AND c.is_system AND c.name_key = 'loan interest');
+END;
+--bun:split
+
 -- Income by date with its amount: the income terms are index-only range scans.
 CREATE INDEX income_user_date_amount ON income (user_id, status, date, amount);
 --bun:split
 -- Statement payments by date (cash flow): an index-only range scan per user.
 CREATE INDEX soa_payments_user_date ON soa_payments (user_id, status, date, amount);
+--bun:split
+-- Loan payments by date (cash flow): an index-only range scan per user.
+CREATE INDEX loan_payments_user_amount ON loan_payments (user_id, date, amount);
