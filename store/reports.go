@@ -181,3 +181,57 @@ func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today f
 		Count(ctx)
 	return int(n), err
 }
+
+// DailyTotalsDrift recomputes the daily totals of every user from the rows
+// they sum and returns the keys where the kept totals differ: empty when the
+// triggers kept them right. It reads every row, so it is a check for tests
+// and for an operator, never a request path.
+func (db *DB) DailyTotalsDrift(ctx context.Context) ([]string, error) {
+	var out []string
+	err := db.reader.NewRaw(`
+		WITH lines AS (
+			SELECT e.user_id, e.date, e.category_id, e.payment_method, COALESCE(e.credit_card_id, '') AS card, e.amount
+			FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
+			UNION ALL
+			SELECT e.user_id, e.date, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''), s.amount
+			FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
+			UNION ALL
+			SELECT l.user_id, l.date, l.category_id, 'Credit Card', l.credit_card_id, l.amount
+			FROM card_spending_lines AS l WHERE l.category_id IS NOT NULL
+			UNION ALL
+			SELECT p.user_id, p.date, c.id, '', '', p.interest_part
+			FROM loan_payments AS p JOIN categories AS c ON c.user_id = p.user_id AND c.is_system AND c.name_key = 'loan interest'
+			WHERE p.interest_part > 0
+		),
+		want AS (
+			SELECT user_id, date, category_id, payment_method, card, SUM(amount) AS amount, COUNT(*) AS lines
+			FROM lines GROUP BY user_id, date, category_id, payment_method, card
+		),
+		have AS (
+			SELECT user_id, date, category_id, payment_method, credit_card_id AS card, amount, lines FROM spending_days WHERE lines <> 0 OR amount <> 0
+		),
+		want_expenses AS (
+			SELECT user_id, date, payment_method, SUM(amount) AS amount, COUNT(*) AS count FROM expenses WHERE status = 'active'
+			GROUP BY user_id, date, payment_method
+		),
+		have_expenses AS (
+			SELECT user_id, date, payment_method, amount, count FROM expense_days WHERE count <> 0 OR amount <> 0
+		),
+		spending_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want EXCEPT SELECT * FROM have)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have EXCEPT SELECT * FROM want)
+		),
+		expense_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_expenses EXCEPT SELECT * FROM have_expenses)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
+		)
+		SELECT side || ' spending ' || date || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
+		FROM spending_drift
+		UNION ALL
+		SELECT side || ' expenses ' || date || ' ' || payment_method || ': ' || amount || ' in ' || count
+		FROM expense_drift`).
+		Scan(ctx, &out)
+	return out, err
+}
