@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 
-
 	"github.com/finance-app/finance/finance"
 )
 
@@ -135,8 +134,6 @@ func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finan
 		Scan(ctx, &out)
 	return out, err
 }
-
-
 
 // BillsByCategory is one pass over the range's instances on
 // bill_instances_user_due. Skipped bills are due nothing.
