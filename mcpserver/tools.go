@@ -59,6 +59,35 @@ type toolSpec struct {
 var toolTable = []toolSpec{
 	// finance:read (a domain's write scope also reads that domain)
 	{
+		name: "get_dashboard_summary", title: "Dashboard of a month", method: "GET", path: "/api/v1/dashboard", hints: reads,
+		description: "Get one month at a glance (month=YYYY-MM, default the current month): income, spending and net; " +
+			"active accounts and their total balance; card balances, utilization, open and overdue statements and the " +
+			"statement to pay next; bills due, paid and overdue with the next 5; loan dues and overdue instances; " +
+			"installment commitments; budget states; the top 5 spending categories; the latest 5 expenses and income. " +
+			"Spending counts expenses (split ones by their parts), card fees and interest, installment interest and loan " +
+			"interest paid, less card refunds; card and loan payments are not spending. Start here for \"how am I doing\"; " +
+			"use get_report for a range, a trend or a breakdown.",
+	},
+	{
+		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
+		description: "Run one report (report is its name). Each report takes only its own parameters; others are refused. " +
+			"dateFrom/dateTo are YYYY-MM-DD, default the current month, at most 5 years apart. granularity is day (at " +
+			"most 366 days), week (weeks start on the user's week_start) or month (default); buckets cover the whole range, " +
+			"empty ones with 0. The reports: " +
+			"spending-by-category (dateFrom, dateTo, payment_method, cardId): spending per category with count and percent, largest first; " +
+			"spending-trend (dateFrom, dateTo, granularity, category): spending per bucket, total and average; " +
+			"payment-methods (dateFrom, dateTo): expenses per payment method; " +
+			"income-vs-expenses (dateFrom, dateTo, granularity): income, spending and net per bucket, with the savings rate; " +
+			"cash-flow (dateFrom, dateTo, granularity): money in (income) and out (Cash and Account Debit expenses, card " +
+			"statement payments, loan payments) per bucket; " +
+			"budget-vs-actual (month=YYYY-MM): each budget threshold against the month's spending, and unbudgeted spending; " +
+			"net-worth (no parameters): accounts less card balances and loan principal, today; " +
+			"credit-card-utilization (cardId): each active card's balance, available credit and utilization, today; " +
+			"bills-overview (dateFrom, dateTo on due dates): bills due, paid, remaining, by status and category, overdue; " +
+			"loans-overview (dateFrom, dateTo): the loans running in the range with what is paid and remains. " +
+			"Spending is counted as in get_dashboard_summary, so every report agrees with it and with get_expense_summary.",
+	},
+	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
 		description: "List the user's expenses, newest first, one page at a time (page, limit up to 100). " +
 			"Narrow with dateFrom/dateTo (YYYY-MM-DD, inclusive), category (a name), payment_method, cardId, accountId " +

@@ -146,8 +146,8 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 var (
 	readTools = []string{"get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
 		"get_bills_summary", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
-		"get_current_month_loan_dues", "get_expense", "get_expense_form_options", "get_expense_summary", "get_income",
-		"get_installment_plan", "get_loan", "list_account_transactions", "list_accounts", "list_bill_payments",
+		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
+		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_unbilled_transactions"}
