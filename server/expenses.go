@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/uptrace/bunrouter"
 
@@ -37,12 +36,7 @@ func (s *Server) listExpenses(w http.ResponseWriter, r bunrouter.Request) error 
 			f.Status = finance.StatusActive
 		}
 		f.DateFrom, f.DateTo = dateRange(v, q)
-		if s := q.Get("payment_method"); s != "" {
-			var ok bool
-			if f.PaymentMethod, ok = finance.ParsePaymentMethod(s); !ok {
-				v.Add("payment_method", "must be one of: "+strings.Join(finance.PaymentMethods, ", "))
-			}
-		}
+		f.PaymentMethod = queryPaymentMethod(v, q)
 		f.CardID = queryID(v, q, "cardId")
 		f.AccountID = queryID(v, q, "accountId")
 		f.Search, f.Category = q.Get("search"), q.Get("category")

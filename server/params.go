@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/uptrace/bunrouter"
 
@@ -99,6 +100,19 @@ func queryID(v *finance.Validator, q url.Values, name string) string {
 		v.Add(name, "must be a UUID")
 	}
 	return s
+}
+
+// queryPaymentMethod reads the optional payment_method filter, in any letter case.
+func queryPaymentMethod(v *finance.Validator, q url.Values) string {
+	s := q.Get("payment_method")
+	if s == "" {
+		return ""
+	}
+	m, ok := finance.ParsePaymentMethod(s)
+	if !ok {
+		v.Add("payment_method", "must be one of: "+strings.Join(finance.PaymentMethods, ", "))
+	}
+	return m
 }
 
 // queryEnum reads an optional parameter that must be one of allowed.

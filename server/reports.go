@@ -66,7 +66,7 @@ func (s *Server) report(w http.ResponseWriter, r bunrouter.Request) error {
 	req.From, req.To = dateRange(&v, q)
 	req.Month = queryMonth(&v, q, "month")
 	req.Granularity = queryEnum(&v, q, "granularity", finance.Granularities...)
-	req.PaymentMethod = queryEnum(&v, q, "payment_method", finance.PaymentMethods...)
+	req.PaymentMethod = queryPaymentMethod(&v, q)
 	req.CardID = queryID(&v, q, "cardId")
 	req.Category = q.Get("category")
 	if err := v.Err(); err != nil {

@@ -339,7 +339,7 @@ func TestReportBodies(t *testing.T) {
 				map[string]any{"category_id": cat("Card Fees & Interest"), "category": "Card Fees & Interest", "amount": jsonMoney("345.25"), "count": 3, "percent": jsonMoney("2.37")},
 			}}))
 		// Cash: the market, the split expense's parts and the bill payment.
-		cash := report[finance.SpendingByCategoryReport](t, alice, finance.ReportSpendingByCategory, march+"&payment_method=Cash")
+		cash := report[finance.SpendingByCategoryReport](t, alice, finance.ReportSpendingByCategory, march+"&payment_method=cash")
 		if cash.Total != 1_234_56+3_000_00+1_500_00 || len(cash.Items) != 3 {
 			t.Errorf("Cash spending: %+v", cash)
 		}
@@ -497,7 +497,7 @@ func TestReportParameters(t *testing.T) {
 			fieldsOf("granularity", "day buckets cover at most 366 days and this range has 367; use week or month")),
 		bad("an unknown granularity", "spending-trend?granularity=year",
 			fieldsOf("granularity", "must be one of: day, week, month")),
-		bad("a payment method in another case", "spending-by-category?payment_method=cash",
+		bad("an unknown payment method", "spending-by-category?payment_method=cheque",
 			fieldsOf("payment_method", "must be one of: Cash, Account Debit, Credit Card")),
 		bad("a malformed card id", "credit-card-utilization?cardId=visa", fieldsOf("cardId", "must be a UUID")),
 		bad("a malformed month", "budget-vs-actual?month=2025-13", fieldsOf("month", finance.DateProblem(monthErr(t, "2025-13")))),
