@@ -182,3 +182,162 @@ func StatementCheckCost(ctx context.Context, db *DB, email string, n int) (time.
 	}
 	return time.Since(start) / time.Duration(n), nil
 }
+
+// ReportVolume is how much history SeedReportData gives a user.
+type ReportVolume struct {
+	Expenses, CardRows, Bills, Loans int
+}
+
+// SeedReportData gives the user with the given email five years of history
+// ending at end, written straight into the tables in transactions of 50,000
+// rows, with the triggers that keep the daily totals firing as on any write:
+// v.Expenses expenses (Cash, and Account Debit on one account) over the
+// expense categories and days; a card with v.CardRows rows (purchases, fees,
+// interest and refunds, already billed, so that no statement is due); v.Bills
+// bill instances of 50 paused templates; v.Loans loans of 24 monthly
+// instances each, those due before end paid interest first.
+func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, end finance.Date) error {
+	var userID string
+	if err := db.reader.NewRaw("SELECT id FROM users WHERE email = ?", email).Scan(ctx, &userID); err != nil {
+		return fmt.Errorf("seed: user %s: %w", email, err)
+	}
+	var cats []string
+	if err := db.reader.NewRaw("SELECT id FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0 ORDER BY name_key", userID).Scan(ctx, &cats); err != nil {
+		return err
+	}
+	if _, err := db.writer.ExecContext(ctx, "PRAGMA cache_size = -262144"); err != nil {
+		return err
+	}
+	start := finance.MonthAdd(end, -60, end.Day()).AddDays(1)
+	days := start.DaysUntil(end) + 1
+	dayOf := func(i, n int) string { return start.AddDays(int(int64(i) * int64(days) / int64(n))).String() }
+	now := time.Now().UTC().Truncate(time.Second)
+	accountID, cardID := finance.NewID(), finance.NewID()
+	exec := func(tx bun.Tx, query string, args ...any) error {
+		_, err := tx.ExecContext(ctx, query, args...)
+		return err
+	}
+	err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := exec(tx, `INSERT INTO accounts (id, user_id, name, name_key, type, opening_balance, status, created_at, updated_at)
+			VALUES (?, ?, 'Seeded checking', 'seeded checking', 'checking', 100000000, 'active', ?, ?)`, accountID, userID, now, now); err != nil {
+			return err
+		}
+		return exec(tx, `INSERT INTO credit_cards (id, user_id, name, name_key, credit_limit, statement_day, due_day, cycle_start_date,
+			minimum_due_percent, minimum_due_floor, status, created_at, updated_at)
+			VALUES (?, ?, 'Seeded card', 'seeded card', 99999999999, 15, 5, ?, '3', 50000, 'active', ?, ?)`, cardID, userID, end.String(), now, now)
+	})
+	if err != nil {
+		return err
+	}
+	batches := func(n int, query string, row func(i int) []any) error {
+		for done := 0; done < n; {
+			size := min(50_000, n-done)
+			err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+				stmt, err := tx.PrepareContext(ctx, query)
+				if err != nil {
+					return err
+				}
+				defer stmt.Close()
+				for i := done; i < done+size; i++ {
+					if _, err := stmt.ExecContext(ctx, row(i)...); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			done += size
+		}
+		return nil
+	}
+	err = batches(v.Expenses, `INSERT INTO expenses (id, user_id, amount, date, description, category_id, payment_method, account_id,
+		status, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 'manual', ?, ?)`, func(i int) []any {
+		method, account := finance.MethodCash, any(nil)
+		if i%4 == 0 {
+			method, account = finance.MethodAccountDebit, accountID
+		}
+		return []any{finance.NewID(), userID, int64(100 + (i*7919)%500000), dayOf(i, v.Expenses), "seeded expense",
+			cats[i%len(cats)], method, account, now, now}
+	})
+	if err != nil {
+		return err
+	}
+	types := []string{"purchase", "purchase", "purchase", "purchase", "purchase", "purchase", "purchase", "fee", "interest", "refund"}
+	err = batches(v.CardRows, `INSERT INTO card_transactions (id, user_id, credit_card_id, type, amount, date, description, category_id,
+		status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'seeded row', ?, 'billed', ?, ?)`, func(i int) []any {
+		typ, cat := types[i%len(types)], any(nil)
+		if typ == "refund" || typ == "purchase" {
+			cat = cats[i%len(cats)]
+		}
+		return []any{finance.NewID(), userID, cardID, typ, int64(100 + (i*104729)%200000), dayOf(i, v.CardRows), cat, now, now}
+	})
+	if err != nil {
+		return err
+	}
+	templates := make([]string, 50)
+	err = db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		for i := range templates {
+			templates[i] = finance.NewID()
+			if err := exec(tx, `INSERT INTO bill_templates (id, user_id, name, amount, category_id, frequency, start_date, due_day,
+				status, created_at, updated_at) VALUES (?, ?, ?, 150000, ?, 'monthly', ?, 10, 'paused', ?, ?)`,
+				templates[i], userID, fmt.Sprintf("Seeded bill %d", i), cats[i%len(cats)], start.String(), now, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	endText := end.String()
+	err = batches(v.Bills, `INSERT INTO bill_instances (id, user_id, template_id, name, category_id, amount, scheduled_date, due_date,
+		status, paid_total, marked_paid_manually, edited, created_at, updated_at)
+		VALUES (?, ?, ?, 'Seeded bill', ?, 150000, ?, ?, ?, ?, 0, 0, ?, ?)`, func(i int) []any {
+		date := start.AddDays(i % days).String()
+		status, paid := "paid", int64(150000)
+		if date > endText || i%7 == 0 {
+			status, paid = "unpaid", 0
+		}
+		return []any{finance.NewID(), userID, templates[i%len(templates)], cats[i%len(cats)], date, date, status, paid, now, now}
+	})
+	if err != nil {
+		return err
+	}
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		for k := 0; k < v.Loans; k++ {
+			loanID := finance.NewID()
+			first := finance.MonthAdd(start, k%36, 15)
+			if err := exec(tx, `INSERT INTO loans (id, user_id, name, name_key, principal, interest_type, interest_rate, rate_period,
+				term_months, start_date, first_due_date, status, total_interest, created_at, updated_at)
+				VALUES (?, ?, ?, ?, 2400000, 'add_on', '1', 'monthly', 24, ?, ?, 'active', 576000, ?, ?)`,
+				loanID, userID, fmt.Sprintf("Seeded loan %d", k), fmt.Sprintf("seeded loan %d", k),
+				finance.MonthAdd(first, -1, 15).String(), first.String(), now, now); err != nil {
+				return err
+			}
+			for n := 1; n <= 24; n++ {
+				due := finance.MonthAdd(first, n-1, 15)
+				instanceID, status, paidP, paidI := finance.NewID(), "unpaid", int64(0), int64(0)
+				if due.Before(end) {
+					status, paidP, paidI = "paid", 100000, 24000
+				}
+				if err := exec(tx, `INSERT INTO loan_instances (id, user_id, loan_id, installment_number, due_date, amount_due,
+					principal_due, interest_due, paid_total, paid_principal, paid_interest, status, created_at, updated_at)
+					VALUES (?, ?, ?, ?, ?, 124000, 100000, 24000, ?, ?, ?, ?, ?, ?)`,
+					instanceID, userID, loanID, n, due.String(), paidP+paidI, paidP, paidI, status, now, now); err != nil {
+					return err
+				}
+				if status == "paid" {
+					if err := exec(tx, `INSERT INTO loan_payments (id, user_id, loan_id, instance_id, amount, interest_part, principal_part,
+						date, created_at, updated_at) VALUES (?, ?, ?, ?, 124000, 24000, 100000, ?, ?, ?)`,
+						finance.NewID(), userID, loanID, instanceID, due.String(), now, now); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		_, err := tx.ExecContext(ctx, "ANALYZE")
+		return err
+	})
+}

@@ -33,8 +33,18 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
+	only := flag.String("only", "", "run only this part: reports (the dashboard and reports over five years of history)")
 	flag.Parse()
-	if err := run(*bin, *large, *writes, *reads); err != nil {
+	var err error
+	switch *only {
+	case "":
+		err = run(*bin, *large, *writes, *reads)
+	case "reports":
+		err = runReports(*bin, *reads)
+	default:
+		err = fmt.Errorf("-only %q: the only part is reports", *only)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -167,12 +177,96 @@ func run(bin string, large, writes, reads int) error {
 		return err
 	}
 	add("(e) peak RSS of the server", "%.1f MB", float64(rss)/1024)
+	printTable(table)
+	return runReports(bin, reads)
+}
+
+func printTable(table []row) {
 
 	fmt.Println("| measurement | result |")
 	fmt.Println("|---|---|")
 	for _, r := range table {
 		fmt.Printf("| %s | %s |\n", r.name, r.value)
 	}
+}
+
+// reportVolume is each user's history in the reports measurement.
+var reportVolume = store.ReportVolume{Expenses: 1_000_000, CardRows: 100_000, Bills: 5_000, Loans: 50}
+
+// runReports measures the dashboard and every report on a fresh data
+// directory where two users each have five years of history (reportVolume):
+// the second user's rows sit in the same tables and indexes, so the figures
+// show that every query reads one user's part only.
+func runReports(bin string, reads int) error {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "finance-bench-reports-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	data := filepath.Join(dir, "data")
+	var table []row
+	add := func(name, format string, args ...any) {
+		table = append(table, row{name, fmt.Sprintf(format, args...)})
+		fmt.Fprintf(os.Stderr, "  %-62s %s\n", name, fmt.Sprintf(format, args...))
+	}
+	const other = "bench-other@example.com"
+	for _, e := range []string{email, other} {
+		if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", e, "--password-stdin"); err != nil {
+			return err
+		}
+	}
+	key, err := cli(bin, data, nil, "keys", "create", "--user", email, "--name", "bench", "--scopes", "all")
+	if err != nil {
+		return err
+	}
+	today := finance.DateOf(time.Now())
+	db, err := store.Open(filepath.Join(data, store.FileName))
+	if err != nil {
+		return err
+	}
+	for _, e := range []string{email, other} {
+		fmt.Fprintf(os.Stderr, "seeding five years for %s: %d expenses, %d card rows, %d bills, %d loans...\n",
+			e, reportVolume.Expenses, reportVolume.CardRows, reportVolume.Bills, reportVolume.Loans)
+		began := time.Now()
+		if err := store.SeedReportData(ctx, db, e, reportVolume, today); err != nil {
+			db.Close()
+			return err
+		}
+		add("seeding one user's five years (with the daily-total triggers)", "%.1f s", time.Since(began).Seconds())
+	}
+	db.Close()
+
+	srv, err := start(bin, data)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	c := &client{base: srv.url + "/api/v1", key: strings.TrimSpace(key), http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+	monthFrom, monthTo := finance.MonthAdd(today, 0, 1), today
+	yearFrom := today.AddDays(-364)
+	fiveFrom := finance.MonthAdd(today, -60, today.Day()).AddDays(1)
+	ranges := []struct{ label, query string }{
+		{"one month", "dateFrom=" + monthFrom.String() + "&dateTo=" + monthTo.String()},
+		{"one year", "dateFrom=" + yearFrom.String() + "&dateTo=" + today.String()},
+		{"five years", "dateFrom=" + fiveFrom.String() + "&dateTo=" + today.String()},
+	}
+	measure := func(name, path string) {
+		r := c.load(reads, 1, get(path))
+		add("(g) "+name, "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+	}
+	measure("GET /dashboard (this month)", "/dashboard")
+	for _, spec := range finance.Reports {
+		if !slices.Contains(spec.Params, "dateFrom") {
+			measure("GET /reports/"+spec.Name+" (as of today)", "/reports/"+spec.Name)
+			continue
+		}
+		for _, rg := range ranges {
+			measure("GET /reports/"+spec.Name+", "+rg.label, "/reports/"+spec.Name+"?"+rg.query)
+		}
+	}
+	add("(g) peak RSS of the server", "%.1f MB", float64(srv.peakRSS())/1024)
+	printTable(table)
 	return nil
 }
 
