@@ -33,8 +33,9 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
+	only := flag.String("only", "", `run one part alone: "bills" (bills and loans)`)
 	flag.Parse()
-	if err := run(*bin, *large, *writes, *reads); err != nil {
+	if err := run(*bin, *large, *writes, *reads, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -44,7 +45,7 @@ const email = "bench@example.com"
 
 type row struct{ name, value string }
 
-func run(bin string, large, writes, reads int) error {
+func run(bin string, large, writes, reads int, only string) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "finance-bench-")
 	if err != nil {
@@ -58,13 +59,6 @@ func run(bin string, large, writes, reads int) error {
 		fmt.Fprintf(os.Stderr, "  %-62s %s\n", name, fmt.Sprintf(format, args...))
 	}
 
-	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
-	raw, err := store.RawCommitRate(ctx, filepath.Join(dir, "raw.db"), writes)
-	if err != nil {
-		return err
-	}
-	add("raw single-row committed inserts (same pragmas)", "%.0f /s", raw)
-
 	if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", email, "--password-stdin"); err != nil {
 		return err
 	}
@@ -73,12 +67,40 @@ func run(bin string, large, writes, reads int) error {
 		return err
 	}
 	key = strings.TrimSpace(key)
+	printTable := func() {
+		fmt.Println("| measurement | result |")
+		fmt.Println("|---|---|")
+		for _, r := range table {
+			fmt.Printf("| %s | %s |\n", r.name, r.value)
+		}
+	}
+	today := finance.DateOf(time.Now())
+	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	switch only {
+	case "":
+	case "bills":
+		c := &client{key: key, http: httpClient}
+		if err := measureBillsAndLoans(ctx, bin, data, c, today, reads, add); err != nil {
+			return err
+		}
+		printTable()
+		return nil
+	default:
+		return fmt.Errorf("-only %q: the parts are: bills", only)
+	}
+
+	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
+	raw, err := store.RawCommitRate(ctx, filepath.Join(dir, "raw.db"), writes)
+	if err != nil {
+		return err
+	}
+	add("raw single-row committed inserts (same pragmas)", "%.0f /s", raw)
 
 	srv, err := start(bin, data)
 	if err != nil {
 		return err
 	}
-	c := &client{base: srv.url + "/api/v1", key: key, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+	c := &client{base: srv.url + "/api/v1", key: key, http: httpClient}
 
 	fmt.Fprintln(os.Stderr, "measuring writes...")
 	seq := c.load(writes, 1, postExpense)
@@ -98,7 +120,6 @@ func run(bin string, large, writes, reads int) error {
 		return err
 	}
 
-	today := finance.DateOf(time.Now())
 	seed := func(total int) error {
 		db, err := store.Open(filepath.Join(data, store.FileName))
 		if err != nil {
@@ -166,13 +187,13 @@ func run(bin string, large, writes, reads int) error {
 	if err := measureStatements(ctx, bin, data, c, today, reads, add); err != nil {
 		return err
 	}
+	fmt.Fprintln(os.Stderr, "seeding 50 loans and ten years of monthly bills...")
+	if err := measureBillsAndLoans(ctx, bin, data, c, today, reads, add); err != nil {
+		return err
+	}
 	add("(e) peak RSS of the server", "%.1f MB", float64(rss)/1024)
 
-	fmt.Println("| measurement | result |")
-	fmt.Println("|---|---|")
-	for _, r := range table {
-		fmt.Printf("| %s | %s |\n", r.name, r.value)
-	}
+	printTable()
 	return nil
 }
 
