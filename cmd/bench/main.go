@@ -33,16 +33,13 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
-	only := flag.String("only", "", "run only this part: reports (the dashboard and reports over five years of history)")
+	only := flag.String("only", "", `run one part alone: "bills" (bills and loans) or "reports" (the dashboard and reports over five years of history)`)
 	flag.Parse()
 	var err error
-	switch *only {
-	case "":
-		err = run(*bin, *large, *writes, *reads)
-	case "reports":
+	if *only == "reports" {
 		err = runReports(*bin, *reads)
-	default:
-		err = fmt.Errorf("-only %q: the only part is reports", *only)
+	} else {
+		err = run(*bin, *large, *writes, *reads, *only)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -54,7 +51,7 @@ const email = "bench@example.com"
 
 type row struct{ name, value string }
 
-func run(bin string, large, writes, reads int) error {
+func run(bin string, large, writes, reads int, only string) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "finance-bench-")
 	if err != nil {
@@ -68,13 +65,6 @@ func run(bin string, large, writes, reads int) error {
 		fmt.Fprintf(os.Stderr, "  %-62s %s\n", name, fmt.Sprintf(format, args...))
 	}
 
-	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
-	raw, err := store.RawCommitRate(ctx, filepath.Join(dir, "raw.db"), writes)
-	if err != nil {
-		return err
-	}
-	add("raw single-row committed inserts (same pragmas)", "%.0f /s", raw)
-
 	if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", email, "--password-stdin"); err != nil {
 		return err
 	}
@@ -83,12 +73,34 @@ func run(bin string, large, writes, reads int) error {
 		return err
 	}
 	key = strings.TrimSpace(key)
+	printTable := func() { writeTable(table) }
+	today := finance.DateOf(time.Now())
+	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	switch only {
+	case "":
+	case "bills":
+		c := &client{key: key, http: httpClient}
+		if err := measureBillsAndLoans(ctx, bin, data, c, today, reads, add); err != nil {
+			return err
+		}
+		printTable()
+		return nil
+	default:
+		return fmt.Errorf("-only %q: the parts are: bills, reports", only)
+	}
+
+	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
+	raw, err := store.RawCommitRate(ctx, filepath.Join(dir, "raw.db"), writes)
+	if err != nil {
+		return err
+	}
+	add("raw single-row committed inserts (same pragmas)", "%.0f /s", raw)
 
 	srv, err := start(bin, data)
 	if err != nil {
 		return err
 	}
-	c := &client{base: srv.url + "/api/v1", key: key, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+	c := &client{base: srv.url + "/api/v1", key: key, http: httpClient}
 
 	fmt.Fprintln(os.Stderr, "measuring writes...")
 	seq := c.load(writes, 1, postExpense)
@@ -108,7 +120,6 @@ func run(bin string, large, writes, reads int) error {
 		return err
 	}
 
-	today := finance.DateOf(time.Now())
 	seed := func(total int) error {
 		db, err := store.Open(filepath.Join(data, store.FileName))
 		if err != nil {
@@ -176,13 +187,17 @@ func run(bin string, large, writes, reads int) error {
 	if err := measureStatements(ctx, bin, data, c, today, reads, add); err != nil {
 		return err
 	}
+	fmt.Fprintln(os.Stderr, "seeding 50 loans and ten years of monthly bills...")
+	if err := measureBillsAndLoans(ctx, bin, data, c, today, reads, add); err != nil {
+		return err
+	}
 	add("(e) peak RSS of the server", "%.1f MB", float64(rss)/1024)
-	printTable(table)
+	printTable()
 	return runReports(bin, reads)
 }
 
-func printTable(table []row) {
-
+// writeTable prints the measurements as a Markdown table.
+func writeTable(table []row) {
 	fmt.Println("| measurement | result |")
 	fmt.Println("|---|---|")
 	for _, r := range table {
@@ -266,7 +281,7 @@ func runReports(bin string, reads int) error {
 		}
 	}
 	add("(g) peak RSS of the server", "%.1f MB", float64(srv.peakRSS())/1024)
-	printTable(table)
+	writeTable(table)
 	return nil
 }
 
