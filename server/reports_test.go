@@ -535,19 +535,19 @@ func monthErr(t testing.TB, s string) error {
 	return err
 }
 
-// The daily totals the reports read are kept by triggers on every write
-// path: after each kind of change they equal a recount of the rows.
-func TestDailyTotalsFollowEveryWrite(t *testing.T) {
+// The totals the reports and card figures read are kept by triggers on every
+// write path: after each kind of change they equal a recount of the rows.
+func TestKeptTotalsFollowEveryWrite(t *testing.T) {
 	f := newReportFixture(t)
 	alice := f.alice
 	check := func(step string) {
 		t.Helper()
-		drift, err := f.env.db.DailyTotalsDrift(context.Background())
+		drift, err := f.env.db.TotalsDrift(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(drift) > 0 {
-			t.Fatalf("after %s the daily totals drifted:\n%s", step, strings.Join(drift, "\n"))
+			t.Fatalf("after %s the kept totals drifted:\n%s", step, strings.Join(drift, "\n"))
 		}
 	}
 	check("the fixture")
@@ -573,6 +573,13 @@ func TestDailyTotalsFollowEveryWrite(t *testing.T) {
 	check("card row edits")
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+fee.ID, "", http.StatusOK)
 	check("a card row void")
+	buy := alice.createExpense(t, `{"amount":300,"date":"2025-03-18","description":"Headphones","category":"Shopping",`+
+		`"payment_method":"Credit Card","credit_card_id":"`+f.visa.ID+`"}`)
+	check("a card purchase")
+	plan := alice.convert(t, *buy.CardTransactionID, `{"months":3}`)
+	check("a purchase converted to installments")
+	alice.do(t, http.MethodPost, "/api/v1/credit-cards/installment-plans/"+plan.ID+"/cancel", "", http.StatusOK)
+	check("an installment plan cancelled")
 
 	// Statements bill rows, take lines, change a line's type, and reset.
 	setToday(f.env, "2025-03-20")

@@ -140,8 +140,8 @@ func (l ledger) CardUsage(ctx context.Context, cardIDs []string, from, to financ
 	}
 	// A purchase counts under its expense's category or, when the expense
 	// is split, each part under its own. Only purchases have an expense, so
-	// the join selects them, and the date range stays the index seek (a
-	// type condition would make SQLite prefer card_transactions_figures).
+	// the join selects them, and the date range stays the index seek on
+	// card_transactions_card without a type condition.
 	var cats []struct {
 		CreditCardID string
 		finance.CategoryTotal

@@ -61,10 +61,9 @@ func (l ledger) ListCreditCards(ctx context.Context, userID string, f finance.Ca
 	return out, int(total), l.withFigures(ctx, out, today)
 }
 
-// withFigures computes the figures of cards with three aggregate queries:
-// their unbilled and billed rows (an index-only scan of
-// card_transactions_figures), their posted payments (soa_payments_card),
-// and their open statements (soas_card).
+// withFigures computes the figures of cards with three queries: the totals
+// of their unbilled and billed rows (card_totals, kept by triggers), their
+// posted payments (soa_payments_card) and their open statements (soas_card).
 func (l ledger) withFigures(ctx context.Context, cards []finance.CreditCard, today finance.Date) error {
 	if len(cards) == 0 {
 		return nil
@@ -80,14 +79,9 @@ func (l ledger) withFigures(ctx context.Context, cards []finance.CreditCard, tod
 		UnbilledCharges finance.Money
 		UnbilledCredits finance.Money
 	}
-	err := l.db.NewSelect().TableExpr("card_transactions AS t").
-		Column("t.credit_card_id").
-		ColumnExpr("SUM(CASE WHEN t.type <> 'refund' THEN t.amount ELSE 0 END) AS charges").
-		ColumnExpr("SUM(CASE WHEN t.type = 'refund' THEN t.amount ELSE 0 END) AS credits").
-		ColumnExpr("SUM(CASE WHEN t.type <> 'refund' AND t.status = 'unbilled' THEN t.amount ELSE 0 END) AS unbilled_charges").
-		ColumnExpr("SUM(CASE WHEN t.type = 'refund' AND t.status = 'unbilled' THEN t.amount ELSE 0 END) AS unbilled_credits").
-		Where("t.credit_card_id IN (?) AND t.status IN ('unbilled', 'billed')", bun.In(ids)).
-		Group("t.credit_card_id").
+	err := l.db.NewSelect().TableExpr("card_totals AS t").
+		Column("t.credit_card_id", "t.charges", "t.credits", "t.unbilled_charges", "t.unbilled_credits").
+		Where("t.credit_card_id IN (?)", bun.In(ids)).
 		Scan(ctx, &sums)
 	if err != nil {
 		return err

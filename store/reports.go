@@ -183,11 +183,12 @@ func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today f
 	return int(n), err
 }
 
-// DailyTotalsDrift recomputes the daily totals of every user from the rows
-// they sum and returns the keys where the kept totals differ: empty when the
+// TotalsDrift recomputes the totals that triggers keep (the daily spending
+// and expense totals the reports read, and each card's totals) from the rows
+// they sum, and returns the keys where the kept totals differ: empty when the
 // triggers kept them right. It reads every row, so it is a check for tests
 // and for an operator, never a request path.
-func (db *DB) DailyTotalsDrift(ctx context.Context) ([]string, error) {
+func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 	var out []string
 	err := db.reader.NewRaw(`
 		WITH lines AS (
@@ -227,12 +228,33 @@ func (db *DB) DailyTotalsDrift(ctx context.Context) ([]string, error) {
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_expenses EXCEPT SELECT * FROM have_expenses)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
+		),
+		want_cards AS (
+			SELECT credit_card_id,
+				SUM(CASE WHEN type <> 'refund' THEN amount ELSE 0 END) AS charges,
+				SUM(CASE WHEN type = 'refund' THEN amount ELSE 0 END) AS credits,
+				SUM(CASE WHEN type <> 'refund' AND status = 'unbilled' THEN amount ELSE 0 END) AS unbilled_charges,
+				SUM(CASE WHEN type = 'refund' AND status = 'unbilled' THEN amount ELSE 0 END) AS unbilled_credits
+			FROM card_transactions WHERE status IN ('unbilled', 'billed') GROUP BY credit_card_id
+		),
+		have_cards AS (
+			SELECT credit_card_id, charges, credits, unbilled_charges, unbilled_credits FROM card_totals
+			WHERE charges <> 0 OR credits <> 0 OR unbilled_charges <> 0 OR unbilled_credits <> 0
+		),
+		card_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_cards EXCEPT SELECT * FROM have_cards)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have_cards EXCEPT SELECT * FROM want_cards)
 		)
 		SELECT side || ' spending ' || date || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
 		FROM spending_drift
 		UNION ALL
 		SELECT side || ' expenses ' || date || ' ' || payment_method || ': ' || amount || ' in ' || count
-		FROM expense_drift`).
+		FROM expense_drift
+		UNION ALL
+		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
+			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
+		FROM card_drift`).
 		Scan(ctx, &out)
 	return out, err
 }
