@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -72,8 +73,14 @@ func ReportParams(name string) ([]string, bool) {
 }
 
 // UnknownReport is the ErrNotFound of a report name that is none of Reports.
-func UnknownReport(name string) error {
-	return NotFound("report " + strconv.Quote(name))
+// Like every error, it does not repeat the path text it was given; it names
+// the reports that exist instead.
+func UnknownReport() error {
+	names := make([]string, len(Reports))
+	for i, r := range Reports {
+		names[i] = r.Name
+	}
+	return &kindError{kind: ErrNotFound, msg: "Report not found; the reports are " + strings.Join(names, ", ")}
 }
 
 // Bucket sizes of the reports over time.
@@ -273,7 +280,7 @@ func reportRange(req ReportRequest, today Date) (Date, Date, error) {
 // Reports). An unknown name is ErrNotFound.
 func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) (any, error) {
 	if _, ok := ReportParams(req.Name); !ok {
-		return nil, UnknownReport(req.Name)
+		return nil, UnknownReport()
 	}
 	if req.Granularity == "" {
 		req.Granularity = GranularityMonth

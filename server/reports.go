@@ -50,7 +50,7 @@ func (s *Server) report(w http.ResponseWriter, r bunrouter.Request) error {
 	name := r.Param("report")
 	accepted, ok := finance.ReportParams(name)
 	if !ok {
-		return finance.UnknownReport(name)
+		return finance.UnknownReport()
 	}
 	q := r.URL.Query()
 	var v finance.Validator

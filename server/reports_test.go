@@ -480,7 +480,13 @@ func TestReportParameters(t *testing.T) {
 	}
 	runRejectedSpending(t, env, []ledgerUser{alice, bob}, []apiScenario{
 		alice.sc(apiScenario{name: "unknown report", method: http.MethodGet, url: reportsURL + "spending",
-			wantStatus: http.StatusNotFound, wantCode: CodeNotFound, wantMessage: `Report "spending" not found`}),
+			wantStatus: http.StatusNotFound, wantCode: CodeNotFound, wantMessage: "Report not found; the reports are spending-by-category, " +
+				"spending-trend, payment-methods, income-vs-expenses, cash-flow, budget-vs-actual, net-worth, credit-card-utilization, " +
+				"bills-overview, loans-overview"}),
+		alice.sc(apiScenario{name: "a report name is never repeated", method: http.MethodGet, url: reportsURL + "%3Cimg%20src%3Dx%3E",
+			wantStatus: http.StatusNotFound, wantCode: CodeNotFound, wantMessage: "Report not found; the reports are spending-by-category, " +
+				"spending-trend, payment-methods, income-vs-expenses, cash-flow, budget-vs-actual, net-worth, credit-card-utilization, " +
+				"bills-overview, loans-overview"}),
 		bad("a parameter another report takes", "payment-methods?granularity=day",
 			fieldsOf("granularity", "is not a parameter of the payment-methods report; it takes: dateFrom, dateTo")),
 		bad("a range on an as-of-today report", "net-worth?dateFrom=2025-01-01",
