@@ -51,9 +51,27 @@ func ParseText(in finance.ParseInputs, text string) Result {
 			finance.MaxParseItems, finance.MaxParseItems))
 		items = items[:finance.MaxParseItems]
 	}
+	// An expense without a date of its own shares the date of the one
+	// before it ("lunch 250 yesterday, grab 180": both yesterday), or of the
+	// first one after it when none before has one ("lunch 250, taxi 100 yesterday").
+	dates := make([]*finance.Date, len(items))
 	var carried *finance.Date
 	for i, item := range items {
-		d, warnings := p.draft(item, &carried)
+		if d, ok := ownDate(item); ok {
+			carried = &d
+		}
+		dates[i] = carried
+	}
+	for i := 0; i < len(items) && dates[i] == nil; i++ {
+		for _, later := range dates[i:] {
+			if later != nil {
+				dates[i] = later
+				break
+			}
+		}
+	}
+	for i, item := range items {
+		d, warnings := p.draft(item, dates[i])
 		res.Items = append(res.Items, d)
 		for _, w := range warnings {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("items[%d]: %s", i, w))
@@ -185,7 +203,7 @@ func tokenize(seg string) []string {
 			return ' '
 		}
 		return r
-	}, seg)
+	}, strings.ReplaceAll(seg, "@", " at "))
 	var out []string
 	for _, f := range strings.Fields(seg) {
 		// "lunch:250": a colon that is not in a time of day separates.
@@ -229,14 +247,14 @@ func (p *parser) classify(toks []string) []span {
 			i++
 			continue
 		}
-		if quantityRE.MatchString(norms[i]) {
-			out = append(out, span{kind: kWord, raw: raw(1), norm: norm(1)})
-			i++
-			continue
-		}
 		if d, n := p.dates.match(norms, i); n > 0 {
 			out = append(out, span{kind: kDate, raw: raw(n), norm: norm(n), date: d})
 			i += n
+			continue
+		}
+		if quantityRE.MatchString(norms[i]) {
+			out = append(out, span{kind: kWord, raw: raw(1), norm: norm(1)})
+			i++
 			continue
 		}
 		if hit, n := p.matchRecord(norms, i); n > 0 {
@@ -320,6 +338,13 @@ func (p *parser) matchRecord(toks []string, i int) (methodHit, int) {
 			best, bestN = r, n
 		}
 	}
+	if bestN == 0 {
+		// The first word of one record's name alone ("bpi" for BPI Savings),
+		// unless that word means something else to the parser.
+		if r, ok := p.onlyRecordStartingWith(toks[i]); ok {
+			best, bestN = r, 1
+		}
+	}
 	if bestN > 0 {
 		// A card's name followed by "card" ("BPI card") takes the word with it.
 		if i+bestN < len(toks) && toks[i+bestN] == "card" {
@@ -347,6 +372,23 @@ func (p *parser) matchRecord(toks []string, i int) (methodHit, int) {
 		}
 	}
 	return methodHit{}, 0
+}
+
+func (p *parser) onlyRecordStartingWith(tok string) (record, bool) {
+	if len(tok) < 3 || categoryKeywords[tok] != "" || slices.Contains(cashWords, tok) || slices.Contains(cardWords, tok) ||
+		slices.Contains(debitWords, tok) || slices.Contains(ewalletWords, tok) || fillerWords[tok] {
+		return record{}, false
+	}
+	var found []record
+	for _, r := range p.records {
+		if len(r.words) > 1 && r.words[0] == tok {
+			found = append(found, r)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return record{}, false
 }
 
 func (p *parser) cardEnding(last4 string) (record, bool) {
@@ -407,6 +449,16 @@ func (p *parser) matchMethodWord(toks []string, i int, before []span) (methodHit
 		return methodHit{method: finance.MethodAccountDebit, generic: w}, n
 	}
 	return methodHit{}, 0
+}
+
+// ownDate is the first date an expense's text names.
+func ownDate(spans []span) (finance.Date, bool) {
+	for _, s := range spans {
+		if s.kind == kDate {
+			return s.date, true
+		}
+	}
+	return finance.Date{}, false
 }
 
 func hasAmount(spans []span) bool {
@@ -485,10 +537,8 @@ func splitAtAmounts(spans []span) [][]span {
 	return parts
 }
 
-// draft makes the draft of one expense. carried is the date of the
-// expense before, which one without its own date shares ("lunch 250
-// yesterday, grab 180": both were yesterday).
-func (p *parser) draft(spans []span, carried **finance.Date) (finance.ExpenseDraft, []string) {
+// draft makes the draft of one expense, dated date (nil: today).
+func (p *parser) draft(spans []span, date *finance.Date) (finance.ExpenseDraft, []string) {
 	var d finance.ExpenseDraft
 	var warnings []string
 
@@ -520,23 +570,13 @@ func (p *parser) draft(spans []span, carried **finance.Date) (finance.ExpenseDra
 		warnings = append(warnings, "no amount was found; fill it in")
 	}
 
-	// Date: the expense's own, else the one carried from before, else today.
-	for _, s := range spans {
-		if s.kind == kDate {
-			date := s.date
-			d.Date = &date
-			*carried = &date
-			break
-		}
-	}
-	if d.Date == nil {
-		if *carried != nil {
-			date := **carried
-			d.Date = &date
-		} else {
-			today := p.in.Today
-			d.Date = &today
-		}
+	// Date: the expense's own or the one it shares, else today.
+	if date != nil {
+		v := *date
+		d.Date = &v
+	} else {
+		today := p.in.Today
+		d.Date = &today
 	}
 
 	warnings = append(warnings, p.payment(spans, &d)...)
@@ -567,8 +607,12 @@ func descriptionWords(spans []span) []span {
 	for i, s := range spans {
 		switch s.kind {
 		case kWord, kConnector:
-			// A word that only introduces a payment or a date ("via gcash") goes with it.
+			// A word that only introduces a payment or a date ("via gcash")
+			// goes with it, and one that introduces the amount ("worth 2,999") with that.
 			if i+1 < len(spans) && (spans[i+1].kind == kMethod || spans[i+1].kind == kDate) && methodContext[s.norm] {
+				continue
+			}
+			if i+1 < len(spans) && spans[i+1].kind == kAmount && fillerWords[s.norm] {
 				continue
 			}
 			words = append(words, s)

@@ -67,11 +67,20 @@ func (h historyIndex) lookup(words []string) (string, bool) {
 	if c, ok := h.best(h.exact[strings.Join(norm, " ")]); ok {
 		return c, true
 	}
-	votes := map[string]int{}
+	// The first significant word is what the expense is (a merchant, "dog
+	// food"): it must be one the user used before, or a shared word alone
+	// ("checkup" in "Vet checkup") would carry "doctor checkup" to Pets.
+	var sig []string
 	for _, w := range norm {
-		if !significant(w) {
-			continue
+		if significant(w) {
+			sig = append(sig, w)
 		}
+	}
+	if len(sig) == 0 || len(h.words[sig[0]]) == 0 {
+		return "", false
+	}
+	votes := map[string]int{}
+	for _, w := range sig {
 		for cat, n := range h.words[w] {
 			votes[cat] += n
 		}
