@@ -61,10 +61,11 @@ var fixtureIDs = map[string]string{
 }
 
 type phrasing struct {
-	line   int
-	text   string
-	format string
-	want   []finance.ExpenseDraft
+	heldOut bool // written after the parser was tuned, and not tuned for
+	line    int
+	text    string
+	format  string
+	want    []finance.ExpenseDraft
 }
 
 func readPhrasings(t *testing.T) []phrasing {
@@ -77,9 +78,13 @@ func readPhrasings(t *testing.T) []phrasing {
 	var out []phrasing
 	sc := bufio.NewScanner(f)
 	n := 0
+	heldOut := false
 	for sc.Scan() {
 		n++
 		line := sc.Text()
+		if strings.HasPrefix(line, "# Held out") {
+			heldOut = true
+		}
 		switch {
 		case strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "":
 		case strings.HasPrefix(line, ">"):
@@ -88,7 +93,7 @@ func readPhrasings(t *testing.T) []phrasing {
 			}
 			out[len(out)-1].want = append(out[len(out)-1].want, parseWant(t, n, line[1:]))
 		default:
-			p := phrasing{line: n, format: "YYYY-MM-DD"}
+			p := phrasing{line: n, format: "YYYY-MM-DD", heldOut: heldOut}
 			if rest, ok := strings.CutPrefix(line, "format: "); ok {
 				p.format, line, _ = strings.Cut(rest, " | ")
 			}
@@ -178,6 +183,7 @@ func TestBuiltinPhrasings(t *testing.T) {
 	}
 	right := map[string]int{}
 	total, wrong, drafts, exact := 0, 0, 0, 0
+	heldTotal, heldWrong, heldCases := 0, 0, 0
 	var misses []string
 	for _, c := range cases {
 		got := ParseText(fixture(c.format), c.text)
@@ -189,6 +195,9 @@ func TestBuiltinPhrasings(t *testing.T) {
 			t.Errorf("line %d %q: the draft fails the create checks: %v", c.line, c.text, warnings)
 		}
 		drafts += len(c.want)
+		if c.heldOut {
+			heldCases++
+		}
 		if cmp.Equal(c.want, got.Items, dateEq) {
 			exact++
 		}
@@ -202,11 +211,17 @@ func TestBuiltinPhrasings(t *testing.T) {
 			}
 			for _, f := range draftFields {
 				total++
+				if c.heldOut {
+					heldTotal++
+				}
 				if i < len(c.want) && i < len(got.Items) && f.get(w) == f.get(g) {
 					right[f.name]++
 					continue
 				}
 				wrong++
+				if c.heldOut {
+					heldWrong++
+				}
 				misses = append(misses, fmt.Sprintf("line %d %q item %d %s: want %q, got %q",
 					c.line, strings.ReplaceAll(c.text, "\n", `\n`), i, f.name, f.get(w), f.get(g)))
 			}
@@ -224,6 +239,11 @@ func TestBuiltinPhrasings(t *testing.T) {
 	var report strings.Builder
 	fmt.Fprintf(&report, "Measured by `go test ./ai -run TestBuiltinPhrasings` over %d phrasings (%d expected drafts) in\n", len(cases), drafts)
 	fmt.Fprintf(&report, "`ai/testdata/phrasings.txt`: **%.1f%%** of fields right; %d of %d phrasings entirely right.\n\n", 100*accuracy, exact, len(cases))
+	if heldCases > 0 {
+		fmt.Fprintf(&report, "The table was written alongside the parser, so that figure flatters it. The last %d phrasings were\n", heldCases)
+		fmt.Fprintf(&report, "added afterwards and the parser was not tuned for them: on those alone, **%.1f%%** of fields are right.\n\n",
+			100*float64(heldTotal-heldWrong)/float64(heldTotal))
+	}
 	report.WriteString("| Field | Right | Accuracy |\n|---|---|---|\n")
 	for _, f := range draftFields {
 		fmt.Fprintf(&report, "| %s | %d / %d | %.1f%% |\n", f.name, right[f.name], perField, 100*float64(right[f.name])/float64(perField))
