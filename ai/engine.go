@@ -70,6 +70,9 @@ func New(cfg Config) *Engine {
 	return e
 }
 
+// MaxJobs is how many model or OCR jobs run at once.
+func (e *Engine) MaxJobs() int { return e.cfg.MaxJobs }
+
 // Client is the service's client, nil when none is configured. The
 // assistant reuses it for its own JSON-schema requests.
 func (e *Engine) Client() *Client { return e.client }
