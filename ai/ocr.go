@@ -82,8 +82,9 @@ func (o *OCR) Read(ctx context.Context, img Image) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	// --psm 4: a single column of text of variable sizes, which is what a receipt is.
-	cmd := exec.CommandContext(ctx, o.path, f.Name(), "stdout", "--psm", "4")
+	// --psm 6: one uniform block of text, which keeps a receipt's price column on its
+	// lines (the default layout analysis splits it off as a second column).
+	cmd := exec.CommandContext(ctx, o.path, f.Name(), "stdout", "--psm", "6")
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1") // one core per job; the server bounds the jobs
 	var out limitedBuffer
 	out.max = maxOCRText
