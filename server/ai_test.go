@@ -158,7 +158,7 @@ func TestParseImagesWithoutEngine(t *testing.T) {
 	env, alice, _ := newAIEnv(t, func(c *Config) { c.AI = ai.New(ai.Config{}) })
 	body, ct := imagesForm(t, pngStub)
 	apiScenario{method: http.MethodPost, url: parseImagesURL, body: body,
-		headers: map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct},
+		headers:    map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct},
 		wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 		wantInMsg: []string{"install tesseract-ocr", "--ocr-command", "--ai-base-url", "--ai-vision-model"}}.run(t, env)
 }
