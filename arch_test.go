@@ -77,6 +77,9 @@ var rules = []rule{
 	{"store", concat([]string{module + "/mcpserver", "github.com/uptrace/bunrouter"}, mcpLib, cliLibs),
 		"store implements ports; it knows nothing of HTTP routing, MCP or the CLI"},
 	{"embed", []string{module + "/"}, "embed only holds files"},
+	{"ai", concat([]string{module + "/store", module + "/server", module + "/mcpserver", module + "/cmd", module + "/embed",
+		"github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+		"ai parses into finance's types; it knows nothing of routing, storage, MCP or the CLI"},
 }
 
 func TestImportRules(t *testing.T) {
@@ -95,6 +98,23 @@ func TestImportRules(t *testing.T) {
 				if dep == strings.TrimSuffix(f, "/") || strings.HasPrefix(dep, strings.TrimSuffix(f, "/")+"/") {
 					t.Errorf("%s depends on %s: %s", r.pkg, dep, r.why)
 				}
+			}
+		}
+	}
+}
+
+// TestOnlyServerAndCLIImportAI: the engines are wired by the composition
+// root and called by the HTTP layer; the domain and the rest never reach them.
+func TestOnlyServerAndCLIImportAI(t *testing.T) {
+	allowed := map[string]bool{"server": true, "cmd/finance": true, "ai": true}
+	for _, p := range listPackages(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if allowed[rel] || strings.HasPrefix(rel, "ai/") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if imp == module+"/ai" {
+				t.Errorf("%s imports %s; only server and cmd/finance may", p.ImportPath, imp)
 			}
 		}
 	}

@@ -42,6 +42,7 @@ type Repo interface {
 	AccountRepo
 	CardRepo
 	ExpenseRepo
+	HistoryRepo
 	IncomeRepo
 	StatementRepo
 	PlanRepo

@@ -447,6 +447,12 @@ func TestContractOperationsComplete(t *testing.T) {
 // public and writes no record, does not take the header.
 func TestContractIdempotencyKey(t *testing.T) {
 	c := mustLoadContract(t)
+	writesNothingRoutes := map[string]bool{}
+	for _, rt := range contractRoutes() {
+		if rt.WritesNothing {
+			writesNothingRoutes[contractPath(rt.Path)] = true
+		}
+	}
 	const param, header = "#/components/parameters/IdempotencyKey", "#/components/headers/Idempotent-Replayed"
 	if p := c.doc.Components.Parameters["IdempotencyKey"]; p == nil || p.Value.In != openapi3.ParameterInHeader ||
 		p.Value.Name != IdempotencyKeyHeader || p.Value.Required {
@@ -460,7 +466,16 @@ func TestContractIdempotencyKey(t *testing.T) {
 		}
 		public := op.Security != nil && len(*op.Security) == 0
 		has := slices.ContainsFunc(op.Parameters, func(p *openapi3.ParameterRef) bool { return p.Ref == param })
+		writesNothing := op.Extensions["x-writes-nothing"] == true
+		if writesNothing != writesNothingRoutes[path] {
+			t.Errorf("POST %s (%s): x-writes-nothing is %v, but the route's WritesNothing is %v", path, op.OperationID, writesNothing, writesNothingRoutes[path])
+		}
 		switch {
+		case writesNothing && has:
+			// AI parsing: not wrapped for keys, since the wrapper's write
+			// transaction would hold the single writer during a model call.
+			t.Errorf("POST %s (%s) writes nothing and is not wrapped for %s, so it must not take it", path, op.OperationID, IdempotencyKeyHeader)
+		case writesNothing:
 		case public && has:
 			t.Errorf("POST %s (%s) is public but takes %s, which needs a user", path, op.OperationID, IdempotencyKeyHeader)
 		case public:

@@ -107,7 +107,11 @@ type decision struct {
 	reset      time.Duration // until the bucket is full again
 }
 
-func (l *limiter) take(key string) decision {
+func (l *limiter) take(key string) decision { return l.takeN(key, 1) }
+
+// takeN takes n tokens at once (a weighted call). A call heavier than the
+// whole burst can never pass; it is refused like any other over the limit.
+func (l *limiter) takeN(key string, n int) decision {
 	if l == nil || l.rate.Unlimited() {
 		return decision{allowed: true}
 	}
@@ -124,12 +128,12 @@ func (l *limiter) take(key string) decision {
 		l.byKey[key] = b
 	}
 	b.seen = now
-	allowed := b.lim.AllowN(now, 1)
+	allowed := b.lim.AllowN(now, n)
 	tokens := b.lim.TokensAt(now)
 	d := decision{allowed: allowed, remaining: max(0, int(math.Floor(tokens)))}
 	perToken := l.rate.Window / time.Duration(l.rate.Count)
 	if !allowed {
-		d.retryAfter = time.Duration((1 - tokens) * float64(perToken))
+		d.retryAfter = time.Duration((float64(n) - tokens) * float64(perToken))
 	}
 	d.reset = time.Duration((float64(l.rate.Burst) - tokens) * float64(perToken))
 	return d

@@ -12,6 +12,7 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/server/oauth"
@@ -36,6 +37,12 @@ type Config struct {
 	// OAuth is the authorization server for MCP clients. Without it the
 	// OAuth endpoints answer 404 and the connected apps page is empty.
 	OAuth *oauth.Server
+	// AI parses text and receipt images into expense drafts. Without one,
+	// the built-in parser reads text and no engine reads images.
+	AI *ai.Engine
+	// AIRateLimit is each user's budget of AI parsing calls (an image
+	// weighs 5), apart from RateLimit.
+	AIRateLimit Rate
 	// MediaDir holds the uploaded files the server serves publicly (profile
 	// pictures), normally the data directory's media folder. Without it
 	// uploads fail and nothing is served.
@@ -75,6 +82,9 @@ type Server struct {
 
 	keyLimiter   *limiter
 	loginLimiter *limiter
+	aiLimiter    *limiter // each user's AI parsing budget
+	ai           *ai.Engine
+	aiJobs       int        // the engine's job slots, reported when they are all taken
 	probe        writeProbe // the health routes' shared write probe
 	// setupCode must accompany the first-run setup form (see SetupURL).
 	setupCode string
@@ -94,8 +104,13 @@ type Route struct {
 	// body may be that much larger than the server's limit, and its declared
 	// length is not checked up front: the handler reads the file and refuses
 	// one that is too large on its own field, which says more than a 413.
-	Upload  int64
-	handler bunrouter.HandlerFunc
+	Upload int64
+	// WritesNothing marks a POST that only computes an answer (AI parsing):
+	// it is not wrapped for Idempotency-Key, whose write transaction would
+	// hold the single writer while a model or OCR runs, and it generates
+	// no statements first.
+	WritesNothing bool
+	handler       bunrouter.HandlerFunc
 }
 
 // New builds the server and registers every route.
@@ -115,8 +130,14 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		oauth:        cfg.OAuth,
 		keyLimiter:   newLimiter("per-credential", cfg.RateLimit),
 		loginLimiter: newLimiter("per-ip", cfg.LoginRateLimit),
+		aiLimiter:    newLimiter("ai", cfg.AIRateLimit),
+		ai:           cfg.AI,
 		setupCode:    auth.NewSecret()[:26],
 	}
+	if s.ai == nil {
+		s.ai = ai.New(ai.Config{Log: log})
+	}
+	s.aiJobs = s.ai.MaxJobs()
 	s.router = bunrouter.New(
 		bunrouter.WithNotFoundHandler(s.notFound),
 		bunrouter.WithMethodNotAllowedHandler(s.methodNotAllowed),
@@ -135,6 +156,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerSOARoutes()
 	s.registerInstallmentRoutes()
 	s.registerExpenseRoutes()
+	s.registerAIRoutes()
 	s.registerSettingsRoutes()
 	s.registerBillRoutes()
 	s.registerLoanRoutes()
@@ -172,11 +194,11 @@ func (s *Server) add(rt Route, h handlerFunc) {
 	if !rt.Access.Valid() {
 		panic(fmt.Sprintf("server: route %s %s declares no scope", rt.Method, rt.Path))
 	}
-	if generates(rt.Path) {
+	if generates(rt.Path) && !rt.WritesNothing {
 		h = s.withGeneration(rt.Path, h)
 	}
 	if strings.HasPrefix(rt.Path, APIPrefix) {
-		if rt.Method == http.MethodPost && !rt.Access.IsPublic() {
+		if rt.Method == http.MethodPost && !rt.Access.IsPublic() && !rt.WritesNothing {
 			// Inside the query check: a request the route refuses for its
 			// query is refused before its key is looked at.
 			h = s.idempotent(h)

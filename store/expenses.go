@@ -339,3 +339,28 @@ func (l ledger) ExpenseTotals(ctx context.Context, userID string, from, to finan
 		Scan(ctx, &out.ByCategory)
 	return out, err
 }
+
+// RecentExpenseChoices reads the user's newest active expenses that have a
+// category (split ones have none) in an active category, newest first: the
+// history AI parsing learns the user's categories from. It walks the index
+// expenses_user_created (user_id, status, created_at, id) backwards and
+// stops after limit rows, so its cost does not grow with the ledger.
+func (l ledger) RecentExpenseChoices(ctx context.Context, userID string, limit int) ([]finance.ExpenseChoice, error) {
+	var rows []struct {
+		Description string `bun:"description"`
+		Category    string `bun:"category"`
+	}
+	err := l.db.NewSelect().TableExpr("expenses AS e").
+		ColumnExpr("e.description, cat.name AS category").
+		Join("JOIN categories AS cat ON cat.id = e.category_id AND cat.status = ?", finance.StatusActive).
+		Where("e.user_id = ? AND e.status = ?", userID, finance.StatusActive).
+		OrderExpr("e.created_at DESC, e.id DESC").Limit(int64(limit)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]finance.ExpenseChoice, len(rows))
+	for i, r := range rows {
+		out[i] = finance.ExpenseChoice{Description: r.Description, Category: r.Category}
+	}
+	return out, nil
+}

@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/server"
 )
 
@@ -34,7 +38,7 @@ func parseServeFlags(t *testing.T, env map[string]string, args ...string) (serve
 
 var serveDefaults = serveFlags{
 	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
-	maxBody: server.DefaultMaxBodyBytes, accessLog: true,
+	maxBody: server.DefaultMaxBodyBytes, accessLog: true, aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h",
 }
 
 func TestServeFlagsFromTheEnvironment(t *testing.T) {
@@ -67,6 +71,14 @@ func TestServeFlagsFromTheEnvironment(t *testing.T) {
 		}, nil, with(func(f *serveFlags) {
 			f.addr, f.baseURL, f.rateLimit, f.rateBurst, f.loginRateLimit, f.loginBurst, f.maxBody =
 				"0.0.0.0:9000", "https://finance.home.lan", "5/s", 7, "off", 0, 2048
+		})},
+		{"the AI variables", map[string]string{
+			"FINANCE_AI_BASE_URL": "http://127.0.0.1:11434/v1", "FINANCE_AI_MODEL": "llama3.2", "FINANCE_AI_VISION_MODEL": "llava",
+			"FINANCE_AI_API_KEY": "sk-local", "FINANCE_AI_TIMEOUT": "90s", "FINANCE_OCR_COMMAND": "/usr/bin/tesseract",
+			"FINANCE_AI_RATE_LIMIT": "30/h",
+		}, nil, with(func(f *serveFlags) {
+			f.aiBaseURL, f.aiModel, f.aiVisionModel, f.aiAPIKey = "http://127.0.0.1:11434/v1", "llama3.2", "llava", "sk-local"
+			f.aiTimeout, f.ocrCommand, f.aiRateLimit = 90*time.Second, "/usr/bin/tesseract", "30/h"
 		})},
 		{"an empty variable is unset", map[string]string{"FINANCE_RATE_BURST": "", "FINANCE_ACCESS_LOG": ""}, nil, serveDefaults},
 		{"the command line wins", map[string]string{"FINANCE_ACCESS_LOG": "1", "FINANCE_RATE_BURST": "abc"},
@@ -102,6 +114,8 @@ func TestInvalidEnvironmentValues(t *testing.T) {
 			[]string{`environment variable FINANCE_MAX_BODY="1MB" (it sets --max-body): want a whole number`}},
 		{map[string]string{"FINANCE_MAX_BODY": "99999999999999999999"},
 			[]string{`environment variable FINANCE_MAX_BODY="99999999999999999999" (it sets --max-body): the number is too large`}},
+		{map[string]string{"FINANCE_AI_RATE_LIMIT": "lots"},
+			[]string{`environment variable FINANCE_AI_RATE_LIMIT="lots" (it sets --ai-rate-limit): rate "lots": want N/s, N/min, N/h or off`}},
 		{map[string]string{"FINANCE_RATE_LIMIT": "100/day", "FINANCE_TRUST_PROXY": "si"}, []string{
 			`environment variable FINANCE_RATE_LIMIT="100/day" (it sets --rate-limit): rate "100/day": unit must be s, min or h`,
 			`environment variable FINANCE_TRUST_PROXY="si" (it sets --trust-proxy): want true or false (also 1/0, yes/no, on/off)`,
@@ -115,6 +129,37 @@ func TestInvalidEnvironmentValues(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, strings.Split(err.Error(), "\n")); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAIConfiguration: serve refuses AI settings that cannot work, before it starts.
+func TestAIConfiguration(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tests := []struct {
+		name    string
+		change  func(*serveFlags)
+		wantErr string
+	}{
+		{"none: the built-in parser", func(*serveFlags) {}, ""},
+		{"a service and a model", func(f *serveFlags) { f.aiBaseURL, f.aiModel = "http://127.0.0.1:11434/v1", "llama3.2" }, ""},
+		{"a model without a service", func(f *serveFlags) { f.aiModel = "llama3.2" }, "need --ai-base-url"},
+		{"a service without a model", func(f *serveFlags) { f.aiBaseURL = "http://127.0.0.1:11434/v1" }, "neither --ai-model nor --ai-vision-model"},
+		{"not an http URL", func(f *serveFlags) { f.aiBaseURL, f.aiModel = "127.0.0.1:11434", "m" }, "want an http or https URL"},
+		{"no timeout", func(f *serveFlags) { f.aiTimeout = 0 }, "--ai-timeout must be above 0"},
+		{"a missing OCR command", func(f *serveFlags) { f.ocrCommand = "/nonexistent/ocr" }, "--ocr-command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := serveDefaults
+			tt.change(&f)
+			e, err := f.aiEngine(log)
+			switch {
+			case tt.wantErr == "" && (err != nil || e == nil):
+				t.Errorf("aiEngine: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("aiEngine error %v; want one saying %q", err, tt.wantErr)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/mcpserver"
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/server/auth"
@@ -31,6 +33,10 @@ type serveFlags struct {
 	rateBurst, loginBurst     int
 	maxBody                   int64
 	accessLog, trustProxy     bool
+	// AI parsing: an OpenAI-compatible service, OCR, and the per-user budget.
+	aiBaseURL, aiModel, aiVisionModel, aiAPIKey string
+	aiTimeout                                   time.Duration
+	ocrCommand, aiRateLimit                     string
 }
 
 func newServeCmd(c *cli) *cobra.Command {
@@ -60,6 +66,13 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
 	boolVar(fl, &f.accessLog, "access-log", true, "log one line per request: true or false (also 1/0, yes/no, on/off)")
 	boolVar(fl, &f.trustProxy, "trust-proxy", false, "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
+	fl.StringVar(&f.aiBaseURL, "ai-base-url", "", "OpenAI-compatible chat-completions service for AI parsing, e.g. http://127.0.0.1:11434/v1 (Ollama); empty: the built-in parser only")
+	fl.StringVar(&f.aiModel, "ai-model", "", "model that reads expense text (needs --ai-base-url)")
+	fl.StringVar(&f.aiVisionModel, "ai-vision-model", "", "model that reads receipt photos (needs --ai-base-url)")
+	fl.StringVar(&f.aiAPIKey, "ai-api-key", "", "API key of the AI service, sent as a bearer token (local servers need none)")
+	fl.DurationVar(&f.aiTimeout, "ai-timeout", ai.DefaultModelTimeout, "longest wait for one answer of the AI service")
+	fl.StringVar(&f.ocrCommand, "ocr-command", "", "OCR program for receipt photos, called as CMD IMAGE stdout (default: tesseract, when it is on the PATH)")
+	rateVar(fl, &f.aiRateLimit, "ai-rate-limit", "60/h", "AI parsing calls per user (an image counts 5): N/s, N/min, N/h or off")
 	bindEnv(fl)
 }
 
@@ -74,6 +87,15 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	loginRate, err := server.ParseRate(f.loginRateLimit, f.loginBurst)
 	if err != nil {
 		return fmt.Errorf("--login-rate-limit: %w", err)
+	}
+
+	engine, err := f.aiEngine(log)
+	if err != nil {
+		return err
+	}
+	aiRate, err := server.ParseRate(f.aiRateLimit, 0)
+	if err != nil {
+		return fmt.Errorf("--ai-rate-limit: %w", err)
 	}
 
 	db, err := c.openStore(ctx)
@@ -109,6 +131,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		RateLimit: keyRate, LoginRateLimit: loginRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
 		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"),
+		AI: engine, AIRateLimit: aiRate,
 	}, log, authService, db)
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
@@ -167,6 +190,42 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// aiEngine builds the AI parsing engines from the flags, refusing a
+// configuration that cannot work: a model without a service, a service
+// without a model, a URL that is not http(s), an OCR command that is not there.
+func (f serveFlags) aiEngine(log *slog.Logger) (*ai.Engine, error) {
+	if f.aiBaseURL != "" {
+		u, err := url.Parse(f.aiBaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("--ai-base-url %q: want an http or https URL, such as http://127.0.0.1:11434/v1", f.aiBaseURL)
+		}
+		if f.aiModel == "" && f.aiVisionModel == "" {
+			return nil, errors.New("--ai-base-url is set but neither --ai-model nor --ai-vision-model names a model to use")
+		}
+	} else if f.aiModel != "" || f.aiVisionModel != "" {
+		return nil, errors.New("--ai-model and --ai-vision-model need --ai-base-url, the address of the service that runs them")
+	}
+	if f.aiTimeout <= 0 {
+		return nil, errors.New("--ai-timeout must be above 0, such as 60s")
+	}
+	ocr, err := ai.FindOCR(f.ocrCommand, 0)
+	if err != nil {
+		return nil, fmt.Errorf("--ocr-command: %w", err)
+	}
+	e := ai.New(ai.Config{BaseURL: f.aiBaseURL, Model: f.aiModel, VisionModel: f.aiVisionModel, APIKey: f.aiAPIKey,
+		ModelTimeout: f.aiTimeout, OCR: ocr, JobWait: ai.DefaultJobWait, Log: log})
+	images, _ := e.CanReadImages()
+	log.Info("AI parsing", "text", textEngine(f), "images", images, "ocr", ocr != nil)
+	return e, nil
+}
+
+func textEngine(f serveFlags) string {
+	if f.aiBaseURL != "" && f.aiModel != "" {
+		return "model " + f.aiModel + ", built-in as fallback"
+	}
+	return "built-in"
 }
 
 // firstUserCommand is the command line that creates the first user of a

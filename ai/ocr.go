@@ -1,0 +1,130 @@
+package ai
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Image is an uploaded picture whose bytes were sniffed as PNG, JPEG or WebP.
+type Image struct {
+	Data        []byte
+	ContentType string // image/png, image/jpeg or image/webp
+}
+
+func (img Image) ext() string {
+	switch img.ContentType {
+	case "image/jpeg":
+		return ".jpg"
+	case "image/webp":
+		return ".webp"
+	}
+	return ".png"
+}
+
+// DefaultOCRCommand is the OCR program looked for on the PATH (Debian: tesseract-ocr).
+const DefaultOCRCommand = "tesseract"
+
+// OCR runs a tesseract-compatible command: OCR IMAGE stdout [options],
+// writing the text it reads to standard output. It runs without a shell,
+// on a private temporary copy of the image, under a timeout.
+type OCR struct {
+	path    string
+	timeout time.Duration
+}
+
+// maxOCRText bounds what is read of the command's output: a receipt is a
+// few kilobytes of text.
+const maxOCRText = 256 << 10
+
+// FindOCR returns the OCR runner for command: the default, looked up on
+// the PATH, is optional (nil without error when absent); a command the
+// admin named must exist.
+func FindOCR(command string, timeout time.Duration) (*OCR, error) {
+	name := command
+	if name == "" {
+		name = DefaultOCRCommand
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if command == "" {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("OCR command %q: %w", command, err)
+	}
+	if timeout <= 0 {
+		timeout = DefaultOCRTimeout
+	}
+	return &OCR{path: path, timeout: timeout}, nil
+}
+
+// DefaultOCRTimeout bounds one image's OCR.
+const DefaultOCRTimeout = 60 * time.Second
+
+// Read returns the text of img.
+func (o *OCR) Read(ctx context.Context, img Image) (string, error) {
+	f, err := os.CreateTemp("", "finance-ocr-*"+img.ext())
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(img.Data); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	// --psm 6: one uniform block of text, which keeps a receipt's price column on its
+	// lines (the default layout analysis splits it off as a second column).
+	cmd := exec.CommandContext(ctx, o.path, f.Name(), "stdout", "--psm", "6")
+	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1") // one core per job; the server bounds the jobs
+	var out limitedBuffer
+	out.max = maxOCRText
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &stderr, n: 4 << 10}
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("OCR timed out after %s: %w", o.timeout, ctx.Err())
+	}
+	if err != nil {
+		return "", fmt.Errorf("OCR failed: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return out.String(), nil
+}
+
+// limitedBuffer keeps the first max bytes written to it and drops the rest.
+type limitedBuffer struct {
+	bytes.Buffer
+	max int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.Len(); room > 0 {
+		b.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+type limitWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		l.n -= k
+		if _, err := l.w.Write(p[:k]); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
