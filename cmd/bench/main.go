@@ -272,7 +272,7 @@ func runReports(bin string, reads int) error {
 	}
 	measure := func(name, path string) {
 		r := c.load(reads, 1, get(path))
-		add("(g) "+name, "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+		add("(h) "+name, "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
 	}
 	measure("GET /dashboard (this month)", "/dashboard")
 	for _, spec := range finance.Reports {
@@ -284,7 +284,7 @@ func runReports(bin string, reads int) error {
 			measure("GET /reports/"+spec.Name+", "+rg.label, "/reports/"+spec.Name+"?"+rg.query)
 		}
 	}
-	add("(g) peak RSS of the server", "%.1f MB", float64(srv.peakRSS())/1024)
+	add("(h) peak RSS of the server", "%.1f MB", float64(srv.peakRSS())/1024)
 	writeTable(table)
 	return nil
 }
