@@ -150,7 +150,10 @@ func (s *Server) chat(w http.ResponseWriter, r bunrouter.Request) error {
 	views := make([]ProposalView, len(answer.proposals))
 	for i := range answer.proposals {
 		pr := &answer.proposals[i]
-		pr.ID, pr.UserID, pr.ConversationID = finance.NewID(), user, convID
+		if pr.ID == "" {
+			pr.ID = finance.NewID()
+		}
+		pr.UserID, pr.ConversationID = user, convID
 		pr.Status, pr.CreatedAt, pr.ExpiresAt = finance.ProposalPending, now.UTC(), now.UTC().Add(finance.ProposalTTL)
 		views[i] = proposalView(*pr, now)
 	}
@@ -338,6 +341,11 @@ func (s *Server) callAs(ctx context.Context, p auth.Principal, method, target st
 	if len(body) > 0 {
 		r.Header.Set("Content-Type", "application/json")
 	}
+	return s.serveRequestAs(p, r)
+}
+
+// serveRequestAs serves r through the router as p and reads its envelope.
+func (s *Server) serveRequestAs(p auth.Principal, r *http.Request) routeResult {
 	rec := &bufferedResponse{header: http.Header{}}
 	s.ServeAs(p, rec, r)
 	res := routeResult{status: rec.status, contentType: rec.header.Get("Content-Type"), body: rec.body.Bytes()}

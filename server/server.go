@@ -88,6 +88,8 @@ type Server struct {
 	ai           *ai.Engine
 	aiJobs       int        // the engine's job slots, reported when they are all taken
 	probe        writeProbe // the health routes' shared write probe
+	// tools are the MCP tools the assistant's model may use (SetAssistantTools).
+	tools ToolTable
 	// setupCode must accompany the first-run setup form (see SetupURL).
 	setupCode string
 }
