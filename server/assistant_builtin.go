@@ -218,20 +218,19 @@ func (s *Server) topicReply(ctx context.Context, p auth.Principal, in finance.Pa
 	}
 	switch t {
 	case topicSpending:
-		var sum finance.ExpenseSummary
-		if msg := read(APIPrefix+"expenses/summary", "your spending", &sum); msg != "" {
+		// The spending report counts everything the counting rule does (card
+		// fees and interest, loan interest, less refunds), by category.
+		var rep finance.SpendingByCategoryReport
+		if msg := read(APIPrefix+"reports/"+finance.ReportSpendingByCategory, "your spending", &rep); msg != "" {
 			return msg
 		}
-		reply := fmt.Sprintf("This month (%s to %s) you spent %s %s", sum.DateFrom, sum.DateTo, sum.Currency, sum.TotalSpending)
-		if sum.Count > 0 {
-			reply += fmt.Sprintf(", across %d expense%s", sum.Count, plural(sum.Count))
-		}
+		reply := fmt.Sprintf("This month (%s to %s) you spent %s", rep.DateFrom, rep.DateTo, money(rep.Total))
 		var top []string
-		for i, c := range sum.ByCategory {
+		for i, c := range rep.Items {
 			if i == 3 {
 				break
 			}
-			top = append(top, fmt.Sprintf("%s %s %s", c.Category, sum.Currency, c.Amount))
+			top = append(top, fmt.Sprintf("%s %s", c.Category, money(c.Amount)))
 		}
 		if len(top) > 0 {
 			reply += ". Most went to " + strings.Join(top, ", ")

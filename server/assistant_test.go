@@ -271,14 +271,16 @@ func TestAssistantAnswersQuestions(t *testing.T) {
 	alice.createExpense(t, `{"amount":250,"date":"2025-03-02","description":"Lunch","category":"Food & Dining","payment_method":"Cash"}`)
 	alice.createExpense(t, `{"amount":"1200","date":"2025-03-05","description":"Shoes","category":"Shopping","payment_method":"Cash"}`)
 	alice.createExpense(t, `{"amount":99,"date":"2025-02-05","description":"Old","category":"Shopping","payment_method":"Cash"}`)
-	alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5}`)
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5}`)
+	alice.createCardRow(t, `{"credit_card_id":"`+visa.ID+`","type":"fee","amount":300,"date":"2025-03-03","description":"Annual fee"}`)
 	alice.createTemplate(t, `{"name":"Water","amount":450,"category":"Utilities","frequency":"monthly","start_date":"2025-03-01","due_day":20}`)
 
 	for _, c := range []struct{ q, want string }{
-		{"how much did i spend", "This month (2025-03-01 to 2025-03-31) you spent PHP 1450.00, across 2 expenses. " +
-			"Most went to Shopping PHP 1200.00, Food & Dining PHP 250.00."},
+		// Card fees count as spending (the counting rule), under their own category.
+		{"how much did i spend", "This month (2025-03-01 to 2025-03-31) you spent PHP 1750.00. " +
+			"Most went to Shopping PHP 1200.00, Card Fees & Interest PHP 300.00, Food & Dining PHP 250.00."},
 		{"what bills are due?", "You have 1 unpaid bill due this month:\n- Water: PHP 450.00 due 2025-03-20"},
-		{"magkano utang ko sa card?", "Your credit cards owe PHP 0.00 in all:\n- Visa: PHP 0.00 outstanding; no statement to pay"},
+		{"magkano utang ko sa card?", "Your credit cards owe PHP 300.00 in all:\n- Visa: PHP 300.00 outstanding; no statement to pay"},
 		{"What are my account balances?", "Your accounts hold PHP 6000.50 in all:\n- BPI: PHP 5000.50\n- GCash: PHP 1000.00"},
 		{"hello", assistantHelp},
 		{"what is the weather?", assistantHelp},
@@ -292,7 +294,7 @@ func TestAssistantAnswersQuestions(t *testing.T) {
 		t.Errorf("bob: %q, want %q", got, want)
 	}
 	// Two topics in one question get both answers.
-	if got := ask(alice, "how much did I spend and what bills are due?"); !strings.Contains(got, "you spent PHP 1450.00") ||
+	if got := ask(alice, "how much did I spend and what bills are due?"); !strings.Contains(got, "you spent PHP 1750.00") ||
 		!strings.Contains(got, "Water: PHP 450.00") {
 		t.Errorf("two topics: %q", got)
 	}
