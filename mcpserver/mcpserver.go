@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,8 +38,16 @@ type Config struct {
 }
 
 // ProtocolVersions are the MCP revisions this endpoint speaks, newest first.
-// initialize answers a client asking for another one with the first.
-var ProtocolVersions = []string{mcp.ProtocolVersion20250618, mcp.ProtocolVersion20250326, mcp.ProtocolVersion20241105}
+// 2026-07-28 is served without a handshake (server/discover, the version in
+// every request's _meta); the others through initialize, which answers a
+// client asking for a version it does not know with 2025-11-25.
+var ProtocolVersions = []string{
+	mcp.ProtocolVersion20260728,
+	mcp.ProtocolVersion20251125,
+	mcp.ProtocolVersion20250618,
+	mcp.ProtocolVersion20250326,
+	mcp.ProtocolVersion20241105,
+}
 
 // Instructions are sent to every client in the initialize result: the safety
 // rules of the specification (section 4.6).
@@ -128,12 +135,16 @@ func New(rest REST, cfg Config) (*Handler, error) {
 	return h, nil
 }
 
-// negotiate picks the protocol version of the initialize result.
+// negotiate picks the protocol version of the initialize result: the one
+// asked for when this endpoint speaks it, else the newest it can negotiate
+// through initialize. 2026-07-28 and later have no initialize handshake (a
+// client reaches them with server/discover), so initialize never answers one.
 func negotiate(requested string) string {
-	if slices.Contains(ProtocolVersions, requested) {
+	legacy := slices.DeleteFunc(slices.Clone(ProtocolVersions), mcp.IsModernProtocol)
+	if slices.Contains(legacy, requested) {
 		return requested
 	}
-	return ProtocolVersions[0]
+	return legacy[0]
 }
 
 func (t tool) mcpTool() mcp.Tool {
@@ -168,31 +179,45 @@ func (h *Handler) visible(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 
 // ServeHTTP answers one POST of the Streamable HTTP transport.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
-		writeRPCError(w, http.StatusForbidden, mcp.INVALID_REQUEST,
-			"Origin "+origin+" may not call this endpoint: browser pages may call it only from "+h.ownOrigin()+" or a loopback address")
-		return
-	}
-	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && !slices.Contains(ProtocolVersions, v) {
-		writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST,
-			"Unsupported MCP-Protocol-Version "+v+"; supported: "+strings.Join(ProtocolVersions, ", "))
-		return
-	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		// Checked here too so that the refusal is JSON like every other answer.
-		writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST, "Content-Type must be application/json")
-		return
-	}
 	body, err := io.ReadAll(r.Body) // bounded by the server's body limit
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeRPCError(w, http.StatusRequestEntityTooLarge, mcp.INVALID_REQUEST,
-				fmt.Sprintf("Request body is larger than the %d byte limit", tooLarge.Limit))
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcError{code: mcp.INVALID_REQUEST,
+				message: fmt.Sprintf("Request body is larger than the %d byte limit", tooLarge.Limit)})
 			return
 		}
-		writeRPCError(w, http.StatusBadRequest, mcp.PARSE_ERROR, "Could not read the request body")
+		writeRPCError(w, http.StatusBadRequest, nil, rpcError{code: mcp.PARSE_ERROR, message: "Could not read the request body"})
 		return
+	}
+	// Every refusal below carries the request's id when the body has one.
+	id := requestID(body)
+	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
+		writeRPCError(w, http.StatusForbidden, id, rpcError{code: mcp.INVALID_REQUEST,
+			message: "Origin " + origin + " may not call this endpoint: browser pages may call it only from " + h.ownOrigin() + " or a loopback address"})
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		// Checked here too so that the refusal is JSON like every other answer.
+		writeRPCError(w, http.StatusBadRequest, id, rpcError{code: mcp.INVALID_REQUEST, message: "Content-Type must be application/json"})
+		return
+	}
+	headerVersion := r.Header.Get(mcp.HeaderProtocolVersion)
+	msg, problem := readMessage(body)
+	modern := mcp.IsModernProtocol(headerVersion) || mcp.IsModernProtocol(msg.metaVersion)
+	if problem != nil {
+		writeRPCError(w, httpStatus(problem.code, modern), msg.id, *problem)
+		return
+	}
+	// An unknown version in the header or in the request's _meta is refused
+	// with the versions this endpoint speaks, so the client can retry with
+	// one. initialize is exempt from the header rule only in that it
+	// negotiates its own version; a header it sends is still checked.
+	for _, v := range []string{headerVersion, msg.metaVersion} {
+		if v != "" && !slices.Contains(ProtocolVersions, v) {
+			writeRPCError(w, http.StatusBadRequest, msg.id, *unsupportedVersion(v))
+			return
+		}
 	}
 	// Handle rather than ServeHTTP: ServeHTTP adds mcp-go's own DNS rebinding
 	// guard, which refuses any request on a loopback connection whose Host is
@@ -236,17 +261,6 @@ func isLoopback(host string) bool {
 	}
 	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
 	return err == nil && ip.IsLoopback()
-}
-
-// writeRPCError answers with a JSON-RPC error without an id, as the
-// transport does for requests it refuses before reading them.
-func writeRPCError(w http.ResponseWriter, status, code int, message string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(mcp.JSONRPCError{
-		JSONRPC: mcp.JSONRPC_VERSION,
-		Error:   mcp.JSONRPCErrorDetails{Code: code, Message: message},
-	})
 }
 
 // jsonOnly hands mcp-go a writer that cannot stream, so every answer is one
