@@ -166,6 +166,10 @@ func (m *message) checkParams() *rpcError {
 			return invalidParams("params._meta." + mcp.MetaKeyProtocolVersion + " must be a string")
 		}
 	}
+	if m.method == string(mcp.MethodInitialize) && mcp.IsModernProtocol(m.metaVersion) {
+		// Removed in 2026-07-28: mcp-go answers it as an unknown method.
+		return nil
+	}
 	for _, rule := range paramRules[m.method] {
 		raw, ok := m.params[rule.name]
 		if !ok || isNull(raw) {

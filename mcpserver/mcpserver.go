@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/server"
@@ -48,6 +49,13 @@ var ProtocolVersions = []string{
 	mcp.ProtocolVersion20250326,
 	mcp.ProtocolVersion20241105,
 }
+
+// How long a client may reuse a tools/list or server/discover result
+// (ttlMs of 2026-07-28).
+const (
+	ToolsListTTL = 5 * time.Minute
+	DiscoverTTL  = time.Hour
+)
 
 // Instructions are sent to every client in the initialize result: the safety
 // rules of the specification (section 4.6).
@@ -119,6 +127,11 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		mcpgo.WithInstructions(Instructions),
 		mcpgo.WithHooks(hooks),
 		mcpgo.WithToolFilter(h.visible),
+		// Caching hints (2026-07-28). The tool list changes only when the
+		// server is upgraded, but it depends on the caller's scopes, so it is
+		// private. server/discover says the same to every caller.
+		mcpgo.WithMethodCacheHints(mcp.MethodToolsList, ToolsListTTL.Milliseconds(), mcp.CacheScopePrivate),
+		mcpgo.WithMethodCacheHints(mcp.MethodServerDiscover, DiscoverTTL.Milliseconds(), mcp.CacheScopePublic),
 	)
 	for _, t := range h.tools {
 		s.AddTool(t.mcpTool(), h.call(t))
@@ -211,10 +224,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// An unknown version in the header or in the request's _meta is refused
 	// with the versions this endpoint speaks, so the client can retry with
-	// one. initialize is exempt from the header rule only in that it
-	// negotiates its own version; a header it sends is still checked.
+	// one (initialize negotiates in its body, but a header it sends is
+	// checked too). When a 2026-07-28 request's header and _meta disagree,
+	// mcp-go answers with the header mismatch error instead.
+	mismatch := modern && headerVersion != "" && msg.metaVersion != "" && headerVersion != msg.metaVersion
 	for _, v := range []string{headerVersion, msg.metaVersion} {
-		if v != "" && !slices.Contains(ProtocolVersions, v) {
+		if v != "" && !mismatch && !slices.Contains(ProtocolVersions, v) {
 			writeRPCError(w, http.StatusBadRequest, msg.id, *unsupportedVersion(v))
 			return
 		}
