@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,9 @@ type Config struct {
 	Version string
 	// Logger receives tool failures; nil means slog.Default().
 	Logger *slog.Logger
+	// ResourceMetadataURL is the protected resource metadata (RFC 9728) that
+	// the step-up challenge of an OAuth token lacking a tool's scope names.
+	ResourceMetadataURL string
 }
 
 // ProtocolVersions are the MCP revisions this endpoint speaks, newest first.
@@ -76,6 +80,7 @@ Safety rules:
 // the protocol version header, and the JSON-RPC exchange itself.
 type Handler struct {
 	rest      REST
+	metadata  string
 	log       *slog.Logger
 	baseURL   *url.URL
 	tools     []tool
@@ -86,7 +91,7 @@ type Handler struct {
 // New builds the endpoint and its tools from the table and the contract.
 // It fails when a tool names a route the contract does not have.
 func New(rest REST, cfg Config) (*Handler, error) {
-	h := &Handler{rest: rest, log: cfg.Logger, byName: map[string]tool{}}
+	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, byName: map[string]tool{}}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
@@ -234,6 +239,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if h.stepUp(w, r, msg) {
+		return
+	}
 	// Handle rather than ServeHTTP: ServeHTTP adds mcp-go's own DNS rebinding
 	// guard, which refuses any request on a loopback connection whose Host is
 	// not localhost, and so every request from a reverse proxy on the same
@@ -245,6 +253,38 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Body:    body,
 		Context: r.Context(),
 	})
+}
+
+// stepUp refuses a tools/call of an OAuth token that lacks the tool's scope
+// with 403 and an insufficient_scope challenge naming the scopes the call
+// needs (those granted and the missing one), and reports whether it did. The
+// client can then ask the user to approve just that scope and call again
+// (step-up authorization, MCP 2025-11-25), so it need not ask for every
+// scope up front. API keys cannot be widened that way: for them the tool is
+// hidden, and calling it is the tool-not-found error of mcp-go.
+func (h *Handler) stepUp(w http.ResponseWriter, r *http.Request, msg message) bool {
+	if msg.method != string(mcp.MethodToolsCall) {
+		return false
+	}
+	p, ok := auth.FromContext(r.Context())
+	if !ok || p.Method != auth.MethodOAuth {
+		return false
+	}
+	var name string
+	_ = json.Unmarshal(msg.params["name"], &name)
+	t, ok := h.byName[name]
+	if !ok {
+		return false
+	}
+	var refused *auth.Error
+	if err := p.Allow(t.access); !errors.As(err, &refused) || len(refused.Needed) == 0 {
+		return false
+	}
+	c := auth.Challenge{ResourceMetadata: h.metadata, Error: "insufficient_scope", Scopes: refused.Needed,
+		Description: "Tool " + t.name + " needs a scope this token lacks: " + refused.Message}
+	w.Header().Set("WWW-Authenticate", c.String())
+	writeRPCError(w, http.StatusForbidden, msg.id, rpcError{code: mcp.INVALID_REQUEST, message: c.Description})
+	return true
 }
 
 // allowedOrigin guards against DNS rebinding: a browser page may call the

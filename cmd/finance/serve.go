@@ -112,7 +112,8 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	}, log, authService, db)
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
-	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log})
+	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
+		ResourceMetadataURL: srv.ResourceMetadataURL()})
 	if err != nil {
 		return err
 	}
