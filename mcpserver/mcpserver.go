@@ -172,6 +172,9 @@ func (t tool) mcpTool() mcp.Tool {
 		Title:          t.title,
 		Description:    t.description,
 		RawInputSchema: t.inputSchema,
+		// The route's success data, where the contract defines it as an
+		// object; the result's structuredContent is that data.
+		RawOutputSchema: t.outputSchema,
 		Annotations: mcp.ToolAnnotation{
 			Title:           t.title,
 			ReadOnlyHint:    hint(t.hints.readOnly),
