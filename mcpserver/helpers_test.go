@@ -60,7 +60,7 @@ func newTestEnv(t testing.TB, configure ...func(*server.Config)) *testEnv {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := server.New(cfg, log, svc, db)
-	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL()})
+	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: cfg.MCPCORSOrigins})
 	if err != nil {
 		t.Fatalf("mcpserver.New: %v", err)
 	}

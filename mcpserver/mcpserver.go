@@ -37,6 +37,10 @@ type Config struct {
 	Version string
 	// Logger receives tool failures; nil means slog.Default().
 	Logger *slog.Logger
+	// CORSOrigins are browser origins (scheme://host[:port], lower case)
+	// that may call the endpoint besides the service's own and loopback
+	// ones; the server adds the CORS headers for them.
+	CORSOrigins []string
 	// ResourceMetadataURL is the protected resource metadata (RFC 9728) that
 	// the step-up challenge of an OAuth token lacking a tool's scope names.
 	ResourceMetadataURL string
@@ -81,6 +85,7 @@ Safety rules:
 type Handler struct {
 	rest      REST
 	metadata  string
+	cors      []string
 	log       *slog.Logger
 	baseURL   *url.URL
 	tools     []tool
@@ -91,7 +96,7 @@ type Handler struct {
 // New builds the endpoint and its tools from the table and the contract.
 // It fails when a tool names a route the contract does not have.
 func New(rest REST, cfg Config) (*Handler, error) {
-	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, byName: map[string]tool{}}
+	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, cors: cfg.CORSOrigins, byName: map[string]tool{}}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
@@ -215,7 +220,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := requestID(body)
 	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
 		writeRPCError(w, http.StatusForbidden, id, rpcError{code: mcp.INVALID_REQUEST,
-			message: "Origin " + origin + " may not call this endpoint: browser pages may call it only from " + h.ownOrigin() + " or a loopback address"})
+			message: "Origin " + origin + " may not call this endpoint: browser pages may call it only from " + h.ownOrigin() + ", a loopback address or an origin the server allows with --cors-origin"})
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
@@ -301,6 +306,9 @@ func (h *Handler) allowedOrigin(origin string) bool {
 		return false
 	}
 	if h.baseURL != nil && strings.EqualFold(u.Scheme, h.baseURL.Scheme) && strings.EqualFold(u.Host, h.baseURL.Host) {
+		return true
+	}
+	if slices.Contains(h.cors, strings.ToLower(u.Scheme+"://"+u.Host)) {
 		return true
 	}
 	return isLoopback(u.Hostname())

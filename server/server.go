@@ -36,6 +36,9 @@ type Config struct {
 	// OAuth is the authorization server for MCP clients. Without it the
 	// OAuth endpoints answer 404 and the connected apps page is empty.
 	OAuth *oauth.Server
+	// MCPCORSOrigins are the browser origins (as ParseOrigin returns them)
+	// allowed to call the MCP endpoint across origins; none by default.
+	MCPCORSOrigins []string
 	// MediaDir holds the uploaded files the server serves publicly (profile
 	// pictures), normally the data directory's media folder. Without it
 	// uploads fail and nothing is served.

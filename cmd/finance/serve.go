@@ -29,6 +29,7 @@ type serveFlags struct {
 	addr, baseURL             string
 	rateLimit, loginRateLimit string
 	rateBurst, loginBurst     int
+	corsOrigins               []string
 	maxBody                   int64
 	accessLog, trustProxy     bool
 }
@@ -60,6 +61,7 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
 	boolVar(fl, &f.accessLog, "access-log", true, "log one line per request: true or false (also 1/0, yes/no, on/off)")
 	boolVar(fl, &f.trustProxy, "trust-proxy", false, "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
+	fl.StringSliceVar(&f.corsOrigins, "cors-origin", nil, "a browser origin (https://host[:port]) allowed to call /api/mcp from its pages (CORS); repeat or comma-separate for more; none by default")
 	bindEnv(fl)
 }
 
@@ -74,6 +76,15 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	loginRate, err := server.ParseRate(f.loginRateLimit, f.loginBurst)
 	if err != nil {
 		return fmt.Errorf("--login-rate-limit: %w", err)
+	}
+
+	var corsOrigins []string
+	for _, o := range f.corsOrigins {
+		origin, err := server.ParseOrigin(o)
+		if err != nil {
+			return fmt.Errorf("--cors-origin: %w", err)
+		}
+		corsOrigins = append(corsOrigins, origin)
 	}
 
 	db, err := c.openStore(ctx)
@@ -108,12 +119,12 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
-		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"),
+		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
 	}, log, authService, db)
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
 	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
-		ResourceMetadataURL: srv.ResourceMetadataURL()})
+		ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins})
 	if err != nil {
 		return err
 	}
