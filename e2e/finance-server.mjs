@@ -12,13 +12,13 @@ export const financeBin = resolve(process.env.FINANCE_BIN ?? join(import.meta.di
  * Starts `finance serve` and resolves once it listens. The returned object
  * has the base URL, the first-run setup URL (printed while there is no user)
  * and stop(). Sign-in limits are raised: the tests sign in many times from
- * one address.
+ * one address. extraArgs are more flags of serve.
  */
-export async function startFinance() {
+export async function startFinance(extraArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'finance-e2e-'));
   const child = spawn(financeBin, [
     'serve', '--data-dir', dataDir, '--addr', '127.0.0.1:0', '--access-log=false',
-    '--login-rate-limit', '600/min', '--login-rate-burst', '200',
+    '--login-rate-limit', '600/min', '--login-rate-burst', '200', ...extraArgs,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   // Resolves once both lines are in the log. Reading whole lines matters: a

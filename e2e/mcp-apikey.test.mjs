@@ -31,11 +31,11 @@ async function connect(headers) {
   return { client, transport };
 }
 
-test('the SDK connects with an API key and negotiates 2025-06-18', async () => {
+test('the SDK connects with an API key and negotiates its newest version, 2025-11-25', async () => {
   const { client, transport } = await connect({ Authorization: `Bearer ${key}` });
   try {
     assert.equal(client.getServerVersion().name, 'finance');
-    assert.equal(transport.protocolVersion, '2025-06-18');
+    assert.equal(transport.protocolVersion, '2025-11-25');
     assert.equal(transport.sessionId, undefined, 'the endpoint is stateless: no session id');
     assert.match(client.getInstructions(), /Ask the user to confirm before calling write tools/);
     assert.ok(client.getServerCapabilities().tools, 'tools capability');

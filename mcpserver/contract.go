@@ -35,10 +35,14 @@ func parseContract(doc []byte) (*contract, error) {
 type operation struct {
 	access      auth.Requirement
 	inputSchema json.RawMessage
-	pathParams  []string        // in path order
-	queryParams map[string]bool // name -> known
-	bodyFields  map[string]bool // top-level request body fields
-	hasBody     bool
+	// outputSchema is the schema of the route's success data when that is a
+	// JSON object, which the tool returns as structuredContent; nil when the
+	// route answers with no data, a list or a scalar.
+	outputSchema json.RawMessage
+	pathParams   []string        // in path order
+	queryParams  map[string]bool // name -> known
+	bodyFields   map[string]bool // top-level request body fields
+	hasBody      bool
 	// takesIdempotencyKey is set when the operation takes the
 	// Idempotency-Key header: the tool then has the idempotencyArg argument.
 	takesIdempotencyKey bool
@@ -199,7 +203,90 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
+	if out.outputSchema, err = c.outputSchema(op); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
 	return out, nil
+}
+
+// successEnvelope is the schema every success response narrows with allOf.
+const successEnvelope = "#/components/schemas/SuccessEnvelope"
+
+// outputSchema is the schema of the data of op's success response (200 or
+// 201): the part of the envelope's allOf that narrows data. It is nil unless
+// that data is an object, since structuredContent is an object and a tool
+// with an outputSchema must return structuredContent matching it.
+func (c *contract) outputSchema(op map[string]any) (json.RawMessage, error) {
+	responses, _ := op["responses"].(map[string]any)
+	for _, code := range []string{"200", "201"} {
+		raw, ok := responses[code]
+		if !ok {
+			continue
+		}
+		resp, err := c.resolveMap(raw)
+		if err != nil {
+			return nil, err
+		}
+		body, ok := dig(resp, "content", "application/json", "schema").(map[string]any)
+		if !ok {
+			return nil, nil
+		}
+		var data any
+		for _, part := range asList(body["allOf"]) {
+			if m, _ := part.(map[string]any); m != nil && m["$ref"] == successEnvelope {
+				continue
+			}
+			m, err := c.resolveMap(part)
+			if err != nil {
+				return nil, err
+			}
+			if d := dig(m, "properties", "data"); d != nil {
+				data = d
+			}
+		}
+		if data == nil {
+			return nil, nil
+		}
+		inlined, err := c.inline(data, nil)
+		if err != nil {
+			return nil, err
+		}
+		schema, _ := inlined.(map[string]any)
+		if !isObjectSchema(schema) {
+			return nil, nil
+		}
+		// MCP requires "type": "object" at the root of an output schema,
+		// also where the contract composes the object with allOf.
+		schema["type"] = "object"
+		portable, err := withoutTypeArrays(schema)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(portable)
+	}
+	return nil, nil
+}
+
+// isObjectSchema reports whether every value schema accepts is a JSON
+// object: its type is object, or it is an allOf of such schemas.
+func isObjectSchema(schema map[string]any) bool {
+	if schema == nil {
+		return false
+	}
+	if schema["type"] == "object" {
+		return true
+	}
+	parts := asList(schema["allOf"])
+	if len(parts) == 0 || schema["type"] != nil {
+		return false
+	}
+	for _, p := range parts {
+		m, _ := p.(map[string]any)
+		if !isObjectSchema(m) {
+			return false
+		}
+	}
+	return true
 }
 
 // parseRequirement reads an operation's x-scope, whose grammar the contract

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server"
@@ -33,6 +34,7 @@ type testEnv struct {
 	db      *store.DB
 	auth    *auth.Service
 	handler http.Handler
+	mcp     *Handler
 	user    finance.User // a Pro user
 }
 
@@ -58,12 +60,12 @@ func newTestEnv(t testing.TB, configure ...func(*server.Config)) *testEnv {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := server.New(cfg, log, svc, db)
-	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log})
+	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: cfg.MCPCORSOrigins})
 	if err != nil {
 		t.Fatalf("mcpserver.New: %v", err)
 	}
 	srv.MountMCP(h)
-	env := &testEnv{t: t, db: db, auth: svc, handler: srv.Handler()}
+	env := &testEnv{t: t, db: db, auth: svc, handler: srv.Handler(), mcp: h}
 	env.user = env.createUser(finance.PlanPro)
 	return env
 }
@@ -203,7 +205,51 @@ func (e *testEnv) callTool(key, name string, args any) toolResult {
 	if err := json.Unmarshal(msg.Result, &res); err != nil {
 		e.t.Fatalf("tools/call %s: %v: %s", name, err, msg.Result)
 	}
+	if !res.IsError {
+		e.matchesOutputSchema(name, res.StructuredContent)
+	}
 	return res
+}
+
+// matchesOutputSchema checks that a successful result's structuredContent
+// is valid against the tool's outputSchema, as MCP requires of a tool that
+// declares one; every tool call of the tests goes through it.
+func (e *testEnv) matchesOutputSchema(name string, structured json.RawMessage) {
+	e.t.Helper()
+	if err := e.mcp.validateOutput(name, structured); err != nil {
+		e.t.Errorf("tools/call %s: %v\n%s", name, err, structured)
+	}
+}
+
+// validateOutput validates structured against the outputSchema of tool name.
+func (h *Handler) validateOutput(name string, structured json.RawMessage) error {
+	t, ok := h.byName[name]
+	if !ok || t.outputSchema == nil {
+		return nil
+	}
+	if structured == nil {
+		return fmt.Errorf("the tool has an outputSchema but the result has no structuredContent")
+	}
+	schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(t.outputSchema))
+	if err != nil {
+		return err
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("output.json", schema); err != nil {
+		return err
+	}
+	compiled, err := c.Compile("output.json")
+	if err != nil {
+		return fmt.Errorf("the outputSchema does not compile: %w", err)
+	}
+	value, err := jsonschema.UnmarshalJSON(bytes.NewReader(structured))
+	if err != nil {
+		return err
+	}
+	if err := compiled.Validate(value); err != nil {
+		return fmt.Errorf("structuredContent does not match the outputSchema: %w", err)
+	}
+	return nil
 }
 
 // toolErrorLikeREST calls tool with args (JSON text) and checks that the

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/server"
@@ -36,11 +37,33 @@ type Config struct {
 	Version string
 	// Logger receives tool failures; nil means slog.Default().
 	Logger *slog.Logger
+	// CORSOrigins are browser origins (scheme://host[:port], lower case)
+	// that may call the endpoint besides the service's own and loopback
+	// ones; the server adds the CORS headers for them.
+	CORSOrigins []string
+	// ResourceMetadataURL is the protected resource metadata (RFC 9728) that
+	// the step-up challenge of an OAuth token lacking a tool's scope names.
+	ResourceMetadataURL string
 }
 
 // ProtocolVersions are the MCP revisions this endpoint speaks, newest first.
-// initialize answers a client asking for another one with the first.
-var ProtocolVersions = []string{mcp.ProtocolVersion20250618, mcp.ProtocolVersion20250326, mcp.ProtocolVersion20241105}
+// 2026-07-28 is served without a handshake (server/discover, the version in
+// every request's _meta); the others through initialize, which answers a
+// client asking for a version it does not know with 2025-11-25.
+var ProtocolVersions = []string{
+	mcp.ProtocolVersion20260728,
+	mcp.ProtocolVersion20251125,
+	mcp.ProtocolVersion20250618,
+	mcp.ProtocolVersion20250326,
+	mcp.ProtocolVersion20241105,
+}
+
+// How long a client may reuse a tools/list or server/discover result
+// (ttlMs of 2026-07-28).
+const (
+	ToolsListTTL = 5 * time.Minute
+	DiscoverTTL  = time.Hour
+)
 
 // Instructions are sent to every client in the initialize result: the safety
 // rules of the specification (section 4.6).
@@ -61,6 +84,8 @@ Safety rules:
 // the protocol version header, and the JSON-RPC exchange itself.
 type Handler struct {
 	rest      REST
+	metadata  string
+	cors      []string
 	log       *slog.Logger
 	baseURL   *url.URL
 	tools     []tool
@@ -71,7 +96,7 @@ type Handler struct {
 // New builds the endpoint and its tools from the table and the contract.
 // It fails when a tool names a route the contract does not have.
 func New(rest REST, cfg Config) (*Handler, error) {
-	h := &Handler{rest: rest, log: cfg.Logger, byName: map[string]tool{}}
+	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, cors: cfg.CORSOrigins, byName: map[string]tool{}}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
@@ -112,6 +137,11 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		mcpgo.WithInstructions(Instructions),
 		mcpgo.WithHooks(hooks),
 		mcpgo.WithToolFilter(h.visible),
+		// Caching hints (2026-07-28). The tool list changes only when the
+		// server is upgraded, but it depends on the caller's scopes, so it is
+		// private. server/discover says the same to every caller.
+		mcpgo.WithMethodCacheHints(mcp.MethodToolsList, ToolsListTTL.Milliseconds(), mcp.CacheScopePrivate),
+		mcpgo.WithMethodCacheHints(mcp.MethodServerDiscover, DiscoverTTL.Milliseconds(), mcp.CacheScopePublic),
 	)
 	for _, t := range h.tools {
 		s.AddTool(t.mcpTool(), h.call(t))
@@ -128,12 +158,16 @@ func New(rest REST, cfg Config) (*Handler, error) {
 	return h, nil
 }
 
-// negotiate picks the protocol version of the initialize result.
+// negotiate picks the protocol version of the initialize result: the one
+// asked for when this endpoint speaks it, else the newest it can negotiate
+// through initialize. 2026-07-28 and later have no initialize handshake (a
+// client reaches them with server/discover), so initialize never answers one.
 func negotiate(requested string) string {
-	if slices.Contains(ProtocolVersions, requested) {
+	legacy := slices.DeleteFunc(slices.Clone(ProtocolVersions), mcp.IsModernProtocol)
+	if slices.Contains(legacy, requested) {
 		return requested
 	}
-	return ProtocolVersions[0]
+	return legacy[0]
 }
 
 func (t tool) mcpTool() mcp.Tool {
@@ -143,6 +177,9 @@ func (t tool) mcpTool() mcp.Tool {
 		Title:          t.title,
 		Description:    t.description,
 		RawInputSchema: t.inputSchema,
+		// The route's success data, where the contract defines it as an
+		// object; the result's structuredContent is that data.
+		RawOutputSchema: t.outputSchema,
 		Annotations: mcp.ToolAnnotation{
 			Title:           t.title,
 			ReadOnlyHint:    hint(t.hints.readOnly),
@@ -168,30 +205,49 @@ func (h *Handler) visible(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 
 // ServeHTTP answers one POST of the Streamable HTTP transport.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
-		writeRPCError(w, http.StatusForbidden, mcp.INVALID_REQUEST,
-			"Origin "+origin+" may not call this endpoint: browser pages may call it only from "+h.ownOrigin()+" or a loopback address")
-		return
-	}
-	if v := r.Header.Get(mcp.HeaderProtocolVersion); v != "" && !slices.Contains(ProtocolVersions, v) {
-		writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST,
-			"Unsupported MCP-Protocol-Version "+v+"; supported: "+strings.Join(ProtocolVersions, ", "))
-		return
-	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		// Checked here too so that the refusal is JSON like every other answer.
-		writeRPCError(w, http.StatusBadRequest, mcp.INVALID_REQUEST, "Content-Type must be application/json")
-		return
-	}
 	body, err := io.ReadAll(r.Body) // bounded by the server's body limit
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeRPCError(w, http.StatusRequestEntityTooLarge, mcp.INVALID_REQUEST,
-				fmt.Sprintf("Request body is larger than the %d byte limit", tooLarge.Limit))
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, rpcError{code: mcp.INVALID_REQUEST,
+				message: fmt.Sprintf("Request body is larger than the %d byte limit", tooLarge.Limit)})
 			return
 		}
-		writeRPCError(w, http.StatusBadRequest, mcp.PARSE_ERROR, "Could not read the request body")
+		writeRPCError(w, http.StatusBadRequest, nil, rpcError{code: mcp.PARSE_ERROR, message: "Could not read the request body"})
+		return
+	}
+	// Every refusal below carries the request's id when the body has one.
+	id := requestID(body)
+	if origin := r.Header.Get("Origin"); origin != "" && !h.allowedOrigin(origin) {
+		writeRPCError(w, http.StatusForbidden, id, rpcError{code: mcp.INVALID_REQUEST,
+			message: "Origin " + origin + " may not call this endpoint: browser pages may call it only from " + h.ownOrigin() + ", a loopback address or an origin the server allows with --cors-origin"})
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		// Checked here too so that the refusal is JSON like every other answer.
+		writeRPCError(w, http.StatusBadRequest, id, rpcError{code: mcp.INVALID_REQUEST, message: "Content-Type must be application/json"})
+		return
+	}
+	headerVersion := r.Header.Get(mcp.HeaderProtocolVersion)
+	msg, problem := readMessage(body)
+	modern := mcp.IsModernProtocol(headerVersion) || mcp.IsModernProtocol(msg.metaVersion)
+	if problem != nil {
+		writeRPCError(w, httpStatus(problem.code, modern), msg.id, *problem)
+		return
+	}
+	// An unknown version in the header or in the request's _meta is refused
+	// with the versions this endpoint speaks, so the client can retry with
+	// one (initialize negotiates in its body, but a header it sends is
+	// checked too). When a 2026-07-28 request's header and _meta disagree,
+	// mcp-go answers with the header mismatch error instead.
+	mismatch := modern && headerVersion != "" && msg.metaVersion != "" && headerVersion != msg.metaVersion
+	for _, v := range []string{headerVersion, msg.metaVersion} {
+		if v != "" && !mismatch && !slices.Contains(ProtocolVersions, v) {
+			writeRPCError(w, http.StatusBadRequest, msg.id, *unsupportedVersion(v))
+			return
+		}
+	}
+	if h.stepUp(w, r, msg) {
 		return
 	}
 	// Handle rather than ServeHTTP: ServeHTTP adds mcp-go's own DNS rebinding
@@ -207,6 +263,38 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// stepUp refuses a tools/call of an OAuth token that lacks the tool's scope
+// with 403 and an insufficient_scope challenge naming the scopes the call
+// needs (those granted and the missing one), and reports whether it did. The
+// client can then ask the user to approve just that scope and call again
+// (step-up authorization, MCP 2025-11-25), so it need not ask for every
+// scope up front. API keys cannot be widened that way: for them the tool is
+// hidden, and calling it is the tool-not-found error of mcp-go.
+func (h *Handler) stepUp(w http.ResponseWriter, r *http.Request, msg message) bool {
+	if msg.method != string(mcp.MethodToolsCall) {
+		return false
+	}
+	p, ok := auth.FromContext(r.Context())
+	if !ok || p.Method != auth.MethodOAuth {
+		return false
+	}
+	var name string
+	_ = json.Unmarshal(msg.params["name"], &name)
+	t, ok := h.byName[name]
+	if !ok {
+		return false
+	}
+	var refused *auth.Error
+	if err := p.Allow(t.access); !errors.As(err, &refused) || len(refused.Needed) == 0 {
+		return false
+	}
+	c := auth.Challenge{ResourceMetadata: h.metadata, Error: "insufficient_scope", Scopes: refused.Needed,
+		Description: "Tool " + t.name + " needs a scope this token lacks: " + refused.Message}
+	w.Header().Set("WWW-Authenticate", c.String())
+	writeRPCError(w, http.StatusForbidden, msg.id, rpcError{code: mcp.INVALID_REQUEST, message: c.Description})
+	return true
+}
+
 // allowedOrigin guards against DNS rebinding: a browser page may call the
 // endpoint only from the service's own origin or from a loopback origin (the
 // UI of a client on the user's machine). A rebound page keeps its own origin,
@@ -218,6 +306,9 @@ func (h *Handler) allowedOrigin(origin string) bool {
 		return false
 	}
 	if h.baseURL != nil && strings.EqualFold(u.Scheme, h.baseURL.Scheme) && strings.EqualFold(u.Host, h.baseURL.Host) {
+		return true
+	}
+	if slices.Contains(h.cors, strings.ToLower(u.Scheme+"://"+u.Host)) {
 		return true
 	}
 	return isLoopback(u.Hostname())
@@ -236,17 +327,6 @@ func isLoopback(host string) bool {
 	}
 	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
 	return err == nil && ip.IsLoopback()
-}
-
-// writeRPCError answers with a JSON-RPC error without an id, as the
-// transport does for requests it refuses before reading them.
-func writeRPCError(w http.ResponseWriter, status, code int, message string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(mcp.JSONRPCError{
-		JSONRPC: mcp.JSONRPC_VERSION,
-		Error:   mcp.JSONRPCErrorDetails{Code: code, Message: message},
-	})
 }
 
 // jsonOnly hands mcp-go a writer that cannot stream, so every answer is one

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/server/auth"
@@ -23,13 +25,15 @@ func TestInitializeNegotiatesProtocolVersion(t *testing.T) {
 	env := newTestEnv(t)
 	key := env.key(auth.ScopeRead, auth.ScopeMCP)
 	for _, tc := range []struct{ asked, want string }{
+		{"2025-11-25", "2025-11-25"},
 		{"2025-06-18", "2025-06-18"},
 		{"2025-03-26", "2025-03-26"},
 		{"2024-11-05", "2024-11-05"},
-		{"2025-11-25", "2025-06-18"}, // newer than we speak
-		{"2026-07-28", "2025-06-18"},
-		{"1999-01-01", "2025-06-18"},
-		{"", "2025-06-18"},
+		// 2026-07-28 has no handshake: initialize offers the newest that has one.
+		{"2026-07-28", "2025-11-25"},
+		{"2099-01-01", "2025-11-25"},
+		{"1999-01-01", "2025-11-25"},
+		{"", "2025-11-25"},
 	} {
 		t.Run("asked "+tc.asked, func(t *testing.T) {
 			res := env.post(initialize(tc.asked), map[string]string{
@@ -93,62 +97,79 @@ func TestProtocolVersionHeader(t *testing.T) {
 	env := newTestEnv(t)
 	key := env.key(auth.ScopeRead, auth.ScopeMCP)
 	ping := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
-	for _, tc := range []struct {
-		header     string
-		wantStatus int
-	}{
-		{"", http.StatusOK}, // 2025-03-26 clients send none
-		{"2025-06-18", http.StatusOK},
-		{"2025-03-26", http.StatusOK},
-		{"2024-11-05", http.StatusOK},
-		{"2025-11-25", http.StatusBadRequest},
-		{"2026-07-28", http.StatusBadRequest},
-		{"banana", http.StatusBadRequest},
-	} {
-		t.Run("header "+tc.header, func(t *testing.T) {
+	for _, v := range []string{"", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} { // 2025-03-26 clients send none
+		t.Run("header "+v, func(t *testing.T) {
 			h := map[string]string{"Authorization": "Bearer " + key}
-			if tc.header != "" {
-				h["MCP-Protocol-Version"] = tc.header
+			if v != "" {
+				h["MCP-Protocol-Version"] = v
 			}
-			res := env.post(ping, h)
-			if res.status != tc.wantStatus {
-				t.Fatalf("status %d, want %d: %s", res.status, tc.wantStatus, res.body)
-			}
-			if tc.wantStatus == http.StatusBadRequest {
-				wantRPCError(t, res, "Unsupported MCP-Protocol-Version "+tc.header)
+			if res := env.post(ping, h); res.status != http.StatusOK || !strings.Contains(string(res.body), `"result":{}`) {
+				t.Errorf("status %d: %s", res.status, res.body)
 			}
 		})
 	}
-	// The header is checked on initialize too.
-	res := env.post(initialize("2025-06-18"), map[string]string{"Authorization": "Bearer " + key, "MCP-Protocol-Version": "2.0"})
-	if res.status != http.StatusBadRequest {
-		t.Errorf("initialize with a bad header: status %d, want 400", res.status)
+	for _, tc := range []struct{ name, body, header string }{
+		{"unknown version", ping, "banana"},
+		{"newer version", ping, "2099-01-01"},
+		// initialize negotiates in its body, but a header it sends is checked.
+		{"initialize", `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`, "2.0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := env.post(tc.body, map[string]string{"Authorization": "Bearer " + key, "MCP-Protocol-Version": tc.header})
+			msg := wantRPCError(t, res, http.StatusBadRequest, json.RawMessage("7"), -32022, "Unsupported protocol version "+tc.header)
+			var data struct {
+				Supported []string `json:"supported"`
+				Requested string   `json:"requested"`
+			}
+			if err := json.Unmarshal(msg.Error.Data, &data); err != nil {
+				t.Fatalf("error data: %v: %s", err, res.body)
+			}
+			if diff := cmp.Diff(ProtocolVersions, data.Supported); diff != "" || data.Requested != tc.header {
+				t.Errorf("data %s: want supported %v and requested %q", msg.Error.Data, ProtocolVersions, tc.header)
+			}
+		})
 	}
 }
 
-// wantRPCError checks a JSON-RPC error answer without an id.
-func wantRPCError(t *testing.T, res response, wantInMessage string) {
+// rpcErrorMessage is a JSON-RPC error answer.
+type rpcErrorMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+// wantRPCError checks a JSON-RPC error answer: its status, id (null when
+// wantID is nil), code and a part of its message.
+func wantRPCError(t *testing.T, res response, status int, wantID json.RawMessage, code int, wantInMessage string) rpcErrorMessage {
 	t.Helper()
+	if res.status != status {
+		t.Errorf("status %d, want %d: %s", res.status, status, res.body)
+	}
 	if ct := res.header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type = %q, want application/json", ct)
 	}
-	var msg struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      any    `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var msg rpcErrorMessage
 	if err := json.Unmarshal(res.body, &msg); err != nil {
 		t.Fatalf("not JSON: %v: %s", err, res.body)
 	}
-	if msg.JSONRPC != "2.0" || msg.ID != nil || msg.Error.Code == 0 {
-		t.Errorf("not a JSON-RPC error without id: %s", res.body)
+	if wantID == nil {
+		wantID = json.RawMessage("null")
+	}
+	if msg.JSONRPC != "2.0" || string(msg.ID) != string(wantID) || msg.Result != nil {
+		t.Errorf("not a JSON-RPC error with id %s: %s", wantID, res.body)
+	}
+	if msg.Error.Code != code {
+		t.Errorf("code %d, want %d: %s", msg.Error.Code, code, res.body)
 	}
 	if !strings.Contains(msg.Error.Message, wantInMessage) {
 		t.Errorf("message %q does not contain %q", msg.Error.Message, wantInMessage)
 	}
+	return msg
 }
 
 // wantEnvelopeError checks an error of the server's middleware.
@@ -238,10 +259,7 @@ func TestOriginIsChecked(t *testing.T) {
 			case tc.ok && res.status != http.StatusOK:
 				t.Errorf("status %d, want 200: %s", res.status, res.body)
 			case !tc.ok:
-				if res.status != http.StatusForbidden {
-					t.Fatalf("status %d, want 403: %s", res.status, res.body)
-				}
-				wantRPCError(t, res, "may not call this endpoint")
+				wantRPCError(t, res, http.StatusForbidden, json.RawMessage("1"), -32600, "may not call this endpoint")
 			}
 		})
 	}
@@ -297,20 +315,62 @@ func TestMalformedRequests(t *testing.T) {
 	hdr := map[string]string{"Authorization": "Bearer " + key}
 
 	res := env.post(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Authorization": "Bearer " + key, "Content-Type": "text/plain"})
-	if res.status != http.StatusBadRequest {
-		t.Errorf("text/plain: status %d, want 400", res.status)
-	}
-	wantRPCError(t, res, "Content-Type must be application/json")
-
-	res = env.post(`{not json`, hdr)
-	var msg rpcMessage
-	if err := json.Unmarshal(res.body, &msg); err != nil || msg.Error == nil || msg.Error.Code != -32700 {
-		t.Errorf("bad JSON: status %d body %s, want a parse error", res.status, res.body)
-	}
+	wantRPCError(t, res, http.StatusBadRequest, json.RawMessage("1"), -32600, "Content-Type must be application/json")
 
 	res = env.post(`{"jsonrpc":"2.0","id":1,"method":"no/such/method"}`, hdr)
-	if err := json.Unmarshal(res.body, &msg); err != nil || msg.Error == nil || msg.Error.Code != -32601 {
-		t.Errorf("unknown method: status %d body %s, want method not found", res.status, res.body)
+	wantRPCError(t, res, http.StatusOK, json.RawMessage("1"), -32601, "")
+}
+
+// Messages that are not a request the endpoint can serve get a JSON-RPC
+// error naming the problem in plain words, with the request's id whenever
+// the body has a usable one.
+func TestJSONRPCErrors(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.key(auth.ScopeRead, auth.ScopeMCP)
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		id         string // "" for null
+		code       int
+		message    string
+	}{
+		{"not JSON", `{not json`, 400, "", -32700, "not valid JSON"},
+		{"a batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, 400, "", -32600, "batches are not supported"},
+		{"not an object", `"ping"`, 400, "", -32600, "must be a JSON-RPC message object"},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, 400, "", -32600, "id must be a string or a number, not null"},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, 400, "", -32600, "id must be a string or a number"},
+		{"string id kept", `{"jsonrpc":"2.0","id":"abc","method":5}`, 400, `"abc"`, -32600, "method must be a non-empty string"},
+		{"number method", `{"jsonrpc":"2.0","id":3,"method":5}`, 400, "3", -32600, "method must be a non-empty string"},
+		{"no method", `{"jsonrpc":"2.0","id":3}`, 400, "3", -32600, "method is required"},
+		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":3,"method":"ping"}`, 400, "3", -32600, `jsonrpc must be "2.0"`},
+		{"params an array", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":["list_expenses"]}`, 200, "4", -32602, "params must be an object"},
+		{"tool name a number", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":5}}`, 200, "4", -32602, "params.name must be a string"},
+		{"tool name missing", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"arguments":{}}}`, 200, "4", -32602, "params.name is required"},
+		{"cursor a number", `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":7}}`, 200, "5", -32602, "params.cursor must be a string"},
+		{"bogus cursor", `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":"zzz"}}`, 200, "5", -32602, "params.cursor is not a cursor this server issued"},
+		{"meta a string", `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":"x"}}`, 200, "6", -32602, "params._meta must be an object"},
+		{"initialize without version", `{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"capabilities":{}}}`, 200, "8", -32602, "params.protocolVersion is required"},
+		{"clientInfo a string", `{"jsonrpc":"2.0","id":8,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":"me"}}`, 200, "8", -32602, "params.clientInfo must be an object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := env.post(tc.body, map[string]string{"Authorization": "Bearer " + key})
+			var id json.RawMessage
+			if tc.id != "" {
+				id = json.RawMessage(tc.id)
+			}
+			msg := wantRPCError(t, res, tc.status, id, tc.code, tc.message)
+			// Plain words: no Go type or package names.
+			for _, goWord := range []string{"Go ", "struct", "mcp.", "json:", "unmarshal"} {
+				if strings.Contains(msg.Error.Message, goWord) {
+					t.Errorf("message %q names Go internals (%q)", msg.Error.Message, goWord)
+				}
+			}
+		})
+	}
+	// An empty cursor is the first page, as if none were sent.
+	res := env.post(`{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"cursor":""}}`, map[string]string{"Authorization": "Bearer " + key})
+	if res.status != http.StatusOK || !strings.Contains(string(res.body), `"list_expenses"`) {
+		t.Errorf("empty cursor: status %d: %s", res.status, res.body)
 	}
 }
 
@@ -335,5 +395,5 @@ func TestBodyLimit(t *testing.T) {
 	if got.status != http.StatusRequestEntityTooLarge {
 		t.Fatalf("chunked: status %d, want 413: %s", got.status, got.body)
 	}
-	wantRPCError(t, got, "larger than the 512 byte limit")
+	wantRPCError(t, got, http.StatusRequestEntityTooLarge, nil, -32600, "larger than the 512 byte limit")
 }

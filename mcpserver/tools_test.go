@@ -358,3 +358,25 @@ func TestToolsListGolden(t *testing.T) {
 		t.Errorf("tools/list differs from %s (-want +got):\n%s\nIf the change is intended, run: go test ./mcpserver -run TestToolsListGolden -update", golden, diff)
 	}
 }
+
+// Tools whose route answers with an object declare it as outputSchema; the
+// schema is the contract's, so data of another shape fails it (every tool
+// call of these tests checks its structuredContent against it).
+func TestOutputSchemas(t *testing.T) {
+	env := newTestEnv(t)
+	for _, name := range []string{"list_accounts", "get_account", "create_expense", "get_dashboard_summary"} {
+		if env.mcp.byName[name].outputSchema == nil {
+			t.Errorf("%s has no outputSchema", name)
+		}
+	}
+	if err := env.mcp.validateOutput("list_accounts", json.RawMessage(`{"items":5}`)); err == nil {
+		t.Error("list_accounts: {items: 5} passed the outputSchema")
+	}
+	if err := env.mcp.validateOutput("get_account", json.RawMessage(`{"id":"x"}`)); err == nil {
+		t.Error("get_account: an account with only an id passed the outputSchema")
+	}
+	res := env.callTool(env.key(auth.ScopeAll), "list_accounts", map[string]any{})
+	if err := env.mcp.validateOutput("list_accounts", res.StructuredContent); err != nil || res.StructuredContent == nil {
+		t.Errorf("list_accounts: %v: %s", err, res.StructuredContent)
+	}
+}

@@ -13,20 +13,39 @@ import (
 	"github.com/finance-app/finance/server/auth"
 )
 
-// wwwAuthenticate is the challenge every 401 carries.
-// wwwAuthenticate is the 401 challenge; it points OAuth clients at the
-// protected resource metadata (RFC 9728).
-var wwwAuthenticate = map[string]string{"WWW-Authenticate": `Bearer realm="finance", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`}
+// wwwAuthenticate is the challenge of a 401 to a request without a
+// credential: it points OAuth clients at the protected resource metadata
+// (RFC 9728) and names the scopes a typical agent needs.
+var wwwAuthenticate = map[string]string{"WWW-Authenticate": `Bearer realm="finance", scope="finance:read mcp:connect", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`}
+
+// invalidTokenChallenge is the challenge of a 401 to a request whose
+// credential was refused with message: error="invalid_token" tells an OAuth
+// client to get a new token rather than retry this one.
+func invalidTokenChallenge(message string) map[string]string {
+	return map[string]string{"WWW-Authenticate": `Bearer realm="finance", error="invalid_token", error_description="` + message +
+		`", scope="finance:read mcp:connect", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`}
+}
+
+// retiredKeyMessage refuses a key in the retired <public>.<secret> form.
+const retiredKeyMessage = "This API key uses the retired <public>.<secret> format, which no longer authenticates; create a new key (it starts with svk_)"
 
 // healthOK is the answer of GET /api/v1/health to an accepted credential.
 var healthOK = Health{Status: "ok", Version: "test-version", Database: "ok"}
 
 // unauthorized is a 401 scenario for GET /api/v1/health with the given headers and message.
+// The challenge has error="invalid_token" when a credential was sent: a
+// Bearer token, or X-Service-API-Key without an Authorization header.
 func unauthorized(name string, headers map[string]string, message string) apiScenario {
+	challenge := wwwAuthenticate
+	scheme, token, _ := strings.Cut(headers["Authorization"], " ")
+	_, hasAuthorization := headers["Authorization"]
+	if (strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) != "") || (!hasAuthorization && headers["X-Service-API-Key"] != "") {
+		challenge = invalidTokenChallenge(message)
+	}
 	return apiScenario{
 		name: name, method: http.MethodGet, url: "/api/v1/health", headers: headers,
 		wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantMessage: message,
-		wantHeaders: wwwAuthenticate,
+		wantHeaders: challenge,
 	}
 }
 
@@ -95,13 +114,13 @@ func TestAPIKeyAuthentication(t *testing.T) {
 		{
 			name: "retired public.secret format", method: http.MethodGet, url: "/api/v1/health",
 			headers:    bearer(public + "." + secret),
-			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantHeaders: wwwAuthenticate,
+			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantHeaders: invalidTokenChallenge(retiredKeyMessage),
 			wantInMsg: []string{"retired", "create a new key", "svk_"},
 		},
 		{
 			name: "retired format in X-Service-API-Key", method: http.MethodGet, url: "/api/v1/health",
 			headers:    map[string]string{"X-Service-API-Key": "pk_live_abc.sk_live_def"},
-			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantHeaders: wwwAuthenticate,
+			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantHeaders: invalidTokenChallenge(retiredKeyMessage),
 			wantInMsg: []string{"create a new key"},
 		},
 		{

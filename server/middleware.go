@@ -104,6 +104,9 @@ func (s *Server) outer(next http.Handler) http.Handler {
 			writeError(rec, r, errRouteNotFound(r))
 			return
 		}
+		if s.mcpCORS(rec, r) {
+			return
+		}
 		next.ServeHTTP(rec, r)
 	})
 }

@@ -45,6 +45,15 @@ func (s *Server) registerOAuthRoutes() {
 
 	s.page(http.MethodGet, oauth.AuthorizePath, s.authorizePage)
 	s.page(http.MethodPost, oauth.AuthorizePath, s.authorizeDecision)
+
+	// The default endpoints of the 2025-03-26 MCP authorization spec, at the
+	// origin, for clients that use them without reading the metadata: some
+	// post a refresh to /token after a restart, and a 404 there would send the
+	// user through the whole sign-in again. They are the same endpoints.
+	cors(oauth.FallbackRegisterPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRegister }))
+	cors(oauth.FallbackTokenPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleToken }))
+	s.page(http.MethodGet, oauth.FallbackAuthorizePath, s.authorizePage)
+	s.page(http.MethodPost, oauth.FallbackAuthorizePath, s.authorizeDecision)
 }
 
 // hiddenParam is a parameter of the authorization request that the consent

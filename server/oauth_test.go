@@ -80,11 +80,19 @@ func TestOAuthMetadata(t *testing.T) {
 		}
 	})
 
-	t.Run("a 401 points at the metadata", func(t *testing.T) {
+	t.Run("a 401 points at the metadata and names the scopes an agent needs", func(t *testing.T) {
 		x := env.call(t, http.MethodGet, "/api/v1/health", "", "", nil)
-		want := `Bearer realm="finance", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`
-		if got := x.header.Get("WWW-Authenticate"); got != want {
-			t.Errorf("WWW-Authenticate = %q, want %q", got, want)
+		want := `Bearer realm="finance", scope="finance:read mcp:connect", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`
+		if got := x.header.Get("WWW-Authenticate"); x.status != http.StatusUnauthorized || got != want {
+			t.Errorf("status %d, WWW-Authenticate = %q, want 401 with %q", x.status, got, want)
+		}
+	})
+	t.Run("a 401 for a dead token says invalid_token", func(t *testing.T) {
+		x := env.call(t, http.MethodGet, "/api/v1/health", "", "", map[string]string{"Authorization": "Bearer fat_expired-or-revoked"})
+		got := x.header.Get("WWW-Authenticate")
+		if x.status != http.StatusUnauthorized || !strings.HasPrefix(got, `Bearer realm="finance", error="invalid_token", error_description="`) ||
+			!strings.HasSuffix(got, `", scope="finance:read mcp:connect", resource_metadata="`+testBaseURL+`/.well-known/oauth-protected-resource"`) {
+			t.Errorf("status %d, WWW-Authenticate = %q, want 401 with error=invalid_token", x.status, got)
 		}
 	})
 }
@@ -1008,5 +1016,108 @@ func TestOAuthErrorsDoNotRepeatInput(t *testing.T) {
 	plain := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"password"}, "client_id": {clientID}})
 	if !plain.contains("grant_type password is not supported") {
 		t.Errorf("a plain grant type is not named: %s", plain.body)
+	}
+}
+
+// offline_access and openid, which many OAuth clients add to every request,
+// are dropped rather than refused; other unknown scopes are still refused.
+func TestOAuthHarmlessScopesAreIgnored(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+	b := env.browser(t)
+	b.signIn(u)
+	clientID := env.register(t, "App", testRedirect)
+
+	a := newAuthRequest(clientID)
+	a.scope = "openid finance:read offline_access"
+	page := b.consent(a)
+	if !page.contains(`value="finance:read" checked`) || page.contains(`value="expenses:write"`) || page.contains(`value="offline_access"`) {
+		t.Errorf("openid and offline_access beside finance:read: the page should offer finance:read alone:\n%s", page.body)
+	}
+
+	a = newAuthRequest(clientID)
+	a.scope = "offline_access openid"
+	page = b.consent(a)
+	if !page.contains(`value="finance:read" checked`) || !page.contains(`value="settings:write"`) || page.contains(`value="expenses:write" checked`) {
+		t.Errorf("only ignored scopes is like no scope: every scope offered, finance:read ticked:\n%s", page.body)
+	}
+
+	x := env.call(t, http.MethodPost, oauth.RegisterPath, "application/json",
+		`{"client_name":"OIDC app","redirect_uris":["`+testRedirect+`"],"scope":"openid offline_access finance:read"}`, nil)
+	if x.status != http.StatusCreated {
+		t.Errorf("register with openid and offline_access: status %d: %s", x.status, x.body)
+	}
+
+	a, tok := env.connect(t, u, "finance:read")
+	x = env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken},
+		"client_id": {a.clientID}, "scope": {"offline_access"}})
+	var refreshed oauth.TokenResponse
+	x.json(t, &refreshed)
+	if x.status != http.StatusOK || refreshed.Scope != "finance:read mcp:connect" {
+		t.Errorf("refresh asking offline_access: status %d, scope %q; want the grant's scopes: %s", x.status, refreshed.Scope, x.body)
+	}
+
+	a = newAuthRequest(clientID)
+	a.scope = "finance:read profile"
+	x = b.get(oauth.AuthorizePath + "?" + a.query().Encode())
+	if x.status != http.StatusBadRequest || !x.contains("invalid_scope") {
+		t.Errorf("an unknown scope: status %d, want 400 invalid_scope", x.status)
+	}
+}
+
+// The default endpoints of the 2025-03-26 authorization spec (/authorize,
+// /token, /register at the origin) are the same endpoints, so a client that
+// falls back to them keeps working, refresh included.
+func TestOAuthEndpointsAtTheOrigin(t *testing.T) {
+	env := newOAuthEnv(t)
+	u := env.createUser(finance.PlanPro)
+
+	x := env.call(t, http.MethodPost, oauth.FallbackRegisterPath, "application/json",
+		`{"client_name":"Old SDK","redirect_uris":["`+testRedirect+`"]}`, nil)
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
+	x.json(t, &reg)
+	if x.status != http.StatusCreated || reg.ClientID == "" {
+		t.Fatalf("POST /register: status %d: %s", x.status, x.body)
+	}
+
+	a := newAuthRequest(reg.ClientID)
+	b := env.browser(t)
+	if x := b.get(oauth.FallbackAuthorizePath + "?" + a.query().Encode()); x.status != http.StatusSeeOther ||
+		!strings.HasPrefix(x.header.Get("Location"), LoginPath+"?next="+url.QueryEscape(oauth.FallbackAuthorizePath+"?")) {
+		t.Errorf("GET /authorize signed out: status %d, Location %q; want the sign-in page, then back", x.status, x.header.Get("Location"))
+	}
+	b.signIn(u)
+	page := b.get(oauth.FallbackAuthorizePath + "?" + a.query().Encode())
+	if page.status != http.StatusOK || !page.contains("Old SDK") {
+		t.Fatalf("GET /authorize: status %d: %s", page.status, page.body)
+	}
+	form := a.query()
+	form.Set("csrf", csrf(t, page))
+	form.Set("decision", "approve")
+	form["scope_grant"] = []string{"finance:read"}
+	x = b.post(oauth.FallbackAuthorizePath, form)
+	code := x.location(t).Query().Get("code")
+	if x.status != http.StatusSeeOther || code == "" {
+		t.Fatalf("POST /authorize: status %d: %s", x.status, x.body)
+	}
+
+	x = env.postForm(t, oauth.FallbackTokenPath, url.Values{
+		"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {a.verifier},
+		"redirect_uri": {a.redirectURI}, "client_id": {a.clientID},
+	})
+	var tok oauth.TokenResponse
+	x.json(t, &tok)
+	if x.status != http.StatusOK || tok.RefreshToken == "" {
+		t.Fatalf("POST /token (code): status %d: %s", x.status, x.body)
+	}
+	x = env.postForm(t, oauth.FallbackTokenPath, url.Values{
+		"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken}, "client_id": {a.clientID},
+	})
+	var refreshed oauth.TokenResponse
+	x.json(t, &refreshed)
+	if x.status != http.StatusOK || env.health(t, refreshed.AccessToken) != http.StatusOK {
+		t.Errorf("POST /token (refresh): status %d: %s", x.status, x.body)
 	}
 }

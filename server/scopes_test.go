@@ -133,7 +133,18 @@ func TestScopeRules(t *testing.T) {
 					}
 				} else {
 					sc.wantStatus, sc.wantCode, sc.wantMessage = http.StatusForbidden, CodeForbidden, want
-					sc.noHeaders = []string{"WWW-Authenticate"}
+					if strings.Contains(want, "lacks the required scope") {
+						// A missing scope is a step-up challenge (RFC 6750
+						// insufficient_scope) naming the scopes the request needs.
+						sc.check = func(t testing.TB, res apiResult) {
+							got := res.header.Get("WWW-Authenticate")
+							if !strings.HasPrefix(got, `Bearer realm="finance", error="insufficient_scope", error_description="`+want+`", scope="`) {
+								t.Errorf("%s %s: WWW-Authenticate = %q, want an insufficient_scope challenge", r.method, r.path, got)
+							}
+						}
+					} else {
+						sc.noHeaders = []string{"WWW-Authenticate"}
+					}
 				}
 				sc.run(t, env)
 			}

@@ -43,6 +43,9 @@ type Config struct {
 	// AIRateLimit is each user's budget of AI parsing calls (an image
 	// weighs 5), apart from RateLimit.
 	AIRateLimit Rate
+	// MCPCORSOrigins are the browser origins (as ParseOrigin returns them)
+	// allowed to call the MCP endpoint across origins; none by default.
+	MCPCORSOrigins []string
 	// MediaDir holds the uploaded files the server serves publicly (profile
 	// pictures), normally the data directory's media folder. Without it
 	// uploads fail and nothing is served.
@@ -223,8 +226,8 @@ func (s *Server) add(rt Route, h handlerFunc) {
 				s.renderPageError(w, r.Request, err)
 				return nil
 			}
-			if errors.Is(err, auth.ErrUnauthenticated) {
-				w.Header().Set("WWW-Authenticate", s.wwwAuthenticate())
+			if c, ok := s.challenge(r.Request, err); ok {
+				w.Header().Set("WWW-Authenticate", c.String())
 			}
 			writeError(w, r.Request, err)
 		}
@@ -290,10 +293,35 @@ func (s *Server) authorize(rt Route, h handlerFunc, w http.ResponseWriter, r bun
 	return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
 }
 
-// wwwAuthenticate is the challenge sent with every 401: it points OAuth
-// clients (RFC 9728) at the protected resource metadata.
-func (s *Server) wwwAuthenticate() string {
-	return `Bearer realm="finance", resource_metadata="` + s.cfg.BaseURL + `/.well-known/oauth-protected-resource"`
+// ResourceMetadataURL is the address of the protected resource metadata
+// (RFC 9728) that every challenge points OAuth clients at.
+func (s *Server) ResourceMetadataURL() string {
+	return s.cfg.BaseURL + "/.well-known/oauth-protected-resource"
+}
+
+// challenge is the WWW-Authenticate challenge of a refusal, if it has one.
+// Every 401 carries one naming the scopes a typical agent needs, and
+// error="invalid_token" when a credential was sent (RFC 6750 §3.1), so that
+// a client with a dead token gets a new one instead of retrying it. A 403
+// for a missing scope carries error="insufficient_scope" with the scopes the
+// request needs, those held included, so that an OAuth client can ask the
+// user for just the one more it needs (step-up authorization).
+func (s *Server) challenge(r *http.Request, err error) (auth.Challenge, bool) {
+	c := auth.Challenge{ResourceMetadata: s.ResourceMetadataURL()}
+	var ae *auth.Error
+	switch {
+	case errors.Is(err, auth.ErrUnauthenticated):
+		c.Scopes = auth.AgentScopes
+		if bearerToken(r) != "" {
+			c.Error = "invalid_token"
+			c.Description = err.Error()
+		}
+		return c, true
+	case errors.As(err, &ae) && len(ae.Needed) > 0:
+		c.Error, c.Description, c.Scopes = "insufficient_scope", ae.Message, ae.Needed
+		return c, true
+	}
+	return c, false
 }
 
 // inProcessKey marks a request built by ServeAs. The key is unexported, so

@@ -31,6 +31,7 @@ type serveFlags struct {
 	addr, baseURL             string
 	rateLimit, loginRateLimit string
 	rateBurst, loginBurst     int
+	corsOrigins               []string
 	maxBody                   int64
 	accessLog, trustProxy     bool
 	// AI parsing: an OpenAI-compatible service, OCR, and the per-user budget.
@@ -73,6 +74,7 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.aiTimeout, "ai-timeout", ai.DefaultModelTimeout, "longest wait for one answer of the AI service")
 	fl.StringVar(&f.ocrCommand, "ocr-command", "", "OCR program for receipt photos, called as CMD IMAGE stdout (default: tesseract, when it is on the PATH)")
 	rateVar(fl, &f.aiRateLimit, "ai-rate-limit", "60/h", "AI parsing calls per user (an image counts 5): N/s, N/min, N/h or off")
+	fl.StringSliceVar(&f.corsOrigins, "cors-origin", nil, "a browser origin (https://host[:port]) allowed to call /api/mcp from its pages (CORS); repeat or comma-separate for more; none by default")
 	bindEnv(fl)
 }
 
@@ -96,6 +98,14 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	aiRate, err := server.ParseRate(f.aiRateLimit, 0)
 	if err != nil {
 		return fmt.Errorf("--ai-rate-limit: %w", err)
+	}
+	var corsOrigins []string
+	for _, o := range f.corsOrigins {
+		origin, err := server.ParseOrigin(o)
+		if err != nil {
+			return fmt.Errorf("--cors-origin: %w", err)
+		}
+		corsOrigins = append(corsOrigins, origin)
 	}
 
 	db, err := c.openStore(ctx)
@@ -135,12 +145,13 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
-		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"),
+		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 	}, log, authService, db)
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
-	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log})
+	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
+		ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins})
 	if err != nil {
 		return err
 	}

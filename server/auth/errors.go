@@ -14,6 +14,11 @@ var (
 type Error struct {
 	Kind    error
 	Message string
+	// Needed, on a refusal for a missing scope, are the scopes a credential
+	// needs for the request: those it holds and the one it lacks. They are
+	// the scope of the insufficient_scope challenge (RFC 6750 §3.1), so an
+	// OAuth client can ask for them without losing what it was granted.
+	Needed []Scope
 }
 
 func (e *Error) Error() string { return e.Message }

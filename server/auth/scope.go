@@ -171,22 +171,22 @@ func (p Principal) Allow(r Requirement) error {
 		if has(ScopeRead) || has(r.write) {
 			return nil
 		}
-		return missing(ScopeRead, r.write)
+		return p.missing(ScopeRead, r.write)
 	case reqWrite:
 		if has(r.write) {
 			return nil
 		}
-		return missing(r.write)
+		return p.missing(r.write)
 	case reqReadOnly:
 		if has(ScopeRead) {
 			return nil
 		}
-		return missing(ScopeRead)
+		return p.missing(ScopeRead)
 	case reqMCP:
 		if has(ScopeMCP) {
 			return nil
 		}
-		return missing(ScopeMCP)
+		return p.missing(ScopeMCP)
 	case reqFirstParty:
 		return forbidden("This action requires signing in with your password; API keys and OAuth tokens cannot perform it")
 	case reqFirstOrAll:
@@ -198,12 +198,67 @@ func (p Principal) Allow(r Requirement) error {
 	return forbidden("Forbidden")
 }
 
-func missing(need Scope, alt ...Scope) error {
+// missing refuses p for lacking need (or one of alt). The scopes it needs
+// are those it holds plus need, in display order.
+func (p Principal) missing(need Scope, alt ...Scope) error {
 	msg := "This credential lacks the required scope " + string(need)
 	for _, a := range alt {
 		msg += " (or " + string(a) + ")"
 	}
-	return forbidden(msg)
+	needed := []Scope{need}
+	for _, s := range p.Scopes {
+		if !slices.Contains(needed, s) {
+			needed = append(needed, s)
+		}
+	}
+	slices.SortFunc(needed, func(a, b Scope) int { return slices.Index(Scopes, a) - slices.Index(Scopes, b) })
+	return &Error{Kind: ErrForbidden, Message: msg, Needed: needed}
+}
+
+// AgentScopes are what a typical AI agent needs: to read the ledger and to
+// connect over MCP. The 401 challenge names them, so that an OAuth client
+// asks for them rather than for every scope; a tool that needs more is
+// answered with an insufficient_scope challenge naming what it needs.
+var AgentScopes = []Scope{ScopeRead, ScopeMCP}
+
+// Challenge is a Bearer WWW-Authenticate challenge (RFC 6750 §3, RFC 9728
+// §5.1).
+type Challenge struct {
+	// ResourceMetadata is the address of the protected resource metadata.
+	ResourceMetadata string
+	// Error is "", "invalid_token" or "insufficient_scope".
+	Error       string
+	Description string
+	Scopes      []Scope
+}
+
+// String renders the challenge. Quotes and backslashes are dropped from the
+// description, which RFC 6750 limits to printable ASCII without them.
+func (c Challenge) String() string {
+	var b strings.Builder
+	b.WriteString(`Bearer realm="finance"`)
+	if c.Error != "" {
+		b.WriteString(`, error="` + c.Error + `"`)
+	}
+	if d := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
+			return -1
+		}
+		return r
+	}, c.Description); d != "" {
+		b.WriteString(`, error_description="` + d + `"`)
+	}
+	if len(c.Scopes) > 0 {
+		names := make([]string, len(c.Scopes))
+		for i, s := range c.Scopes {
+			names[i] = string(s)
+		}
+		b.WriteString(`, scope="` + strings.Join(names, " ") + `"`)
+	}
+	if c.ResourceMetadata != "" {
+		b.WriteString(`, resource_metadata="` + c.ResourceMetadata + `"`)
+	}
+	return b.String()
 }
 
 func forbidden(msg string) error { return &Error{Kind: ErrForbidden, Message: msg} }

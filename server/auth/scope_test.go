@@ -194,3 +194,37 @@ func TestAllow(t *testing.T) {
 		})
 	}
 }
+
+// A refusal for a missing scope names what the request needs: the scopes
+// held and the one lacking, in display order.
+func TestMissingScopeNamesTheScopesNeeded(t *testing.T) {
+	p := Principal{Method: MethodOAuth, Scopes: []Scope{ScopeMCP, ScopeExpensesWrite}}
+	err := p.Allow(Write(ScopeIncomeWrite))
+	var ae *Error
+	if !errors.As(err, &ae) {
+		t.Fatalf("Allow = %v, want an *Error", err)
+	}
+	want := []Scope{ScopeExpensesWrite, ScopeIncomeWrite, ScopeMCP}
+	if diff := cmp.Diff(want, ae.Needed); diff != "" {
+		t.Errorf("Needed (-want +got):\n%s", diff)
+	}
+	if err := (Principal{Method: MethodOAuth, Scopes: []Scope{ScopeRead}}).Allow(FirstPartyOnly); errors.As(err, &ae) && len(ae.Needed) > 0 {
+		t.Errorf("a refusal no scope can lift names scopes: %v", ae.Needed)
+	}
+}
+
+func TestChallenge(t *testing.T) {
+	for _, tc := range []struct {
+		c    Challenge
+		want string
+	}{
+		{Challenge{ResourceMetadata: "https://f.example/.well-known/oauth-protected-resource", Scopes: AgentScopes},
+			`Bearer realm="finance", scope="finance:read mcp:connect", resource_metadata="https://f.example/.well-known/oauth-protected-resource"`},
+		{Challenge{Error: "invalid_token", Description: `The "token" is dead\ (é)`},
+			`Bearer realm="finance", error="invalid_token", error_description="The token is dead ()"`},
+	} {
+		if got := tc.c.String(); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
+}

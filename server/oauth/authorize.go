@@ -128,11 +128,15 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 		Client: client, RedirectURI: redirectURI, redirectGiven: given, State: state,
 		Challenge: challenge, Resource: resource, Params: url.Values{},
 	}
+	var requested []auth.Scope
 	if scope, ok := params["scope"]; ok && len(scope) == 1 && scope[0] != "" {
-		requested, oe := parseRequestedScopes(scope[0])
-		if oe != nil {
+		var oe *Error
+		if requested, oe = parseRequestedScopes(scope[0]); oe != nil {
 			return nil, refuse(oe.Code, oe.Description)
 		}
+	}
+	// A request naming only ignored scopes (offline_access, say) named none.
+	if len(requested) > 0 {
 		for _, sc := range requested {
 			if sc != auth.ScopeMCP {
 				req.Offered = append(req.Offered, sc)

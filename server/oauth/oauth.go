@@ -23,6 +23,13 @@ const (
 	RevokePath           = "/api/oauth/revoke"
 	// MCPPath is the protected resource the tokens are for.
 	MCPPath = "/api/mcp"
+
+	// The default paths of the 2025-03-26 MCP authorization spec, served
+	// too, for clients that fall back to them instead of reading the
+	// metadata.
+	FallbackAuthorizePath = "/authorize"
+	FallbackTokenPath     = "/token"
+	FallbackRegisterPath  = "/register"
 )
 
 // Lifetimes of the protocol's credentials.

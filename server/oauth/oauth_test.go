@@ -160,8 +160,13 @@ func TestParseRequestedScopes(t *testing.T) {
 	if err != nil || len(all) != len(auth.Scopes) {
 		t.Errorf("all = %v, %v", all, err)
 	}
-	if _, err := parseRequestedScopes("finance:read openid"); err == nil || err.Code != "invalid_scope" {
+	if _, err := parseRequestedScopes("finance:read profile"); err == nil || err.Code != "invalid_scope" {
 		t.Errorf("unknown scope: %v", err)
+	}
+	// offline_access and openid ask for nothing withheld: dropped, not refused.
+	got, err = parseRequestedScopes("openid finance:read offline_access")
+	if err != nil || !cmp.Equal(got, []auth.Scope{auth.ScopeRead}) {
+		t.Errorf("with openid and offline_access: %v, %v; want finance:read alone", got, err)
 	}
 }
 

@@ -189,13 +189,22 @@ func jsonProblem(err error) string {
 	return "malformed JSON"
 }
 
+// IgnoredScopes are scope names that OAuth and OpenID clients commonly add
+// to every request and that ask for nothing this server withholds:
+// offline_access (a refresh token, which every grant gets anyway) and openid
+// (an ID token, which this server does not issue). They are dropped rather
+// than refused, so those clients connect on the first try.
+var IgnoredScopes = []string{"offline_access", "openid"}
+
 // parseRequestedScopes reads a space-separated scope parameter. "all" asks
-// for every scope. Unknown names are an invalid_scope error.
+// for every scope; IgnoredScopes are dropped. Other unknown names are an
+// invalid_scope error.
 func parseRequestedScopes(scope string) ([]auth.Scope, *Error) {
 	var out []auth.Scope
 	for _, name := range strings.Fields(scope) {
 		sc := auth.Scope(name)
 		switch {
+		case slices.Contains(IgnoredScopes, name):
 		case sc == auth.ScopeAll:
 			for _, s := range auth.Scopes {
 				if !slices.Contains(out, s) {

@@ -214,7 +214,7 @@ func (s *Server) refresh(ctx context.Context, client Client, form url.Values) (T
 			return TokenResponse{}, oauthError(http.StatusBadRequest, "invalid_scope",
 				"a refresh may only narrow the scopes granted: "+auth.JoinScopes(tok.Scopes))
 		}
-		if !slices.Contains(tok.Scopes, auth.ScopeAll) || len(requested) < len(auth.Scopes) {
+		if len(requested) > 0 && (!slices.Contains(tok.Scopes, auth.ScopeAll) || len(requested) < len(auth.Scopes)) {
 			accessScopes = requested
 		}
 	}
