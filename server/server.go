@@ -16,6 +16,7 @@ import (
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/telegram"
 )
 
 // Config holds the settings of the HTTP layer.
@@ -43,6 +44,12 @@ type Config struct {
 	// AIRateLimit is each user's budget of AI parsing calls (an image
 	// weighs 5), apart from RateLimit.
 	AIRateLimit Rate
+	// Telegram is the bot whose updates the messaging webhook takes.
+	// Without one the webhook answers 404.
+	Telegram *telegram.Bot
+	// WebhookRateLimit applies per client IP to the messaging webhook
+	// (zero: 120/min, bursts of 60).
+	WebhookRateLimit Rate
 	// MediaDir holds the uploaded files the server serves publicly (profile
 	// pictures), normally the data directory's media folder. Without it
 	// uploads fail and nothing is served.
@@ -80,12 +87,14 @@ type Server struct {
 
 	oauth *oauth.Server
 
-	keyLimiter   *limiter
-	loginLimiter *limiter
-	aiLimiter    *limiter // each user's AI parsing budget
-	ai           *ai.Engine
-	aiJobs       int        // the engine's job slots, reported when they are all taken
-	probe        writeProbe // the health routes' shared write probe
+	keyLimiter     *limiter
+	loginLimiter   *limiter
+	aiLimiter      *limiter // each user's AI parsing budget
+	telegram       *telegram.Bot
+	webhookLimiter *limiter // per client IP, on the messaging webhook
+	ai             *ai.Engine
+	aiJobs         int        // the engine's job slots, reported when they are all taken
+	probe          writeProbe // the health routes' shared write probe
 	// setupCode must accompany the first-run setup form (see SetupURL).
 	setupCode string
 }
@@ -137,6 +146,11 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	if s.ai == nil {
 		s.ai = ai.New(ai.Config{Log: log})
 	}
+	s.telegram = cfg.Telegram
+	if cfg.WebhookRateLimit == (Rate{}) {
+		cfg.WebhookRateLimit = telegramWebhookRate
+	}
+	s.webhookLimiter = newLimiter("webhook", cfg.WebhookRateLimit)
 	s.aiJobs = s.ai.MaxJobs()
 	s.router = bunrouter.New(
 		bunrouter.WithNotFoundHandler(s.notFound),
@@ -161,6 +175,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerBillRoutes()
 	s.registerLoanRoutes()
 	s.registerReportRoutes()
+	s.registerMessagingRoutes()
 	return s
 }
 

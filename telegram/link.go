@@ -81,3 +81,18 @@ func FormatLinkCode(code string) string {
 	}
 	return code[:4] + "-" + code[4:]
 }
+
+// IssueLinkCode makes a new link code for the user (see the function of the same name).
+func (b *Bot) IssueLinkCode(ctx context.Context, userID string) (string, time.Time, error) {
+	return IssueLinkCode(ctx, b.store, userID, b.now())
+}
+
+// Chats lists the user's linked chats.
+func (b *Bot) Chats(ctx context.Context, userID string) ([]ChatLink, error) {
+	return b.store.TelegramChats(ctx, userID)
+}
+
+// Unlink ends the user's link of a chat (from the settings page).
+func (b *Bot) Unlink(ctx context.Context, userID string, chatID int64) error {
+	return b.store.UnlinkTelegramChat(ctx, userID, chatID)
+}
