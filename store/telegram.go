@@ -255,4 +255,3 @@ func (db *DB) SetTelegramDraftStatus(ctx context.Context, userID, id, from, to s
 	})
 	return moved, err
 }
-

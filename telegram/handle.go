@@ -125,7 +125,7 @@ func (b *Bot) link(ctx context.Context, m *Message, arg string) error {
 }
 
 var (
-	notLinkedText = Escape("This chat is not linked to a finance user, so I cannot do anything here yet. " +
+	notLinkedText = Escape("This chat is not linked to a finance user, so I cannot do anything here yet. "+
 		"Sign in to finance, open Settings, then Messaging, get a link code, and send it here as ") + Code("/link CODE") + Escape(".")
 	unlinkedText = Escape("Unlinked. This chat no longer acts for your finance user; send /link with a new code to link it again.")
 	proText      = Escape("Telegram access is a Pro plan feature, like API access. Ask your household admin to move your user to the Pro plan.")

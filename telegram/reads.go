@@ -157,7 +157,7 @@ func (b *Bot) bills(ctx context.Context, userID string) (string, error) {
 	sb.WriteString(Escape(fmt.Sprintf("Due %s · paid %s · left %s", money(d.Currency, d.Bills.DueAmount),
 		money(d.Currency, d.Bills.PaidAmount), money(d.Currency, d.Bills.RemainingAmount))) + "\n")
 	if d.Bills.Overdue.Count > 0 {
-		sb.WriteString(Bold(fmt.Sprintf("Overdue: %d (%s)", d.Bills.Overdue.Count, money(d.Currency, d.Bills.Overdue.Amount)))+ "\n")
+		sb.WriteString(Bold(fmt.Sprintf("Overdue: %d (%s)", d.Bills.Overdue.Count, money(d.Currency, d.Bills.Overdue.Amount))) + "\n")
 	}
 	if len(d.Bills.Upcoming) == 0 {
 		sb.WriteString(Escape("Nothing left to pay this month."))
