@@ -257,3 +257,16 @@ func clearDraftField(d *ExpenseDraft, name string) {
 		d.Notes = nil
 	}
 }
+
+// Missing lists the fields a create still needs before d can be saved
+// (amount, date, description, category, payment_method, and the account or
+// card its method names), sorted. A checked draft (CheckDraft) has no other
+// problem, so an empty list means POST /expenses takes d as it is.
+func (d ExpenseDraft) Missing() []string {
+	_, err := d.request().shape(Expense{}, true)
+	ve, ok := err.(*ValidationError)
+	if !ok {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(ve.Fields))
+}

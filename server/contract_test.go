@@ -452,10 +452,13 @@ func TestContractOperationsComplete(t *testing.T) {
 // public and writes no record, does not take the header.
 func TestContractIdempotencyKey(t *testing.T) {
 	c := mustLoadContract(t)
-	writesNothingRoutes := map[string]bool{}
+	writesNothingRoutes, noKeyRoutes := map[string]bool{}, map[string]bool{}
 	for _, rt := range contractRoutes() {
 		if rt.WritesNothing {
 			writesNothingRoutes[contractPath(rt.Path)] = true
+		}
+		if rt.NoIdempotencyKey {
+			noKeyRoutes[contractPath(rt.Path)] = true
 		}
 	}
 	const param, header = "#/components/parameters/IdempotencyKey", "#/components/headers/Idempotent-Replayed"
@@ -475,7 +478,16 @@ func TestContractIdempotencyKey(t *testing.T) {
 		if writesNothing != writesNothingRoutes[path] {
 			t.Errorf("POST %s (%s): x-writes-nothing is %v, but the route's WritesNothing is %v", path, op.OperationID, writesNothing, writesNothingRoutes[path])
 		}
+		// The assistant's routes write but keep their own transactions
+		// (chat after its model call, confirm by proposal id).
+		noKey := op.Extensions["x-no-idempotency-key"] == true
+		if noKey != noKeyRoutes[path] {
+			t.Errorf("POST %s (%s): x-no-idempotency-key is %v, but the route's NoIdempotencyKey is %v", path, op.OperationID, noKey, noKeyRoutes[path])
+		}
 		switch {
+		case noKey && has:
+			t.Errorf("POST %s (%s) is not wrapped for %s, so it must not take it", path, op.OperationID, IdempotencyKeyHeader)
+		case noKey:
 		case writesNothing && has:
 			// AI parsing: not wrapped for keys, since the wrapper's write
 			// transaction would hold the single writer during a model call.

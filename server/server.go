@@ -68,11 +68,13 @@ type HealthChecker interface {
 }
 
 // Database is what the server needs of the store: health checks, the
-// ledger's persistence port, and the responses of idempotent writes.
+// ledger's persistence port, the responses of idempotent writes, and the
+// AI assistant's conversations and proposals.
 type Database interface {
 	HealthChecker
 	finance.Store
 	IdempotencyStore
+	AssistantStore
 }
 
 // Server is the HTTP application.
@@ -95,6 +97,8 @@ type Server struct {
 	ai             *ai.Engine
 	aiJobs         int        // the engine's job slots, reported when they are all taken
 	probe          writeProbe // the health routes' shared write probe
+	// tools are the MCP tools the assistant's model may use (SetAssistantTools).
+	tools ToolTable
 	// setupCode must accompany the first-run setup form (see SetupURL).
 	setupCode string
 }
@@ -119,7 +123,13 @@ type Route struct {
 	// hold the single writer while a model or OCR runs, and it generates
 	// no statements first.
 	WritesNothing bool
-	handler       bunrouter.HandlerFunc
+	// NoIdempotencyKey marks a POST that is not wrapped for Idempotency-Key
+	// although it writes: the assistant's chat, which stores its exchange in
+	// a short transaction of its own after a model call, and its confirm,
+	// which is exactly-once by proposal id in a write scope of its own
+	// (scopes do not nest). WritesNothing routes are not wrapped either.
+	NoIdempotencyKey bool
+	handler          bunrouter.HandlerFunc
 }
 
 // New builds the server and registers every route.
@@ -171,6 +181,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerInstallmentRoutes()
 	s.registerExpenseRoutes()
 	s.registerAIRoutes()
+	s.registerAssistantRoutes()
 	s.registerSettingsRoutes()
 	s.registerBillRoutes()
 	s.registerLoanRoutes()
@@ -213,7 +224,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		h = s.withGeneration(rt.Path, h)
 	}
 	if strings.HasPrefix(rt.Path, APIPrefix) {
-		if rt.Method == http.MethodPost && !rt.Access.IsPublic() && !rt.WritesNothing {
+		if rt.Method == http.MethodPost && !rt.Access.IsPublic() && !rt.WritesNothing && !rt.NoIdempotencyKey {
 			// Inside the query check: a request the route refuses for its
 			// query is refused before its key is looked at.
 			h = s.idempotent(h)

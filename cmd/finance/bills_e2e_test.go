@@ -2,10 +2,7 @@ package main
 
 import (
 	"net/http"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -18,30 +15,8 @@ import (
 // account, deleting it reverses both, and a payment acknowledged just before
 // a kill -9 is there after the restart, with no bill materialized twice.
 func TestBillsEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test builds and runs the binary")
-	}
-	bin := buildBinary(t)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	const email = "bills@example.com"
-	binMustRun(t, bin, dataDir, "a long enough password\n", "users", "create", "--email", email, "--password-stdin")
-	key := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", email, "--name", "e2e",
-		"--scopes", "bills:write,accounts:write,finance:read").stdout)
-	srv := startServer(t, bin, dataDir)
-	api := func(method, path string, body any, want int) envelope {
-		t.Helper()
-		status, env := call(t, method, srv.url+"/api/v1"+path, key, body)
-		if status != want {
-			t.Fatalf("%s %s: %d, want %d: %+v", method, path, status, want, env.Error)
-		}
-		return env
-	}
-	manila, err := time.LoadLocation("Asia/Manila")
-	if err != nil {
-		t.Fatal(err)
-	}
-	today := finance.Today(time.Now(), manila)
-	month := func(k, day int) string { return finance.MonthAdd(today, k, day).String() }
+	l := startLedgerServer(t, "bills@example.com", "bills:write,accounts:write,finance:read")
+	api, month := l.api, l.month
 
 	account := decodeAs[finance.Account](t, api("POST", "/accounts", map[string]any{"name": "Payroll", "type": "savings",
 		"opening_balance": "20000"}, http.StatusCreated))
@@ -86,7 +61,7 @@ func TestBillsEndToEnd(t *testing.T) {
 		t.Errorf("balance after the payment %s, want 18799.50", got)
 	}
 	// More than remains is refused and writes nothing.
-	if status, env := call(t, "POST", srv.url+"/api/v1"+pay, key, map[string]any{"amount": "1799.51"}); status != http.StatusBadRequest ||
+	if status, env := l.call("POST", pay, map[string]any{"amount": "1799.51"}); status != http.StatusBadRequest ||
 		env.Error == nil || env.Error.Code != "VALIDATION_ERROR" {
 		t.Errorf("overpayment: %d %+v", status, env.Error)
 	}
@@ -109,8 +84,7 @@ func TestBillsEndToEnd(t *testing.T) {
 	if full.Bill.Status != finance.BillPaid {
 		t.Fatalf("after paying in full: %+v", full.Bill)
 	}
-	srv.kill(t)
-	srv = startServer(t, bin, dataDir)
+	l.killAndRestart()
 	again := decodeAs[finance.Bill](t, api("GET", "/bills/"+last.ID, nil, http.StatusOK))
 	if again.Status != finance.BillPaid || again.PaidTotal.String() != "3000.00" {
 		t.Errorf("after kill -9: %+v", again)

@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/finance-app/finance/finance"
 )
@@ -28,30 +26,8 @@ func decodeAs[T any](t *testing.T, env envelope) T {
 // minimum due to the centavo, a late posting, a payment that survives a
 // kill -9, and void as reset.
 func TestCardStatementsEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test builds and runs the binary")
-	}
-	bin := buildBinary(t)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	const email = "cards@example.com"
-	binMustRun(t, bin, dataDir, "a long enough password\n", "users", "create", "--email", email, "--password-stdin")
-	key := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", email, "--name", "e2e", "--scopes", "all").stdout)
-	srv := startServer(t, bin, dataDir)
-	api := func(method, path string, body any, want int) envelope {
-		t.Helper()
-		status, env := call(t, method, srv.url+"/api/v1"+path, key, body)
-		if status != want {
-			t.Fatalf("%s %s: %d, want %d: %+v", method, path, status, want, env.Error)
-		}
-		return env
-	}
-
-	manila, err := time.LoadLocation("Asia/Manila")
-	if err != nil {
-		t.Fatal(err)
-	}
-	today := finance.Today(time.Now(), manila)
-	month := func(k, day int) string { return finance.MonthAdd(today, k, day).String() }
+	l := startLedgerServer(t, "cards@example.com", "all")
+	api, today, month := l.api, l.today, l.month
 	card := decodeAs[finance.CreditCard](t, api("POST", "/credit-cards", map[string]any{"name": "Gold", "credit_limit": "100000",
 		"statement_day": 15, "due_day": 5, "cycle_start_date": month(-4, 1)}, http.StatusCreated))
 	account := decodeAs[finance.Account](t, api("POST", "/accounts", map[string]any{"name": "Payroll", "type": "savings",
@@ -92,7 +68,7 @@ func TestCardStatementsEndToEnd(t *testing.T) {
 
 	// Pay the minimum; more than remains is refused and writes nothing.
 	pay := "/credit-cards/soa/" + first.ID + "/payments"
-	status, env := call(t, "POST", srv.url+"/api/v1"+pay, key, map[string]any{"amount": "16683.36", "account_id": account.ID})
+	status, env := l.call("POST", pay, map[string]any{"amount": "16683.36", "account_id": account.ID})
 	if status != http.StatusBadRequest || env.Error == nil || env.Error.Code != "VALIDATION_ERROR" {
 		t.Errorf("overpayment: %d %+v", status, env.Error)
 	}
@@ -102,8 +78,7 @@ func TestCardStatementsEndToEnd(t *testing.T) {
 	}
 
 	// A kill -9 loses no acknowledged write; the next start generates nothing twice.
-	srv.kill(t)
-	srv = startServer(t, bin, dataDir)
+	l.killAndRestart()
 	again := decodeAs[finance.SOADetail](t, api("GET", "/credit-cards/soa/"+first.ID, nil, http.StatusOK))
 	if again.PaidTotal.String() != "500.50" || again.Status != finance.SOAPartiallyPaid {
 		t.Errorf("after kill -9: %+v", again.SOA)

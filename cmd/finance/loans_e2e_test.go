@@ -3,10 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/finance-app/finance/finance"
 )
@@ -17,30 +14,8 @@ import (
 // survives a kill -9 (payment, account line and spending), and the rest of
 // the instance paying it off.
 func TestLoansEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test builds and runs the binary")
-	}
-	bin := buildBinary(t)
-	dataDir := filepath.Join(t.TempDir(), "data")
-	const email = "loans@example.com"
-	binMustRun(t, bin, dataDir, "a long enough password\n", "users", "create", "--email", email, "--password-stdin")
-	key := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", email, "--name", "e2e",
-		"--scopes", "loans:write,accounts:write,finance:read").stdout)
-	srv := startServer(t, bin, dataDir)
-	api := func(method, path string, body any, want int) envelope {
-		t.Helper()
-		status, env := call(t, method, srv.url+"/api/v1"+path, key, body)
-		if status != want {
-			t.Fatalf("%s %s: %d, want %d: %+v", method, path, status, want, env.Error)
-		}
-		return env
-	}
-
-	manila, err := time.LoadLocation("Asia/Manila")
-	if err != nil {
-		t.Fatal(err)
-	}
-	today := finance.Today(time.Now(), manila)
+	l := startLedgerServer(t, "loans@example.com", "loans:write,accounts:write,finance:read")
+	api, today := l.api, l.today
 	start := today.AddDays(-20)
 	account := decodeAs[finance.Account](t, api("POST", "/accounts", map[string]any{"name": "Payroll", "type": "savings",
 		"opening_balance": "20000"}, http.StatusCreated))
@@ -76,8 +51,7 @@ func TestLoansEndToEnd(t *testing.T) {
 	}
 
 	// A kill -9 right after the acknowledged payment loses nothing.
-	srv.kill(t)
-	srv = startServer(t, bin, dataDir)
+	l.killAndRestart()
 	after := decodeAs[finance.LoanDetail](t, api("GET", "/loans/"+loan.ID, nil, http.StatusOK))
 	if x := after.Instances[0]; len(x.Payments) != 1 || x.Payments[0].ID != paid.Payment.ID || x.PaidInterest.String() != "600.00" ||
 		x.Status != finance.InstancePartiallyPaid || after.PaidTotal.String() != "600.00" {

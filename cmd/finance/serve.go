@@ -103,6 +103,11 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	defer db.Close()
+	// Assistant conversations past their 30 days go at start; each user's
+	// next chat also deletes theirs, so no background job is needed.
+	if err := db.PruneAssistant(ctx, time.Now()); err != nil {
+		log.Warn("could not delete old assistant conversations", "error", err)
+	}
 	secret, err := c.loadJWTSecret()
 	if err != nil {
 		return fmt.Errorf("JWT signing key: %w", err)
@@ -140,6 +145,8 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	srv.MountMCP(mcp)
+	// The assistant offers its model the same tools, built the same way.
+	srv.SetAssistantTools(mcp)
 
 	httpServer := &http.Server{
 		Handler:           srv.Handler(),

@@ -1,0 +1,54 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+// The tool table as other programs in the binary offer it to a model: the
+// AI assistant (server/assistant_model.go) gives its model the read tools,
+// and proposes the writes, with the same names, descriptions and input
+// schemas an MCP client sees, and builds each call's REST request the same
+// way a tools/call does. The server cannot import this package, so these
+// methods use plain values and the binary passes the Handler in.
+
+// ToolNames lists the tools in table order.
+func (h *Handler) ToolNames() []string {
+	names := make([]string, len(h.tools))
+	for i, t := range h.tools {
+		names[i] = t.name
+	}
+	return names
+}
+
+// ToolInfo describes the tool called name (ok is false for no such tool):
+// its title and description, its input schema, whether it only reads, and
+// the requirement of the route it wraps.
+func (h *Handler) ToolInfo(name string) (title, description string, inputSchema json.RawMessage, readOnly bool,
+	access auth.Requirement, ok bool,
+) {
+	t, ok := h.byName[name]
+	if !ok {
+		return "", "", nil, false, auth.Requirement{}, false
+	}
+	return t.title, t.description, t.inputSchema, t.hints.readOnly, t.access, true
+}
+
+// ToolRequest builds the REST request of a call of the tool called name
+// with args, as tools/call does; arguments that cannot form it are a
+// *finance.ValidationError, whose message a model can act on.
+func (h *Handler) ToolRequest(ctx context.Context, name string, args json.RawMessage) (*http.Request, error) {
+	t, ok := h.byName[name]
+	if !ok {
+		return nil, finance.Invalid("name", "is not a tool of this server")
+	}
+	r, problem := t.request(ctx, args)
+	if problem != nil {
+		return nil, &finance.ValidationError{Message: problem.Message, Fields: problem.Fields}
+	}
+	return r, nil
+}
