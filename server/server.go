@@ -47,8 +47,7 @@ type Config struct {
 	// Telegram is the bot whose updates the messaging webhook takes.
 	// Without one the webhook answers 404.
 	Telegram *telegram.Bot
-	// WebhookRateLimit applies per client IP to the messaging webhook
-	// (zero: 120/min, bursts of 60).
+	// WebhookRateLimit applies per client IP to the messaging webhook.
 	WebhookRateLimit Rate
 	// MediaDir holds the uploaded files the server serves publicly (profile
 	// pictures), normally the data directory's media folder. Without it
@@ -157,9 +156,6 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		s.ai = ai.New(ai.Config{Log: log})
 	}
 	s.telegram = cfg.Telegram
-	if cfg.WebhookRateLimit == (Rate{}) {
-		cfg.WebhookRateLimit = telegramWebhookRate
-	}
 	s.webhookLimiter = newLimiter("webhook", cfg.WebhookRateLimit)
 	s.aiJobs = s.ai.MaxJobs()
 	s.router = bunrouter.New(

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/uptrace/bunrouter"
 
@@ -226,7 +225,3 @@ func (s *Server) messagingUnlink(w http.ResponseWriter, r bunrouter.Request) err
 	http.Redirect(w, r.Request, MessagingPath+"?notice=unlinked", http.StatusSeeOther)
 	return nil
 }
-
-// telegramWebhookRate is the webhook's default limit per source address:
-// far above what one household's chats send, far below a flood.
-var telegramWebhookRate = Rate{Count: 120, Window: time.Minute, Burst: 60}
