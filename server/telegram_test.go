@@ -618,3 +618,35 @@ func TestMessagingSettingsPage(t *testing.T) {
 		t.Errorf("free plan code: %d", x.status)
 	}
 }
+
+func TestTelegramUpdatesStoredBeforeStartAreHandledAtStart(t *testing.T) {
+	fake := telegramtest.New(t, testBotToken)
+	handled := make(chan int64, 8)
+	var ls lateStore
+	bot, err := telegram.New(telegram.Config{Token: testBotToken, Secret: testWebhookSecret, APIURL: fake.URL,
+		Handled: func(id int64) { handled <- id }}, &ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &botEnv{testEnv: newTestEnv(t, func(c *Config) { c.Telegram = bot }), t: t, fake: fake, bot: bot, handled: handled}
+	ls.Store = env.db
+	// Delivered while no worker runs (as across a restart): stored and acknowledged, nothing sent yet.
+	update := textUpdate(900, "hello")
+	update["update_id"] = int64(900)
+	body, _ := json.Marshal(update)
+	if x := env.post(testWebhookSecret, body); x.status != http.StatusOK {
+		t.Fatalf("status %d", x.status)
+	}
+	if calls := fake.Calls(""); len(calls) != 0 {
+		t.Fatalf("sent before the bot started: %+v", calls)
+	}
+	bot.Start(env.srv.MessagingAPI(), nil)
+	t.Cleanup(func() { bot.Stop(context.Background()) })
+	env.waitHandled(900)
+	if got := env.lastText(900); !strings.Contains(got, "not linked") {
+		t.Errorf("answered %q", got)
+	}
+	if pending, _ := env.db.PendingTelegramUpdates(context.Background(), 10); len(pending) != 0 {
+		t.Errorf("still pending: %+v", pending)
+	}
+}
