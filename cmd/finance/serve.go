@@ -95,6 +95,14 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("--login-rate-limit: %w", err)
 	}
 
+	if err := f.telegram.check(false); err != nil {
+		return err
+	}
+	webhookRate, err := server.ParseRate(f.telegram.rateLimit, 0)
+	if err != nil {
+		return fmt.Errorf("--telegram-rate-limit: %w", err)
+	}
+
 	engine, err := f.aiEngine(log)
 	if err != nil {
 		return err
@@ -102,14 +110,6 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	aiRate, err := server.ParseRate(f.aiRateLimit, 0)
 	if err != nil {
 		return fmt.Errorf("--ai-rate-limit: %w", err)
-	}
-
-	if err := f.telegram.check(false); err != nil {
-		return err
-	}
-	webhookRate, err := server.ParseRate(f.telegram.rateLimit, 0)
-	if err != nil {
-		return fmt.Errorf("--telegram-rate-limit: %w", err)
 	}
 
 	db, err := c.openStore(ctx)
