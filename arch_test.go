@@ -80,6 +80,9 @@ var rules = []rule{
 	{"ai", concat([]string{module + "/store", module + "/server", module + "/mcpserver", module + "/cmd", module + "/embed",
 		"github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"ai parses into finance's types; it knows nothing of routing, storage, MCP or the CLI"},
+	{"telegram", concat([]string{module + "/store", module + "/server", module + "/mcpserver", module + "/cmd", module + "/embed",
+		module + "/ai", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+		"the bot reaches the ledger only through REST routes served in process (its API port); it knows nothing of routing, storage, MCP or the CLI"},
 }
 
 func TestImportRules(t *testing.T) {
@@ -115,6 +118,24 @@ func TestOnlyServerAndCLIImportAI(t *testing.T) {
 		for _, imp := range p.Imports {
 			if imp == module+"/ai" {
 				t.Errorf("%s imports %s; only server and cmd/finance may", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+// TestOnlyServerStoreAndCLIImportTelegram: the bot is wired by the
+// composition root, fed by the server's webhook route, and persisted by
+// store through its port; the domain and the rest never reach it.
+func TestOnlyServerStoreAndCLIImportTelegram(t *testing.T) {
+	allowed := map[string]bool{"server": true, "cmd/finance": true, "store": true, "telegram": true}
+	for _, p := range listPackages(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if allowed[rel] || strings.HasPrefix(rel, "telegram/") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if imp == module+"/telegram" {
+				t.Errorf("%s imports %s; only server, store and cmd/finance may", p.ImportPath, imp)
 			}
 		}
 	}

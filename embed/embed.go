@@ -17,7 +17,7 @@ var OpenAPI []byte
 var Docs embed.FS
 
 // Templates are the server-rendered web pages (html/template): setup,
-// sign-in, consent, API keys and connected apps.
+// sign-in, consent, API keys, connected apps and messaging.
 //
 //go:embed templates
 var Templates embed.FS

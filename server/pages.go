@@ -53,7 +53,7 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // pageTemplates are parsed once: each page file with the shared layout.
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "error"} {
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error"} {
 		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return m
@@ -62,7 +62,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title  string
-	Nav    string // "keys" or "apps": the current settings page
+	Nav    string // "keys", "apps" or "messaging": the current settings page
 	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
 	User   *finance.User
 	CSRF   string
@@ -495,4 +495,5 @@ var notices = map[string]string{
 	"welcome":      "Your user is ready. Create an API key below, or point an MCP client at this server to connect it.",
 	"revoked":      "The key has been revoked. It no longer works.",
 	"disconnected": "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":     "The chat has been unlinked. It can no longer act for you.",
 }

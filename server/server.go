@@ -16,6 +16,7 @@ import (
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/telegram"
 )
 
 // Config holds the settings of the HTTP layer.
@@ -46,6 +47,11 @@ type Config struct {
 	// MCPCORSOrigins are the browser origins (as ParseOrigin returns them)
 	// allowed to call the MCP endpoint across origins; none by default.
 	MCPCORSOrigins []string
+	// Telegram is the bot whose updates the messaging webhook takes.
+	// Without one the webhook answers 404.
+	Telegram *telegram.Bot
+	// WebhookRateLimit applies per client IP to the messaging webhook.
+	WebhookRateLimit Rate
 	// MediaDir holds the uploaded files the server serves publicly (profile
 	// pictures), normally the data directory's media folder. Without it
 	// uploads fail and nothing is served.
@@ -85,12 +91,14 @@ type Server struct {
 
 	oauth *oauth.Server
 
-	keyLimiter   *limiter
-	loginLimiter *limiter
-	aiLimiter    *limiter // each user's AI parsing budget
-	ai           *ai.Engine
-	aiJobs       int        // the engine's job slots, reported when they are all taken
-	probe        writeProbe // the health routes' shared write probe
+	keyLimiter     *limiter
+	loginLimiter   *limiter
+	aiLimiter      *limiter // each user's AI parsing budget
+	telegram       *telegram.Bot
+	webhookLimiter *limiter // per client IP, on the messaging webhook
+	ai             *ai.Engine
+	aiJobs         int        // the engine's job slots, reported when they are all taken
+	probe          writeProbe // the health routes' shared write probe
 	// tools are the MCP tools the assistant's model may use (SetAssistantTools).
 	tools ToolTable
 	// setupCode must accompany the first-run setup form (see SetupURL).
@@ -150,6 +158,8 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	if s.ai == nil {
 		s.ai = ai.New(ai.Config{Log: log})
 	}
+	s.telegram = cfg.Telegram
+	s.webhookLimiter = newLimiter("webhook", cfg.WebhookRateLimit)
 	s.aiJobs = s.ai.MaxJobs()
 	s.router = bunrouter.New(
 		bunrouter.WithNotFoundHandler(s.notFound),
@@ -175,6 +185,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerBillRoutes()
 	s.registerLoanRoutes()
 	s.registerReportRoutes()
+	s.registerMessagingRoutes()
 	return s
 }
 

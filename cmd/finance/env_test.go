@@ -19,6 +19,7 @@ import (
 
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/server"
+	"github.com/finance-app/finance/telegram"
 )
 
 // parseServeFlags parses args and env as serve does and returns the result.
@@ -39,6 +40,7 @@ func parseServeFlags(t *testing.T, env map[string]string, args ...string) (serve
 var serveDefaults = serveFlags{
 	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
 	maxBody: server.DefaultMaxBodyBytes, accessLog: true, aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h",
+	telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
 }
 
 func TestServeFlagsFromTheEnvironment(t *testing.T) {
@@ -80,6 +82,12 @@ func TestServeFlagsFromTheEnvironment(t *testing.T) {
 			f.aiBaseURL, f.aiModel, f.aiVisionModel, f.aiAPIKey = "http://127.0.0.1:11434/v1", "llama3.2", "llava", "sk-local"
 			f.aiTimeout, f.ocrCommand, f.aiRateLimit = 90*time.Second, "/usr/bin/tesseract", "30/h"
 		})},
+		{"the Telegram variables", map[string]string{
+			"FINANCE_TELEGRAM_BOT_TOKEN": "123:abc", "FINANCE_TELEGRAM_WEBHOOK_SECRET": "s3cret",
+			"FINANCE_TELEGRAM_API_URL": "http://127.0.0.1:8081", "FINANCE_TELEGRAM_RATE_LIMIT": "30/min",
+		}, nil, with(func(f *serveFlags) {
+			f.telegram = telegramFlags{token: "123:abc", secret: "s3cret", apiURL: "http://127.0.0.1:8081", rateLimit: "30/min"}
+		})},
 		{"an empty variable is unset", map[string]string{"FINANCE_RATE_BURST": "", "FINANCE_ACCESS_LOG": ""}, nil, serveDefaults},
 		{"the command line wins", map[string]string{"FINANCE_ACCESS_LOG": "1", "FINANCE_RATE_BURST": "abc"},
 			[]string{"--access-log=off", "--rate-burst", "3"}, with(func(f *serveFlags) { f.accessLog, f.rateBurst = false, 3 })},
@@ -92,7 +100,7 @@ func TestServeFlagsFromTheEnvironment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{})); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(serveFlags{}, telegramFlags{})); diff != "" {
 				t.Errorf("flags (-want +got):\n%s", diff)
 			}
 		})

@@ -22,6 +22,7 @@ import (
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/telegram"
 )
 
 // serveFlags are the settings of serve, from its flags or their environment
@@ -38,6 +39,9 @@ type serveFlags struct {
 	aiBaseURL, aiModel, aiVisionModel, aiAPIKey string
 	aiTimeout                                   time.Duration
 	ocrCommand, aiRateLimit                     string
+	// The Telegram bot: its token, the webhook's secret, the Bot API's
+	// address, and the webhook's limit per source address.
+	telegram telegramFlags
 }
 
 func newServeCmd(c *cli) *cobra.Command {
@@ -75,6 +79,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.ocrCommand, "ocr-command", "", "OCR program for receipt photos, called as CMD IMAGE stdout (default: tesseract, when it is on the PATH)")
 	rateVar(fl, &f.aiRateLimit, "ai-rate-limit", "60/h", "AI parsing calls per user (an image counts 5): N/s, N/min, N/h or off")
 	fl.StringSliceVar(&f.corsOrigins, "cors-origin", nil, "a browser origin (https://host[:port]) allowed to call /api/mcp from its pages (CORS); repeat or comma-separate for more; none by default")
+	f.telegram.register(fl)
+	rateVar(fl, &f.telegram.rateLimit, "telegram-rate-limit", "120/min", "messaging webhook deliveries per source address: N/s, N/min, N/h or off")
 	bindEnv(fl)
 }
 
@@ -89,6 +95,14 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	loginRate, err := server.ParseRate(f.loginRateLimit, f.loginBurst)
 	if err != nil {
 		return fmt.Errorf("--login-rate-limit: %w", err)
+	}
+
+	if err := f.telegram.check(false); err != nil {
+		return err
+	}
+	webhookRate, err := server.ParseRate(f.telegram.rateLimit, 0)
+	if err != nil {
+		return fmt.Errorf("--telegram-rate-limit: %w", err)
 	}
 
 	engine, err := f.aiEngine(log)
@@ -113,6 +127,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	defer db.Close()
+	bot, err := f.telegram.bot(db, log)
+	if err != nil {
+		return err
+	}
 	// Assistant conversations past their 30 days go at start; each user's
 	// next chat also deletes theirs, so no background job is needed.
 	if err := db.PruneAssistant(ctx, time.Now()); err != nil {
@@ -147,6 +165,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
 		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
+		Telegram: bot, WebhookRateLimit: webhookRate,
 	}, log, authService, db)
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
@@ -158,6 +177,13 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	srv.MountMCP(mcp)
 	// The assistant offers its model the same tools, built the same way.
 	srv.SetAssistantTools(mcp)
+	if bot != nil {
+		// The bot reaches the ledger and the assistant only through REST
+		// routes served in process as the linked user.
+		api := srv.MessagingAPI()
+		bot.Start(api, telegram.NewRESTAssistant(api))
+		log.Info("telegram bot", "webhook", baseURL+server.MessagingWebhookPath, "api", f.telegram.apiURL)
+	}
 
 	httpServer := &http.Server{
 		Handler:           srv.Handler(),
@@ -192,6 +218,11 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 
 	select {
 	case err := <-serveErr:
+		if bot != nil {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			bot.Stop(stopCtx)
+			cancel()
+		}
 		stopFlusher()
 		<-flusherDone
 		return err
@@ -201,6 +232,11 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = httpServer.Shutdown(shutdownCtx)
+	if bot != nil {
+		// Updates still being handled get until the deadline; any left are
+		// stored as pending and handled at the next start.
+		bot.Stop(shutdownCtx)
+	}
 	stopFlusher()
 	<-flusherDone // the flusher writes pending last-use times before the database closes
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {

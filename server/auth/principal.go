@@ -13,6 +13,9 @@ const (
 	MethodAPIKey Method = "api_key"
 	MethodJWT    Method = "jwt"
 	MethodOAuth  Method = "oauth"
+	// MethodMessaging is a chat of a messaging platform linked to the user
+	// (the Telegram bot); it acts with MessagingScopes.
+	MethodMessaging Method = "messaging"
 )
 
 // Principal is the authenticated caller: the user whose data every read and
@@ -29,8 +32,10 @@ type Principal struct {
 func (p Principal) UserID() string { return p.User.ID }
 
 // NeedsPro reports whether this kind of credential is a Pro-plan feature
-// (API keys and OAuth connections are; first-party sign-in is not).
-func (p Principal) NeedsPro() bool { return p.Method == MethodAPIKey || p.Method == MethodOAuth }
+// (API keys, OAuth connections and linked chats are; first-party sign-in is not).
+func (p Principal) NeedsPro() bool {
+	return p.Method == MethodAPIKey || p.Method == MethodOAuth || p.Method == MethodMessaging
+}
 
 type principalKey struct{}
 

@@ -44,6 +44,13 @@ var ScopeDescriptions = map[Scope]string{
 	ScopeAll:           "Everything, including scopes added in the future",
 }
 
+// MessagingScopes are what a linked chat of a messaging platform may do:
+// read, and the writes a person makes from a phone (record expenses, pay
+// bills and loans), each only after a Confirm button. Not accounts (balance
+// adjustments), cards and statements, income, or settings: a lost or
+// borrowed phone with the chat open should not reach those.
+var MessagingScopes = []Scope{ScopeRead, ScopeExpensesWrite, ScopeBillsWrite, ScopeLoansWrite}
+
 // ParseScopes validates a list of scope names. Unknown names are rejected.
 // "all", or every individual scope, is stored as the single value "all".
 func ParseScopes(names []string) ([]Scope, error) {
@@ -103,6 +110,7 @@ const (
 	reqFirstParty         // only the first-party JWT (password change)
 	reqFirstOrAll         // the first-party JWT or a key holding "all"
 	reqMCP                // mcp:connect
+	reqPlatform           // no user credential: the messaging platform's secret header, checked by the route
 )
 
 // Requirement constructors, one per rule of the specification's scope table.
@@ -113,6 +121,9 @@ var (
 	FirstPartyOnly  = Requirement{kind: reqFirstParty}
 	FirstPartyOrAll = Requirement{kind: reqFirstOrAll}
 	MCPConnect      = Requirement{kind: reqMCP}
+	// PlatformSecret is the messaging webhook's: no user credential, but the
+	// platform's secret header, which the route itself checks (§5).
+	PlatformSecret = Requirement{kind: reqPlatform}
 )
 
 // Read is satisfied by finance:read or by the domain's write scope
@@ -125,14 +136,17 @@ func Write(domainWrite Scope) Requirement { return Requirement{kind: reqWrite, w
 // Valid reports whether r was built by one of the constructors.
 func (r Requirement) Valid() bool { return r.kind != reqInvalid }
 
-// IsPublic reports whether the route needs no credential.
-func (r Requirement) IsPublic() bool { return r.kind == reqPublic }
+// IsPublic reports whether the route needs no user credential (the
+// messaging webhook checks its platform's secret itself).
+func (r Requirement) IsPublic() bool { return r.kind == reqPublic || r.kind == reqPlatform }
 
 // String describes the requirement as it appears in the contract (x-scope).
 func (r Requirement) String() string {
 	switch r.kind {
 	case reqPublic:
 		return "public"
+	case reqPlatform:
+		return "platform-secret"
 	case reqAny:
 		return "any"
 	case reqRead:
@@ -154,7 +168,7 @@ func (r Requirement) String() string {
 // Allow checks p against r. The error names the scope that is missing.
 func (p Principal) Allow(r Requirement) error {
 	switch r.kind {
-	case reqPublic, reqAny:
+	case reqPublic, reqAny, reqPlatform:
 		return nil
 	case reqInvalid:
 		return &Error{Kind: ErrForbidden, Message: "This route declares no scope"}

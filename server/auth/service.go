@@ -283,3 +283,14 @@ func (s *Service) RunUsageFlusher(ctx context.Context, interval time.Duration) {
 
 // FlushUsage writes pending last-use times now.
 func (s *Service) FlushUsage(ctx context.Context) error { return s.usage.Flush(ctx) }
+
+// MessagingPrincipal is the principal of a messaging platform's chat linked
+// to userID: the user as stored now (so a plan change applies at once),
+// MethodMessaging, and MessagingScopes. An unknown user is finance.ErrNotFound.
+func (s *Service) MessagingPrincipal(ctx context.Context, userID string) (Principal, error) {
+	u, err := s.store.UserByID(ctx, userID)
+	if err != nil {
+		return Principal{}, err
+	}
+	return Principal{User: u, Method: MethodMessaging, CredentialID: "messaging:" + u.ID, Scopes: MessagingScopes}, nil
+}
