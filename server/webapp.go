@@ -327,7 +327,7 @@ func (s *Server) expensesView(r *http.Request, u finance.User, filter expenseFil
 		return d, err
 	}
 	list, err := s.ledger.ListExpenses(r.Context(), u.ID,
-		finance.ExpenseFilter{DateFrom: from, DateTo: to, Search: filter.Search, Category: filter.Category},
+		finance.ExpenseFilter{Status: finance.StatusActive, DateFrom: from, DateTo: to, Search: filter.Search, Category: filter.Category},
 		finance.ListParams{Page: page, Limit: expensesPageSize, SortBy: "date", Desc: true})
 	if err != nil {
 		return d, err
