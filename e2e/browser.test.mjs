@@ -120,8 +120,10 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   await page.locator('input[name=password]').fill(password);
   await page.locator('input[name=password_confirm]').fill(password);
   await page.getByRole('button', { name: 'Create user and sign in' }).click();
-  await page.waitForURL('**/settings/api-keys?notice=welcome');
+  await page.waitForURL('**/?notice=welcome');
   assert.match(await page.textContent('main'), /Your user is ready/);
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.waitForURL('**/settings/api-keys');
 
   // The MCP agent preset fills the form; the user renames the key and
   // shortens its expiry before creating it. It is shown once, with the MCP

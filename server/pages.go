@@ -1,7 +1,7 @@
 package server
 
 // The web pages: first-run setup, sign-in and sign-out, the OAuth consent
-// screen, API keys and connected apps. They are server-rendered with
+// screen, API keys and connected apps, and the web app (webapp.go). They are server-rendered with
 // html/template from embedded files, use no script at all, and are
 // registered as pages (Route.Page), outside the API contract.
 //
@@ -53,7 +53,7 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // pageTemplates are parsed once: each page file with the shared layout.
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error"} {
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses"} {
 		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return m
@@ -62,7 +62,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title  string
-	Nav    string // "keys", "apps" or "messaging": the current settings page
+	Nav    string // the current page in the navigation: home, record, expenses, keys, apps or messaging
 	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
 	User   *finance.User
 	CSRF   string
@@ -302,29 +302,28 @@ func (s *Server) registerPageRoutes() {
 	s.page(http.MethodPost, APIKeysPath+"/:id/revoke", s.apiKeysRevoke)
 	s.page(http.MethodGet, ConnectedAppPath, s.appsPage)
 	s.page(http.MethodPost, ConnectedAppPath+"/:id/revoke", s.appsRevoke)
+	s.registerWebAppRoutes()
 }
 
-// home sends the browser where it can do something: its settings when
-// signed in, the first-run setup while there is no user, else sign-in.
+// home is the signed-in person's dashboard (homePage); anyone else is sent
+// to the first-run setup while there is no user, else to sign-in.
 func (s *Server) home(w http.ResponseWriter, r bunrouter.Request) error {
-	setPageHeaders(w.Header(), "")
-	_, _, ok, err := s.sessionUser(r.Request)
+	u, sid, ok, err := s.sessionUser(r.Request)
 	if err != nil {
 		return err
 	}
-	target := APIKeysPath
-	if !ok {
-		n, err := s.auth.CountUsers(r.Context())
-		if err != nil {
-			return err
-		}
-		target = LoginPath
-		if n == 0 {
-			target = SetupPath
-		}
+	if ok {
+		return s.homePage(w, r.Request, u, sid)
 	}
-	http.Redirect(w, r.Request, target, http.StatusSeeOther)
-	return nil
+	n, err := s.auth.CountUsers(r.Context())
+	if err != nil {
+		return err
+	}
+	target := LoginPath
+	if n == 0 {
+		target = SetupPath
+	}
+	return redirect(w, r.Request, target)
 }
 
 func (s *Server) staticFile(w http.ResponseWriter, r bunrouter.Request) error {
@@ -415,7 +414,7 @@ func (s *Server) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	setPageHeaders(w.Header(), "")
-	http.Redirect(w, r.Request, APIKeysPath+"?notice=welcome", http.StatusSeeOther)
+	http.Redirect(w, r.Request, HomePath+"?notice=welcome", http.StatusSeeOther)
 	return nil
 }
 
@@ -492,8 +491,11 @@ func (s *Server) logout(w http.ResponseWriter, r bunrouter.Request) error {
 // notices are the fixed messages a redirect may ask a page to show; the
 // query names one, so no text from the URL reaches the page.
 var notices = map[string]string{
-	"welcome":      "Your user is ready. Create an API key below, or point an MCP client at this server to connect it.",
-	"revoked":      "The key has been revoked. It no longer works.",
-	"disconnected": "The app has been disconnected. Its tokens no longer work.",
-	"unlinked":     "The chat has been unlinked. It can no longer act for you.",
+	"welcome":          "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"expense-recorded": "Expense recorded.",
+	"income-recorded":  "Income recorded.",
+	"expense-voided":   "The expense has been voided.",
+	"revoked":          "The key has been revoked. It no longer works.",
+	"disconnected":     "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":         "The chat has been unlinked. It can no longer act for you.",
 }

@@ -86,15 +86,15 @@ func TestSetupOnlyWhileThereIsNoUser(t *testing.T) {
 	})
 
 	x := b.post(SetupPath, form(env.srv.setupCode, testPassword, testPassword))
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != APIKeysPath+"?notice=welcome" {
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != HomePath+"?notice=welcome" {
 		t.Fatalf("setup: %d to %q: %s", x.status, x.header.Get("Location"), x.body)
 	}
 	u, err := env.auth.UserByEmail(context.Background(), "owner@example.com")
 	if err != nil || u.Plan != finance.PlanPro || u.Name != "Owner" {
 		t.Fatalf("first user = %+v, %v; want a Pro user", u, err)
 	}
-	if keys := b.get(APIKeysPath + "?notice=welcome"); keys.status != http.StatusOK || !keys.contains("Your user is ready") {
-		t.Errorf("after setup the browser is not signed in: %d", keys.status)
+	if home := b.get(HomePath + "?notice=welcome"); home.status != http.StatusOK || !home.contains("Your user is ready") {
+		t.Errorf("after setup the browser is not signed in: %d", home.status)
 	}
 
 	// Once a user exists, setup is closed, even with the code.
@@ -174,8 +174,8 @@ func TestSignIn(t *testing.T) {
 	if x := b.get(LoginPath); x.status != http.StatusSeeOther {
 		t.Errorf("sign-in page when signed in: %d, want a redirect", x.status)
 	}
-	if x := b.get("/"); x.header.Get("Location") != APIKeysPath {
-		t.Errorf("GET / signed in goes to %q", x.header.Get("Location"))
+	if x := b.get("/"); x.status != http.StatusOK || !x.contains("Spending by category") {
+		t.Errorf("GET / signed in: %d, want the home page", x.status)
 	}
 }
 
@@ -621,7 +621,7 @@ func TestPagesAndStaticFiles(t *testing.T) {
 	if x := b.get("/static/..%2fembed.go"); x.status != http.StatusNotFound {
 		t.Errorf("path traversal: %d", x.status)
 	}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "error"} {
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "error", "home", "record", "expenses"} {
 		if pageTemplates[name] == nil {
 			t.Errorf("template %s is missing", name)
 		}
