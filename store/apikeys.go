@@ -69,8 +69,17 @@ const apiKeyByPublicIDSQL = `SELECT id, user_id, name, public_id, secret_hash, s
 	last_used_at, revoked_at FROM api_keys WHERE public_id = ?`
 
 // APIKeyByPublicID finds a key by the public part of its string. It runs on
-// every request made with a key, so it uses a prepared statement.
+// every request made with a key, so it answers from the credential cache
+// when it can and otherwise uses a prepared statement.
 func (db *DB) APIKeyByPublicID(ctx context.Context, publicID string) (auth.APIKey, error) {
+	gen, err := db.creds.fresh(ctx)
+	if err != nil {
+		return auth.APIKey{}, err
+	}
+	if k, ok := db.creds.key(publicID); ok {
+		return k, nil
+	}
+	db.creds.queries.Add(1)
 	st, err := db.readStmt(ctx, apiKeyByPublicIDSQL)
 	if err != nil {
 		return auth.APIKey{}, err
@@ -81,7 +90,9 @@ func (db *DB) APIKeyByPublicID(ctx context.Context, publicID string) (auth.APIKe
 	if err != nil {
 		return auth.APIKey{}, notFound(err, "API key")
 	}
-	return r.key(), nil
+	k := r.key()
+	db.creds.putKey(gen, k)
+	return k, nil
 }
 
 // APIKeyByID finds a key by id.

@@ -34,6 +34,7 @@ type DB struct {
 	reader *bun.DB
 	hot    hotStatements // prepared on the writer by the first Write
 	reads  sync.Map      // SQL text -> *sql.Stmt prepared on the read pool (readStmt)
+	creds  *credentialCache
 	// lastDiskFailure is the latest write that failed on the disk since the
 	// last ProbeWrite, if any.
 	lastDiskFailure atomic.Pointer[diskFailure]
@@ -83,10 +84,15 @@ func Open(path string) (*DB, error) {
 	rdb.SetMaxIdleConns(readers)
 	rdb.SetConnMaxIdleTime(0)
 	rdb.SetConnMaxLifetime(0)
+	creds, err := newCredentialCache(path, common)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("store: open credential cache: %w", err), rdb.Close(), wdb.Close())
+	}
 	return &DB{
 		path:   path,
 		writer: bun.NewDB(wdb, sqlitedialect.New()),
 		reader: bun.NewDB(rdb, sqlitedialect.New()),
+		creds:  creds,
 	}, nil
 }
 
@@ -115,7 +121,7 @@ func (db *DB) Close() error {
 		errs = append(errs, st.(*sql.Stmt).Close())
 		return true
 	})
-	return errors.Join(append(errs, db.hot.close(), db.reader.Close(), db.writer.Close())...)
+	return errors.Join(append(errs, db.hot.close(), db.creds.close(), db.reader.Close(), db.writer.Close())...)
 }
 
 // readStmt returns query prepared on the read pool, preparing it on first

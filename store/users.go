@@ -67,8 +67,17 @@ func (db *DB) UserByID(ctx context.Context, id string) (finance.User, error) {
 }
 
 // UserIdentity returns a user by id with their credential epoch. It runs on
-// every authenticated request, so it uses a prepared statement.
+// every authenticated request, so it answers from the credential cache when
+// it can and otherwise uses a prepared statement.
 func (db *DB) UserIdentity(ctx context.Context, id string) (auth.Identity, error) {
+	gen, err := db.creds.fresh(ctx)
+	if err != nil {
+		return auth.Identity{}, err
+	}
+	if u, ok := db.creds.user(id); ok {
+		return u, nil
+	}
+	db.creds.queries.Add(1)
 	st, err := db.readStmt(ctx, userIdentitySQL)
 	if err != nil {
 		return auth.Identity{}, err
@@ -79,6 +88,7 @@ func (db *DB) UserIdentity(ctx context.Context, id string) (auth.Identity, error
 		return auth.Identity{}, notFound(err, "user")
 	}
 	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+	db.creds.putUser(gen, u)
 	return u, nil
 }
 
