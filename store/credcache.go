@@ -38,9 +38,13 @@ type credentialCache struct {
 	genStmt     *sql.Stmt
 
 	mu          sync.Mutex
-	known       bool  // dataVersion and generation have been read once
-	dataVersion int64 // PRAGMA data_version at the last check
-	generation  int64 // credential_generation.n at the last check
+	checked     *sync.Cond // broadcast when a check ends
+	checking    bool       // a check runs (outside mu)
+	started     uint64     // checks started
+	completed   uint64     // the sequence number of the last successful check
+	known       bool       // dataVersion and generation have been read once
+	dataVersion int64      // PRAGMA data_version at the last check
+	generation  int64      // credential_generation.n at the last check
 	keys        map[string]cachedEntry[auth.APIKey]
 	users       map[string]cachedEntry[auth.Identity]
 	tokens      map[string]cachedEntry[cachedToken]
@@ -77,11 +81,14 @@ func newCredentialCache(path, common string) (*credentialCache, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	return &credentialCache{watch: w}, nil
+	c := &credentialCache{watch: w}
+	c.checked = sync.NewCond(&c.mu)
+	return c, nil
 }
 
-// prepare makes the check's statements, once (the table exists only after Migrate).
-func (c *credentialCache) prepareLocked(ctx context.Context) error {
+// prepare makes the check's statements, once (the table exists only after
+// Migrate). Only the one running check calls it.
+func (c *credentialCache) prepare(ctx context.Context) error {
 	if c.genStmt != nil {
 		return nil
 	}
@@ -99,28 +106,60 @@ func (c *credentialCache) prepareLocked(ctx context.Context) error {
 
 // fresh drops the cache when a credential changed since the last check and
 // returns the generation that entries read from now on belong to.
+//
+// Concurrent callers share checks: a caller is answered by the first check
+// that starts after it arrived (one already running may have read the
+// database before the caller's request began, so it does not count). Under
+// load one check thus serves many requests, and each still sees every
+// change committed before it called.
 func (c *credentialCache) fresh(ctx context.Context) (int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.prepareLocked(ctx); err != nil {
-		return 0, fmt.Errorf("store: credential cache: %w", err)
+	target := c.started + 1
+	for c.completed < target {
+		if c.checking {
+			c.checked.Wait()
+			continue
+		}
+		c.checking = true
+		c.started++
+		seq := c.started
+		known, lastVersion := c.known, c.dataVersion
+		c.mu.Unlock()
+		v, g, changed, err := c.check(ctx, known, lastVersion)
+		c.mu.Lock()
+		c.checking = false
+		c.checked.Broadcast()
+		if err != nil {
+			// Waiters run a check of their own, with their own context.
+			return 0, fmt.Errorf("store: credential cache: %w", err)
+		}
+		c.completed = seq
+		if changed && (!c.known || g != c.generation) {
+			c.keys, c.users, c.tokens = nil, nil, nil
+			c.generation = g
+		}
+		c.known, c.dataVersion = true, v
 	}
-	var v int64
-	if err := c.versionStmt.QueryRowContext(ctx).Scan(&v); err != nil {
-		return 0, fmt.Errorf("store: credential cache: %w", err)
+	return c.generation, nil
+}
+
+// check reads data_version and, when it moved since lastVersion (or
+// nothing is known yet), the generation.
+func (c *credentialCache) check(ctx context.Context, known bool, lastVersion int64) (version, generation int64, changed bool, err error) {
+	if err := c.prepare(ctx); err != nil {
+		return 0, 0, false, err
 	}
-	if c.known && v == c.dataVersion {
-		return c.generation, nil
+	if err := c.versionStmt.QueryRowContext(ctx).Scan(&version); err != nil {
+		return 0, 0, false, err
 	}
-	var g int64
-	if err := c.genStmt.QueryRowContext(ctx).Scan(&g); err != nil {
-		return 0, fmt.Errorf("store: credential cache: %w", err)
+	if known && version == lastVersion {
+		return version, 0, false, nil
 	}
-	if !c.known || g != c.generation {
-		c.keys, c.users, c.tokens = nil, nil, nil
+	if err := c.genStmt.QueryRowContext(ctx).Scan(&generation); err != nil {
+		return 0, 0, false, err
 	}
-	c.known, c.dataVersion, c.generation = true, v, g
-	return g, nil
+	return version, generation, true, nil
 }
 
 func cacheGet[T any](c *credentialCache, m map[string]cachedEntry[T], key string) (T, bool) {
