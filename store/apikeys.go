@@ -76,6 +76,26 @@ func (db *DB) APIKeyByPublicID(ctx context.Context, publicID string) (auth.APIKe
 	if err != nil {
 		return auth.APIKey{}, err
 	}
+	return db.apiKeyByPublicID(ctx, gen, publicID)
+}
+
+// APIKeyWithOwner returns the key with publicID and the user it belongs to,
+// both under one check of the credential cache (auth's keyOwnerStore).
+func (db *DB) APIKeyWithOwner(ctx context.Context, publicID string) (auth.APIKey, auth.Identity, error) {
+	gen, err := db.creds.fresh(ctx)
+	if err != nil {
+		return auth.APIKey{}, auth.Identity{}, err
+	}
+	k, err := db.apiKeyByPublicID(ctx, gen, publicID)
+	if err != nil {
+		return auth.APIKey{}, auth.Identity{}, err
+	}
+	u, err := db.userIdentity(ctx, gen, k.UserID)
+	return k, u, err
+}
+
+// apiKeyByPublicID is APIKeyByPublicID once the cache is checked (gen).
+func (db *DB) apiKeyByPublicID(ctx context.Context, gen int64, publicID string) (auth.APIKey, error) {
 	if k, ok := db.creds.key(publicID); ok {
 		return k, nil
 	}

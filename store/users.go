@@ -74,6 +74,11 @@ func (db *DB) UserIdentity(ctx context.Context, id string) (auth.Identity, error
 	if err != nil {
 		return auth.Identity{}, err
 	}
+	return db.userIdentity(ctx, gen, id)
+}
+
+// userIdentity is UserIdentity once the cache is checked (gen).
+func (db *DB) userIdentity(ctx context.Context, gen int64, id string) (auth.Identity, error) {
 	if u, ok := db.creds.user(id); ok {
 		return u, nil
 	}
