@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -179,5 +181,55 @@ func TestCachedOAuthTokenGoneOnceRevoked(t *testing.T) {
 				t.Errorf("OAuthToken after revocation = %v, want ErrNotFound", err)
 			}
 		})
+	}
+}
+
+// TestConcurrentRequestsSeeARevocation has requests authenticate from many
+// goroutines, sharing generation checks, while the key is revoked through a
+// second handle: every request that starts after the revocation returned
+// is refused.
+func TestConcurrentRequestsSeeARevocation(t *testing.T) {
+	ctx := context.Background()
+	db, cli := credentialHandles(t)
+	svc := newAuthService(t, db)
+	u, err := svc.CreateUser(ctx, auth.CreateUserRequest{Email: "a@example.com", Plan: finance.PlanPro, Password: "correct horse battery"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, key, err := svc.CreateKey(ctx, auth.CreateKeyRequest{UserID: u.ID, Name: "k", Scopes: []string{"finance:read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revoked atomic.Bool
+	stale := make(chan error, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				after := revoked.Load()
+				_, err := svc.Authenticate(ctx, key)
+				if after && err == nil {
+					stale <- errors.New("a request that started after the revocation was authenticated")
+					return
+				}
+				if after {
+					return
+				}
+			}
+		}()
+	}
+	if _, err := newAuthService(t, cli).RevokeKey(ctx, "", k.ID); err != nil {
+		t.Fatal(err)
+	}
+	revoked.Store(true)
+	wg.Wait()
+	close(stale)
+	for err := range stale {
+		t.Error(err)
+	}
+	if _, err := svc.Authenticate(ctx, key); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("after the revocation: Authenticate = %v, want ErrUnauthenticated", err)
 	}
 }
