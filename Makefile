@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 DATA_DIR  ?=
 
-.PHONY: build run test test-race lint fmt fuzz bench bench-reports e2e release-snapshot clean
+.PHONY: build run test test-race lint fmt fuzz bench bench-auth bench-reports e2e release-snapshot clean
 
 build: ## Build the single static binary into bin/finance
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/finance
@@ -63,8 +63,11 @@ release-snapshot: ## Cross-compile every release target with goreleaser (no publ
 clean:
 	rm -rf bin dist
 
-bench: build ## Measure the real binary: write rates, list latency at 100k and 1M rows, memory, dashboard and reports
+bench: build ## Measure the real binary against a bare net/http + SQLite baseline: write rates, health, lists at 100k and 1M rows, cheap reads under heavy load, size, memory, dashboard and reports
 	$(GO) run ./cmd/bench -bin $(BIN)
+
+bench-auth: build ## Measure only authenticated health and creates (1-16 writers) against the baseline, in under a minute
+	$(GO) run ./cmd/bench -bin $(BIN) -only auth
 
 bench-reports: build ## Measure only the dashboard and reports over five years of history for two users
 	$(GO) run ./cmd/bench -bin $(BIN) -only reports

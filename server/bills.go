@@ -18,7 +18,7 @@ func (s *Server) registerBillRoutes() {
 	read, write := auth.Read(auth.ScopeBillsWrite), auth.Write(auth.ScopeBillsWrite)
 	const base = "/api/v1/bills"
 	s.handle(http.MethodGet, base, read, s.listBills, list("status", "dateFrom", "dateTo", "search", "category", "templateId")...)
-	s.handle(http.MethodGet, base+"/summary", read, s.billSummary, "month")
+	s.heavy(http.MethodGet, base+"/summary", read, s.billSummary, "month")
 	s.handle(http.MethodGet, base+"/form-options", read, s.billFormOptions)
 	s.handle(http.MethodGet, base+"/templates", read, s.listBillTemplates, list("status", "search", "category")...)
 	s.handle(http.MethodPost, base+"/templates", write, s.createBillTemplate)

@@ -17,7 +17,7 @@ func (s *Server) registerCardFigureRoutes() {
 	read := auth.Read(auth.ScopeCardsWrite)
 	const base = "/api/v1/credit-cards"
 	s.handle(http.MethodGet, base+"/metrics", read, s.cardMetrics, "cardId", "includeArchived")
-	s.handle(http.MethodGet, base+"/usage-summary", read, s.cardUsageSummary, "month", "cardId")
+	s.heavy(http.MethodGet, base+"/usage-summary", read, s.cardUsageSummary, "month", "cardId")
 	s.handle(http.MethodGet, base+"/logs", read, s.listCardLogs,
 		list("cardId", "dateFrom", "dateTo", "search", "action", "entity_type")...)
 }

@@ -16,12 +16,12 @@ import (
 func (s *Server) registerExpenseRoutes() {
 	read, write := auth.Read(auth.ScopeExpensesWrite), auth.Write(auth.ScopeExpensesWrite)
 	const base = "/api/v1/expenses"
-	s.handle(http.MethodGet, base, read, s.listExpenses,
-		list("status", "dateFrom", "dateTo", "search", "category", "payment_method", "cardId", "accountId")...)
+	s.add(Route{Method: http.MethodGet, Path: base, Access: read, HeavyWith: []string{"search"},
+		Query: list("status", "dateFrom", "dateTo", "search", "category", "payment_method", "cardId", "accountId")}, s.listExpenses)
 	s.handle(http.MethodPost, base, write, s.createExpense)
 	s.handle(http.MethodPost, base+"/bulk", write, s.createExpenses)
 	s.handle(http.MethodGet, base+"/form-options", read, s.expenseFormOptions)
-	s.handle(http.MethodGet, base+"/summary", read, s.expenseSummary, "dateFrom", "dateTo")
+	s.heavy(http.MethodGet, base+"/summary", read, s.expenseSummary, "dateFrom", "dateTo")
 	s.handle(http.MethodGet, base+"/:id", read, s.getExpense)
 	s.handle(http.MethodPut, base+"/:id", write, s.updateExpense)
 	s.handle(http.MethodDelete, base+"/:id", write, s.voidExpense)

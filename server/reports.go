@@ -14,8 +14,8 @@ import (
 // The dashboard and the reports (domain.md §5.5, §5.7). They need
 // finance:read itself: no write scope implies them (specification §5).
 func (s *Server) registerReportRoutes() {
-	s.handle(http.MethodGet, "/api/v1/dashboard", auth.ReportsRead, s.dashboard, "month")
-	s.handle(http.MethodGet, "/api/v1/reports/:report", auth.ReportsRead, s.report, reportQueryParams()...)
+	s.heavy(http.MethodGet, "/api/v1/dashboard", auth.ReportsRead, s.dashboard, "month")
+	s.heavy(http.MethodGet, "/api/v1/reports/:report", auth.ReportsRead, s.report, reportQueryParams()...)
 }
 
 // reportQueryParams is every parameter of any report: the route declares

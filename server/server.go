@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -56,6 +57,10 @@ type Config struct {
 	// pictures), normally the data directory's media folder. Without it
 	// uploads fail and nothing is served.
 	MediaDir string
+	// HeavyReads is how many heavy reads (Route.Heavy) run at once; more
+	// wait their turn. 0 means one per CPU, which leaves at least half of
+	// the store's readers (two per CPU) and CPU time to cheap reads.
+	HeavyReads int
 }
 
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
@@ -103,6 +108,10 @@ type Server struct {
 	tools ToolTable
 	// setupCode must accompany the first-run setup form (see SetupURL).
 	setupCode string
+	// heavySlots holds one token per heavy read running (Route.Heavy).
+	heavySlots chan struct{}
+	// heavyHook, when set by a test, runs in each heavy read once it has its slot.
+	heavyHook func()
 }
 
 // Route is one registered route and the requirement its caller must meet.
@@ -131,7 +140,17 @@ type Route struct {
 	// which is exactly-once by proposal id in a write scope of its own
 	// (scopes do not nest). WritesNothing routes are not wrapped either.
 	NoIdempotencyKey bool
-	handler          bunrouter.HandlerFunc
+	// Heavy marks an expensive read (summaries, reports, the dashboard):
+	// it waits for one of the server's few heavy-read slots
+	// (Config.HeavyReads), so however many of them clients send at once,
+	// cheap reads (lists, single records, health) keep reader connections
+	// and CPU time and answer promptly.
+	Heavy bool
+	// HeavyWith lists query parameters that make a request to the route
+	// heavy when present: a text search scans rows where a page reads
+	// one index range.
+	HeavyWith []string
+	handler   bunrouter.HandlerFunc
 }
 
 // New builds the server and registers every route.
@@ -160,6 +179,10 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	}
 	s.telegram = cfg.Telegram
 	s.webhookLimiter = newLimiter("webhook", cfg.WebhookRateLimit)
+	if cfg.HeavyReads <= 0 {
+		cfg.HeavyReads = runtime.GOMAXPROCS(0)
+	}
+	s.heavySlots = make(chan struct{}, cfg.HeavyReads)
 	s.aiJobs = s.ai.MaxJobs()
 	s.router = bunrouter.New(
 		bunrouter.WithNotFoundHandler(s.notFound),
@@ -210,6 +233,11 @@ func (s *Server) handle(method, path string, access auth.Requirement, h handlerF
 	s.add(Route{Method: method, Path: path, Access: access, Query: query}, h)
 }
 
+// heavy registers an expensive read route (see Route.Heavy).
+func (s *Server) heavy(method, path string, access auth.Requirement, h handlerFunc, query ...string) {
+	s.add(Route{Method: method, Path: path, Access: access, Query: query, Heavy: true}, h)
+}
+
 // page registers an HTML or static route (public, outside the API contract).
 func (s *Server) page(method, path string, h handlerFunc) {
 	s.add(Route{Method: method, Path: path, Access: auth.Public, Page: true}, h)
@@ -221,6 +249,9 @@ func (s *Server) add(rt Route, h handlerFunc) {
 	}
 	if generates(rt.Path) && !rt.WritesNothing {
 		h = s.withGeneration(rt.Path, h)
+	}
+	if rt.Heavy || len(rt.HeavyWith) > 0 {
+		h = s.limitHeavy(rt, h)
 	}
 	if strings.HasPrefix(rt.Path, APIPrefix) {
 		if rt.Method == http.MethodPost && !rt.Access.IsPublic() && !rt.WritesNothing && !rt.NoIdempotencyKey {
@@ -302,6 +333,26 @@ func (s *Server) authorize(rt Route, h handlerFunc, w http.ResponseWriter, r bun
 		return err
 	}
 	return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+}
+
+// limitHeavy runs h in a heavy-read slot when the request is heavy for rt,
+// waiting for one to free up (or for the client to give up).
+func (s *Server) limitHeavy(rt Route, h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r bunrouter.Request) error {
+		if !rt.Heavy && !slices.ContainsFunc(rt.HeavyWith, r.URL.Query().Has) {
+			return h(w, r)
+		}
+		select {
+		case s.heavySlots <- struct{}{}:
+		case <-r.Context().Done():
+			return r.Context().Err()
+		}
+		defer func() { <-s.heavySlots }()
+		if s.heavyHook != nil {
+			s.heavyHook()
+		}
+		return h(w, r)
+	}
 }
 
 // ResourceMetadataURL is the address of the protected resource metadata

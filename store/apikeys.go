@@ -69,8 +69,37 @@ const apiKeyByPublicIDSQL = `SELECT id, user_id, name, public_id, secret_hash, s
 	last_used_at, revoked_at FROM api_keys WHERE public_id = ?`
 
 // APIKeyByPublicID finds a key by the public part of its string. It runs on
-// every request made with a key, so it uses a prepared statement.
+// every request made with a key, so it answers from the credential cache
+// when it can and otherwise uses a prepared statement.
 func (db *DB) APIKeyByPublicID(ctx context.Context, publicID string) (auth.APIKey, error) {
+	gen, err := db.creds.fresh(ctx)
+	if err != nil {
+		return auth.APIKey{}, err
+	}
+	return db.apiKeyByPublicID(ctx, gen, publicID)
+}
+
+// APIKeyWithOwner returns the key with publicID and the user it belongs to,
+// both under one check of the credential cache (auth's keyOwnerStore).
+func (db *DB) APIKeyWithOwner(ctx context.Context, publicID string) (auth.APIKey, auth.Identity, error) {
+	gen, err := db.creds.fresh(ctx)
+	if err != nil {
+		return auth.APIKey{}, auth.Identity{}, err
+	}
+	k, err := db.apiKeyByPublicID(ctx, gen, publicID)
+	if err != nil {
+		return auth.APIKey{}, auth.Identity{}, err
+	}
+	u, err := db.userIdentity(ctx, gen, k.UserID)
+	return k, u, err
+}
+
+// apiKeyByPublicID is APIKeyByPublicID once the cache is checked (gen).
+func (db *DB) apiKeyByPublicID(ctx context.Context, gen int64, publicID string) (auth.APIKey, error) {
+	if k, ok := db.creds.key(publicID); ok {
+		return k, nil
+	}
+	db.creds.queries.Add(1)
 	st, err := db.readStmt(ctx, apiKeyByPublicIDSQL)
 	if err != nil {
 		return auth.APIKey{}, err
@@ -81,7 +110,9 @@ func (db *DB) APIKeyByPublicID(ctx context.Context, publicID string) (auth.APIKe
 	if err != nil {
 		return auth.APIKey{}, notFound(err, "API key")
 	}
-	return r.key(), nil
+	k := r.key()
+	db.creds.putKey(gen, k)
+	return k, nil
 }
 
 // APIKeyByID finds a key by id.

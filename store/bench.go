@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -341,3 +343,43 @@ func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, e
 		return err
 	})
 }
+
+// BaselineWriter is the storage half of the benchmark's baseline server: a
+// scratch database opened with the service's pragmas (WAL,
+// synchronous=FULL, BEGIN IMMEDIATE on one writer connection) into which
+// each Insert commits one row with a prepared statement and nothing else.
+type BaselineWriter struct {
+	db     *DB
+	insert *sql.Stmt
+}
+
+// OpenBaselineWriter opens (creating) the baseline's scratch database at path.
+func OpenBaselineWriter(ctx context.Context, path string) (*BaselineWriter, error) {
+	db, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.writer.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS bench_rows (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, date TEXT NOT NULL, description TEXT NOT NULL)"); err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	st, err := db.writer.DB.PrepareContext(ctx, "INSERT INTO bench_rows (id, amount, date, description) VALUES (?, ?, ?, ?)")
+	if err != nil {
+		return nil, errors.Join(err, db.Close())
+	}
+	return &BaselineWriter{db: db, insert: st}, nil
+}
+
+// Insert commits one row in a transaction of its own.
+func (b *BaselineWriter) Insert(ctx context.Context, amount int64, date, description string) error {
+	tx, err := b.db.writer.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.StmtContext(ctx, b.insert).ExecContext(ctx, finance.NewID(), amount, date, description); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	return tx.Commit()
+}
+
+// Close closes the scratch database.
+func (b *BaselineWriter) Close() error { return errors.Join(b.insert.Close(), b.db.Close()) }

@@ -71,3 +71,7 @@ func (db *DB) IdempotencyKeys(ctx context.Context, userID string) ([]string, err
 		Where("user_id = ?", userID).Order("idempotency_key").Scan(ctx, &keys)
 	return keys, err
 }
+
+// CredentialQueries counts the credential lookups that went to the
+// database rather than the credential cache.
+func (db *DB) CredentialQueries() int64 { return db.creds.queries.Load() }

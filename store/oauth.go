@@ -206,8 +206,17 @@ func insertTokens(ctx context.Context, tx bun.Tx, tokens []oauth.Token) error {
 	return err
 }
 
-// OAuthToken returns a token and its grant.
+// OAuthToken returns a token and its grant. Every request made with an OAuth
+// access token runs it, so it answers from the credential cache when it can.
 func (db *DB) OAuthToken(ctx context.Context, hash []byte) (oauth.Token, oauth.Grant, error) {
+	gen, err := db.creds.fresh(ctx)
+	if err != nil {
+		return oauth.Token{}, oauth.Grant{}, err
+	}
+	if t, g, ok := db.creds.token(hash); ok {
+		return t, g, nil
+	}
+	db.creds.queries.Add(1)
 	var tok oauthTokenRow
 	if err := db.reader.NewSelect().Model(&tok).Where("token_hash = ?", hash).Scan(ctx); err != nil {
 		return oauth.Token{}, oauth.Grant{}, notFound(err, "OAuth token")
@@ -216,9 +225,11 @@ func (db *DB) OAuthToken(ctx context.Context, hash []byte) (oauth.Token, oauth.G
 	if err := db.reader.NewSelect().Model(&g).Where("id = ?", tok.GrantID).Scan(ctx); err != nil {
 		return oauth.Token{}, oauth.Grant{}, notFound(err, "OAuth grant")
 	}
-	return oauth.Token{Hash: tok.TokenHash, GrantID: tok.GrantID, Kind: oauth.TokenKind(tok.Kind),
+	t := oauth.Token{Hash: tok.TokenHash, GrantID: tok.GrantID, Kind: oauth.TokenKind(tok.Kind),
 		Scopes: splitScopes(tok.Scopes), CreatedAt: tok.CreatedAt.UTC(), ExpiresAt: tok.ExpiresAt.UTC(),
-		UsedAt: utcPtr(tok.UsedAt)}, g.grant(), nil
+		UsedAt: utcPtr(tok.UsedAt)}
+	db.creds.putToken(gen, t, g.grant())
+	return t, g.grant(), nil
 }
 
 // RotateOAuthRefreshToken spends a refresh token and stores its successors,

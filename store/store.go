@@ -34,6 +34,10 @@ type DB struct {
 	reader *bun.DB
 	hot    hotStatements // prepared on the writer by the first Write
 	reads  sync.Map      // SQL text -> *sql.Stmt prepared on the read pool (readStmt)
+	creds  *credentialCache
+	// commits runs the writes of tx on the writer, several per transaction
+	// when they arrive together (group commit).
+	commits *committer
 	// lastDiskFailure is the latest write that failed on the disk since the
 	// last ProbeWrite, if any.
 	lastDiskFailure atomic.Pointer[diskFailure]
@@ -83,10 +87,17 @@ func Open(path string) (*DB, error) {
 	rdb.SetMaxIdleConns(readers)
 	rdb.SetConnMaxIdleTime(0)
 	rdb.SetConnMaxLifetime(0)
+	creds, err := newCredentialCache(path, common)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("store: open credential cache: %w", err), rdb.Close(), wdb.Close())
+	}
+	writer := bun.NewDB(wdb, sqlitedialect.New())
 	return &DB{
-		path:   path,
-		writer: bun.NewDB(wdb, sqlitedialect.New()),
-		reader: bun.NewDB(rdb, sqlitedialect.New()),
+		path:    path,
+		writer:  writer,
+		reader:  bun.NewDB(rdb, sqlitedialect.New()),
+		creds:   creds,
+		commits: newCommitter(writer),
 	}, nil
 }
 
@@ -108,14 +119,15 @@ func createOwnerOnly(path string) error {
 // Path returns the database file path.
 func (db *DB) Path() string { return db.path }
 
-// Close closes both pools.
+// Close closes both pools, once the writes being committed are answered.
 func (db *DB) Close() error {
+	db.commits.close()
 	var errs []error
 	db.reads.Range(func(_, st any) bool {
 		errs = append(errs, st.(*sql.Stmt).Close())
 		return true
 	})
-	return errors.Join(append(errs, db.hot.close(), db.reader.Close(), db.writer.Close())...)
+	return errors.Join(append(errs, db.hot.close(), db.creds.close(), db.reader.Close(), db.writer.Close())...)
 }
 
 // readStmt returns query prepared on the read pool, preparing it on first
@@ -170,8 +182,10 @@ func (db *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// tx runs fn in one IMMEDIATE transaction on the writer: all of it commits
-// or none of it does. Under a write scope (WriteScope) fn joins the scope's
+// tx runs fn in an IMMEDIATE transaction on the writer: all of it commits
+// or none of it does, and tx returns once it is durable. Writes that arrive
+// together share one transaction, each in a savepoint of its own (see
+// committer). Under a write scope (WriteScope) fn joins the scope's
 // transaction instead, which commits or rolls back as a whole.
 func (db *DB) tx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if sc := db.scope(ctx); sc != nil {
@@ -181,7 +195,7 @@ func (db *DB) tx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) er
 		}
 		return err
 	}
-	err := db.writer.RunInTx(ctx, nil, fn)
+	err := db.commits.run(ctx, fn)
 	db.noteWrite(err)
 	return err
 }

@@ -67,8 +67,22 @@ func (db *DB) UserByID(ctx context.Context, id string) (finance.User, error) {
 }
 
 // UserIdentity returns a user by id with their credential epoch. It runs on
-// every authenticated request, so it uses a prepared statement.
+// every authenticated request, so it answers from the credential cache when
+// it can and otherwise uses a prepared statement.
 func (db *DB) UserIdentity(ctx context.Context, id string) (auth.Identity, error) {
+	gen, err := db.creds.fresh(ctx)
+	if err != nil {
+		return auth.Identity{}, err
+	}
+	return db.userIdentity(ctx, gen, id)
+}
+
+// userIdentity is UserIdentity once the cache is checked (gen).
+func (db *DB) userIdentity(ctx context.Context, gen int64, id string) (auth.Identity, error) {
+	if u, ok := db.creds.user(id); ok {
+		return u, nil
+	}
+	db.creds.queries.Add(1)
 	st, err := db.readStmt(ctx, userIdentitySQL)
 	if err != nil {
 		return auth.Identity{}, err
@@ -79,6 +93,7 @@ func (db *DB) UserIdentity(ctx context.Context, id string) (auth.Identity, error
 		return auth.Identity{}, notFound(err, "user")
 	}
 	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+	db.creds.putUser(gen, u)
 	return u, nil
 }
 

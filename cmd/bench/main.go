@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,10 +34,14 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
-	only := flag.String("only", "", `run one part alone: "bills" (bills and loans), "reports" (the dashboard and reports over five years of history) or "statements" (a card's five-year statement backlog)`)
+	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, under a minute), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history) or "statements" (a card's five-year statement backlog)`)
+	baselineDir := flag.String("baseline", "", "serve the baseline in this directory (the program starts itself so)")
+	baselineHealth := flag.String("baseline-health", "", "the file of health bytes the baseline answers with")
 	flag.Parse()
 	var err error
-	if *only == "reports" {
+	if *baselineDir != "" {
+		err = serveBaseline(*baselineDir, *baselineHealth)
+	} else if *only == "reports" {
 		err = runReports(*bin, *reads)
 	} else {
 		err = run(*bin, *large, *writes, *reads, *only)
@@ -50,6 +55,9 @@ func main() {
 const email = "bench@example.com"
 
 type row struct{ name, value string }
+
+// healthReads is the number of authenticated health requests measured.
+const healthReads = 20_000
 
 func run(bin string, large, writes, reads int, only string) error {
 	ctx := context.Background()
@@ -78,6 +86,18 @@ func run(bin string, large, writes, reads int, only string) error {
 	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	switch only {
 	case "":
+	case "auth":
+		srv, err := start(bin, data)
+		if err != nil {
+			return err
+		}
+		defer srv.stop()
+		c := &client{base: srv.url + "/api/v1", key: key, http: httpClient}
+		if err := measureAuthAndCreates(dir, c, writes, healthReads, add); err != nil {
+			return err
+		}
+		printTable()
+		return nil
 	case "bills", "statements":
 		c := &client{key: key, http: httpClient}
 		part := measureBillsAndLoans
@@ -90,7 +110,7 @@ func run(bin string, large, writes, reads int, only string) error {
 		printTable()
 		return nil
 	default:
-		return fmt.Errorf("-only %q: the parts are: bills, reports, statements", only)
+		return fmt.Errorf("-only %q: the parts are: auth, bills, reports, statements", only)
 	}
 
 	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
@@ -106,12 +126,9 @@ func run(bin string, large, writes, reads int, only string) error {
 	}
 	c := &client{base: srv.url + "/api/v1", key: key, http: httpClient}
 
-	fmt.Fprintln(os.Stderr, "measuring writes...")
-	seq := c.load(writes, 1, postExpense)
-	add("(a) POST /expenses (Cash), 1 client", "%.0f /s, p50 %s, p99 %s, errors %d", seq.rate, ms(seq.p50), ms(seq.p99), seq.errors)
-	add("(a) ratio to the raw commit rate", "%.2f", seq.rate/raw)
-	conc := c.load(writes, 8, postExpense)
-	add("(b) POST /expenses (Cash), 8 clients", "%.0f /s, p50 %s, p99 %s, errors %d", conc.rate, ms(conc.p50), ms(conc.p99), conc.errors)
+	if err := measureAuthAndCreates(dir, c, writes, healthReads, add); err != nil {
+		return err
+	}
 
 	var acct struct {
 		Data struct{ ID string } `json:"data"`
@@ -152,7 +169,7 @@ func run(bin string, large, writes, reads int, only string) error {
 	}
 
 	fmt.Fprintln(os.Stderr, "seeding 100,000 expenses and 100,000 account lines...")
-	if err := seed(100_000 - 2*writes); err != nil {
+	if err := seed(100_000 - len(writerCounts)*writes); err != nil {
 		return err
 	}
 	{
@@ -182,8 +199,14 @@ func run(bin string, large, writes, reads int, only string) error {
 	if err := measureLists(humanInt(large)); err != nil {
 		return err
 	}
+	measureCheapReadsUnderLoad(c, reads, add)
 	rss = max(rss, srv.peakRSS())
 	if err := srv.stop(); err != nil {
+		return err
+	}
+	if size, err := databaseBytes(data); err == nil {
+		add(fmt.Sprintf("database bytes per expense at %s expenses (all tables)", humanInt(large)), "%.0f (target <= 450)", float64(size)/float64(large))
+	} else {
 		return err
 	}
 
@@ -346,6 +369,21 @@ func measureStatements(ctx context.Context, bin, data string, c *client, today f
 	}
 	add("(f) the is-anything-due check each card request makes", "%s", ms(check))
 	return nil
+}
+
+// databaseBytes is the size of the database on disk, its WAL included.
+func databaseBytes(data string) (int64, error) {
+	var total int64
+	for _, suffix := range []string{"", "-wal"} {
+		fi, err := os.Stat(filepath.Join(data, store.FileName+suffix))
+		if errors.Is(err, os.ErrNotExist) && suffix != "" {
+			continue
+		} else if err != nil {
+			return 0, err
+		}
+		total += fi.Size()
+	}
+	return total, nil
 }
 
 func humanInt(n int) string {

@@ -240,7 +240,7 @@ func (s *Service) authenticateKey(ctx context.Context, token string) (Principal,
 	if !ok {
 		return Principal{}, unauthenticated("Invalid API key")
 	}
-	k, err := s.store.APIKeyByPublicID(ctx, publicID)
+	k, owner, err := s.keyWithOwner(ctx, publicID)
 	if errors.Is(err, finance.ErrNotFound) {
 		return Principal{}, unauthenticated("Invalid API key")
 	} else if err != nil {
@@ -256,12 +256,29 @@ func (s *Service) authenticateKey(ctx context.Context, token string) (Principal,
 	case "expired":
 		return Principal{}, unauthenticated("This API key has expired")
 	}
-	u, err := s.store.UserByID(ctx, k.UserID)
-	if err != nil {
-		return Principal{}, err
-	}
 	s.usage.Record(k.ID, now.UTC())
-	return Principal{User: u, Method: MethodAPIKey, CredentialID: k.ID, Scopes: k.Scopes}, nil
+	return Principal{User: owner, Method: MethodAPIKey, CredentialID: k.ID, Scopes: k.Scopes}, nil
+}
+
+// keyOwnerStore is a Store that reads a key and its owner in one step (the
+// store's credential cache then checks for changes once, not twice).
+type keyOwnerStore interface {
+	APIKeyWithOwner(ctx context.Context, publicID string) (APIKey, Identity, error)
+}
+
+// keyWithOwner returns the key with publicID and the user it belongs to.
+// A key whose owner is gone is not found.
+func (s *Service) keyWithOwner(ctx context.Context, publicID string) (APIKey, finance.User, error) {
+	if st, ok := s.store.(keyOwnerStore); ok {
+		k, owner, err := st.APIKeyWithOwner(ctx, publicID)
+		return k, owner.User, err
+	}
+	k, err := s.store.APIKeyByPublicID(ctx, publicID)
+	if err != nil {
+		return APIKey{}, finance.User{}, err
+	}
+	u, err := s.store.UserByID(ctx, k.UserID)
+	return k, u, err
 }
 
 // RunUsageFlusher writes recorded key use every interval until ctx ends, then

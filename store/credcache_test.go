@@ -1,0 +1,235 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/store"
+)
+
+// credentialHandles returns the server's store handle and a second handle on
+// the same file, as the CLI opens it while the server runs.
+func credentialHandles(t *testing.T) (server, cli *store.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), store.FileName)
+	server = openAt(t, path)
+	if err := server.Migrate(context.Background()); err != nil {
+		t.Fatalf("Migrate: %v", err)
+	}
+	return server, openAt(t, path)
+}
+
+func newAuthService(t *testing.T, db *store.DB) *auth.Service {
+	t.Helper()
+	jwt, err := auth.NewJWT([]byte("0123456789abcdef0123456789abcdef"), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth.NewService(db, jwt)
+}
+
+func TestCredentialCacheServesRepeatedRequests(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	svc := newAuthService(t, db)
+	u, err := svc.CreateUser(ctx, auth.CreateUserRequest{Email: "a@example.com", Plan: finance.PlanPro, Password: "correct horse battery"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key, err := svc.CreateKey(ctx, auth.CreateKeyRequest{UserID: u.ID, Name: "k", Scopes: []string{"finance:read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Fatalf("first Authenticate: %v", err)
+	}
+	before := db.CredentialQueries()
+	for range 5 {
+		if _, err := svc.Authenticate(ctx, key); err != nil {
+			t.Fatalf("Authenticate: %v", err)
+		}
+	}
+	if got := db.CredentialQueries() - before; got != 0 {
+		t.Errorf("credential queries for 5 repeated requests = %d, want 0 (served from the cache)", got)
+	}
+	// The cached key still has its secret checked.
+	if _, err := svc.Authenticate(ctx, key[:len(key)-1]+"x"); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("Authenticate(wrong secret) = %v, want ErrUnauthenticated", err)
+	}
+	// A write that changes no credential does not empty the cache.
+	createUser(t, db, "b@example.com")
+	before = db.CredentialQueries()
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.CredentialQueries() - before; got != 0 {
+		t.Errorf("credential queries after an unrelated write = %d, want 0", got)
+	}
+}
+
+func TestCredentialChangesAreSeenByTheNextRequest(t *testing.T) {
+	for _, via := range []string{"same handle", "second handle"} {
+		t.Run(via, func(t *testing.T) {
+			ctx := context.Background()
+			db, cli := credentialHandles(t)
+			writer := db
+			if via == "second handle" {
+				writer = cli
+			}
+			svc, cliSvc := newAuthService(t, db), newAuthService(t, writer)
+			u, err := svc.CreateUser(ctx, auth.CreateUserRequest{Email: "a@example.com", Plan: finance.PlanPro, Password: "correct horse battery"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, key, err := svc.CreateKey(ctx, auth.CreateKeyRequest{UserID: u.ID, Name: "k", Scopes: []string{"finance:read"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, err := svc.Login(ctx, "a@example.com", "correct horse battery")
+			if err != nil {
+				t.Fatal(err)
+			}
+			jwt, err := svc.IssueToken(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tok := range []string{key, jwt, key, jwt} { // warm the cache
+				if _, err := svc.Authenticate(ctx, tok); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			if _, err := cliSvc.SetPlan(ctx, "a@example.com", finance.PlanFree); err != nil {
+				t.Fatal(err)
+			}
+			p, err := svc.Authenticate(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.User.Plan != finance.PlanFree {
+				t.Errorf("plan after set-plan = %q, want free", p.User.Plan)
+			}
+
+			if err := cliSvc.SetPassword(ctx, "a@example.com", "another long password"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.Authenticate(ctx, jwt); !errors.Is(err, auth.ErrUnauthenticated) {
+				t.Errorf("token of the old password: Authenticate = %v, want ErrUnauthenticated", err)
+			}
+
+			if _, err := cliSvc.RevokeKey(ctx, "", k.ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.Authenticate(ctx, key); !errors.Is(err, auth.ErrUnauthenticated) {
+				t.Errorf("revoked key: Authenticate = %v, want ErrUnauthenticated", err)
+			}
+		})
+	}
+}
+
+func TestCachedOAuthTokenGoneOnceRevoked(t *testing.T) {
+	for _, via := range []string{"same handle", "second handle"} {
+		t.Run(via, func(t *testing.T) {
+			ctx := context.Background()
+			db, cli := credentialHandles(t)
+			writer := db
+			if via == "second handle" {
+				writer = cli
+			}
+			u := createUser(t, db, "a@example.com")
+			at := now()
+			client := oauth.Client{ID: finance.NewID(), Name: "app", RedirectURIs: []string{"http://127.0.0.1/cb"}, CreatedAt: at}
+			if err := db.CreateOAuthClient(ctx, client); err != nil {
+				t.Fatal(err)
+			}
+			code := oauth.Code{Hash: []byte("code-hash"), ClientID: client.ID, UserID: u.ID, RedirectURI: "http://127.0.0.1/cb",
+				Challenge: "x", Scopes: []auth.Scope{auth.ScopeRead}, Resource: "r", CreatedAt: at, ExpiresAt: at.Add(time.Minute)}
+			if err := db.CreateOAuthCode(ctx, code); err != nil {
+				t.Fatal(err)
+			}
+			g := oauth.Grant{ID: finance.NewID(), UserID: u.ID, ClientID: client.ID, Scopes: code.Scopes, Resource: "r",
+				CreatedAt: at, ExpiresAt: at.Add(time.Hour)}
+			tok := oauth.Token{Hash: []byte("access-hash"), GrantID: g.ID, Kind: oauth.AccessToken, Scopes: code.Scopes,
+				CreatedAt: at, ExpiresAt: at.Add(time.Hour)}
+			if err := db.CreateOAuthGrant(ctx, g, code.Hash, tok); err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				if _, _, err := db.OAuthToken(ctx, tok.Hash); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := db.CredentialQueries()
+			if _, _, err := db.OAuthToken(ctx, tok.Hash); err != nil {
+				t.Fatal(err)
+			}
+			if got := db.CredentialQueries() - before; got != 0 {
+				t.Errorf("credential queries for a cached token = %d, want 0", got)
+			}
+			if err := writer.RevokeOAuthGrant(ctx, g.ID, now()); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := db.OAuthToken(ctx, tok.Hash); !errors.Is(err, finance.ErrNotFound) {
+				t.Errorf("OAuthToken after revocation = %v, want ErrNotFound", err)
+			}
+		})
+	}
+}
+
+// TestConcurrentRequestsSeeARevocation has requests authenticate from many
+// goroutines, sharing generation checks, while the key is revoked through a
+// second handle: every request that starts after the revocation returned
+// is refused.
+func TestConcurrentRequestsSeeARevocation(t *testing.T) {
+	ctx := context.Background()
+	db, cli := credentialHandles(t)
+	svc := newAuthService(t, db)
+	u, err := svc.CreateUser(ctx, auth.CreateUserRequest{Email: "a@example.com", Plan: finance.PlanPro, Password: "correct horse battery"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, key, err := svc.CreateKey(ctx, auth.CreateKeyRequest{UserID: u.ID, Name: "k", Scopes: []string{"finance:read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revoked atomic.Bool
+	stale := make(chan error, 8)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				after := revoked.Load()
+				_, err := svc.Authenticate(ctx, key)
+				if after && err == nil {
+					stale <- errors.New("a request that started after the revocation was authenticated")
+					return
+				}
+				if after {
+					return
+				}
+			}
+		}()
+	}
+	if _, err := newAuthService(t, cli).RevokeKey(ctx, "", k.ID); err != nil {
+		t.Fatal(err)
+	}
+	revoked.Store(true)
+	wg.Wait()
+	close(stale)
+	for err := range stale {
+		t.Error(err)
+	}
+	if _, err := svc.Authenticate(ctx, key); !errors.Is(err, auth.ErrUnauthenticated) {
+		t.Errorf("after the revocation: Authenticate = %v, want ErrUnauthenticated", err)
+	}
+}
