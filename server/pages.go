@@ -53,7 +53,7 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // pageTemplates are parsed once: each page file with the shared layout.
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses"} {
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans"} {
 		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return m
@@ -62,7 +62,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title  string
-	Nav    string // the current page in the navigation: home, record, expenses, keys, apps or messaging
+	Nav    string // the current page in the navigation: home, record, expenses, bills, loans, keys, apps or messaging
 	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
 	User   *finance.User
 	CSRF   string
@@ -303,6 +303,7 @@ func (s *Server) registerPageRoutes() {
 	s.page(http.MethodGet, ConnectedAppPath, s.appsPage)
 	s.page(http.MethodPost, ConnectedAppPath+"/:id/revoke", s.appsRevoke)
 	s.registerWebAppRoutes()
+	s.registerWebAppBillLoanRoutes()
 }
 
 // home is the signed-in person's dashboard (homePage); anyone else is sent
@@ -491,11 +492,15 @@ func (s *Server) logout(w http.ResponseWriter, r bunrouter.Request) error {
 // notices are the fixed messages a redirect may ask a page to show; the
 // query names one, so no text from the URL reaches the page.
 var notices = map[string]string{
-	"welcome":          "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
-	"expense-recorded": "Expense recorded.",
-	"income-recorded":  "Income recorded.",
-	"expense-voided":   "The expense has been voided.",
-	"revoked":          "The key has been revoked. It no longer works.",
-	"disconnected":     "The app has been disconnected. Its tokens no longer work.",
-	"unlinked":         "The chat has been unlinked. It can no longer act for you.",
+	"welcome":             "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"expense-recorded":    "Expense recorded.",
+	"income-recorded":     "Income recorded.",
+	"expense-voided":      "The expense has been voided.",
+	"bill-paid":           "Bill payment recorded.",
+	"bill-partially_paid": "Bill payment recorded.",
+	"bill-skipped":        "The bill has been skipped.",
+	"loan-paid":           "Loan payment recorded.",
+	"revoked":             "The key has been revoked. It no longer works.",
+	"disconnected":        "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":            "The chat has been unlinked. It can no longer act for you.",
 }

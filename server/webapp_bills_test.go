@@ -1,0 +1,275 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// fromJSON decodes a request body as the REST routes would.
+func fromJSON(t *testing.T, body string, dst any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(body), dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// marchBill creates a monthly template and returns its March 2025 bill.
+func marchBill(t *testing.T, env *testEnv, u finance.User, body string) finance.Bill {
+	t.Helper()
+	ctx := context.Background()
+	var req finance.BillTemplateRequest
+	fromJSON(t, body, &req)
+	tpl, err := env.srv.Ledger().CreateBillTemplate(ctx, u.ID, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := env.srv.Ledger().ListBills(ctx, u.ID, finance.BillFilter{TemplateID: tpl.ID,
+		DateFrom: finance.NewDate(2025, 3, 1), DateTo: finance.NewDate(2025, 3, 31)}, finance.ListParams{Page: 1, Limit: 10, SortBy: "due_date"})
+	if err != nil || len(list.Items) != 1 {
+		t.Fatalf("March bills of %s: %+v, %v", tpl.Name, list.Items, err)
+	}
+	return list.Items[0]
+}
+
+func billPayments(t *testing.T, env *testEnv, u finance.User, billID string) []finance.BillPayment {
+	t.Helper()
+	p, err := env.srv.Ledger().ListBillPayments(context.Background(), u.ID, billID, finance.BillPaymentFilter{},
+		finance.ListParams{Page: 1, Limit: 100, SortBy: "date"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Items
+}
+
+func getBill(t *testing.T, env *testEnv, u finance.User, id string) finance.Bill {
+	t.Helper()
+	b, err := env.srv.Ledger().GetBill(context.Background(), u.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestBillsAndLoansNeedSignIn(t *testing.T) {
+	env := newTestEnv(t)
+	env.createUser(finance.PlanFree)
+	b := env.browser(t)
+	for _, path := range []string{BillsPath, BillsPath + "?month=2025-02", LoansPath} {
+		x := b.get(path)
+		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		}
+	}
+	const id = "0190f1a2-0000-7000-8000-000000000000"
+	for _, path := range []string{BillsPath + "/" + id + "/pay", BillsPath + "/" + id + "/status", LoansPath + "/instances/" + id + "/pay"} {
+		x := b.post(path, url.Values{"amount": {"5"}, "status": {"skipped"}})
+		if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		}
+	}
+}
+
+func TestBillsPage(t *testing.T) {
+	env, u, b := webApp(t)
+	power := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":20,"default_payment_method":"Cash"}`)
+	net := marchBill(t, env, u, `{"name":"Internet","amount":"1299","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":10,"default_payment_method":"Cash"}`)
+	water := marchBill(t, env, u, `{"name":"Water","amount":"450","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":25}`)
+
+	page := b.get(BillsPath)
+	if page.status != http.StatusOK {
+		t.Fatalf("GET /bills: %d\n%s", page.status, page.body)
+	}
+	checkPageHeaders(t, page)
+	body := unescaped(page)
+	for _, want := range []string{
+		"<h1>Bills · March 2025</h1>", `aria-current="page">Bills</a>`, `href="/bills?month=2025-02"`, `href="/bills?month=2025-04"`,
+		"Electricity", "Due 2025-03-20", "₱1,500.00 remaining", `name="amount" inputmode="decimal" autocomplete="off" value="1500.00"`,
+		`name="date" value="2025-03-15"`, `<option value="Cash" selected>Cash</option>`, `action="/bills/` + power.ID + `/pay"`,
+		`<span class="badge overdue">Overdue</span>`, // Internet, due on the 10th
+		`<label for="pay-` + power.ID + `-amount">`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("bills page lacks %q", want)
+		}
+	}
+	token := csrf(t, page)
+	payPath := BillsPath + "/" + power.ID + "/pay"
+
+	// Refused: no form token, a wrong one, more than remains. Nothing is written.
+	for name, f := range map[string]url.Values{
+		"no form token":      {"amount": {"1500"}, "payment_method": {"Cash"}},
+		"a wrong form token": {"csrf": {"forged"}, "amount": {"1500"}, "payment_method": {"Cash"}},
+	} {
+		if x := b.post(payPath, f); x.status != http.StatusForbidden {
+			t.Errorf("pay with %s: %d, want 403", name, x.status)
+		}
+		if x := b.post(BillsPath+"/"+water.ID+"/status", url.Values{"status": {"skipped"}}); x.status != http.StatusForbidden {
+			t.Errorf("skip with %s: %d, want 403", name, x.status)
+		}
+	}
+	over := b.post(payPath, url.Values{"csrf": {token}, "amount": {"1600"}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
+	if over.status != http.StatusBadRequest {
+		t.Errorf("over the remaining: %d\n%s", over.status, over.body)
+	}
+	errID := `id="pay-` + power.ID + `-amount-error">Amount must not exceed the remaining amount 1500.00<`
+	if !strings.Contains(unescaped(over), errID) || !over.contains(`aria-describedby="pay-`+power.ID+`-amount-error"`) ||
+		!over.contains(`value="1600"`) || !over.contains(`role="alert"`) {
+		t.Errorf("over the remaining: no field error\n%s", over.body)
+	}
+	if n := len(billPayments(t, env, u, power.ID)); n != 0 {
+		t.Fatalf("a refused form wrote %d bill payments", n)
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 0 {
+		t.Fatalf("a refused form wrote %d expenses", n)
+	}
+	if got := getBill(t, env, u, water.ID); got.Status != finance.BillUnpaid {
+		t.Fatalf("a refused skip left water %s", got.Status)
+	}
+
+	// A valid payment: one payment, one expense from it, the bill paid.
+	x := b.post(payPath, url.Values{"csrf": {token}, "amount": {"1500.00"}, "date": {"2025-03-15"}, "payment_method": {"Cash"},
+		"account_id": {"0190f1a2-0000-7000-8000-000000000000"}}) // a picker of another method is not sent on
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/bills?month=2025-03&notice=bill-paid" {
+		t.Fatalf("pay: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	pays := billPayments(t, env, u, power.ID)
+	if len(pays) != 1 || pays[0].Amount != 150000 || pays[0].PaymentMethod != finance.MethodCash {
+		t.Fatalf("payments = %+v", pays)
+	}
+	es := expensesOf(t, env, u, "")
+	if len(es) != 1 || es[0].Source != finance.ExpenseBillPayment || es[0].Amount != 150000 || es[0].ID != pays[0].ExpenseID {
+		t.Fatalf("expenses = %+v", es)
+	}
+	if got := getBill(t, env, u, power.ID); got.Status != finance.BillPaid || got.Remaining != 0 {
+		t.Errorf("bill after payment: %s, remaining %s", got.Status, got.Remaining)
+	}
+	after := b.get(x.header.Get("Location"))
+	if !after.contains("Bill payment recorded.") || after.contains(`action="/bills/`+power.ID+`/pay"`) ||
+		!strings.Contains(unescaped(after), `Electricity <span class="num">₱1,500.00</span>`) ||
+		!after.contains(`<span class="badge status-paid">Paid</span>`) {
+		t.Errorf("bills after payment:\n%s", after.body)
+	}
+
+	// Skip the unpaid water bill; mark the overdue internet bill paid (no money).
+	x = b.post(BillsPath+"/"+water.ID+"/status", url.Values{"csrf": {token}, "status": {"skipped"}})
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/bills?month=2025-03&notice=bill-skipped" {
+		t.Fatalf("skip: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	if got := getBill(t, env, u, water.ID); got.Status != finance.BillSkipped {
+		t.Errorf("water is %s after skip", got.Status)
+	}
+	x = b.post(BillsPath+"/"+net.ID+"/status", url.Values{"csrf": {token}, "status": {"paid"}})
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/bills?month=2025-03&notice=bill-paid" {
+		t.Fatalf("mark paid: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	if got := getBill(t, env, u, net.ID); got.Status != finance.BillPaid || !got.MarkedPaidManually {
+		t.Errorf("internet after mark paid: %+v", got)
+	}
+	if n := len(billPayments(t, env, u, net.ID)); n != 0 {
+		t.Errorf("mark paid wrote %d payments", n)
+	}
+	// Skipping it again is refused in the API's words; paying a paid bill too.
+	again := b.post(BillsPath+"/"+water.ID+"/status", url.Values{"csrf": {token}, "status": {"skipped"}})
+	if again.status != http.StatusBadRequest || !again.contains("Bill is already skipped") {
+		t.Errorf("skip twice: %d\n%s", again.status, again.body)
+	}
+	paid := b.post(payPath, url.Values{"csrf": {token}, "amount": {"1"}, "payment_method": {"Cash"}})
+	if paid.status != http.StatusBadRequest || !paid.contains("Bill is paid; only an unpaid or partially paid bill takes payments") {
+		t.Errorf("pay a paid bill: %d\n%s", paid.status, paid.body)
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 1 {
+		t.Errorf("%d expenses after the refusals, want 1", n)
+	}
+	if x := b.get(BillsPath + "?month=2025-04"); x.status != http.StatusOK || !x.contains("<h1>Bills · April 2025</h1>") ||
+		!x.contains(`href="/bills">This month`) {
+		t.Errorf("April: %d", x.status)
+	}
+}
+
+func TestLoansPage(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	var req finance.LoanRequest
+	fromJSON(t, `{"name":"Motorbike","principal":"12000","interest_type":"add_on","interest_rate":"1","rate_period":"monthly",
+		"term_months":12,"start_date":"2025-02-15"}`, &req)
+	loan, err := env.srv.Ledger().CreateLoan(ctx, u.ID, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dues, err := env.srv.Ledger().CurrentMonthLoanDues(ctx, u.ID, finance.ListParams{Page: 1, Limit: 10, SortBy: "due_date"})
+	if err != nil || len(dues.Items) != 1 {
+		t.Fatalf("dues = %+v, %v", dues.Items, err)
+	}
+	x0 := dues.Items[0]
+	if x0.InterestDue <= 0 || x0.InterestDue >= 50000 {
+		t.Fatalf("instance interest %s: the test expects 0 < interest < 500", x0.InterestDue)
+	}
+
+	page := b.get(LoansPath)
+	if page.status != http.StatusOK {
+		t.Fatalf("GET /loans: %d\n%s", page.status, page.body)
+	}
+	checkPageHeaders(t, page)
+	body := unescaped(page)
+	for _, want := range []string{
+		`aria-current="page">Loans</a>`, "1 active loan", "Motorbike", "<dt>Remaining principal</dt><dd>₱12,000.00</dd>",
+		"<dt>Next due</dt><dd>" + x0.DueDate.String() + "</dd>", `value="` + x0.Remaining.String() + `"`,
+		`action="/loans/instances/` + x0.ID + `/pay"`, `<option value="">None (cash)</option>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("loans page lacks %q", want)
+		}
+	}
+	token := csrf(t, page)
+	payPath := LoansPath + "/instances/" + x0.ID + "/pay"
+	paymentsOf := func() []finance.LoanPayment {
+		d, err := env.srv.Ledger().GetLoan(ctx, u.ID, loan.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []finance.LoanPayment
+		for _, in := range d.Instances {
+			out = append(out, in.Payments...)
+		}
+		return out
+	}
+	if x := b.post(payPath, url.Values{"amount": {"500"}}); x.status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.status)
+	}
+	over := b.post(payPath, url.Values{"csrf": {token}, "amount": {"999999"}})
+	if over.status != http.StatusBadRequest || !strings.Contains(unescaped(over),
+		`id="loanpay-`+x0.ID+`-amount-error">Amount must not exceed the remaining amount `+x0.Remaining.String()+`<`) {
+		t.Errorf("over the remaining: %d\n%s", over.status, over.body)
+	}
+	if n := len(paymentsOf()); n != 0 {
+		t.Fatalf("refused forms wrote %d loan payments", n)
+	}
+
+	x := b.post(payPath, url.Values{"csrf": {token}, "amount": {"500"}, "date": {"2025-03-15"}, "account_id": {""}})
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/loans?notice=loan-paid" {
+		t.Fatalf("pay: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	ps := paymentsOf()
+	if len(ps) != 1 || ps[0].Amount != 50000 || ps[0].InterestPart != x0.InterestDue || ps[0].PrincipalPart != 50000-x0.InterestDue ||
+		ps[0].AccountID != nil {
+		t.Fatalf("payments = %+v (interest due %s)", ps, x0.InterestDue)
+	}
+	remaining := x0.Remaining - 50000
+	principal := finance.Money(1200000) - ps[0].PrincipalPart
+	after := unescaped(b.get(x.header.Get("Location")))
+	for _, want := range []string{"Loan payment recorded.", (display{currency: "PHP"}).Money(remaining) + " remaining",
+		"<dt>Remaining principal</dt><dd>" + (display{currency: "PHP"}).Money(principal) + "</dd>", "Partially paid"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("loans after payment lacks %q", want)
+		}
+	}
+}
