@@ -118,11 +118,7 @@ function checksOf(dir, kind, scenario) {
 
 // knownWarnings are checks that end with a warning, each with the reason. A
 // listed check that stops warning fails the test too, so the entry goes.
-const knownWarnings = {
-  // Client ID Metadata Documents (a URL as client_id) are not supported yet:
-  // clients register dynamically (RFC 7591), which every client here does.
-  'authorization-server-metadata-cimd': 'no client_id_metadata_document_supported',
-};
+const knownWarnings = {};
 
 /** Checks that every check of scenario succeeded (INFO lines only inform). */
 function wantPassed(scenario, checks) {

@@ -61,7 +61,10 @@ func (s *Server) registerOAuthRoutes() {
 type hiddenParam struct{ Name, Value string }
 
 type consentData struct {
-	ClientName     string
+	ClientName string
+	// ClientHost is the host of a metadata document client's document: the
+	// name is that site's claim, not something this server checked.
+	ClientHost     string
 	Target         string
 	Pro            bool
 	Scopes         []scopeOption
@@ -111,6 +114,7 @@ func (s *Server) renderConsent(w http.ResponseWriter, r *http.Request, req *oaut
 ) error {
 	d := consentData{
 		ClientName:     clientDisplayName(req.Client.Name),
+		ClientHost:     req.Client.MetadataHost(),
 		Target:         oauth.RedirectTarget(req.RedirectURI),
 		Pro:            u.Plan == finance.PlanPro,
 		Scopes:         scopeOptions(req.Offered, func(sc auth.Scope) bool { return slices.Contains(checked, sc) }),

@@ -51,10 +51,18 @@ type oauthEnv struct {
 
 func newOAuthEnv(t testing.TB, configure ...func(*Config)) *oauthEnv {
 	t.Helper()
+	return newOAuthEnvWith(t, oauth.Config{}, configure...)
+}
+
+// newOAuthEnvWith is newOAuthEnv with the authorization server configured
+// by ocfg (its issuer, clock and log are the test's).
+func newOAuthEnvWith(t testing.TB, ocfg oauth.Config, configure ...func(*Config)) *oauthEnv {
+	t.Helper()
 	env := newTestEnv(t, configure...)
 	clock := &testClock{now: time.Now().UTC().Truncate(time.Second)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	authz := oauth.New(env.db, oauth.Config{Issuer: testBaseURL, Now: clock.Now, Log: log})
+	ocfg.Issuer, ocfg.Now, ocfg.Log = testBaseURL, clock.Now, log
+	authz := oauth.New(env.db, ocfg)
 	env.auth.SetTokenVerifier(authz)
 	cfg := env.srv.cfg
 	cfg.OAuth = authz

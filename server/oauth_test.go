@@ -63,6 +63,7 @@ func TestOAuthMetadata(t *testing.T) {
 		"revocation_endpoint_auth_methods_supported":     []any{"none"},
 		"code_challenge_methods_supported":               []any{"S256"},
 		"authorization_response_iss_parameter_supported": true,
+		"client_id_metadata_document_supported":          true,
 		"service_documentation":                          testBaseURL + "/api/docs",
 	}
 	if diff := cmp.Diff(any(want), jsonValue(t, json.RawMessage(x.body))); diff != "" {

@@ -25,6 +25,9 @@ type oauthClientRow struct {
 	GrantTypes   string
 	Scope        string
 	CreatedAt    time.Time
+
+	MetadataDocument bool `bun:"metadata_document"`
+	FetchedAt        *time.Time
 }
 
 type oauthGrantRow struct {
@@ -130,7 +133,32 @@ func (db *DB) OAuthClient(ctx context.Context, id string) (oauth.Client, error) 
 		return oauth.Client{}, err
 	}
 	return oauth.Client{ID: row.ID, Name: row.Name, RedirectURIs: uris, GrantTypes: strings.Fields(row.GrantTypes),
-		Scope: row.Scope, CreatedAt: row.CreatedAt.UTC()}, nil
+		Scope: row.Scope, CreatedAt: row.CreatedAt.UTC(), MetadataDocument: row.MetadataDocument,
+		FetchedAt: utcPtr(row.FetchedAt)}, nil
+}
+
+// UpsertOAuthMetadataClient stores a client described by its metadata
+// document under its URL, or refreshes the stored one from the document
+// (its name, redirect URIs, grant types and fetched_at; created_at stays).
+func (db *DB) UpsertOAuthMetadataClient(ctx context.Context, c oauth.Client) error {
+	uris, err := json.Marshal(c.RedirectURIs)
+	if err != nil {
+		return err
+	}
+	row := oauthClientRow{ID: c.ID, Name: c.Name, RedirectURIs: string(uris),
+		GrantTypes: strings.Join(c.GrantTypes, " "), Scope: c.Scope, CreatedAt: c.CreatedAt,
+		MetadataDocument: true, FetchedAt: c.FetchedAt}
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.NewInsert().Model(&row).
+			On("CONFLICT (id) DO UPDATE").
+			Set("name = EXCLUDED.name").
+			Set("redirect_uris = EXCLUDED.redirect_uris").
+			Set("grant_types = EXCLUDED.grant_types").
+			Set("fetched_at = EXCLUDED.fetched_at").
+			Where("c.metadata_document").
+			Exec(ctx)
+		return err
+	})
 }
 
 // CreateOAuthCode stores an authorization code.

@@ -73,11 +73,23 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 	if clientID == "" {
 		return nil, refuse("invalid_request", "The request names no client_id. Start again from the app you are connecting.")
 	}
-	client, err := s.store.OAuthClient(ctx, clientID)
-	if errors.Is(err, finance.ErrNotFound) {
-		return nil, refuse("invalid_request", "The app is not registered with this server (unknown client_id). Start again from the app you are connecting; it registers itself.")
-	} else if err != nil {
-		return nil, err
+	var client Client
+	var err error
+	if IsMetadataClientID(clientID) {
+		client, err = s.metadataClient(ctx, clientID)
+		var me *MetadataError
+		if errors.As(err, &me) {
+			return nil, refuse("invalid_client", "The app's client_id is a metadata document URL that cannot be used: "+me.Reason+".")
+		} else if err != nil {
+			return nil, err
+		}
+	} else {
+		client, err = s.store.OAuthClient(ctx, clientID)
+		if errors.Is(err, finance.ErrNotFound) {
+			return nil, refuse("invalid_request", "The app is not registered with this server (unknown client_id). Start again from the app you are connecting; it registers itself.")
+		} else if err != nil {
+			return nil, err
+		}
 	}
 	redirectURI := params.Get("redirect_uri")
 	given := redirectURI != ""
@@ -86,6 +98,8 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 		redirectURI = client.RedirectURIs[0]
 	case !given:
 		return nil, refuse("invalid_request", "The request names no redirect_uri, and the app registered several.")
+	case !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return redirectMatches(reg, redirectURI) }) && client.MetadataDocument:
+		return nil, refuse("invalid_request", "The redirect_uri is not listed in the app's metadata document, so the answer cannot be sent to it.")
 	case !slices.ContainsFunc(client.RedirectURIs, func(reg string) bool { return redirectMatches(reg, redirectURI) }):
 		return nil, refuse("invalid_request", "The redirect_uri is not registered for this app, so the answer cannot be sent to it.")
 	}
@@ -208,4 +222,24 @@ func (s *Server) answer(req *AuthorizeRequest, q url.Values) string {
 		q.Set("state", req.State)
 	}
 	return appendQuery(req.RedirectURI, q)
+}
+
+// metadataClient returns the client a metadata document describes, fetching
+// it (or taking it from the cache) and storing the client row that codes and
+// grants refer to whenever the document was fetched anew.
+func (s *Server) metadataClient(ctx context.Context, clientID string) (Client, error) {
+	c, fresh, err := s.metadata.resolve(ctx, clientID)
+	if err != nil {
+		var me *MetadataError
+		if errors.As(err, &me) && me.Err != nil {
+			s.log.InfoContext(ctx, "oauth: client metadata document refused", "reason", me.Reason, "err", me.Err)
+		}
+		return Client{}, err
+	}
+	if fresh {
+		if err := s.store.UpsertOAuthMetadataClient(ctx, c); err != nil {
+			return Client{}, err
+		}
+	}
+	return c, nil
 }

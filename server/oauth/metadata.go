@@ -31,6 +31,7 @@ type ServerMetadata struct {
 	RevocationEndpointAuthMethods     []string `json:"revocation_endpoint_auth_methods_supported"`
 	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
 	AuthorizationResponseIssParameter bool     `json:"authorization_response_iss_parameter_supported"`
+	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
 	ServiceDocumentation              string   `json:"service_documentation"`
 }
 
@@ -72,6 +73,7 @@ func (s *Server) ServerMetadataDocument() ServerMetadata {
 		RevocationEndpointAuthMethods:     []string{"none"},
 		CodeChallengeMethodsSupported:     []string{"S256"},
 		AuthorizationResponseIssParameter: true,
+		ClientIDMetadataDocumentSupported: true,
 		ServiceDocumentation:              s.issuer + "/api/docs",
 	}
 }

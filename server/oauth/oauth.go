@@ -56,6 +56,12 @@ type Config struct {
 	Now func() time.Time
 	// Log receives failures of background work; nil means slog.Default().
 	Log *slog.Logger
+	// MetadataTransport fetches client metadata documents; nil means the
+	// production transport, which refuses every address that is not on the
+	// public internet. Tests inject one that reaches a local TLS server.
+	MetadataTransport http.RoundTripper
+	// MetadataTimeout bounds one document fetch; zero means MetadataTimeout.
+	MetadataTimeout time.Duration
 }
 
 // Server is the authorization server.
@@ -66,6 +72,7 @@ type Server struct {
 	now      func() time.Time
 	log      *slog.Logger
 	usage    *auth.UsageRecorder
+	metadata *metadataFetcher
 }
 
 // New returns an authorization server over st.
@@ -78,7 +85,8 @@ func New(st Store, cfg Config) *Server {
 	}
 	issuer := strings.TrimRight(cfg.Issuer, "/")
 	return &Server{store: st, issuer: issuer, resource: issuer + MCPPath, now: cfg.Now, log: cfg.Log,
-		usage: auth.NewUsageRecorder(st.TouchOAuthGrants)}
+		usage:    auth.NewUsageRecorder(st.TouchOAuthGrants),
+		metadata: newMetadataFetcher(cfg.MetadataTransport, cfg.MetadataTimeout, cfg.Now)}
 }
 
 // Issuer is the issuer identifier (the base URL).

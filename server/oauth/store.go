@@ -18,6 +18,11 @@ type Client struct {
 	GrantTypes   []string
 	Scope        string // the scope the client registered with, as sent (informational)
 	CreatedAt    time.Time
+	// MetadataDocument marks a client whose client_id is the https URL of
+	// its metadata document (no registration); FetchedAt is when the row was
+	// last refreshed from it.
+	MetadataDocument bool
+	FetchedAt        *time.Time
 }
 
 // Code is an authorization code as stored: single use, short-lived, bound to
@@ -79,6 +84,9 @@ type Store interface {
 
 	CreateOAuthClient(ctx context.Context, c Client) error
 	OAuthClient(ctx context.Context, id string) (Client, error)
+	// UpsertOAuthMetadataClient stores a client described by its metadata
+	// document, or refreshes the stored one (keeping its created_at).
+	UpsertOAuthMetadataClient(ctx context.Context, c Client) error
 
 	CreateOAuthCode(ctx context.Context, c Code) error
 	// RedeemOAuthCode marks the code used at `at` and returns it as it was

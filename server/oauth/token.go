@@ -65,7 +65,12 @@ func (s *Server) client(ctx context.Context, form url.Values) (Client, error) {
 		return Client{}, invalidRequest("client_id is required")
 	}
 	c, err := s.store.OAuthClient(ctx, id)
-	if errors.Is(err, finance.ErrNotFound) {
+	if errors.Is(err, finance.ErrNotFound) && IsMetadataClientID(id) {
+		// A metadata document client is stored when its document is fetched
+		// at authorization; one that never got that far has no code to redeem.
+		return Client{}, oauthError(http.StatusUnauthorized, "invalid_client",
+			"unknown client_id; this metadata document client has not been through authorization here")
+	} else if errors.Is(err, finance.ErrNotFound) {
 		return Client{}, oauthError(http.StatusUnauthorized, "invalid_client", "unknown client_id; register again")
 	}
 	return c, err
