@@ -183,8 +183,9 @@ func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today f
 	return int(n), err
 }
 
-// TotalsDrift recomputes the totals that triggers keep (the daily spending
-// and expense totals the reports read, and each card's totals) from the rows
+// TotalsDrift recomputes the totals that triggers keep (the daily spending,
+// expense and expense-category totals the reports and the expense summary
+// read, and each card's totals) from the rows
 // they sum, and returns the keys where the kept totals differ: empty when the
 // triggers kept them right. It reads every row, so it is a check for tests
 // and for an operator, never a request path.
@@ -229,6 +230,23 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
 		),
+		want_categories AS (
+			SELECT user_id, date, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
+				SELECT e.user_id, e.date, e.category_id, e.amount
+				FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
+				UNION ALL
+				SELECT e.user_id, e.date, s.category_id, s.amount
+				FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
+			) GROUP BY user_id, date, category_id
+		),
+		have_categories AS (
+			SELECT user_id, date, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
+		),
+		category_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_categories EXCEPT SELECT * FROM have_categories)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have_categories EXCEPT SELECT * FROM want_categories)
+		),
 		want_cards AS (
 			SELECT credit_card_id,
 				SUM(CASE WHEN type <> 'refund' THEN amount ELSE 0 END) AS charges,
@@ -251,6 +269,9 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 		UNION ALL
 		SELECT side || ' expenses ' || date || ' ' || payment_method || ': ' || amount || ' in ' || count
 		FROM expense_drift
+		UNION ALL
+		SELECT side || ' expense categories ' || date || ' ' || category_id || ': ' || amount || ' in ' || count
+		FROM category_drift
 		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
