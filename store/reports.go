@@ -279,3 +279,35 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 		Scan(ctx, &out)
 	return out, err
 }
+
+// RecountExpenseTotals sums the expenses dated from..to from the expense and
+// split rows themselves, as ExpenseTotals did before it read kept totals. It
+// visits every row of the range, so it is a check for tests and for an
+// operator (the summary must equal it), never a request path.
+func (db *DB) RecountExpenseTotals(ctx context.Context, userID string, from, to finance.Date) (finance.ExpenseTotals, error) {
+	var out finance.ExpenseTotals
+	err := db.reader.NewSelect().TableExpr("expenses AS e").
+		ColumnExpr("e.payment_method, SUM(e.amount) AS amount, COUNT(*) AS count").
+		Where("e.user_id = ? AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
+		GroupExpr("e.payment_method").
+		Scan(ctx, &out.ByMethod)
+	if err != nil {
+		return out, err
+	}
+	for _, m := range out.ByMethod {
+		out.Total += m.Amount
+		out.Count += m.Count
+	}
+	err = db.reader.NewRaw(`
+		SELECT x.category_id, cat.name AS category, SUM(x.amount) AS amount, COUNT(*) AS count
+		FROM (
+			SELECT e.category_id, e.amount FROM expenses AS e
+			WHERE e.user_id = ?0 AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2 AND e.category_id IS NOT NULL
+			UNION ALL
+			SELECT s.category_id, s.amount FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id
+			WHERE e.user_id = ?0 AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2
+		) AS x JOIN categories AS cat ON cat.id = x.category_id
+		GROUP BY x.category_id, cat.name`, userID, from, to).
+		Scan(ctx, &out.ByCategory)
+	return out, err
+}

@@ -103,5 +103,5 @@ END;
 -- interest, refunds), by user and date: the summary's other spending seeks
 -- these few instead of every purchase of the range. Purchases, the bulk of
 -- card rows, are not in this index and do not pay for it on write.
-CREATE INDEX card_transactions_user_spending ON card_transactions (user_id, date, type, amount, interest_portion)
+CREATE INDEX card_transactions_user_spending ON card_transactions (user_id, date, type, status, amount, interest_portion)
 WHERE type <> 'purchase' AND status IN ('unbilled', 'billed');
