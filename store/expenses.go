@@ -305,37 +305,32 @@ func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, par
 	return err
 }
 
+// ExpenseTotals sums the expenses dated from..to from the daily totals that
+// triggers keep in the writing transaction: per payment method from
+// expense_days (each expense once), per category from expense_category_days
+// (each expense with a category, and each part of a split one). Both are
+// range seeks of the user's primary-key rows, at most one per day and method
+// or category, whatever the number of expenses.
 func (l ledger) ExpenseTotals(ctx context.Context, userID string, from, to finance.Date) (finance.ExpenseTotals, error) {
 	var out finance.ExpenseTotals
-	var methods []struct {
-		PaymentMethod string
-		Amount        finance.Money
-		Count         int
-	}
-	err := l.db.NewSelect().TableExpr("expenses AS e").
-		Column("e.payment_method").ColumnExpr("SUM(e.amount) AS amount").ColumnExpr("COUNT(*) AS count").
-		Where("e.user_id = ? AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
-		Group("e.payment_method").
-		Scan(ctx, &methods)
+	methods, err := l.ExpensesByMethod(ctx, userID, from, to)
 	if err != nil {
 		return out, err
 	}
 	for _, m := range methods {
 		out.Total += m.Amount
 		out.Count += m.Count
-		out.ByMethod = append(out.ByMethod, finance.MethodTotal{PaymentMethod: m.PaymentMethod, Amount: m.Amount, Count: m.Count})
 	}
-	// Each expense counts under its category, or, when split, each part under its own.
-	err = l.db.NewRaw(`
-		SELECT x.category_id, cat.name AS category, SUM(x.amount) AS amount, COUNT(*) AS count
-		FROM (
-			SELECT e.category_id, e.amount FROM expenses AS e
-			WHERE e.user_id = ? AND e.status = 'active' AND e.date >= ? AND e.date <= ? AND e.category_id IS NOT NULL
-			UNION ALL
-			SELECT s.category_id, s.amount FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id
-			WHERE e.user_id = ? AND e.status = 'active' AND e.date >= ? AND e.date <= ?
-		) AS x JOIN categories AS cat ON cat.id = x.category_id
-		GROUP BY x.category_id, cat.name`, userID, from, to, userID, from, to).
+	out.ByMethod = methods
+	// The names join the sums, not the days.
+	sums := l.db.NewSelect().TableExpr("expense_category_days AS d").
+		ColumnExpr("d.category_id, SUM(d.amount) AS amount, SUM(d.count) AS count").
+		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
+		GroupExpr("d.category_id").
+		Having("SUM(d.count) > 0")
+	err = l.db.NewSelect().TableExpr("(?) AS s", sums).
+		ColumnExpr("s.category_id, cat.name AS category, s.amount, s.count").
+		Join("JOIN categories AS cat ON cat.id = s.category_id").
 		Scan(ctx, &out.ByCategory)
 	return out, err
 }

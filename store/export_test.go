@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 	"strings"
+
+	"github.com/uptrace/bun"
 )
 
 // MigrationCount is the number of embedded up migrations.
@@ -75,3 +77,45 @@ func (db *DB) IdempotencyKeys(ctx context.Context, userID string) ([]string, err
 // CredentialQueries counts the credential lookups that went to the
 // database rather than the credential cache.
 func (db *DB) CredentialQueries() int64 { return db.creds.queries.Load() }
+
+// ReaderPlans runs read on the reader pool and returns, for each query it
+// ran, the query's EXPLAIN QUERY PLAN details joined by "; ".
+func (db *DB) ReaderPlans(ctx context.Context, read func() error) (map[string]string, error) {
+	hook := &queryRecorder{}
+	db.reader.AddQueryHook(hook)
+	err := read()
+	db.reader.ResetQueryHooks()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(hook.queries))
+	for _, q := range hook.queries {
+		rows, err := db.reader.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
+		if err != nil {
+			return nil, err
+		}
+		var details []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			details = append(details, detail)
+		}
+		rows.Close()
+		out[q] = strings.Join(details, "; ")
+	}
+	return out, nil
+}
+
+type queryRecorder struct{ queries []string }
+
+func (r *queryRecorder) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
+
+func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	r.queries = append(r.queries, e.Query)
+}

@@ -183,8 +183,9 @@ func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today f
 	return int(n), err
 }
 
-// TotalsDrift recomputes the totals that triggers keep (the daily spending
-// and expense totals the reports read, and each card's totals) from the rows
+// TotalsDrift recomputes the totals that triggers keep (the daily spending,
+// expense and expense-category totals the reports and the expense summary
+// read, and each card's totals) from the rows
 // they sum, and returns the keys where the kept totals differ: empty when the
 // triggers kept them right. It reads every row, so it is a check for tests
 // and for an operator, never a request path.
@@ -229,6 +230,23 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
 		),
+		want_categories AS (
+			SELECT user_id, date, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
+				SELECT e.user_id, e.date, e.category_id, e.amount
+				FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
+				UNION ALL
+				SELECT e.user_id, e.date, s.category_id, s.amount
+				FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
+			) GROUP BY user_id, date, category_id
+		),
+		have_categories AS (
+			SELECT user_id, date, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
+		),
+		category_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_categories EXCEPT SELECT * FROM have_categories)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have_categories EXCEPT SELECT * FROM want_categories)
+		),
 		want_cards AS (
 			SELECT credit_card_id,
 				SUM(CASE WHEN type <> 'refund' THEN amount ELSE 0 END) AS charges,
@@ -252,9 +270,44 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 		SELECT side || ' expenses ' || date || ' ' || payment_method || ': ' || amount || ' in ' || count
 		FROM expense_drift
 		UNION ALL
+		SELECT side || ' expense categories ' || date || ' ' || category_id || ': ' || amount || ' in ' || count
+		FROM category_drift
+		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
 		FROM card_drift`).
 		Scan(ctx, &out)
+	return out, err
+}
+
+// RecountExpenseTotals sums the expenses dated from..to from the expense and
+// split rows themselves, as ExpenseTotals did before it read kept totals. It
+// visits every row of the range, so it is a check for tests and for an
+// operator (the summary must equal it), never a request path.
+func (db *DB) RecountExpenseTotals(ctx context.Context, userID string, from, to finance.Date) (finance.ExpenseTotals, error) {
+	var out finance.ExpenseTotals
+	err := db.reader.NewSelect().TableExpr("expenses AS e").
+		ColumnExpr("e.payment_method, SUM(e.amount) AS amount, COUNT(*) AS count").
+		Where("e.user_id = ? AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
+		GroupExpr("e.payment_method").
+		Scan(ctx, &out.ByMethod)
+	if err != nil {
+		return out, err
+	}
+	for _, m := range out.ByMethod {
+		out.Total += m.Amount
+		out.Count += m.Count
+	}
+	err = db.reader.NewRaw(`
+		SELECT x.category_id, cat.name AS category, SUM(x.amount) AS amount, COUNT(*) AS count
+		FROM (
+			SELECT e.category_id, e.amount FROM expenses AS e
+			WHERE e.user_id = ?0 AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2 AND e.category_id IS NOT NULL
+			UNION ALL
+			SELECT s.category_id, s.amount FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id
+			WHERE e.user_id = ?0 AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2
+		) AS x JOIN categories AS cat ON cat.id = x.category_id
+		GROUP BY x.category_id, cat.name`, userID, from, to).
+		Scan(ctx, &out.ByCategory)
 	return out, err
 }

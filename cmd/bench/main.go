@@ -235,7 +235,7 @@ func writeTable(table []row) {
 // reportVolume is each user's history in the reports measurement.
 var reportVolume = store.ReportVolume{Expenses: 1_000_000, CardRows: 100_000, Bills: 5_000, Loans: 50}
 
-// runReports measures the dashboard and every report on a fresh data
+// runReports measures the dashboard, the expense summary and every report on a fresh data
 // directory where two users each have five years of history (reportVolume):
 // the second user's rows sit in the same tables and indexes, so the figures
 // show that every query reads one user's part only.
@@ -298,6 +298,9 @@ func runReports(bin string, reads int) error {
 		add("(h) "+name, "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
 	}
 	measure("GET /dashboard (this month)", "/dashboard")
+	for _, rg := range ranges {
+		measure("GET /expenses/summary, "+rg.label, "/expenses/summary?"+rg.query)
+	}
 	for _, spec := range finance.Reports {
 		if !slices.Contains(spec.Params, "dateFrom") {
 			measure("GET /reports/"+spec.Name+" (as of today)", "/reports/"+spec.Name)

@@ -1,0 +1,65 @@
+package store_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// The expense summary's queries seek the user's rows of kept totals (or the
+// few card spending rows) by date; none scans a table, so a summary's cost
+// follows the days of its range, not the number of expenses.
+func TestExpenseSummaryQueryPlans(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	u := newUser("plans@example.com")
+	if err := db.CreateUser(ctx, u, "hash"); err != nil {
+		t.Fatal(err)
+	}
+	from, to := finance.NewDate(2025, 3, 1), finance.NewDate(2025, 3, 31)
+	repo := db.Read()
+	plans, err := db.ReaderPlans(ctx, func() error {
+		if _, err := repo.ExpenseTotals(ctx, u.ID, from, to); err != nil {
+			return err
+		}
+		if _, err := repo.CardSpending(ctx, u.ID, from, to); err != nil {
+			return err
+		}
+		_, err := repo.LoanInterestPaid(ctx, u.ID, from, to)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"expense_days":          "SEARCH d USING PRIMARY KEY (user_id=? AND date>? AND date<?)",
+		"expense_category_days": "SEARCH d USING PRIMARY KEY (user_id=? AND date>? AND date<?)",
+		"card_transactions":     "SEARCH t USING COVERING INDEX card_transactions_user_spending (user_id=? AND date>? AND date<?)",
+		"loan_payments":         "SEARCH lp USING COVERING INDEX loan_payments_user_date (user_id=? AND date>? AND date<?)",
+	}
+	if len(plans) != len(want) {
+		t.Fatalf("%d queries, want %d: %v", len(plans), len(want), plans)
+	}
+	for q, plan := range plans {
+		var table string
+		for name := range want {
+			if strings.Contains(q, name+" AS") && (table == "" || len(name) > len(table)) {
+				table = name
+			}
+		}
+		if table == "" {
+			t.Errorf("an unexpected query: %s", q)
+			continue
+		}
+		if !strings.Contains(plan, want[table]) {
+			t.Errorf("the %s query's plan is %q, want it to contain %q", table, plan, want[table])
+		}
+		for _, step := range strings.Split(plan, "; ") {
+			if strings.HasPrefix(step, "SCAN ") && step != "SCAN s" {
+				t.Errorf("the %s query scans: %q", table, plan)
+			}
+		}
+	}
+}
