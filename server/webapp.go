@@ -369,16 +369,12 @@ func (s *Server) expenseVoid(w http.ResponseWriter, r bunrouter.Request) error {
 		back = ExpensesPath
 	}
 	_, err = s.ledger.VoidExpense(r.Context(), u.ID, r.Param("id"))
-	if errors.Is(err, finance.ErrInvalidStatus) || errors.Is(err, finance.ErrNotFound) {
+	if status, ok := pageRefusal(err); ok {
 		d, verr := s.expensesView(r.Request, u, expenseFilter{}, "")
 		if verr != nil {
 			return verr
 		}
 		_, detail := errorResponse(err, "")
-		status := http.StatusBadRequest
-		if errors.Is(err, finance.ErrNotFound) {
-			status = http.StatusNotFound
-		}
 		return s.render(w, r.Request, "expenses", pageView{Title: "Expenses", Nav: "expenses", User: &u, CSRF: auth.CSRFToken(sid),
 			status: status, Error: detail.Message, Data: d})
 	} else if err != nil {
@@ -389,4 +385,16 @@ func (s *Server) expenseVoid(w http.ResponseWriter, r bunrouter.Request) error {
 		sep = "&"
 	}
 	return redirect(w, r.Request, back+sep+"notice=expense-voided")
+}
+
+// pageRefusal reports whether err is a refusal a page shows the person (a
+// validation problem, a state rule, a missing record) rather than a failure,
+// and the status the API gives it, from the one error table.
+func pageRefusal(err error) (int, bool) {
+	var ve *finance.ValidationError
+	if !errors.As(err, &ve) && !errors.Is(err, finance.ErrInvalidStatus) && !errors.Is(err, finance.ErrNotFound) {
+		return 0, false
+	}
+	status, _ := errorResponse(err, "")
+	return status, true
 }

@@ -134,14 +134,8 @@ func (s *Server) billMonth(r *http.Request, u finance.User, id string) finance.D
 // a validation problem beside the fields of the bill's form (holding what
 // was sent), any other refusal in the API's words at the top.
 func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finance.User, sid, id string, sent *billPayForm, err error) error {
-	var ve *finance.ValidationError
-	status := http.StatusBadRequest
-	switch {
-	case errors.As(err, &ve):
-	case errors.Is(err, finance.ErrInvalidStatus):
-	case errors.Is(err, finance.ErrNotFound):
-		status = http.StatusNotFound
-	default:
+	status, ok := pageRefusal(err)
+	if !ok {
 		return err
 	}
 	d, verr := s.billsView(r.Request, u, s.billMonth(r.Request, u, id))
@@ -149,7 +143,8 @@ func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finan
 		return verr
 	}
 	p := pageView{Title: "Bills", Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: d}
-	if ve != nil {
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
 		p.Error = "Not paid. " + ve.Error() + "."
 		for i := range d.Bills {
 			if d.Bills[i].ID == id {
@@ -304,14 +299,8 @@ func (s *Server) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 	if err == nil {
 		return redirect(w, r.Request, LoansPath+"?notice=loan-paid")
 	}
-	var ve *finance.ValidationError
-	status := http.StatusBadRequest
-	switch {
-	case errors.As(err, &ve):
-	case errors.Is(err, finance.ErrInvalidStatus):
-	case errors.Is(err, finance.ErrNotFound):
-		status = http.StatusNotFound
-	default:
+	status, ok := pageRefusal(err)
+	if !ok {
 		return err
 	}
 	d, verr := s.loansView(r.Request, u)
@@ -319,7 +308,8 @@ func (s *Server) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 		return verr
 	}
 	p := pageView{Title: "Loans", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: d}
-	if ve != nil {
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
 		p.Error = "Not paid. " + ve.Error() + "."
 		for i := range d.Rows {
 			if d.Rows[i].ID == id {

@@ -61,17 +61,12 @@ const healthReads = 20_000
 
 func run(bin string, large, writes, reads int, only string) error {
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "finance-bench-")
+	b, err := newBenchRun("finance-bench-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	data := filepath.Join(dir, "data")
-	var table []row
-	add := func(name, format string, args ...any) {
-		table = append(table, row{name, fmt.Sprintf(format, args...)})
-		fmt.Fprintf(os.Stderr, "  %-62s %s\n", name, fmt.Sprintf(format, args...))
-	}
+	defer os.RemoveAll(b.dir)
+	dir, data, add := b.dir, b.data, b.add
 
 	if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", email, "--password-stdin"); err != nil {
 		return err
@@ -81,7 +76,7 @@ func run(bin string, large, writes, reads int, only string) error {
 		return err
 	}
 	key = strings.TrimSpace(key)
-	printTable := func() { writeTable(table) }
+	printTable := func() { writeTable(b.table) }
 	today := finance.DateOf(time.Now())
 	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	switch only {
@@ -223,6 +218,26 @@ func run(bin string, large, writes, reads int, only string) error {
 	return runReports(bin, reads)
 }
 
+// benchRun is one run's scratch directory (removed by the caller) and the
+// table of its measurements, which add also echoes to stderr as they come.
+type benchRun struct {
+	dir, data string
+	table     []row
+}
+
+func newBenchRun(prefix string) (*benchRun, error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return nil, err
+	}
+	return &benchRun{dir: dir, data: filepath.Join(dir, "data")}, nil
+}
+
+func (b *benchRun) add(name, format string, args ...any) {
+	b.table = append(b.table, row{name, fmt.Sprintf(format, args...)})
+	fmt.Fprintf(os.Stderr, "  %-62s %s\n", name, fmt.Sprintf(format, args...))
+}
+
 // writeTable prints the measurements as a Markdown table.
 func writeTable(table []row) {
 	fmt.Println("| measurement | result |")
@@ -241,17 +256,12 @@ var reportVolume = store.ReportVolume{Expenses: 1_000_000, CardRows: 100_000, Bi
 // show that every query reads one user's part only.
 func runReports(bin string, reads int) error {
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "finance-bench-reports-")
+	b, err := newBenchRun("finance-bench-reports-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	data := filepath.Join(dir, "data")
-	var table []row
-	add := func(name, format string, args ...any) {
-		table = append(table, row{name, fmt.Sprintf(format, args...)})
-		fmt.Fprintf(os.Stderr, "  %-62s %s\n", name, fmt.Sprintf(format, args...))
-	}
+	defer os.RemoveAll(b.dir)
+	data, add := b.data, b.add
 	const other = "bench-other@example.com"
 	for _, e := range []string{email, other} {
 		if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", e, "--password-stdin"); err != nil {
@@ -311,7 +321,7 @@ func runReports(bin string, reads int) error {
 		}
 	}
 	add("(h) peak RSS of the server", "%.1f MB", float64(srv.peakRSS())/1024)
-	writeTable(table)
+	writeTable(b.table)
 	return nil
 }
 
