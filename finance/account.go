@@ -262,10 +262,7 @@ func requiredEnum(v *Validator, name string, f Field[string], allowed string, ok
 // ListAccounts returns a page of the user's accounts with their balances.
 func (s *Service) ListAccounts(ctx context.Context, userID string, f AccountFilter, p ListParams) (Page[Account], error) {
 	items, total, err := s.store.Read().ListAccounts(ctx, userID, f, p)
-	if err != nil {
-		return Page[Account]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetAccount returns one account (archived ones included).
@@ -422,10 +419,7 @@ func (s *Service) AccountOptions(ctx context.Context, userID string) ([]AccountO
 // (GET /accounts/transactions); f.AccountID narrows it to one.
 func (s *Service) ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) (Page[AccountTransaction], error) {
 	items, total, err := s.store.Read().ListAccountTransactions(ctx, userID, f, p)
-	if err != nil {
-		return Page[AccountTransaction]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetAccountTransaction returns a line of the path account: 404 when the

@@ -372,10 +372,7 @@ func (c *refs) resolveTemplate(ctx context.Context, v *Validator, d *templateDra
 // ListBillTemplates returns a page of the user's templates (removed ones never).
 func (s *Service) ListBillTemplates(ctx context.Context, userID string, f BillTemplateFilter, p ListParams) (Page[BillTemplate], error) {
 	items, total, err := s.store.Read().ListBillTemplates(ctx, userID, f, p)
-	if err != nil {
-		return Page[BillTemplate]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetBillTemplate returns one template; a removed one is not found.

@@ -302,10 +302,7 @@ func (s *Service) ListBillPayments(ctx context.Context, userID, billID string, f
 		f.Status = PaymentPosted
 	}
 	items, total, err := s.store.Read().ListBillPayments(ctx, userID, billID, f, p)
-	if err != nil {
-		return Page[BillPayment]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetBillPayment returns one payment (path checks).

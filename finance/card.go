@@ -330,10 +330,7 @@ func uniqueCardName(ctx context.Context, tx Repo, userID string, c CreditCard) e
 // ListCreditCards returns a page of the user's cards with their figures.
 func (s *Service) ListCreditCards(ctx context.Context, userID string, f CardFilter, p ListParams) (Page[CreditCard], error) {
 	items, total, err := s.store.Read().ListCreditCards(ctx, userID, f, p, s.today(ctx, userID))
-	if err != nil {
-		return Page[CreditCard]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetCreditCard returns one card (archived ones included) with its figures.

@@ -88,10 +88,7 @@ func (s *Service) ListCardLogs(ctx context.Context, userID string, f CardLogFilt
 		f.Until = dateTo.AddDays(1).In(loc)
 	}
 	items, total, err := s.store.Read().ListCardLogs(ctx, userID, f, p)
-	if err != nil {
-		return Page[CardLog]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // logCardRow appends an entry about the card row t, whose CreditCardName

@@ -128,10 +128,7 @@ func ParseCategoryFilter(kind, status, search string) (CategoryFilter, error) {
 // ListCategories returns a page of the user's categories.
 func (s *Service) ListCategories(ctx context.Context, userID string, f CategoryFilter, p ListParams) (Page[Category], error) {
 	items, total, err := s.store.Read().ListCategories(ctx, userID, f, p)
-	if err != nil {
-		return Page[Category]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetCategory returns one category (archived ones included).

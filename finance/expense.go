@@ -387,10 +387,7 @@ func (s *Service) newExpense() Expense {
 // ListExpenses returns a page of the user's expenses, each with its parts.
 func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (Page[Expense], error) {
 	items, total, err := s.store.Read().ListExpenses(ctx, userID, f, p)
-	if err != nil {
-		return Page[Expense]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetExpense returns one expense (voided ones included).

@@ -140,10 +140,7 @@ func incomeLineDescription(in Income) *string {
 // ListIncome returns a page of the user's income.
 func (s *Service) ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) (Page[Income], error) {
 	items, total, err := s.store.Read().ListIncome(ctx, userID, f, p)
-	if err != nil {
-		return Page[Income]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // GetIncome returns one income record (voided ones included).

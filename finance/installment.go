@@ -282,10 +282,7 @@ func (s *Service) planDetail(ctx context.Context, r Repo, userID, id string, tod
 // ListInstallmentPlans returns a page of the user's plans.
 func (s *Service) ListInstallmentPlans(ctx context.Context, userID string, f PlanFilter, p ListParams) (Page[InstallmentPlan], error) {
 	items, total, err := s.store.Read().ListInstallmentPlans(ctx, userID, f, p)
-	if err != nil {
-		return Page[InstallmentPlan]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // checkConvertible applies the state rules of conversion (§2.9): an

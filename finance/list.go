@@ -38,6 +38,15 @@ type Page[T any] struct {
 	Pagination Pagination `json:"pagination"`
 }
 
+// pageOf is the page a list use case returns from its store query's result:
+// the query's error, or the page of its items.
+func pageOf[T any](items []T, total int, err error, p ListParams) (Page[T], error) {
+	if err != nil {
+		return Page[T]{}, err
+	}
+	return NewPage(items, total, p), nil
+}
+
 // NewPage wraps items (never nil in the output) with the pagination for total rows.
 func NewPage[T any](items []T, total int, p ListParams) Page[T] {
 	if items == nil {

@@ -419,10 +419,7 @@ func withPayments(ctx context.Context, r Repo, userID string, in []LoanInstance,
 // ListLoans returns a page of the user's loans with their figures.
 func (s *Service) ListLoans(ctx context.Context, userID string, f LoanFilter, p ListParams) (Page[Loan], error) {
 	items, total, err := s.store.Read().ListLoans(ctx, userID, f, p)
-	if err != nil {
-		return Page[Loan]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // ListLoanInstances returns a page of one loan's instances with their payments.

@@ -57,10 +57,7 @@ func (s *Service) ListSOAPayments(ctx context.Context, userID, soaID string, f S
 		f.Status = PaymentPosted
 	}
 	items, total, err := s.store.Read().ListSOAPayments(ctx, userID, soaID, f, p)
-	if err != nil {
-		return Page[SOAPayment]{}, err
-	}
-	return NewPage(items, total, p), nil
+	return pageOf(items, total, err, p)
 }
 
 // PaySOA records a payment from an active account against an open
