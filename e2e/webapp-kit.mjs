@@ -1,0 +1,104 @@
+// What every web app journey shares: a headless Chromium, a fresh server
+// with its first user signed in, the phone and desktop sizes, and snap(),
+// which screenshots a page in light and dark, checks that nothing scrolls
+// sideways and runs the accessibility linter (axe-core, pinned in
+// package.json) over it: a serious or critical violation fails the test.
+//
+// Screenshots go to SCREENSHOT_DIR (CI keeps them as artifacts), by
+// default a temporary directory that is printed at the end.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'finance-screens-'));
+mkdirSync(shots, { recursive: true });
+
+export const phone = { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+export const desktop = { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false };
+
+export const owner = { name: 'Owner', email: 'owner@example.com', password: 'correct horse battery staple' };
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+// axe-core runs in the page through the DevTools protocol, which the page's
+// CSP does not govern (a script tag would be refused, as it should be).
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Fails when axe-core finds a serious or critical violation on the page. */
+export async function assertAccessible(page, name) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+  }));
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [],
+    `${name}: accessibility violations`);
+}
+
+/**
+ * Screenshots the page in light and dark at its context's size (named
+ * webapp-<name>-<size>[-dark].png), checks it does not scroll sideways, and
+ * runs the accessibility linter in both color schemes.
+ */
+export async function snap(page, name, size = 'phone') {
+  await page.screenshot({ path: join(shots, `webapp-${name}-${size}.png`), fullPage: true });
+  await assertAccessible(page, `${name} (${size})`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(shots, `webapp-${name}-${size}-dark.png`), fullPage: true });
+  await assertAccessible(page, `${name} (${size}, dark)`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `${name} scrolls sideways at ${size} width by ${overflow}px`);
+}
+
+/**
+ * A browser context of the given size whose console errors and page errors
+ * (CSP violations among them) are collected in problems. expected(m) may
+ * excuse a console message, for example the 400 document of a refused form.
+ */
+export async function openContext(browser, size, expected = () => false) {
+  const context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.hasTouch });
+  context.setDefaultTimeout(0); // waits end on their event; the runner's timeout catches a hang
+  const problems = [];
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !expected(m)) problems.push(`${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => problems.push(String(e)));
+  return { context, page, problems };
+}
+
+/** Expected console errors: Chromium logs a refused form's 400 document. */
+export function refusedFormAt(...paths) {
+  return (m) => m.text().startsWith('Failed to load resource') && paths.includes(new URL(m.location().url).pathname);
+}
+
+/** Creates the first user through the setup page; the page ends on Home, signed in. */
+export async function setUp(page, finance) {
+  await page.goto(finance.setupURL);
+  await page.locator('input[name=name]').fill(owner.name);
+  await page.locator('input[name=email]').fill(owner.email);
+  await page.locator('input[name=password]').fill(owner.password);
+  await page.locator('input[name=password_confirm]').fill(owner.password);
+  await page.getByRole('button', { name: 'Create user and sign in' }).click();
+  await page.waitForURL('**/?notice=welcome');
+}
+
+/** Signs in as the owner in a fresh context; the page ends on Home. */
+export async function signIn(page, finance) {
+  await page.goto(`${finance.baseURL}/login`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(owner.password);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await page.waitForURL((u) => new URL(u).pathname === '/');
+}
