@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,26 +55,38 @@ func (s *Server) parseText(w http.ResponseWriter, r bunrouter.Request) error {
 	if err := s.decodeJSON(r.Request, &req); err != nil {
 		return err
 	}
-	var v finance.Validator
-	if finance.Readable(&v, "natural_text", req.NaturalText); v.Err() != nil {
-		return v.Err()
-	}
-	if err := ai.CheckText(req.NaturalText.Value); err != nil {
-		return err
-	}
-	if err := s.spendAIBudget(w, r, aiTextWeight); err != nil {
-		return err
-	}
-	in, err := s.ledger.ParseInputs(r.Context(), userID(r))
+	res, err := s.parseExpenseText(r.Context(), w.Header(), userID(r), req.NaturalText)
 	if err != nil {
 		return err
-	}
-	res, err := s.ai.ParseText(r.Context(), in, req.NaturalText.Value)
-	if err != nil {
-		return s.aiError(w, err)
 	}
 	writeData(w, http.StatusOK, parsedMessage(res), res)
 	return nil
+}
+
+// parseExpenseText is POST /expenses/ai/parse-text once its body is read,
+// and the Record page's "Type it" box: the text's checks, the user's AI
+// budget, then the drafts, each checked as a create would check it. The
+// rate-limit headers go to h; a spent budget or busy engines are a 429.
+func (s *Server) parseExpenseText(ctx context.Context, h http.Header, userID string, text finance.Field[string]) (ai.Result, error) {
+	var v finance.Validator
+	if finance.Readable(&v, "natural_text", text); v.Err() != nil {
+		return ai.Result{}, v.Err()
+	}
+	if err := ai.CheckText(text.Value); err != nil {
+		return ai.Result{}, err
+	}
+	if err := s.spendAIBudget(h, userID, aiTextWeight); err != nil {
+		return ai.Result{}, err
+	}
+	in, err := s.ledger.ParseInputs(ctx, userID)
+	if err != nil {
+		return ai.Result{}, err
+	}
+	res, err := s.ai.ParseText(ctx, in, text.Value)
+	if err != nil {
+		return ai.Result{}, s.aiError(h, err)
+	}
+	return res, nil
 }
 
 func (s *Server) parseImages(w http.ResponseWriter, r bunrouter.Request) error {
@@ -84,7 +97,7 @@ func (s *Server) parseImages(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.spendAIBudget(w, r, aiImageWeight*len(images)); err != nil {
+	if err := s.spendAIBudget(w.Header(), userID(r), aiImageWeight*len(images)); err != nil {
 		return err
 	}
 	in, err := s.ledger.ParseInputs(r.Context(), userID(r))
@@ -93,7 +106,7 @@ func (s *Server) parseImages(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	res, err := s.ai.ParseImages(r.Context(), in, images)
 	if err != nil {
-		return s.aiError(w, err)
+		return s.aiError(w.Header(), err)
 	}
 	writeData(w, http.StatusOK, parsedMessage(res), res)
 	return nil
@@ -161,9 +174,9 @@ func (s *Server) readImagesForm(r *http.Request) ([]ai.Image, error) {
 // 429. The budget is per user, across their keys and tokens, apart from
 // the per-credential limit: a model or OCR job costs far more than a
 // request. On these routes the RateLimit headers describe the AI budget.
-func (s *Server) spendAIBudget(w http.ResponseWriter, r bunrouter.Request, weight int) error {
-	d := s.aiLimiter.takeN(userID(r), weight)
-	s.aiLimiter.setHeaders(w.Header(), d)
+func (s *Server) spendAIBudget(h http.Header, userID string, weight int) error {
+	d := s.aiLimiter.takeN(userID, weight)
+	s.aiLimiter.setHeaders(h, d)
 	if !d.allowed {
 		return errRateLimited
 	}
@@ -171,10 +184,9 @@ func (s *Server) spendAIBudget(w http.ResponseWriter, r bunrouter.Request, weigh
 }
 
 // aiError answers the engines' refusals: every job slot busy is 429.
-func (s *Server) aiError(w http.ResponseWriter, err error) error {
+func (s *Server) aiError(h http.Header, err error) error {
 	if errors.Is(err, ai.ErrBusy) {
 		secs := int(ai.BusyRetryAfter.Seconds())
-		h := w.Header()
 		h.Set("RateLimit-Policy", fmt.Sprintf(`"ai-jobs";q=%d;w=%d`, s.aiJobs, secs))
 		h.Set("RateLimit", fmt.Sprintf(`"ai-jobs";r=0;t=%d`, secs))
 		h.Set("Retry-After", strconv.Itoa(secs))

@@ -118,7 +118,7 @@ func (s *Server) chat(w http.ResponseWriter, r bunrouter.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := s.spendAIBudget(w, r, aiTextWeight); err != nil {
+	if err := s.spendAIBudget(w.Header(), userID(r), aiTextWeight); err != nil {
 		return err
 	}
 	ctx, user := r.Context(), userID(r)
@@ -143,7 +143,7 @@ func (s *Server) chat(w http.ResponseWriter, r bunrouter.Request) error {
 
 	answer, err := s.answer(ctx, p, in, history, message)
 	if err != nil {
-		return s.aiError(w, err)
+		return s.aiError(w.Header(), err)
 	}
 	// Stamped after the answer: a slow model must not eat the proposals' 30 minutes.
 	now = s.ledger.Now()
