@@ -53,7 +53,8 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // pageTemplates are parsed once: each page file with the shared layout.
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans"} {
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"record_bulk", "expense_split"} {
 		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return m
@@ -496,6 +497,10 @@ var notices = map[string]string{
 	"expense-recorded":    "Expense recorded.",
 	"income-recorded":     "Income recorded.",
 	"expense-voided":      "The expense has been voided.",
+	"expense-updated":     "The expense has been saved.",
+	"expense-split":       "The expense has been split.",
+	"expenses-recorded":   "The expenses have been recorded.",
+	"income-updated":      "The income has been saved.",
 	"bill-paid":           "Bill payment recorded.",
 	"bill-partially_paid": "Bill payment recorded.",
 	"bill-skipped":        "The bill has been skipped.",

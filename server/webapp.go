@@ -33,6 +33,7 @@ func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodPost, RecordPath, s.recordSubmit)
 	s.page(http.MethodGet, ExpensesPath, s.expensesPage)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
+	s.registerWebAppRecordRoutes()
 }
 
 // redirect ends a page request with a 303 to target.
@@ -118,6 +119,8 @@ type recordForm struct {
 type recordData struct {
 	Show       display
 	Kind       string
+	Edit       *recordEdit // the record being changed; nil on a new one
+	Text       string      // what was typed in the "Type it" box
 	Form       recordForm
 	Fields     map[string]string
 	Methods    []string
@@ -193,6 +196,7 @@ func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error 
 	form := recordForm{Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description"), Category: f.Get("category"),
 		PaymentMethod: f.Get("payment_method"), AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id")}
 	var written finance.Date
+	var id string // the expense written
 	if kind == kindIncome {
 		var req finance.IncomeRequest
 		formRequest(&req, map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
@@ -201,20 +205,11 @@ func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error 
 		in, err = s.ledger.CreateIncome(r.Context(), u.ID, req)
 		written = in.Date
 	} else {
-		fields := map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
-			"category": form.Category, "payment_method": form.PaymentMethod}
-		// Both pickers are on the page; only the chosen method's is sent on.
-		switch m, _ := finance.ParsePaymentMethod(form.PaymentMethod); m {
-		case finance.MethodAccountDebit:
-			fields["account_id"] = form.AccountID
-		case finance.MethodCreditCard:
-			fields["credit_card_id"] = form.CreditCardID
-		}
 		var req finance.ExpenseRequest
-		formRequest(&req, fields)
+		formRequest(&req, form.expenseFields())
 		var e finance.Expense
 		e, err = s.ledger.CreateExpense(r.Context(), u.ID, req)
-		written = e.Date
+		written, id = e.Date, e.ID
 	}
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
@@ -228,7 +223,24 @@ func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error 
 	} else if err != nil {
 		return err
 	}
+	if kind == kindExpense && f.Get("then") == "split" {
+		return redirect(w, r.Request, ExpensesPath+"/"+id+"/split?notice=expense-recorded")
+	}
 	return redirect(w, r.Request, HomePath+"?month="+written.MonthString()+"&notice="+kind+"-recorded")
+}
+
+// expenseFields are the form's values as the fields of an expense body.
+// Both pickers are on the page; only the chosen method's is sent on.
+func (f recordForm) expenseFields() map[string]string {
+	fields := map[string]string{"amount": f.Amount, "date": f.Date, "description": f.Description,
+		"category": f.Category, "payment_method": f.PaymentMethod}
+	switch m, _ := finance.ParsePaymentMethod(f.PaymentMethod); m {
+	case finance.MethodAccountDebit:
+		fields["account_id"] = f.AccountID
+	case finance.MethodCreditCard:
+		fields["credit_card_id"] = f.CreditCardID
+	}
+	return fields
 }
 
 // formRequest fills a request of Fields from form values as a multipart
