@@ -19,9 +19,9 @@ import (
 var webAppNow = time.Date(2025, 3, 15, 4, 0, 0, 0, time.UTC)
 
 // webApp is a signed-in browser on a server whose ledger clock is pinned.
-func webApp(t *testing.T) (*testEnv, finance.User, *browser) {
+func webApp(t *testing.T, configure ...func(*Config)) (*testEnv, finance.User, *browser) {
 	t.Helper()
-	env := newTestEnv(t)
+	env := newTestEnv(t, configure...)
 	env.srv.Ledger().SetClock(func() time.Time { return webAppNow })
 	u := env.createUser(finance.PlanFree) // the web app is not an API feature: every plan has it
 	b := env.browser(t)

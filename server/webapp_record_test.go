@@ -1,0 +1,443 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// recordedCash records a cash expense straight through the ledger.
+func recordedCash(t *testing.T, env *testEnv, u finance.User, amount finance.Money, desc, category string) finance.Expense {
+	t.Helper()
+	e, err := env.srv.Ledger().CreateExpense(context.Background(), u.ID, finance.ExpenseRequest{Amount: finance.Of(amount),
+		Date: finance.Of(finance.NewDate(2025, 3, 10)), Description: finance.Of(desc), Category: finance.Of(category),
+		PaymentMethod: finance.Of("Cash")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func fmtInt(n int) string { return strconv.Itoa(n) }
+
+// bulkForm is a bulk form of rows, each a map of field to value.
+func bulkForm(token string, rows ...map[string]string) url.Values {
+	f := url.Values{"csrf": {token}, "rows": {fmtInt(len(rows))}}
+	for i, row := range rows {
+		for k, v := range row {
+			f.Set("items["+fmtInt(i)+"]."+k, v)
+		}
+	}
+	return f
+}
+
+func TestRecordTypeIt(t *testing.T) {
+	env, u, b := webApp(t, func(c *Config) { c.AIRateLimit = Rate{Count: 2, Window: time.Hour, Burst: 2} })
+	page := b.get(RecordPath)
+	if !page.contains(`action="/record/parse"`) || !page.contains(`<textarea id="text" name="text"`) {
+		t.Fatalf("record page lacks the Type it box:\n%s", page.body)
+	}
+	token := csrf(t, page)
+	typed := "lunch 250 cash yesterday, grab 180 cash"
+
+	if x := b.post(RecordParsePath, url.Values{"text": {typed}}); x.status != http.StatusForbidden {
+		t.Errorf("parse without a form token: %d", x.status)
+	}
+	blank := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {"  "}})
+	if blank.status != http.StatusBadRequest || !blank.contains(`id="text-error">Text is required<`) || !blank.contains(`role="alert"`) {
+		t.Errorf("blank text: %d\n%s", blank.status, blank.body)
+	}
+
+	x := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {typed}})
+	if x.status != http.StatusOK {
+		t.Fatalf("parse: %d\n%s", x.status, x.body)
+	}
+	checkPageHeaders(t, x)
+	body := unescaped(x)
+	for _, want := range []string{
+		"<h1>Check the drafts</h1>", "2 drafts by the built-in parser", `<input type="hidden" name="rows" value="2">`,
+		`name="items[0].amount" inputmode="decimal" autocomplete="off" value="250.00"`,
+		`name="items[0].date" value="2025-03-14"`, // yesterday
+		`name="items[1].amount" inputmode="decimal" autocomplete="off" value="180.00"`,
+		`<option value="Cash" selected>Cash</option>`, "Save all", typed,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("review lacks %s", want)
+		}
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 0 {
+		t.Fatalf("parsing saved %d expenses", n)
+	}
+
+	// The person fixes a field (the first draft's category) and saves both.
+	review := bulkForm(csrf(t, x),
+		map[string]string{"amount": "250.00", "date": "2025-03-14", "description": "lunch", "category": "Groceries", "payment_method": "Cash"},
+		map[string]string{"amount": "180.00", "date": "2025-03-15", "description": "grab", "category": "Transportation", "payment_method": "Cash"})
+	review.Set("parsed", "true")
+	saved := b.post(RecordBulkPath, review)
+	if saved.status != http.StatusSeeOther || saved.header.Get("Location") != ExpensesPath+"?notice=expenses-recorded" {
+		t.Fatalf("save all: %d to %q\n%s", saved.status, saved.header.Get("Location"), saved.body)
+	}
+	got := expensesOf(t, env, u, "")
+	if len(got) != 2 || got[0].Description != "grab" || got[0].Amount != 18000 || *got[0].Category != "Transportation" ||
+		got[1].Description != "lunch" || got[1].Amount != 25000 || *got[1].Category != "Groceries" || got[1].Date != finance.NewDate(2025, 3, 14) {
+		t.Errorf("saved = %+v", got)
+	}
+	if list := b.get(saved.header.Get("Location")); !list.contains("The expenses have been recorded.") || !list.contains("2 expenses") {
+		t.Errorf("list after save:\n%s", list.body)
+	}
+
+	// The AI budget (2 an hour here, one spent) runs out: the Record page
+	// again with the text, the reason, and nothing parsed or saved.
+	b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {"taxi 99"}})
+	busy := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {"taxi 99"}})
+	if busy.status != http.StatusTooManyRequests || !busy.contains("You have used up AI parsing for now") ||
+		!busy.contains(">taxi 99</textarea>") || busy.header.Get("Retry-After") == "" {
+		t.Errorf("over the budget: %d\n%s", busy.status, busy.body)
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 2 {
+		t.Errorf("%d expenses after refused parses, want 2", n)
+	}
+}
+
+func TestRecordBulk(t *testing.T) {
+	env, u, b := webApp(t)
+	page := b.get(RecordBulkPath)
+	if page.status != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", RecordBulkPath, page.status, page.body)
+	}
+	checkPageHeaders(t, page)
+	for _, want := range []string{`<h1>Record several expenses</h1>`, `name="rows" value="5"`, `name="items[4].amount"`,
+		`name="items[0].date" value="2025-03-15"`, `aria-current="page">Record</a>`} {
+		if !page.contains(want) {
+			t.Errorf("bulk page lacks %s", want)
+		}
+	}
+	token := csrf(t, page)
+	row := func(amount, desc, category string) map[string]string {
+		return map[string]string{"amount": amount, "description": desc, "category": category, "date": "2025-03-12", "payment_method": "Cash"}
+	}
+	good := []map[string]string{row("100", "bread", "Groceries"), row("", "", ""), row("45.50", "jeep", "Transportation"), row("60", "milk", "Groceries")}
+
+	if x := b.post(RecordBulkPath, bulkForm("forged", good...)); x.status != http.StatusForbidden {
+		t.Errorf("a wrong form token: %d", x.status)
+	}
+	// More rows: the rows so far are kept, five blank ones added.
+	more := bulkForm(token, good...)
+	more.Set("action", "more")
+	if x := b.post(RecordBulkPath, more); x.status != http.StatusOK || !x.contains(`name="rows" value="9"`) ||
+		!x.contains(`name="items[2].description" maxlength="255" autocomplete="off" value="jeep"`) {
+		t.Errorf("add rows: %d\n%s", x.status, x.body)
+	}
+	// One bad row among good ones: nothing is saved, the problem is beside
+	// the row's field (row 3 is item 2, the blank row being skipped), and
+	// every row keeps what was typed.
+	bad := append([]map[string]string{}, good...)
+	bad[3] = row("0", "milk", "Yachts")
+	x := b.post(RecordBulkPath, bulkForm(token, bad...))
+	body := unescaped(x)
+	if x.status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Amount must be greater than 0<`) ||
+		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved.") || strings.Contains(body, `id="r2-amount-error"`) {
+		t.Errorf("a bad row: %d\n%s", x.status, x.body)
+	}
+	bad[3] = row("60", "milk", "Yachts") // references are checked once the shape is right
+	if x := b.post(RecordBulkPath, bulkForm(token, bad...)); x.status != http.StatusBadRequest || !x.contains(`id="r3-category-error">Category `) {
+		t.Errorf("an unknown category: %d\n%s", x.status, x.body)
+	}
+	if x := b.post(RecordBulkPath, bulkForm(token, row("", "", ""))); x.status != http.StatusBadRequest ||
+		!x.contains("Expenses must hold 1 to 100 expenses (got 0)") {
+		t.Errorf("all rows blank: %d\n%s", x.status, x.body)
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 0 {
+		t.Fatalf("refused bulk forms wrote %d expenses", n)
+	}
+	x = b.post(RecordBulkPath, bulkForm(token, good...))
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != ExpensesPath+"?notice=expenses-recorded" {
+		t.Fatalf("save: %d\n%s", x.status, x.body)
+	}
+	var sum finance.Money
+	for _, e := range expensesOf(t, env, u, "") {
+		sum += e.Amount
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 3 || sum != 20550 {
+		t.Errorf("%d expenses summing to %s, want 3 summing to 205.50", n, sum)
+	}
+}
+
+func TestExpenseSplitPage(t *testing.T) {
+	env, u, b := webApp(t)
+	e := recordedCash(t, env, u, 100000, "Mall run", "Groceries")
+	path := ExpensesPath + "/" + e.ID + "/split"
+	page := b.get(path + "?back=" + url.QueryEscape(ExpensesPath+"?search=Mall"))
+	if page.status != http.StatusOK {
+		t.Fatalf("GET split: %d\n%s", page.status, page.body)
+	}
+	checkPageHeaders(t, page)
+	for _, want := range []string{"<h1>Split expense</h1>", "must add up to ₱1,000.00", `name="rows" value="4"`,
+		`<option value="Groceries" selected>`, `name="back" value="/expenses?search=Mall"`} {
+		if !strings.Contains(unescaped(page), want) {
+			t.Errorf("split page lacks %s", want)
+		}
+	}
+	token := csrf(t, page)
+	form := func(parts ...[3]string) url.Values {
+		f := url.Values{"csrf": {token}, "rows": {fmtInt(len(parts))}, "back": {ExpensesPath + "?search=Mall"}}
+		for i, p := range parts {
+			f.Set("parts["+fmtInt(i)+"].amount", p[0])
+			f.Set("parts["+fmtInt(i)+"].category", p[1])
+			f.Set("parts["+fmtInt(i)+"].description", p[2])
+		}
+		return f
+	}
+	if x := b.post(path, url.Values{"rows": {"2"}}); x.status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.status)
+	}
+	x := b.post(path, form([3]string{"700", "Groceries", "food"}, [3]string{"", "", ""}, [3]string{"200", "Shopping", "shirt"}))
+	if x.status != http.StatusBadRequest || !x.contains(`id="parts-error">Parts must sum exactly to the expense amount 1000.00 (they sum to 900.00)<`) ||
+		!x.contains(`value="shirt"`) {
+		t.Errorf("parts short of the total: %d\n%s", x.status, x.body)
+	}
+	x = b.post(path, form([3]string{"700", "Groceries", ""}, [3]string{"", "", ""}, [3]string{"300", "", "shirt"}))
+	if x.status != http.StatusBadRequest || !x.contains(`id="p2-category-error">Category is required<`) {
+		t.Errorf("a part without a category: %d\n%s", x.status, x.body)
+	}
+	if got, _ := env.srv.Ledger().GetExpense(context.Background(), u.ID, e.ID); got.IsSplit {
+		t.Fatal("a refused split was written")
+	}
+	more := form([3]string{"700", "Groceries", ""}, [3]string{"300", "Shopping", ""})
+	more.Set("action", "more")
+	if x := b.post(path, more); x.status != http.StatusOK || !x.contains(`name="rows" value="4"`) || !x.contains(`name="parts[3].amount"`) {
+		t.Errorf("add parts: %d\n%s", x.status, x.body)
+	}
+	x = b.post(path, form([3]string{"700", "Groceries", "food"}, [3]string{"300", "Shopping", "shirt"}))
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != ExpensesPath+"?search=Mall&notice=expense-split" {
+		t.Fatalf("split: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	got, _ := env.srv.Ledger().GetExpense(context.Background(), u.ID, e.ID)
+	if !got.IsSplit || len(got.Splits) != 2 || got.Splits[1].Category != "Shopping" || got.Splits[1].Amount != 30000 || got.Category != nil {
+		t.Errorf("after split: %+v", got)
+	}
+	// Home's chart table shows the parts under their categories.
+	home := unescaped(b.get(HomePath))
+	for _, want := range []string{`<th scope="row">Groceries</th><td class="num">₱700.00</td>`, `<th scope="row">Shopping</th><td class="num">₱300.00</td>`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home lacks %s", want)
+		}
+	}
+	// Split again: the page starts from the current parts.
+	if again := b.get(path); !again.contains(`name="parts[1].amount" inputmode="decimal" autocomplete="off" value="300.00"`) {
+		t.Errorf("split page of a split expense:\n%s", again.body)
+	}
+	// A voided expense is refused in the API's words.
+	if _, err := env.srv.Ledger().VoidExpense(context.Background(), u.ID, e.ID); err != nil {
+		t.Fatal(err)
+	}
+	if x := b.post(path, form([3]string{"500", "Groceries", ""}, [3]string{"500", "Shopping", ""})); x.status != http.StatusBadRequest ||
+		!x.contains("Expense is voided and cannot be split") {
+		t.Errorf("split a voided expense: %d\n%s", x.status, x.body)
+	}
+	for _, p := range []string{ExpensesPath + "/0190f1a2-0000-7000-8000-000000000000/split", ExpensesPath + "/nope/split"} {
+		if x := b.get(p); x.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.status)
+		}
+	}
+}
+
+func TestRecordSaveAndSplit(t *testing.T) {
+	env, u, b := webApp(t)
+	page := b.get(RecordPath)
+	x := b.post(RecordPath, url.Values{"csrf": {csrf(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
+		"description": {"Market"}, "category": {"Groceries"}, "payment_method": {"Cash"}, "then": {"split"}})
+	got := expensesOf(t, env, u, "")
+	if len(got) != 1 || x.status != http.StatusSeeOther || x.header.Get("Location") != ExpensesPath+"/"+got[0].ID+"/split?notice=expense-recorded" {
+		t.Fatalf("save and split: %d to %q, %d expenses", x.status, x.header.Get("Location"), len(got))
+	}
+	if next := b.get(x.header.Get("Location")); !next.contains("Expense recorded.") || !next.contains("Market") {
+		t.Errorf("split page after recording:\n%s", next.body)
+	}
+}
+
+func TestExpenseEdit(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	e := recordedCash(t, env, u, 25000, "Lunch", "Groceries")
+	path := ExpensesPath + "/" + e.ID + "/edit"
+
+	list := b.get(ExpensesPath)
+	for _, want := range []string{`href="/expenses/` + e.ID + `/edit?back=%2fexpenses"`, `href="/expenses/` + e.ID + `/split?back=%2fexpenses"`} {
+		if !list.contains(want) {
+			t.Errorf("the list lacks %s\n%s", want, list.body)
+		}
+	}
+	page := b.get(path + "?back=" + url.QueryEscape("/expenses?page=1"))
+	if page.status != http.StatusOK {
+		t.Fatalf("GET edit: %d\n%s", page.status, page.body)
+	}
+	checkPageHeaders(t, page)
+	for _, want := range []string{"<h1>Edit expense</h1>", `action="/expenses/` + e.ID + `/edit"`, `value="250.00"`, `value="Lunch"`,
+		`value="2025-03-10"`, `<option value="Groceries" selected>`, `value="Cash" checked`, "Save changes",
+		`name="back" value="/expenses?page=1"`} {
+		if !strings.Contains(unescaped(page), want) {
+			t.Errorf("edit page lacks %s", want)
+		}
+	}
+	if page.contains(`action="/record/parse"`) {
+		t.Error("the edit page offers the Type it box")
+	}
+	token := csrf(t, page)
+	form := func() url.Values {
+		return url.Values{"csrf": {token}, "back": {"/expenses?page=1"}, "amount": {"260"}, "date": {"2025-03-11"},
+			"description": {"Lunch with Ana"}, "category": {"Food & Dining"}, "payment_method": {"Cash"}}
+	}
+	unchanged := func() {
+		t.Helper()
+		if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, e.ID); got.Description != "Lunch" || got.Amount != 25000 {
+			t.Fatalf("a refused edit changed the expense: %+v", got)
+		}
+	}
+	f := form()
+	f.Del("csrf")
+	if x := b.post(path, f); x.status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.status)
+	}
+	f = form()
+	f.Set("description", "")
+	f.Set("amount", "1.234")
+	x := b.post(path, f)
+	if x.status != http.StatusBadRequest || !x.contains(`id="description-error">Description is required<`) ||
+		!x.contains(`id="amount-error">Amount must be a number with at most 2 decimal places`) || !x.contains(`value="1.234"`) {
+		t.Errorf("blank description: %d\n%s", x.status, x.body)
+	}
+	unchanged()
+
+	x = b.post(path, form())
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/expenses?page=1&notice=expense-updated" {
+		t.Fatalf("save: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, e.ID)
+	if got.Amount != 26000 || got.Description != "Lunch with Ana" || *got.Category != "Food & Dining" || got.Date != finance.NewDate(2025, 3, 11) {
+		t.Errorf("after edit: %+v", got)
+	}
+
+	// A split expense keeps its parts when the category is left alone, and
+	// refuses an amount change in the API's words.
+	if _, err := env.srv.Ledger().SplitExpense(ctx, u.ID, e.ID, finance.SplitRequest{Parts: []finance.SplitPart{
+		{Amount: finance.Of(finance.Money(16000)), Category: finance.Of("Groceries")},
+		{Amount: finance.Of(finance.Money(10000)), Category: finance.Of("Transportation")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if p := b.get(path); !p.contains("Split into 2 parts") || !p.contains(`<option value="">Keep the split</option>`) {
+		t.Errorf("edit page of a split expense:\n%s", p.body)
+	}
+	f = form()
+	f.Set("category", "")
+	f.Set("description", "Lunch, shared")
+	if x := b.post(path, f); x.status != http.StatusSeeOther {
+		t.Errorf("rename a split expense: %d\n%s", x.status, x.body)
+	}
+	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, e.ID); !got.IsSplit || got.Description != "Lunch, shared" {
+		t.Errorf("after renaming the split expense: %+v", got)
+	}
+	f.Set("amount", "300")
+	if x := b.post(path, f); x.status != http.StatusBadRequest || !x.contains("Expense is split; set category in the same request") {
+		t.Errorf("change a split expense's amount: %d\n%s", x.status, x.body)
+	}
+
+	// A voided expense is refused in the API's words.
+	if _, err := env.srv.Ledger().VoidExpense(ctx, u.ID, e.ID); err != nil {
+		t.Fatal(err)
+	}
+	if p := b.get(path); !p.contains("is voided; it can no longer be changed") {
+		t.Errorf("edit page of a voided expense:\n%s", p.body)
+	}
+	if x := b.post(path, form()); x.status != http.StatusBadRequest || !x.contains("Expense is voided and cannot be changed") {
+		t.Errorf("edit a voided expense: %d\n%s", x.status, x.body)
+	}
+	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, e.ID); got.Description != "Lunch, shared" {
+		t.Errorf("a voided expense changed: %+v", got)
+	}
+
+	// Someone else's expense, or none, is not found.
+	other := env.createUser(finance.PlanFree)
+	theirs := recordedCash(t, env, other, 100, "theirs", "Groceries")
+	for _, p := range []string{ExpensesPath + "/" + theirs.ID + "/edit", ExpensesPath + "/bad-id/edit"} {
+		if x := b.get(p); x.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.status)
+		}
+	}
+	if x := b.post(ExpensesPath+"/"+theirs.ID+"/edit", form()); x.status != http.StatusNotFound {
+		t.Errorf("POST another user's expense: %d", x.status)
+	}
+	if got, _ := env.srv.Ledger().GetExpense(ctx, other.ID, theirs.ID); got.Description != "theirs" {
+		t.Errorf("another user's expense changed: %+v", got)
+	}
+}
+
+func TestIncomeEdit(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	acct, err := env.srv.Ledger().CreateAccount(ctx, u.ID, finance.AccountRequest{
+		Name: finance.Of("Payroll"), Type: finance.Of("savings"), OpeningBalance: finance.Of(finance.Money(0))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := env.srv.Ledger().CreateIncome(ctx, u.ID, finance.IncomeRequest{Amount: finance.Of(finance.Money(5000000)),
+		Date: finance.Of(finance.NewDate(2025, 3, 1)), Category: finance.Of("Salary"), Description: finance.Of("March pay"),
+		AccountID: finance.Of(acct.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/income/" + in.ID + "/edit"
+	page := b.get(path)
+	if page.status != http.StatusOK {
+		t.Fatalf("GET income edit: %d\n%s", page.status, page.body)
+	}
+	for _, want := range []string{"<h1>Edit income</h1>", `value="50000.00"`, `value="March pay"`, `<option value="Salary" selected>`,
+		`<option value="` + acct.ID + `" selected>Payroll</option>`, `name="back" value="/?month=2025-03"`} {
+		if !strings.Contains(unescaped(page), want) {
+			t.Errorf("income edit lacks %s", want)
+		}
+	}
+	if page.contains(`name="payment_method"`) {
+		t.Error("the income form asks for a payment method")
+	}
+	token := csrf(t, page)
+	form := url.Values{"csrf": {token}, "amount": {""}, "date": {"2025-03-02"}, "description": {""}, "category": {"Salary"}, "account_id": {""}}
+	if x := b.post(path, url.Values{"amount": {"1"}}); x.status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.status)
+	}
+	if x := b.post(path, form); x.status != http.StatusBadRequest || !x.contains(`id="amount-error">Amount is required<`) {
+		t.Errorf("no amount: %d\n%s", x.status, x.body)
+	}
+	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != 5000000 {
+		t.Fatalf("a refused edit moved the balance to %s", a.CurrentBalance)
+	}
+	// A blank description and account clear them: the income leaves the account.
+	form.Set("amount", "48000")
+	x := b.post(path, form)
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/?month=2025-03&notice=income-updated" {
+		t.Fatalf("save: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	got, _ := env.srv.Ledger().GetIncome(ctx, u.ID, in.ID)
+	if got.Amount != 4800000 || got.Description != nil || got.AccountID != nil || got.Date != finance.NewDate(2025, 3, 2) {
+		t.Errorf("after edit: %+v", got)
+	}
+	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != 0 {
+		t.Errorf("account balance %s after the income left it", a.CurrentBalance)
+	}
+	if home := b.get(x.header.Get("Location")); !home.contains("The income has been saved.") {
+		t.Errorf("home after the edit:\n%s", home.body)
+	}
+	if _, err := env.srv.Ledger().VoidIncome(ctx, u.ID, in.ID); err != nil {
+		t.Fatal(err)
+	}
+	if x := b.post(path, form); x.status != http.StatusBadRequest || !x.contains("Income is voided and cannot be changed") {
+		t.Errorf("edit voided income: %d\n%s", x.status, x.body)
+	}
+}
