@@ -14,9 +14,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,6 +105,24 @@ func rowProblem(name string) (row int, field string, ok bool) {
 func formRows(f url.Values, most int) (n int, more bool) {
 	n, _ = strconv.Atoi(f.Get("rows"))
 	return min(max(n, 0), most), f.Get("action") == "more"
+}
+
+// refusedRows sums up a refused multi-row form: the rows (by index) that
+// have problems beside their fields, as people count them ("Check expense
+// 2 and 4 below."), or the problem of the whole form in the API's words.
+func refusedRows(ve *finance.ValidationError, what string, bad map[int]bool) string {
+	if len(bad) == 0 {
+		return ve.Error() + "."
+	}
+	var nums []string
+	for _, i := range slices.Sorted(maps.Keys(bad)) {
+		nums = append(nums, strconv.Itoa(i+1))
+	}
+	list := nums[0]
+	if n := len(nums); n > 1 {
+		list = strings.Join(nums[:n-1], ", ") + " and " + nums[n-1]
+	}
+	return "Check " + what + " " + list + " below."
 }
 
 // --- Edit -------------------------------------------------------------------------
@@ -459,14 +479,16 @@ func (s *Server) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	_, err = s.ledger.CreateExpenses(r.Context(), u.ID, req)
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
+		bad := map[int]bool{}
 		for name, problem := range ve.Fields {
 			if item, field, ok := rowProblem(name); ok && item < len(rowOf) {
 				d.Rows[rowOf[item]].Fields[field] = problem
+				bad[rowOf[item]] = true
 			} else {
 				d.Fields[name] = problem
 			}
 		}
-		return s.renderBulk(w, r.Request, u, sid, http.StatusBadRequest, "Nothing saved. "+ve.Error()+".", d)
+		return s.renderBulk(w, r.Request, u, sid, http.StatusBadRequest, "Nothing saved. "+refusedRows(ve, "expense", bad), d)
 	} else if err != nil {
 		return err
 	}
@@ -699,12 +721,14 @@ func (s *Server) splitSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		_, detail := errorResponse(err, "")
 		return s.renderSplit(w, r.Request, u, sid, status, "Not split. "+detail.Message, d)
 	}
+	bad := map[int]bool{}
 	for name, problem := range ve.Fields {
 		if part, field, ok := rowProblem(name); ok && part < len(rowOf) {
 			d.Rows[rowOf[part]].Fields[field] = problem
+			bad[rowOf[part]] = true
 		} else {
 			d.Fields[name] = problem
 		}
 	}
-	return s.renderSplit(w, r.Request, u, sid, status, "Not split. "+ve.Error()+".", d)
+	return s.renderSplit(w, r.Request, u, sid, status, "Not split. "+refusedRows(ve, "part", bad), d)
 }

@@ -143,7 +143,7 @@ func TestRecordBulk(t *testing.T) {
 	x := b.post(RecordBulkPath, bulkForm(token, bad...))
 	body := unescaped(x)
 	if x.status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Amount must be greater than 0<`) ||
-		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved.") || strings.Contains(body, `id="r2-amount-error"`) {
+		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved. Check expense 4 below.") || strings.Contains(body, `id="r2-amount-error"`) {
 		t.Errorf("a bad row: %d\n%s", x.status, x.body)
 	}
 	bad[3] = row("60", "milk", "Yachts") // references are checked once the shape is right
@@ -204,7 +204,7 @@ func TestExpenseSplitPage(t *testing.T) {
 		t.Errorf("parts short of the total: %d\n%s", x.status, x.body)
 	}
 	x = b.post(path, form([3]string{"700", "Groceries", ""}, [3]string{"", "", ""}, [3]string{"300", "", "shirt"}))
-	if x.status != http.StatusBadRequest || !x.contains(`id="p2-category-error">Category is required<`) {
+	if x.status != http.StatusBadRequest || !x.contains(`id="p2-category-error">Category is required<`) || !x.contains("Not split. Check part 3 below.") {
 		t.Errorf("a part without a category: %d\n%s", x.status, x.body)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(context.Background(), u.ID, e.ID); got.IsSplit {

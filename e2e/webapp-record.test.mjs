@@ -1,0 +1,126 @@
+// Headless Chromium records money the quick ways, at phone and at desktop
+// size, each on a fresh server: the "Type it" box drafts two expenses from
+// a sentence, the person fixes one field of the review and saves both; bulk
+// entry of three rows is refused for one bad row (nothing saved, the rows
+// kept), fixed and saved; an expense is split into two categories and
+// Home's category table shows the parts; an expense is edited. Every page
+// is screenshotted in light and dark and checked by the accessibility
+// linter (see webapp-kit.mjs).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFinance } from './finance-server.mjs';
+import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, snap } from './webapp-kit.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  console.log(`screenshots: ${shots}`);
+});
+
+/** The rows of a list page's items as their text. */
+const listText = (page) => page.locator('main .list').textContent();
+
+for (const size of [phone, desktop]) {
+  test(`type it, bulk entry, split and edit at ${size.name} size`, async () => {
+    const finance = await startFinance();
+    const { context, page, problems } = await openContext(browser, size, refusedFormAt('/record/bulk'));
+    try {
+      await setUp(page, finance);
+      const main = page.getByRole('navigation', { name: 'Main' });
+
+      // Type it: two drafts for review, nothing saved yet.
+      await main.getByRole('link', { name: 'Record' }).click();
+      await page.waitForURL('**/record');
+      await snap(page, 'record-1-record', size.name);
+      await page.getByLabel('What did you spend?').fill('lunch 250 cash yesterday, grab 180 cash');
+      await page.getByRole('button', { name: 'Read it' }).click();
+      await page.waitForURL('**/record/parse');
+      assert.equal(await page.textContent('h1'), 'Check the drafts');
+      assert.equal(await page.locator('#r0-amount').inputValue(), '250.00');
+      assert.equal(await page.locator('#r1-amount').inputValue(), '180.00');
+      assert.equal(await page.locator('#r0-method').inputValue(), 'Cash');
+      const yesterday = await page.locator('#r0-date').inputValue();
+      assert.match(yesterday, /^\d{4}-\d{2}-\d{2}$/);
+      const month = yesterday.slice(0, 7);
+      await snap(page, 'record-2-review', size.name);
+
+      // Fix one field, then save both.
+      await page.locator('#r0-description').fill('Lunch with Ana');
+      await page.getByRole('button', { name: 'Save all' }).click();
+      await page.waitForURL('**/expenses?notice=expenses-recorded');
+      assert.match(await page.textContent('[role=status]'), /The expenses have been recorded/);
+      assert.match(await page.textContent('#list-heading'), /^2 expenses$/);
+      assert.match(await listText(page), /Lunch with Ana ₱250\.00/);
+      assert.match(await listText(page), /Grab ₱180\.00/);
+      await snap(page, 'record-3-expenses', size.name);
+
+      // Bulk entry: one bad row refuses all three, and keeps them.
+      await main.getByRole('link', { name: 'Record' }).click();
+      await page.getByRole('link', { name: 'Record several' }).click();
+      await page.waitForURL('**/record/bulk');
+      assert.equal(await page.locator('fieldset.bulk-row').count(), 5);
+      await snap(page, 'record-4-bulk', size.name);
+      const rows = [['40', 'Bread', 'Groceries'], ['3o', 'Jeep', 'Transportation'], ['300', 'Movie', 'Entertainment']];
+      for (const [i, [amount, description, category]] of rows.entries()) {
+        await page.locator(`#r${i}-amount`).fill(amount);
+        await page.locator(`#r${i}-description`).fill(description);
+        await page.locator(`#r${i}-category`).selectOption(category);
+        await page.locator(`#r${i}-date`).fill(yesterday);
+      }
+      await page.getByRole('button', { name: 'Save all' }).click();
+      await page.waitForSelector('#r1-amount-error');
+      assert.match(await page.textContent('#r1-amount-error'), /^Amount must be/);
+      assert.equal(await page.locator('#r1-amount').getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.locator('#r2-description').inputValue(), 'Movie');
+      assert.match(await page.textContent('[role=alert]'), /Nothing saved/);
+      await snap(page, 'record-5-bulk-refused', size.name);
+      await page.locator('#r1-amount').fill('30');
+      await page.getByRole('button', { name: 'Save all' }).click();
+      await page.waitForURL('**/expenses?notice=expenses-recorded');
+      assert.match(await page.textContent('#list-heading'), /^5 expenses$/, 'the refused form saved nothing');
+
+      // Split the lunch into two categories.
+      await page.getByRole('link', { name: /^Split Lunch with Ana/ }).click();
+      await page.waitForURL('**/split?back=*');
+      assert.equal(await page.locator('#p0-category').inputValue(), 'Food & Dining');
+      await snap(page, 'record-6-split', size.name);
+      await page.locator('#p0-amount').fill('150');
+      await page.locator('#p1-amount').fill('100');
+      await page.locator('#p1-category').selectOption('Groceries');
+      await page.locator('#p1-description').fill('Take-home bread');
+      await page.getByRole('button', { name: 'Save split' }).click();
+      await page.waitForURL('**/expenses?notice=expense-split');
+      assert.match(await listText(page), /Lunch with Ana ₱250\.00\s*[^·]*· Split ·/);
+
+      // Home's category table counts the parts under their own categories.
+      await page.goto(`${finance.baseURL}/?month=${month}`);
+      const table = await page.locator('#spending-table tbody tr').evaluateAll((trs) =>
+        trs.map((r) => [...r.children].map((c) => c.textContent.trim())));
+      assert.deepEqual(table.filter(([c]) => ['Food & Dining', 'Groceries'].includes(c)).sort(),
+        [['Food & Dining', '₱150.00'], ['Groceries', '₱140.00']]);
+
+      // Edit one.
+      await main.getByRole('link', { name: 'Expenses' }).click();
+      await page.getByRole('link', { name: /^Edit Jeep/ }).click();
+      await page.waitForURL('**/edit?back=*');
+      assert.equal(await page.textContent('h1'), 'Edit expense');
+      assert.equal(await page.locator('#amount').inputValue(), '30.00');
+      await snap(page, 'record-7-edit', size.name);
+      await page.locator('#amount').fill('35');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.waitForURL('**/expenses?notice=expense-updated');
+      assert.match(await listText(page), /Jeep ₱35\.00/);
+      await snap(page, 'record-8-edited', size.name);
+
+      assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
+    } finally {
+      await context.close();
+      await finance.stop();
+    }
+  });
+}
