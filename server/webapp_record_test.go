@@ -441,3 +441,96 @@ func TestIncomeEdit(t *testing.T) {
 		t.Errorf("edit voided income: %d\n%s", x.status, x.body)
 	}
 }
+
+// The edit form refuses the money fields of a billed card purchase in the
+// API's words, and keeps an archived account in its picker, so saving
+// another field neither fails nor moves the expense.
+func TestExpenseEditBilledAndArchived(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	card, err := env.srv.Ledger().CreateCreditCard(ctx, u.ID, finance.CardRequest{Name: finance.Of("Visa"),
+		CreditLimit: finance.Of(finance.Money(5000000)), StatementDay: finance.Of(20), DueDay: finance.Of(5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bought, err := env.srv.Ledger().CreateExpense(ctx, u.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(120000)),
+		Date: finance.Of(finance.NewDate(2025, 3, 10)), Description: finance.Of("Shoes"), Category: finance.Of("Shopping"),
+		PaymentMethod: finance.Of("Credit Card"), CreditCardID: finance.Of(card.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setCardRowStatus(t, env, u.ID, *bought.CardTransactionID, finance.CardBilled)
+	path := ExpensesPath + "/" + bought.ID + "/edit"
+	page := b.get(path)
+	if !page.contains(`<option value="`+card.ID+`" selected>Visa`) || !page.contains(`value="Credit Card" checked`) {
+		t.Fatalf("edit page of a card purchase:\n%s", page.body)
+	}
+	form := url.Values{"csrf": {csrf(t, page)}, "amount": {"1300"}, "date": {"2025-03-10"}, "description": {"Running shoes"},
+		"category": {"Shopping"}, "payment_method": {"Credit Card"}, "credit_card_id": {card.ID}}
+	if x := b.post(path, form); x.status != http.StatusBadRequest ||
+		!strings.Contains(unescaped(x), "Expense's card transaction is billed; its amount, date and payment method can no longer change") {
+		t.Errorf("change a billed purchase's amount: %d\n%s", x.status, x.body)
+	}
+	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, bought.ID); got.Amount != 120000 || got.Description != "Shoes" {
+		t.Fatalf("a refused edit changed the purchase: %+v", got)
+	}
+	form.Set("amount", "1200.00")
+	if x := b.post(path, form); x.status != http.StatusSeeOther {
+		t.Fatalf("rename a billed purchase: %d\n%s", x.status, x.body)
+	}
+	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, bought.ID); got.Description != "Running shoes" || *got.CardTransactionStatus != finance.CardBilled {
+		t.Errorf("after renaming: %+v", got)
+	}
+
+	acct, err := env.srv.Ledger().CreateAccount(ctx, u.ID, finance.AccountRequest{
+		Name: finance.Of("Old bank"), Type: finance.Of("savings"), OpeningBalance: finance.Of(finance.Money(100000))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paid, err := env.srv.Ledger().CreateExpense(ctx, u.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(5000)),
+		Date: finance.Of(finance.NewDate(2025, 3, 10)), Description: finance.Of("Fee"), Category: finance.Of("Miscellaneous"),
+		PaymentMethod: finance.Of("Account Debit"), AccountID: finance.Of(acct.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.srv.Ledger().ArchiveAccount(ctx, u.ID, acct.ID); err != nil {
+		t.Fatal(err)
+	}
+	path = ExpensesPath + "/" + paid.ID + "/edit"
+	page = b.get(path)
+	if !page.contains(`<option value="` + acct.ID + `" selected>Old bank (archived)`) {
+		t.Fatalf("the archived account is not in the picker:\n%s", page.body)
+	}
+	x := b.post(path, url.Values{"csrf": {csrf(t, page)}, "amount": {"50.00"}, "date": {"2025-03-10"}, "description": {"Bank fee"},
+		"category": {"Miscellaneous"}, "payment_method": {"Account Debit"}, "account_id": {acct.ID}})
+	if x.status != http.StatusSeeOther {
+		t.Fatalf("rename an expense paid from an archived account: %d\n%s", x.status, x.body)
+	}
+	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, paid.ID); got.Description != "Bank fee" || got.AccountID == nil || *got.AccountID != acct.ID {
+		t.Errorf("after renaming: %+v", got)
+	}
+}
+
+func TestRecordPagesNeedSignIn(t *testing.T) {
+	env := newTestEnv(t)
+	u := env.createUser(finance.PlanPro)
+	e := recordedCash(t, env, u, 1000, "Tea", "Groceries")
+	b := env.browser(t)
+	for _, path := range []string{RecordBulkPath, ExpensesPath + "/" + e.ID + "/edit", ExpensesPath + "/" + e.ID + "/split", "/income/" + e.ID + "/edit"} {
+		x := b.get(path)
+		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		}
+	}
+	form := url.Values{"rows": {"2"}, "items[0].amount": {"5"}, "items[0].description": {"x"}, "items[0].category": {"Groceries"},
+		"items[0].payment_method": {"Cash"}, "items[0].date": {"2025-03-01"}, "text": {"tea 5"}, "amount": {"5"}, "description": {"x"},
+		"parts[0].amount": {"5"}, "parts[0].category": {"Groceries"}, "parts[1].amount": {"5"}, "parts[1].category": {"Groceries"}}
+	for _, path := range []string{RecordBulkPath, RecordParsePath, ExpensesPath + "/" + e.ID + "/edit", ExpensesPath + "/" + e.ID + "/split"} {
+		if x := b.post(path, form); x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		}
+	}
+	if got := expensesOf(t, env, u, ""); len(got) != 1 || got[0].Description != "Tea" || got[0].IsSplit {
+		t.Errorf("signed-out posts changed the expenses: %+v", got)
+	}
+}
