@@ -50,11 +50,19 @@ const (
 const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'%s; " +
 	"frame-ancestors 'none'; base-uri 'none'"
 
-// pageTemplates are parsed once: each page file with the shared layout.
+// pageFuncs are the functions templates may call beyond the built-in ones:
+// they hand a partial (templates/partials) the one value it shows.
+var pageFuncs = template.FuncMap{
+	"payFields": payFields,
+}
+
+// pageTemplates are parsed once: each page file with the shared layout and
+// the partials (the pieces several pages show, such as a payment form's fields).
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
 	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans"} {
-		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/"+name+".html"))
+		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
+			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
 	return m
 }()
