@@ -54,13 +54,15 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // they hand a partial (templates/partials) the one value it shows.
 var pageFuncs = template.FuncMap{
 	"payFields": payFields,
+	"label":     label,
 }
 
 // pageTemplates are parsed once: each page file with the shared layout and
 // the partials (the pieces several pages show, such as a payment form's fields).
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans"} {
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -500,15 +502,31 @@ func (s *Server) logout(w http.ResponseWriter, r bunrouter.Request) error {
 // notices are the fixed messages a redirect may ask a page to show; the
 // query names one, so no text from the URL reaches the page.
 var notices = map[string]string{
-	"welcome":             "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
-	"expense-recorded":    "Expense recorded.",
-	"income-recorded":     "Income recorded.",
-	"expense-voided":      "The expense has been voided.",
-	"bill-paid":           "Bill payment recorded.",
-	"bill-partially_paid": "Bill payment recorded.",
-	"bill-skipped":        "The bill has been skipped.",
-	"loan-paid":           "Loan payment recorded.",
-	"revoked":             "The key has been revoked. It no longer works.",
-	"disconnected":        "The app has been disconnected. Its tokens no longer work.",
-	"unlinked":            "The chat has been unlinked. It can no longer act for you.",
+	"welcome":                "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"expense-recorded":       "Expense recorded.",
+	"income-recorded":        "Income recorded.",
+	"expense-voided":         "The expense has been voided.",
+	"bill-paid":              "Bill payment recorded.",
+	"bill-partially_paid":    "Bill payment recorded.",
+	"bill-skipped":           "The bill has been skipped.",
+	"loan-paid":              "Loan payment recorded.",
+	"revoked":                "The key has been revoked. It no longer works.",
+	"disconnected":           "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":               "The chat has been unlinked. It can no longer act for you.",
+	"account-created":        "Account created.",
+	"account-saved":          "Account saved.",
+	"account-archived":       "The account has been archived. Its history stays; it takes no new lines.",
+	"account-unarchived":     "The account is active again.",
+	"line-added":             "Line added.",
+	"line-voided":            "The line has been voided.",
+	"card-created":           "Card created.",
+	"card-saved":             "Card saved.",
+	"card-archived":          "The card has been archived. Its history stays; it takes no new charges.",
+	"card-unarchived":        "The card is active again.",
+	"statement-paid":         "Statement payment recorded.",
+	"statement-linked":       "Transactions linked to the statement.",
+	"statement-line-removed": "The line has been taken off the statement.",
+	"statement-voided":       "The statement has been voided and reset.",
+	"plan-created":           "Purchase converted to an installment plan.",
+	"plan-cancelled":         "The installment plan has been cancelled.",
 }
