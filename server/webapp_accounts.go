@@ -10,8 +10,10 @@ package server
 
 import (
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -187,14 +189,15 @@ func accountFormOf(a finance.Account) accountForm {
 	return f
 }
 
-// request is the form as the body of POST or PUT /accounts. On an edit, a
-// field emptied clears it (opening balance back to 0).
+// request is the form as the body of POST or PUT /accounts. On an edit,
+// every field is sent: an emptied one is null, which clears an optional
+// field (the opening balance back to 0) and is "required" for the others.
 func (f accountForm) request(edit bool) finance.AccountRequest {
 	var req finance.AccountRequest
 	values := map[string]string{"name": f.Name, "type": f.Type, "institution": f.Institution,
 		"account_number_last4": f.Last4, "opening_balance": f.OpeningBalance, "notes": f.Notes}
 	if edit {
-		formRequest(&req, values, "institution", "account_number_last4", "opening_balance", "notes")
+		formRequest(&req, values, slices.Collect(maps.Keys(values))...)
 	} else {
 		formRequest(&req, values)
 	}

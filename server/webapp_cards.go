@@ -12,8 +12,10 @@ package server
 
 import (
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,14 +117,15 @@ func cardFormOf(c finance.CreditCard) cardForm {
 }
 
 // request is the form as the body of POST or PUT /credit-cards. On an edit,
-// an emptied optional field clears it or resets it to its default.
+// every field is sent: an emptied one is null, which clears an optional
+// field or resets it to its default and is "required" for the others.
 func (f cardForm) request(edit bool) finance.CardRequest {
 	var req finance.CardRequest
 	values := map[string]string{"name": f.Name, "bank": f.Bank, "last_four": f.LastFour, "credit_limit": f.CreditLimit,
 		"statement_day": f.StatementDay, "due_day": f.DueDay, "cycle_start_date": f.CycleStartDate,
 		"minimum_due_percent": f.MinimumDuePercent, "minimum_due_floor": f.MinimumDueFloor, "notes": f.Notes}
 	if edit {
-		formRequest(&req, values, "bank", "last_four", "cycle_start_date", "minimum_due_percent", "minimum_due_floor", "notes")
+		formRequest(&req, values, slices.Collect(maps.Keys(values))...)
 	} else {
 		formRequest(&req, values)
 	}
