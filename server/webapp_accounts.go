@@ -417,26 +417,9 @@ func (s *Server) accountRefused(w http.ResponseWriter, r bunrouter.Request, u fi
 	return s.render(w, r.Request, "account", p)
 }
 
-// accountWrite checks a posted form on the account page and returns the
-// account id of the path, or ok false when the response is already written.
-func (s *Server) accountWrite(w http.ResponseWriter, r bunrouter.Request) (finance.User, string, string, bool, error) {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return u, sid, "", false, err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
-		return u, sid, "", false, err
-	}
-	id := r.Param("id")
-	if !finance.ValidID(id) {
-		return u, sid, "", false, finance.NotFound("account")
-	}
-	return u, sid, id, true, nil
-}
-
 // accountEdit changes the account as PUT /accounts/{id} does.
 func (s *Server) accountEdit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.accountWrite(w, r)
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "account")
 	if !ok {
 		return err
 	}
@@ -452,7 +435,7 @@ func (s *Server) accountEdit(w http.ResponseWriter, r bunrouter.Request) error {
 // accountArchive archives or unarchives the account as PATCH
 // /accounts/{id}/archive and /unarchive do.
 func (s *Server) accountArchive(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.accountWrite(w, r)
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "account")
 	if !ok {
 		return err
 	}
@@ -468,7 +451,7 @@ func (s *Server) accountArchive(w http.ResponseWriter, r bunrouter.Request) erro
 
 // accountLineCreate posts a manual line as POST /accounts/{id}/transactions does.
 func (s *Server) accountLineCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.accountWrite(w, r)
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "account")
 	if !ok {
 		return err
 	}
@@ -487,7 +470,7 @@ func (s *Server) accountLineCreate(w http.ResponseWriter, r bunrouter.Request) e
 // accountLineVoid voids a manual or adjustment line as DELETE
 // /accounts/{id}/transactions/{transactionId} does, back to the page it was on.
 func (s *Server) accountLineVoid(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.accountWrite(w, r)
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "account")
 	if !ok {
 		return err
 	}

@@ -247,17 +247,16 @@ func (f unbilledQuery) query() url.Values {
 }
 
 type cardData struct {
-	Show                 display
-	Card                 cardRow
-	Edit                 cardFormView
-	Statements           []soaGroup // overdue, open and paid, the empty ones left out
-	Filter               unbilledQuery
-	FilterFields         map[string]string
-	Types                []choice
-	Unbilled             []finance.CardTransaction
-	Pager                pager
-	Plans                []finance.InstallmentPlan
-	ConvertPath, Archive string
+	Show         display
+	Card         cardRow
+	Edit         cardFormView
+	Statements   []soaGroup // overdue, open and paid, the empty ones left out
+	Filter       unbilledQuery
+	FilterFields map[string]string
+	Types        []choice
+	Unbilled     []finance.CardTransaction
+	Pager        pager
+	Plans        []finance.InstallmentPlan
 }
 
 // soaGroup is one state's statements on the card page.
@@ -307,7 +306,7 @@ func (s *Server) cardView(r *http.Request, u finance.User, id string, q url.Valu
 	}
 	d := cardData{Show: show, Card: cardRowOf(c), Edit: cardFormView{ID: "edit", Form: cardFormOf(c), Fields: map[string]string{}},
 		Filter:       unbilledQuery{Type: q.Get("type"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Search: q.Get("search")},
-		FilterFields: map[string]string{}, Types: choices(finance.CardTypeFilters...), ConvertPath: convertPath}
+		FilterFields: map[string]string{}, Types: choices(finance.CardTypeFilters...)}
 	soas, err := s.ledger.ListSOAs(ctx, u.ID, finance.SOAFilter{CardID: c.ID}, finance.ListParams{Page: 1, Limit: finance.MaxLimit, SortBy: "statement_date", Desc: true})
 	if err != nil {
 		return d, err
@@ -549,9 +548,6 @@ func (s *Server) statementRemoveLine(w http.ResponseWriter, r bunrouter.Request)
 	txID := r.Param("txId")
 	err = finance.NotFound("transaction on this statement")
 	if finance.ValidID(txID) {
-		_, err = s.ledger.FindSOATransaction(r.Context(), u.ID, id, txID)
-	}
-	if err == nil {
 		_, err = s.ledger.RemoveSOALine(r.Context(), u.ID, id, txID)
 	}
 	if err != nil {
@@ -679,9 +675,6 @@ func (s *Server) convertSubmit(w http.ResponseWriter, r bunrouter.Request) error
 	}
 	var req finance.ConvertRequest
 	formRequest(&req, values)
-	if _, err := s.ledger.GetCardTransaction(r.Context(), u.ID, id); err != nil {
-		return err // another user's row is 404 whatever the form says (§1.1)
-	}
 	plan, err := s.ledger.ConvertToInstallment(r.Context(), u.ID, id, req)
 	if err == nil {
 		return redirect(w, r.Request, InstallmentsPath+"/"+plan.ID+"?notice=plan-created")

@@ -256,6 +256,8 @@ func TestStatementPage(t *testing.T) {
 	if x := b.post(path+"/lines/"+lunch.ID+"/remove", url.Values{}); x.status != http.StatusForbidden {
 		t.Errorf("un-link without a form token: %d", x.status)
 	}
+	wantPage(t, "un-link a row of no statement", b.post(path+"/lines/"+cs.unbilled.ID+"/remove", url.Values{"csrf": {token}}),
+		http.StatusNotFound, "not found")
 	wantRedirect(t, "un-link", b.post(path+"/lines/"+lunch.ID+"/remove", url.Values{"csrf": {token}}), path+"?notice=statement-line-removed")
 	if got := getSOA(t, env, u, cs.soa.ID); got.StatementBalance != 1200 || len(got.Transactions) != 1 {
 		t.Fatalf("after un-linking lunch: balance %s, %d lines", got.StatementBalance, len(got.Transactions))
@@ -386,5 +388,15 @@ func TestInstallmentPages(t *testing.T) {
 		if x := ob.get(p); x.status != http.StatusNotFound {
 			t.Errorf("another user's GET %s: %d", p, x.status)
 		}
+	}
+	otherToken := csrf(t, ob.get(CardsPath))
+	if x := ob.post(path, url.Values{"csrf": {otherToken}, "months": {"1"}}); x.status != http.StatusNotFound {
+		t.Errorf("another user's convert: %d", x.status)
+	}
+	if x := ob.post(StatementsPath+"/"+cs.soa.ID+"/pay", url.Values{"csrf": {otherToken}, "amount": {"1"}}); x.status != http.StatusNotFound {
+		t.Errorf("another user's payment: %d", x.status)
+	}
+	if got := getSOA(t, env, u, cs.soa.ID); got.PaidTotal != 0 || plans() != 1 {
+		t.Errorf("another user's posts wrote: paid %s, %d plans", got.PaidTotal, plans())
 	}
 }
