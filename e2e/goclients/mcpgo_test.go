@@ -30,16 +30,21 @@ func TestMCPGoClientOAuth(t *testing.T) {
 	rec := &wire{}
 	httpClient := &http.Client{Transport: rec}
 	store := client.NewMemoryTokenStore()
-	c, err := client.NewOAuthStreamableHttpClient(f.mcpURL(), client.OAuthConfig{
+	// What client.NewOAuthStreamableHttpClient builds, with one client option
+	// more: the server/discover probe is given no time limit (its default of
+	// five seconds guards against servers that never answer), so a slow
+	// machine cannot turn a late answer into a fallback to initialize.
+	trans, err := transport.NewStreamableHTTP(f.mcpURL(), transport.WithHTTPOAuth(client.OAuthConfig{
 		RedirectURI: redirectURI,
 		Scopes:      []string{"finance:read", "expenses:write", "mcp:connect"},
 		TokenStore:  store,
 		PKCEEnabled: true,
 		HTTPClient:  httpClient,
-	}, transport.WithHTTPBasicClient(httpClient))
+	}), transport.WithHTTPBasicClient(httpClient))
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := client.NewClient(trans, client.WithDiscoverTimeout(-1))
 	defer c.Close()
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
