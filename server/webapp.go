@@ -33,6 +33,7 @@ func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodPost, RecordPath, s.recordSubmit)
 	s.page(http.MethodGet, ExpensesPath, s.expensesPage)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
+	s.registerWebAppSettingsRoutes()
 }
 
 // redirect ends a page request with a 303 to target.
@@ -236,14 +237,19 @@ func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error 
 // would see from the API and reports the same problems. An empty value is
 // left out, as a field not sent: "amount is required", not a format error.
 func formRequest(dst any, values map[string]string) {
+	b, _ := json.Marshal(nonEmpty(values)) // strings only: it cannot fail
+	_ = json.Unmarshal(b, dst)             // Fields record problems instead of failing
+}
+
+// nonEmpty is values without the empty ones (blank fields are not sent).
+func nonEmpty(values map[string]string) map[string]string {
 	obj := map[string]string{}
 	for k, v := range values {
 		if strings.TrimSpace(v) != "" {
 			obj[k] = v
 		}
 	}
-	b, _ := json.Marshal(obj)  // strings only: it cannot fail
-	_ = json.Unmarshal(b, dst) // Fields record problems instead of failing
+	return obj
 }
 
 // --- Expenses -----------------------------------------------------------------------
