@@ -510,6 +510,7 @@ var notices = map[string]string{
 	"bill-skipped":        "The bill has been skipped.",
 	"loan-paid":           "Loan payment recorded.",
 	"revoked":             "The key has been revoked. It no longer works.",
+	"profile-saved":       "Your profile has been saved.",
 	"picture-changed":     "Your profile picture has been changed.",
 	"password-changed":    "Your password has been changed. You stay signed in here; every other sign-in has ended. API keys and connected apps keep working.",
 	"settings-saved":      "Your settings have been saved.",

@@ -36,6 +36,7 @@ const settingsListLimit = 1000
 func (s *Server) registerWebAppSettingsRoutes() {
 	s.page(http.MethodGet, SettingsPath, s.settingsHub)
 	s.page(http.MethodGet, ProfilePath, s.profilePage)
+	s.page(http.MethodPost, ProfilePath, s.profileSubmit)
 	s.add(Route{Method: http.MethodPost, Path: ProfilePath + "/picture", Access: auth.Public, Page: true, Upload: MaxPictureBytes},
 		s.profilePictureUpload)
 	s.page(http.MethodPost, ProfilePath+"/picture-url", s.profilePictureURL)
@@ -107,18 +108,23 @@ type profileData struct {
 	// Upload is the address of the uploaded picture on this site, "" when
 	// there is none. An external picture is linked, not shown: the pages
 	// load nothing from other sites.
-	Upload   string
-	URL      string // the picture URL form's value
-	Fields   map[string]string
-	MaxBytes int
+	Upload string
+	Name   string // the name form's value
+	URL    string // the picture URL form's value
+	Fields map[string]string
 }
 
-func (s *Server) profileView(r *http.Request, u finance.User, url string, fields map[string]string) (profileData, error) {
+// profileView is the profile page; name and url are the forms' values ("" for
+// the name: the saved one).
+func (s *Server) profileView(r *http.Request, u finance.User, name, url string, fields map[string]string) (profileData, error) {
 	a, err := s.ledger.UserAccount(r.Context(), u.ID)
 	if err != nil {
 		return profileData{}, err
 	}
-	d := profileData{Account: a, URL: url, Fields: fields, MaxBytes: MaxPictureBytes}
+	d := profileData{Account: a, Name: name, URL: url, Fields: fields}
+	if name == "" {
+		d.Name = a.Name
+	}
 	if a.File != nil {
 		d.Upload = ProfilePicturesPath + "/" + *a.File
 	}
@@ -133,11 +139,34 @@ func (s *Server) profilePage(w http.ResponseWriter, r bunrouter.Request) error {
 	if !ok || err != nil {
 		return err
 	}
-	d, err := s.profileView(r.Request, u, "", nil)
+	d, err := s.profileView(r.Request, u, "", "", nil)
 	if err != nil {
 		return err
 	}
 	p := settingsView(r.Request, &u, sid, "Profile")
+	p.Data = d
+	return s.render(w, r.Request, "profile", p)
+}
+
+// profileSubmit changes the name. It may be empty, as at setup.
+func (s *Server) profileSubmit(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	sent := r.PostForm.Get("name")
+	if _, err = s.auth.SetName(r.Context(), u.ID, sent); err == nil {
+		return redirect(w, r.Request, ProfilePath+"?notice=profile-saved")
+	}
+	p := settingsView(r.Request, &u, sid, "Profile")
+	fields, ok := refuse(&p, "Not saved.", err)
+	if !ok {
+		return err
+	}
+	d, verr := s.profileView(r.Request, u, sent, "", fields)
+	if verr != nil {
+		return verr
+	}
 	p.Data = d
 	return s.render(w, r.Request, "profile", p)
 }
@@ -153,7 +182,7 @@ func (s *Server) profilePictureDone(w http.ResponseWriter, r *http.Request, u fi
 	if !ok {
 		return err
 	}
-	d, verr := s.profileView(r, u, url, fields)
+	d, verr := s.profileView(r, u, "", url, fields)
 	if verr != nil {
 		return verr
 	}

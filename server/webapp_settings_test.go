@@ -142,6 +142,26 @@ func TestProfilePage(t *testing.T) {
 		t.Error("a picture is shown before there is one")
 	}
 	token := csrf(t, page)
+
+	// The name: refused over 100 characters, nothing changed; then saved.
+	for name, f := range forged(url.Values{"name": {"Ana"}}) {
+		if x := b.post(ProfilePath, f); x.status != http.StatusForbidden {
+			t.Errorf("name with %s: %d", name, x.status)
+		}
+	}
+	long := strings.Repeat("é", 101)
+	wantPage(t, "a long name", b.post(ProfilePath, url.Values{"csrf": {token}, "name": {long}}), http.StatusBadRequest,
+		`id="name-error">Name must be at most 100 characters<`, `value="`+long+`"`)
+	if a := account(); a.Name != "Test User" {
+		t.Fatalf("a refused name was saved: %q", a.Name)
+	}
+	wantRedirect(t, "name", b.post(ProfilePath, url.Values{"csrf": {token}, "name": {"  Ana Reyes "}}), ProfilePath+"?notice=profile-saved")
+	if a := account(); a.Name != "Ana Reyes" {
+		t.Errorf("after saving the name: %q", a.Name)
+	}
+	wantPage(t, "profile with the new name", b.get(ProfilePath+"?notice=profile-saved"), http.StatusOK,
+		"<dd>Ana Reyes</dd>", `name="name" maxlength="100" value="Ana Reyes"`, "Your profile has been saved.")
+
 	upload := func(token string, data []byte) exchange {
 		body, ct := pagePictureForm(t, token, data)
 		return b.send(http.MethodPost, ProfilePath+"/picture", body, ct)
