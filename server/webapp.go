@@ -12,7 +12,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +34,7 @@ func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodGet, ExpensesPath, s.expensesPage)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
 	s.registerWebAppCardRoutes()
+	s.registerWebAppSettingsRoutes()
 }
 
 // redirect ends a page request with a 303 to target.
@@ -241,15 +241,27 @@ func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error 
 // which clears it as PUT does.
 func formRequest(dst any, values map[string]string, clearable ...string) {
 	obj := map[string]any{}
-	for k, v := range values {
-		if strings.TrimSpace(v) != "" {
-			obj[k] = v
-		} else if slices.Contains(clearable, k) {
+	for k, v := range nonEmpty(values) {
+		obj[k] = v
+	}
+	for _, k := range clearable {
+		if v, onForm := values[k]; onForm && strings.TrimSpace(v) == "" {
 			obj[k] = nil
 		}
 	}
 	b, _ := json.Marshal(obj)  // strings and nulls only: it cannot fail
 	_ = json.Unmarshal(b, dst) // Fields record problems instead of failing
+}
+
+// nonEmpty is values without the empty ones (blank fields are not sent).
+func nonEmpty(values map[string]string) map[string]string {
+	obj := map[string]string{}
+	for k, v := range values {
+		if strings.TrimSpace(v) != "" {
+			obj[k] = v
+		}
+	}
+	return obj
 }
 
 // --- Expenses -----------------------------------------------------------------------
