@@ -53,8 +53,8 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // pageTemplates are parsed once: each page file with the shared layout.
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans"} {
-		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/"+name+".html"))
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans", "income", "reports", "report"} {
+		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/parts.html", "templates/"+name+".html"))
 	}
 	return m
 }()
@@ -62,7 +62,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title  string
-	Nav    string // the current page in the navigation: home, record, expenses, bills, loans, keys, apps or messaging
+	Nav    string // the current page in the navigation: home, record, expenses, income, bills, loans, reports, keys, apps or messaging
 	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
 	User   *finance.User
 	CSRF   string
@@ -496,6 +496,7 @@ var notices = map[string]string{
 	"expense-recorded":    "Expense recorded.",
 	"income-recorded":     "Income recorded.",
 	"expense-voided":      "The expense has been voided.",
+	"income-voided":       "The income has been voided.",
 	"bill-paid":           "Bill payment recorded.",
 	"bill-partially_paid": "Bill payment recorded.",
 	"bill-skipped":        "The bill has been skipped.",
