@@ -94,7 +94,7 @@ func TestIncomePage(t *testing.T) {
 		t.Error("the first page shows the 21st newest entry")
 	}
 	latest := incomeOf(t, env, u, finance.StatusActive)[0]
-	if !first.contains(`href="/income/`+latest.ID+`/edit"`) {
+	if !first.contains(`href="/income/` + latest.ID + `/edit"`) {
 		t.Error("a row does not link to its edit form")
 	}
 	second := b.get(IncomePath + "?page=2")
