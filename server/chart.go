@@ -113,8 +113,10 @@ const (
 // carries the figures (up to columnMaxNamed periods; beyond that it points
 // to the table every page puts beside it), uses classes, not inline style,
 // and computes heights from the integer amounts. A negative value draws no
-// column. No periods render nothing.
-func columnChart(title string, labels []string, series []chartSeries) template.HTML {
+// column. Under the baseline, axis holds the periods' short labels ("Mar
+// '25"), of which at most columnMaxLabels are shown. No periods render
+// nothing.
+func columnChart(title string, labels, axis []string, series []chartSeries) template.HTML {
 	n := len(labels)
 	if n == 0 || len(series) == 0 {
 		return ""
@@ -171,7 +173,7 @@ func columnChart(title string, labels []string, series []chartSeries) template.H
 		}
 		if i%every == 0 {
 			fmt.Fprintf(&sb, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
-				tenths(min(max(left+slot/2, 240), chartWidth*10-240)), columnBase+16, esc(shorten(label, 10)))
+				tenths(min(max(left+slot/2, 240), chartWidth*10-240)), columnBase+16, esc(shorten(axis[i], 10)))
 		}
 	}
 	sb.WriteString(`</svg>`)

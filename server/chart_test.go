@@ -130,10 +130,11 @@ func TestDisplay(t *testing.T) {
 }
 
 func TestColumnChart(t *testing.T) {
-	svg := string(columnChart("Income & spending", []string{"Jan 2025", "Feb 2025", "Mar 2025", "Apr 2025"}, []chartSeries{
-		{Name: "Income", Values: []finance.Money{40000, 0, 10000, 0}, Texts: []string{"₱400.00", "₱0.00", "₱100.00", "₱0.00"}},
-		{Name: "Spending", Class: "alt", Values: []finance.Money{20000, 1, -500, 0}, Texts: []string{"₱200.00", "₱0.01", "-₱5.00", "₱0.00"}},
-	}))
+	svg := string(columnChart("Income & spending", []string{"Jan 2025", "Feb 2025", "Mar 2025", "Apr 2025"},
+		[]string{"Jan '25", "Feb '25", "Mar '25", "Apr '25"}, []chartSeries{
+			{Name: "Income", Values: []finance.Money{40000, 0, 10000, 0}, Texts: []string{"₱400.00", "₱0.00", "₱100.00", "₱0.00"}},
+			{Name: "Spending", Class: "alt", Values: []finance.Money{20000, 1, -500, 0}, Texts: []string{"₱200.00", "₱0.01", "-₱5.00", "₱0.00"}},
+		}))
 	dec := xml.NewDecoder(strings.NewReader(svg))
 	var root xml.StartElement
 	var heights []string
@@ -175,7 +176,7 @@ func TestColumnChart(t *testing.T) {
 	if diff := cmp.Diff(wantHeights, heights); diff != "" {
 		t.Errorf("columns (-want +got):\n%s", diff)
 	}
-	wantTexts := []string{"Income", "Spending", "₱400.00", "Jan 2025", "Feb 2025", "Mar 2025", "Apr 2025"}
+	wantTexts := []string{"Income", "Spending", "₱400.00", "Jan '25", "Feb '25", "Mar '25", "Apr '25"}
 	if diff := cmp.Diff(wantTexts, texts); diff != "" {
 		t.Errorf("texts (-want +got):\n%s", diff)
 	}
@@ -189,14 +190,14 @@ func TestColumnChart(t *testing.T) {
 	for i := range labels {
 		labels[i], values[i], textsIn[i] = "d"+strings.Repeat("x", i%3), finance.Money(i), "v"
 	}
-	long := string(columnChart("Daily", labels, []chartSeries{{Name: "Spending", Values: values, Texts: textsIn}}))
+	long := string(columnChart("Daily", labels, labels, []chartSeries{{Name: "Spending", Values: values, Texts: textsIn}}))
 	if !strings.Contains(long, `aria-label="Daily, 60 periods; the figures are in the table"`) {
 		t.Errorf("long chart's name:\n%.300s", long)
 	}
 	if n := strings.Count(long, `text-anchor="middle"`); n != 6 {
 		t.Errorf("%d period labels, want 6", n)
 	}
-	if got := columnChart("Nothing", nil, nil); got != "" {
+	if got := columnChart("Nothing", nil, nil, nil); got != "" {
 		t.Errorf("no periods rendered %q", got)
 	}
 }

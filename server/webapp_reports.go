@@ -110,7 +110,20 @@ func dateCell(show display, d *finance.Date) cell {
 	return cell{Text: show.Date(*d), CSV: d.String()}
 }
 
-// periodCell is a bucket of a report over time: "March 2025", a date, or
+// periodAxis is a bucket's short label under a chart: "Mar '25" for a
+// month, "Mar 7" for a day or the week starting on it.
+func periodAxis(period, granularity string) string {
+	if granularity == finance.GranularityMonth {
+		if d, err := finance.ParseMonth(period); err == nil {
+			return d.In(time.UTC).Format("Jan '06")
+		}
+	} else if d, err := finance.ParseDate(period); err == nil {
+		return d.In(time.UTC).Format("Jan 2")
+	}
+	return period
+}
+
+// periodCell is a bucket of a report over time: "Mar 2025", a date, or
 // the week starting on a date; the CSV keeps the API's label.
 func periodCell(show display, period, granularity string) cell {
 	c := textCell(period)
@@ -240,34 +253,34 @@ func spendingByCategoryFigures(show display, rep finance.SpendingByCategoryRepor
 // trendSection is the spending trend's column chart and table.
 func trendSection(show display, rep finance.SpendingTrendReport, heading string) reportSection {
 	t := reportTable{Caption: heading, Columns: []column{{"Period", "period", false}, {"Spending", "amount", true}}}
-	labels := make([]string, len(rep.Buckets))
+	labels, axis := make([]string, len(rep.Buckets)), make([]string, len(rep.Buckets))
 	s := chartSeries{Name: "Spending", Class: "alt"}
 	for i, b := range rep.Buckets {
 		p := periodCell(show, b.Period, rep.Granularity)
-		labels[i] = p.Text
+		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity)
 		s.Values, s.Texts = append(s.Values, b.Amount), append(s.Texts, show.Money(b.Amount))
 		t.Rows = append(t.Rows, []cell{p, moneyCell(show, b.Amount)})
 	}
 	t.Foot = [][]cell{{textCell("Total"), moneyCell(show, rep.Total)}, {textCell("Average per period"), moneyCell(show, rep.AveragePerBucket)}}
-	return reportSection{ID: "trend", Heading: heading, Chart: columnChart(heading, labels, []chartSeries{s}), Table: t}
+	return reportSection{ID: "trend", Heading: heading, Chart: columnChart(heading, labels, axis, []chartSeries{s}), Table: t}
 }
 
 // incomeSpendingSection is income against spending as paired columns and a table.
 func incomeSpendingSection(show display, rep finance.IncomeVsExpensesReport, heading string) reportSection {
 	t := reportTable{Caption: heading, Columns: []column{{"Period", "period", false}, {"Income", "income", true},
 		{"Spending", "spending", true}, {"Net", "net", true}}}
-	labels := make([]string, len(rep.Buckets))
+	labels, axis := make([]string, len(rep.Buckets)), make([]string, len(rep.Buckets))
 	in, out := chartSeries{Name: "Income"}, chartSeries{Name: "Spending", Class: "alt"}
 	for i, b := range rep.Buckets {
 		p := periodCell(show, b.Period, rep.Granularity)
-		labels[i] = p.Text
+		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity)
 		in.Values, in.Texts = append(in.Values, b.Income), append(in.Texts, show.Money(b.Income))
 		out.Values, out.Texts = append(out.Values, b.Spending), append(out.Texts, show.Money(b.Spending))
 		t.Rows = append(t.Rows, []cell{p, moneyCell(show, b.Income), moneyCell(show, b.Spending), moneyCell(show, b.Net)})
 	}
 	tt := rep.Totals
 	t.Foot = [][]cell{{textCell("Total"), moneyCell(show, tt.Income), moneyCell(show, tt.Spending), moneyCell(show, tt.Net)}}
-	return reportSection{ID: "income-spending", Heading: heading, Chart: columnChart(heading, labels, []chartSeries{in, out}), Table: t}
+	return reportSection{ID: "income-spending", Heading: heading, Chart: columnChart(heading, labels, axis, []chartSeries{in, out}), Table: t}
 }
 
 func paymentMethodsFigures(show display, rep finance.PaymentMethodsReport) reportFigures {
@@ -291,12 +304,12 @@ func cashFlowFigures(show display, rep finance.CashFlowReport) reportFigures {
 	heading := "Money in and out per " + rep.Granularity
 	t := reportTable{Caption: heading, Columns: []column{{"Period", "period", false}, {"In", "inflow", true},
 		{"Out", "outflow", true}, {"Net", "net", true}}}
-	labels := make([]string, len(rep.Buckets))
+	labels, axis := make([]string, len(rep.Buckets)), make([]string, len(rep.Buckets))
 	in, out := chartSeries{Name: "In"}, chartSeries{Name: "Out", Class: "alt"}
 	var sumIn, sumOut finance.Money
 	for i, b := range rep.Buckets {
 		p := periodCell(show, b.Period, rep.Granularity)
-		labels[i] = p.Text
+		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity)
 		in.Values, in.Texts = append(in.Values, b.Inflow), append(in.Texts, show.Money(b.Inflow))
 		out.Values, out.Texts = append(out.Values, b.Outflow), append(out.Texts, show.Money(b.Outflow))
 		t.Rows = append(t.Rows, []cell{p, moneyCell(show, b.Inflow), moneyCell(show, b.Outflow), moneyCell(show, b.Net)})
@@ -315,7 +328,7 @@ func cashFlowFigures(show display, rep finance.CashFlowReport) reportFigures {
 	}
 	return reportFigures{Stats: []stat{moneyStat(show, "In", sumIn), moneyStat(show, "Out", sumOut), moneyStat(show, "Net", sumIn-sumOut)},
 		Sections: []reportSection{
-			{ID: "figures", Heading: heading, Chart: columnChart(heading, labels, []chartSeries{in, out}), Table: t},
+			{ID: "figures", Heading: heading, Chart: columnChart(heading, labels, axis, []chartSeries{in, out}), Table: t},
 			{ID: "breakdown", Heading: "Breakdown", Table: parts}}}
 }
 
