@@ -437,14 +437,11 @@ func loansFigures(show display, rep finance.LoansOverviewReport) reportFigures {
 
 // --- a report's page ------------------------------------------------------------------
 
-// reportForm is a report's parameters as the form holds them.
-type reportForm map[string]string
-
 type reportData struct {
 	Show    display
 	Report  reportInfo
-	Params  map[string]bool // the parameters the report takes
-	Form    reportForm
+	Params  map[string]bool   // the parameters the report takes
+	Form    map[string]string // the parameters as the form holds them
 	Fields  map[string]string
 	Methods []string
 	Cats    []finance.CategoryOption
@@ -480,7 +477,7 @@ func (s *Server) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 			q[k] = vs[:1]
 		}
 	}
-	d := reportData{Show: show, Report: reportInfos[name], Params: map[string]bool{}, Form: reportForm{}, Fields: map[string]string{},
+	d := reportData{Show: show, Report: reportInfos[name], Params: map[string]bool{}, Form: map[string]string{}, Fields: map[string]string{},
 		Grains: finance.Granularities, CSV: withQuery(ReportsPath+"/"+name+".csv", q)}
 	d.Report.Name = name
 	for _, p := range params {
@@ -543,27 +540,8 @@ func (s *Server) runReport(ctx context.Context, userID, name string, q url.Value
 
 // reportHeader is the header every report starts with.
 func reportHeader(report any) finance.ReportHeader {
-	switch rep := report.(type) {
-	case finance.SpendingByCategoryReport:
-		return rep.ReportHeader
-	case finance.SpendingTrendReport:
-		return rep.ReportHeader
-	case finance.PaymentMethodsReport:
-		return rep.ReportHeader
-	case finance.IncomeVsExpensesReport:
-		return rep.ReportHeader
-	case finance.CashFlowReport:
-		return rep.ReportHeader
-	case finance.BudgetVsActualReport:
-		return rep.ReportHeader
-	case finance.NetWorthReport:
-		return rep.ReportHeader
-	case finance.CardUtilizationReport:
-		return rep.ReportHeader
-	case finance.BillsOverviewReport:
-		return rep.ReportHeader
-	case finance.LoansOverviewReport:
-		return rep.ReportHeader
+	if r, ok := report.(interface{ Header() finance.ReportHeader }); ok {
+		return r.Header()
 	}
 	return finance.ReportHeader{}
 }
