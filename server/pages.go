@@ -62,6 +62,7 @@ var pageFuncs = template.FuncMap{
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
 	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"income", "reports", "report",
 		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
 		"settings", "profile", "password", "appsettings", "categories", "budgets"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
@@ -73,7 +74,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title  string
-	Nav    string // the current page in the navigation: home, record, expenses, bills, loans or settings (every settings page)
+	Nav    string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports or settings (every settings page)
 	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
 	User   *finance.User
 	CSRF   string
@@ -539,4 +540,5 @@ var notices = map[string]string{
 	"category-archived":      "The category has been archived. Records that use it keep it.",
 	"category-unarchived":    "The category is active again.",
 	"budgets-saved":          "Your budgets have been saved.",
+	"income-voided":          "The income has been voided.",
 }
