@@ -37,7 +37,6 @@ func (s *Server) registerWebAppAccountRoutes() {
 	s.page(http.MethodPost, AccountsPath+"/:id/lines/:lineId/void", s.accountLineVoid)
 }
 
-
 // choice is one option of a picker: the API's value and the words shown.
 type choice struct{ Value, Label string }
 
