@@ -50,12 +50,24 @@ const (
 const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'%s; " +
 	"frame-ancestors 'none'; base-uri 'none'"
 
-// pageTemplates are parsed once: each page file with the shared layout.
+// pageFuncs are the functions templates may call beyond the built-in ones:
+// they hand a partial (templates/partials) the one value it shows.
+var pageFuncs = template.FuncMap{
+	"payFields": payFields,
+	"label":     label,
+}
+
+// pageTemplates are parsed once: each page file with the shared layout and
+// the partials (the pieces several pages show, such as a payment form's fields).
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
 	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"income", "reports", "report",
+		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
+		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"record_bulk", "expense_split"} {
-		m[name] = template.Must(template.New(name).ParseFS(assets.Templates, "templates/layout.html", "templates/"+name+".html"))
+		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
+			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
 	return m
 }()
@@ -63,7 +75,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title  string
-	Nav    string // the current page in the navigation: home, record, expenses, bills, loans, keys, apps or messaging
+	Nav    string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports or settings (every settings page)
 	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
 	User   *finance.User
 	CSRF   string
@@ -493,19 +505,45 @@ func (s *Server) logout(w http.ResponseWriter, r bunrouter.Request) error {
 // notices are the fixed messages a redirect may ask a page to show; the
 // query names one, so no text from the URL reaches the page.
 var notices = map[string]string{
-	"welcome":             "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
-	"expense-recorded":    "Expense recorded.",
-	"income-recorded":     "Income recorded.",
-	"expense-voided":      "The expense has been voided.",
-	"expense-updated":     "The expense has been saved.",
-	"expense-split":       "The expense has been split.",
-	"expenses-recorded":   "The expenses have been recorded.",
-	"income-updated":      "The income has been saved.",
-	"bill-paid":           "Bill payment recorded.",
-	"bill-partially_paid": "Bill payment recorded.",
-	"bill-skipped":        "The bill has been skipped.",
-	"loan-paid":           "Loan payment recorded.",
-	"revoked":             "The key has been revoked. It no longer works.",
-	"disconnected":        "The app has been disconnected. Its tokens no longer work.",
-	"unlinked":            "The chat has been unlinked. It can no longer act for you.",
+	"welcome":                "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"expense-recorded":       "Expense recorded.",
+	"income-recorded":        "Income recorded.",
+	"expense-voided":         "The expense has been voided.",
+	"expense-updated":        "The expense has been saved.",
+	"expense-split":          "The expense has been split.",
+	"expenses-recorded":      "The expenses have been recorded.",
+	"income-updated":         "The income has been saved.",
+	"bill-paid":              "Bill payment recorded.",
+	"bill-partially_paid":    "Bill payment recorded.",
+	"bill-skipped":           "The bill has been skipped.",
+	"loan-paid":              "Loan payment recorded.",
+	"revoked":                "The key has been revoked. It no longer works.",
+	"disconnected":           "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":               "The chat has been unlinked. It can no longer act for you.",
+	"account-created":        "Account created.",
+	"account-saved":          "Account saved.",
+	"account-archived":       "The account has been archived. Its history stays; it takes no new lines.",
+	"account-unarchived":     "The account is active again.",
+	"line-added":             "Line added.",
+	"line-voided":            "The line has been voided.",
+	"card-created":           "Card created.",
+	"card-saved":             "Card saved.",
+	"card-archived":          "The card has been archived. Its history stays; it takes no new charges.",
+	"card-unarchived":        "The card is active again.",
+	"statement-paid":         "Statement payment recorded.",
+	"statement-linked":       "Transactions linked to the statement.",
+	"statement-line-removed": "The line has been taken off the statement.",
+	"statement-voided":       "The statement has been voided and reset.",
+	"plan-created":           "Purchase converted to an installment plan.",
+	"plan-cancelled":         "The installment plan has been cancelled.",
+	"profile-saved":          "Your profile has been saved.",
+	"picture-changed":        "Your profile picture has been changed.",
+	"password-changed":       "Your password has been changed. You stay signed in here; every other sign-in has ended. API keys and connected apps keep working.",
+	"settings-saved":         "Your settings have been saved.",
+	"category-created":       "The category has been created.",
+	"category-saved":         "The category has been saved.",
+	"category-archived":      "The category has been archived. Records that use it keep it.",
+	"category-unarchived":    "The category is active again.",
+	"budgets-saved":          "Your budgets have been saved.",
+	"income-voided":          "The income has been voided.",
 }

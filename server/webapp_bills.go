@@ -35,15 +35,10 @@ func (s *Server) registerWebAppBillLoanRoutes() {
 
 // --- Bills ------------------------------------------------------------------------
 
-// billPayForm is a bill's payment form: its defaults, or what was sent.
-type billPayForm struct {
-	Amount, Date, PaymentMethod, AccountID, CreditCardID string
-}
-
 // billRow is one bill of the month with its payment form.
 type billRow struct {
 	finance.Bill
-	Form   billPayForm
+	Form   payForm
 	Fields map[string]string // the form's problems, by field
 }
 
@@ -54,9 +49,7 @@ type billsData struct {
 	Current    bool
 	Summary    finance.BillSummary
 	Bills      []billRow
-	Methods    []string
-	Accounts   []finance.AccountOption
-	Cards      []finance.CardOption
+	Pay        payChoices // the payment forms' pickers
 }
 
 // billsView lists the bills due in month (its first day) with their forms'
@@ -83,11 +76,12 @@ func (s *Server) billsView(r *http.Request, u finance.User, month finance.Date) 
 	if err != nil {
 		return billsData{}, err
 	}
-	d := billsData{Show: show, Month: month, Summary: sum, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards,
+	d := billsData{Show: show, Month: month, Summary: sum,
+		Pay:  payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
 		Prev: finance.MonthAdd(month, -1, 1).MonthString(), Next: finance.MonthAdd(month, 1, 1).MonthString(),
 		Current: month.MonthString() == show.today.MonthString()}
 	for _, b := range list.Items {
-		f := billPayForm{Amount: b.Remaining.String(), Date: show.today.String()}
+		f := payForm{Amount: b.Remaining.String(), Date: show.today.String()}
 		if b.DefaultPaymentMethod != nil {
 			f.PaymentMethod = *b.DefaultPaymentMethod
 		}
@@ -133,7 +127,7 @@ func (s *Server) billMonth(r *http.Request, u finance.User, id string) finance.D
 // billRefused shows the bills page of month again after a refused write:
 // a validation problem beside the fields of the bill's form (holding what
 // was sent), any other refusal in the API's words at the top.
-func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finance.User, sid, id string, sent *billPayForm, err error) error {
+func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finance.User, sid, id string, sent *payForm, err error) error {
 	status, ok := pageRefusal(err)
 	if !ok {
 		return err
@@ -171,19 +165,9 @@ func (s *Server) billPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 		return err
 	}
 	id := r.Param("id")
-	f := r.PostForm
-	form := billPayForm{Amount: f.Get("amount"), Date: f.Get("date"), PaymentMethod: f.Get("payment_method"),
-		AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id")}
-	fields := map[string]string{"amount": form.Amount, "date": form.Date, "payment_method": form.PaymentMethod}
-	// Both pickers are on the form; only the chosen method's is sent on.
-	switch m, _ := finance.ParsePaymentMethod(form.PaymentMethod); m {
-	case finance.MethodAccountDebit:
-		fields["account_id"] = form.AccountID
-	case finance.MethodCreditCard:
-		fields["credit_card_id"] = form.CreditCardID
-	}
+	form := postedPayForm(r.PostForm)
 	var req finance.BillPaymentRequest
-	formRequest(&req, fields)
+	formRequest(&req, form.values())
 	if !finance.ValidID(id) {
 		return s.billRefused(w, r, u, sid, id, nil, finance.ErrNotFound)
 	}
@@ -218,24 +202,19 @@ func (s *Server) billStatusSubmit(w http.ResponseWriter, r bunrouter.Request) er
 
 // --- Loans ------------------------------------------------------------------------
 
-// loanPayForm is an instance's payment form: its defaults, or what was sent.
-type loanPayForm struct {
-	Amount, Date, AccountID string
-}
-
 // loanDueRow is one instance of this month's dues with its payment form.
 type loanDueRow struct {
 	finance.LoanInstance
-	Form   loanPayForm
+	Form   payForm
 	Fields map[string]string
 }
 
 type loansData struct {
-	Show     display
-	Loans    []finance.Loan
-	Dues     finance.LoanDues
-	Rows     []loanDueRow
-	Accounts []finance.AccountOption
+	Show  display
+	Loans []finance.Loan
+	Dues  finance.LoanDues
+	Rows  []loanDueRow
+	Pay   payChoices // the payment forms' account picker
 }
 
 func (s *Server) loansView(r *http.Request, u finance.User) (loansData, error) {
@@ -257,9 +236,9 @@ func (s *Server) loansView(r *http.Request, u finance.User) (loansData, error) {
 	if err != nil {
 		return loansData{}, err
 	}
-	d := loansData{Show: show, Loans: loans.Items, Dues: dues, Accounts: accts}
+	d := loansData{Show: show, Loans: loans.Items, Dues: dues, Pay: payChoices{Show: show, Accounts: accts}}
 	for _, x := range dues.Items {
-		d.Rows = append(d.Rows, loanDueRow{LoanInstance: x, Form: loanPayForm{Amount: x.Remaining.String(), Date: show.today.String()},
+		d.Rows = append(d.Rows, loanDueRow{LoanInstance: x, Form: payForm{Amount: x.Remaining.String(), Date: show.today.String()},
 			Fields: map[string]string{}})
 	}
 	return d, nil
@@ -288,10 +267,10 @@ func (s *Server) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 		return err
 	}
 	id := r.Param("id")
-	f := r.PostForm
-	form := loanPayForm{Amount: f.Get("amount"), Date: f.Get("date"), AccountID: f.Get("account_id")}
+	form := postedPayForm(r.PostForm)
+	form.PaymentMethod, form.CreditCardID = "", "" // an installment is paid from an account or in cash
 	var req finance.LoanPaymentRequest
-	formRequest(&req, map[string]string{"amount": form.Amount, "date": form.Date, "account_id": form.AccountID})
+	formRequest(&req, form.values())
 	err = finance.ErrNotFound
 	if finance.ValidID(id) {
 		_, err = s.ledger.PayLoanInstance(r.Context(), u.ID, id, req)

@@ -32,7 +32,6 @@ import (
 const (
 	RecordBulkPath  = "/record/bulk"
 	RecordParsePath = "/record/parse"
-	incomeBase      = "/income"
 )
 
 // Rows the bulk and split forms start with, and add at a time.
@@ -49,17 +48,8 @@ func (s *Server) registerWebAppRecordRoutes() {
 	s.page(http.MethodPost, ExpensesPath+"/:id/edit", s.expenseEditSubmit)
 	s.page(http.MethodGet, ExpensesPath+"/:id/split", s.splitPage)
 	s.page(http.MethodPost, ExpensesPath+"/:id/split", s.splitSubmit)
-	s.page(http.MethodGet, incomeBase+"/:id/edit", s.incomeEditPage)
-	s.page(http.MethodPost, incomeBase+"/:id/edit", s.incomeEditSubmit)
-}
-
-// withNotice adds a notice to a page address.
-func withNotice(target, notice string) string {
-	sep := "?"
-	if strings.Contains(target, "?") {
-		sep = "&"
-	}
-	return target + sep + "notice=" + notice
+	s.page(http.MethodGet, IncomePath+"/:id/edit", s.incomeEditPage)
+	s.page(http.MethodPost, IncomePath+"/:id/edit", s.incomeEditSubmit)
 }
 
 // backTo is where a form returns: back when it is a page of this site, else def.
@@ -198,7 +188,7 @@ func hasOption[T any](opts []T, id string, idOf func(T) string) bool {
 // editPage shows the record form of d, with the problems of a refused
 // save (err) when there was one.
 func (s *Server) editPage(w http.ResponseWriter, r *http.Request, u finance.User, sid, title string, d recordData, err error) error {
-	p := pageView{Title: title, Nav: "record", User: &u, CSRF: auth.CSRFToken(sid), Data: d,
+	p := pageView{Title: title, Nav: "income", User: &u, CSRF: auth.CSRFToken(sid), Data: d,
 		Notice: notices[r.URL.Query().Get("notice")]}
 	if d.Kind == kindExpense {
 		p.Nav = "expenses"
@@ -297,8 +287,7 @@ func (s *Server) incomeEditView(r *http.Request, u finance.User, in finance.Inco
 	if err != nil {
 		return d, err
 	}
-	d.Edit = &recordEdit{ID: in.ID, Action: incomeBase + "/" + in.ID + "/edit", Status: in.Status,
-		Back: backTo(back, HomePath+"?month="+in.Date.MonthString())}
+	d.Edit = &recordEdit{ID: in.ID, Action: IncomePath + "/" + in.ID + "/edit", Status: in.Status, Back: backTo(back, IncomePath)}
 	if id := in.AccountID; id != nil && !hasOption(d.Accounts, *id, func(a finance.AccountOption) string { return a.ID }) {
 		a, err := s.ledger.GetAccount(r.Context(), u.ID, *id)
 		if err != nil {
@@ -353,9 +342,9 @@ func (s *Server) incomeEditSubmit(w http.ResponseWriter, r bunrouter.Request) er
 	var req finance.IncomeRequest
 	formEdit(&req, map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
 		"category": form.Category, "account_id": form.AccountID})
-	out, err := s.ledger.UpdateIncome(r.Context(), u.ID, id, req)
+	_, err = s.ledger.UpdateIncome(r.Context(), u.ID, id, req)
 	if err == nil {
-		return redirect(w, r.Request, withNotice(backTo(f.Get("back"), HomePath+"?month="+out.Date.MonthString()), "income-updated"))
+		return redirect(w, r.Request, withNotice(backTo(f.Get("back"), IncomePath), "income-updated"))
 	}
 	d, verr := s.incomeEditView(r.Request, u, in, form, f.Get("back"))
 	if verr != nil {
