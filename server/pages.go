@@ -60,7 +60,8 @@ var pageFuncs = template.FuncMap{
 // the partials (the pieces several pages show, such as a payment form's fields).
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans"} {
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"bill", "billtemplates", "billtemplate", "loan", "loannew"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -500,15 +501,29 @@ func (s *Server) logout(w http.ResponseWriter, r bunrouter.Request) error {
 // notices are the fixed messages a redirect may ask a page to show; the
 // query names one, so no text from the URL reaches the page.
 var notices = map[string]string{
-	"welcome":             "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
-	"expense-recorded":    "Expense recorded.",
-	"income-recorded":     "Income recorded.",
-	"expense-voided":      "The expense has been voided.",
-	"bill-paid":           "Bill payment recorded.",
-	"bill-partially_paid": "Bill payment recorded.",
-	"bill-skipped":        "The bill has been skipped.",
-	"loan-paid":           "Loan payment recorded.",
-	"revoked":             "The key has been revoked. It no longer works.",
-	"disconnected":        "The app has been disconnected. Its tokens no longer work.",
-	"unlinked":            "The chat has been unlinked. It can no longer act for you.",
+	"welcome":                    "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"expense-recorded":           "Expense recorded.",
+	"income-recorded":            "Income recorded.",
+	"expense-voided":             "The expense has been voided.",
+	"bill-paid":                  "Bill payment recorded.",
+	"bill-partially_paid":        "Bill payment recorded.",
+	"bill-skipped":               "The bill has been skipped.",
+	"loan-paid":                  "Loan payment recorded.",
+	"bill-unpaid":                "The bill is unpaid again.",
+	"bill-payment-deleted":       "The payment has been deleted and its expense voided.",
+	"template-created":           "Bill template created. Its bills are on the calendar.",
+	"template-saved":             "Bill template saved. Its upcoming untouched bills follow the new terms.",
+	"template-deleted":           "Bill template deleted, with its upcoming untouched bills.",
+	"loan-created":               "Loan created. This is its schedule.",
+	"loan-saved":                 "Loan saved.",
+	"loan-cancelled":             "The loan has been cancelled. Its open installments are closed; its payments are kept.",
+	"loan-active":                "The loan is active again.",
+	"loan-deleted":               "The loan has been deleted.",
+	"installment-paid":           "Installment marked paid, without recording money.",
+	"installment-waived":         "Installment waived.",
+	"installment-unpaid":         "The installment is open again.",
+	"installment-partially_paid": "The installment is open again.",
+	"revoked":                    "The key has been revoked. It no longer works.",
+	"disconnected":               "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":                   "The chat has been unlinked. It can no longer act for you.",
 }

@@ -154,7 +154,7 @@ func TestBillsPage(t *testing.T) {
 	}
 	after := b.get(x.header.Get("Location"))
 	if !after.contains("Bill payment recorded.") || after.contains(`action="/bills/`+power.ID+`/pay"`) ||
-		!strings.Contains(unescaped(after), `Electricity <span class="num">₱1,500.00</span>`) ||
+		!strings.Contains(unescaped(after), `Electricity</a> <span class="num">₱1,500.00</span>`) ||
 		!after.contains(`<span class="badge status-paid">Paid</span>`) {
 		t.Errorf("bills after payment:\n%s", after.body)
 	}
