@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/uptrace/bunrouter"
 
@@ -109,8 +110,9 @@ type loanPaymentRow struct {
 }
 
 type loanData struct {
-	Show display
-	Loan finance.LoanDetail
+	Show     display
+	Loan     finance.LoanDetail
+	Interest string // the interest terms in words
 	// Selected is the installment the "Installment" card pays or changes:
 	// the one asked for, else the first open one; nil when there is none.
 	Selected   *finance.LoanInstance
@@ -148,6 +150,7 @@ func (s *Server) loanView(r *http.Request, u finance.User, id string, installmen
 	}
 	d := loanData{Show: show, Loan: l, Fields: map[string]string{}, Pay: payChoices{Show: show, Accounts: accts},
 		Edit: loanEditForm{Name: l.Name}, EditFields: map[string]string{}}
+	d.Interest = loanInterest(l.Loan)
 	if l.Lender != nil {
 		d.Edit.Lender = *l.Lender
 	}
@@ -166,6 +169,29 @@ func (s *Server) loanView(r *http.Request, u finance.User, id string, installmen
 		d.Form = payForm{Amount: d.Selected.Remaining.String(), Date: show.today.String()}
 	}
 	return d, nil
+}
+
+// loanInterest says how a loan's interest is computed: "None", "Add-on,
+// 1.5% a month", "Diminishing balance, 12% a year".
+func loanInterest(l finance.Loan) string {
+	var b strings.Builder
+	switch l.InterestType {
+	case finance.InterestNone:
+		return "None"
+	case finance.InterestAddOn:
+		b.WriteString("Add-on")
+	default:
+		b.WriteString("Diminishing balance")
+	}
+	if l.InterestRate != nil {
+		b.WriteString(", " + l.InterestRate.String() + "%")
+		if l.RatePeriod != nil && *l.RatePeriod == finance.RateAnnual {
+			b.WriteString(" a year")
+		} else {
+			b.WriteString(" a month")
+		}
+	}
+	return b.String()
 }
 
 func (s *Server) loanPage(w http.ResponseWriter, r bunrouter.Request) error {
