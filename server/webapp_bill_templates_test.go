@@ -78,7 +78,7 @@ func TestBillTemplateCreate(t *testing.T) {
 		return url.Values{"csrf": {token}, "name": {"Rent"}, "amount": {"12000"}, "category": {"Rent & Housing"}, "frequency": {"monthly"},
 			"start_date": {"2025-03-01"}, "due_day": {"5"}, "end_date": {""}, "default_payment_method": {"Cash"},
 			"default_account_id": {"0190f1a2-0000-7000-8000-000000000000"}, // another method's picker is not sent on
-			"notes": {"Landlord: Ana"}}
+			"notes":              {"Landlord: Ana"}}
 	}
 	refused := []struct {
 		name   string
