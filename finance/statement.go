@@ -144,11 +144,16 @@ func StatementPeriod(statementDay int, s Date) Period {
 	return Period{Start: MonthAdd(s, -1, statementDay).AddDays(1), End: s}
 }
 
-// StatementCursor is what generation needs to know about one card: its cycle,
-// its minimum-due terms, and the date of its oldest unbilled row.
+// StatementCursor is what the check for due statements needs to know about
+// one card: its cycle and the date of its oldest unbilled row. The check
+// runs on every request under the card, expense, bill, dashboard and report
+// routes, so it reads these few columns with a prepared statement; the
+// whole card is read only when a statement is generated.
 type StatementCursor struct {
-	Card CreditCard
-	// FirstUnbilled is the date of the card's oldest unbilled row; zero when it has none.
+	CardID         string
+	StatementDay   int
+	CycleStartDate Date
+	// FirstUnbilled is the date of the card's oldest unbilled row.
 	FirstUnbilled Date
 }
 
@@ -160,10 +165,10 @@ func (c StatementCursor) firstDue(today Date) Date {
 		return Date{}
 	}
 	from := c.FirstUnbilled
-	if from.Before(c.Card.CycleStartDate) {
-		from = c.Card.CycleStartDate
+	if from.Before(c.CycleStartDate) {
+		from = c.CycleStartDate
 	}
-	s := NextStatementDate(c.Card.StatementDay, from)
+	s := NextStatementDate(c.StatementDay, from)
 	if !s.Before(today) { // day S itself is still open
 		return Date{}
 	}
@@ -211,11 +216,11 @@ func (s *Service) statementsDue(ctx context.Context, r Repo, userID string, toda
 		if first.IsZero() {
 			continue
 		}
-		live, err := r.LiveStatementPeriods(ctx, c.Card.ID, StatementPeriod(c.Card.StatementDay, first).Start)
+		live, err := r.LiveStatementPeriods(ctx, c.CardID, StatementPeriod(c.StatementDay, first).Start)
 		if err != nil {
 			return false, err
 		}
-		if len(openStatementDates(c.Card.StatementDay, first, today, live)) > 0 {
+		if len(openStatementDates(c.StatementDay, first, today, live)) > 0 {
 			return true, nil
 		}
 	}
@@ -251,20 +256,28 @@ func (s *Service) generate(ctx context.Context, tx Repo, userID string, today Da
 		if first.IsZero() {
 			continue
 		}
-		live, err := tx.LiveStatementPeriods(ctx, c.Card.ID, StatementPeriod(c.Card.StatementDay, first).Start)
+		live, err := tx.LiveStatementPeriods(ctx, c.CardID, StatementPeriod(c.StatementDay, first).Start)
+		if err != nil {
+			return err
+		}
+		dates := openStatementDates(c.StatementDay, first, today, live)
+		if len(dates) == 0 {
+			continue
+		}
+		card, err := tx.CreditCard(ctx, userID, c.CardID, today)
 		if err != nil {
 			return err
 		}
 		billed := false
-		for _, sd := range openStatementDates(c.Card.StatementDay, first, today, live) {
-			made, err := s.generateOne(ctx, tx, userID, c.Card, sd)
+		for _, sd := range dates {
+			made, err := s.generateOne(ctx, tx, userID, card, sd)
 			if err != nil {
 				return err
 			}
 			billed = billed || made
 		}
 		if billed {
-			if err := s.settlePlans(ctx, tx, userID, c.Card.ID); err != nil {
+			if err := s.settlePlans(ctx, tx, userID, c.CardID); err != nil {
 				return err
 			}
 		}

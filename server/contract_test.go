@@ -641,6 +641,8 @@ type contractDownDB struct{ *store.DB }
 
 func (contractDownDB) Ping(context.Context) error { return errors.New("database is gone") }
 
+func (contractDownDB) ReadAnsweredSince(time.Time) bool { return false }
+
 // TestContractExchanges sends each current API route its success and error
 // cases through the real router; every exchange is validated by checkContract.
 func TestContractExchanges(t *testing.T) {

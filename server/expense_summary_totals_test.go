@@ -17,9 +17,14 @@ func TestExpenseSummaryEqualsRecount(t *testing.T) {
 	ranges := [][2]string{
 		{"2025-03-01", "2025-03-31"}, {"2025-03-12", "2025-03-13"}, {"2025-03-16", "2025-03-16"},
 		{"2024-03-01", "2025-03-31"}, {"2020-04-01", "2025-03-31"},
+		// Whole months read from the month totals, the ends from the days.
+		{"2024-02-15", "2025-03-20"}, {"2025-02-01", "2025-03-13"}, {"2025-02-20", "2025-03-13"}, {"2025-02-28", "2025-03-31"},
 	}
 	check := func(step string) {
 		t.Helper()
+		if drift, err := f.env.db.TotalsDrift(context.Background()); err != nil || len(drift) > 0 {
+			t.Fatalf("after %s, the kept totals drift from the rows: %v %v", step, drift, err)
+		}
 		for _, r := range ranges {
 			got := send[finance.ExpenseSummary](t, alice, http.MethodGet,
 				"/api/v1/expenses/summary?dateFrom="+r[0]+"&dateTo="+r[1], "", http.StatusOK)
@@ -57,6 +62,10 @@ func TestExpenseSummaryEqualsRecount(t *testing.T) {
 	check("a split")
 	alice.do(t, http.MethodPut, "/api/v1/expenses/"+exp.ID, `{"date":"2025-03-16"}`, http.StatusOK)
 	check("a split expense moved to another day")
+	alice.do(t, http.MethodPut, "/api/v1/expenses/"+exp.ID, `{"date":"2025-02-27"}`, http.StatusOK)
+	check("a split expense moved to another month")
+	alice.do(t, http.MethodPut, "/api/v1/expenses/"+exp.ID, `{"date":"2025-03-16"}`, http.StatusOK)
+	check("and back")
 	alice.do(t, http.MethodPost, "/api/v1/expenses/"+exp.ID+"/split", `{"parts":[{"amount":60,"category":"Travel"},{"amount":60,"category":"Travel"}]}`, http.StatusOK)
 	check("a re-split into two parts of one category")
 	alice.do(t, http.MethodPut, "/api/v1/expenses/"+exp.ID, `{"category":"Health & Medical","amount":130}`, http.StatusOK)

@@ -61,13 +61,17 @@ func (p *writeProbe) check(ctx context.Context, probe func(context.Context) erro
 	return p.err
 }
 
-// checkDatabase reports the database's state: can it be read (every time),
-// and does a write commit (the shared, periodic probe).
+// checkDatabase reports the database's state: can it be read (on every
+// request), and does a write commit (the shared, periodic probe). The read
+// is asked only when no read begun during this request was answered: an
+// authenticated request has already had the credentials' freshness read.
 func (s *Server) checkDatabase(ctx context.Context) (string, error) {
-	readCtx, cancel := context.WithTimeout(ctx, healthCheckTimeout)
-	defer cancel()
-	if err := s.db.Ping(readCtx); err != nil {
-		return databaseUnavailable, err
+	if start := requestStart(ctx); start.IsZero() || !s.db.ReadAnsweredSince(start) {
+		readCtx, cancel := context.WithTimeout(ctx, healthCheckTimeout)
+		defer cancel()
+		if err := s.db.Ping(readCtx); err != nil {
+			return databaseUnavailable, err
+		}
 	}
 	if err := s.probe.check(ctx, s.db.ProbeWrite, time.Now()); err != nil {
 		return databaseReadOnly, err

@@ -13,11 +13,30 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-type requestIDKey struct{}
+// requestKey holds the request's requestInfo in its context.
+type requestKey struct{}
+
+// requestInfo is what the outer layer knows of every request.
+type requestInfo struct {
+	id    string    // X-Request-Id
+	start time.Time // when the request reached the server
+}
 
 func requestIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	info, _ := ctx.Value(requestKey{}).(*requestInfo)
+	if info == nil {
+		return ""
+	}
+	return info.id
+}
+
+// requestStart is when the request reached the server (zero outside a request).
+func requestStart(ctx context.Context) time.Time {
+	info, _ := ctx.Value(requestKey{}).(*requestInfo)
+	if info == nil {
+		return time.Time{}
+	}
+	return info.start
 }
 
 // validRequestID accepts a client's X-Request-Id only when it is short and
@@ -72,10 +91,10 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		// declared type; no browser may guess another (a JSON error read as
 		// HTML, say).
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+		start := time.Now()
+		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, &requestInfo{id: id, start: start}))
 
 		rec := &statusRecorder{ResponseWriter: w}
-		start := time.Now()
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {

@@ -54,6 +54,7 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // they hand a partial (templates/partials) the one value it shows.
 var pageFuncs = template.FuncMap{
 	"payFields": payFields,
+	"label":     label,
 }
 
 // pageTemplates are parsed once: each page file with the shared layout and
@@ -61,6 +62,7 @@ var pageFuncs = template.FuncMap{
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
 	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
@@ -509,6 +511,25 @@ var notices = map[string]string{
 	"bill-partially_paid":        "Bill payment recorded.",
 	"bill-skipped":               "The bill has been skipped.",
 	"loan-paid":                  "Loan payment recorded.",
+	"revoked":                    "The key has been revoked. It no longer works.",
+	"disconnected":               "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":                   "The chat has been unlinked. It can no longer act for you.",
+	"account-created":            "Account created.",
+	"account-saved":              "Account saved.",
+	"account-archived":           "The account has been archived. Its history stays; it takes no new lines.",
+	"account-unarchived":         "The account is active again.",
+	"line-added":                 "Line added.",
+	"line-voided":                "The line has been voided.",
+	"card-created":               "Card created.",
+	"card-saved":                 "Card saved.",
+	"card-archived":              "The card has been archived. Its history stays; it takes no new charges.",
+	"card-unarchived":            "The card is active again.",
+	"statement-paid":             "Statement payment recorded.",
+	"statement-linked":           "Transactions linked to the statement.",
+	"statement-line-removed":     "The line has been taken off the statement.",
+	"statement-voided":           "The statement has been voided and reset.",
+	"plan-created":               "Purchase converted to an installment plan.",
+	"plan-cancelled":             "The installment plan has been cancelled.",
 	"bill-unpaid":                "The bill is unpaid again.",
 	"bill-payment-deleted":       "The payment has been deleted and its expense voided.",
 	"template-created":           "Bill template created. Its bills are on the calendar.",
@@ -523,7 +544,4 @@ var notices = map[string]string{
 	"installment-waived":         "Installment waived.",
 	"installment-unpaid":         "The installment is open again.",
 	"installment-partially_paid": "The installment is open again.",
-	"revoked":                    "The key has been revoked. It no longer works.",
-	"disconnected":               "The app has been disconnected. Its tokens no longer work.",
-	"unlinked":                   "The chat has been unlinked. It can no longer act for you.",
 }

@@ -41,12 +41,14 @@ func (f payForm) values() map[string]string {
 
 // payChoices are the pickers' choices, the same for every payment form of a
 // page. Without Methods the form has no method or card picker and the
-// account is optional (none means cash).
+// account is optional (none means cash), unless AccountRequired (a
+// statement is paid from an account).
 type payChoices struct {
-	Show     display
-	Methods  []string
-	Accounts []finance.AccountOption
-	Cards    []finance.CardOption
+	Show            display
+	Methods         []string
+	Accounts        []finance.AccountOption
+	Cards           []finance.CardOption
+	AccountRequired bool
 }
 
 // payFieldsView is what the "pay-fields" partial shows: one form's fields.

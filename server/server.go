@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bunrouter"
 
@@ -70,6 +71,10 @@ const DefaultMaxBodyBytes = 1 << 20
 type HealthChecker interface {
 	// Ping reports whether the database answers a read.
 	Ping(ctx context.Context) error
+	// ReadAnsweredSince reports whether the database answered a read begun
+	// at or after t (for example the credentials' freshness check of the
+	// request's authentication), so that health need not Ping again.
+	ReadAnsweredSince(t time.Time) bool
 	// ProbeWrite reports whether a write commits, durably.
 	ProbeWrite(ctx context.Context) error
 }

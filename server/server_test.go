@@ -53,6 +53,9 @@ type unreachableDatabase struct{ Database }
 
 func (unreachableDatabase) Ping(context.Context) error { return errors.New("database is gone") }
 
+// ReadAnsweredSince: a database that is gone answered nothing.
+func (unreachableDatabase) ReadAnsweredSince(time.Time) bool { return false }
+
 // unwritableDatabase is the test database that reads but cannot commit a
 // write, as with a full disk; it counts its write probes.
 type unwritableDatabase struct {
@@ -650,5 +653,47 @@ func TestEveryRouteDeclaresARequirement(t *testing.T) {
 		if !rt.Access.Valid() {
 			t.Errorf("%s %s has no requirement", rt.Method, rt.Path)
 		}
+	}
+}
+
+// countingPings is the real store counting the health checks' own reads.
+type countingPings struct {
+	Database
+	pings *atomic.Int64
+}
+
+func (d countingPings) Ping(ctx context.Context) error {
+	d.pings.Add(1)
+	return d.Database.Ping(ctx)
+}
+
+// An authenticated health check does not read the database again: the
+// request's authentication already had a read answered (the credentials'
+// freshness). /healthz, which authenticates nothing, reads each time.
+func TestHealthReadsOncePerRequest(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.createKey(env.createUser(finance.PlanPro).ID, auth.ScopeRead)
+	pings := &atomic.Int64{}
+	counted := *env
+	counted.srv = New(Config{Version: "test-version"}, env.srv.log, env.auth, countingPings{env.db, pings})
+	for range 3 {
+		runScenarios(t, &counted, []apiScenario{{
+			name: "health with a key", method: http.MethodGet, url: "/api/v1/health", headers: bearer(key),
+			wantStatus: http.StatusOK, wantMessage: "Service is healthy",
+			wantData: Health{Status: "ok", Version: "test-version", Database: "ok"},
+		}})
+	}
+	if n := pings.Load(); n != 0 {
+		t.Errorf("3 authenticated health checks pinged the database %d times, want 0", n)
+	}
+	for range 2 {
+		rec := httptest.NewRecorder()
+		counted.srv.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+		if rec.Code != http.StatusOK {
+			t.Fatalf("/healthz: %d %s", rec.Code, rec.Body)
+		}
+	}
+	if n := pings.Load(); n != 2 {
+		t.Errorf("2 /healthz checks pinged the database %d times, want 2", n)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,7 @@ func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodPost, RecordPath, s.recordSubmit)
 	s.page(http.MethodGet, ExpensesPath, s.expensesPage)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
+	s.registerWebAppCardRoutes()
 }
 
 // redirect ends a page request with a 303 to target.
@@ -234,15 +236,19 @@ func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error 
 // formRequest fills a request of Fields from form values as a multipart
 // REST body is read (every value a string), so the service sees what it
 // would see from the API and reports the same problems. An empty value is
-// left out, as a field not sent: "amount is required", not a format error.
-func formRequest(dst any, values map[string]string) {
-	obj := map[string]string{}
+// left out, as a field not sent: "amount is required", not a format error;
+// on an edit form, an emptied field named in clearable is sent as null,
+// which clears it as PUT does.
+func formRequest(dst any, values map[string]string, clearable ...string) {
+	obj := map[string]any{}
 	for k, v := range values {
 		if strings.TrimSpace(v) != "" {
 			obj[k] = v
+		} else if slices.Contains(clearable, k) {
+			obj[k] = nil
 		}
 	}
-	b, _ := json.Marshal(obj)  // strings only: it cannot fail
+	b, _ := json.Marshal(obj)  // strings and nulls only: it cannot fail
 	_ = json.Unmarshal(b, dst) // Fields record problems instead of failing
 }
 

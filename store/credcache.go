@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -52,7 +53,16 @@ type credentialCache struct {
 	// queries counts the credential lookups that went to the database, for
 	// tests that the cache is used.
 	queries atomic.Int64
+	// answered is when the last successful check started, on the monotonic
+	// clock (nanoseconds since monoBase): the database answered a read
+	// begun then. See ReadAnsweredSince.
+	answered atomic.Int64
 }
+
+// monoBase is the origin of the cache's monotonic timestamps.
+var monoBase = time.Now()
+
+func monoSince(t time.Time) int64 { return int64(t.Sub(monoBase)) }
 
 type cachedToken struct {
 	token oauth.Token
@@ -82,6 +92,7 @@ func newCredentialCache(path, common string) (*credentialCache, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	c := &credentialCache{watch: w}
+	c.answered.Store(math.MinInt64) // nothing answered yet
 	c.checked = sync.NewCond(&c.mu)
 	return c, nil
 }
@@ -125,6 +136,7 @@ func (c *credentialCache) fresh(ctx context.Context) (int64, error) {
 		c.started++
 		seq := c.started
 		known, lastVersion := c.known, c.dataVersion
+		began := monoSince(time.Now())
 		c.mu.Unlock()
 		v, g, changed, err := c.check(ctx, known, lastVersion)
 		c.mu.Lock()
@@ -140,13 +152,20 @@ func (c *credentialCache) fresh(ctx context.Context) (int64, error) {
 			c.generation = g
 		}
 		c.known, c.dataVersion = true, v
+		c.answered.Store(began)
 	}
 	return c.generation, nil
 }
 
 // check reads data_version and, when it moved since lastVersion (or
 // nothing is known yet), the generation.
+//
+// The two statements take microseconds, so they run without the caller's
+// cancellation: with a cancellable context the driver starts a goroutine
+// per statement to watch it, which cost more than the statement itself on
+// every authenticated request. A busy database still ends them (busy_timeout).
 func (c *credentialCache) check(ctx context.Context, known bool, lastVersion int64) (version, generation int64, changed bool, err error) {
+	ctx = context.WithoutCancel(ctx)
 	if err := c.prepare(ctx); err != nil {
 		return 0, 0, false, err
 	}

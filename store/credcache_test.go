@@ -233,3 +233,35 @@ func TestConcurrentRequestsSeeARevocation(t *testing.T) {
 		t.Errorf("after the revocation: Authenticate = %v, want ErrUnauthenticated", err)
 	}
 }
+
+// ReadAnsweredSince tells whether a read begun at or after a moment was
+// answered: each authentication's freshness check is one, cached or not.
+func TestReadAnsweredSince(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	svc := newAuthService(t, db)
+	start := time.Now()
+	if db.ReadAnsweredSince(start) {
+		t.Fatal("a fresh handle reports a read answered before any")
+	}
+	u, err := svc.CreateUser(ctx, auth.CreateUserRequest{Email: "a@example.com", Plan: finance.PlanPro, Password: "correct horse battery"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key, err := svc.CreateKey(ctx, auth.CreateKeyRequest{UserID: u.ID, Name: "k", Scopes: []string{"finance:read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second one is served from the cache, after a check
+		before := time.Now()
+		if _, err := svc.Authenticate(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+		if !db.ReadAnsweredSince(before) {
+			t.Error("no read answered during an authentication")
+		}
+		if db.ReadAnsweredSince(time.Now()) {
+			t.Error("a read reported answered after the last one began")
+		}
+	}
+}

@@ -305,12 +305,14 @@ func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, par
 	return err
 }
 
-// ExpenseTotals sums the expenses dated from..to from the daily totals that
+// ExpenseTotals sums the expenses dated from..to from the totals that
 // triggers keep in the writing transaction: per payment method from
 // expense_days (each expense once), per category from expense_category_days
-// (each expense with a category, and each part of a split one). Both are
-// range seeks of the user's primary-key rows, at most one per day and method
-// or category, whatever the number of expenses.
+// (each expense with a category, and each part of a split one), and for the
+// whole months of the range from their month tables (expense_months,
+// expense_category_months). All are range seeks of the user's primary-key
+// rows, at most one per day or month and method or category, whatever the
+// number of expenses.
 func (l ledger) ExpenseTotals(ctx context.Context, userID string, from, to finance.Date) (finance.ExpenseTotals, error) {
 	var out finance.ExpenseTotals
 	methods, err := l.ExpensesByMethod(ctx, userID, from, to)
@@ -323,11 +325,7 @@ func (l ledger) ExpenseTotals(ctx context.Context, userID string, from, to finan
 	}
 	out.ByMethod = methods
 	// The names join the sums, not the days.
-	sums := l.db.NewSelect().TableExpr("expense_category_days AS d").
-		ColumnExpr("d.category_id, SUM(d.amount) AS amount, SUM(d.count) AS count").
-		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
-		GroupExpr("d.category_id").
-		Having("SUM(d.count) > 0")
+	sums := l.keptTotals("expense_category_days", "expense_category_months", "category_id", userID, splitKeptRange(from, to))
 	err = l.db.NewSelect().TableExpr("(?) AS s", sums).
 		ColumnExpr("s.category_id, cat.name AS category, s.amount, s.count").
 		Join("JOIN categories AS cat ON cat.id = s.category_id").

@@ -14,12 +14,13 @@ var _ finance.Store = (*DB)(nil)
 // ledger implements finance.Repo over either the read pool or a write
 // transaction: the same queries serve both.
 type ledger struct {
-	db  bun.IDB
-	hot *hotStatements // set in write transactions: prepared statements of the hottest writes
+	db    bun.IDB
+	hot   *hotStatements // set in write transactions: prepared statements of the hottest writes
+	reads *DB            // set on the read pool: its prepared statements (readStmt)
 }
 
 // Read returns the ledger on the read pool.
-func (db *DB) Read() finance.Repo { return ledger{db: db.reader} }
+func (db *DB) Read() finance.Repo { return ledger{db: db.reader, reads: db} }
 
 // Write runs fn in one IMMEDIATE transaction on the writer, or in the write
 // scope that ctx carries (WriteScope).

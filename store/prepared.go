@@ -20,10 +20,11 @@ import (
 // transaction (preparing inside one would wait for the only connection),
 // and run in each transaction with bound arguments.
 type hotStatements struct {
-	mu             sync.Mutex
-	ready          bool
-	categoryByName *sql.Stmt
-	insertExpense  *sql.Stmt
+	mu               sync.Mutex
+	ready            bool
+	categoryByName   *sql.Stmt
+	insertExpense    *sql.Stmt
+	statementCursors *sql.Stmt
 }
 
 // The statements' SQL. expenseInsertColumns must name every column of
@@ -34,6 +35,13 @@ const (
 	expenseInsertColumns = `id, user_id, amount, date, description, category_id, payment_method, account_id, credit_card_id,
 		notes, status, source, bill_payment_id, account_transaction_id, card_transaction_id, voided_at, created_at, updated_at`
 	insertExpenseSQL = `INSERT INTO expenses (` + expenseInsertColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	// statementCursorsSQL is the check for due statements (StatementCursors),
+	// on every request under the card, expense, bill, dashboard and report
+	// routes and in every card write. The subquery is one seek on
+	// card_transactions_card (credit_card_id, status, date).
+	statementCursorsSQL = `SELECT c.id, c.statement_day, c.cycle_start_date,
+		(SELECT MIN(t.date) FROM card_transactions AS t WHERE t.credit_card_id = c.id AND t.status = 'unbilled')
+		FROM credit_cards AS c WHERE c.user_id = ? ORDER BY c.id`
 )
 
 // prepare makes the statements on db, once; a failure is retried on the next write.
@@ -51,7 +59,11 @@ func (h *hotStatements) prepare(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return errors.Join(err, cat.Close())
 	}
-	h.categoryByName, h.insertExpense, h.ready = cat, ins, true
+	cur, err := db.PrepareContext(ctx, statementCursorsSQL)
+	if err != nil {
+		return errors.Join(err, cat.Close(), ins.Close())
+	}
+	h.categoryByName, h.insertExpense, h.statementCursors, h.ready = cat, ins, cur, true
 	return nil
 }
 
@@ -63,7 +75,25 @@ func (h *hotStatements) close() error {
 		return nil
 	}
 	h.ready = false
-	return errors.Join(h.categoryByName.Close(), h.insertExpense.Close())
+	return errors.Join(h.categoryByName.Close(), h.insertExpense.Close(), h.statementCursors.Close())
+}
+
+// query runs one of the constant queries that run on most requests, with
+// bound arguments: in a write transaction the writer's hot statement (hot
+// picks it), on the read pool the statement prepared there (readStmt). A
+// ledger with neither (a test's bare transaction) runs the SQL as is.
+func (l ledger) query(ctx context.Context, query string, hot func(*hotStatements) *sql.Stmt, args ...any) (*sql.Rows, error) {
+	if st := l.stmt(ctx, hot); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	if l.reads != nil {
+		st, err := l.reads.readStmt(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		return st.QueryContext(ctx, args...)
+	}
+	return l.db.QueryContext(ctx, query, args...)
 }
 
 // stmt returns st bound to the ledger's write transaction, or nil when the

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/uptrace/bun"
 )
 
 // The queries of the dashboard and the reports (domain.md §5.5, §5.7). Each
@@ -78,14 +80,53 @@ func (l ledger) IncomeByDay(ctx context.Context, userID string, from, to finance
 	return out, err
 }
 
+// keptRange is a date range as the kept expense totals read it: the whole
+// months inside it from the month tables, the days before and after them
+// from the day tables. A range within one month, or one that holds no whole
+// month, is all days (head), with the months and the tail empty.
+type keptRange struct {
+	headFrom, headTo finance.Date
+	monthFrom        string // YYYY-MM, inclusive; after monthTo when there is none
+	monthTo          string
+	tailFrom, tailTo finance.Date // tailFrom after tailTo when there is none
+}
+
+func splitKeptRange(from, to finance.Date) keptRange {
+	empty := keptRange{headFrom: from, headTo: to, monthFrom: "9999-12", monthTo: "0000-01", tailFrom: to.AddDays(1), tailTo: to}
+	first := from // the first day of the first whole month
+	if from.Day() != 1 {
+		first = finance.MonthAdd(from, 1, 1)
+	}
+	end := finance.MonthAdd(to, 1, 1).AddDays(-1) // the last day of to's month
+	last := to                                    // the last day of the last whole month
+	if to != end {
+		last = finance.MonthAdd(to, 0, 1).AddDays(-1)
+	}
+	if first.After(last) {
+		return empty
+	}
+	return keptRange{headFrom: from, headTo: first.AddDays(-1), monthFrom: first.MonthString(), monthTo: last.MonthString(),
+		tailFrom: last.AddDays(1), tailTo: to}
+}
+
+// keptTotals sums a kept total table pair (days and months) over r by key:
+// the column the sums are grouped by (payment_method or category_id).
+func (l ledger) keptTotals(days, months, key string, userID string, r keptRange) *bun.SelectQuery {
+	parts := fmt.Sprintf(`SELECT %[3]s, amount, count FROM %[1]s AS days WHERE user_id = ? AND date >= ? AND date <= ?
+		UNION ALL SELECT %[3]s, amount, count FROM %[2]s AS months WHERE user_id = ? AND month >= ? AND month <= ?
+		UNION ALL SELECT %[3]s, amount, count FROM %[1]s AS days WHERE user_id = ? AND date >= ? AND date <= ?`, days, months, key)
+	return l.db.NewSelect().
+		TableExpr("("+parts+") AS d", userID, r.headFrom, r.headTo, userID, r.monthFrom, r.monthTo, userID, r.tailFrom, r.tailTo).
+		ColumnExpr("d." + key + ", SUM(d.amount) AS amount, SUM(d.count) AS count").
+		GroupExpr("d." + key).
+		Having("SUM(d.count) > 0")
+}
+
+// ExpensesByMethod sums expense_days over the partial months at the ends of
+// the range and expense_months over the whole months between.
 func (l ledger) ExpensesByMethod(ctx context.Context, userID string, from, to finance.Date) ([]finance.MethodTotal, error) {
 	var out []finance.MethodTotal
-	err := l.db.NewSelect().TableExpr("expense_days AS d").
-		ColumnExpr("d.payment_method, SUM(d.amount) AS amount, SUM(d.count) AS count").
-		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
-		GroupExpr("d.payment_method").
-		Having("SUM(d.count) > 0").
-		Scan(ctx, &out)
+	err := l.keptTotals("expense_days", "expense_months", "payment_method", userID, splitKeptRange(from, to)).Scan(ctx, &out)
 	return out, err
 }
 
@@ -263,6 +304,24 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_cards EXCEPT SELECT * FROM have_cards)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_cards EXCEPT SELECT * FROM want_cards)
+		),
+		-- The month tables against the day tables they total.
+		want_months AS (
+			SELECT user_id, substr(date, 1, 7) AS month, payment_method AS key, SUM(amount) AS amount, SUM(count) AS count
+			FROM expense_days GROUP BY 1, 2, 3 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
+			UNION ALL
+			SELECT user_id, substr(date, 1, 7), category_id, SUM(amount), SUM(count)
+			FROM expense_category_days GROUP BY 1, 2, 3 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
+		),
+		have_months AS (
+			SELECT user_id, month, payment_method, amount, count FROM expense_months WHERE count <> 0 OR amount <> 0
+			UNION ALL
+			SELECT user_id, month, category_id, amount, count FROM expense_category_months WHERE count <> 0 OR amount <> 0
+		),
+		month_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
 		)
 		SELECT side || ' spending ' || date || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
 		FROM spending_drift
@@ -275,7 +334,10 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
-		FROM card_drift`).
+		FROM card_drift
+		UNION ALL
+		SELECT side || ' expense months ' || month || ' ' || key || ': ' || amount || ' in ' || count
+		FROM month_drift`).
 		Scan(ctx, &out)
 	return out, err
 }

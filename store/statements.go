@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -161,30 +162,25 @@ func (l ledger) ReleaseSOA(ctx context.Context, userID, soaID string, now time.T
 	return err
 }
 
-// cardCursorRow is a card with the date of its oldest unbilled row.
-type cardCursorRow struct {
-	bun.BaseModel `bun:"table:credit_cards,alias:c"`
-	finance.CreditCard
-	UserID        string
-	NameKey       string
-	FirstUnbilled *finance.Date `bun:"first_unbilled,scanonly"`
-}
-
 func (l ledger) StatementCursors(ctx context.Context, userID string) ([]finance.StatementCursor, error) {
-	var rows []cardCursorRow
-	// The subquery is a seek on card_transactions_card (credit_card_id, status, date).
-	err := l.selectCards(&rows).
-		ColumnExpr(`(SELECT MIN(t.date) FROM card_transactions AS t
-			WHERE t.credit_card_id = c.id AND t.status = 'unbilled') AS first_unbilled`).
-		Where("c.user_id = ?", userID).OrderExpr("c.id").Scan(ctx)
-	out := make([]finance.StatementCursor, len(rows))
-	for i, r := range rows {
-		out[i].Card = r.CreditCard
-		if r.FirstUnbilled != nil {
-			out[i].FirstUnbilled = *r.FirstUnbilled
+	rows, err := l.query(ctx, statementCursorsSQL, func(h *hotStatements) *sql.Stmt { return h.statementCursors }, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []finance.StatementCursor
+	for rows.Next() {
+		var c finance.StatementCursor
+		var first *finance.Date
+		if err := rows.Scan(&c.CardID, &c.StatementDay, &c.CycleStartDate, &first); err != nil {
+			return nil, err
+		}
+		if first != nil {
+			c.FirstUnbilled = *first
+			out = append(out, c)
 		}
 	}
-	return out, err
+	return out, rows.Err()
 }
 
 func (l ledger) LiveStatementPeriods(ctx context.Context, cardID string, from finance.Date) ([]finance.Period, error) {

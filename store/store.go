@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -148,6 +149,14 @@ func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 		return prev.(*sql.Stmt), nil
 	}
 	return st, nil
+}
+
+// ReadAnsweredSince reports whether the database answered a read begun at
+// or after t: every authenticated request checks the credentials'
+// freshness on the database first, so a health check made after
+// authentication need not ask again.
+func (db *DB) ReadAnsweredSince(t time.Time) bool {
+	return db.creds.answered.Load() >= monoSince(t)
 }
 
 // Ping checks that the database answers a query.

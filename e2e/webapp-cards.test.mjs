@@ -1,0 +1,196 @@
+// Headless Chromium pays a credit card statement on a fresh server at phone
+// size (390×844): it creates an account and a card whose statement day is
+// five days ago, records two card purchases dated before it on Record,
+// opens the card and its statement (the first purchase made the statement;
+// the second, posted after it, is linked with a checkbox), pays the
+// statement in full from the account, sees it paid and the account's
+// balance go down, then converts a later purchase into an installment plan
+// and reads its schedule. Then the same user signs in at desktop width and
+// sees every page again. Every page is screenshotted in light and dark and
+// checked by the accessibility linter (see webapp-kit.mjs).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFinance } from './finance-server.mjs';
+import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+
+let finance, browser;
+const pages = {}; // name -> path, visited again at desktop width
+
+before(async () => {
+  finance = await startFinance();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await finance?.stop();
+  console.log(`screenshots: ${shots}`);
+});
+
+// Dates as the server counts them: in the user's timezone, Asia/Manila by default.
+const manilaToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila' }).format(new Date());
+function day(offset) {
+  const d = new Date(`${manilaToday}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offset);
+  return d.toISOString().slice(0, 10);
+}
+const statementDate = day(-5);
+
+const nav = (page, name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+async function recordCardPurchase(page, amount, description, date) {
+  await nav(page, 'Record').click();
+  await page.waitForURL('**/record');
+  await page.locator('#amount').fill(amount);
+  await page.getByLabel('Description').fill(description);
+  await page.getByLabel('Category').selectOption('Shopping');
+  await page.getByLabel('Date').fill(date);
+  await page.getByRole('radio', { name: 'Credit Card' }).check();
+  await page.locator('#credit_card_id').selectOption({ index: 1 }); // the only card
+  await page.getByRole('button', { name: 'Save expense' }).click();
+  await page.waitForURL('**/?month=*&notice=expense-recorded');
+}
+
+test('on a phone, a new user pays a card statement from an account and converts a purchase to installments', async () => {
+  const { context, page, problems } = await openContext(browser, phone, refusedFormAt('/accounts'));
+  await setUp(page, finance);
+
+  // Accounts: a refused form says why beside the field, then the account is created.
+  await nav(page, 'Accounts').click();
+  await page.waitForURL('**/accounts');
+  assert.match(await page.textContent('main'), /No accounts yet/);
+  await snap(page, 'cards-1-accounts-empty');
+  await page.getByText('Add an account').click();
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForSelector('#new-name-error');
+  assert.equal(await page.textContent('#new-name-error'), 'Name is required');
+  assert.equal(await page.locator('#new-name').getAttribute('aria-invalid'), 'true');
+  await snap(page, 'cards-2-accounts-refused');
+  await page.locator('#new-name').fill('Payroll');
+  await page.locator('#new-opening').fill('10000');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/accounts/*?notice=account-created');
+  assert.match(await page.textContent('.stats'), /₱10,000\.00/);
+  pages.account = new URL(page.url()).pathname;
+  await snap(page, 'cards-3-account');
+
+  // Cards: a card whose statement date was five days ago, due next month.
+  await nav(page, 'Cards').click();
+  await page.waitForURL('**/cards');
+  await page.getByText('Add a card').click();
+  await page.locator('#new-name').fill('Visa');
+  await page.locator('#new-limit').fill('50000');
+  await page.locator('#new-sday').fill(String(Number(statementDate.slice(8))));
+  await page.locator('#new-dday').fill(String(Number(statementDate.slice(8))));
+  await page.locator('#new-cycle').fill(day(-40));
+  await snap(page, 'cards-4-cards-new');
+  await page.getByRole('button', { name: 'Create card' }).click();
+  await page.waitForURL('**/cards/*?notice=card-created');
+  pages.card = new URL(page.url()).pathname;
+  assert.match(await page.textContent('main'), /No statements yet/);
+
+  // Two purchases dated before the statement date, and a later one.
+  await recordCardPurchase(page, '1200', 'Running shoes', day(-7));
+  await recordCardPurchase(page, '800.50', 'Headphones', day(-6));
+  await recordCardPurchase(page, '3000', 'Phone', day(-1));
+
+  await nav(page, 'Cards').click();
+  await page.waitForURL('**/cards');
+  assert.match(await page.textContent('main'), /Owed\s*₱5,000\.50/);
+  await snap(page, 'cards-5-cards');
+  await page.getByRole('link', { name: 'Visa' }).click();
+  await page.waitForURL(`**${pages.card}`);
+  assert.match(await page.textContent('#statements-heading + h3'), /Open/);
+  await snap(page, 'cards-6-card');
+
+  // The statement: the first purchase made it; the second, posted after, is linked here.
+  await page.getByRole('link', { name: /^Statement of / }).click();
+  await page.waitForURL('**/statements/*');
+  pages.statement = new URL(page.url()).pathname;
+  assert.match(await page.textContent('#lines-heading'), /^1 line$/);
+  await page.getByLabel(/Headphones/).check();
+  await snap(page, 'cards-7-statement');
+  await page.getByRole('button', { name: 'Link to this statement' }).click();
+  await page.waitForURL('**/statements/*?notice=statement-linked');
+  assert.match(await page.textContent('#lines-heading'), /^2 lines$/);
+  assert.equal(await page.textContent('#remaining'), '₱2,000.50');
+  assert.equal(await page.getByLabel('Amount').inputValue(), '2000.50', 'the amount defaults to what is left to pay');
+
+  // Void asks first and says it resets the statement; keep it.
+  await page.getByRole('link', { name: 'Void statement…' }).click();
+  await page.waitForURL('**/statements/*/void');
+  assert.match(await page.textContent('main'), /Voiding resets the statement/);
+  pages.voidConfirm = new URL(page.url()).pathname;
+  await snap(page, 'cards-8-void-confirm');
+  await page.getByRole('link', { name: 'Keep it' }).click();
+  await page.waitForURL(`**${pages.statement}`);
+
+  // Pay it in full from the account.
+  await page.getByLabel('From account').selectOption({ index: 1 }); // the only account
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  await page.waitForURL('**/statements/*?notice=statement-paid');
+  assert.match(await page.textContent('[role=status]'), /Statement payment recorded/);
+  assert.equal(await page.textContent('.page-head .badge'), 'Paid');
+  assert.equal(await page.textContent('#remaining'), '₱0.00');
+  assert.match(await page.textContent('#payments-heading + ul'), /from Payroll\s*₱2,000\.50/);
+  await snap(page, 'cards-9-statement-paid');
+
+  await page.getByRole('link', { name: 'Visa' }).click();
+  assert.match(await page.textContent('#statements-heading ~ h3'), /Paid/);
+
+  await nav(page, 'Accounts').click();
+  await page.waitForURL('**/accounts');
+  assert.match(await page.textContent('main'), /Payroll\s*₱7,999\.50/);
+  await page.getByRole('link', { name: 'Payroll' }).click();
+  assert.match(await page.textContent('.stats'), /Balance\s*₱7,999\.50/);
+  assert.match(await page.textContent('#lines-heading + details + ul'), /Statement payment/);
+  await snap(page, 'cards-10-account-paid');
+
+  // The later purchase, still unbilled, becomes three monthly installments.
+  await page.goto(`${finance.baseURL}${pages.card}`);
+  await page.getByRole('link', { name: /^Convert Phone/ }).click();
+  await page.waitForURL('**/cards/transactions/*/convert');
+  pages.convert = new URL(page.url()).pathname;
+  await page.getByLabel('Months').fill('3');
+  await page.getByLabel('No interest').check();
+  await snap(page, 'cards-11-convert');
+  await page.getByRole('button', { name: 'Convert to installments' }).click();
+  await page.waitForURL('**/installments/*?notice=plan-created');
+  pages.plan = new URL(page.url()).pathname;
+  assert.deepEqual(await page.locator('#schedule tbody tr').evaluateAll((rows) =>
+    rows.map((r) => [...r.children].map((c) => c.textContent.trim()).slice(2, 5))),
+  [['₱1,000.00', '₱0.00', '₱1,000.00'], ['₱1,000.00', '₱0.00', '₱1,000.00'], ['₱1,000.00', '₱0.00', '₱1,000.00']]);
+  await snap(page, 'cards-12-installments');
+
+  await page.getByRole('link', { name: 'Cancel plan…' }).click();
+  await page.waitForURL('**/installments/*/cancel');
+  pages.cancelConfirm = new URL(page.url()).pathname;
+  assert.match(await page.textContent('main'), /every row of the plan is voided/);
+  await snap(page, 'cards-13-cancel-confirm');
+  await page.getByRole('link', { name: 'Keep it' }).click();
+  await page.waitForURL(`**${pages.plan}`);
+
+  assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
+  await context.close();
+});
+
+test('at desktop width the same user sees the accounts, cards, statement and plan', async () => {
+  const { context, page, problems } = await openContext(browser, desktop);
+  await signIn(page, finance);
+  await nav(page, 'Accounts').click();
+  await page.waitForURL('**/accounts');
+  await snap(page, 'cards-1-accounts', desktop.name);
+  await nav(page, 'Cards').click();
+  await page.waitForURL('**/cards');
+  await snap(page, 'cards-5-cards', desktop.name);
+  for (const [name, path] of [['cards-3-account', pages.account], ['cards-6-card', pages.card], ['cards-9-statement-paid', pages.statement],
+    ['cards-8-void-confirm', pages.voidConfirm], ['cards-11-convert', pages.convert], ['cards-12-installments', pages.plan],
+    ['cards-13-cancel-confirm', pages.cancelConfirm]]) {
+    assert.ok(path, `${name} was visited at phone size`);
+    await page.goto(`${finance.baseURL}${path}`);
+    await snap(page, name, desktop.name);
+  }
+  assert.match(await page.textContent('main'), /Cancel the plan for Phone/);
+  assert.deepEqual(problems, [], 'no console errors');
+  await context.close();
+});

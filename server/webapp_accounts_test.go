@@ -1,0 +1,270 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// accountsOf lists the user's accounts in status (active, archived or all) straight from the ledger.
+func accountsOf(t *testing.T, env *testEnv, u finance.User, status string) []finance.Account {
+	t.Helper()
+	p, err := env.srv.Ledger().ListAccounts(context.Background(), u.ID, finance.AccountFilter{Status: status},
+		finance.ListParams{Page: 1, Limit: 100, SortBy: "name"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Items
+}
+
+func getAccount(t *testing.T, env *testEnv, u finance.User, id string) finance.Account {
+	t.Helper()
+	a, err := env.srv.Ledger().GetAccount(context.Background(), u.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// linesOf lists an account's lines of a status (posted or voided).
+func linesOf(t *testing.T, env *testEnv, u finance.User, accountID, status string) []finance.AccountTransaction {
+	t.Helper()
+	p, err := env.srv.Ledger().ListAccountTransactions(context.Background(), u.ID,
+		finance.AccountTransactionFilter{AccountID: accountID, Status: status}, finance.ListParams{Page: 1, Limit: 100, SortBy: "date", Desc: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Items
+}
+
+// wantPage checks a page's status and that its text holds every want.
+func wantPage(t *testing.T, what string, x exchange, status int, want ...string) {
+	t.Helper()
+	if x.status != status {
+		t.Errorf("%s: status %d, want %d\n%s", what, x.status, status, x.body)
+		return
+	}
+	body := unescaped(x)
+	for _, w := range want {
+		if !strings.Contains(body, w) {
+			t.Errorf("%s lacks %q", what, w)
+		}
+	}
+}
+
+// wantRedirect checks that x is a 303 to target.
+func wantRedirect(t *testing.T, what string, x exchange, target string) {
+	t.Helper()
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != target {
+		t.Fatalf("%s: %d to %q, want 303 to %q\n%s", what, x.status, x.header.Get("Location"), target, x.body)
+	}
+}
+
+func TestAccountsAndCardsNeedSignIn(t *testing.T) {
+	env := newTestEnv(t)
+	u := env.createUser(finance.PlanFree)
+	b := env.browser(t)
+	const id = "0190f1a2-0000-7000-8000-000000000000"
+	for _, path := range []string{AccountsPath, AccountsPath + "/" + id, CardsPath, CardsPath + "/" + id, StatementsPath + "/" + id,
+		StatementsPath + "/" + id + "/void", InstallmentsPath + "/" + id, InstallmentsPath + "/" + id + "/cancel",
+		convertPath + "/" + id + "/convert"} {
+		x := b.get(path)
+		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		}
+	}
+	for _, path := range []string{AccountsPath, AccountsPath + "/" + id, AccountsPath + "/" + id + "/lines", CardsPath,
+		StatementsPath + "/" + id + "/pay", StatementsPath + "/" + id + "/void", InstallmentsPath + "/" + id + "/cancel"} {
+		x := b.post(path, url.Values{"name": {"Payroll"}, "type": {"savings"}, "credit_limit": {"5000"}, "statement_day": {"1"}, "due_day": {"20"}})
+		if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		}
+	}
+	if n := len(accountsOf(t, env, u, finance.StatusAll)); n != 0 {
+		t.Errorf("%d accounts written by signed-out posts", n)
+	}
+}
+
+func TestAccountsPage(t *testing.T) {
+	env, u, b := webApp(t)
+	page := b.get(AccountsPath)
+	wantPage(t, "empty accounts", page, http.StatusOK, "<h1>Accounts</h1>", `aria-current="page">Accounts</a>`, "No accounts yet",
+		`<option value="e_wallet">E-wallet</option>`)
+	checkPageHeaders(t, page)
+	token := csrf(t, page)
+	valid := func() url.Values {
+		return url.Values{"csrf": {token}, "name": {"Payroll"}, "type": {"savings"}, "opening_balance": {"12500.50"},
+			"institution": {"BPI"}, "account_number_last4": {"1234"}}
+	}
+	for _, tc := range []struct {
+		name   string
+		edit   func(url.Values)
+		status int
+		want   []string
+	}{
+		{"no form token", func(f url.Values) { f.Del("csrf") }, http.StatusForbidden, []string{"This form has expired"}},
+		{"a wrong form token", func(f url.Values) { f.Set("csrf", "forged") }, http.StatusForbidden, []string{"This form has expired"}},
+		{"no name", func(f url.Values) { f.Set("name", " ") }, http.StatusBadRequest,
+			[]string{`id="new-name-error">Name is required<`, `value="12500.50"`, "Not created."}},
+		{"a bad last 4 and balance", func(f url.Values) { f.Set("account_number_last4", "12a4"); f.Set("opening_balance", "1.234") },
+			http.StatusBadRequest, []string{`id="new-last4-error">Last 4 digits must be exactly 4 digits<`,
+				`id="new-opening-error">Opening balance must be a number with at most 2 decimal places`}},
+		{"an unknown type", func(f url.Values) { f.Set("type", "vault") }, http.StatusBadRequest, []string{`id="new-type-error">Type must be one of`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := valid()
+			tc.edit(f)
+			x := b.post(AccountsPath, f)
+			wantPage(t, "refused create", x, tc.status, tc.want...)
+			if n := len(accountsOf(t, env, u, finance.StatusAll)); n != 0 {
+				t.Fatalf("a refused form wrote %d accounts", n)
+			}
+		})
+	}
+	x := b.post(AccountsPath, valid())
+	created := accountsOf(t, env, u, finance.StatusAll)
+	if len(created) != 1 {
+		t.Fatalf("%d accounts after a valid form", len(created))
+	}
+	a := created[0]
+	wantRedirect(t, "create", x, AccountsPath+"/"+a.ID+"?notice=account-created")
+	if a.Name != "Payroll" || a.Type != finance.AccountSavings || a.OpeningBalance != 1250050 || a.Institution == nil || *a.Institution != "BPI" {
+		t.Errorf("account = %+v", a)
+	}
+	// The same name again is refused in the API's words.
+	wantPage(t, "a taken name", b.post(AccountsPath, valid()), http.StatusBadRequest, "Name is already used by another active account")
+
+	list := b.get(AccountsPath)
+	wantPage(t, "accounts", list, http.StatusOK, "1 account · ₱12,500.50", `href="/accounts/`+a.ID+`">Payroll</a>`, "Savings · BPI · ···1234")
+
+	// Archived accounts are behind the filter, marked.
+	if _, err := env.srv.Ledger().CreateAccount(context.Background(), u.ID, finance.AccountRequest{Name: finance.Of("Old wallet"), Type: finance.Of("e_wallet")}); err != nil {
+		t.Fatal(err)
+	}
+	old := accountsOf(t, env, u, finance.StatusActive)[0] // by name: Old wallet, Payroll
+	if _, err := env.srv.Ledger().ArchiveAccount(context.Background(), u.ID, old.ID); err != nil {
+		t.Fatal(err)
+	}
+	if x := b.get(AccountsPath); strings.Contains(unescaped(x), "Old wallet") {
+		t.Error("an archived account is in the active list")
+	}
+	wantPage(t, "archived filter", b.get(AccountsPath+"?status=archived"), http.StatusOK, "Old wallet", `class="badge status-archived">Archived<`)
+	wantPage(t, "all filter", b.get(AccountsPath+"?status=all"), http.StatusOK, "Old wallet", "Payroll")
+	wantPage(t, "a bad filter", b.get(AccountsPath+"?status=gone"), http.StatusBadRequest, "Status must be active, archived or all")
+}
+
+func TestAccountPage(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	a, err := env.srv.Ledger().CreateAccount(ctx, u.ID, finance.AccountRequest{Name: finance.Of("Payroll"), Type: finance.Of("savings"),
+		Institution: finance.Of("BPI"), OpeningBalance: finance.Of(finance.Money(1000000))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.srv.Ledger().CreateExpense(ctx, u.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(25000)),
+		Date: finance.Of(finance.NewDate(2025, 3, 2)), Description: finance.Of("Groceries run"), Category: finance.Of("Groceries"),
+		PaymentMethod: finance.Of("Account Debit"), AccountID: finance.Of(a.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	path := AccountsPath + "/" + a.ID
+	page := b.get(path)
+	wantPage(t, "account", page, http.StatusOK, "<h1>Payroll</h1>", "<dt>Balance</dt><dd class=\"\">₱9,750.00</dd>", "1 line",
+		"Groceries run", "−₱250.00", "2025-03-02 · Expense", `name="date" value="2025-03-15"`)
+	checkPageHeaders(t, page)
+	if strings.Contains(string(page.body), "/lines/") && strings.Contains(string(page.body), "/void\"") {
+		t.Error("an expense's line offers a void button; it changes only through its expense")
+	}
+	token := csrf(t, page)
+
+	// A manual line: refused, then added.
+	linePath := path + "/lines"
+	if x := b.post(linePath, url.Values{"type": {"credit"}, "amount": {"500"}, "date": {"2025-03-10"}}); x.status != http.StatusForbidden {
+		t.Errorf("a line without a form token: %d", x.status)
+	}
+	refused := b.post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"-5"}, "date": {"2025-03-10"}, "description": {"Interest"}})
+	wantPage(t, "a refused line", refused, http.StatusBadRequest, `id="line-amount-error">Amount must be greater than 0<`, `value="Interest"`, "Not added.")
+	if n := len(linesOf(t, env, u, a.ID, finance.LinePosted)); n != 1 {
+		t.Fatalf("a refused line wrote one: %d lines", n)
+	}
+	wantRedirect(t, "add a line", b.post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"125.75"}, "date": {"2025-03-10"},
+		"description": {"Bank interest"}}), path+"?notice=line-added")
+	if got := getAccount(t, env, u, a.ID).CurrentBalance; got != 1000000-25000+12575 {
+		t.Errorf("balance %s after a credit of 125.75", got)
+	}
+
+	// Filters, sort and their refusals in the API's words.
+	wantPage(t, "by source", b.get(path+"?source=manual"), http.StatusOK, "1 line", "Bank interest")
+	if x := b.get(path + "?source=manual"); strings.Contains(unescaped(x), "Groceries run") {
+		t.Error("the source filter lets an expense line through")
+	}
+	asc := unescaped(b.get(path + "?sortBy=amount&sortOrder=asc"))
+	if strings.Index(asc, "Bank interest") > strings.Index(asc, "Groceries run") {
+		t.Error("sorted by amount ascending, 125.75 is not before 250.00")
+	}
+	wantPage(t, "a reversed range", b.get(path+"?dateFrom=2025-03-10&dateTo=2025-03-01"), http.StatusBadRequest,
+		`id="from-error">From must not be after dateTo<`)
+	wantPage(t, "a bad sort", b.get(path+"?sortBy=name"), http.StatusBadRequest, `id="sort-error">Sort by must be one of: date, amount, created_at<`)
+
+	// Void the manual line, back to the filtered page it was on.
+	manual := linesOf(t, env, u, a.ID, finance.LinePosted)[0]
+	filtered := b.get(path + "?source=manual")
+	back := path + "?source=manual"
+	if !strings.Contains(string(filtered.body), `action="`+path+`/lines/`+manual.ID+`/void"`) {
+		t.Fatalf("no void button on the manual line:\n%s", filtered.body)
+	}
+	wantRedirect(t, "void", b.post(path+"/lines/"+manual.ID+"/void", url.Values{"csrf": {token}, "back": {back}}), back+"&notice=line-voided")
+	if v := linesOf(t, env, u, a.ID, finance.LineVoided); len(v) != 1 || v[0].ID != manual.ID {
+		t.Errorf("voided lines = %+v", v)
+	}
+	wantPage(t, "void twice", b.post(path+"/lines/"+manual.ID+"/void", url.Values{"csrf": {token}}), http.StatusBadRequest, "voided")
+	wantPage(t, "voided filter", b.get(path+"?status=voided"), http.StatusOK, "Bank interest", "· Voided")
+
+	// Edit: a refusal keeps what was sent; an emptied field clears it.
+	wantPage(t, "a refused edit", b.post(path, url.Values{"csrf": {token}, "name": {""}, "type": {"checking"},
+		"institution": {"BPI"}, "opening_balance": {"10000.00"}, "account_number_last4": {""}, "notes": {""}}), http.StatusBadRequest,
+		`id="edit-name-error">Name is required<`, `<option value="checking" selected>`)
+	if got := getAccount(t, env, u, a.ID); got.Name != "Payroll" || got.Type != finance.AccountSavings {
+		t.Errorf("a refused edit changed the account: %+v", got)
+	}
+	wantRedirect(t, "edit", b.post(path, url.Values{"csrf": {token}, "name": {"Payroll BPI"}, "type": {"checking"}, "institution": {""},
+		"opening_balance": {"10000.00"}, "account_number_last4": {""}, "notes": {""}}), path+"?notice=account-saved")
+	if got := getAccount(t, env, u, a.ID); got.Name != "Payroll BPI" || got.Type != finance.AccountChecking || got.Institution != nil {
+		t.Errorf("after edit: %+v", got)
+	}
+
+	// Archive and unarchive; an archived account takes no lines, in the API's words.
+	wantRedirect(t, "archive", b.post(path+"/archive", url.Values{"csrf": {token}}), path+"?notice=account-archived")
+	if got := getAccount(t, env, u, a.ID); got.Status != finance.StatusArchived {
+		t.Fatalf("status %s after archive", got.Status)
+	}
+	wantPage(t, "archived account", b.get(path), http.StatusOK, "Unarchive account", `class="badge status-archived">Archived<`)
+	wantPage(t, "a line on an archived account", b.post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"1"}, "date": {"2025-03-10"}}),
+		http.StatusBadRequest, "Account is archived; unarchive it before writing to it")
+	wantPage(t, "archive twice", b.post(path+"/archive", url.Values{"csrf": {token}}), http.StatusBadRequest, "Account is already archived")
+	wantRedirect(t, "unarchive", b.post(path+"/unarchive", url.Values{"csrf": {token}}), path+"?notice=account-unarchived")
+	if got := getAccount(t, env, u, a.ID); got.Status != finance.StatusActive {
+		t.Errorf("status %s after unarchive", got.Status)
+	}
+
+	// Another user's account, or no account at all, is not found.
+	other := env.createUser(finance.PlanFree)
+	theirs, err := env.srv.Ledger().CreateAccount(ctx, other.ID, finance.AccountRequest{Name: finance.Of("Theirs"), Type: finance.Of("cash")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{AccountsPath + "/" + theirs.ID, AccountsPath + "/not-an-id"} {
+		if x := b.get(p); x.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.status)
+		}
+	}
+	if x := b.post(AccountsPath+"/"+theirs.ID+"/lines", url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"1"}, "date": {"2025-03-10"}}); x.status != http.StatusNotFound {
+		t.Errorf("a line on another user's account: %d", x.status)
+	}
+	if n := len(linesOf(t, env, other, theirs.ID, finance.LinePosted)); n != 0 {
+		t.Errorf("another user's account got %d lines", n)
+	}
+}
