@@ -225,6 +225,8 @@ func TestLoansPage(t *testing.T) {
 		`aria-current="page">Loans</a>`, "1 active loan", "Motorbike", "<dt>Remaining principal</dt><dd>₱12,000.00</dd>",
 		"<dt>Next due</dt><dd>" + x0.DueDate.String() + "</dd>", `value="` + x0.Remaining.String() + `"`,
 		`action="/loans/instances/` + x0.ID + `/pay"`, `<option value="">None (cash)</option>`,
+		`<a class="button small" href="/loans/new">New loan</a>`, `<a href="/loans/` + loan.ID + `">Motorbike</a>`,
+		`<a href="/loans/` + loan.ID + `?installment=1#installment">Motorbike · installment 1</a>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("loans page lacks %q", want)

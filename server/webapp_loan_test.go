@@ -175,6 +175,22 @@ func TestLoanPage(t *testing.T) {
 		t.Errorf("another user's loan: %d", x.status)
 	}
 	token := csrf(t, page)
+	// Every form of the page is refused without its token, and changes nothing.
+	for target, f := range map[string]url.Values{
+		path:             {"name": {"Renamed"}},
+		path + "/status": {"status": {"cancelled"}},
+		path + "/delete": {},
+		LoansPath + "/instances/" + in[0].ID + "/pay":    {"from": {"loan"}, "amount": {"100"}},
+		LoansPath + "/instances/" + in[0].ID + "/status": {"status": {"waived"}},
+	} {
+		if x := b.post(target, f); x.status != http.StatusForbidden {
+			t.Errorf("POST %s without a form token: %d", target, x.status)
+		}
+	}
+	if l := loanOf(t, env, u, created.ID); l.Name != "Car loan" || l.Status != finance.LoanActive || l.PaidTotal != 0 ||
+		l.Instances[0].Status != finance.InstanceUnpaid {
+		t.Fatalf("refused forms changed the loan: %+v", l.Loan)
+	}
 
 	// Paying from the loan's page: refused forms come back to it; 600.00 pays interest only.
 	pay := func(id, amount string) exchange {
