@@ -77,12 +77,13 @@ type calendarDay struct {
 	Bills   []finance.Bill
 }
 
-// newBillCalendar lays out month (its first day) from weekStart, placing
-// each bill on its due day.
-func newBillCalendar(month, today finance.Date, weekStart time.Weekday, bills []finance.Bill) billCalendar {
+// newBillCalendar lays out month (its first day) in weeks that start as
+// the week_start setting says, placing each bill on its due day.
+func newBillCalendar(month, today finance.Date, weekStartsOn string, bills []finance.Bill) billCalendar {
 	var c billCalendar
+	start := finance.WeekStart(month, weekStartsOn)
 	for i := range 7 {
-		c.Weekdays = append(c.Weekdays, (weekStart+time.Weekday(i))%7)
+		c.Weekdays = append(c.Weekdays, start.AddDays(i).In(time.UTC).Weekday())
 	}
 	byDay := map[int][]finance.Bill{}
 	for _, b := range bills {
@@ -90,7 +91,7 @@ func newBillCalendar(month, today finance.Date, weekStart time.Weekday, bills []
 			byDay[b.DueDate.Day()] = append(byDay[b.DueDate.Day()], b)
 		}
 	}
-	week := make([]calendarDay, (int(month.In(time.UTC).Weekday())-int(weekStart)+7)%7)
+	week := make([]calendarDay, start.DaysUntil(month))
 	for day := 1; day <= finance.DaysInMonth(month.Year(), month.Month()); day++ {
 		d := finance.NewDate(month.Year(), month.Month(), day)
 		week = append(week, calendarDay{Date: d, Weekday: d.In(time.UTC).Weekday(), Today: d.Compare(today) == 0, Bills: byDay[day]})
@@ -102,18 +103,6 @@ func newBillCalendar(month, today finance.Date, weekStart time.Weekday, bills []
 		c.Weeks = append(c.Weeks, append(week, make([]calendarDay, 7-len(week))...))
 	}
 	return c
-}
-
-// weekStart is the first day of the user's week (app settings).
-func (s *Server) weekStart(r *http.Request, u finance.User) (time.Weekday, error) {
-	st, err := s.ledger.AppSettings(r.Context(), u.ID)
-	if err != nil {
-		return 0, err
-	}
-	if st.WeekStart == "sunday" {
-		return time.Sunday, nil
-	}
-	return time.Monday, nil
 }
 
 // billPayDefaults is a bill's payment form as it first shows: what remains,
@@ -156,11 +145,11 @@ func (s *Server) billsView(r *http.Request, u finance.User, month finance.Date) 
 	if err != nil {
 		return billsData{}, err
 	}
-	start, err := s.weekStart(r, u)
+	st, err := s.ledger.AppSettings(ctx, u.ID)
 	if err != nil {
 		return billsData{}, err
 	}
-	d := billsData{Show: show, Month: month, Summary: sum, Calendar: newBillCalendar(month, show.today, start, list.Items),
+	d := billsData{Show: show, Month: month, Summary: sum, Calendar: newBillCalendar(month, show.today, st.WeekStart, list.Items),
 		Pay:  payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
 		Prev: finance.MonthAdd(month, -1, 1).MonthString(), Next: finance.MonthAdd(month, 1, 1).MonthString(),
 		Current: month.MonthString() == show.today.MonthString()}
