@@ -122,7 +122,9 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   await page.getByRole('button', { name: 'Create user and sign in' }).click();
   await page.waitForURL('**/?notice=welcome');
   assert.match(await page.textContent('main'), /Your user is ready/);
-  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await page.waitForURL('**/settings');
+  await page.getByRole('link', { name: /API keys/ }).click();
   await page.waitForURL('**/settings/api-keys');
 
   // The MCP agent preset fills the form; the user renames the key and

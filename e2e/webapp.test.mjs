@@ -59,7 +59,7 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   assert.match(await page.textContent('[role=status]'), /Expense recorded/);
 
   // The chart draws it, and its table holds the same figures.
-  const chart = page.locator('svg.chart[role=img]');
+  const chart = page.locator('#spending-heading ~ svg.chart[role=img]');
   assert.match(await chart.getAttribute('aria-label'), /Food & Dining ₱250\.50/);
   assert.deepEqual(await page.locator('#spending-table tbody tr').evaluateAll((rows) =>
     rows.map((r) => [...r.children].map((c) => c.textContent.trim()))), [['Food & Dining', '₱250.50']]);
@@ -79,7 +79,7 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
 test('at desktop width the same user signs in and finds the expense on Home and in the list', async () => {
   const { context, page, problems } = await openContext(browser, desktop);
   await signIn(page, finance);
-  assert.match(await page.locator('svg.chart[role=img]').getAttribute('aria-label'), /Food & Dining ₱250\.50/);
+  assert.match(await page.locator('#spending-heading ~ svg.chart[role=img]').getAttribute('aria-label'), /Food & Dining ₱250\.50/);
   await snap(page, '4-home', desktop.name);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Expenses' }).click();
   await page.waitForURL('**/expenses');

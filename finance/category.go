@@ -238,6 +238,30 @@ func (s *Service) ArchiveCategory(ctx context.Context, userID, id string) (Categ
 	return out, err
 }
 
+// UnarchiveCategory makes an archived category active again (the web
+// settings page offers it; the API only archives). Its name must not clash
+// with a category of its kind that became active meanwhile. Its budget
+// threshold, removed when it was archived, is not restored.
+func (s *Service) UnarchiveCategory(ctx context.Context, userID, id string) (Category, error) {
+	var out Category
+	err := s.store.Write(ctx, func(tx Repo) error {
+		c, err := tx.Category(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		if c.Status != StatusArchived {
+			return InvalidStatus("category is not archived")
+		}
+		if err := uniqueCategoryName(ctx, tx, userID, c); err != nil {
+			return err
+		}
+		c.Status, c.ArchivedAt, c.UpdatedAt = StatusActive, nil, s.stamp()
+		out = c
+		return tx.UpdateCategory(ctx, userID, c)
+	})
+	return out, err
+}
+
 // activeCategory resolves a category name in a write: an active category of
 // kind, case-insensitively; anything else is a validation error on field.
 func activeCategory(ctx context.Context, tx Repo, v *Validator, field, userID string, kind CategoryKind, name string) (Category, error) {

@@ -119,6 +119,10 @@ type ReportHeader struct {
 	Currency string `json:"currency"`
 }
 
+// Header returns h. Every report embeds its header, so every report has
+// this method: a reader of any report finds its range and currency here.
+func (h ReportHeader) Header() ReportHeader { return h }
+
 // Bucket is one period of a report over time: Period is its label, and it
 // holds the dates Start..End (the whole week or month; the report's range
 // may cut the first and last).

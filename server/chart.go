@@ -84,3 +84,110 @@ func shorten(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
+
+// chartSeries is one series of a column chart: its name, the stylesheet
+// class of its columns ("" or "alt"), and per period a value and that value
+// as the page shows it.
+type chartSeries struct {
+	Name   string
+	Class  string
+	Values []finance.Money
+	Texts  []string
+}
+
+func (s chartSeries) class() string { return strings.TrimSpace("bar " + s.Class) }
+
+// Column chart geometry, in the SVG's own units (tenths where noted, so
+// positions stay integers however many periods share the width).
+const (
+	columnHeight    = 200
+	columnTop       = 28  // below the legend and the peak's label
+	columnBase      = 172 // the baseline; period labels go under it
+	columnMaxLabels = 6   // period labels shown at most; every one is in the table
+	columnMaxNamed  = 36  // periods whose figures fit in the accessible name
+)
+
+// columnChart renders periods as vertical columns over time, one column
+// per series in each period (income beside spending, say), the tallest
+// reaching the top. Like barChart it is an image whose accessible name
+// carries the figures (up to columnMaxNamed periods; beyond that it points
+// to the table every page puts beside it), uses classes, not inline style,
+// and computes heights from the integer amounts. A negative value draws no
+// column. Under the baseline, axis holds the periods' short labels ("Mar
+// '25"), of which at most columnMaxLabels are shown. No periods render
+// nothing.
+func columnChart(title string, labels, axis []string, series []chartSeries) template.HTML {
+	n := len(labels)
+	if n == 0 || len(series) == 0 {
+		return ""
+	}
+	var peak finance.Money
+	peakText := ""
+	for _, s := range series {
+		for i, v := range s.Values {
+			if v > peak {
+				peak, peakText = v, s.Texts[i]
+			}
+		}
+	}
+	name := title
+	if n <= columnMaxNamed {
+		parts := make([]string, n)
+		for i, l := range labels {
+			figures := make([]string, len(series))
+			for j, s := range series {
+				figures[j] = s.Name + " " + s.Texts[i]
+			}
+			parts[i] = l + ": " + strings.Join(figures, ", ")
+		}
+		name += ". " + strings.Join(parts, "; ")
+	} else {
+		name += fmt.Sprintf(", %d periods; the figures are in the table", n)
+	}
+	esc := template.HTMLEscapeString
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `<svg class="chart columns" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+		chartWidth, columnHeight, esc(name))
+	fmt.Fprintf(&sb, `<title>%s</title>`, esc(title))
+	x := 0
+	for _, s := range series { // the legend
+		fmt.Fprintf(&sb, `<rect class="%s" x="%d" y="4" width="10" height="10" rx="2"/>`, s.class(), x)
+		fmt.Fprintf(&sb, `<text class="tick" x="%d" y="13">%s</text>`, x+14, esc(s.Name))
+		x += 14 + 7*len([]rune(s.Name)) + 12
+	}
+	if peak > 0 {
+		fmt.Fprintf(&sb, `<line class="grid" x1="0" y1="%d" x2="%d" y2="%d"/>`, columnTop, chartWidth, columnTop)
+		fmt.Fprintf(&sb, `<text class="tick" x="%d" y="%d" text-anchor="end">%s</text>`, chartWidth, columnTop-4, esc(peakText))
+	}
+	fmt.Fprintf(&sb, `<line class="axis" x1="0" y1="%d" x2="%d" y2="%d"/>`, columnBase, chartWidth, columnBase)
+	slot := chartWidth * 10 / n // tenths
+	gap := slot / 5
+	width := (slot - gap) / len(series)
+	every := (n + columnMaxLabels - 1) / columnMaxLabels
+	for i, label := range labels {
+		left := i * chartWidth * 10 / n
+		for j, s := range series {
+			h := columnSize(s.Values[i], peak)
+			fmt.Fprintf(&sb, `<rect class="%s" x="%s" y="%d" width="%s" height="%d"><title>%s</title></rect>`,
+				s.class(), tenths(left+gap/2+j*width), columnBase-h, tenths(max(width, 1)), h, esc(label+", "+s.Name+": "+s.Texts[i]))
+		}
+		if i%every == 0 {
+			fmt.Fprintf(&sb, `<text class="tick" x="%s" y="%d" text-anchor="middle">%s</text>`,
+				tenths(min(max(left+slot/2, 240), chartWidth*10-240)), columnBase+16, esc(shorten(axis[i], 10)))
+		}
+	}
+	sb.WriteString(`</svg>`)
+	return template.HTML(sb.String()) // every text above is escaped
+}
+
+// columnSize scales v against peak to the plot's height in integer
+// arithmetic; a positive value always shows at least a sliver.
+func columnSize(v, peak finance.Money) int {
+	if v <= 0 || peak <= 0 {
+		return 0
+	}
+	return max(int(int64(v)*(columnBase-columnTop)/int64(peak)), 1)
+}
+
+// tenths writes a length in tenths of a unit as SVG text: 125 is "12.5".
+func tenths(v int) string { return fmt.Sprintf("%d.%d", v/10, v%10) }

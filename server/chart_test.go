@@ -128,3 +128,76 @@ func TestDisplay(t *testing.T) {
 		})
 	}
 }
+
+func TestColumnChart(t *testing.T) {
+	svg := string(columnChart("Income & spending", []string{"Jan 2025", "Feb 2025", "Mar 2025", "Apr 2025"},
+		[]string{"Jan '25", "Feb '25", "Mar '25", "Apr '25"}, []chartSeries{
+			{Name: "Income", Values: []finance.Money{40000, 0, 10000, 0}, Texts: []string{"₱400.00", "₱0.00", "₱100.00", "₱0.00"}},
+			{Name: "Spending", Class: "alt", Values: []finance.Money{20000, 1, -500, 0}, Texts: []string{"₱200.00", "₱0.01", "-₱5.00", "₱0.00"}},
+		}))
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	var root xml.StartElement
+	var heights []string
+	var texts []string
+	inText := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("the SVG is not well-formed XML: %v\n%s", err, svg)
+			}
+			break
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			if root.Name.Local == "" {
+				root = el
+			}
+			inText = el.Name.Local == "text"
+			if el.Name.Local == "rect" && attr(el, "height") != "10" { // not a legend swatch
+				heights = append(heights, attr(el, "class")+" "+attr(el, "height"))
+			}
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(el))
+			}
+		case xml.EndElement:
+			inText = false
+		}
+	}
+	want := "Income & spending. Jan 2025: Income ₱400.00, Spending ₱200.00; Feb 2025: Income ₱0.00, Spending ₱0.01; " +
+		"Mar 2025: Income ₱100.00, Spending -₱5.00; Apr 2025: Income ₱0.00, Spending ₱0.00"
+	if attr(root, "role") != "img" || attr(root, "aria-label") != want {
+		t.Errorf("root %+v\nwant aria-label %q", root, want)
+	}
+	// The peak is full height (144 units), the rest in proportion; a tiny
+	// amount shows a sliver and a negative one nothing.
+	wantHeights := []string{"bar 144", "bar alt 72", "bar 0", "bar alt 1", "bar 36", "bar alt 0", "bar 0", "bar alt 0"}
+	if diff := cmp.Diff(wantHeights, heights); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+	wantTexts := []string{"Income", "Spending", "₱400.00", "Jan '25", "Feb '25", "Mar '25", "Apr '25"}
+	if diff := cmp.Diff(wantTexts, texts); diff != "" {
+		t.Errorf("texts (-want +got):\n%s", diff)
+	}
+	if regexp.MustCompile(`style=|<script`).MatchString(svg) {
+		t.Error("the chart carries inline style or script")
+	}
+
+	// A long series names no figures in the accessible name and labels every nth period.
+	labels := make([]string, 60)
+	values, textsIn := make([]finance.Money, 60), make([]string, 60)
+	for i := range labels {
+		labels[i], values[i], textsIn[i] = "d"+strings.Repeat("x", i%3), finance.Money(i), "v"
+	}
+	long := string(columnChart("Daily", labels, labels, []chartSeries{{Name: "Spending", Values: values, Texts: textsIn}}))
+	if !strings.Contains(long, `aria-label="Daily, 60 periods; the figures are in the table"`) {
+		t.Errorf("long chart's name:\n%.300s", long)
+	}
+	if n := strings.Count(long, `text-anchor="middle"`); n != 6 {
+		t.Errorf("%d period labels, want 6", n)
+	}
+	if got := columnChart("Nothing", nil, nil, nil); got != "" {
+		t.Errorf("no periods rendered %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -39,16 +40,22 @@ func generates(path string) bool { return under(path, statementPrefixes) || unde
 func (s *Server) withGeneration(path string, h handlerFunc) handlerFunc {
 	statements, bills := under(path, statementPrefixes), under(path, billPrefixes)
 	return func(w http.ResponseWriter, r bunrouter.Request) error {
-		if statements {
-			if err := s.ledger.GenerateStatements(r.Context(), userID(r)); err != nil {
-				s.log.WarnContext(r.Context(), "statement generation failed", "error", err)
-			}
-		}
-		if bills {
-			if err := s.ledger.GenerateBills(r.Context(), userID(r), finance.Date{}); err != nil {
-				s.log.WarnContext(r.Context(), "bill generation failed", "error", err)
-			}
-		}
+		s.generateDue(r.Context(), userID(r), statements, bills)
 		return h(w, r)
+	}
+}
+
+// generateDue generates the user's statements and bill instances that are
+// due, as asked; a failure is logged (see withGeneration).
+func (s *Server) generateDue(ctx context.Context, userID string, statements, bills bool) {
+	if statements {
+		if err := s.ledger.GenerateStatements(ctx, userID); err != nil {
+			s.log.WarnContext(ctx, "statement generation failed", "error", err)
+		}
+	}
+	if bills {
+		if err := s.ledger.GenerateBills(ctx, userID, finance.Date{}); err != nil {
+			s.log.WarnContext(ctx, "bill generation failed", "error", err)
+		}
 	}
 }

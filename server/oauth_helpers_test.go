@@ -190,13 +190,18 @@ func (e *testEnv) browser(t testing.TB) *browser {
 
 func (b *browser) do(method, target string, form url.Values) exchange {
 	b.t.Helper()
-	var body string
-	if form != nil {
-		body = form.Encode()
+	if form == nil {
+		return b.send(method, target, "", "")
 	}
+	return b.send(method, target, form.Encode(), "application/x-www-form-urlencoded")
+}
+
+// send makes a request with body of contentType ("" for none).
+func (b *browser) send(method, target, body, contentType string) exchange {
+	b.t.Helper()
 	req := httptest.NewRequest(method, target, strings.NewReader(body))
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	for k, v := range b.header {
 		req.Header.Set(k, v)

@@ -62,7 +62,9 @@ var pageFuncs = template.FuncMap{
 var pageTemplates = func() map[string]*template.Template {
 	m := map[string]*template.Template{}
 	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"income", "reports", "report",
 		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
+		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
@@ -73,7 +75,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title  string
-	Nav    string // the current page in the navigation: home, record, expenses, bills, loans, keys, apps or messaging
+	Nav    string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports or settings (every settings page)
 	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
 	User   *finance.User
 	CSRF   string
@@ -530,6 +532,16 @@ var notices = map[string]string{
 	"statement-voided":           "The statement has been voided and reset.",
 	"plan-created":               "Purchase converted to an installment plan.",
 	"plan-cancelled":             "The installment plan has been cancelled.",
+	"profile-saved":              "Your profile has been saved.",
+	"picture-changed":            "Your profile picture has been changed.",
+	"password-changed":           "Your password has been changed. You stay signed in here; every other sign-in has ended. API keys and connected apps keep working.",
+	"settings-saved":             "Your settings have been saved.",
+	"category-created":           "The category has been created.",
+	"category-saved":             "The category has been saved.",
+	"category-archived":          "The category has been archived. Records that use it keep it.",
+	"category-unarchived":        "The category is active again.",
+	"budgets-saved":              "Your budgets have been saved.",
+	"income-voided":              "The income has been voided.",
 	"bill-unpaid":                "The bill is unpaid again.",
 	"bill-payment-deleted":       "The payment has been deleted and its expense voided.",
 	"template-created":           "Bill template created. Its bills are on the calendar.",

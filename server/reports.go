@@ -3,6 +3,7 @@ package server
 import (
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 
 	"github.com/uptrace/bunrouter"
@@ -47,29 +48,8 @@ func (s *Server) dashboard(w http.ResponseWriter, r bunrouter.Request) error {
 }
 
 func (s *Server) report(w http.ResponseWriter, r bunrouter.Request) error {
-	name := r.Param("report")
-	accepted, ok := finance.ReportParams(name)
-	if !ok {
-		return finance.UnknownReport()
-	}
-	q := r.URL.Query()
-	var v finance.Validator
-	for _, p := range slices.Sorted(maps.Keys(q)) {
-		if !slices.Contains(accepted, p) {
-			v.Add(p, reportParamProblem(name, accepted))
-		}
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
-	req := finance.ReportRequest{Name: name}
-	req.From, req.To = dateRange(&v, q)
-	req.Month = queryMonth(&v, q, "month")
-	req.Granularity = queryEnum(&v, q, "granularity", finance.Granularities...)
-	req.PaymentMethod = queryPaymentMethod(&v, q)
-	req.CardID = queryID(&v, q, "cardId")
-	req.Category = q.Get("category")
-	if err := v.Err(); err != nil {
+	req, err := reportRequest(r.Param("report"), r.URL.Query())
+	if err != nil {
 		return err
 	}
 	out, err := s.ledger.Report(r.Context(), userID(r), req)
@@ -78,6 +58,33 @@ func (s *Server) report(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	writeData(w, http.StatusOK, "Report retrieved", out)
 	return nil
+}
+
+// reportRequest reads the query of the named report: an unknown report is
+// ErrNotFound, and a parameter the report does not take, or a bad value,
+// a ValidationError. The web app's report pages read theirs with it too.
+func reportRequest(name string, q url.Values) (finance.ReportRequest, error) {
+	accepted, ok := finance.ReportParams(name)
+	if !ok {
+		return finance.ReportRequest{}, finance.UnknownReport()
+	}
+	var v finance.Validator
+	for _, p := range slices.Sorted(maps.Keys(q)) {
+		if !slices.Contains(accepted, p) {
+			v.Add(p, reportParamProblem(name, accepted))
+		}
+	}
+	if err := v.Err(); err != nil {
+		return finance.ReportRequest{}, err
+	}
+	req := finance.ReportRequest{Name: name}
+	req.From, req.To = dateRange(&v, q)
+	req.Month = queryMonth(&v, q, "month")
+	req.Granularity = queryEnum(&v, q, "granularity", finance.Granularities...)
+	req.PaymentMethod = queryPaymentMethod(&v, q)
+	req.CardID = queryID(&v, q, "cardId")
+	req.Category = q.Get("category")
+	return req, v.Err()
 }
 
 func reportParamProblem(report string, accepted []string) string {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -69,7 +70,7 @@ func (s *Server) putProfilePicture(w http.ResponseWriter, r bunrouter.Request) e
 	var pic finance.ProfilePicture
 	var image *pictureUpload
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && mt == "multipart/form-data" {
-		if image, pic, err = s.readPictureForm(r.Request); err != nil {
+		if image, pic, err = s.readPictureForm(r.Request, ""); err != nil {
 			return err
 		}
 	} else {
@@ -81,25 +82,35 @@ func (s *Server) putProfilePicture(w http.ResponseWriter, r bunrouter.Request) e
 			return err
 		}
 	}
-	if image != nil {
-		name, err := s.savePicture(image)
-		if err != nil {
-			return err
-		}
-		pic.File = &name
-	}
-	a, prev, err := s.ledger.SetProfilePicture(r.Context(), userID(r), pic)
+	a, err := s.setProfilePicture(r.Context(), userID(r), image, pic)
 	if err != nil {
-		if pic.File != nil {
-			s.removePicture(r, *pic.File)
-		}
 		return err
-	}
-	if prev.File != nil && (pic.File == nil || *prev.File != *pic.File) {
-		s.removePicture(r, *prev.File)
 	}
 	writeData(w, http.StatusOK, "Profile picture updated", s.account(a))
 	return nil
+}
+
+// setProfilePicture stores image (when not nil) and makes it, or else pic,
+// the user's picture. The API route and the profile settings page share it.
+func (s *Server) setProfilePicture(ctx context.Context, userID string, image *pictureUpload, pic finance.ProfilePicture) (finance.UserAccount, error) {
+	if image != nil {
+		name, err := s.savePicture(image)
+		if err != nil {
+			return finance.UserAccount{}, err
+		}
+		pic.File = &name
+	}
+	a, prev, err := s.ledger.SetProfilePicture(ctx, userID, pic)
+	if err != nil {
+		if pic.File != nil {
+			s.removePicture(ctx, *pic.File)
+		}
+		return finance.UserAccount{}, err
+	}
+	if prev.File != nil && (pic.File == nil || *prev.File != *pic.File) {
+		s.removePicture(ctx, *prev.File)
+	}
+	return a, nil
 }
 
 // pictureUpload is an uploaded image whose bytes are PNG, JPEG or WebP.
@@ -115,11 +126,19 @@ var pictureTypes = map[string]string{"image/png": "png", "image/jpeg": "jpg", "i
 // to one byte past MaxPictureBytes, so a larger one is refused on its field
 // after 2 MiB, whatever the body's length. A url field may stand in for the
 // file, as in the JSON body.
-func (s *Server) readPictureForm(r *http.Request) (*pictureUpload, finance.ProfilePicture, error) {
+//
+// A web page's form (formSecret not empty: the session id) must carry its
+// form token in a csrf field before the file; it is checked when it arrives,
+// so a forged upload is refused before its file is read.
+func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUpload, finance.ProfilePicture, error) {
+	if formSecret != "" && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return nil, finance.ProfilePicture{}, errFormExpired
+	}
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return nil, finance.ProfilePicture{}, badRequest("Request body is not a valid multipart form", nil)
 	}
+	formChecked := formSecret == ""
 	var file []byte
 	var urlField *string
 	seen := map[string]bool{}
@@ -132,6 +151,17 @@ func (s *Server) readPictureForm(r *http.Request) (*pictureUpload, finance.Profi
 			return nil, finance.ProfilePicture{}, s.formReadError(err)
 		}
 		name := part.FormName()
+		if !formChecked {
+			token, err := io.ReadAll(io.LimitReader(part, 256))
+			if err != nil {
+				return nil, finance.ProfilePicture{}, s.formReadError(err)
+			}
+			if name != "csrf" || !auth.CSRFValid(formSecret, string(token)) {
+				return nil, finance.ProfilePicture{}, errFormExpired
+			}
+			formChecked = true
+			continue
+		}
 		if (name == "file" || name == "url") && seen[name] {
 			return nil, finance.ProfilePicture{}, finance.Invalid(name, "appears more than once")
 		}
@@ -160,6 +190,8 @@ func (s *Server) readPictureForm(r *http.Request) (*pictureUpload, finance.Profi
 		}
 	}
 	switch {
+	case !formChecked:
+		return nil, finance.ProfilePicture{}, errFormExpired
 	case seen["file"] && urlField != nil:
 		return nil, finance.ProfilePicture{}, finance.Invalid("url", "must not be sent with a file; send one or the other")
 	case urlField != nil:
@@ -221,12 +253,12 @@ func (s *Server) savePicture(p *pictureUpload) (string, error) {
 // removePicture deletes an upload that no user has any more. A failure
 // leaves an orphan file, which is logged; the request has succeeded or
 // failed on its own.
-func (s *Server) removePicture(r bunrouter.Request, name string) {
+func (s *Server) removePicture(ctx context.Context, name string) {
 	if !pictureName.MatchString(name) {
 		return
 	}
 	if err := os.Remove(filepath.Join(s.pictureDir(), name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		s.log.WarnContext(r.Context(), "could not delete a replaced profile picture", "file", name, "error", err)
+		s.log.WarnContext(ctx, "could not delete a replaced profile picture", "file", name, "error", err)
 	}
 }
 
@@ -291,6 +323,24 @@ func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) erro
 	if err := s.decodeJSON(r.Request, &req); err != nil {
 		return err
 	}
+	who, err := s.changeOwnPassword(r.Context(), userID(r), req, "")
+	if err != nil {
+		return err
+	}
+	token, err := s.auth.IssueToken(who)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Password changed; every other sign-in has ended", PasswordChanged{
+		Updated: true, AccessToken: token, TokenType: "Bearer", ExpiresIn: int(s.auth.JWT().TTL().Seconds()),
+	})
+	return nil
+}
+
+// changeOwnPassword checks a password change request and makes it, keeping
+// the web session keepSessionID ("" for none): the API route and the
+// password settings page share it, so both refuse the same things.
+func (s *Server) changeOwnPassword(ctx context.Context, userID string, req PasswordChangeRequest, keepSessionID string) (auth.Identity, error) {
 	var v finance.Validator
 	current, next := "", ""
 	if finance.Readable(&v, "current_password", req.CurrentPassword) && req.CurrentPassword.Value != "" {
@@ -308,20 +358,9 @@ func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) erro
 		v.Add("new_password", "must differ from the current password")
 	}
 	if err := v.Err(); err != nil {
-		return err
+		return auth.Identity{}, err
 	}
-	who, err := s.auth.ChangeOwnPassword(r.Context(), userID(r), current, next)
-	if err != nil {
-		return err
-	}
-	token, err := s.auth.IssueToken(who)
-	if err != nil {
-		return err
-	}
-	writeData(w, http.StatusOK, "Password changed; every other sign-in has ended", PasswordChanged{
-		Updated: true, AccessToken: token, TokenType: "Bearer", ExpiresIn: int(s.auth.JWT().TTL().Seconds()),
-	})
-	return nil
+	return s.auth.ChangeOwnPassword(ctx, userID, current, next, keepSessionID)
 }
 
 func (s *Server) getAppSettings(w http.ResponseWriter, r bunrouter.Request) error {

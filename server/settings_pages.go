@@ -150,7 +150,7 @@ func (s *Server) apiKeysPage(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	d.Preset = preset
-	return s.render(w, r.Request, "apikeys", pageView{Title: "API keys", Nav: "keys", User: &u, CSRF: auth.CSRFToken(sid),
+	return s.render(w, r.Request, "apikeys", pageView{Title: "API keys", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid),
 		Notice: notices[r.URL.Query().Get("notice")], Data: d})
 }
 
@@ -185,7 +185,7 @@ func (s *Server) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error
 			return err
 		}
 	}
-	p := pageView{Title: "API keys", Nav: "keys", User: &u, CSRF: auth.CSRFToken(sid)}
+	p := pageView{Title: "API keys", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid)}
 	form := defaultKeyForm
 	if fields != nil {
 		form = sent
@@ -296,7 +296,7 @@ func (s *Server) appsPage(w http.ResponseWriter, r bunrouter.Request) error {
 			Created: displayTime(&g.CreatedAt, ""), LastUsed: displayTime(g.LastUsedAt, "not yet"),
 		})
 	}
-	return s.render(w, r.Request, "apps", pageView{Title: "Connected apps", Nav: "apps", User: &u, CSRF: auth.CSRFToken(sid),
+	return s.render(w, r.Request, "apps", pageView{Title: "Connected apps", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid),
 		Notice: notices[r.URL.Query().Get("notice")], Data: d})
 }
 

@@ -171,7 +171,7 @@ func (s *Server) messagingPage(w http.ResponseWriter, r bunrouter.Request) error
 	if err != nil {
 		return err
 	}
-	return s.render(w, r.Request, "messaging", pageView{Title: "Messaging", Nav: "messaging", User: &u, CSRF: auth.CSRFToken(sid),
+	return s.render(w, r.Request, "messaging", pageView{Title: "Messaging", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid),
 		Notice: notices[r.URL.Query().Get("notice")], Data: d})
 }
 
@@ -187,7 +187,7 @@ func (s *Server) messagingLinkCode(w http.ResponseWriter, r bunrouter.Request) e
 	if s.telegram == nil {
 		return errRouteNotFound(r.Request)
 	}
-	p := pageView{Title: "Messaging", Nav: "messaging", User: &u, CSRF: auth.CSRFToken(sid)}
+	p := pageView{Title: "Messaging", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid)}
 	d, err := s.messagingView(r.Context(), u)
 	if err != nil {
 		return err

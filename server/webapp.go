@@ -7,12 +7,12 @@ package server
 // fields they concern, in the words the API uses.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"html/template"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -33,8 +33,12 @@ func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodGet, RecordPath, s.recordPage)
 	s.page(http.MethodPost, RecordPath, s.recordSubmit)
 	s.page(http.MethodGet, ExpensesPath, s.expensesPage)
+	s.page(http.MethodGet, ExpensesPath+".csv", s.expensesCSV)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
+	s.registerWebAppIncomeRoutes()
 	s.registerWebAppCardRoutes()
+	s.registerWebAppReportRoutes()
+	s.registerWebAppSettingsRoutes()
 }
 
 // redirect ends a page request with a 303 to target.
@@ -53,7 +57,8 @@ type homeData struct {
 	D           finance.Dashboard
 	Bars        []chartBar // spending by category, the chart's and the table's figures
 	Chart       template.HTML
-	CurrentPage bool // the month is the current one
+	Trends      []reportSection // the twelve months ending at Month
+	CurrentPage bool            // the month is the current one
 }
 
 // otherCategories labels the bar of the spending outside the top categories.
@@ -100,6 +105,9 @@ func (s *Server) homePage(w http.ResponseWriter, r *http.Request, u finance.User
 		CurrentPage: first.MonthString() == show.today.MonthString()}
 	data.Bars = spendingBars(d, show)
 	data.Chart = barChart("Spending by category, "+show.Month(first), data.Bars)
+	if data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
+		return err
+	}
 	return s.render(w, r, "home", pageView{Title: "Home", Nav: "home", User: &u, CSRF: auth.CSRFToken(sid),
 		Notice: notices[r.URL.Query().Get("notice")], Data: data})
 }
@@ -241,10 +249,11 @@ func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error 
 // which clears it as PUT does.
 func formRequest(dst any, values map[string]string, clearable ...string) {
 	obj := map[string]any{}
-	for k, v := range values {
-		if strings.TrimSpace(v) != "" {
-			obj[k] = v
-		} else if slices.Contains(clearable, k) {
+	for k, v := range nonEmpty(values) {
+		obj[k] = v
+	}
+	for _, k := range clearable {
+		if v, onForm := values[k]; onForm && strings.TrimSpace(v) == "" {
 			obj[k] = nil
 		}
 	}
@@ -252,20 +261,38 @@ func formRequest(dst any, values map[string]string, clearable ...string) {
 	_ = json.Unmarshal(b, dst) // Fields record problems instead of failing
 }
 
-// --- Expenses -----------------------------------------------------------------------
-
-// expensesPageSize is the number of expenses per page of the list.
-const expensesPageSize = 20
-
-// expenseFilter is the list's filter form, with the API's query names.
-type expenseFilter struct {
-	DateFrom, DateTo, Search, Category string
+// nonEmpty is values without the empty ones (blank fields are not sent).
+func nonEmpty(values map[string]string) map[string]string {
+	obj := map[string]string{}
+	for k, v := range values {
+		if strings.TrimSpace(v) != "" {
+			obj[k] = v
+		}
+	}
+	return obj
 }
 
-// query is the filter as a query string, without the page.
-func (f expenseFilter) query() url.Values {
+// --- Lists (expenses, income) -------------------------------------------------------
+
+// webPageSize is the number of rows per page of a web list.
+const webPageSize = finance.DefaultLimit
+
+// listFilter is a web list's filter, sort and page, with the API's query
+// names, as the person typed them.
+type listFilter struct {
+	DateFrom, DateTo, Search, Category, SortBy, SortOrder, Page string
+}
+
+func readListFilter(q url.Values) listFilter {
+	return listFilter{DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Search: q.Get("search"), Category: q.Get("category"),
+		SortBy: q.Get("sortBy"), SortOrder: q.Get("sortOrder"), Page: q.Get("page")}
+}
+
+// query is the filter and sort as a query string, without the page.
+func (f listFilter) query() url.Values {
 	q := url.Values{}
-	for k, v := range map[string]string{"dateFrom": f.DateFrom, "dateTo": f.DateTo, "search": f.Search, "category": f.Category} {
+	for k, v := range map[string]string{"dateFrom": f.DateFrom, "dateTo": f.DateTo, "search": f.Search, "category": f.Category,
+		"sortBy": f.SortBy, "sortOrder": f.SortOrder} {
 		if v != "" {
 			q.Set(k, v)
 		}
@@ -273,15 +300,150 @@ func (f expenseFilter) query() url.Values {
 	return q
 }
 
-type expensesData struct {
+// withQuery is path with q as its query string, if any.
+func withQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}
+
+// sortChoice is one "Sort by" option of a list.
+type sortChoice struct{ Value, Label string }
+
+// sortLabels name the API's sortBy values on the page.
+var sortLabels = map[string]string{"date": "Date", "amount": "Amount", "description": "Description", "created_at": "Time recorded"}
+
+// listView is what a list page shows around its rows: the filter form
+// with its problems, the page links and the CSV download of the same rows.
+type listView struct {
 	Show       display
-	Filter     expenseFilter
+	Path       string
+	Noun       string // what the list holds: expenses, income
+	Filter     listFilter
 	Fields     map[string]string
 	Categories []finance.CategoryOption
-	Items      []finance.Expense
+	Sorts      []sortChoice
 	Pagination finance.Pagination
 	Prev, Next string // links to the pages around this one, "" when none
 	Back       string // this page's address, where a void returns to
+	CSV        string // the download of every row through the filter
+}
+
+// listRange is a list's validated request: the date range and the page
+// and sort, read as the API reads its list route.
+type listRange struct {
+	From, To finance.Date
+	Params   finance.ListParams
+}
+
+// listRequest reads filter as the list route of spec reads its query and
+// prepares the page around it. A filter the API would refuse is returned
+// as its ValidationError, with the problems in the view's Fields.
+func (s *Server) listRequest(r *http.Request, u finance.User, path string, kind finance.CategoryKind, spec finance.ListSpec,
+	filter listFilter) (listView, listRange, error) {
+	show, err := s.displayFor(r.Context(), u.ID)
+	if err != nil {
+		return listView{}, listRange{}, err
+	}
+	cats, err := s.ledger.CategoryOptions(r.Context(), u.ID, kind)
+	if err != nil {
+		return listView{}, listRange{}, err
+	}
+	v := listView{Show: show, Path: path, Noun: strings.TrimPrefix(path, "/"), Filter: filter, Fields: map[string]string{}, Categories: cats,
+		CSV: withQuery(path+".csv", filter.query())}
+	for _, s := range spec.Sorts {
+		v.Sorts = append(v.Sorts, sortChoice{Value: s, Label: sortLabels[s]})
+	}
+	q := filter.query()
+	if filter.Page != "" {
+		q.Set("page", filter.Page)
+	}
+	var lq listRange
+	var vd finance.Validator
+	p, perr := parseList(q, spec)
+	_ = vd.Merge("", perr)
+	lq.From, lq.To = dateRange(&vd, q)
+	p.Limit = webPageSize
+	lq.Params = p
+	if err := vd.Err(); err != nil {
+		var ve *finance.ValidationError
+		errors.As(err, &ve)
+		v.Fields = ve.Fields
+		return v, lq, err
+	}
+	return v, lq, nil
+}
+
+// paged sets the view's pagination and the links to the pages around it.
+func (v *listView) paged(p finance.Pagination) {
+	v.Pagination = p
+	link := func(n int) string {
+		q := v.Filter.query()
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		return withQuery(v.Path, q)
+	}
+	if p.Page > 1 {
+		v.Prev = link(p.Page - 1)
+	}
+	if p.Page < p.TotalPages {
+		v.Next = link(p.Page + 1)
+	}
+	v.Back = link(p.Page)
+}
+
+// allRows collects every row of a list through its use case, a page of
+// the largest size at a time, in the order of p: a CSV download holds all
+// the rows through the filter, not one page.
+func allRows[T any](p finance.ListParams, list func(finance.ListParams) (finance.Page[T], error)) ([]T, error) {
+	p.Page, p.Limit = 1, finance.MaxLimit
+	var out []T
+	for {
+		page, err := list(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if p.Page >= page.Pagination.TotalPages {
+			return out, nil
+		}
+		p.Page++
+	}
+}
+
+// listPage renders a list page, or its refusal of the filter as the API
+// words it (with the form, and no rows, to correct it on).
+func (s *Server) listPage(w http.ResponseWriter, r *http.Request, name string, p pageView, err error) error {
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
+		p.status, p.Error = http.StatusBadRequest, ve.Error()+"."
+	} else if err != nil {
+		return err
+	}
+	return s.render(w, r, name, p)
+}
+
+// csvName is a download's file name: what it holds and the date range of
+// its filter, when it has one.
+func csvName(what string, from, to finance.Date) string {
+	switch {
+	case !from.IsZero() && !to.IsZero():
+		return what + "-" + from.String() + "-to-" + to.String() + ".csv"
+	case !from.IsZero():
+		return what + "-from-" + from.String() + ".csv"
+	case !to.IsZero():
+		return what + "-to-" + to.String() + ".csv"
+	}
+	return what + ".csv"
+}
+
+// --- Expenses -----------------------------------------------------------------------
+
+type expensesData struct {
+	listView
+	Items []finance.Expense
 }
 
 func (s *Server) expensesPage(w http.ResponseWriter, r bunrouter.Request) error {
@@ -290,79 +452,85 @@ func (s *Server) expensesPage(w http.ResponseWriter, r bunrouter.Request) error 
 		return err
 	}
 	q := r.URL.Query()
-	filter := expenseFilter{DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Search: q.Get("search"), Category: q.Get("category")}
-	p := pageView{Title: "Expenses", Nav: "expenses", User: &u, CSRF: auth.CSRFToken(sid), Notice: notices[q.Get("notice")]}
-	d, err := s.expensesView(r.Request, u, filter, q.Get("page"))
-	var ve *finance.ValidationError
-	if errors.As(err, &ve) {
-		p.status, p.Error = http.StatusBadRequest, ve.Error()+"."
-	} else if err != nil {
-		return err
-	}
-	p.Data = d
-	return s.render(w, r.Request, "expenses", p)
+	d, err := s.expensesView(r.Request, u, readListFilter(q))
+	return s.listPage(w, r.Request, "expenses", pageView{Title: "Expenses", Nav: "expenses", User: &u, CSRF: auth.CSRFToken(sid),
+		Notice: notices[q.Get("notice")], Data: d}, err)
 }
 
-// expensesView lists a page of the active expenses through the filter. A
-// filter the API would refuse is returned as its ValidationError with the
-// form (and no rows) to show it on.
-func (s *Server) expensesView(r *http.Request, u finance.User, filter expenseFilter, pageText string) (expensesData, error) {
-	show, err := s.displayFor(r.Context(), u.ID)
-	if err != nil {
-		return expensesData{}, err
-	}
-	cats, err := s.ledger.CategoryOptions(r.Context(), u.ID, finance.KindExpense)
-	if err != nil {
-		return expensesData{}, err
-	}
-	d := expensesData{Show: show, Filter: filter, Fields: map[string]string{}, Categories: cats}
-	var v finance.Validator
-	from, to := dateRange(&v, filter.query())
-	page := 1
-	if pageText != "" {
-		n, err := strconv.Atoi(pageText)
-		if err != nil || n < 1 {
-			v.Add("page", "must be a positive integer")
-		}
-		page = max(n, 1)
-	}
-	if err := v.Err(); err != nil {
-		var ve *finance.ValidationError
-		errors.As(err, &ve)
-		d.Fields = ve.Fields
-		return d, err
-	}
-	list, err := s.ledger.ListExpenses(r.Context(), u.ID,
-		finance.ExpenseFilter{Status: finance.StatusActive, DateFrom: from, DateTo: to, Search: filter.Search, Category: filter.Category},
-		finance.ListParams{Page: page, Limit: expensesPageSize, SortBy: "date", Desc: true})
+// expenseFilter is the finance filter of the active expenses through a list's query.
+func expenseFilter(f listFilter, lq listRange) finance.ExpenseFilter {
+	return finance.ExpenseFilter{Status: finance.StatusActive, DateFrom: lq.From, DateTo: lq.To, Search: f.Search, Category: f.Category}
+}
+
+// expensesView lists a page of the active expenses through the filter.
+func (s *Server) expensesView(r *http.Request, u finance.User, filter listFilter) (expensesData, error) {
+	v, lq, err := s.listRequest(r, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, filter)
+	d := expensesData{listView: v}
 	if err != nil {
 		return d, err
 	}
-	d.Items, d.Pagination = list.Items, list.Pagination
-	link := func(n int) string {
-		q := filter.query()
-		if n > 1 {
-			q.Set("page", strconv.Itoa(n))
-		}
-		if len(q) == 0 {
-			return ExpensesPath
-		}
-		return ExpensesPath + "?" + q.Encode()
+	list, err := s.ledger.ListExpenses(r.Context(), u.ID, expenseFilter(filter, lq), lq.Params)
+	if err != nil {
+		return d, err
 	}
-	if page > 1 {
-		d.Prev = link(page - 1)
-	}
-	if page < d.Pagination.TotalPages {
-		d.Next = link(page + 1)
-	}
-	d.Back = link(page)
+	d.Items = list.Items
+	d.paged(list.Pagination)
 	return d, nil
 }
 
-// expenseVoid voids an expense as DELETE /expenses/{id} does, then returns
-// to the list page it was on. A refusal (a billed card purchase, say) is
-// shown on the list in the API's words.
+// expensesCSV downloads every active expense through the list's filter
+// and sort. A split expense is one row, its category "Split" and its parts
+// in the parts column.
+func (s *Server) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
+	u, _, ok, err := s.signedIn(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	filter := readListFilter(r.URL.Query())
+	_, lq, err := s.listRequest(r.Request, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, filter)
+	if err != nil {
+		return err
+	}
+	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.Page[finance.Expense], error) {
+		return s.ledger.ListExpenses(r.Context(), u.ID, expenseFilter(filter, lq), p)
+	})
+	if err != nil {
+		return err
+	}
+	rows := make([][]string, len(items))
+	for i, e := range items {
+		category, parts := "", make([]string, len(e.Splits))
+		if e.Category != nil {
+			category = *e.Category
+		} else if e.IsSplit {
+			category = "Split"
+		}
+		for j, sp := range e.Splits {
+			parts[j] = sp.Category + " " + sp.Amount.String()
+		}
+		rows[i] = []string{e.Date.String(), e.Description, category, e.PaymentMethod, e.Amount.String(),
+			strings.Join(parts, "; "), deref(e.Notes), e.ID}
+	}
+	return writeCSV(w, r.Request, csvName("expenses", lq.From, lq.To),
+		[]string{"date", "description", "category", "payment_method", "amount", "split_parts", "notes", "id"}, rows)
+}
+
+// expenseVoid voids an expense as DELETE /expenses/{id} does.
 func (s *Server) expenseVoid(w http.ResponseWriter, r bunrouter.Request) error {
+	return s.listVoid(w, r, ExpensesPath, "expenses", "Expenses", "expense-voided",
+		func(ctx context.Context, userID, id string) error {
+			_, err := s.ledger.VoidExpense(ctx, userID, id)
+			return err
+		},
+		func(r *http.Request, u finance.User) (any, error) { return s.expensesView(r, u, listFilter{}) })
+}
+
+// listVoid voids the row of the list at path (a template's name and title)
+// that the route's id names, through void, then returns to the page of the
+// list it was on with notice. A refusal (a billed card purchase, say) is
+// shown on the list's first page, from view, in the API's words.
+func (s *Server) listVoid(w http.ResponseWriter, r bunrouter.Request, path, name, title, notice string,
+	void func(ctx context.Context, userID, id string) error, view func(*http.Request, finance.User) (any, error)) error {
 	u, sid, ok, err := s.signedIn(w, r.Request)
 	if !ok || err != nil {
 		return err
@@ -371,17 +539,17 @@ func (s *Server) expenseVoid(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	back := safeNext(r.PostForm.Get("back"))
-	if !strings.HasPrefix(back, ExpensesPath) {
-		back = ExpensesPath
+	if back != path && !strings.HasPrefix(back, path+"?") {
+		back = path
 	}
-	_, err = s.ledger.VoidExpense(r.Context(), u.ID, r.Param("id"))
+	err = void(r.Context(), u.ID, r.Param("id"))
 	if status, ok := pageRefusal(err); ok {
-		d, verr := s.expensesView(r.Request, u, expenseFilter{}, "")
+		d, verr := view(r.Request, u)
 		if verr != nil {
 			return verr
 		}
 		_, detail := errorResponse(err, "")
-		return s.render(w, r.Request, "expenses", pageView{Title: "Expenses", Nav: "expenses", User: &u, CSRF: auth.CSRFToken(sid),
+		return s.render(w, r.Request, name, pageView{Title: title, Nav: name, User: &u, CSRF: auth.CSRFToken(sid),
 			status: status, Error: detail.Message, Data: d})
 	} else if err != nil {
 		return err
@@ -390,7 +558,7 @@ func (s *Server) expenseVoid(w http.ResponseWriter, r bunrouter.Request) error {
 	if strings.Contains(back, "?") {
 		sep = "&"
 	}
-	return redirect(w, r.Request, back+sep+"notice=expense-voided")
+	return redirect(w, r.Request, back+sep+"notice="+notice)
 }
 
 // pageRefusal reports whether err is a refusal a page shows the person (a

@@ -37,8 +37,6 @@ func (s *Server) registerWebAppAccountRoutes() {
 	s.page(http.MethodPost, AccountsPath+"/:id/lines/:lineId/void", s.accountLineVoid)
 }
 
-// webPageSize is the number of rows per page of the web app's lists.
-const webPageSize = 20
 
 // choice is one option of a picker: the API's value and the words shown.
 type choice struct{ Value, Label string }

@@ -279,6 +279,7 @@ func TestUserNotFound(t *testing.T) {
 	_, checks["UserIdentity"] = db.UserIdentity(ctx, missing)
 	_, checks["Credentials"] = db.Credentials(ctx, missing)
 	checks["SetUserPlan"] = db.SetUserPlan(ctx, missing, finance.PlanFree, now())
+	checks["SetUserName"] = db.SetUserName(ctx, missing, "Ana", now())
 	_, checks["ChangePassword"] = db.ChangePassword(ctx, missing, "x", nil, now())
 	for name, err := range checks {
 		if !errors.Is(err, finance.ErrNotFound) {

@@ -132,8 +132,18 @@ func (db *DB) CountUsers(ctx context.Context) (int, error) {
 
 // SetUserPlan changes a user's plan.
 func (db *DB) SetUserPlan(ctx context.Context, userID string, plan finance.Plan, at time.Time) error {
+	return db.setUserColumn(ctx, userID, "plan", string(plan), at)
+}
+
+// SetUserName changes a user's name.
+func (db *DB) SetUserName(ctx context.Context, userID, name string, at time.Time) error {
+	return db.setUserColumn(ctx, userID, "name", name, at)
+}
+
+// setUserColumn sets one column of a user's row and its updated_at.
+func (db *DB) setUserColumn(ctx context.Context, userID, column string, value any, at time.Time) error {
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model((*userRow)(nil)).Set("plan = ?", string(plan)).Set("updated_at = ?", at).
+		res, err := tx.NewUpdate().Model((*userRow)(nil)).Set("? = ?", bun.Ident(column), value).Set("updated_at = ?", at).
 			Where("id = ?", userID).Exec(ctx)
 		if err != nil {
 			return err

@@ -103,9 +103,10 @@ func (s *Service) ChangePassword(ctx context.Context, userID, password, keepSess
 
 // ChangeOwnPassword is the signed-in user changing their own password: the
 // current one must match, then ChangePassword ends every sign-in made with
-// it (web sessions included; the API call has none to keep). A wrong
-// current password is a validation error on current_password.
-func (s *Service) ChangeOwnPassword(ctx context.Context, userID, current, password string) (Identity, error) {
+// it except the web session keepSessionID (the settings page's browser; the
+// API call has none to keep and passes ""). A wrong current password is a
+// validation error on current_password.
+func (s *Service) ChangeOwnPassword(ctx context.Context, userID, current, password, keepSessionID string) (Identity, error) {
 	cred, err := s.store.Credentials(ctx, userID)
 	if err != nil {
 		return Identity{}, err
@@ -113,7 +114,7 @@ func (s *Service) ChangeOwnPassword(ctx context.Context, userID, current, passwo
 	if !VerifyPassword(cred.PasswordHash, current) {
 		return Identity{}, finance.Invalid("current_password", "is not your current password")
 	}
-	return s.ChangePassword(ctx, userID, password, "")
+	return s.ChangePassword(ctx, userID, password, keepSessionID)
 }
 
 // SetPassword replaces the password of the user with email (the admin's

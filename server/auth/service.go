@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ type Store interface {
 	ListUsers(ctx context.Context) ([]finance.User, error)
 	CountUsers(ctx context.Context) (int, error)
 	SetUserPlan(ctx context.Context, userID string, plan finance.Plan, at time.Time) error
+	SetUserName(ctx context.Context, userID, name string, at time.Time) error
 	// ChangePassword stores a new password hash, moves the user's credential
 	// epoch on by one and deletes the user's web sessions except the one
 	// whose id hash is keepSession (none when it is nil), all in one
@@ -141,6 +143,32 @@ func (s *Service) SetPlan(ctx context.Context, email string, plan finance.Plan) 
 	return u, nil
 }
 
+// MaxUserNameLen bounds a user's name, in characters.
+const MaxUserNameLen = 100
+
+// checkName trims a user's name (which may be empty) and applies its length rule.
+func checkName(v *finance.Validator, name string) string {
+	name = strings.TrimSpace(name)
+	if len([]rune(name)) > MaxUserNameLen {
+		v.Add("name", "must be at most "+strconv.Itoa(MaxUserNameLen)+" characters")
+	}
+	return name
+}
+
+// SetName changes the name of userID (the profile settings page) and
+// returns the user.
+func (s *Service) SetName(ctx context.Context, userID, name string) (finance.User, error) {
+	var v finance.Validator
+	name = checkName(&v, name)
+	if err := v.Err(); err != nil {
+		return finance.User{}, err
+	}
+	if err := s.store.SetUserName(ctx, userID, name, s.now().UTC()); err != nil {
+		return finance.User{}, err
+	}
+	return s.store.UserByID(ctx, userID)
+}
+
 // CreateKeyRequest describes a new API key.
 type CreateKeyRequest struct {
 	UserID    string
@@ -162,7 +190,7 @@ func (s *Service) CreateKey(ctx context.Context, req CreateKeyRequest) (APIKey, 
 	if name == "" {
 		v.Add("name", "is required")
 	} else if len([]rune(name)) > 100 {
-		v.Add("name", "must be at most 100 characters")
+		v.Add("name", "must be at most "+strconv.Itoa(MaxUserNameLen)+" characters")
 	}
 	scopes, err := ParseScopes(req.Scopes)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/finance-app/finance/finance"
@@ -130,10 +129,7 @@ func (s *Service) newUser(req CreateUserRequest) (finance.User, string, error) {
 	if err != nil {
 		v.Merge("", err)
 	}
-	name := strings.TrimSpace(req.Name)
-	if len([]rune(name)) > 100 {
-		v.Add("name", "must be at most 100 characters")
-	}
+	name := checkName(&v, req.Name)
 	if req.Plan != finance.PlanPro && req.Plan != finance.PlanFree {
 		v.Add("plan", "must be pro or free")
 	}

@@ -1,0 +1,204 @@
+// Headless Chromium walks the Settings pages on a fresh server at phone
+// size: app settings (a refused currency, then USD and another date format,
+// which Home then speaks), a new category used on Record, a budget that Home
+// shows, a profile picture upload (a PNG made here), and a password change
+// (a wrong current password first), after which the user signs in with the
+// new password and not the old one. Then every settings page at desktop
+// width. Each page goes through snap() (light and dark screenshots, no
+// sideways scrolling, no serious accessibility violation).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { startFinance } from './finance-server.mjs';
+import { desktop, launchBrowser, openContext, owner, phone, refusedFormAt, setUp, shots, snap } from './webapp-kit.mjs';
+
+let finance, browser;
+const newPassword = 'a new and longer passphrase';
+
+before(async () => {
+  finance = await startFinance();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await finance?.stop();
+  console.log(`screenshots: ${shots}`);
+});
+
+/** A real PNG: size×size pixels of one RGB color. */
+function png(size, [r, g, b]) {
+  const chunk = (type, data) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'latin1');
+    data.copy(out, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array(size).fill([r, g, b]).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array(size).fill(row)));
+  return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', header), chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** An ISO date as the "DD MMM YYYY" date format shows it. */
+function ddMmmYyyy(iso) {
+  const [y, m, d] = iso.split('-');
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  return `${d} ${months[Number(m) - 1]} ${y}`;
+}
+
+const main = (page) => page.getByRole('navigation', { name: 'Main' });
+
+async function signInWith(page, password) {
+  await page.goto(`${finance.baseURL}/login`);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+}
+
+test('settings on a phone: currency and date format, a category, a budget, a picture, a new password', async () => {
+  const { context, page, problems } = await openContext(browser, phone,
+    refusedFormAt('/settings/app', '/settings/password', '/login'));
+  await setUp(page, finance);
+
+  await main(page).getByRole('link', { name: 'Settings' }).click();
+  await page.waitForURL('**/settings');
+  assert.equal(await main(page).getByRole('link', { name: 'Settings' }).getAttribute('aria-current'), 'page');
+  await snap(page, 'settings-1-hub');
+
+  // App settings: the API's message beside the field, then saved.
+  await page.getByRole('link', { name: /App settings/ }).click();
+  await page.waitForURL('**/settings/app');
+  await snap(page, 'settings-2-app');
+  await page.getByLabel(/Currency/).fill('usd');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.waitForSelector('#currency-error');
+  assert.equal(await page.textContent('#currency-error'), 'Currency must be 3 uppercase letters, like PHP or USD');
+  assert.equal(await page.getByLabel(/Currency/).getAttribute('aria-invalid'), 'true');
+  await snap(page, 'settings-2-app-refused');
+  await page.getByLabel(/Currency/).fill('USD');
+  await page.getByLabel('Date format').selectOption('DD MMM YYYY');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.waitForURL('**/settings/app?notice=settings-saved');
+  assert.equal(await page.getByLabel(/Currency/).inputValue(), 'USD');
+
+  // A new category, offered on Record at once.
+  await page.goto(`${finance.baseURL}/settings/categories`);
+  await page.locator('#new-name').fill('Pets');
+  await page.locator('#new-color').fill('#AA5500');
+  await page.getByRole('button', { name: 'Add category' }).click();
+  await page.waitForURL('**/settings/categories?notice=category-created');
+  assert.match(await page.textContent('#expense-heading + ul'), /Pets/);
+  await snap(page, 'settings-3-categories');
+
+  await main(page).getByRole('link', { name: 'Record' }).click();
+  await page.waitForURL('**/record');
+  const today = await page.getByLabel('Date').inputValue();
+  await page.locator('#amount').fill('1234.50');
+  await page.getByLabel('Description').fill('Vet visit');
+  await page.getByLabel('Category').selectOption('Pets');
+  await page.getByRole('button', { name: 'Save expense' }).click();
+  await page.waitForURL('**/?month=*&notice=expense-recorded');
+  // Home in dollars and in the new date format.
+  const recent = await page.textContent('#recent-heading + ul');
+  assert.match(recent, /Vet visit/);
+  assert.match(recent, /-\$1,234\.50/);
+  assert.ok(recent.includes(ddMmmYyyy(today)), `recent activity shows ${ddMmmYyyy(today)}: ${recent}`);
+  assert.match(await page.textContent('.stats'), /\$1,234\.50/);
+
+  // A budget on the new category, then Home measures it.
+  await page.goto(`${finance.baseURL}/settings/budgets`);
+  await snap(page, 'settings-4-budgets');
+  await page.getByLabel('Monthly limit for Pets').fill('2000');
+  await page.getByLabel('Warning at % for Pets').fill('50');
+  await page.getByRole('button', { name: 'Save budgets' }).click();
+  await page.waitForURL('**/settings/budgets?notice=budgets-saved');
+  assert.match(await page.textContent('main'), /\$1,234\.50 spent of \$2,000\.00/);
+  await main(page).getByRole('link', { name: 'Home' }).click();
+  await page.waitForURL((u) => new URL(u).pathname === '/');
+  const budgets = await page.locator('#budgets-heading + table tbody tr').evaluateAll((rows) =>
+    rows.map((r) => [...r.children].map((c) => c.textContent.trim())));
+  assert.deepEqual(budgets, [['Pets', '$1,234.50', '$2,000.00', 'warning']]);
+
+  // A profile picture, uploaded and shown (the CSP allows this site's images).
+  await page.goto(`${finance.baseURL}/settings/profile`);
+  const file = join(shots, 'settings-avatar.png');
+  writeFileSync(file, png(48, [15, 118, 110]));
+  await page.getByLabel(/Picture \(PNG/).setInputFiles(file);
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.waitForURL('**/settings/profile?notice=picture-changed');
+  const avatar = page.getByRole('img', { name: 'Your profile picture' });
+  assert.match(await avatar.getAttribute('src'), /^\/media\/profile-pictures\/[0-9a-f-]+\.png$/);
+  await page.waitForFunction(() => document.querySelector('img.avatar')?.complete);
+  assert.equal(await avatar.evaluate((img) => img.naturalWidth), 48, 'the picture loads');
+  await snap(page, 'settings-5-profile');
+
+  // The password: a wrong current one is refused beside its field; then changed, and this browser stays signed in.
+  await page.goto(`${finance.baseURL}/settings/password`);
+  await snap(page, 'settings-6-password');
+  await page.getByLabel('Current password').fill('not the password');
+  await page.getByLabel(/^New password \(/).fill(newPassword);
+  await page.getByLabel('New password again').fill(newPassword);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.waitForSelector('#current_password-error');
+  assert.equal(await page.textContent('#current_password-error'), 'Current password is not your current password');
+  assert.equal(await page.getByLabel(/^New password \(/).inputValue(), '', 'passwords are not put back');
+  await snap(page, 'settings-6-password-refused');
+  await page.getByLabel('Current password').fill(owner.password);
+  await page.getByLabel(/^New password \(/).fill(newPassword);
+  await page.getByLabel('New password again').fill(newPassword);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.waitForURL('**/settings/password?notice=password-changed');
+  assert.match(await page.textContent('[role=status]'), /You stay signed in here/);
+
+  // Signed out, the old password no longer works and the new one does.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/login');
+  await signInWith(page, owner.password);
+  await page.waitForSelector('[role=alert]');
+  assert.match(await page.textContent('[role=alert]'), /Wrong email or password/);
+  await signInWith(page, newPassword);
+  await page.waitForURL((u) => new URL(u).pathname === '/');
+  assert.match(await page.textContent('footer'), new RegExp(`Signed in as ${owner.email}`));
+
+  assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
+  await context.close();
+});
+
+test('every settings page at desktop width', async () => {
+  const { context, page, problems } = await openContext(browser, desktop);
+  await signInWith(page, newPassword);
+  await page.waitForURL((u) => new URL(u).pathname === '/');
+  for (const [path, name] of [['/settings', 'settings-1-hub'], ['/settings/app', 'settings-2-app'],
+    ['/settings/categories', 'settings-3-categories'], ['/settings/budgets', 'settings-4-budgets'],
+    ['/settings/profile', 'settings-5-profile'], ['/settings/password', 'settings-6-password'],
+    ['/settings/api-keys', 'settings-7-api-keys'], ['/settings/connected-apps', 'settings-8-connected-apps'],
+    ['/settings/messaging', 'settings-9-messaging']]) {
+    await page.goto(finance.baseURL + path);
+    assert.equal(await main(page).getByRole('link', { name: 'Settings' }).getAttribute('aria-current'), 'page', path);
+    await snap(page, name, desktop.name);
+  }
+  assert.deepEqual(problems, [], 'no console errors');
+  await context.close();
+});
+
+test('API keys, connected apps and messaging at phone width', async () => {
+  const { context, page, problems } = await openContext(browser, phone);
+  await signInWith(page, newPassword);
+  await page.waitForURL((u) => new URL(u).pathname === '/');
+  for (const [path, name] of [['/settings/api-keys', 'settings-7-api-keys'], ['/settings/connected-apps', 'settings-8-connected-apps'],
+    ['/settings/messaging', 'settings-9-messaging']]) {
+    await page.goto(finance.baseURL + path);
+    await snap(page, name);
+  }
+  assert.deepEqual(problems, [], 'no console errors');
+  await context.close();
+});

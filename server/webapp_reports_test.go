@@ -1,0 +1,278 @@
+package server
+
+import (
+	"context"
+	"encoding/csv"
+	"html"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/server/auth"
+)
+
+// reportsApp is a signed-in Pro user (so the API can be asked too) with
+// expenses and income over the months around the pinned 15 March 2025.
+func reportsApp(t *testing.T) (*testEnv, finance.User, *browser) {
+	t.Helper()
+	env := newTestEnv(t)
+	env.srv.Ledger().SetClock(func() time.Time { return webAppNow })
+	u := env.createUser(finance.PlanPro)
+	b := env.browser(t)
+	b.signIn(u)
+	addExpense(t, env, u, 10000, finance.NewDate(2025, 1, 20), "Groceries", "January shop")
+	addExpense(t, env, u, 25050, finance.NewDate(2025, 3, 14), "Food & Dining", "Lunch with Ana")
+	addExpense(t, env, u, 4950, finance.NewDate(2025, 3, 2), "Transportation", "Taxi")
+	addExpense(t, env, u, 77700, finance.NewDate(2024, 3, 31), "Groceries", "A year and a day before")
+	addIncome(t, env, u, 3000000, finance.NewDate(2025, 3, 1), "Salary", "March pay")
+	// Something for the reports of budgets, accounts, cards, bills and loans.
+	ctx := context.Background()
+	l := env.srv.Ledger()
+	var budgets finance.BudgetThresholdsRequest
+	fromJSON(t, `{"thresholds":[{"category":"Food & Dining","monthly_limit":"1000","warning_percent":80}]}`, &budgets)
+	var card finance.CardRequest
+	fromJSON(t, `{"name":"Visa","credit_limit":"50000","statement_day":25,"due_day":10}`, &card)
+	var loan finance.LoanRequest
+	fromJSON(t, `{"name":"Motorbike","principal":"12000","interest_type":"add_on","interest_rate":"1","rate_period":"monthly",
+		"term_months":12,"start_date":"2025-02-15"}`, &loan)
+	if _, err := l.ReplaceBudgetThresholds(ctx, u.ID, budgets); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.CreateAccount(ctx, u.ID, finance.AccountRequest{Name: finance.Of("Payroll"), Type: finance.Of("savings"),
+		OpeningBalance: finance.Of(finance.Money(500000))}); err != nil {
+		t.Fatal(err)
+	}
+	visa, err := l.CreateCreditCard(ctx, u.ID, card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.CreateExpense(ctx, u.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(120000)), Date: finance.Of(finance.NewDate(2025, 3, 10)),
+		Description: finance.Of("Shoes"), Category: finance.Of("Shopping"), PaymentMethod: finance.Of("Credit Card"), CreditCardID: finance.Of(visa.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.CreateLoan(ctx, u.ID, loan); err != nil {
+		t.Fatal(err)
+	}
+	marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":20,"default_payment_method":"Cash"}`)
+	return env, u, b
+}
+
+// tableRows returns the cells of the rows of the table with id, body and
+// foot, as text.
+func tableRows(t *testing.T, x exchange, id string) [][]string {
+	t.Helper()
+	table := regexp.MustCompile(`(?s)<table id="` + id + `">.*?</table>`).FindString(string(x.body))
+	if table == "" {
+		t.Fatalf("no table #%s in\n%s", id, x.body)
+	}
+	table = table[strings.Index(table, "</thead>"):]
+	var out [][]string
+	for _, row := range regexp.MustCompile(`(?s)<tr>(.*?)</tr>`).FindAllStringSubmatch(table, -1) {
+		var cells []string
+		for _, c := range regexp.MustCompile(`(?s)<t[hd][^>]*>(.*?)</t[hd]>`).FindAllStringSubmatch(row[1], -1) {
+			cells = append(cells, html.UnescapeString(c[1]))
+		}
+		out = append(out, cells)
+	}
+	return out
+}
+
+// apiReport asks GET /api/v1/reports/{name} with a finance:read key.
+func apiReport(t *testing.T, env *testEnv, u finance.User, pathAndQuery string, dst any) {
+	t.Helper()
+	res := apiScenario{method: http.MethodGet, url: "/api/v1/reports/" + pathAndQuery,
+		headers: bearer(env.createKey(u.ID, auth.ScopeRead)), wantStatus: http.StatusOK}.run(t, env)
+	res.decodeData(t, dst)
+}
+
+func TestReportsList(t *testing.T) {
+	_, _, b := reportsApp(t)
+	x := b.get(ReportsPath)
+	if x.status != http.StatusOK || !x.contains(`aria-current="page">Reports</a>`) {
+		t.Fatalf("GET /reports: %d\n%s", x.status, x.body)
+	}
+	checkPageHeaders(t, x)
+	got := regexp.MustCompile(`<a href="/reports/([a-z-]+)">`).FindAllStringSubmatch(string(x.body), -1)
+	var names []string
+	for _, m := range got {
+		names = append(names, m[1])
+	}
+	if diff := cmp.Diff(finance.ReportNames(), names); diff != "" {
+		t.Errorf("listed reports (-want +got):\n%s", diff)
+	}
+}
+
+// TestEveryReportPage opens each report with its defaults: a title, a
+// chart, a table of its figures, and a CSV of them.
+func TestEveryReportPage(t *testing.T) {
+	_, _, b := reportsApp(t)
+	// A line of each report's CSV, from the figures of reportsApp.
+	lines := map[string]string{
+		finance.ReportSpendingByCategory:    "\nShopping,1200.00,1,",
+		finance.ReportSpendingTrend:         "\n2025-03,1500.00\n",
+		finance.ReportPaymentMethods:        "\nCredit Card,1200.00,1,",
+		finance.ReportIncomeVsExpenses:      "\n2025-03,30000.00,1500.00,28500.00\n",
+		finance.ReportCashFlow:              "\n2025-03,30000.00,300.00,29700.00\n", // a card purchase moves no money yet
+		finance.ReportBudgetVsActual:        "\nFood & Dining,1000.00,250.50,749.50,25.05,",
+		finance.ReportNetWorth:              "\nCredit card,Visa,outstanding balance,1200.00\n",
+		finance.ReportCreditCardUtilization: "\nVisa,50000.00,1200.00,48800.00,2.40,low\n",
+		finance.ReportBillsOverview:         "\nUtilities,1500.00,0.00\n",
+		finance.ReportLoansOverview:         "\nMotorbike,active,12000.00,",
+	}
+	for _, name := range finance.ReportNames() {
+		t.Run(name, func(t *testing.T) {
+			x := b.get(ReportsPath + "/" + name)
+			if x.status != http.StatusOK {
+				t.Fatalf("%d\n%s", x.status, x.body)
+			}
+			checkPageHeaders(t, x)
+			body := unescaped(x)
+			for _, want := range []string{"<h1>" + reportInfos[name].Title + "</h1>", `href="/reports/` + name + `.csv" download>Download CSV</a>`,
+				`<svg class="chart`, `role="img"`, `-table">`, `<caption id=`} {
+				if !strings.Contains(body, want) {
+					t.Errorf("page lacks %q", want)
+				}
+			}
+			c := b.get(ReportsPath + "/" + name + ".csv")
+			if c.status != http.StatusOK || c.header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+				!strings.HasPrefix(c.header.Get("Content-Disposition"), `attachment; filename="`+name+"-2025-03-") {
+				t.Fatalf("CSV: %d %v\n%s", c.status, c.header, c.body)
+			}
+			if _, err := csv.NewReader(strings.NewReader(string(c.body))).ReadAll(); err != nil || !c.contains(lines[name]) {
+				t.Errorf("CSV lacks %q (%v):\n%s", lines[name], err, c.body)
+			}
+		})
+	}
+}
+
+func TestReportRangeAndCSV(t *testing.T) {
+	env, u, b := reportsApp(t)
+
+	// Without a range the API's default, the current month, fills the form.
+	def := b.get(ReportsPath + "/" + finance.ReportIncomeVsExpenses)
+	for _, want := range []string{`name="dateFrom" value="2025-03-01"`, `name="dateTo" value="2025-03-31"`, `<option value="month" selected>`} {
+		if !def.contains(want) {
+			t.Errorf("default form lacks %s", want)
+		}
+	}
+
+	// A range of three months: the page's table and the CSV hold the API's figures.
+	const q = "?dateFrom=2025-01-01&dateTo=2025-03-31&granularity=month"
+	var api finance.IncomeVsExpensesReport
+	apiReport(t, env, u, finance.ReportIncomeVsExpenses+q, &api)
+	x := b.get(ReportsPath + "/" + finance.ReportIncomeVsExpenses + q)
+	if x.status != http.StatusOK {
+		t.Fatalf("%d\n%s", x.status, x.body)
+	}
+	show := newDisplay(finance.AppSettings{Currency: "PHP"}, finance.NewDate(2025, 3, 15))
+	var wantRows [][]string
+	var wantCSV = "period,income,spending,net\n"
+	for _, bk := range api.Buckets {
+		wantRows = append(wantRows, []string{periodCell(show, bk.Period, "month").Text, show.Money(bk.Income), show.Money(bk.Spending), show.Money(bk.Net)})
+		wantCSV += bk.Period + "," + bk.Income.String() + "," + bk.Spending.String() + "," + bk.Net.String() + "\n"
+	}
+	tt := api.Totals
+	wantRows = append(wantRows, []string{"Total", show.Money(tt.Income), show.Money(tt.Spending), show.Money(tt.Net)})
+	wantCSV += "Total," + tt.Income.String() + "," + tt.Spending.String() + "," + tt.Net.String() + "\n"
+	if diff := cmp.Diff(wantRows, tableRows(t, x, "income-spending-table")); diff != "" {
+		t.Errorf("table (-API +page):\n%s", diff)
+	}
+	// The figures themselves, so the comparison above cannot pass on two empty reports.
+	if diff := cmp.Diff([]string{"Mar 2025", "₱30,000.00", "₱1,500.00", "₱28,500.00"}, wantRows[2]); diff != "" {
+		t.Errorf("March (-want +got):\n%s", diff)
+	}
+	if !x.contains(`href="/reports/income-vs-expenses.csv?dateFrom=2025-01-01&amp;dateTo=2025-03-31&amp;granularity=month" download>`) ||
+		!strings.Contains(unescaped(x), "<dt>Savings rate</dt><dd>94.67%</dd>") {
+		t.Errorf("page lacks the CSV link with its range, or the savings rate:\n%s", x.body)
+	}
+	c := b.get(ReportsPath + "/" + finance.ReportIncomeVsExpenses + ".csv" + strings.TrimPrefix(q, ""))
+	if c.status != http.StatusOK || string(c.body) != wantCSV ||
+		c.header.Get("Content-Disposition") != `attachment; filename="income-vs-expenses-2025-01-01-to-2025-03-31.csv"` {
+		t.Errorf("CSV: %d %v\n%s\nwant\n%s", c.status, c.header, c.body, wantCSV)
+	}
+
+	// Problems of the range are shown next to the field, in the API's words; nothing else is shown.
+	for _, tc := range []struct{ name, query, want string }{
+		{finance.ReportSpendingTrend, "?dateFrom=2025-03-31&dateTo=2025-03-01", `id="from-error">From must not be after dateTo<`},
+		{finance.ReportSpendingTrend, "?dateFrom=2019-01-01&dateTo=2025-03-01",
+			`id="to-error">To the range must cover at most 5 years: from 2019-01-01, dateTo must be on or before 2023-12-31<`},
+		{finance.ReportCashFlow, "?dateFrom=2024-01-01&dateTo=2025-03-01&granularity=day",
+			`id="granularity-error">Granularity day buckets cover at most 366 days and this range has 426; use week or month<`},
+		{finance.ReportCashFlow, "?granularity=hour", `id="granularity-error">Granularity must be one of: day, week, month<`},
+		{finance.ReportBudgetVsActual, "?month=2025-13", `id="month-error">Month `},
+		{finance.ReportSpendingByCategory, "?payment_method=Cheque", `id="method-error">Payment method must be one of: Cash, Account Debit, Credit Card<`},
+		{finance.ReportNetWorth, "?dateFrom=2025-01-01", `dateFrom is not a parameter of the net-worth report, which takes none`},
+	} {
+		x := b.get(ReportsPath + "/" + tc.name + tc.query)
+		if x.status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.contains("-table\">") || x.contains("Download CSV") {
+			t.Errorf("%s%s: %d, want 400 with %q and no figures\n%s", tc.name, tc.query, x.status, tc.want, x.body)
+		}
+		if c := b.get(ReportsPath + "/" + tc.name + ".csv" + tc.query); c.status != http.StatusBadRequest || c.header.Get("Content-Disposition") != "" {
+			t.Errorf("%s.csv%s: %d %v, want a refusal", tc.name, tc.query, c.status, c.header)
+		}
+	}
+	if x := b.get(ReportsPath + "/profit"); x.status != http.StatusNotFound || !x.contains("Report not found") {
+		t.Errorf("an unknown report: %d\n%s", x.status, x.body)
+	}
+	if x := b.get(ReportsPath + "/profit.csv"); x.status != http.StatusNotFound {
+		t.Errorf("an unknown report's CSV: %d", x.status)
+	}
+	// The filters of spending-by-category narrow it as the API does.
+	f := b.get(ReportsPath + "/" + finance.ReportSpendingByCategory + "?payment_method=Credit+Card")
+	if f.status != http.StatusOK || !f.contains(`<option value="Credit Card" selected>`) || f.contains("Food &amp; Dining</th>") ||
+		!strings.Contains(unescaped(f), "<dt>Total spending</dt><dd>₱1,200.00</dd>") || !f.contains(`<th scope="row">Shopping</th>`) {
+		t.Errorf("filtered by card: %d\n%s", f.status, f.body)
+	}
+}
+
+func TestHomeTrends(t *testing.T) {
+	env, u, b := reportsApp(t)
+	x := b.get(HomePath + "?month=2025-03")
+	if x.status != http.StatusOK {
+		t.Fatalf("%d\n%s", x.status, x.body)
+	}
+	var trend finance.SpendingTrendReport
+	apiReport(t, env, u, finance.ReportSpendingTrend+"?dateFrom=2024-04-01&dateTo=2025-03-31", &trend)
+	var versus finance.IncomeVsExpensesReport
+	apiReport(t, env, u, finance.ReportIncomeVsExpenses+"?dateFrom=2024-04-01&dateTo=2025-03-31", &versus)
+	show := newDisplay(finance.AppSettings{Currency: "PHP"}, finance.NewDate(2025, 3, 15))
+
+	var wantTrend, wantVersus [][]string
+	for _, bk := range trend.Buckets {
+		wantTrend = append(wantTrend, []string{periodCell(show, bk.Period, "month").Text, show.Money(bk.Amount)})
+	}
+	wantTrend = append(wantTrend, []string{"Total", show.Money(trend.Total)}, []string{"Average per period", show.Money(trend.AveragePerBucket)})
+	for _, bk := range versus.Buckets {
+		wantVersus = append(wantVersus, []string{periodCell(show, bk.Period, "month").Text, show.Money(bk.Income), show.Money(bk.Spending), show.Money(bk.Net)})
+	}
+	wantVersus = append(wantVersus, []string{"Total", show.Money(versus.Totals.Income), show.Money(versus.Totals.Spending), show.Money(versus.Totals.Net)})
+	if diff := cmp.Diff(wantTrend, tableRows(t, x, "trend-table")); diff != "" {
+		t.Errorf("trend table (-API +page):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantVersus, tableRows(t, x, "income-spending-table")); diff != "" {
+		t.Errorf("income and spending table (-API +page):\n%s", diff)
+	}
+	// Twelve months ending in March; March 2024's expense is outside them.
+	if len(trend.Buckets) != 12 || wantTrend[0][0] != "Apr 2024" || wantTrend[9][1] != "₱100.00" || wantTrend[11][1] != "₱1,500.00" ||
+		wantTrend[12][1] != "₱1,600.00" {
+		t.Errorf("trend = %q", wantTrend)
+	}
+	body := unescaped(x)
+	for _, want := range []string{`<h2 id="trend-heading">Spending, April 2024 to March 2025</h2>`,
+		`aria-label="Spending, April 2024 to March 2025. Apr 2024: Spending ₱0.00;`, "Mar 2025: Income ₱30,000.00, Spending ₱1,500.00\""} {
+		if !strings.Contains(body, want) {
+			t.Errorf("home lacks %q", want)
+		}
+	}
+	// Another month moves the window.
+	if y := b.get(HomePath + "?month=2024-03"); !strings.Contains(unescaped(y), "Spending, April 2023 to March 2024") ||
+		tableRows(t, y, "trend-table")[11][1] != "₱777.00" {
+		t.Errorf("March 2024's window:\n%s", y.body)
+	}
+}
