@@ -131,9 +131,9 @@ type Bucket struct {
 	Start, End Date
 }
 
-// weekStart returns the first day of d's week, for a week starting on
-// monday or sunday.
-func weekStart(d Date, startsOn string) Date {
+// WeekStart returns the first day of d's week, for a week starting on
+// monday or sunday (the week_start setting).
+func WeekStart(d Date, startsOn string) Date {
 	first := time.Monday
 	if startsOn == "sunday" {
 		first = time.Sunday
@@ -153,7 +153,7 @@ func ReportBuckets(from, to Date, granularity, weekStartsOn string) []Bucket {
 			out = append(out, Bucket{Period: d.String(), Start: d, End: d})
 		}
 	case GranularityWeek:
-		for d := weekStart(from, weekStartsOn); !d.After(to); d = d.AddDays(7) {
+		for d := WeekStart(from, weekStartsOn); !d.After(to); d = d.AddDays(7) {
 			out = append(out, Bucket{Period: d.String(), Start: d, End: d.AddDays(6)})
 		}
 	default:

@@ -1,14 +1,18 @@
 package server
 
-// The Bills and Loans pages of the web app: a month's bills with a payment
-// form per open bill and its Skip and Mark paid buttons, and the active
-// loans with this month's dues and a payment form per open instance. Every
-// write goes through the same service calls as the REST routes, and a
-// refused form is shown again with the problems beside its fields.
+// The Bills and Loans pages of the web app: a month's bills as a calendar
+// and as a list with a payment form per open bill and its Skip and Mark
+// paid buttons; a bill's own page with its payments; and the loans with this
+// month's dues and a payment form per open instance. Bill templates are in
+// webapp_bill_templates.go, a loan's own page in webapp_loan.go. Every write
+// goes through the same service calls as the REST routes, and a refused form
+// is shown again with the problems beside its fields.
 
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"time"
 
 	"github.com/uptrace/bunrouter"
 
@@ -27,10 +31,14 @@ const webListLimit = 100
 
 func (s *Server) registerWebAppBillLoanRoutes() {
 	s.page(http.MethodGet, BillsPath, s.billsPage)
+	s.page(http.MethodGet, BillsPath+"/:id", s.billPage)
 	s.page(http.MethodPost, BillsPath+"/:id/pay", s.billPaySubmit)
 	s.page(http.MethodPost, BillsPath+"/:id/status", s.billStatusSubmit)
+	s.page(http.MethodPost, BillsPath+"/payments/:id/delete", s.billPaymentDelete)
+	s.registerWebAppBillTemplateRoutes()
 	s.page(http.MethodGet, LoansPath, s.loansPage)
 	s.page(http.MethodPost, LoansPath+"/instances/:id/pay", s.loanPaySubmit)
+	s.registerWebAppLoanRoutes()
 }
 
 // --- Bills ------------------------------------------------------------------------
@@ -48,8 +56,69 @@ type billsData struct {
 	Prev, Next string
 	Current    bool
 	Summary    finance.BillSummary
+	Calendar   billCalendar
 	Bills      []billRow
 	Pay        payChoices // the payment forms' pickers
+}
+
+// billCalendar is a month as the rows of a calendar: weeks of seven days
+// from the user's week start, with the bills due on each day.
+type billCalendar struct {
+	Weekdays []time.Weekday
+	Weeks    [][]calendarDay
+}
+
+// calendarDay is one cell of the calendar; a zero Date is a day of the
+// first or last week that falls outside the month.
+type calendarDay struct {
+	Date    finance.Date
+	Weekday time.Weekday
+	Today   bool
+	Bills   []finance.Bill
+}
+
+// newBillCalendar lays out month (its first day) in weeks that start as
+// the week_start setting says, placing each bill on its due day.
+func newBillCalendar(month, today finance.Date, weekStartsOn string, bills []finance.Bill) billCalendar {
+	var c billCalendar
+	start := finance.WeekStart(month, weekStartsOn)
+	for i := range 7 {
+		c.Weekdays = append(c.Weekdays, start.AddDays(i).In(time.UTC).Weekday())
+	}
+	byDay := map[int][]finance.Bill{}
+	for _, b := range bills {
+		if b.DueDate.MonthString() == month.MonthString() {
+			byDay[b.DueDate.Day()] = append(byDay[b.DueDate.Day()], b)
+		}
+	}
+	week := make([]calendarDay, start.DaysUntil(month))
+	for day := 1; day <= finance.DaysInMonth(month.Year(), month.Month()); day++ {
+		d := finance.NewDate(month.Year(), month.Month(), day)
+		week = append(week, calendarDay{Date: d, Weekday: d.In(time.UTC).Weekday(), Today: d.Compare(today) == 0, Bills: byDay[day]})
+		if len(week) == 7 {
+			c.Weeks, week = append(c.Weeks, week), nil
+		}
+	}
+	if len(week) > 0 {
+		c.Weeks = append(c.Weeks, append(week, make([]calendarDay, 7-len(week))...))
+	}
+	return c
+}
+
+// billPayDefaults is a bill's payment form as it first shows: what remains,
+// today, and the template's payment fields.
+func billPayDefaults(b finance.Bill, today finance.Date) payForm {
+	f := payForm{Amount: b.Remaining.String(), Date: today.String()}
+	if b.DefaultPaymentMethod != nil {
+		f.PaymentMethod = *b.DefaultPaymentMethod
+	}
+	if b.DefaultAccountID != nil {
+		f.AccountID = *b.DefaultAccountID
+	}
+	if b.DefaultCreditCardID != nil {
+		f.CreditCardID = *b.DefaultCreditCardID
+	}
+	return f
 }
 
 // billsView lists the bills due in month (its first day) with their forms'
@@ -76,22 +145,16 @@ func (s *Server) billsView(r *http.Request, u finance.User, month finance.Date) 
 	if err != nil {
 		return billsData{}, err
 	}
-	d := billsData{Show: show, Month: month, Summary: sum,
+	st, err := s.ledger.AppSettings(ctx, u.ID)
+	if err != nil {
+		return billsData{}, err
+	}
+	d := billsData{Show: show, Month: month, Summary: sum, Calendar: newBillCalendar(month, show.today, st.WeekStart, list.Items),
 		Pay:  payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
 		Prev: finance.MonthAdd(month, -1, 1).MonthString(), Next: finance.MonthAdd(month, 1, 1).MonthString(),
 		Current: month.MonthString() == show.today.MonthString()}
 	for _, b := range list.Items {
-		f := payForm{Amount: b.Remaining.String(), Date: show.today.String()}
-		if b.DefaultPaymentMethod != nil {
-			f.PaymentMethod = *b.DefaultPaymentMethod
-		}
-		if b.DefaultAccountID != nil {
-			f.AccountID = *b.DefaultAccountID
-		}
-		if b.DefaultCreditCardID != nil {
-			f.CreditCardID = *b.DefaultCreditCardID
-		}
-		d.Bills = append(d.Bills, billRow{Bill: b, Form: f, Fields: map[string]string{}})
+		d.Bills = append(d.Bills, billRow{Bill: b, Form: billPayDefaults(b, show.today), Fields: map[string]string{}})
 	}
 	return d, nil
 }
@@ -131,6 +194,9 @@ func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finan
 	status, ok := pageRefusal(err)
 	if !ok {
 		return err
+	}
+	if fromBillPage(r.Request) && !errors.Is(err, finance.ErrNotFound) {
+		return s.billPageRefused(w, r.Request, u, sid, id, sent, status, err)
 	}
 	d, verr := s.billsView(r.Request, u, s.billMonth(r.Request, u, id))
 	if verr != nil {
@@ -175,7 +241,7 @@ func (s *Server) billPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 	if err != nil {
 		return s.billRefused(w, r, u, sid, id, &form, err)
 	}
-	return redirect(w, r.Request, BillsPath+"?month="+out.Bill.DueDate.MonthString()+"&notice=bill-paid")
+	return redirect(w, r.Request, billReturn(r.Request, out.Bill, "bill-paid"))
 }
 
 // billStatusSubmit skips a bill or marks it paid as POST /bills/{id}/status does.
@@ -197,7 +263,130 @@ func (s *Server) billStatusSubmit(w http.ResponseWriter, r bunrouter.Request) er
 	if err != nil {
 		return s.billRefused(w, r, u, sid, id, nil, err)
 	}
-	return redirect(w, r.Request, BillsPath+"?month="+b.DueDate.MonthString()+"&notice=bill-"+b.Status)
+	return redirect(w, r.Request, billReturn(r.Request, b, "bill-"+b.Status))
+}
+
+// fromBillPage reports whether a bill form was posted from the bill's own
+// page (rather than from the month's list), where its answer goes back to.
+func fromBillPage(r *http.Request) bool { return r.PostForm.Get("from") == "bill" }
+
+// billReturn is where a bill form goes after a write: the bill's own page
+// or the month of the list it was posted from, with a notice.
+func billReturn(r *http.Request, b finance.Bill, notice string) string {
+	if fromBillPage(r) {
+		return BillsPath + "/" + b.ID + "?notice=" + notice
+	}
+	return BillsPath + "?month=" + b.DueDate.MonthString() + "&notice=" + notice
+}
+
+// billData is a bill's own page: the bill, its payment form and status
+// buttons, and its payments (posted and voided), newest first.
+type billData struct {
+	Show        display
+	Bill        finance.Bill
+	Form        payForm
+	Fields      map[string]string
+	Pay         payChoices
+	Payments    []finance.BillPayment
+	HasTemplate bool // its template still exists (it can be edited)
+}
+
+func (s *Server) billView(r *http.Request, u finance.User, id string) (billData, error) {
+	ctx := r.Context()
+	if !finance.ValidID(id) {
+		return billData{}, finance.NotFound("bill")
+	}
+	b, err := s.ledger.GetBill(ctx, u.ID, id)
+	if err != nil {
+		return billData{}, err
+	}
+	show, err := s.displayFor(ctx, u.ID)
+	if err != nil {
+		return billData{}, err
+	}
+	opts, err := s.ledger.BillFormOptions(ctx, u.ID)
+	if err != nil {
+		return billData{}, err
+	}
+	d := billData{Show: show, Bill: b, Form: billPayDefaults(b, show.today), Fields: map[string]string{},
+		Pay:         payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
+		HasTemplate: slices.ContainsFunc(opts.Templates, func(t finance.TemplateOption) bool { return t.ID == b.TemplateID })}
+	for _, status := range []string{finance.PaymentPosted, finance.StatusVoided} {
+		list, err := s.ledger.ListBillPayments(ctx, u.ID, id, finance.BillPaymentFilter{Status: status},
+			finance.ListParams{Page: 1, Limit: webListLimit, SortBy: "date", Desc: true})
+		if err != nil {
+			return billData{}, err
+		}
+		d.Payments = append(d.Payments, list.Items...)
+	}
+	return d, nil
+}
+
+// billPage is a bill's own page.
+func (s *Server) billPage(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedIn(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	d, err := s.billView(r.Request, u, r.Param("id"))
+	if err != nil {
+		return err
+	}
+	return s.render(w, r.Request, "bill", pageView{Title: d.Bill.Name, Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid),
+		Notice: notices[r.URL.Query().Get("notice")], Data: d})
+}
+
+// billPageRefused shows a bill's page again after a refused write: a
+// validation problem of its payment form beside the fields (holding what
+// was sent), any other refusal in the API's words at the top.
+func (s *Server) billPageRefused(w http.ResponseWriter, r *http.Request, u finance.User, sid, id string, sent *payForm, status int, err error) error {
+	d, verr := s.billView(r, u, id)
+	if verr != nil {
+		return verr
+	}
+	p := pageView{Title: d.Bill.Name, Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: d}
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
+		p.Error = "Not paid. " + ve.Error() + "."
+		if sent != nil {
+			d.Form = *sent
+		}
+		d.Fields = ve.Fields
+		p.Data = d
+	} else {
+		_, detail := errorResponse(err, "")
+		p.Error = detail.Message
+	}
+	return s.render(w, r, "bill", p)
+}
+
+// billPaymentDelete voids a bill payment and its expense as DELETE
+// /bills/payments/{paymentId} does, then returns to the bill's page, where a
+// refusal (its card purchase is already on a statement) is shown.
+func (s *Server) billPaymentDelete(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedIn(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	if err := checkForm(r.Request, sid); err != nil {
+		return err
+	}
+	id := r.Param("id")
+	if !finance.ValidID(id) {
+		return finance.NotFound("bill payment")
+	}
+	p, err := s.ledger.GetBillPayment(r.Context(), u.ID, id)
+	if err != nil {
+		return err
+	}
+	if _, err := s.ledger.DeleteBillPayment(r.Context(), u.ID, id); err != nil {
+		status, ok := pageRefusal(err)
+		if !ok {
+			return err
+		}
+		return s.billPageRefused(w, r.Request, u, sid, p.BillID, nil, status, err)
+	}
+	return redirect(w, r.Request, BillsPath+"/"+p.BillID+"?notice=bill-payment-deleted")
 }
 
 // --- Loans ------------------------------------------------------------------------
@@ -210,11 +399,12 @@ type loanDueRow struct {
 }
 
 type loansData struct {
-	Show  display
-	Loans []finance.Loan
-	Dues  finance.LoanDues
-	Rows  []loanDueRow
-	Pay   payChoices // the payment forms' account picker
+	Show   display
+	Loans  []finance.Loan // the active ones
+	Closed []finance.Loan // completed and cancelled
+	Dues   finance.LoanDues
+	Rows   []loanDueRow
+	Pay    payChoices // the payment forms' account picker
 }
 
 func (s *Server) loansView(r *http.Request, u finance.User) (loansData, error) {
@@ -223,7 +413,7 @@ func (s *Server) loansView(r *http.Request, u finance.User) (loansData, error) {
 	if err != nil {
 		return loansData{}, err
 	}
-	loans, err := s.ledger.ListLoans(ctx, u.ID, finance.LoanFilter{Status: finance.LoanActive},
+	loans, err := s.ledger.ListLoans(ctx, u.ID, finance.LoanFilter{},
 		finance.ListParams{Page: 1, Limit: webListLimit, SortBy: "start_date"})
 	if err != nil {
 		return loansData{}, err
@@ -236,7 +426,14 @@ func (s *Server) loansView(r *http.Request, u finance.User) (loansData, error) {
 	if err != nil {
 		return loansData{}, err
 	}
-	d := loansData{Show: show, Loans: loans.Items, Dues: dues, Pay: payChoices{Show: show, Accounts: accts}}
+	d := loansData{Show: show, Dues: dues, Pay: payChoices{Show: show, Accounts: accts}}
+	for _, l := range loans.Items {
+		if l.Status == finance.LoanActive {
+			d.Loans = append(d.Loans, l)
+		} else {
+			d.Closed = append(d.Closed, l)
+		}
+	}
 	for _, x := range dues.Items {
 		d.Rows = append(d.Rows, loanDueRow{LoanInstance: x, Form: payForm{Amount: x.Remaining.String(), Date: show.today.String()},
 			Fields: map[string]string{}})
@@ -272,11 +469,18 @@ func (s *Server) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 	var req finance.LoanPaymentRequest
 	formRequest(&req, form.values())
 	err = finance.ErrNotFound
+	var out finance.LoanPaymentResult
 	if finance.ValidID(id) {
-		_, err = s.ledger.PayLoanInstance(r.Context(), u.ID, id, req)
+		out, err = s.ledger.PayLoanInstance(r.Context(), u.ID, id, req)
 	}
-	if err == nil {
+	fromLoan := r.PostForm.Get("from") == "loan" // the loan's own page
+	switch {
+	case err == nil && fromLoan:
+		return redirect(w, r.Request, loanPageReturn(out.Loan.ID, out.Instance.InstallmentNumber, "loan-paid"))
+	case err == nil:
 		return redirect(w, r.Request, LoansPath+"?notice=loan-paid")
+	case fromLoan && !errors.Is(err, finance.ErrNotFound):
+		return s.loanPayRefused(w, r.Request, u, sid, id, form, err)
 	}
 	status, ok := pageRefusal(err)
 	if !ok {

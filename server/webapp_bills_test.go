@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -154,7 +155,7 @@ func TestBillsPage(t *testing.T) {
 	}
 	after := b.get(x.header.Get("Location"))
 	if !after.contains("Bill payment recorded.") || after.contains(`action="/bills/`+power.ID+`/pay"`) ||
-		!strings.Contains(unescaped(after), `Electricity <span class="num">₱1,500.00</span>`) ||
+		!strings.Contains(unescaped(after), `Electricity</a> <span class="num">₱1,500.00</span>`) ||
 		!after.contains(`<span class="badge status-paid">Paid</span>`) {
 		t.Errorf("bills after payment:\n%s", after.body)
 	}
@@ -224,6 +225,8 @@ func TestLoansPage(t *testing.T) {
 		`aria-current="page">Loans</a>`, "1 active loan", "Motorbike", "<dt>Remaining principal</dt><dd>₱12,000.00</dd>",
 		"<dt>Next due</dt><dd>" + x0.DueDate.String() + "</dd>", `value="` + x0.Remaining.String() + `"`,
 		`action="/loans/instances/` + x0.ID + `/pay"`, `<option value="">None (cash)</option>`,
+		`<a class="button small" href="/loans/new">New loan</a>`, `<a href="/loans/` + loan.ID + `">Motorbike</a>`,
+		`<a href="/loans/` + loan.ID + `?installment=1#installment">Motorbike · installment 1</a>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("loans page lacks %q", want)
@@ -271,5 +274,209 @@ func TestLoansPage(t *testing.T) {
 		if !strings.Contains(after, want) {
 			t.Errorf("loans after payment lacks %q", want)
 		}
+	}
+}
+
+func TestBillsCalendar(t *testing.T) {
+	env, u, b := webApp(t)
+	rent := marchBill(t, env, u, `{"name":"Rent","amount":"12000","category":"Rent & Housing","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":31,"default_payment_method":"Cash"}`)
+	water := marchBill(t, env, u, `{"name":"Water","amount":"450","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":15}`)
+
+	page := b.get(BillsPath + "?month=2025-03")
+	if page.status != http.StatusOK {
+		t.Fatalf("GET /bills: %d\n%s", page.status, page.body)
+	}
+	body := unescaped(page)
+	// March 2025 starts on a Saturday: with weeks from Monday, five empty
+	// cells lead, and the 31st is alone in the sixth week.
+	for _, want := range []string{
+		`<caption class="sr-only">Bills due in March 2025, by day</caption>`,
+		`<th scope="col"><abbr title="Monday">Mon</abbr></th><th scope="col"><abbr title="Tuesday">Tue</abbr></th>`,
+		`<td class="day has-bills today" aria-current="date">`,
+		`<span class="day-num"><span class="day-weekday">Sat </span>15 <span class="day-today">today</span></span>`,
+		`<a href="/bills/` + water.ID + `" class="cal-bill"><span class="cal-name">Water</span> <span class="cal-amount">₱450.00</span> <span class="badge status-unpaid">Unpaid</span></a>`,
+		`<a href="/bills/` + rent.ID + `" class="cal-bill"><span class="cal-name">Rent</span>`,
+		`href="/bills/templates">Bill templates</a>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("calendar lacks %q", want)
+		}
+	}
+	if n := strings.Count(body, "<tr>\n        <td"); n != 6 {
+		t.Errorf("%d weeks, want 6", n)
+	}
+	if n := strings.Count(body, `<td class="outside"></td>`); n != 5+6 {
+		t.Errorf("%d cells outside the month, want 11", n)
+	}
+	if n := strings.Count(body, `class="day has-bills`); n != 2 {
+		t.Errorf("%d days with bills, want 2", n)
+	}
+	if !regexp.MustCompile(`(?s)<span class="day-weekday">Mon </span>31</span>\s*<ul class="cal-bills">\s*<li><a href="/bills/` + rent.ID).MatchString(body) {
+		t.Error("Rent is not on Monday the 31st")
+	}
+
+	// Weeks from Sunday: six empty cells lead.
+	if _, err := env.srv.Ledger().UpdateAppSettings(context.Background(), u.ID, finance.AppSettingsRequest{WeekStart: finance.Of("sunday")}); err != nil {
+		t.Fatal(err)
+	}
+	sunday := unescaped(b.get(BillsPath + "?month=2025-03"))
+	if !strings.Contains(sunday, `<tr><th scope="col"><abbr title="Sunday">Sun</abbr></th>`) ||
+		strings.Count(sunday, `<td class="outside"></td>`) != 6+5 {
+		t.Errorf("weeks from Sunday:\n%s", sunday)
+	}
+	// A month without bills says so; a malformed month is refused.
+	if x := b.get(BillsPath + "?month=2024-12"); !x.contains("No bills due in December 2024.") || x.contains("has-bills") {
+		t.Errorf("December 2024:\n%s", x.body)
+	}
+	if x := b.get(BillsPath + "?month=2025-7"); x.status != http.StatusBadRequest {
+		t.Errorf("month 2025-7: %d", x.status)
+	}
+}
+
+func TestBillPage(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	power := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":20,"default_payment_method":"Cash"}`)
+	path := BillsPath + "/" + power.ID
+
+	page := b.get(path)
+	if page.status != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", path, page.status, page.body)
+	}
+	checkPageHeaders(t, page)
+	body := unescaped(page)
+	for _, want := range []string{
+		"<h1>Electricity</h1>", `aria-current="page">Bills</a>`, `href="/bills?month=2025-03">Bills · March 2025</a>`,
+		"<dt>Due date</dt><dd>2025-03-20</dd>", "<dt>Category</dt><dd>Utilities</dd>", "<dt>Usually paid with</dt><dd>Cash</dd>", `href="/bills/templates/` + power.TemplateID + `"`,
+		`<form method="post" action="/bills/` + power.ID + `/pay"`, `<input type="hidden" name="from" value="bill">`,
+		`id="pay-amount" name="amount" inputmode="decimal" autocomplete="off" value="1500.00"`, "Skip this bill", "No payments yet.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("bill page lacks %q", want)
+		}
+	}
+	for name, target := range map[string]string{"unknown": BillsPath + "/0190f1a2-0000-7000-8000-000000000000", "malformed": BillsPath + "/x1"} {
+		if x := b.get(target); x.status != http.StatusNotFound || !x.contains("Bill not found") {
+			t.Errorf("%s bill: %d", name, x.status)
+		}
+	}
+	other := env.createUser(finance.PlanFree)
+	ob := env.browser(t)
+	ob.signIn(other)
+	if x := ob.get(path); x.status != http.StatusNotFound {
+		t.Errorf("another user's bill: %d", x.status)
+	}
+
+	token := csrf(t, page)
+	pay := func(amount string) exchange {
+		return b.post(path+"/pay", url.Values{"csrf": {token}, "from": {"bill"}, "amount": {amount}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
+	}
+	if x := b.post(path+"/pay", url.Values{"from": {"bill"}, "amount": {"5"}, "payment_method": {"Cash"}}); x.status != http.StatusForbidden {
+		t.Errorf("pay without a form token: %d", x.status)
+	}
+	over := pay("1500.01")
+	if over.status != http.StatusBadRequest || !strings.Contains(unescaped(over), `id="pay-amount-error">Amount must not exceed the remaining amount 1500.00<`) ||
+		!over.contains("<h1>Electricity</h1>") || !over.contains(`value="1500.01"`) {
+		t.Errorf("over the remaining, from the bill page: %d\n%s", over.status, over.body)
+	}
+	if n := len(billPayments(t, env, u, power.ID)); n != 0 {
+		t.Fatalf("a refused form wrote %d payments", n)
+	}
+
+	x := pay("500")
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != path+"?notice=bill-paid" {
+		t.Fatalf("pay: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	pays := billPayments(t, env, u, power.ID)
+	if len(pays) != 1 || pays[0].Amount != 50000 {
+		t.Fatalf("payments %+v", pays)
+	}
+	after := unescaped(b.get(x.header.Get("Location")))
+	for _, want := range []string{"Bill payment recorded.", `<span class="badge status-partially_paid">Partially paid</span>`,
+		"<dt>Remaining</dt><dd>₱1,000.00</dd>", `<td data-label="Amount" class="num">₱500.00</td>`,
+		`action="/bills/payments/` + pays[0].ID + `/delete"`, `aria-label="Delete the payment of ₱500.00 on 2025-03-15"`} {
+		if !strings.Contains(after, want) {
+			t.Errorf("bill page after a payment lacks %q", want)
+		}
+	}
+
+	// Deleting it: refused without a token; then the payment and its expense are voided.
+	del := BillsPath + "/payments/" + pays[0].ID + "/delete"
+	if x := b.post(del, url.Values{"csrf": {"forged"}}); x.status != http.StatusForbidden {
+		t.Errorf("delete with a wrong token: %d", x.status)
+	}
+	if got := billPayments(t, env, u, power.ID); len(got) != 1 {
+		t.Fatalf("a refused delete left %d posted payments", len(got))
+	}
+	if x := ob.post(del, url.Values{"csrf": {csrf(t, ob.get(BillsPath))}}); x.status != http.StatusNotFound {
+		t.Errorf("another user deletes the payment: %d", x.status)
+	}
+	x = b.post(del, url.Values{"csrf": {token}})
+	if x.status != http.StatusSeeOther || x.header.Get("Location") != path+"?notice=bill-payment-deleted" {
+		t.Fatalf("delete: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	}
+	if n := len(billPayments(t, env, u, power.ID)); n != 0 {
+		t.Errorf("%d posted payments after the delete", n)
+	}
+	if es := expensesOf(t, env, u, finance.StatusVoided); len(es) != 1 || es[0].ID != pays[0].ExpenseID {
+		t.Errorf("voided expenses %+v", es)
+	}
+	if got := getBill(t, env, u, power.ID); got.Status != finance.BillUnpaid || got.PaidTotal != 0 {
+		t.Errorf("bill after the delete: %s, paid %s", got.Status, got.PaidTotal)
+	}
+	if again := b.post(del, url.Values{"csrf": {token}}); again.status != http.StatusBadRequest ||
+		!again.contains("Bill payment is already voided") || !again.contains("<h1>Electricity</h1>") {
+		t.Errorf("delete twice: %d\n%s", again.status, again.body)
+	}
+	if got := unescaped(b.get(path)); !strings.Contains(got, `<span class="badge status-voided">Voided</span>`) ||
+		strings.Contains(got, "/delete\"") {
+		t.Errorf("a voided payment still offers a delete button")
+	}
+
+	// A card payment already on a statement cannot be taken back: the API's words, nothing changed.
+	var cardReq finance.CardRequest
+	fromJSON(t, `{"name":"Billed","credit_limit":50000,"statement_day":1,"due_day":20,"cycle_start_date":"2025-02-01"}`, &cardReq)
+	card, err := env.srv.Ledger().CreateCreditCard(ctx, u.ID, cardReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = b.post(path+"/pay", url.Values{"csrf": {token}, "from": {"bill"}, "amount": {"300"}, "date": {"2025-02-20"},
+		"payment_method": {"Credit Card"}, "credit_card_id": {card.ID}})
+	if x.status != http.StatusSeeOther {
+		t.Fatalf("card payment: %d\n%s", x.status, x.body)
+	}
+	billed := billPayments(t, env, u, power.ID)[0]
+	refused := b.post(BillsPath+"/payments/"+billed.ID+"/delete", url.Values{"csrf": {token}})
+	if refused.status != http.StatusBadRequest || !refused.contains(`role="alert">Bill payment&#39;s card transaction is billed; only a payment whose card transaction is unbilled can be deleted<`) {
+		t.Errorf("delete a billed card payment: %d\n%s", refused.status, refused.body)
+	}
+	if got := billPayments(t, env, u, power.ID); len(got) != 1 || got[0].Status != finance.PaymentPosted {
+		t.Errorf("the refused delete changed the payments: %+v", got)
+	}
+
+	// Skip needs an unpaid bill without payments; from the page, unpaid undoes a skip.
+	water := marchBill(t, env, u, `{"name":"Water","amount":"450","category":"Utilities","frequency":"monthly","start_date":"2025-01-01","due_day":25}`)
+	wpath := BillsPath + "/" + water.ID
+	status := func(s string) exchange {
+		return b.post(wpath+"/status", url.Values{"csrf": {token}, "from": {"bill"}, "status": {s}})
+	}
+	if x := status("skipped"); x.status != http.StatusSeeOther || x.header.Get("Location") != wpath+"?notice=bill-skipped" {
+		t.Fatalf("skip: %d to %q", x.status, x.header.Get("Location"))
+	}
+	skipped := unescaped(b.get(wpath))
+	if !strings.Contains(skipped, "Set back to unpaid") || strings.Contains(skipped, "Record payment") {
+		t.Errorf("skipped bill page:\n%s", skipped)
+	}
+	if x := status("skipped"); x.status != http.StatusBadRequest || !x.contains("Bill is already skipped") || !x.contains("<h1>Water</h1>") {
+		t.Errorf("skip twice: %d\n%s", x.status, x.body)
+	}
+	if x := status("unpaid"); x.status != http.StatusSeeOther || x.header.Get("Location") != wpath+"?notice=bill-unpaid" {
+		t.Fatalf("unpaid: %d to %q", x.status, x.header.Get("Location"))
+	}
+	if got := getBill(t, env, u, water.ID); got.Status != finance.BillUnpaid {
+		t.Errorf("water is %s", got.Status)
 	}
 }

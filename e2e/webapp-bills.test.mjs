@@ -1,0 +1,186 @@
+// Headless Chromium walks the bills and loans screens on a fresh server at
+// phone size (390×844): a monthly bill template is created, its bill shows
+// on the month's calendar, is paid (the bill turns paid and the expense is
+// on the expense list), the payment is deleted and the bill skipped; then a
+// diminishing-balance loan is created, its schedule opened, and its first
+// installment paid in two payments (partially paid, then paid). At desktop
+// width the same user opens every one of these pages again. Every page is
+// screenshotted in light and dark and checked by the accessibility linter
+// (see webapp-kit.mjs).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFinance } from './finance-server.mjs';
+import { desktop, launchBrowser, openContext, phone, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+
+let finance, browser;
+const pages = {}; // the addresses the phone journey reached, for the desktop one
+
+before(async () => {
+  finance = await startFinance();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await finance?.stop();
+  console.log(`screenshots: ${shots}`);
+});
+
+/** Expected console errors: Chromium logs the 400 document of a refused bill or loan payment. */
+const refusedPayment = (m) => m.text().startsWith('Failed to load resource') &&
+  /^\/(bills|loans\/instances)\/[0-9a-f-]+\/pay$/.test(new URL(m.location().url).pathname);
+
+/** The rows of a table as arrays of their cells' text. */
+const rows = (page, selector) => page.locator(`${selector} tbody tr`).evaluateAll((trs) =>
+  trs.map((tr) => [...tr.children].map((c) => c.textContent.trim().replace(/\s+/g, ' '))));
+
+test('a bill from a template is paid, unpaid and skipped; a loan is created and its first installment paid, on a phone', async () => {
+  const { context, page, problems } = await openContext(browser, phone, refusedPayment);
+  await setUp(page, finance);
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Bills' }).click();
+  await page.waitForURL('**/bills');
+  assert.match(await page.textContent('main'), /No bills due in/);
+  await snap(page, 'bills-1-empty');
+
+  // A monthly template from today: its first bill is due today.
+  await page.getByRole('link', { name: 'Bill templates' }).click();
+  await page.waitForURL('**/bills/templates');
+  await snap(page, 'bills-2-templates-empty');
+  await page.getByRole('link', { name: 'New template' }).click();
+  await page.waitForURL('**/bills/templates/new');
+  assert.equal(await page.getByLabel('Repeats').inputValue(), 'monthly');
+  await snap(page, 'bills-3-template-new');
+  await page.getByLabel('Name').fill('Rent');
+  await page.getByLabel('Amount').fill('12000');
+  await page.getByLabel('Category').selectOption('Rent & Housing');
+  await page.getByLabel('Payment method').selectOption('Cash');
+  await page.getByRole('button', { name: 'Create template' }).click();
+  await page.waitForURL('**/bills/templates?notice=template-created*');
+  assert.deepEqual((await rows(page, 'table.stacked')).map((r) => r.slice(0, 2)), [['Rent', '₱12,000.00']]);
+  pages.templates = page.url();
+  await snap(page, 'bills-4-templates');
+  await page.getByRole('link', { name: 'Rent' }).click();
+  await page.waitForURL(/\/bills\/templates\/[0-9a-f-]+$/);
+  // The due day was left empty: it is the start date's day.
+  assert.equal(await page.getByLabel('Due day').inputValue(), String(Number((await page.getByLabel('Starts').inputValue()).slice(8))));
+  await snap(page, 'bills-11-template-edit');
+
+  // The bill is on this month's calendar, on today.
+  await page.goto(`${finance.baseURL}/bills`);
+  const today = page.locator('.calendar td[aria-current=date]');
+  assert.match(await today.textContent(), /Rent\s+₱12,000\.00\s+Unpaid/);
+  assert.equal(await page.locator('.calendar td.has-bills').count(), 1);
+  pages.bills = page.url();
+  await snap(page, 'bills-5-calendar');
+
+  // Its own page: a refused payment, then the whole amount.
+  await today.getByRole('link', { name: /Rent/ }).click();
+  await page.waitForURL(/\/bills\/[0-9a-f-]+$/);
+  pages.bill = page.url();
+  assert.equal(await page.getByLabel('Amount').inputValue(), '12000.00');
+  await snap(page, 'bills-6-bill');
+  await page.getByLabel('Amount').fill('12000.01');
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  await page.waitForSelector('#pay-amount-error');
+  assert.equal(await page.textContent('#pay-amount-error'), 'Amount must not exceed the remaining amount 12000.00');
+  await snap(page, 'bills-7-bill-refused');
+  await page.getByLabel('Amount').fill('12000');
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  await page.waitForURL('**?notice=bill-paid');
+  assert.equal(await page.textContent('.page-head .badge'), 'Paid');
+  assert.deepEqual((await rows(page, 'table.stacked')).map((r) => r.slice(1, 4)), [['₱12,000.00', 'Cash', 'Posted']]);
+  await snap(page, 'bills-8-bill-paid');
+
+  // The payment is an expense.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Expenses' }).click();
+  await page.waitForURL('**/expenses');
+  assert.match(await page.textContent('main'), /Rent \(due \d{4}-\d{2}-\d{2}\)\s*₱12,000\.00/);
+  await snap(page, 'bills-9-expenses');
+
+  // Deleting the payment voids it and its expense; then the bill is skipped.
+  await page.goto(pages.bill);
+  await page.getByRole('button', { name: /Delete the payment of ₱12,000\.00/ }).click();
+  await page.waitForURL('**?notice=bill-payment-deleted');
+  assert.equal(await page.textContent('.page-head .badge'), 'Unpaid');
+  assert.deepEqual((await rows(page, 'table.stacked')).map((r) => r[3]), ['Voided']);
+  await page.getByRole('button', { name: 'Skip this bill' }).click();
+  await page.waitForURL('**?notice=bill-skipped');
+  assert.equal(await page.textContent('.page-head .badge'), 'Skipped');
+  assert.equal(await page.getByRole('button', { name: 'Record payment' }).count(), 0);
+  await snap(page, 'bills-10-bill-skipped');
+  await page.goto(`${finance.baseURL}/expenses`);
+  assert.match(await page.textContent('#list-heading'), /^0 expenses$/);
+  await page.goto(pages.bills);
+  assert.match(await page.textContent('.calendar td[aria-current=date]'), /Rent\s+₱12,000\.00\s+Skipped/);
+
+  // A diminishing loan: 100,000.00 at 12% a year over 12 months (domain.md §4.5).
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Loans' }).click();
+  await page.waitForURL('**/loans');
+  await snap(page, 'loans-1-empty');
+  await page.getByRole('link', { name: 'New loan' }).click();
+  await page.waitForURL('**/loans/new');
+  assert.equal(await page.getByRole('radio', { name: 'Diminishing' }).isChecked(), true);
+  await snap(page, 'loans-2-new');
+  await page.getByLabel('Name', { exact: true }).fill('Car loan');
+  await page.getByLabel(/^Principal/).fill('100000');
+  await page.getByLabel(/^Term in months/).fill('12');
+  await page.getByLabel(/^Interest rate/).fill('12');
+  await page.getByRole('button', { name: 'Create loan' }).click();
+  await page.waitForURL('**?notice=loan-created');
+  pages.loan = page.url().replace(/\?.*/, '');
+  const schedule = await rows(page, 'table.schedule');
+  assert.equal(schedule.length, 12);
+  assert.deepEqual(schedule[0].slice(2, 7), ['₱7,884.88', '₱1,000.00', '₱8,884.88', '₱0.00', 'Unpaid']);
+  assert.deepEqual(schedule[11].slice(2, 5), ['₱8,796.88', '₱87.97', '₱8,884.85']);
+  assert.match(await page.textContent('#installment-heading'), /^Installment 1 · due /);
+  await snap(page, 'loans-3-loan');
+
+  // 600.00 pays only interest: partially paid. The rest settles it.
+  await page.getByLabel('Amount').fill('600');
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  await page.waitForURL('**notice=loan-paid*');
+  assert.equal(await page.textContent('#installment .badge'), 'Partially paid');
+  assert.deepEqual((await rows(page, 'table.schedule'))[0].slice(5, 7), ['₱600.00', 'Partially paid']);
+  assert.equal(await page.getByLabel('Amount').inputValue(), '8284.88');
+  await snap(page, 'loans-4-partially-paid');
+  await page.getByRole('button', { name: 'Record payment' }).click();
+  await page.waitForURL('**notice=loan-paid*');
+  assert.deepEqual((await rows(page, 'table.schedule'))[0].slice(5, 7), ['₱8,884.88', 'Paid']);
+  assert.deepEqual((await rows(page, '#loan-payments-heading + table')).map((r) => r.slice(2, 5)),
+    [['₱600.00', '₱600.00', '₱0.00'], ['₱8,284.88', '₱400.00', '₱7,884.88']]);
+  await snap(page, 'loans-5-paid');
+
+  await page.goto(`${finance.baseURL}/loans`);
+  assert.match(await page.textContent('#loans-heading + ul'), /Car loan/);
+  await snap(page, 'loans-6-list');
+
+  assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
+  await context.close();
+});
+
+test('at desktop width the bills calendar, bill, template and loan pages', async () => {
+  const { context, page, problems } = await openContext(browser, desktop);
+  await signIn(page, finance);
+  await page.goto(pages.bills);
+  assert.equal(await page.locator('.calendar thead th').count(), 7);
+  await snap(page, 'bills-5-calendar', desktop.name);
+  await page.goto(pages.bill);
+  await snap(page, 'bills-10-bill-skipped', desktop.name);
+  await page.goto(pages.templates);
+  await snap(page, 'bills-4-templates', desktop.name);
+  await page.getByRole('link', { name: 'Rent' }).click();
+  await page.waitForURL(/\/bills\/templates\/[0-9a-f-]+$/);
+  assert.equal(await page.getByLabel('Name').inputValue(), 'Rent');
+  await snap(page, 'bills-11-template-edit', desktop.name);
+  await page.goto(`${finance.baseURL}/bills/templates/new`);
+  await snap(page, 'bills-3-template-new', desktop.name);
+  await page.goto(`${finance.baseURL}/loans`);
+  await snap(page, 'loans-6-list', desktop.name);
+  await page.goto(pages.loan);
+  await snap(page, 'loans-5-paid', desktop.name);
+  await page.goto(`${finance.baseURL}/loans/new`);
+  await snap(page, 'loans-2-new', desktop.name);
+  assert.deepEqual(problems, [], 'no console errors');
+  await context.close();
+});
