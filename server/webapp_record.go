@@ -127,11 +127,12 @@ type recordEdit struct {
 	Splits []finance.ExpenseSplit // an expense's parts while it is split
 }
 
-// pathRecord reads the {id} of a page: a malformed one is not found, as in the API.
-func pathRecord(r bunrouter.Request) (string, error) {
+// pathRecord reads the {id} of a page showing a record (what): a malformed
+// one is not found, as in the API. Forms posted to it read it with pageWrite.
+func pathRecord(r bunrouter.Request, what string) (string, error) {
 	id := r.Param("id")
 	if !finance.ValidID(id) {
-		return "", finance.ErrNotFound
+		return "", finance.NotFound(what)
 	}
 	return id, nil
 }
@@ -159,12 +160,8 @@ func (s *Server) expenseEditView(r *http.Request, u finance.User, e finance.Expe
 		return d, err
 	}
 	d.Edit = &recordEdit{ID: e.ID, Action: ExpensesPath + "/" + e.ID + "/edit", Back: backTo(back, ExpensesPath), Status: e.Status, Splits: e.Splits}
-	if id := e.AccountID; id != nil && !hasOption(d.Accounts, *id, func(a finance.AccountOption) string { return a.ID }) {
-		a, err := s.ledger.GetAccount(r.Context(), u.ID, *id)
-		if err != nil {
-			return d, err
-		}
-		d.Accounts = append(d.Accounts, finance.AccountOption{ID: a.ID, Name: a.Name + " (archived)", CurrentBalance: a.CurrentBalance})
+	if d.Accounts, err = s.keepAccount(r, u, d.Accounts, e.AccountID); err != nil {
+		return d, err
 	}
 	if id := e.CreditCardID; id != nil && !hasOption(d.Cards, *id, func(c finance.CardOption) string { return c.ID }) {
 		c, err := s.ledger.GetCreditCard(r.Context(), u.ID, *id)
@@ -176,13 +173,21 @@ func (s *Server) expenseEditView(r *http.Request, u finance.User, e finance.Expe
 	return d, nil
 }
 
-func hasOption[T any](opts []T, id string, idOf func(T) string) bool {
-	for _, o := range opts {
-		if idOf(o) == id {
-			return true
-		}
+// keepAccount adds the account a record is posted to (id, nil for none) to
+// the picker's active accounts when it is archived.
+func (s *Server) keepAccount(r *http.Request, u finance.User, opts []finance.AccountOption, id *string) ([]finance.AccountOption, error) {
+	if id == nil || hasOption(opts, *id, func(a finance.AccountOption) string { return a.ID }) {
+		return opts, nil
 	}
-	return false
+	a, err := s.ledger.GetAccount(r.Context(), u.ID, *id)
+	if err != nil {
+		return opts, err
+	}
+	return append(opts, finance.AccountOption{ID: a.ID, Name: a.Name + " (archived)", Type: a.Type, CurrentBalance: a.CurrentBalance}), nil
+}
+
+func hasOption[T any](opts []T, id string, idOf func(T) string) bool {
+	return slices.ContainsFunc(opts, func(o T) bool { return idOf(o) == id })
 }
 
 // editPage shows the record form of d, with the problems of a refused
@@ -216,7 +221,7 @@ func (s *Server) expenseEditPage(w http.ResponseWriter, r bunrouter.Request) err
 	if !ok || err != nil {
 		return err
 	}
-	id, err := pathRecord(r)
+	id, err := pathRecord(r, "expense")
 	if err != nil {
 		return err
 	}
@@ -233,15 +238,8 @@ func (s *Server) expenseEditPage(w http.ResponseWriter, r bunrouter.Request) err
 
 // expenseEditSubmit changes the expense as PUT /expenses/{id} does.
 func (s *Server) expenseEditSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
-		return err
-	}
-	id, err := pathRecord(r)
-	if err != nil {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "expense")
+	if !ok {
 		return err
 	}
 	e, err := s.ledger.GetExpense(r.Context(), u.ID, id)
@@ -288,12 +286,8 @@ func (s *Server) incomeEditView(r *http.Request, u finance.User, in finance.Inco
 		return d, err
 	}
 	d.Edit = &recordEdit{ID: in.ID, Action: IncomePath + "/" + in.ID + "/edit", Status: in.Status, Back: backTo(back, IncomePath)}
-	if id := in.AccountID; id != nil && !hasOption(d.Accounts, *id, func(a finance.AccountOption) string { return a.ID }) {
-		a, err := s.ledger.GetAccount(r.Context(), u.ID, *id)
-		if err != nil {
-			return d, err
-		}
-		d.Accounts = append(d.Accounts, finance.AccountOption{ID: a.ID, Name: a.Name + " (archived)", CurrentBalance: a.CurrentBalance})
+	if d.Accounts, err = s.keepAccount(r, u, d.Accounts, in.AccountID); err != nil {
+		return d, err
 	}
 	return d, nil
 }
@@ -303,7 +297,7 @@ func (s *Server) incomeEditPage(w http.ResponseWriter, r bunrouter.Request) erro
 	if !ok || err != nil {
 		return err
 	}
-	id, err := pathRecord(r)
+	id, err := pathRecord(r, "income")
 	if err != nil {
 		return err
 	}
@@ -321,15 +315,8 @@ func (s *Server) incomeEditPage(w http.ResponseWriter, r bunrouter.Request) erro
 // incomeEditSubmit changes the income as PUT /income/{id} does; a blank
 // description or account clears it.
 func (s *Server) incomeEditSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
-		return err
-	}
-	id, err := pathRecord(r)
-	if err != nil {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "income")
+	if !ok {
 		return err
 	}
 	in, err := s.ledger.GetIncome(r.Context(), u.ID, id)
@@ -614,15 +601,6 @@ func (s *Server) splitView(r *http.Request, u finance.User, e finance.Expense, b
 	return splitData{Show: show, Expense: e, Fields: map[string]string{}, Categories: cats, Back: backTo(back, ExpensesPath)}, nil
 }
 
-// splitExpenseOf reads the expense of a split page's path.
-func (s *Server) splitExpenseOf(r bunrouter.Request, u finance.User) (finance.Expense, error) {
-	id, err := pathRecord(r)
-	if err != nil {
-		return finance.Expense{}, err
-	}
-	return s.ledger.GetExpense(r.Context(), u.ID, id)
-}
-
 func (s *Server) renderSplit(w http.ResponseWriter, r *http.Request, u finance.User, sid string, status int, message string, d splitData) error {
 	return s.render(w, r, "expense_split", pageView{Title: "Split expense", Nav: "expenses", User: &u, CSRF: auth.CSRFToken(sid),
 		status: status, Error: message, Notice: notices[r.URL.Query().Get("notice")], Data: d})
@@ -635,7 +613,11 @@ func (s *Server) splitPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if !ok || err != nil {
 		return err
 	}
-	e, err := s.splitExpenseOf(r, u)
+	id, err := pathRecord(r, "expense")
+	if err != nil {
+		return err
+	}
+	e, err := s.ledger.GetExpense(r.Context(), u.ID, id)
 	if err != nil {
 		return err
 	}
@@ -660,14 +642,11 @@ func (s *Server) splitPage(w http.ResponseWriter, r bunrouter.Request) error {
 // splitSubmit splits the expense into the rows that are not blank as POST
 // /expenses/{id}/split does; "Add parts" shows the form again with more rows.
 func (s *Server) splitSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "expense")
+	if !ok {
 		return err
 	}
-	if err := checkForm(r.Request, sid); err != nil {
-		return err
-	}
-	e, err := s.splitExpenseOf(r, u)
+	e, err := s.ledger.GetExpense(r.Context(), u.ID, id)
 	if err != nil {
 		return err
 	}
