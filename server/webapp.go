@@ -32,8 +32,8 @@ const (
 func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodGet, RecordPath, s.recordPage)
 	s.page(http.MethodPost, RecordPath, s.recordSubmit)
-	s.page(http.MethodGet, ExpensesPath, s.expensesPage)
-	s.page(http.MethodGet, ExpensesPath+".csv", s.expensesCSV)
+	s.heavyPage(ExpensesPath, s.expensesPage, "search")
+	s.heavyPage(ExpensesPath+".csv", s.expensesCSV)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
 	s.registerWebAppIncomeRoutes()
 	s.registerWebAppCardRoutes()
