@@ -95,6 +95,13 @@ func TestHeavyRoutesAreDeclared(t *testing.T) {
 		"GET /api/v1/expenses/summary",
 		"GET /api/v1/dashboard",
 		"GET /api/v1/reports/:report",
+		// The web app's pages of the same reads.
+		"GET /",
+		"GET /expenses?search",
+		"GET /expenses.csv",
+		"GET /income?search",
+		"GET /income.csv",
+		"GET /reports/:name",
 	}
 	slices.Sort(want)
 	slices.Sort(got)

@@ -304,7 +304,7 @@ func safeNext(next string) string {
 // --- routes -----------------------------------------------------------------
 
 func (s *Server) registerPageRoutes() {
-	s.page(http.MethodGet, "/", s.home)
+	s.heavyPage("/", s.home) // Home is the dashboard
 	s.page(http.MethodGet, staticPath+"/:file", s.staticFile)
 	s.page(http.MethodGet, SetupPath, s.setupPage)
 	s.add(Route{Method: http.MethodPost, Path: SetupPath, Access: auth.Public, Page: true, PerIP: true}, s.setupSubmit)

@@ -248,6 +248,14 @@ func (s *Server) page(method, path string, h handlerFunc) {
 	s.add(Route{Method: method, Path: path, Access: auth.Public, Page: true}, h)
 }
 
+// heavyPage registers a page that runs expensive reads (a dashboard, a
+// report, a whole list as CSV) in the heavy-read slots the API's summaries
+// and reports use; with parameters, only a request carrying one of them is
+// heavy (a list's text search).
+func (s *Server) heavyPage(path string, h handlerFunc, with ...string) {
+	s.add(Route{Method: http.MethodGet, Path: path, Access: auth.Public, Page: true, Heavy: len(with) == 0, HeavyWith: with}, h)
+}
+
 func (s *Server) add(rt Route, h handlerFunc) {
 	if !rt.Access.Valid() {
 		panic(fmt.Sprintf("server: route %s %s declares no scope", rt.Method, rt.Path))

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -32,8 +33,8 @@ const (
 func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodGet, RecordPath, s.recordPage)
 	s.page(http.MethodPost, RecordPath, s.recordSubmit)
-	s.page(http.MethodGet, ExpensesPath, s.expensesPage)
-	s.page(http.MethodGet, ExpensesPath+".csv", s.expensesCSV)
+	s.heavyPage(ExpensesPath, s.expensesPage, "search")
+	s.heavyPage(ExpensesPath+".csv", s.expensesCSV)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
 	s.registerWebAppRecordRoutes()
 	s.registerWebAppIncomeRoutes()
@@ -406,16 +407,19 @@ func (v *listView) paged(p finance.Pagination) {
 	v.Back = link(p.Page)
 }
 
-// allRows collects every row of a list through its use case, a page of
-// the largest size at a time, in the order of p: a CSV download holds all
-// the rows through the filter, not one page.
+// allRows collects every row of a list through its use case, in the order
+// of p: a CSV download holds all the rows through the filter, not one page.
+// A list of more than csvMaxRows rows is refused, naming the date range.
 func allRows[T any](p finance.ListParams, list func(finance.ListParams) (finance.Page[T], error)) ([]T, error) {
-	p.Page, p.Limit = 1, finance.MaxLimit
+	p.Page, p.Limit = 1, csvPageSize
 	var out []T
 	for {
 		page, err := list(p)
 		if err != nil {
 			return nil, err
+		}
+		if n := page.Pagination.TotalItems; n > csvMaxRows {
+			return nil, finance.Invalid("dateFrom", fmt.Sprintf("selects %d rows, and a download holds at most %d: choose a shorter date range", n, csvMaxRows))
 		}
 		out = append(out, page.Items...)
 		if p.Page >= page.Pagination.TotalPages {
@@ -424,6 +428,15 @@ func allRows[T any](p finance.ListParams, list func(finance.ListParams) (finance
 		p.Page++
 	}
 }
+
+// A list download is read csvPageSize rows at a time (the pages are
+// offsets into the list's index order, so large pages keep their number
+// small) and holds at most csvMaxRows rows: more than a spreadsheet works
+// with comfortably, and a bound on the memory one download takes.
+const (
+	csvPageSize = 5_000
+	csvMaxRows  = 100_000
+)
 
 // listPage renders a list page, or its refusal of the filter as the API
 // words it (with the form, and no rows, to correct it on).

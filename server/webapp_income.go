@@ -19,8 +19,8 @@ import (
 const IncomePath = "/income"
 
 func (s *Server) registerWebAppIncomeRoutes() {
-	s.page(http.MethodGet, IncomePath, s.incomePage)
-	s.page(http.MethodGet, IncomePath+".csv", s.incomeCSV)
+	s.heavyPage(IncomePath, s.incomePage, "search")
+	s.heavyPage(IncomePath+".csv", s.incomeCSV)
 	s.page(http.MethodPost, IncomePath+"/:id/void", s.incomeVoid)
 }
 

@@ -30,7 +30,7 @@ const ReportsPath = "/reports"
 func (s *Server) registerWebAppReportRoutes() {
 	s.page(http.MethodGet, ReportsPath, s.reportsPage)
 	// Heavy, as GET /api/v1/reports/{report} is: they share its slots.
-	s.add(Route{Method: http.MethodGet, Path: ReportsPath + "/:name", Access: auth.Public, Page: true, Heavy: true}, s.reportPage)
+	s.heavyPage(ReportsPath+"/:name", s.reportPage)
 }
 
 // reportInfo is how the web app names and describes a report.
