@@ -68,7 +68,10 @@ export async function snap(page, name, size = 'phone') {
  */
 export async function openContext(browser, size, expected = () => false) {
   const context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.hasTouch });
-  context.setDefaultTimeout(0); // waits end on their event; the runner's timeout catches a hang
+  // Waits end on their event and the runner's timeout catches a hang; to
+  // find what a hanging journey waits for, E2E_WAIT=20000 makes each wait
+  // give up after 20 s, naming it.
+  context.setDefaultTimeout(Number(process.env.E2E_WAIT ?? 0));
   const problems = [];
   const page = await context.newPage();
   page.on('console', (m) => {

@@ -2,7 +2,8 @@
 // at phone size (390×844): first-run setup, Home, recording an expense (a
 // refused form first, then a valid one), seeing it in Home's spending chart
 // and its figures table, and finding it in the expense list; then the same
-// user signs in at desktop width and finds it there. Every page is
+// user signs in at desktop width, adds an account and a card, records with
+// the two other methods and sees all three on Home. Every page is
 // screenshotted in light and dark and checked by the accessibility linter
 // (see webapp-kit.mjs).
 import { test, before, after } from 'node:test';
@@ -76,16 +77,72 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   await context.close();
 });
 
-test('at desktop width the same user signs in and finds the expense on Home and in the list', async () => {
+const nav = (page, name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+/** Opens the collapsed section (a details element) that holds field. */
+async function openSection(page, field) {
+  if (!(await page.locator(field).isVisible())) await page.locator(`details:has(${field}) > summary`).click();
+}
+
+/** Records an expense of today through the Record page, paid with method. */
+async function recordExpense(page, { amount, description, category, method }) {
+  await nav(page, 'Record').click();
+  await page.waitForURL('**/record');
+  await page.locator('#amount').fill(amount);
+  await page.getByLabel('Description').fill(description);
+  await page.getByLabel('Category').selectOption(category);
+  await page.getByRole('radio', { name: method }).check();
+  if (method === 'Account Debit') await page.locator('#account_id').selectOption({ index: 1 }); // the only account
+  if (method === 'Credit Card') await page.locator('#credit_card_id').selectOption({ index: 1 }); // the only card
+  await page.getByRole('button', { name: 'Save expense' }).click();
+  await page.waitForURL('**/?month=*&notice=expense-recorded');
+}
+
+test('at desktop width the same user adds an account and a card, records with each method and sees all three on Home', async () => {
   const { context, page, problems } = await openContext(browser, desktop);
   await signIn(page, finance);
-  assert.match(await page.locator('#spending-heading ~ svg.chart[role=img]').getAttribute('aria-label'), /Food & Dining ₱250\.50/);
+  assert.match(await page.locator('#spending-heading ~ svg.chart').getAttribute('aria-label'), /Food & Dining ₱250\.50/);
   await snap(page, '4-home', desktop.name);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Expenses' }).click();
+
+  await nav(page, 'Accounts').click();
+  await page.waitForURL('**/accounts');
+  await openSection(page, '#new-name');
+  await page.locator('#new-name').fill('Payroll');
+  await page.locator('#new-opening').fill('5000');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/accounts/*?notice=account-created');
+  await nav(page, 'Cards').click();
+  await page.waitForURL('**/cards');
+  await openSection(page, '#new-name');
+  await page.locator('#new-name').fill('Visa');
+  await page.locator('#new-limit').fill('50000');
+  await page.locator('#new-sday').fill('28');
+  await page.locator('#new-dday').fill('15');
+  await page.getByRole('button', { name: 'Create card' }).click();
+  await page.waitForURL('**/cards/*?notice=card-created');
+
+  await recordExpense(page, { amount: '1000.25', description: 'Weekly groceries', category: 'Groceries', method: 'Account Debit' });
+  await recordExpense(page, { amount: '499.25', description: 'Shoes', category: 'Shopping', method: 'Credit Card' });
+
+  // Home: the three expenses (Cash on the phone, Account Debit and Credit
+  // Card here) in the month's spending, the chart and its table.
+  assert.equal(await page.textContent('.stat:has(dt:text-is("Spending")) dd'), '₱1,750.00');
+  const label = await page.locator('#spending-heading ~ svg.chart').getAttribute('aria-label');
+  for (const bar of ['Groceries ₱1,000.25', 'Shopping ₱499.25', 'Food & Dining ₱250.50']) assert.ok(label.includes(bar), `chart lacks ${bar}: ${label}`);
+  assert.deepEqual(await page.locator('#spending-table tbody tr').evaluateAll((rows) =>
+    rows.map((r) => [...r.children].map((c) => c.textContent.trim()))),
+  [['Groceries', '₱1,000.25'], ['Shopping', '₱499.25'], ['Food & Dining', '₱250.50']]);
+  assert.match(await page.textContent('#accounts-heading ~ *'), /Payroll[\s\S]*₱3,999\.75/);
+  assert.match(await page.textContent('#cards-heading ~ *'), /Outstanding balance₱499\.25/);
+  await snap(page, '6-home-three-methods', desktop.name);
+
+  await nav(page, 'Expenses').click();
   await page.waitForURL('**/expenses');
-  assert.match(await page.textContent('main'), /Lunch with Ana/);
+  const text = await page.textContent('main');
+  for (const e of ['Lunch with Ana', 'Weekly groceries', 'Shoes']) assert.ok(text.includes(e), `the list lacks ${e}`);
+  assert.match(await page.textContent('#list-heading'), /3 expenses$/);
   await snap(page, '5-expenses', desktop.name);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Record' }).click();
+  await nav(page, 'Record').click();
   await page.waitForURL('**/record');
   await snap(page, '2-record', desktop.name);
   assert.deepEqual(problems, [], 'no console errors');
