@@ -91,25 +91,41 @@ func (s *Server) parseExpenseText(ctx context.Context, h http.Header, userID str
 
 func (s *Server) parseImages(w http.ResponseWriter, r bunrouter.Request) error {
 	if ok, why := s.ai.CanReadImages(); !ok {
-		return finance.Invalid("images", why)
+		return finance.Invalid("images", why) // refused before the files are read
 	}
-	images, err := s.readImagesForm(r.Request)
+	form, err := s.readImagesForm(r.Request, "")
 	if err != nil {
 		return err
 	}
-	if err := s.spendAIBudget(w.Header(), userID(r), aiImageWeight*len(images)); err != nil {
-		return err
-	}
-	in, err := s.ledger.ParseInputs(r.Context(), userID(r))
+	res, err := s.parseReceiptImages(r.Context(), w.Header(), userID(r), form.Images)
 	if err != nil {
 		return err
-	}
-	res, err := s.ai.ParseImages(r.Context(), in, images)
-	if err != nil {
-		return s.aiError(w.Header(), err)
 	}
 	writeData(w, http.StatusOK, parsedMessage(res), res)
 	return nil
+}
+
+// parseReceiptImages is POST /expenses/ai/parse-images once its files are
+// read, and the Record page's "Read a receipt" form: an engine that reads
+// images, the user's AI budget, then one draft per image, each checked as
+// a create would check it. The rate-limit headers go to h; a spent budget
+// or busy engines are a 429.
+func (s *Server) parseReceiptImages(ctx context.Context, h http.Header, userID string, images []ai.Image) (ai.Result, error) {
+	if ok, why := s.ai.CanReadImages(); !ok {
+		return ai.Result{}, finance.Invalid("images", why)
+	}
+	if err := s.spendAIBudget(h, userID, aiImageWeight*len(images)); err != nil {
+		return ai.Result{}, err
+	}
+	in, err := s.ledger.ParseInputs(ctx, userID)
+	if err != nil {
+		return ai.Result{}, err
+	}
+	res, err := s.ai.ParseImages(ctx, in, images)
+	if err != nil {
+		return ai.Result{}, s.aiError(h, err)
+	}
+	return res, nil
 }
 
 func parsedMessage(res ai.Result) string {
@@ -119,55 +135,107 @@ func parsedMessage(res ai.Result) string {
 	return fmt.Sprintf("Parsed %d expense drafts; nothing was saved", len(res.Items))
 }
 
+// receiptUpload is what a parse-images form holds: the images, and the
+// optional note of the Record page's form (the API ignores it).
+type receiptUpload struct {
+	Images []ai.Image
+	Note   string
+}
+
+// maxNoteBytes bounds the note read from a form: a description's 255
+// characters of up to 4 bytes each, and one byte more to tell it is longer.
+const maxNoteBytes = finance.MaxDescription*4 + 1
+
 // readImagesForm reads the multipart images of parse-images part by part:
 // 1 to MaxParseImages files named "images", each read up to one byte past
 // MaxParseImageBytes and refused on its own field when larger, and each
 // sniffed as PNG, JPEG or WebP from its bytes (the part's declared type is
-// not trusted). Other fields are ignored.
-func (s *Server) readImagesForm(r *http.Request) ([]ai.Image, error) {
+// not trusted). A "note" is kept; other fields are ignored.
+//
+// A web page's form (formSecret not empty: the session id) must carry its
+// form token in a csrf field first; it is checked when it arrives, so a
+// forged upload is refused before any file is read.
+func (s *Server) readImagesForm(r *http.Request, formSecret string) (receiptUpload, error) {
+	var form receiptUpload
+	if formSecret != "" && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return form, errFormExpired
+	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
-		return nil, badRequest("Content-Type must be multipart/form-data with 1 to "+strconv.Itoa(MaxParseImages)+" files named images", nil)
+		if formSecret != "" {
+			return form, errFormExpired // a page's form is always multipart with its token
+		}
+		return form, badRequest("Content-Type must be multipart/form-data with 1 to "+strconv.Itoa(MaxParseImages)+" files named images", nil)
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, badRequest("Request body is not a valid multipart form", nil)
+		return form, badRequest("Request body is not a valid multipart form", nil)
 	}
-	var images []ai.Image
+	formChecked := formSecret == ""
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, s.formReadError(err)
+			return form, s.formReadError(err)
 		}
-		if part.FormName() != "images" {
+		if !formChecked {
+			token, err := io.ReadAll(io.LimitReader(part, 256))
+			if err != nil {
+				return form, s.formReadError(err)
+			}
+			if part.FormName() != "csrf" || !auth.CSRFValid(formSecret, string(token)) {
+				return form, errFormExpired
+			}
+			formChecked = true
+			continue
+		}
+		switch part.FormName() {
+		case "images":
+			if part.FileName() == "" && formSecret != "" {
+				// A page's file field left empty still sends an empty part.
+				if _, err := io.Copy(io.Discard, part); err != nil {
+					return form, s.formReadError(err)
+				}
+				continue
+			}
+		case "note":
+			b, err := io.ReadAll(io.LimitReader(part, maxNoteBytes))
+			if err != nil {
+				return form, s.formReadError(err)
+			}
+			form.Note = string(b)
+			continue
+		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
-				return nil, s.formReadError(err)
+				return form, s.formReadError(err)
 			}
 			continue
 		}
-		if len(images) == MaxParseImages {
-			return nil, finance.Invalid("images", fmt.Sprintf("must hold 1 to %d images", MaxParseImages))
+		if len(form.Images) == MaxParseImages {
+			return form, finance.Invalid("images", fmt.Sprintf("must hold 1 to %d images", MaxParseImages))
 		}
-		field := fmt.Sprintf("images[%d]", len(images))
+		field := fmt.Sprintf("images[%d]", len(form.Images))
 		data, err := io.ReadAll(io.LimitReader(part, MaxParseImageBytes+1))
 		if err != nil {
-			return nil, s.formReadError(err)
+			return form, s.formReadError(err)
 		}
 		if len(data) > MaxParseImageBytes {
-			return nil, finance.Invalid(field, "must be at most 5 MiB ("+strconv.Itoa(MaxParseImageBytes)+" bytes)")
+			return form, finance.Invalid(field, "must be at most 5 MiB ("+strconv.Itoa(MaxParseImageBytes)+" bytes)")
 		}
 		ct := http.DetectContentType(data)
 		if _, ok := pictureTypes[ct]; !ok {
-			return nil, finance.Invalid(field, "must be a PNG, JPEG or WebP image")
+			return form, finance.Invalid(field, "must be a PNG, JPEG or WebP image")
 		}
-		images = append(images, ai.Image{Data: data, ContentType: ct})
+		form.Images = append(form.Images, ai.Image{Data: data, ContentType: ct})
 	}
-	if len(images) == 0 {
-		return nil, finance.Invalid("images", fmt.Sprintf("is required: send 1 to %d PNG, JPEG or WebP files named images", MaxParseImages))
+	if !formChecked {
+		return form, errFormExpired
 	}
-	return images, nil
+	if len(form.Images) == 0 {
+		return form, finance.Invalid("images", fmt.Sprintf("is required: send 1 to %d PNG, JPEG or WebP files named images", MaxParseImages))
+	}
+	return form, nil
 }
 
 // spendAIBudget takes weight from the user's AI budget, or refuses with

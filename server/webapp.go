@@ -37,6 +37,7 @@ func (s *Server) registerWebAppRoutes() {
 	s.heavyPage(ExpensesPath+".csv", s.expensesCSV)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)
 	s.registerWebAppRecordRoutes()
+	s.registerWebAppReceiptRoutes()
 	s.registerWebAppIncomeRoutes()
 	s.registerWebAppCardRoutes()
 	s.registerWebAppReportRoutes()
@@ -132,6 +133,8 @@ type recordData struct {
 	Kind       string
 	Edit       *recordEdit // the record being changed; nil on a new one
 	Text       string      // what was typed in the "Type it" box
+	Note       string      // the note sent with a receipt
+	ImagesOff  string      // why this server reads no receipt photos; "" when it does
 	Form       recordForm
 	Fields     map[string]string
 	Methods    []string
@@ -168,6 +171,7 @@ func (s *Server) recordView(r *http.Request, u finance.User, kind string, form r
 			return recordData{}, err
 		}
 		d.Methods, d.Categories, d.Accounts, d.Cards = opts.PaymentMethods, opts.Categories, opts.Accounts, opts.CreditCards
+		_, d.ImagesOff = s.ai.CanReadImages()
 		if d.Form.PaymentMethod == "" {
 			d.Form.PaymentMethod = opts.DefaultPaymentMethod
 		}

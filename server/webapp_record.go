@@ -362,7 +362,9 @@ type bulkData struct {
 	Show       display
 	Text       string            // the "Type it" text
 	Fields     map[string]string // problems of the text, and of the whole list ("items")
-	Parsed     bool              // the rows are drafts of the text, for review
+	Parsed     bool              // the rows are drafts of the text or of receipts, for review
+	Receipt    bool              // the drafts are of receipt photos
+	Note       string            // the note sent with the photos
 	Engine     string
 	Warnings   []string // the parser's warnings about no one draft
 	Rows       []bulkRow
@@ -430,6 +432,7 @@ func (s *Server) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	f := r.PostForm
 	d.Parsed, d.Text = f.Get("parsed") == "true", f.Get("text")
+	d.Receipt, d.Note = d.Parsed && f.Get("receipt") == "true", f.Get("note")
 	n, more := formRows(f, finance.MaxBulkItems)
 	for i := range n {
 		v := func(name string) string { return f.Get(fmt.Sprintf("items[%d].%s", i, name)) }
@@ -514,14 +517,20 @@ func (s *Server) parseSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	for i, draft := range res.Items {
 		d.Rows = append(d.Rows, draftRow(i, draft))
 	}
-	for _, warning := range res.Warnings {
+	d.addWarnings(res.Warnings)
+	return s.renderBulk(w, r.Request, u, sid, http.StatusOK, "", d)
+}
+
+// addWarnings puts the parser's warnings on the drafts they name
+// ("items[1].account_id ..."), the others above all of them.
+func (d *bulkData) addWarnings(warnings []string) {
+	for _, warning := range warnings {
 		if i, rest, ok := rowProblem(warning); ok && i < len(d.Rows) {
 			d.Rows[i].Warnings = append(d.Rows[i].Warnings, strings.TrimSpace(strings.TrimPrefix(rest, ":")))
 		} else {
 			d.Warnings = append(d.Warnings, warning)
 		}
 	}
-	return s.renderBulk(w, r.Request, u, sid, http.StatusOK, "", d)
 }
 
 // aiBusyMessage tells a person that AI parsing refused for now (their
