@@ -150,7 +150,8 @@ const maxNoteBytes = finance.MaxDescription*4 + 1
 // 1 to MaxParseImages files named "images", each read up to one byte past
 // MaxParseImageBytes and refused on its own field when larger, and each
 // sniffed as PNG, JPEG or WebP from its bytes (the part's declared type is
-// not trusted). A "note" is kept; other fields are ignored.
+// not trusted); the first problem is answered once the whole form is read.
+// A "note" is kept; other fields are ignored.
 //
 // A web page's form (formSecret not empty: the session id) must carry its
 // form token in a csrf field first; it is checked when it arrives, so a
@@ -171,6 +172,7 @@ func (s *Server) readImagesForm(r *http.Request, formSecret string) (receiptUplo
 		return form, badRequest("Request body is not a valid multipart form", nil)
 	}
 	formChecked := formSecret == ""
+	var problem error // the first problem of the images; the rest of the form is still read (the note)
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -212,8 +214,12 @@ func (s *Server) readImagesForm(r *http.Request, formSecret string) (receiptUplo
 			}
 			continue
 		}
+		if problem != nil {
+			continue // the next part skips what is left of this one
+		}
 		if len(form.Images) == MaxParseImages {
-			return form, finance.Invalid("images", fmt.Sprintf("must hold 1 to %d images", MaxParseImages))
+			problem = finance.Invalid("images", fmt.Sprintf("must hold 1 to %d images", MaxParseImages))
+			continue
 		}
 		field := fmt.Sprintf("images[%d]", len(form.Images))
 		data, err := io.ReadAll(io.LimitReader(part, MaxParseImageBytes+1))
@@ -221,16 +227,21 @@ func (s *Server) readImagesForm(r *http.Request, formSecret string) (receiptUplo
 			return form, s.formReadError(err)
 		}
 		if len(data) > MaxParseImageBytes {
-			return form, finance.Invalid(field, "must be at most 5 MiB ("+strconv.Itoa(MaxParseImageBytes)+" bytes)")
+			problem = finance.Invalid(field, "must be at most 5 MiB ("+strconv.Itoa(MaxParseImageBytes)+" bytes)")
+			continue
 		}
 		ct := http.DetectContentType(data)
 		if _, ok := pictureTypes[ct]; !ok {
-			return form, finance.Invalid(field, "must be a PNG, JPEG or WebP image")
+			problem = finance.Invalid(field, "must be a PNG, JPEG or WebP image")
+			continue
 		}
 		form.Images = append(form.Images, ai.Image{Data: data, ContentType: ct})
 	}
 	if !formChecked {
 		return form, errFormExpired
+	}
+	if problem != nil {
+		return form, problem
 	}
 	if len(form.Images) == 0 {
 		return form, finance.Invalid("images", fmt.Sprintf("is required: send 1 to %d PNG, JPEG or WebP files named images", MaxParseImages))

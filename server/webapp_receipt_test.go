@@ -15,8 +15,8 @@ import (
 )
 
 // receiptForm is the Record page's "Read a receipt" form as a browser
-// sends it: the form token first (none when token is ""), the note, then
-// one file part per photo.
+// sends it, in the page's order: the form token first (none when token is
+// ""), one file part per photo, then the note.
 func receiptForm(t *testing.T, token, note string, files ...[]byte) (string, string) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -24,7 +24,6 @@ func receiptForm(t *testing.T, token, note string, files ...[]byte) (string, str
 	if token != "" {
 		w.WriteField("csrf", token)
 	}
-	w.WriteField("note", note)
 	for _, f := range files {
 		part, err := w.CreateFormFile("images", "receipt.png")
 		if err != nil {
@@ -32,6 +31,7 @@ func receiptForm(t *testing.T, token, note string, files ...[]byte) (string, str
 		}
 		part.Write(f)
 	}
+	w.WriteField("note", note)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
