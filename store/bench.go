@@ -383,3 +383,29 @@ func (b *BaselineWriter) Insert(ctx context.Context, amount int64, date, descrip
 
 // Close closes the scratch database.
 func (b *BaselineWriter) Close() error { return errors.Join(b.insert.Close(), b.db.Close()) }
+
+// BTreeBytes is the space one B-tree (a table or an index) takes in the
+// database file.
+type BTreeBytes struct {
+	Name  string
+	Bytes int64
+}
+
+// BTreeSizes reads every B-tree's bytes from SQLite's dbstat table, largest
+// first.
+func BTreeSizes(ctx context.Context, db *DB) ([]BTreeBytes, error) {
+	var out []BTreeBytes
+	rows, err := db.reader.QueryContext(ctx, "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b BTreeBytes
+		if err := rows.Scan(&b.Name, &b.Bytes); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
