@@ -8,16 +8,21 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// MigrationCount is the number of embedded up migrations.
+// MigrationCount is the number of up migrations: embedded files and table rebuilds.
 func MigrationCount() (int, error) {
 	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	n := 0
+	n := len(rebuilds)
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".up.sql") {
 			n++
 		}
 	}
 	return n, err
+}
+
+// MigrateThrough applies the migrations named up to last.
+func (db *DB) MigrateThrough(ctx context.Context, last string) error {
+	return db.migrateThrough(ctx, last)
 }
 
 // WriterPragma returns the value of PRAGMA name on the writer connection.

@@ -1,0 +1,140 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
+)
+
+// Some schema changes need a table rebuilt: SQLite cannot change a table's
+// primary key in place. A rebuild follows SQLite's documented procedure
+// (https://sqlite.org/lang_altertable.html, "Making Other Kinds Of Table
+// Schema Changes"): with foreign key enforcement off, so that dropping the
+// old table neither cascades into the tables that reference it nor checks
+// them, one transaction creates the new table, copies the rows, drops the old
+// table, renames the new one, recreates the old table's indexes and triggers
+// from their stored SQL, and checks every foreign key before it commits.
+// Enforcement cannot be switched inside a transaction, which is why these
+// migrations are Go functions and not .tx.up.sql files.
+
+// rebuild is one table rebuild, run as the migration named name.
+type rebuild struct {
+	name, comment string
+	table         string
+	// create creates the new table under the name table+"_new".
+	create string
+	// columns are copied from the old table to the new one.
+	columns string
+}
+
+// rebuilds are the migrations that rebuild a table, after the .sql ones of
+// earlier names.
+var rebuilds = []rebuild{{
+	// Expenses are keyed by their id: a WITHOUT ROWID table is stored in
+	// id order and needs no separate index from id to row, and every other
+	// index ends with the id it already holds instead of an extra rowid.
+	name: "20261128000100", comment: "expenses_without_rowid", table: "expenses",
+	create: `CREATE TABLE expenses_new (
+    id                     TEXT PRIMARY KEY,
+    user_id                TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    amount                 INTEGER NOT NULL CHECK (amount > 0),
+    date                   TEXT NOT NULL,
+    description            TEXT NOT NULL,
+    category_id            TEXT REFERENCES categories (id),    -- NULL while split
+    payment_method         TEXT NOT NULL CHECK (payment_method IN ('Cash', 'Account Debit', 'Credit Card')),
+    account_id             TEXT REFERENCES accounts (id),
+    credit_card_id         TEXT REFERENCES credit_cards (id),
+    notes                  TEXT,
+    status                 TEXT NOT NULL CHECK (status IN ('active', 'voided')),
+    source                 TEXT NOT NULL DEFAULT 'manual' CHECK (source IN ('manual', 'bill_payment')),
+    bill_payment_id        TEXT,
+    account_transaction_id TEXT,
+    card_transaction_id    TEXT,
+    voided_at              TIMESTAMP,
+    created_at             TIMESTAMP NOT NULL,
+    updated_at             TIMESTAMP NOT NULL
+) WITHOUT ROWID`,
+	columns: expenseInsertColumns,
+}}
+
+// migration is r as a migration of its own.
+func (r rebuild) migration() migrate.Migration {
+	return migrate.Migration{Name: r.name, Comment: r.comment,
+		Up: func(ctx context.Context, m *migrate.Migrator, _ *migrate.Migration) error { return r.run(ctx, m.DB()) }}
+}
+
+// run rebuilds the table on one connection of db.
+func (r rebuild) run(ctx context.Context, db *bun.DB) (err error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, conn.Close()) }()
+	// legacy_alter_table makes the rename rename the table alone: by
+	// default SQLite also checks every trigger of the schema, and those of
+	// other tables that read the old table fail while it is gone.
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = ON"); err != nil {
+		return err
+	}
+	defer func() {
+		_, on := conn.ExecContext(ctx, "PRAGMA legacy_alter_table = OFF; PRAGMA foreign_keys = ON")
+		err = errors.Join(err, on)
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := r.steps(ctx, tx); err != nil {
+		return errors.Join(fmt.Errorf("rebuild %s: %w", r.table, err), tx.Rollback())
+	}
+	return tx.Commit()
+}
+
+func (r rebuild) steps(ctx context.Context, tx bun.Tx) error {
+	// The indexes and triggers of the table go with it; their SQL is kept
+	// to create them again. Automatic indexes (of PRIMARY KEY and UNIQUE)
+	// have none: the new table's own constraints make them.
+	var schema []string
+	if err := tx.NewRaw(`SELECT sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL
+		ORDER BY type, name`, r.table).Scan(ctx, &schema); err != nil {
+		return err
+	}
+	stmts := []string{
+		r.create,
+		fmt.Sprintf("INSERT INTO %s_new (%s) SELECT %[2]s FROM %[1]s", r.table, r.columns),
+		"DROP TABLE " + r.table,
+		fmt.Sprintf("ALTER TABLE %s_new RENAME TO %[1]s", r.table),
+	}
+	for _, q := range append(stmts, schema...) {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", strings.SplitN(strings.TrimSpace(q), "\n", 2)[0], err)
+		}
+	}
+	var broken []string
+	rows, err := tx.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, parent string
+		var rowid sql.NullInt64
+		var fk int
+		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
+			return err
+		}
+		broken = append(broken, fmt.Sprintf("%s row %d -> %s", table, rowid.Int64, parent))
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(broken) > 0 {
+		return fmt.Errorf("foreign keys broken: %s", strings.Join(broken, ", "))
+	}
+	return nil
+}
