@@ -45,6 +45,17 @@ func (db *DB) ReaderExec(ctx context.Context, query string, args ...any) error {
 	return err
 }
 
+// ReaderScan runs a query on a reader connection and scans its rows into dest.
+func (db *DB) ReaderScan(ctx context.Context, dest any, query string, args ...any) error {
+	return db.reader.NewRaw(query, args...).Scan(ctx, dest)
+}
+
+// WriterExec runs a statement on the writer, outside any transaction.
+func (db *DB) WriterExec(ctx context.Context, query string, args ...any) error {
+	_, err := db.writer.ExecContext(ctx, query, args...)
+	return err
+}
+
 // QueryInt runs a query returning one integer on a reader connection.
 func (db *DB) QueryInt(ctx context.Context, query string, args ...any) (int, error) {
 	var n int

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -137,22 +136,9 @@ func (r rebuild) steps(ctx context.Context, tx bun.Tx) error {
 			return fmt.Errorf("%s: %w", strings.SplitN(strings.TrimSpace(q), "\n", 2)[0], err)
 		}
 	}
+	// foreign_key_check lists every row whose key has no parent.
 	var broken []string
-	rows, err := tx.QueryContext(ctx, "PRAGMA foreign_key_check")
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var table, parent string
-		var rowid sql.NullInt64
-		var fk int
-		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
-			return err
-		}
-		broken = append(broken, fmt.Sprintf("%s row %d -> %s", table, rowid.Int64, parent))
-	}
-	if err := rows.Err(); err != nil {
+	if err := tx.NewRaw("SELECT DISTINCT \"table\" || ' -> ' || parent FROM pragma_foreign_key_check").Scan(ctx, &broken); err != nil {
 		return err
 	}
 	if len(broken) > 0 {
