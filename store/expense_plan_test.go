@@ -36,7 +36,7 @@ func TestExpenseQueryPlans(t *testing.T) {
 			return err
 		}
 	}
-	cases := []struct {
+	type planCase struct {
 		name string
 		read func() error
 		// plan is what the expense query's plan must contain; sorted says
@@ -44,38 +44,46 @@ func TestExpenseQueryPlans(t *testing.T) {
 		// order.
 		plan   string
 		sorted bool
-	}{
-		{"page by date", list(finance.ExpenseFilter{}, page("date")),
-			"SEARCH e USING INDEX expenses_user_date (user_seq=? AND status=?)", false},
-		{"page by date, voided", list(finance.ExpenseFilter{Status: finance.StatusVoided}, page("date")),
-			"SEARCH e USING INDEX expenses_user_date (user_seq=? AND status=?)", false},
-		{"page by date in a date range", list(finance.ExpenseFilter{DateFrom: from, DateTo: to}, page("date")),
-			"SEARCH e USING INDEX expenses_user_date (user_seq=? AND status=? AND date>? AND date<?)", false},
-		{"page by amount", list(finance.ExpenseFilter{}, page("amount")),
-			"SEARCH e USING INDEX expenses_user_amount (user_seq=? AND status=?)", false},
-		{"page by description", list(finance.ExpenseFilter{}, page("description")),
-			"SEARCH e USING INDEX expenses_user_description (user_seq=? AND status=?)", false},
-		{"page by created_at", list(finance.ExpenseFilter{}, page("created_at")),
-			"SEARCH e USING INDEX expenses_user_created (user_seq=? AND status=?)", false},
-		// A date range sorted by another key sorts the range's rows; the
-		// count reads index entries alone.
-		{"count in a date range", list(finance.ExpenseFilter{DateFrom: from, DateTo: to}, page("amount")),
-			"SEARCH e USING COVERING INDEX expenses_user_date (user_seq=? AND status=? AND date>? AND date<?)", true},
-		{"category in a date range by amount", list(finance.ExpenseFilter{Category: "Groceries", DateFrom: from, DateTo: to}, page("amount")),
-			"SEARCH e USING COVERING INDEX expenses_user_category (user_seq=? AND status=? AND category_id=? AND date>? AND date<?)", true},
-		{"card", list(finance.ExpenseFilter{CardID: fx.card}, page("date")),
+	}
+	var cases []planCase
+	for _, status := range []string{finance.StatusActive, finance.StatusVoided} {
+		filter := func(f finance.ExpenseFilter) finance.ExpenseFilter { f.Status = status; return f }
+		index := func(name string) string { return "expenses_" + status + "_" + name }
+		cases = append(cases,
+			planCase{status + " page by date", list(filter(finance.ExpenseFilter{}), page("date")),
+				"SEARCH e USING INDEX " + index("date") + " (user_seq=?)", false},
+			planCase{status + " page by date in a date range", list(filter(finance.ExpenseFilter{DateFrom: from, DateTo: to}), page("date")),
+				"SEARCH e USING INDEX " + index("date") + " (user_seq=? AND date>? AND date<?)", false},
+			planCase{status + " page by amount", list(filter(finance.ExpenseFilter{}), page("amount")),
+				"SEARCH e USING INDEX " + index("amount") + " (user_seq=?)", false},
+			planCase{status + " page by description", list(filter(finance.ExpenseFilter{}), page("description")),
+				"SEARCH e USING INDEX " + index("description") + " (user_seq=?)", false},
+			planCase{status + " page by created_at", list(filter(finance.ExpenseFilter{}), page("created_at")),
+				"SEARCH e USING INDEX " + index("created") + " (user_seq=?)", false},
+			// A date range sorted by another key sorts the range's rows; the
+			// count reads index entries alone.
+			planCase{status + " count in a date range", list(filter(finance.ExpenseFilter{DateFrom: from, DateTo: to}), page("amount")),
+				"SEARCH e USING COVERING INDEX " + index("date") + " (user_seq=? AND date>? AND date<?)", true},
+			// The page's ids are sorted from the entries of the range alone.
+			planCase{status + " category in a date range by amount",
+				list(filter(finance.ExpenseFilter{Category: "Groceries", DateFrom: from, DateTo: to}), page("amount")),
+				"SEARCH e USING COVERING INDEX " + index("category") + " (user_seq=? AND category_id=? AND date>? AND date<?)", true},
+		)
+	}
+	cases = append(cases,
+		planCase{"card", list(finance.ExpenseFilter{CardID: fx.card}, page("date")),
 			"SEARCH e USING INDEX expenses_card (credit_card_id=? AND status=?)", false},
-		{"account", list(finance.ExpenseFilter{AccountID: fx.account}, page("date")),
+		planCase{"account", list(finance.ExpenseFilter{AccountID: fx.account}, page("date")),
 			"SEARCH e USING INDEX expenses_account (account_id=? AND status=?)", false},
-		{"by id", func() error { _, err := repo.Expense(ctx, u.ID, fx.expenses[0]); return err },
+		planCase{"by id", func() error { _, err := repo.Expense(ctx, u.ID, fx.expenses[0]); return err },
 			"SEARCH e USING PRIMARY KEY (id=?)", false},
-		{"recent choices", func() error { _, err := repo.RecentExpenseChoices(ctx, u.ID, 5); return err },
-			"SEARCH e USING INDEX expenses_user_created (user_seq=? AND status=?)", false},
+		planCase{"recent choices", func() error { _, err := repo.RecentExpenseChoices(ctx, u.ID, 5); return err },
+			"SEARCH e USING INDEX expenses_active_created (user_seq=?)", false},
 		// The newest n of the range in index order; the union of those n
 		// expenses and n income rows is sorted.
-		{"dashboard's recent entries", func() error { _, err := repo.RecentEntries(ctx, u.ID, from, to, 5); return err },
-			"SEARCH e USING INDEX expenses_user_date (user_seq=? AND status=? AND date>? AND date<?)", true},
-	}
+		planCase{"dashboard's recent entries", func() error { _, err := repo.RecentEntries(ctx, u.ID, from, to, 5); return err },
+			"SEARCH e USING INDEX expenses_active_date (user_seq=? AND date>? AND date<?)", true},
+	)
 	var indexes []string
 	if err := db.ReaderScan(ctx, &indexes, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'expenses'"); err != nil {
 		t.Fatal(err)

@@ -43,7 +43,7 @@ func (l ledger) Expense(ctx context.Context, userID, id string) (finance.Expense
 
 // expenseSort is how GET /expenses orders a page: by col (with collation,
 // if any), then by id, in the same direction. Each has an index on
-// (user_seq, status, col, id), so an unfiltered page is read in index order.
+// (user_seq, col, id) per status, so an unfiltered page is read in index order.
 type expenseSort struct{ col, collate string }
 
 var expenseSorts = map[string]expenseSort{
@@ -94,9 +94,10 @@ type categoryMatch struct {
 // matchCategory resolves the category filter before the list query, so that
 // the query holds literal id lists: a single OR of "in a category" and "has
 // a part in one" leaves SQLite no index for either half (it reads every row
-// in the date range), while the halves apart are a range scan of
-// expenses_user_category, which also holds the sort keys, and a handful of
-// primary-key lookups. Split expenses are rare, so the second half is
+// in the date range), while the halves apart are a range scan of the
+// status's category index (expenses_active_category or
+// expenses_voided_category), which also holds the sort keys, and a handful
+// of primary-key lookups. Split expenses are rare, so the second half is
 // usually absent.
 func (l ledger) matchCategory(ctx context.Context, userID, name string) (categoryMatch, error) {
 	var m categoryMatch
@@ -337,7 +338,7 @@ func (l ledger) ExpenseTotals(ctx context.Context, userID string, from, to finan
 // RecentExpenseChoices reads the user's newest active expenses that have a
 // category (split ones have none) in an active category, newest first: the
 // history AI parsing learns the user's categories from. It walks the index
-// expenses_user_created (user_seq, status, created_at, id) backwards and
+// expenses_active_created (user_seq, created_at, id) backwards and
 // stops after limit rows, so its cost does not grow with the ledger.
 func (l ledger) RecentExpenseChoices(ctx context.Context, userID string, limit int) ([]finance.ExpenseChoice, error) {
 	var rows []struct {

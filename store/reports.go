@@ -159,7 +159,7 @@ func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finan
 }
 
 // RecentEntries reads the latest n of each kind from the date indexes
-// backwards (expenses_user_date, income_user_date) and keeps the latest n.
+// backwards (expenses_active_date, income_user_date) and keeps the latest n.
 func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finance.Date, n int) ([]finance.RecentEntry, error) {
 	expenses := l.db.NewSelect().TableExpr("expenses AS e").
 		ColumnExpr("'expense' AS kind, e.id, e.date, e.amount, e.description, cat.name AS category").
