@@ -76,7 +76,7 @@ func TestExpenseQueryPlans(t *testing.T) {
 		planCase{"account", list(finance.ExpenseFilter{AccountID: fx.account}, page("date")),
 			"SEARCH e USING INDEX expenses_account (account_id=? AND status=?)", false},
 		planCase{"by id", func() error { _, err := repo.Expense(ctx, u.ID, fx.expenses[0]); return err },
-			"SEARCH e USING PRIMARY KEY (id=?)", false},
+			"SEARCH e USING INDEX sqlite_autoindex_expenses_1 (id=?)", false},
 		planCase{"recent choices", func() error { _, err := repo.RecentExpenseChoices(ctx, u.ID, 5); return err },
 			"SEARCH e USING INDEX expenses_active_created (user_seq=?)", false},
 		// The newest n of the range in index order; the union of those n
