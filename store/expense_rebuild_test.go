@@ -15,7 +15,7 @@ import (
 
 // beforeUserSeq is the last migration of the schema whose expense indexes
 // led with user_id.
-const beforeUserSeq = "20261127000200"
+const beforeUserSeq = "20261127000300"
 
 // A database whose expenses were written under the previous schema keeps
 // every row, split part, card row, count and daily total through the
@@ -108,6 +108,8 @@ func TestExpenseRebuildKeepsRowsTotalsAndOrder(t *testing.T) {
 			"SELECT * FROM expense_counts ORDER BY user_id, status",
 			"SELECT * FROM expense_days ORDER BY user_id, date, payment_method",
 			"SELECT * FROM expense_category_days ORDER BY user_id, date, category_id",
+			"SELECT * FROM expense_months ORDER BY user_id, month, payment_method",
+			"SELECT * FROM expense_category_months ORDER BY user_id, month, category_id",
 			"SELECT * FROM spending_days ORDER BY user_id, date, category_id, payment_method, credit_card_id",
 			"SELECT * FROM account_line_totals",
 			"SELECT * FROM card_totals",
