@@ -64,8 +64,9 @@ func SeedExpenses(ctx context.Context, db *DB, email string, n int, end finance.
 	for done := 0; done < n; {
 		size := min(batch, n-done)
 		err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-			stmt, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, amount, date, description, category_id,
-				payment_method, status, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'Cash', 'active', 'manual', ?, ?)`)
+			stmt, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id,
+				payment_method, status, source, created_at, updated_at)
+				VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Cash', 'active', 'manual', ?7, ?8)`)
 			if err != nil {
 				return err
 			}
@@ -134,9 +135,9 @@ func SeedCardPurchases(ctx context.Context, db *DB, cardID string, n int, start,
 	days := start.DaysUntil(end) + 1
 	now := time.Now().UTC().Truncate(time.Second)
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		exp, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, amount, date, description, category_id,
+		exp, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id,
 			payment_method, credit_card_id, status, source, card_transaction_id, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, 'Credit Card', ?, 'active', 'manual', ?, ?, ?)`)
+			VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Credit Card', ?7, 'active', 'manual', ?8, ?9, ?10)`)
 		if err != nil {
 			return err
 		}
@@ -254,8 +255,9 @@ func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, e
 		}
 		return nil
 	}
-	err = batches(v.Expenses, `INSERT INTO expenses (id, user_id, amount, date, description, category_id, payment_method, account_id,
-		status, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 'manual', ?, ?)`, func(i int) []any {
+	err = batches(v.Expenses, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id, payment_method,
+		account_id, status, source, created_at, updated_at)
+		VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, ?7, ?8, 'active', 'manual', ?9, ?10)`, func(i int) []any {
 		method, account := finance.MethodCash, any(nil)
 		if i%4 == 0 {
 			method, account = finance.MethodAccountDebit, accountID
@@ -383,3 +385,29 @@ func (b *BaselineWriter) Insert(ctx context.Context, amount int64, date, descrip
 
 // Close closes the scratch database.
 func (b *BaselineWriter) Close() error { return errors.Join(b.insert.Close(), b.db.Close()) }
+
+// BTreeBytes is the space one B-tree (a table or an index) takes in the
+// database file.
+type BTreeBytes struct {
+	Name  string
+	Bytes int64
+}
+
+// BTreeSizes reads every B-tree's bytes from SQLite's dbstat table, largest
+// first.
+func BTreeSizes(ctx context.Context, db *DB) ([]BTreeBytes, error) {
+	var out []BTreeBytes
+	rows, err := db.reader.QueryContext(ctx, "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b BTreeBytes
+		if err := rows.Scan(&b.Name, &b.Bytes); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}

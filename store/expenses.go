@@ -43,7 +43,7 @@ func (l ledger) Expense(ctx context.Context, userID, id string) (finance.Expense
 
 // expenseSort is how GET /expenses orders a page: by col (with collation,
 // if any), then by id, in the same direction. Each has an index on
-// (user_id, status, col, id), so an unfiltered page is read in index order.
+// (user_seq, col, id) per status, so an unfiltered page is read in index order.
 type expenseSort struct{ col, collate string }
 
 var expenseSorts = map[string]expenseSort{
@@ -65,7 +65,7 @@ func (s expenseSort) orderBy(key, id string, p finance.ListParams) string {
 // whereExpenses adds the filters of GET /expenses (domain.md §1.5) but the
 // category to q, whose table is aliased e.
 func whereExpenses(q *bun.SelectQuery, userID string, f finance.ExpenseFilter) *bun.SelectQuery {
-	q = q.Where("e.user_id = ? AND e.status = ?", userID, f.Status)
+	q = q.Where("e.user_seq = "+userSeqOf+" AND e.status = ?", userID, f.Status)
 	if !f.DateFrom.IsZero() {
 		q = q.Where("e.date >= ?", f.DateFrom)
 	}
@@ -94,9 +94,10 @@ type categoryMatch struct {
 // matchCategory resolves the category filter before the list query, so that
 // the query holds literal id lists: a single OR of "in a category" and "has
 // a part in one" leaves SQLite no index for either half (it reads every row
-// in the date range), while the halves apart are a range scan of
-// expenses_user_category, which also holds the sort keys, and a handful of
-// primary-key lookups. Split expenses are rare, so the second half is
+// in the date range), while the halves apart are a range scan of the
+// status's category index (expenses_active_category or
+// expenses_voided_category), which also holds the sort keys, and a handful
+// of primary-key lookups. Split expenses are rare, so the second half is
 // usually absent.
 func (l ledger) matchCategory(ctx context.Context, userID, name string) (categoryMatch, error) {
 	var m categoryMatch
@@ -281,7 +282,8 @@ func (l ledger) InsertExpense(ctx context.Context, userID string, e finance.Expe
 	if st := l.stmt(ctx, func(h *hotStatements) *sql.Stmt { return h.insertExpense }); st != nil {
 		return insertExpense(ctx, st, userID, e)
 	}
-	_, err := l.db.NewInsert().Model(&expenseRow{Expense: e, UserID: userID}).ExcludeColumn(expenseComputed...).Exec(ctx)
+	_, err := l.db.NewInsert().Model(&expenseRow{Expense: e, UserID: userID}).ExcludeColumn(expenseComputed...).
+		Value("user_seq", userSeqOf, userID).Exec(ctx)
 	return err
 }
 
@@ -336,7 +338,7 @@ func (l ledger) ExpenseTotals(ctx context.Context, userID string, from, to finan
 // RecentExpenseChoices reads the user's newest active expenses that have a
 // category (split ones have none) in an active category, newest first: the
 // history AI parsing learns the user's categories from. It walks the index
-// expenses_user_created (user_id, status, created_at, id) backwards and
+// expenses_active_created (user_seq, created_at, id) backwards and
 // stops after limit rows, so its cost does not grow with the ledger.
 func (l ledger) RecentExpenseChoices(ctx context.Context, userID string, limit int) ([]finance.ExpenseChoice, error) {
 	var rows []struct {
@@ -346,7 +348,7 @@ func (l ledger) RecentExpenseChoices(ctx context.Context, userID string, limit i
 	err := l.db.NewSelect().TableExpr("expenses AS e").
 		ColumnExpr("e.description, cat.name AS category").
 		Join("JOIN categories AS cat ON cat.id = e.category_id AND cat.status = ?", finance.StatusActive).
-		Where("e.user_id = ? AND e.status = ?", userID, finance.StatusActive).
+		Where("e.user_seq = "+userSeqOf+" AND e.status = ?", userID, finance.StatusActive).
 		OrderExpr("e.created_at DESC, e.id DESC").Limit(int64(limit)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err

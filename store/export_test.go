@@ -8,16 +8,21 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// MigrationCount is the number of embedded up migrations.
+// MigrationCount is the number of up migrations: embedded files and table rebuilds.
 func MigrationCount() (int, error) {
 	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	n := 0
+	n := len(rebuilds)
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".up.sql") {
 			n++
 		}
 	}
 	return n, err
+}
+
+// MigrateThrough applies the migrations named up to last.
+func (db *DB) MigrateThrough(ctx context.Context, last string) error {
+	return db.migrateThrough(ctx, last)
 }
 
 // WriterPragma returns the value of PRAGMA name on the writer connection.
@@ -37,6 +42,17 @@ func (db *DB) ReaderPragma(ctx context.Context, name string) (string, error) {
 // ReaderExec runs a statement on a reader connection.
 func (db *DB) ReaderExec(ctx context.Context, query string, args ...any) error {
 	_, err := db.reader.ExecContext(ctx, query, args...)
+	return err
+}
+
+// ReaderScan runs a query on a reader connection and scans its rows into dest.
+func (db *DB) ReaderScan(ctx context.Context, dest any, query string, args ...any) error {
+	return db.reader.NewRaw(query, args...).Scan(ctx, dest)
+}
+
+// WriterExec runs a statement on the writer, outside any transaction.
+func (db *DB) WriterExec(ctx context.Context, query string, args ...any) error {
+	_, err := db.writer.ExecContext(ctx, query, args...)
 	return err
 }
 

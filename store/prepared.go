@@ -27,14 +27,16 @@ type hotStatements struct {
 	statementCursors *sql.Stmt
 }
 
-// The statements' SQL. expenseInsertColumns must name every column of
-// expenses (a test compares it with the table).
+// The statements' SQL. expenseColumns and user_seq must name every column
+// of expenses (a test compares them with the table); an insert sets user_seq
+// from user_id, the second argument.
 const (
 	categoryByNameSQL = `SELECT id, name, kind, color, icon, is_system, status, archived_at, created_at, updated_at
 		FROM categories WHERE user_id = ? AND kind = ? AND name_key = ? AND status = 'active'`
-	expenseInsertColumns = `id, user_id, amount, date, description, category_id, payment_method, account_id, credit_card_id,
+	expenseColumns = `id, user_id, amount, date, description, category_id, payment_method, account_id, credit_card_id,
 		notes, status, source, bill_payment_id, account_transaction_id, card_transaction_id, voided_at, created_at, updated_at`
-	insertExpenseSQL = `INSERT INTO expenses (` + expenseInsertColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertExpenseSQL = `INSERT INTO expenses (` + expenseColumns + `, user_seq)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, (SELECT seq FROM users WHERE id = ?2))`
 	// statementCursorsSQL is the check for due statements (StatementCursors),
 	// on every request under the card, expense, bill, dashboard and report
 	// routes and in every card write. The subquery is one seek on

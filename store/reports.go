@@ -159,12 +159,12 @@ func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finan
 }
 
 // RecentEntries reads the latest n of each kind from the date indexes
-// backwards (expenses_user_date, income_user_date) and keeps the latest n.
+// backwards (expenses_active_date, income_user_date) and keeps the latest n.
 func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finance.Date, n int) ([]finance.RecentEntry, error) {
 	expenses := l.db.NewSelect().TableExpr("expenses AS e").
 		ColumnExpr("'expense' AS kind, e.id, e.date, e.amount, e.description, cat.name AS category").
 		Join("LEFT JOIN categories AS cat ON cat.id = e.category_id").
-		Where("e.user_id = ? AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
+		Where("e.user_seq = "+userSeqOf+" AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
 		OrderExpr("e.date DESC, e.id DESC").Limit(int64(n))
 	income := l.db.NewSelect().TableExpr("income AS i").
 		ColumnExpr("'income' AS kind, i.id, i.date, i.amount, i.description, cat.name AS category").
@@ -350,7 +350,7 @@ func (db *DB) RecountExpenseTotals(ctx context.Context, userID string, from, to 
 	var out finance.ExpenseTotals
 	err := db.reader.NewSelect().TableExpr("expenses AS e").
 		ColumnExpr("e.payment_method, SUM(e.amount) AS amount, COUNT(*) AS count").
-		Where("e.user_id = ? AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
+		Where("e.user_seq = "+userSeqOf+" AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
 		GroupExpr("e.payment_method").
 		Scan(ctx, &out.ByMethod)
 	if err != nil {
@@ -364,10 +364,11 @@ func (db *DB) RecountExpenseTotals(ctx context.Context, userID string, from, to 
 		SELECT x.category_id, cat.name AS category, SUM(x.amount) AS amount, COUNT(*) AS count
 		FROM (
 			SELECT e.category_id, e.amount FROM expenses AS e
-			WHERE e.user_id = ?0 AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2 AND e.category_id IS NOT NULL
+			WHERE e.user_seq = (SELECT seq FROM users WHERE id = ?0) AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2
+				AND e.category_id IS NOT NULL
 			UNION ALL
 			SELECT s.category_id, s.amount FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id
-			WHERE e.user_id = ?0 AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2
+			WHERE e.user_seq = (SELECT seq FROM users WHERE id = ?0) AND e.status = 'active' AND e.date >= ?1 AND e.date <= ?2
 		) AS x JOIN categories AS cat ON cat.id = x.category_id
 		GROUP BY x.category_id, cat.name`, userID, from, to).
 		Scan(ctx, &out.ByCategory)

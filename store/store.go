@@ -169,17 +169,30 @@ func (db *DB) Ping(ctx context.Context) error {
 	return st.QueryRowContext(ctx).Scan(&one)
 }
 
-// Migrate applies every embedded migration not yet applied. Migrations are
-// append-only files; each runs in its own transaction and is marked applied
-// only when it succeeds.
-func (db *DB) Migrate(ctx context.Context) error {
-	migrations := migrate.NewMigrations()
+// Migrate applies every migration not yet applied: the embedded SQL files
+// and the table rebuilds (rebuild.go). Migrations are append-only; each runs
+// in its own transaction and is marked applied only when it succeeds.
+func (db *DB) Migrate(ctx context.Context) error { return db.migrateThrough(ctx, "") }
+
+// migrateThrough applies the migrations named up to last (all of them when
+// last is empty).
+func (db *DB) migrateThrough(ctx context.Context, last string) error {
+	all := migrate.NewMigrations()
 	sub, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
 		return err
 	}
-	if err := migrations.Discover(sub); err != nil {
+	if err := all.Discover(sub); err != nil {
 		return fmt.Errorf("store: discover migrations: %w", err)
+	}
+	for _, r := range rebuilds {
+		all.Add(r.migration())
+	}
+	migrations := migrate.NewMigrations()
+	for _, m := range all.Sorted() {
+		if last == "" || m.Name <= last {
+			migrations.Add(m)
+		}
 	}
 	m := migrate.NewMigrator(db.writer, migrations, migrate.WithMarkAppliedOnSuccess(true))
 	if err := m.Init(ctx); err != nil {

@@ -85,6 +85,9 @@ func TestPragmas(t *testing.T) {
 		"foreign_keys": "1",
 		"busy_timeout": "10000",
 		"query_only":   "0",
+		// A table rebuild (rebuild.go) turns these off for its
+		// migration only.
+		"legacy_alter_table": "0",
 	}
 	for name, want := range writer {
 		got, err := db.WriterPragma(ctx, name)

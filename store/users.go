@@ -39,7 +39,7 @@ func (db *DB) CreateUser(ctx context.Context, u finance.User, passwordHash strin
 	row := userRow{ID: u.ID, Email: u.Email, Name: u.Name, PasswordHash: passwordHash, Plan: string(u.Plan),
 		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewInsert().Model(&row).Exec(ctx)
+		_, err := tx.NewInsert().Model(&row).Value("seq", "(SELECT COALESCE(MAX(seq), 0) + 1 FROM users)").Exec(ctx)
 		if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: users.email") {
 			return finance.Invalid("email", "is already registered")
 		} else if err != nil {
@@ -162,9 +162,12 @@ func (db *DB) setUserColumn(ctx context.Context, userID, column string, value an
 func (db *DB) ChangePassword(ctx context.Context, userID, hash string, keepSession []byte, at time.Time) (auth.Identity, error) {
 	var row userRow
 	err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewUpdate().Model(&row).
+		_, err := tx.NewUpdate().Model(&row).
 			Set("password_hash = ?", hash).Set("credential_epoch = credential_epoch + 1").Set("updated_at = ?", at).
-			Where("id = ?", userID).Returning("*").Scan(ctx)
+			Where("id = ?", userID).Exec(ctx)
+		if err == nil {
+			err = tx.NewSelect().Model(&row).Where("id = ?", userID).Scan(ctx)
+		}
 		if err != nil {
 			return notFound(err, "user")
 		}

@@ -34,7 +34,7 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
-	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, under a minute), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history) or "statements" (a card's five-year statement backlog)`)
+	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, under a minute), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history), "lists" (the expense list at 100,000 and -rows expenses, then the bytes per expense), "size" (bytes per expense and per B-tree after loading -rows expenses) or "statements" (a card's five-year statement backlog)`)
 	baselineDir := flag.String("baseline", "", "serve the baseline in this directory (the program starts itself so)")
 	baselineHealth := flag.String("baseline-health", "", "the file of health bytes the baseline answers with")
 	flag.Parse()
@@ -104,8 +104,21 @@ func run(bin string, large, writes, reads int, only string) error {
 		}
 		printTable()
 		return nil
+	case "lists":
+		c := &client{key: key, http: httpClient}
+		if err := measureListsAndSize(ctx, bin, data, c, large, reads, today, add); err != nil {
+			return err
+		}
+		printTable()
+		return nil
+	case "size":
+		if err := measureSize(ctx, data, large, today, add); err != nil {
+			return err
+		}
+		printTable()
+		return nil
 	default:
-		return fmt.Errorf("-only %q: the parts are: auth, bills, reports, statements", only)
+		return fmt.Errorf("-only %q: the parts are: auth, bills, lists, reports, size, statements", only)
 	}
 
 	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
@@ -136,29 +149,14 @@ func run(bin string, large, writes, reads int, only string) error {
 		return err
 	}
 
-	seed := func(total int) error {
-		db, err := store.Open(filepath.Join(data, store.FileName))
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return store.SeedExpenses(ctx, db, email, total, today)
-	}
+	seed := func(total int) error { return seedExpenses(ctx, data, total, today) }
 	measureLists := func(label string) error {
 		srv, err = start(bin, data)
 		if err != nil {
 			return err
 		}
 		c.base = srv.url + "/api/v1"
-		from, to := today.AddDays(-90), today
-		for _, q := range []struct{ name, path string }{
-			{"GET /expenses?page=1&limit=50", "/expenses?page=1&limit=50"},
-			{"GET /expenses filtered (90 days, category, sortBy=amount)", "/expenses?dateFrom=" + from.String() + "&dateTo=" + to.String() +
-				"&category=Groceries&sortBy=amount&sortOrder=desc&page=1&limit=50"},
-		} {
-			r := c.load(reads, 1, get(q.path))
-			add(fmt.Sprintf("(c) %s, %s rows", q.name, label), "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
-		}
+		measureListRequests(c, reads, today, label, add)
 		rss = max(rss, srv.peakRSS())
 		return nil
 	}
@@ -381,6 +379,90 @@ func measureStatements(ctx context.Context, bin, data string, c *client, today f
 		return err
 	}
 	add("(f) the is-anything-due check each card request makes", "%s", ms(check))
+	return nil
+}
+
+// measureListRequests measures the expense list requests of (c) on the
+// running server c points at.
+func measureListRequests(c *client, reads int, today finance.Date, label string, add func(string, string, ...any)) {
+	from, to := today.AddDays(-90), today
+	for _, q := range []struct{ name, path string }{
+		{"GET /expenses?page=1&limit=50", "/expenses?page=1&limit=50"},
+		{"GET /expenses filtered (90 days, category, sortBy=amount)", "/expenses?dateFrom=" + from.String() + "&dateTo=" + to.String() +
+			"&category=Groceries&sortBy=amount&sortOrder=desc&page=1&limit=50"},
+		{"GET /expenses?sortBy=amount, page 3", "/expenses?sortBy=amount&page=3&limit=50"},
+		{"GET /expenses?sortBy=description&sortOrder=asc", "/expenses?sortBy=description&sortOrder=asc&limit=50"},
+		{"GET /expenses?sortBy=created_at", "/expenses?sortBy=created_at&limit=50"},
+	} {
+		r := c.load(reads, 1, get(q.path))
+		add(fmt.Sprintf("(c) %s, %s rows", q.name, label), "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+	}
+}
+
+// measureListsAndSize loads expenses as the full run does, measures the
+// list requests of (c) at 100,000 and at n of them, and then the bytes per
+// expense and per B-tree.
+func measureListsAndSize(ctx context.Context, bin, data string, c *client, n, reads int, today finance.Date, add func(string, string, ...any)) error {
+	seeded := 0
+	for _, total := range []int{100_000, n} {
+		fmt.Fprintf(os.Stderr, "seeding up to %d expenses...\n", total)
+		if err := seedExpenses(ctx, data, total-seeded, today); err != nil {
+			return err
+		}
+		seeded = total
+		srv, err := start(bin, data)
+		if err != nil {
+			return err
+		}
+		c.base = srv.url + "/api/v1"
+		measureListRequests(c, reads, today, humanInt(total), add)
+		if err := srv.stop(); err != nil {
+			return err
+		}
+	}
+	return measureBytes(ctx, data, n, add)
+}
+
+// measureSize loads n expenses as the full run does (Cash, spread over the
+// categories and three years of days) into the fresh data directory and
+// reports their bytes.
+func measureSize(ctx context.Context, data string, n int, today finance.Date, add func(string, string, ...any)) error {
+	fmt.Fprintf(os.Stderr, "seeding %d expenses...\n", n)
+	if err := seedExpenses(ctx, data, n, today); err != nil {
+		return err
+	}
+	return measureBytes(ctx, data, n, add)
+}
+
+func seedExpenses(ctx context.Context, data string, n int, today finance.Date) error {
+	db, err := store.Open(filepath.Join(data, store.FileName))
+	if err != nil {
+		return err
+	}
+	return errors.Join(store.SeedExpenses(ctx, db, email, n, today), db.Close())
+}
+
+// measureBytes reports the bytes per expense (n of them) of the database
+// file and of each B-tree that holds more than 1% of it.
+func measureBytes(ctx context.Context, data string, n int, add func(string, string, ...any)) error {
+	db, err := store.Open(filepath.Join(data, store.FileName))
+	if err != nil {
+		return err
+	}
+	trees, err := store.BTreeSizes(ctx, db)
+	if err := errors.Join(err, db.Close()); err != nil {
+		return err
+	}
+	size, err := databaseBytes(data)
+	if err != nil {
+		return err
+	}
+	add(fmt.Sprintf("(j) database bytes per expense at %s expenses (all tables)", humanInt(n)), "%.0f", float64(size)/float64(n))
+	for _, t := range trees {
+		if t.Bytes*100 >= size {
+			add("(j) "+t.Name, "%.0f bytes per expense", float64(t.Bytes)/float64(n))
+		}
+	}
 	return nil
 }
 
