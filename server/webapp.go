@@ -39,6 +39,7 @@ func (s *Server) registerWebAppRoutes() {
 	s.registerWebAppRecordRoutes()
 	s.registerWebAppIncomeRoutes()
 	s.registerWebAppCardRoutes()
+	s.registerWebAppListRoutes()
 	s.registerWebAppReportRoutes()
 	s.registerWebAppSettingsRoutes()
 }
