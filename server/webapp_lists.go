@@ -27,10 +27,10 @@ const (
 )
 
 func (s *Server) registerWebAppListRoutes() {
-	s.heavyPage(AccountLinesPath, s.accountLinesPage, "search")
+	s.page(http.MethodGet, AccountLinesPath, s.accountLinesPage)
 	s.heavyPage(AccountLinesPath+".csv", s.accountLinesCSV)
 	s.page(http.MethodPost, AccountsPath+"/:id/adjust", s.accountAdjust)
-	s.heavyPage(CardTransactionsPath, s.cardTransactionsPage, "search")
+	s.page(http.MethodGet, CardTransactionsPath, s.cardTransactionsPage)
 	s.heavyPage(CardTransactionsPath+".csv", s.cardTransactionsCSV)
 	s.page(http.MethodPost, StatementsPath+"/:id", s.statementEdit)
 	s.page(http.MethodPost, StatementsPath+"/:id/lines", s.statementLineAdd)
