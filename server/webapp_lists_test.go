@@ -266,7 +266,7 @@ func TestStatementLinesAndEdit(t *testing.T) {
 	}{
 		{"no form token", url.Values{"type": {"fee"}, "amount": {"3"}, "description": {"Late fee"}}, http.StatusForbidden, []string{"This form has expired"}},
 		{"no amount", url.Values{"csrf": {token}, "type": {"fee"}, "description": {"Late fee"}}, http.StatusBadRequest,
-			[]string{`id="line-amount-error">Amount is required<`, `value="Late fee"`, "Not added."}},
+			[]string{`id="line-amount-error">Sum is required<`, `value="Late fee"`, "Not added."}},
 		{"a refund without a category", url.Values{"csrf": {token}, "type": {"refund"}, "amount": {"2"}, "description": {"Return"}},
 			http.StatusBadRequest, []string{`id="line-category-error">Category is required<`, `value="refund" checked`}},
 		{"after the statement date", url.Values{"csrf": {token}, "type": {"interest"}, "amount": {"2"}, "description": {"Interest"},
