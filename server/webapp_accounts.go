@@ -328,7 +328,6 @@ func (s *Server) accountView(r *http.Request, u finance.User, id string, q url.V
 	if err != nil {
 		return accountData{}, err
 	}
-	q.Del("accountId") // the path names the account
 	d := accountData{Show: show, Account: a, Edit: newAccountFormView("edit", accountFormOf(a)),
 		Line: lineForm{Type: finance.LineDebit, Date: show.today.String()}, LineFields: map[string]string{},
 		Adjust: adjustForm{TargetBalance: a.CurrentBalance.String(), Date: show.today.String()}, AdjustFields: map[string]string{}}
