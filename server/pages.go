@@ -66,7 +66,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
-		"record_bulk", "expense_split"} {
+		"record_bulk", "expense_split", "accountlines", "cardtransactions"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -527,6 +527,9 @@ var notices = map[string]string{
 	"account-unarchived":         "The account is active again.",
 	"line-added":                 "Line added.",
 	"line-voided":                "The line has been voided.",
+	"balance-adjusted":           "Balance adjusted: one adjustment line added.",
+	"statement-saved":            "The statement has been saved.",
+	"statement-line-added":       "Line added to the statement.",
 	"card-created":               "Card created.",
 	"card-saved":                 "Card saved.",
 	"card-archived":              "The card has been archived. Its history stays; it takes no new charges.",

@@ -40,6 +40,7 @@ func (s *Server) registerWebAppRoutes() {
 	s.registerWebAppReceiptRoutes()
 	s.registerWebAppIncomeRoutes()
 	s.registerWebAppCardRoutes()
+	s.registerWebAppListRoutes()
 	s.registerWebAppReportRoutes()
 	s.registerWebAppSettingsRoutes()
 }

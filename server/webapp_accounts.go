@@ -301,36 +301,15 @@ type lineForm struct {
 	Type, Amount, Date, Description string
 }
 
-// lineQuery is the line list's filter and sort, with the API's query names.
-type lineQuery struct {
-	Status, Type, Source, DateFrom, DateTo, Search, SortBy, SortOrder string
-}
-
-func (f lineQuery) query() url.Values {
-	q := url.Values{}
-	for k, v := range map[string]string{"status": f.Status, "type": f.Type, "source": f.Source, "dateFrom": f.DateFrom,
-		"dateTo": f.DateTo, "search": f.Search, "sortBy": f.SortBy, "sortOrder": f.SortOrder} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	return q
-}
-
 type accountData struct {
 	Show         display
 	Account      finance.Account
 	Edit         accountFormView
 	Line         lineForm
 	LineFields   map[string]string
-	LineTypes    []choice
-	Filter       lineQuery
-	FilterFields map[string]string
-	Statuses     []choice
-	Sources      []choice
-	Sorts        []choice
-	Lines        []finance.AccountTransaction
-	Pager        pager
+	Adjust       adjustForm
+	AdjustFields map[string]string
+	LineList
 }
 
 // accountView shows account id with a page of its lines through the
@@ -349,34 +328,11 @@ func (s *Server) accountView(r *http.Request, u finance.User, id string, q url.V
 	if err != nil {
 		return accountData{}, err
 	}
-	filter := lineQuery{Status: q.Get("status"), Type: q.Get("type"), Source: q.Get("source"), DateFrom: q.Get("dateFrom"),
-		DateTo: q.Get("dateTo"), Search: q.Get("search"), SortBy: q.Get("sortBy"), SortOrder: q.Get("sortOrder")}
 	d := accountData{Show: show, Account: a, Edit: newAccountFormView("edit", accountFormOf(a)),
 		Line: lineForm{Type: finance.LineDebit, Date: show.today.String()}, LineFields: map[string]string{},
-		LineTypes: choices(finance.LineTypes...), Filter: filter, FilterFields: map[string]string{},
-		Statuses: choices(finance.LineStatuses...), Sources: choices(finance.LineSources...),
-		Sorts: choices(finance.AccountTransactionList.Sorts...)}
-	var v finance.Validator
-	lq := filter.query()
-	if pg := q.Get("page"); pg != "" {
-		lq.Set("page", pg)
-	}
-	params := listPage(&v, lq, finance.AccountTransactionList)
-	f := lineFilter(&v, lq)
-	if err := v.Err(); err != nil {
-		var ve *finance.ValidationError
-		errors.As(err, &ve)
-		d.FilterFields = ve.Fields
-		return d, err
-	}
-	f.AccountID = a.ID
-	list, err := s.ledger.ListAccountTransactions(ctx, u.ID, f, params)
-	if err != nil {
-		return d, err
-	}
-	d.Lines = list.Items
-	d.Pager = newPager(AccountsPath+"/"+a.ID, lq, list.Pagination)
-	return d, nil
+		Adjust: adjustForm{TargetBalance: a.CurrentBalance.String(), Date: show.today.String()}, AdjustFields: map[string]string{}}
+	d.LineList, err = s.lineList(r, u, AccountsPath+"/"+a.ID, q, a.ID)
+	return d, err
 }
 
 func (s *Server) accountPage(w http.ResponseWriter, r bunrouter.Request) error {

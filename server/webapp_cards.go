@@ -418,6 +418,12 @@ type statementData struct {
 	PayForm    payForm
 	PayFields  map[string]string
 	Pay        payChoices
+	Edit       soaForm
+	EditFields map[string]string
+	Line       soaLineForm
+	LineFields map[string]string
+	LineTypes  []choice
+	Categories []finance.CategoryOption // a refund line's category
 }
 
 func (s *Server) statementView(r *http.Request, u finance.User, id string) (statementData, error) {
@@ -440,7 +446,12 @@ func (s *Server) statementView(r *http.Request, u finance.User, id string) (stat
 	}
 	d := statementData{Show: show, SOA: a, LinkFields: map[string]string{}, PayFields: map[string]string{},
 		PayForm: payForm{Amount: a.Remaining.String(), Date: show.today.String()},
-		Pay:     payChoices{Show: show, Accounts: accts, AccountRequired: true}}
+		Pay:     payChoices{Show: show, Accounts: accts, AccountRequired: true},
+		Edit:    soaFormOf(a.SOA), EditFields: map[string]string{}, Line: soaLineForm{Type: finance.CardFee, Date: a.StatementDate.String()},
+		LineFields: map[string]string{}, LineTypes: choices(finance.SOALineTypes...)}
+	if d.Categories, err = s.ledger.CategoryOptions(ctx, u.ID, finance.KindExpense); err != nil {
+		return statementData{}, err
+	}
 	if len(accts) > 0 {
 		d.PayForm.AccountID = accts[0].ID
 	}
