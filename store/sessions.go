@@ -76,7 +76,7 @@ func (db *DB) CreateFirstUser(ctx context.Context, u finance.User, passwordHash 
 		if n > 0 {
 			return finance.InvalidStatus("setup is already done: a user exists")
 		}
-		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+		if err := insertUser(ctx, tx, &row); err != nil {
 			return err
 		}
 		return seedCategories(ctx, tx, u)

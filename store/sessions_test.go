@@ -56,6 +56,14 @@ func TestCreateFirstUser(t *testing.T) {
 	if n, _ := db.CountUsers(ctx); n != 1 {
 		t.Errorf("%d users", n)
 	}
+	// The first user records money like any other: its expenses carry its
+	// user number (set by a trigger for every way a user is created).
+	_, err = finance.NewService(db).CreateExpense(ctx, first.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(250_50)),
+		Date: finance.Of(finance.NewDate(2026, 11, 24)), Description: finance.Of("Lunch"), Category: finance.Of("Food & Dining"),
+		PaymentMethod: finance.Of(finance.MethodCash)})
+	if err != nil {
+		t.Errorf("the first user's expense: %v", err)
+	}
 }
 
 // TestChangePasswordEndsSessions: the new hash, the next epoch and the end of

@@ -39,7 +39,7 @@ func (db *DB) CreateUser(ctx context.Context, u finance.User, passwordHash strin
 	row := userRow{ID: u.ID, Email: u.Email, Name: u.Name, PasswordHash: passwordHash, Plan: string(u.Plan),
 		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewInsert().Model(&row).Value("seq", "(SELECT COALESCE(MAX(seq), 0) + 1 FROM users)").Exec(ctx)
+		err := insertUser(ctx, tx, &row)
 		if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: users.email") {
 			return finance.Invalid("email", "is already registered")
 		} else if err != nil {
@@ -47,6 +47,14 @@ func (db *DB) CreateUser(ctx context.Context, u finance.User, passwordHash strin
 		}
 		return seedCategories(ctx, tx, u)
 	})
+}
+
+// insertUser inserts row with the next user number (seq), which the user
+// indexes of expenses lead with; every path that creates a user goes
+// through it (a trigger refuses a user without one).
+func insertUser(ctx context.Context, tx bun.Tx, row *userRow) error {
+	_, err := tx.NewInsert().Model(row).Value("seq", "(SELECT COALESCE(MAX(seq), 0) + 1 FROM users)").Exec(ctx)
+	return err
 }
 
 func (db *DB) userWhere(ctx context.Context, what, col string, val any) (finance.User, error) {
