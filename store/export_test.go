@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/uptrace/bun"
 )
@@ -104,8 +105,11 @@ func (db *DB) ReaderPlans(ctx context.Context, read func() error) (map[string]st
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]string, len(hook.queries))
-	for _, q := range hook.queries {
+	hook.mu.Lock() // read has returned: every query it ran is recorded
+	queries := hook.queries
+	hook.mu.Unlock()
+	out := make(map[string]string, len(queries))
+	for _, q := range queries {
 		rows, err := db.reader.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
 		if err != nil {
 			return nil, err
@@ -126,12 +130,19 @@ func (db *DB) ReaderPlans(ctx context.Context, read func() error) (map[string]st
 	return out, nil
 }
 
-type queryRecorder struct{ queries []string }
+// queryRecorder keeps the SQL of each query run. A list runs its count
+// beside its page, on another goroutine, hence the lock.
+type queryRecorder struct {
+	mu      sync.Mutex
+	queries []string
+}
 
 func (r *queryRecorder) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
 	return ctx
 }
 
 func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.queries = append(r.queries, e.Query)
 }
