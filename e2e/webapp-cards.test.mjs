@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+import { day, desktop, launchBrowser, navLink, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
 
 let finance, browser;
 const pages = {}; // name -> path, visited again at desktop width
@@ -27,19 +27,11 @@ after(async () => {
   console.log(`screenshots: ${shots}`);
 });
 
-// Dates as the server counts them: in the user's timezone, Asia/Manila by default.
-const manilaToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila' }).format(new Date());
-function day(offset) {
-  const d = new Date(`${manilaToday}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + offset);
-  return d.toISOString().slice(0, 10);
-}
 const statementDate = day(-5);
 
-const nav = (page, name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 async function recordCardPurchase(page, amount, description, date) {
-  await nav(page, 'Record').click();
+  await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   await page.locator('#amount').fill(amount);
   await page.getByLabel('Description').fill(description);
@@ -56,7 +48,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await setUp(page, finance);
 
   // Accounts: a refused form says why beside the field, then the account is created.
-  await nav(page, 'Accounts').click();
+  await navLink(page, 'Accounts').click();
   await page.waitForURL('**/accounts');
   assert.match(await page.textContent('main'), /No accounts yet/);
   await snap(page, 'cards-1-accounts-empty');
@@ -75,7 +67,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await snap(page, 'cards-3-account');
 
   // Cards: a card whose statement date was five days ago, due next month.
-  await nav(page, 'Cards').click();
+  await navLink(page, 'Cards').click();
   await page.waitForURL('**/cards');
   await page.getByText('Add a card').click();
   await page.locator('#new-name').fill('Visa');
@@ -94,7 +86,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await recordCardPurchase(page, '800.50', 'Headphones', day(-6));
   await recordCardPurchase(page, '3000', 'Phone', day(-1));
 
-  await nav(page, 'Cards').click();
+  await navLink(page, 'Cards').click();
   await page.waitForURL('**/cards');
   assert.match(await page.textContent('main'), /Owed\s*₱5,000\.50/);
   await snap(page, 'cards-5-cards');
@@ -138,7 +130,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await page.getByRole('link', { name: 'Visa' }).click();
   assert.match(await page.textContent('#statements-heading ~ h3'), /Paid/);
 
-  await nav(page, 'Accounts').click();
+  await navLink(page, 'Accounts').click();
   await page.waitForURL('**/accounts');
   assert.match(await page.textContent('main'), /Payroll\s*₱7,999\.50/);
   await page.getByRole('link', { name: 'Payroll' }).click();
@@ -177,10 +169,10 @@ test('on a phone, a new user pays a card statement from an account and converts 
 test('at desktop width the same user sees the accounts, cards, statement and plan', async () => {
   const { context, page, problems } = await openContext(browser, desktop);
   await signIn(page, finance);
-  await nav(page, 'Accounts').click();
+  await navLink(page, 'Accounts').click();
   await page.waitForURL('**/accounts');
   await snap(page, 'cards-1-accounts', desktop.name);
-  await nav(page, 'Cards').click();
+  await navLink(page, 'Cards').click();
   await page.waitForURL('**/cards');
   await snap(page, 'cards-5-cards', desktop.name);
   for (const [name, path] of [['cards-3-account', pages.account], ['cards-6-card', pages.card], ['cards-9-statement-paid', pages.statement],

@@ -105,3 +105,18 @@ export async function signIn(page, finance) {
   await page.getByRole('button', { name: /Sign in/ }).click();
   await page.waitForURL((u) => new URL(u).pathname === '/');
 }
+
+/** The link of the main navigation named name. */
+export function navLink(page, name) {
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+}
+
+// Dates as the server counts them: in the user's timezone, Asia/Manila by default.
+const manilaToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila' }).format(new Date());
+
+/** The date offset days from the server's today, as YYYY-MM-DD. */
+export function day(offset) {
+  const d = new Date(`${manilaToday}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offset);
+  return d.toISOString().slice(0, 10);
+}

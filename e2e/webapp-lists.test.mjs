@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, phone, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+import { day, desktop, launchBrowser, navLink, openContext, phone, setUp, shots, signIn, snap } from './webapp-kit.mjs';
 
 let finance, browser;
 const pages = {}; // name -> path, visited again at desktop width
@@ -28,22 +28,14 @@ after(async () => {
   console.log(`screenshots: ${shots}`);
 });
 
-// Dates as the server counts them: in the user's timezone, Asia/Manila by default.
-const manilaToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila' }).format(new Date());
-function day(offset) {
-  const d = new Date(`${manilaToday}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + offset);
-  return d.toISOString().slice(0, 10);
-}
 const statementDate = day(-5);
 
-const nav = (page, name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 // Chromium logs the 400 document of a refused adjustment or statement line.
 const refused = (m) => m.text().startsWith('Failed to load resource') && /\/(adjust|lines)$/.test(new URL(m.location().url).pathname);
 
 async function createAccount(page, name, opening) {
-  await nav(page, 'Accounts').click();
+  await navLink(page, 'Accounts').click();
   await page.waitForURL('**/accounts');
   await page.getByText('Add an account').click();
   await page.locator('#new-name').fill(name);
@@ -54,7 +46,7 @@ async function createAccount(page, name, opening) {
 }
 
 async function recordCardPurchase(page, amount, description, date) {
-  await nav(page, 'Record').click();
+  await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   await page.locator('#amount').fill(amount);
   await page.getByLabel('Description').fill(description);
@@ -98,7 +90,7 @@ test('on a phone, a user reads and downloads every account line and card transac
   await snap(page, 'lists-2-account-adjusted');
 
   // Every account's lines, each naming its account; then only the wallet's.
-  await nav(page, 'Accounts').click();
+  await navLink(page, 'Accounts').click();
   await page.waitForURL('**/accounts');
   await page.getByRole('link', { name: 'All account lines' }).click();
   await page.waitForURL('**/accounts/lines');
@@ -124,7 +116,7 @@ test('on a phone, a user reads and downloads every account line and card transac
   assert.ok(csv.some((l) => l.includes('Bank service charge,debit,-49.75,adjustment,posted')), csv.join('\n'));
 
   // A card whose statement date was five days ago, with purchases before and after it.
-  await nav(page, 'Cards').click();
+  await navLink(page, 'Cards').click();
   await page.waitForURL('**/cards');
   await page.getByText('Add a card').click();
   await page.locator('#new-name').fill('Visa');
@@ -138,7 +130,7 @@ test('on a phone, a user reads and downloads every account line and card transac
   await recordCardPurchase(page, '999.99', 'Headset', day(-1));
 
   // Every card transaction; the billed one leads to its statement.
-  await nav(page, 'Cards').click();
+  await navLink(page, 'Cards').click();
   await page.waitForURL('**/cards');
   await page.getByRole('link', { name: 'All card transactions' }).click();
   await page.waitForURL('**/cards/transactions');

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+import { desktop, launchBrowser, navLink, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
 
 let finance, browser;
 let today; // the server's today, YYYY-MM-DD, from the Record form
@@ -26,7 +26,7 @@ after(async () => {
   console.log(`screenshots: ${shots}`);
 });
 
-const nav = (page, name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+const nav = (page, name) => navLink(page, name).click();
 
 /** The cells of a table's body and foot rows, as text. */
 const rows = (page, selector) => page.locator(`${selector} tbody tr, ${selector} tfoot tr`).evaluateAll((trs) =>

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+import { desktop, launchBrowser, navLink, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
 
 let finance, browser;
 
@@ -77,7 +77,6 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   await context.close();
 });
 
-const nav = (page, name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 /** Opens the collapsed section (a details element) that holds field. */
 async function openSection(page, field) {
@@ -86,7 +85,7 @@ async function openSection(page, field) {
 
 /** Records an expense of today through the Record page, paid with method. */
 async function recordExpense(page, { amount, description, category, method }) {
-  await nav(page, 'Record').click();
+  await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   await page.locator('#amount').fill(amount);
   await page.getByLabel('Description').fill(description);
@@ -104,14 +103,14 @@ test('at desktop width the same user adds an account and a card, records with ea
   assert.match(await page.locator('#spending-heading ~ svg.chart').getAttribute('aria-label'), /Food & Dining ₱250\.50/);
   await snap(page, '4-home', desktop.name);
 
-  await nav(page, 'Accounts').click();
+  await navLink(page, 'Accounts').click();
   await page.waitForURL('**/accounts');
   await openSection(page, '#new-name');
   await page.locator('#new-name').fill('Payroll');
   await page.locator('#new-opening').fill('5000');
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL('**/accounts/*?notice=account-created');
-  await nav(page, 'Cards').click();
+  await navLink(page, 'Cards').click();
   await page.waitForURL('**/cards');
   await openSection(page, '#new-name');
   await page.locator('#new-name').fill('Visa');
@@ -136,13 +135,13 @@ test('at desktop width the same user adds an account and a card, records with ea
   assert.match(await page.textContent('#cards-heading ~ *'), /Outstanding balance₱499\.25/);
   await snap(page, '6-home-three-methods', desktop.name);
 
-  await nav(page, 'Expenses').click();
+  await navLink(page, 'Expenses').click();
   await page.waitForURL('**/expenses');
   const text = await page.textContent('main');
   for (const e of ['Lunch with Ana', 'Weekly groceries', 'Shoes']) assert.ok(text.includes(e), `the list lacks ${e}`);
   assert.match(await page.textContent('#list-heading'), /3 expenses$/);
   await snap(page, '5-expenses', desktop.name);
-  await nav(page, 'Record').click();
+  await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   await snap(page, '2-record', desktop.name);
   assert.deepEqual(problems, [], 'no console errors');
