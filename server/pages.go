@@ -288,6 +288,20 @@ func (s *Server) signedIn(w http.ResponseWriter, r *http.Request) (finance.User,
 	return finance.User{}, "", false, nil
 }
 
+// signedInForm is signedIn for a posted form: the session, then its token.
+// ok is false when the response is decided: a redirect to sign-in (err nil)
+// or a refusal (err).
+func (s *Server) signedInForm(w http.ResponseWriter, r *http.Request) (finance.User, string, bool, error) {
+	u, sid, ok, err := s.signedIn(w, r)
+	if !ok || err != nil {
+		return u, sid, false, err
+	}
+	if err := checkForm(r, sid); err != nil {
+		return u, sid, false, err
+	}
+	return u, sid, true, nil
+}
+
 // safeNext returns next when it is a path on this site, else "/". It keeps
 // the sign-in page from being an open redirect.
 func safeNext(next string) string {

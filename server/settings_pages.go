@@ -157,11 +157,8 @@ func (s *Server) apiKeysPage(w http.ResponseWriter, r bunrouter.Request) error {
 // apiKeysCreate creates a key and shows it in this response only: it is
 // never stored or put in a URL, and the page is not cacheable.
 func (s *Server) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	f := r.PostForm
@@ -251,11 +248,8 @@ func fieldProblems(fields map[string]string) []string {
 }
 
 func (s *Server) apiKeysRevoke(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, _, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	if _, err := s.auth.RevokeKey(r.Context(), u.ID, r.Param("id")); err != nil && !errors.Is(err, finance.ErrInvalidStatus) {
@@ -301,11 +295,8 @@ func (s *Server) appsPage(w http.ResponseWriter, r bunrouter.Request) error {
 }
 
 func (s *Server) appsRevoke(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, _, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	if s.oauth == nil {

@@ -177,11 +177,8 @@ func (s *Server) messagingPage(w http.ResponseWriter, r bunrouter.Request) error
 
 // messagingLinkCode shows a new link code in this response only.
 func (s *Server) messagingLinkCode(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	if s.telegram == nil {
@@ -207,11 +204,8 @@ func (s *Server) messagingLinkCode(w http.ResponseWriter, r bunrouter.Request) e
 }
 
 func (s *Server) messagingUnlink(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, _, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	chat, perr := strconv.ParseInt(r.Param("chat"), 10, 64)

@@ -200,11 +200,8 @@ func (s *Server) recordPage(w http.ResponseWriter, r bunrouter.Request) error {
 // as POST /expenses and POST /income. A refused form is shown again with
 // what was sent and the problems beside their fields; nothing is written.
 func (s *Server) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	f := r.PostForm
@@ -561,11 +558,8 @@ func (s *Server) expenseVoid(w http.ResponseWriter, r bunrouter.Request) error {
 // shown on the list's first page, from view, in the API's words.
 func (s *Server) listVoid(w http.ResponseWriter, r bunrouter.Request, path, name, title, notice string,
 	void func(ctx context.Context, userID, id string) error, view func(*http.Request, finance.User) (any, error)) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	back := safeNext(r.PostForm.Get("back"))

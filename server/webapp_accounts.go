@@ -268,11 +268,8 @@ func (s *Server) accountsPage(w http.ResponseWriter, r bunrouter.Request) error 
 
 // accountCreate creates an account as POST /accounts does, then opens it.
 func (s *Server) accountCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	form := postedAccountForm(r.PostForm)

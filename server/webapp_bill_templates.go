@@ -193,11 +193,8 @@ func (s *Server) billTemplateNewPage(w http.ResponseWriter, r bunrouter.Request)
 // billTemplateCreate creates a template as POST /bills/templates does; its
 // bills appear on the calendar at once.
 func (s *Server) billTemplateCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	form := postedTemplateForm(r.PostForm)
@@ -242,11 +239,8 @@ func (s *Server) billTemplateEditPage(w http.ResponseWriter, r bunrouter.Request
 // billTemplateUpdate saves the edit form as PUT /bills/templates/{id} does:
 // the template's untouched upcoming bills are made again from the new terms.
 func (s *Server) billTemplateUpdate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	t, err := s.pathTemplate(r, u)
@@ -271,11 +265,8 @@ func (s *Server) billTemplateUpdate(w http.ResponseWriter, r bunrouter.Request) 
 // does: with its untouched upcoming bills; bills paid, skipped, edited or
 // already due stay.
 func (s *Server) billTemplateDelete(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, _, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	t, err := s.pathTemplate(r, u)

@@ -223,11 +223,8 @@ func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finan
 
 // billPaySubmit records a payment as POST /bills/{id}/payments does.
 func (s *Server) billPaySubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id := r.Param("id")
@@ -246,11 +243,8 @@ func (s *Server) billPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 
 // billStatusSubmit skips a bill or marks it paid as POST /bills/{id}/status does.
 func (s *Server) billStatusSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id := r.Param("id")
@@ -364,11 +358,8 @@ func (s *Server) billPageRefused(w http.ResponseWriter, r *http.Request, u finan
 // /bills/payments/{paymentId} does, then returns to the bill's page, where a
 // refusal (its card purchase is already on a statement) is shown.
 func (s *Server) billPaymentDelete(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id := r.Param("id")
@@ -456,11 +447,8 @@ func (s *Server) loansPage(w http.ResponseWriter, r bunrouter.Request) error {
 
 // loanPaySubmit records a payment as POST /loans/instances/{id}/payments does.
 func (s *Server) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id := r.Param("id")

@@ -68,11 +68,8 @@ func (s *Server) generateStatements(r *http.Request, u finance.User) {
 // pageWrite checks a posted form and its path id (what names the record in
 // 404s); ok is false when the response is already decided by err.
 func (s *Server) pageWrite(w http.ResponseWriter, r bunrouter.Request, param, what string) (finance.User, string, string, bool, error) {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return u, sid, "", false, err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return u, sid, "", false, err
 	}
 	id := r.Param(param)
@@ -203,11 +200,8 @@ func (s *Server) cardsPage(w http.ResponseWriter, r bunrouter.Request) error {
 
 // cardCreate creates a card as POST /credit-cards does, then opens it.
 func (s *Server) cardCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	form := postedCardForm(r.PostForm)

@@ -77,11 +77,8 @@ func (s *Server) loanNewPage(w http.ResponseWriter, r bunrouter.Request) error {
 // loanCreate creates the loan and its schedule as POST /loans does, then
 // shows the schedule.
 func (s *Server) loanCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	form := postedLoanForm(r.PostForm)
@@ -254,11 +251,8 @@ func (s *Server) loanPayRefused(w http.ResponseWriter, r *http.Request, u financ
 // loanUpdate saves the loan's name, lender and notes as PATCH /loans/{id}
 // does; an empty lender or notes clears it.
 func (s *Server) loanUpdate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id, f := r.Param("id"), r.PostForm
@@ -281,11 +275,8 @@ func (s *Server) loanUpdate(w http.ResponseWriter, r bunrouter.Request) error {
 // loanStatusSubmit cancels or reactivates the loan as PATCH /loans/{id}
 // with a status does (§3.5).
 func (s *Server) loanStatusSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id := r.Param("id")
@@ -303,11 +294,8 @@ func (s *Server) loanStatusSubmit(w http.ResponseWriter, r bunrouter.Request) er
 
 // loanDelete erases a loan without payments as DELETE /loans/{id} does.
 func (s *Server) loanDelete(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id := r.Param("id")
@@ -327,11 +315,8 @@ func (s *Server) loanDelete(w http.ResponseWriter, r bunrouter.Request) error {
 // waives it, or opens it again, as PATCH /loans/instances/{id}/status does
 // (§3.6).
 func (s *Server) loanInstanceStatusSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	id := r.Param("id")

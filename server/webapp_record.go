@@ -419,11 +419,8 @@ func (s *Server) bulkPage(w http.ResponseWriter, r bunrouter.Request) error {
 // does: all of them or, on any problem, none, with each problem beside
 // its row's field. "Add rows" shows the form again with more rows.
 func (s *Server) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	d, err := s.bulkView(r.Request, u)
@@ -478,11 +475,8 @@ func (s *Server) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 // checks as POST /expenses/ai/parse-text, and shows them on the bulk form
 // for review; nothing is saved until "Save all".
 func (s *Server) parseSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	if err := checkForm(r.Request, sid); err != nil {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
 		return err
 	}
 	text := r.PostForm.Get("text")

@@ -79,18 +79,6 @@ func refuse(p *pageView, what string, err error) (map[string]string, bool) {
 	return map[string]string{}, true
 }
 
-// signedInForm is signedIn for a posted form: the session, then its token.
-func (s *Server) signedInForm(w http.ResponseWriter, r *http.Request) (finance.User, string, bool, error) {
-	u, sid, ok, err := s.signedIn(w, r)
-	if !ok || err != nil {
-		return u, sid, false, err
-	}
-	if err := checkForm(r, sid); err != nil {
-		return u, sid, false, err
-	}
-	return u, sid, true, nil
-}
-
 // --- Hub --------------------------------------------------------------------------
 
 func (s *Server) settingsHub(w http.ResponseWriter, r bunrouter.Request) error {
