@@ -55,14 +55,36 @@ func redirect(w http.ResponseWriter, r *http.Request, target string) error {
 // --- Home -------------------------------------------------------------------------
 
 type homeData struct {
-	Show        display
-	Month       finance.Date // the month's first day
-	Prev, Next  string       // YYYY-MM of the months around it
-	D           finance.Dashboard
-	Bars        []chartBar // spending by category, the chart's and the table's figures
-	Chart       template.HTML
-	Trends      []reportSection // the twelve months ending at Month
-	CurrentPage bool            // the month is the current one
+	Show   display
+	Month  finance.Date // the month's first day
+	Months monthNav
+	D      finance.Dashboard
+	Bars   []chartBar // spending by category, the chart's and the table's figures
+	Chart  template.HTML
+	Trends []reportSection // the twelve months ending at Month
+}
+
+// monthNav is the links of a month page (Home, Bills) to the months around
+// it and to this month; "" for none.
+type monthNav struct {
+	Prev, This, Next string
+}
+
+// monthsAround links path?month=YYYY-MM to the months around first, except
+// past the months the API accepts (1900-01 to 2100-12), where a link would
+// only lead to a refusal, and to this month unless first is it.
+func monthsAround(path string, first, today finance.Date) monthNav {
+	link := func(m finance.Date) string {
+		if _, err := finance.ParseMonth(m.MonthString()); err != nil {
+			return ""
+		}
+		return path + "?month=" + m.MonthString()
+	}
+	n := monthNav{Prev: link(finance.MonthAdd(first, -1, 1)), Next: link(finance.MonthAdd(first, 1, 1))}
+	if first.MonthString() != today.MonthString() {
+		n.This = path
+	}
+	return n
 }
 
 // otherCategories labels the bar of the spending outside the top categories.
@@ -103,10 +125,7 @@ func (s *Server) homePage(w http.ResponseWriter, r *http.Request, u finance.User
 	if err != nil {
 		return err
 	}
-	data := homeData{Show: show, Month: first, D: d,
-		Prev:        finance.MonthAdd(first, -1, 1).MonthString(),
-		Next:        finance.MonthAdd(first, 1, 1).MonthString(),
-		CurrentPage: first.MonthString() == show.today.MonthString()}
+	data := homeData{Show: show, Month: first, D: d, Months: monthsAround("/", first, show.today)}
 	data.Bars = spendingBars(d, show)
 	data.Chart = barChart("Spending by category, "+show.Month(first), data.Bars)
 	if data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {

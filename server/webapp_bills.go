@@ -51,14 +51,13 @@ type billRow struct {
 }
 
 type billsData struct {
-	Show       display
-	Month      finance.Date
-	Prev, Next string
-	Current    bool
-	Summary    finance.BillSummary
-	Calendar   billCalendar
-	Bills      []billRow
-	Pay        payChoices // the payment forms' pickers
+	Show     display
+	Month    finance.Date
+	Months   monthNav
+	Summary  finance.BillSummary
+	Calendar billCalendar
+	Bills    []billRow
+	Pay      payChoices // the payment forms' pickers
 }
 
 // billCalendar is a month as the rows of a calendar: weeks of seven days
@@ -150,9 +149,8 @@ func (s *Server) billsView(r *http.Request, u finance.User, month finance.Date) 
 		return billsData{}, err
 	}
 	d := billsData{Show: show, Month: month, Summary: sum, Calendar: newBillCalendar(month, show.today, st.WeekStart, list.Items),
-		Pay:  payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
-		Prev: finance.MonthAdd(month, -1, 1).MonthString(), Next: finance.MonthAdd(month, 1, 1).MonthString(),
-		Current: month.MonthString() == show.today.MonthString()}
+		Pay:    payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
+		Months: monthsAround(BillsPath, month, show.today)}
 	for _, b := range list.Items {
 		d.Bills = append(d.Bills, billRow{Bill: b, Form: billPayDefaults(b, show.today), Fields: map[string]string{}})
 	}

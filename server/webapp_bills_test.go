@@ -333,6 +333,12 @@ func TestBillsCalendar(t *testing.T) {
 	if x := b.get(BillsPath + "?month=2025-7"); x.status != http.StatusBadRequest {
 		t.Errorf("month 2025-7: %d", x.status)
 	}
+	// The first and last months the API accepts link only inward.
+	for _, edge := range []struct{ month, in, out string }{{"1900-01", `href="/bills?month=1900-02"`, `rel="prev"`}, {"2100-12", `href="/bills?month=2100-11"`, `rel="next"`}} {
+		if x := b.get(BillsPath + "?month=" + edge.month); x.status != http.StatusOK || !x.contains(edge.in) || x.contains(edge.out) {
+			t.Errorf("bills at %s: %d\n%s", edge.month, x.status, x.body)
+		}
+	}
 }
 
 func TestBillPage(t *testing.T) {

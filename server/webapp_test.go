@@ -242,6 +242,18 @@ func TestHomeMonthAndFormats(t *testing.T) {
 			t.Errorf("January lacks %q", want)
 		}
 	}
+	// The first and last months the API accepts link only inward.
+	for _, edge := range []struct{ month, in, out string }{{"1900-01", `href="/?month=1900-02"`, `rel="prev"`}, {"2100-12", `href="/?month=2100-11"`, `rel="next"`}} {
+		if x := b.get(HomePath + "?month=" + edge.month); x.status != http.StatusOK || !x.contains(edge.in) || x.contains(edge.out) {
+			t.Errorf("home at %s: %d\n%s", edge.month, x.status, x.body)
+		}
+	}
+	if x := b.get(HomePath + "?month=2101-01"); x.status != http.StatusBadRequest {
+		t.Errorf("month 2101-01: %d", x.status)
+	}
+	if current.contains(`href="/">This month`) {
+		t.Error("the current month links to itself")
+	}
 	bad := b.get(HomePath + "?month=2025-13")
 	if bad.status != http.StatusBadRequest || !bad.contains("month must be a month in YYYY-MM format") {
 		t.Errorf("a bad month: %d\n%s", bad.status, bad.body)
