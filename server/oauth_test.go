@@ -816,6 +816,11 @@ func TestOAuthTokenEndpointRequests(t *testing.T) {
 		{"repeated parameter", "", "grant_type=refresh_token&grant_type=refresh_token&client_id=" + clientID, nil, 400, "invalid_request"},
 		{"refresh by a client that did not register it", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=" + codeOnly, nil, 400, "unauthorized_client"},
 		{"another resource", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=" + clientID + "&resource=https%3A%2F%2Fx.example", nil, 400, "invalid_target"},
+		// The store refuses NUL in text; these were a 500.
+		{"a NUL in the client id", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=%00", nil, 400, "invalid_request"},
+		{"a NUL in a code", "", "grant_type=authorization_code&code=%00&redirect_uri=x&code_verifier=x&client_id=" + clientID, nil, 400, "invalid_request"},
+		{"bytes that are not UTF-8", "", "grant_type=refresh_token&refresh_token=a%FFb&client_id=" + clientID, nil, 400, "invalid_request"},
+		{"a NUL in another parameter", "", "grant_type=refresh_token&refresh_token=frt_x&client_id=" + clientID + "&x%00=1", nil, 400, "invalid_request"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

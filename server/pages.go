@@ -269,7 +269,7 @@ func checkForm(r *http.Request, secret string) error {
 	if !auth.CSRFValid(secret, r.PostForm.Get("csrf")) {
 		return errFormExpired
 	}
-	return nil
+	return checkPageValues(r.PostForm, "form")
 }
 
 // signedIn loads the session of a settings page, or redirects to sign-in

@@ -64,13 +64,74 @@ func checkQuery(rawQuery string, accepted []string) error {
 		switch value := values[0]; {
 		case len(values) > 1:
 			v.Add(name, "must be given once")
-		case !utf8.ValidString(value) || strings.ContainsRune(value, 0):
-			v.Add(name, "must be UTF-8 text without NUL characters")
+		case !plainText(value):
+			v.Add(name, problemText)
 		case utf8.RuneCountInString(value) > MaxQueryValueLen:
 			v.Add(name, "must be at most "+strconv.Itoa(MaxQueryValueLen)+" characters")
 		}
 	}
 	return v.Err()
+}
+
+// problemText is what a value that is not plainText is told.
+const problemText = "must be UTF-8 text without NUL characters"
+
+// plainText reports whether s is valid UTF-8 without NUL: no field or
+// parameter of this service means anything else, and the store refuses NUL
+// in text.
+func plainText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// maxPageValueLen bounds a web page's query and form values, in characters.
+// It is far looser than the API's MaxQueryValueLen: a page's "back"
+// parameter carries a list's whole address, and the domain's own limits
+// (2,000 characters of text to parse, 1,000 of notes) must keep answering
+// next to their fields. It only keeps a search (4 bytes a character at most,
+// each escaped) below the 50,000 bytes SQLite's LIKE refuses.
+const maxPageValueLen = 10000
+
+// checkPageValues checks a page's query or posted form: every name and value
+// plain text, every value at most maxPageValueLen characters. Pages ignore
+// parameters they do not take (a person's bookmarks outlive them), so unlike
+// checkQuery nothing is refused for its name alone.
+func checkPageValues(values url.Values, where string) error {
+	var v finance.Validator
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		field := name
+		if !plainName.MatchString(name) {
+			field = where
+		}
+		for _, value := range values[name] {
+			if problem := pageValueProblem(name, value); problem != "" {
+				v.Add(field, problem) // once per name
+				break
+			}
+		}
+	}
+	return v.Err()
+}
+
+func pageValueProblem(name, value string) string {
+	switch {
+	case !plainText(name) || !plainText(value):
+		return problemText
+	case utf8.RuneCountInString(value) > maxPageValueLen:
+		return "must be at most " + strconv.Itoa(maxPageValueLen) + " characters"
+	}
+	return ""
+}
+
+// checkedPageQuery runs checkPageValues on a page's query before h.
+func checkedPageQuery(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r bunrouter.Request) error {
+		// A malformed pair is dropped, as r.URL.Query() does for the page.
+		q, _ := url.ParseQuery(r.URL.RawQuery)
+		if err := checkPageValues(q, "query"); err != nil {
+			return err
+		}
+		return h(w, r)
+	}
 }
 
 func unknownParamProblem(accepted []string) string {

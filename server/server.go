@@ -274,6 +274,9 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		}
 		h = checkedQuery(rt.Query, h)
 	}
+	if rt.Page {
+		h = checkedPageQuery(h)
+	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
 		if err := s.serve(rt, h, w, r); err != nil {
 			if rt.Page {

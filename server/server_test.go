@@ -257,6 +257,22 @@ func TestRouting(t *testing.T) {
 			noHeaders:  []string{"Location"},
 		},
 		{
+			// bunrouter panicked on a NUL at the end of a path parameter.
+			name:       "a NUL in a path parameter",
+			method:     http.MethodGet,
+			url:        "/api/v1/categories/%00",
+			headers:    bearer(key),
+			wantStatus: http.StatusNotFound,
+			wantCode:   CodeNotFound,
+		},
+		{
+			name:       "a NUL in a page's path",
+			method:     http.MethodGet,
+			url:        "/reports/%00",
+			wantStatus: http.StatusNotFound,
+			wantCode:   CodeNotFound,
+		},
+		{
 			name:       "dot segment is not redirected",
 			method:     http.MethodGet,
 			url:        "/api/v1/./health",

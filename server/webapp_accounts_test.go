@@ -268,3 +268,50 @@ func TestAccountPage(t *testing.T) {
 		t.Errorf("another user's account got %d lines", n)
 	}
 }
+
+// TestPagesRefuseTextThatIsNotText: a NUL or bytes that are not UTF-8, in a
+// form or a query, are refused with 400 naming the field before anything
+// reads them (the store refuses NUL in text, which was a 500), and nothing is
+// written. The pages' length bound keeps a search below what SQLite's LIKE
+// refuses.
+func TestPagesRefuseTextThatIsNotText(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	a, err := env.srv.Ledger().CreateAccount(ctx, u.ID, finance.AccountRequest{Name: finance.Of("Payroll"), Type: finance.Of("savings")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := AccountsPath + "/" + a.ID
+	token := csrf(t, b.get(path))
+	edit := func(field, value string) url.Values {
+		f := url.Values{"csrf": {token}, "name": {"Payroll"}, "type": {"savings"}, "institution": {""}, "opening_balance": {"0"},
+			"account_number_last4": {""}, "notes": {""}}
+		f.Set(field, value)
+		return f
+	}
+	for _, c := range []struct{ field, value, problem string }{
+		{"institution", "BPI\x00", "institution must be UTF-8 text without NUL characters"},
+		{"name", "Pay\xffroll", "name must be UTF-8 text without NUL characters"},
+		{"notes", strings.Repeat("n", maxPageValueLen+1), "notes must be at most 10000 characters"},
+	} {
+		wantPage(t, "edit with "+c.field, b.post(path, edit(c.field, c.value)), http.StatusBadRequest, c.problem)
+		if got := getAccount(t, env, u, a.ID); got.Name != "Payroll" || got.Institution != nil || got.Notes != nil {
+			t.Errorf("a refused edit changed the account: %+v", got)
+		}
+	}
+	wantPage(t, "a new account with a NUL", b.post(AccountsPath, url.Values{"csrf": {token}, "name": {"Cash\x00"}, "type": {"cash"}}),
+		http.StatusBadRequest, "name must be UTF-8 text without NUL characters")
+	if got := accountsOf(t, env, u, "all"); len(got) != 1 {
+		t.Errorf("accounts after a refused create: %+v", got)
+	}
+
+	for _, q := range []string{"search=%00", "search=a%FFb", "back=%00", "%00=1", "search=" + strings.Repeat("%25", maxPageValueLen+1)} {
+		for _, p := range []string{ExpensesPath, ExpensesPath + ".csv", IncomePath, AccountLinesPath, path, CardTransactionsPath} {
+			if x := b.get(p + "?" + q); x.status != http.StatusBadRequest || !x.contains("must be") {
+				t.Errorf("GET %s?%.20s: %d\n%s", p, q, x.status, x.body)
+			}
+		}
+	}
+	// Long but not too long: a search of 1,000 percent signs is a search.
+	wantPage(t, "a long search", b.get(ExpensesPath+"?search="+strings.Repeat("%25", 1000)), http.StatusOK, "No expenses")
+}

@@ -6,12 +6,15 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
@@ -49,6 +52,18 @@ func readForm(r *http.Request) (url.Values, error) {
 	for _, k := range tokenParams {
 		if len(form[k]) > 1 {
 			return nil, invalidRequest(k + " appears more than once")
+		}
+	}
+	// No parameter means a NUL or bytes that are not UTF-8, and the store
+	// refuses NUL in text: refused here, before a lookup turns it into a 500.
+	for _, k := range slices.Sorted(maps.Keys(form)) {
+		for _, v := range form[k] {
+			if !utf8.ValidString(k) || !utf8.ValidString(v) || strings.ContainsRune(k+v, 0) {
+				if !slices.Contains(tokenParams, k) {
+					k = "a parameter"
+				}
+				return nil, invalidRequest(k + " must be UTF-8 text without NUL characters")
+			}
 		}
 	}
 	if form.Get("client_secret") != "" || r.Header.Get("Authorization") != "" {
