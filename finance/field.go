@@ -131,7 +131,7 @@ func (v *Validator) RequiredText(name string, f Field[string], maxLen int) strin
 		v.Add(name, "is required")
 		return ""
 	}
-	return v.checkLen(name, s, maxLen)
+	return v.Text(name, s, maxLen)
 }
 
 // OptionalText returns nil when absent, and a pointer to the trimmed text
@@ -144,15 +144,30 @@ func (v *Validator) OptionalText(name string, f Field[string], maxLen int) (val 
 	if s == "" {
 		return nil
 	}
-	s = v.checkLen(name, s, maxLen)
+	s = v.Text(name, s, maxLen)
 	return &s
 }
 
-func (v *Validator) checkLen(name, s string, maxLen int) string {
-	if utf8.RuneCountInString(s) > maxLen {
+// Text checks text already trimmed: PlainText, and at most maxLen
+// characters. Every text a person or agent names things with passes here,
+// whichever door it came in by (the API, a page, the command line).
+func (v *Validator) Text(name, s string, maxLen int) string {
+	switch {
+	case !PlainText(s):
+		v.Add(name, ProblemText)
+	case utf8.RuneCountInString(s) > maxLen:
 		v.Add(name, "must be at most "+strconv.Itoa(maxLen)+" characters")
 	}
 	return s
+}
+
+// ProblemText is what text that is not PlainText is told.
+const ProblemText = "must be UTF-8 text without NUL characters"
+
+// PlainText reports whether s is valid UTF-8 without NUL: no field of this
+// service means anything else, and the store refuses NUL in text.
+func PlainText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
 // RequiredMoney requires a positive amount.

@@ -47,7 +47,9 @@ func NormalizeEmail(s string) (string, error) {
 		return "", Invalid("email", "is required")
 	}
 	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e || len(e) > 254 {
+	// PlainText on what was sent: ToLower turns bytes that are not UTF-8
+	// into U+FFFD, which would pass.
+	if err != nil || a.Address != e || len(e) > 254 || !PlainText(s) {
 		return "", Invalid("email", "must be a valid email address")
 	}
 	return e, nil

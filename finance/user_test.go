@@ -18,6 +18,8 @@ func TestNormalizeEmail(t *testing.T) {
 		{"no at", "ana.example.com", "", "must be a valid email address"},
 		{"display name form", "Ana <ana@example.com>", "", "must be a valid email address"},
 		{"two addresses", "a@example.com, b@example.com", "", "must be a valid email address"},
+		{"bytes that are not UTF-8", "b\xff@example.com", "", "must be a valid email address"},
+		{"a NUL", "b\x00@example.com", "", "must be a valid email address"},
 		{"too long", strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", 63) + ".com", "", "must be a valid email address"},
 	}
 	for _, tt := range tests {
@@ -97,5 +99,29 @@ func TestCheckPassword(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTextChecks: the text helpers every domain field goes through refuse a
+// NUL and bytes that are not UTF-8 (the store refuses NUL in text, and the
+// command line can pass any bytes), and bound the length in characters.
+func TestTextChecks(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Groceries", ""},
+		{"Café ☕", ""},
+		{"a\x00b", ProblemText},
+		{"caf\xe9", ProblemText},
+		{strings.Repeat("é", 10), ""},
+		{strings.Repeat("é", 11), "must be at most 10 characters"},
+	} {
+		var v Validator
+		v.RequiredText("name", Of(" "+tt.in+" "), 10)
+		v.OptionalText("notes", Of(tt.in), 10)
+		var ve *ValidationError
+		if err := v.Err(); tt.want == "" && err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+		} else if tt.want != "" && (!errors.As(err, &ve) || ve.Fields["name"] != tt.want || ve.Fields["notes"] != tt.want) {
+			t.Errorf("%q: %v, want %q on both fields", tt.in, err, tt.want)
+		}
 	}
 }

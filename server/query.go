@@ -64,23 +64,13 @@ func checkQuery(rawQuery string, accepted []string) error {
 		switch value := values[0]; {
 		case len(values) > 1:
 			v.Add(name, "must be given once")
-		case !plainText(value):
-			v.Add(name, problemText)
+		case !finance.PlainText(value):
+			v.Add(name, finance.ProblemText)
 		case utf8.RuneCountInString(value) > MaxQueryValueLen:
 			v.Add(name, "must be at most "+strconv.Itoa(MaxQueryValueLen)+" characters")
 		}
 	}
 	return v.Err()
-}
-
-// problemText is what a value that is not plainText is told.
-const problemText = "must be UTF-8 text without NUL characters"
-
-// plainText reports whether s is valid UTF-8 without NUL: no field or
-// parameter of this service means anything else, and the store refuses NUL
-// in text.
-func plainText(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
 // maxPageValueLen bounds a web page's query and form values, in characters.
@@ -114,8 +104,8 @@ func checkPageValues(values url.Values, where string) error {
 
 func pageValueProblem(name, value string) string {
 	switch {
-	case !plainText(name) || !plainText(value):
-		return problemText
+	case !finance.PlainText(name) || !finance.PlainText(value):
+		return finance.ProblemText
 	case utf8.RuneCountInString(value) > maxPageValueLen:
 		return "must be at most " + strconv.Itoa(maxPageValueLen) + " characters"
 	}

@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -148,11 +147,7 @@ const MaxUserNameLen = 100
 
 // checkName trims a user's name (which may be empty) and applies its length rule.
 func checkName(v *finance.Validator, name string) string {
-	name = strings.TrimSpace(name)
-	if len([]rune(name)) > MaxUserNameLen {
-		v.Add("name", "must be at most "+strconv.Itoa(MaxUserNameLen)+" characters")
-	}
-	return name
+	return v.Text("name", strings.TrimSpace(name), MaxUserNameLen)
 }
 
 // SetName changes the name of userID (the profile settings page) and
@@ -189,8 +184,8 @@ func (s *Service) CreateKey(ctx context.Context, req CreateKeyRequest) (APIKey, 
 	name := strings.TrimSpace(req.Name)
 	if name == "" {
 		v.Add("name", "is required")
-	} else if len([]rune(name)) > 100 {
-		v.Add("name", "must be at most "+strconv.Itoa(MaxUserNameLen)+" characters")
+	} else {
+		v.Text("name", name, MaxUserNameLen)
 	}
 	scopes, err := ParseScopes(req.Scopes)
 	if err != nil {

@@ -280,6 +280,29 @@ func TestCreateKeyValidation(t *testing.T) {
 	}
 }
 
+// TestNamesAreText: a user's and a key's name given on the command line can
+// hold any bytes; a NUL or bytes that are not UTF-8 are refused, and nothing
+// is stored.
+func TestNamesAreText(t *testing.T) {
+	store := newMemStore()
+	s := NewService(store, nil)
+	ctx := context.Background()
+	for _, name := range []string{"B\xff", "B\x00"} {
+		_, err := s.CreateUser(ctx, CreateUserRequest{Email: "b@example.com", Name: name, Plan: finance.PlanPro, Password: "correct horse"})
+		var ve *finance.ValidationError
+		if !errors.As(err, &ve) || ve.Fields["name"] != finance.ProblemText {
+			t.Errorf("user name %q: %v", name, err)
+		}
+		_, _, err = s.CreateKey(ctx, CreateKeyRequest{UserID: "u", Name: name, Scopes: []string{"all"}})
+		if !errors.As(err, &ve) || ve.Fields["name"] != finance.ProblemText {
+			t.Errorf("key name %q: %v", name, err)
+		}
+	}
+	if len(store.users) != 0 || len(store.keys) != 0 {
+		t.Errorf("refused names were stored: %v %v", store.users, store.keys)
+	}
+}
+
 func TestCreateKeyLifetimeIsBounded(t *testing.T) {
 	tests := []struct {
 		name      string

@@ -12,9 +12,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
@@ -58,11 +56,11 @@ func readForm(r *http.Request) (url.Values, error) {
 	// refuses NUL in text: refused here, before a lookup turns it into a 500.
 	for _, k := range slices.Sorted(maps.Keys(form)) {
 		for _, v := range form[k] {
-			if !utf8.ValidString(k) || !utf8.ValidString(v) || strings.ContainsRune(k+v, 0) {
+			if !finance.PlainText(k) || !finance.PlainText(v) {
 				if !slices.Contains(tokenParams, k) {
 					k = "a parameter"
 				}
-				return nil, invalidRequest(k + " must be UTF-8 text without NUL characters")
+				return nil, invalidRequest(k + " " + finance.ProblemText)
 			}
 		}
 	}
