@@ -74,64 +74,102 @@ func (s *Server) idempotent(h handlerFunc) handlerFunc {
 			return err
 		}
 		q := idempotentRequest{userID: userID(r), key: key, fingerprint: fingerprint(r.Request, body)}
+		err = s.once(w, r, q, body, h, apiOnce)
+		if errors.Is(err, errKeyReused) {
+			return badRequest("Idempotency-Key was already used with a different request in the last "+
+				"24 hours; send a new key with a new request",
+				map[string]string{IdempotencyKeyHeader: "was used with a different request"})
+		}
+		return err
+	}
+}
 
-		// Most repeats find the stored response here, on the read pool,
-		// without queueing for the single writer.
-		stored, err := s.storedResponse(r.Context(), q)
+// onceRules tell once what of a handler's response to keep, and how to
+// answer a repeat with what was kept.
+type onceRules struct {
+	// keep says whether the write commits and whether the response is
+	// stored, and what is stored.
+	keep func(res *bufferedResponse) (stored storedResponse, commit, save bool)
+	// replay answers a repeat with the stored response.
+	replay func(w http.ResponseWriter, r *http.Request, sr storedResponse)
+}
+
+// apiOnce: the API commits and stores its successes (2xx) and replays them
+// as they were.
+var apiOnce = onceRules{
+	keep: func(res *bufferedResponse) (storedResponse, bool, bool) {
+		ok := res.status >= 200 && res.status <= 299
+		return storedResponse{status: res.status, contentType: res.header.Get("Content-Type"), body: res.body.Bytes()}, ok, ok
+	},
+	replay: func(w http.ResponseWriter, _ *http.Request, sr storedResponse) { sr.replay(w) },
+}
+
+// once runs h at most once for q's key: a repeat of a request already
+// answered gets the kept answer, and writes nothing. errKeyReused: the key
+// was used with another request.
+func (s *Server) once(w http.ResponseWriter, r bunrouter.Request, q idempotentRequest, body []byte, h handlerFunc, rules onceRules) error {
+	// Most repeats find the stored response here, on the read pool,
+	// without queueing for the single writer.
+	stored, err := s.storedResponse(r.Context(), q)
+	if !errors.Is(err, finance.ErrNotFound) {
+		if err != nil {
+			return err
+		}
+		rules.replay(w, r.Request, stored)
+		return nil
+	}
+
+	res := &bufferedResponse{header: http.Header{}}
+	err = s.db.WriteScope(r.Context(), func(ctx context.Context) error {
+		// Looked up again inside the transaction: the writer is one
+		// connection taking IMMEDIATE transactions, so a duplicate that
+		// arrived while the first request ran gets here only after it
+		// committed, and finds its response.
+		found, err := s.storedResponse(ctx, q)
 		if !errors.Is(err, finance.ErrNotFound) {
 			if err != nil {
 				return err
 			}
-			stored.replay(w)
+			stored = found
+			return errReplay
+		}
+		inner := r.WithContext(ctx)
+		inner.Body = io.NopCloser(bytes.NewReader(body))
+		if err := h(res, inner); err != nil {
+			return err // rendered by the route; the scope rolls back
+		}
+		kept, commit, save := rules.keep(res)
+		switch {
+		case !commit:
+			return errNotStored
+		case !save:
 			return nil
 		}
-
-		res := &bufferedResponse{header: http.Header{}}
-		err = s.db.WriteScope(r.Context(), func(ctx context.Context) error {
-			// Looked up again inside the transaction: the writer is one
-			// connection taking IMMEDIATE transactions, so a duplicate that
-			// arrived while the first request ran gets here only after it
-			// committed, and finds its response.
-			found, err := s.storedResponse(ctx, q)
-			if !errors.Is(err, finance.ErrNotFound) {
-				if err != nil {
-					return err
-				}
-				stored = found
-				return errReplay
-			}
-			inner := r.WithContext(ctx)
-			inner.Body = io.NopCloser(bytes.NewReader(body))
-			if err := h(res, inner); err != nil {
-				return err // rendered by the route; the scope rolls back
-			}
-			if res.status < 200 || res.status > 299 {
-				return errNotStored
-			}
-			return s.db.SaveIdempotentResponse(ctx, q.userID, q.key, q.fingerprint,
-				res.status, res.header.Get("Content-Type"), res.body.Bytes(), s.ledger.Now())
-		})
-		switch {
-		case errors.Is(err, errReplay):
-			stored.replay(w)
-		case err == nil, errors.Is(err, errNotStored):
-			// Sent only now: the client never sees an answer that did not
-			// commit. After the commit, the server's state is the same
-			// whether or not this reply reaches the client.
-			res.send(w)
-		default:
-			return err
-		}
-		return nil
+		return s.db.SaveIdempotentResponse(ctx, q.userID, q.key, q.fingerprint,
+			kept.status, kept.contentType, kept.body, s.ledger.Now())
+	})
+	switch {
+	case errors.Is(err, errReplay):
+		rules.replay(w, r.Request, stored)
+	case err == nil, errors.Is(err, errNotStored):
+		// Sent only now: the client never sees an answer that did not
+		// commit. After the commit, the server's state is the same
+		// whether or not this reply reaches the client.
+		res.send(w)
+	default:
+		return err
 	}
+	return nil
 }
 
 // errReplay and errNotStored end a write scope without committing: a
 // duplicate found the stored response, or the handler answered without an
-// error but not with a success, which is not kept.
+// error but not with a success, which is not kept. errKeyReused: a key came
+// again with another request.
 var (
 	errReplay    = errors.New("replay the stored response")
 	errNotStored = errors.New("the response is not a success and is not stored")
+	errKeyReused = errors.New("the key was used with another request")
 )
 
 // idempotentRequest is a request made with a key: whose, which key, and its fingerprint.
@@ -190,16 +228,14 @@ type storedResponse struct {
 }
 
 // storedResponse returns the response stored for q, finance.ErrNotFound, or
-// a 400 when the key was used with another request.
+// errKeyReused when the key was used with another request.
 func (s *Server) storedResponse(ctx context.Context, q idempotentRequest) (storedResponse, error) {
 	fp, status, contentType, body, err := s.db.IdempotentResponse(ctx, q.userID, q.key, s.ledger.Now())
 	if err != nil {
 		return storedResponse{}, err
 	}
 	if !bytes.Equal(fp, q.fingerprint) {
-		return storedResponse{}, badRequest("Idempotency-Key was already used with a different request in the last "+
-			"24 hours; send a new key with a new request",
-			map[string]string{IdempotencyKeyHeader: "was used with a different request"})
+		return storedResponse{}, errKeyReused
 	}
 	return storedResponse{status: status, contentType: contentType, body: body}, nil
 }

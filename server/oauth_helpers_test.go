@@ -9,10 +9,12 @@ import (
 	"html"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -182,18 +184,43 @@ type browser struct {
 	h       http.Handler
 	cookies map[string]*http.Cookie
 	header  map[string]string // sent with every request
+	once    [][]string        // the paths of the forms that count once, split at "/"
 }
 
 func (e *testEnv) browser(t testing.TB) *browser {
-	return &browser{t: t, h: e.srv.Handler(), cookies: map[string]*http.Cookie{}, header: map[string]string{}}
+	b := &browser{t: t, h: e.srv.Handler(), cookies: map[string]*http.Cookie{}, header: map[string]string{}}
+	for _, rt := range e.srv.Routes() {
+		if rt.Once {
+			b.once = append(b.once, strings.Split(rt.Path, "/"))
+		}
+	}
+	return b
 }
 
+// do sends a request, a form when form is not nil. As a browser sends what
+// the page holds, a form to a route that counts once gets a fresh once id
+// when the test gave none (a test sends the field itself, empty or not, to
+// choose), so that every form test also runs the route as pages send it.
 func (b *browser) do(method, target string, form url.Values) exchange {
 	b.t.Helper()
 	if form == nil {
 		return b.send(method, target, "", "")
 	}
+	if form.Has("csrf") && !form.Has(onceField) && b.countsOnce(target) {
+		form = maps.Clone(form)
+		form.Set(onceField, finance.NewID())
+	}
 	return b.send(method, target, form.Encode(), "application/x-www-form-urlencoded")
+}
+
+// countsOnce reports whether target's path is that of a route that counts
+// once (":name" segments match any one segment).
+func (b *browser) countsOnce(target string) bool {
+	path, _, _ := strings.Cut(target, "?")
+	parts := strings.Split(path, "/")
+	return slices.ContainsFunc(b.once, func(route []string) bool {
+		return slices.EqualFunc(route, parts, func(r, p string) bool { return r == p || strings.HasPrefix(r, ":") })
+	})
 }
 
 // send makes a request with body of contentType ("" for none).

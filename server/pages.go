@@ -55,6 +55,7 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 var pageFuncs = template.FuncMap{
 	"payFields": payFields,
 	"label":     label,
+	"once":      onceInput,
 }
 
 // pageTemplates are parsed once: each page file with the shared layout and

@@ -155,7 +155,10 @@ type Route struct {
 	// heavy when present: a text search scans rows where a page reads
 	// one index range.
 	HeavyWith []string
-	handler   bunrouter.HandlerFunc
+	// Once marks a page form that records something: a form carrying a
+	// once id runs once per id (see pageonce.go).
+	Once    bool
+	handler bunrouter.HandlerFunc
 }
 
 // New builds the server and registers every route.
@@ -262,6 +265,9 @@ func (s *Server) add(rt Route, h handlerFunc) {
 	}
 	if generates(rt.Path) && !rt.WritesNothing {
 		h = s.withGeneration(rt.Path, h)
+	}
+	if rt.Once {
+		h = s.onceForm(h)
 	}
 	if rt.Heavy || len(rt.HeavyWith) > 0 {
 		h = s.limitHeavy(rt, h)

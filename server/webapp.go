@@ -32,7 +32,7 @@ const (
 
 func (s *Server) registerWebAppRoutes() {
 	s.page(http.MethodGet, RecordPath, s.recordPage)
-	s.page(http.MethodPost, RecordPath, s.recordSubmit)
+	s.oncePage(RecordPath, s.recordSubmit)
 	s.heavyPage(ExpensesPath, s.expensesPage, "search")
 	s.heavyPage(ExpensesPath+".csv", s.expensesCSV)
 	s.page(http.MethodPost, ExpensesPath+"/:id/void", s.expenseVoid)

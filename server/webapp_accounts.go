@@ -28,12 +28,12 @@ const AccountsPath = "/accounts"
 
 func (s *Server) registerWebAppAccountRoutes() {
 	s.page(http.MethodGet, AccountsPath, s.accountsPage)
-	s.page(http.MethodPost, AccountsPath, s.accountCreate)
+	s.oncePage(AccountsPath, s.accountCreate)
 	s.page(http.MethodGet, AccountsPath+"/:id", s.accountPage)
 	s.page(http.MethodPost, AccountsPath+"/:id", s.accountEdit)
 	s.page(http.MethodPost, AccountsPath+"/:id/archive", s.accountArchive)
 	s.page(http.MethodPost, AccountsPath+"/:id/unarchive", s.accountArchive)
-	s.page(http.MethodPost, AccountsPath+"/:id/lines", s.accountLineCreate)
+	s.oncePage(AccountsPath+"/:id/lines", s.accountLineCreate)
 	s.page(http.MethodPost, AccountsPath+"/:id/lines/:lineId/void", s.accountLineVoid)
 }
 

@@ -25,7 +25,7 @@ const BillTemplatesPath = BillsPath + "/templates"
 
 func (s *Server) registerWebAppBillTemplateRoutes() {
 	s.page(http.MethodGet, BillTemplatesPath, s.billTemplatesPage)
-	s.page(http.MethodPost, BillTemplatesPath, s.billTemplateCreate)
+	s.oncePage(BillTemplatesPath, s.billTemplateCreate)
 	s.page(http.MethodGet, BillTemplatesPath+"/new", s.billTemplateNewPage)
 	s.page(http.MethodGet, BillTemplatesPath+"/:id", s.billTemplateEditPage)
 	s.page(http.MethodPost, BillTemplatesPath+"/:id", s.billTemplateUpdate)

@@ -32,12 +32,12 @@ const webListLimit = 100
 func (s *Server) registerWebAppBillLoanRoutes() {
 	s.page(http.MethodGet, BillsPath, s.billsPage)
 	s.page(http.MethodGet, BillsPath+"/:id", s.billPage)
-	s.page(http.MethodPost, BillsPath+"/:id/pay", s.billPaySubmit)
+	s.oncePage(BillsPath+"/:id/pay", s.billPaySubmit)
 	s.page(http.MethodPost, BillsPath+"/:id/status", s.billStatusSubmit)
 	s.page(http.MethodPost, BillsPath+"/payments/:id/delete", s.billPaymentDelete)
 	s.registerWebAppBillTemplateRoutes()
 	s.page(http.MethodGet, LoansPath, s.loansPage)
-	s.page(http.MethodPost, LoansPath+"/instances/:id/pay", s.loanPaySubmit)
+	s.oncePage(LoansPath+"/instances/:id/pay", s.loanPaySubmit)
 	s.registerWebAppLoanRoutes()
 }
 

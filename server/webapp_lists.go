@@ -29,11 +29,11 @@ const (
 func (s *Server) registerWebAppListRoutes() {
 	s.page(http.MethodGet, AccountLinesPath, s.accountLinesPage)
 	s.heavyPage(AccountLinesPath+".csv", s.accountLinesCSV)
-	s.page(http.MethodPost, AccountsPath+"/:id/adjust", s.accountAdjust)
+	s.oncePage(AccountsPath+"/:id/adjust", s.accountAdjust)
 	s.page(http.MethodGet, CardTransactionsPath, s.cardTransactionsPage)
 	s.heavyPage(CardTransactionsPath+".csv", s.cardTransactionsCSV)
 	s.page(http.MethodPost, StatementsPath+"/:id", s.statementEdit)
-	s.page(http.MethodPost, StatementsPath+"/:id/lines", s.statementLineAdd)
+	s.oncePage(StatementsPath+"/:id/lines", s.statementLineAdd)
 }
 
 // --- account lines ------------------------------------------------------------------

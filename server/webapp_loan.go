@@ -26,7 +26,7 @@ const LoanNewPath = LoansPath + "/new"
 
 func (s *Server) registerWebAppLoanRoutes() {
 	s.page(http.MethodGet, LoanNewPath, s.loanNewPage)
-	s.page(http.MethodPost, LoansPath, s.loanCreate)
+	s.oncePage(LoansPath, s.loanCreate)
 	s.page(http.MethodGet, LoansPath+"/:id", s.loanPage)
 	s.page(http.MethodPost, LoansPath+"/:id", s.loanUpdate)
 	s.page(http.MethodPost, LoansPath+"/:id/status", s.loanStatusSubmit)

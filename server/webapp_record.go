@@ -42,12 +42,12 @@ const (
 
 func (s *Server) registerWebAppRecordRoutes() {
 	s.page(http.MethodGet, RecordBulkPath, s.bulkPage)
-	s.page(http.MethodPost, RecordBulkPath, s.bulkSubmit)
+	s.oncePage(RecordBulkPath, s.bulkSubmit)
 	s.page(http.MethodPost, RecordParsePath, s.parseSubmit)
 	s.page(http.MethodGet, ExpensesPath+"/:id/edit", s.expenseEditPage)
 	s.page(http.MethodPost, ExpensesPath+"/:id/edit", s.expenseEditSubmit)
 	s.page(http.MethodGet, ExpensesPath+"/:id/split", s.splitPage)
-	s.page(http.MethodPost, ExpensesPath+"/:id/split", s.splitSubmit)
+	s.oncePage(ExpensesPath+"/:id/split", s.splitSubmit)
 	s.page(http.MethodGet, IncomePath+"/:id/edit", s.incomeEditPage)
 	s.page(http.MethodPost, IncomePath+"/:id/edit", s.incomeEditSubmit)
 }

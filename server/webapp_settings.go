@@ -47,7 +47,7 @@ func (s *Server) registerWebAppSettingsRoutes() {
 	s.page(http.MethodGet, AppSettingsPath, s.appSettingsPage)
 	s.page(http.MethodPost, AppSettingsPath, s.appSettingsSubmit)
 	s.page(http.MethodGet, CategoriesPath, s.categoriesPage)
-	s.page(http.MethodPost, CategoriesPath, s.categoryCreate)
+	s.oncePage(CategoriesPath, s.categoryCreate)
 	s.page(http.MethodPost, CategoriesPath+"/:id", s.categoryUpdate)
 	s.page(http.MethodPost, CategoriesPath+"/:id/archive", s.categoryArchive)
 	s.page(http.MethodPost, CategoriesPath+"/:id/unarchive", s.categoryUnarchive)
