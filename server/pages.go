@@ -67,7 +67,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
-		"record_bulk", "expense_split", "accountlines", "cardtransactions"} {
+		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -532,6 +532,7 @@ var notices = map[string]string{
 	"bill-paid":                  "Bill payment recorded.",
 	"bill-partially_paid":        "Bill payment recorded.",
 	"bill-skipped":               "The bill has been skipped.",
+	"bill-saved":                 "The bill has been saved; its template no longer changes it.",
 	"loan-paid":                  "Loan payment recorded.",
 	"revoked":                    "The key has been revoked. It no longer works.",
 	"disconnected":               "The app has been disconnected. Its tokens no longer work.",
@@ -545,6 +546,7 @@ var notices = map[string]string{
 	"balance-adjusted":           "Balance adjusted: one adjustment line added.",
 	"statement-saved":            "The statement has been saved.",
 	"statement-line-added":       "Line added to the statement.",
+	"statement-line-saved":       "The statement line has been saved.",
 	"card-created":               "Card created.",
 	"card-saved":                 "Card saved.",
 	"card-archived":              "The card has been archived. Its history stays; it takes no new charges.",

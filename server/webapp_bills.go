@@ -34,6 +34,7 @@ func (s *Server) registerWebAppBillLoanRoutes() {
 	s.page(http.MethodGet, BillsPath+"/:id", s.billPage)
 	s.oncePage(BillsPath+"/:id/pay", s.billPaySubmit)
 	s.page(http.MethodPost, BillsPath+"/:id/status", s.billStatusSubmit)
+	s.page(http.MethodPost, BillsPath+"/:id", s.billUpdate)
 	s.page(http.MethodPost, BillsPath+"/payments/:id/delete", s.billPaymentDelete)
 	s.registerWebAppBillTemplateRoutes()
 	s.page(http.MethodGet, LoansPath, s.loansPage)
@@ -194,7 +195,12 @@ func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finan
 		return err
 	}
 	if fromBillPage(r.Request) && !errors.Is(err, finance.ErrNotFound) {
-		return s.billPageRefused(w, r.Request, u, sid, id, sent, status, err)
+		return s.billPageRefused(w, r.Request, u, sid, id, status, err, "Not paid.", func(d *billData, fields map[string]string) {
+			if sent != nil {
+				d.Form = *sent
+			}
+			d.Fields = fields
+		})
 	}
 	d, verr := s.billsView(r.Request, u, s.billMonth(r.Request, u, id))
 	if verr != nil {
@@ -258,6 +264,32 @@ func (s *Server) billStatusSubmit(w http.ResponseWriter, r bunrouter.Request) er
 	return redirect(w, r.Request, billReturn(r.Request, b, "bill-"+b.Status))
 }
 
+// billUpdate changes one bill's amount, due date or notes as PUT /bills/{id}
+// does; the bill counts as edited from then on, so its template leaves it
+// alone.
+func (s *Server) billUpdate(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "bill")
+	if !ok {
+		return err
+	}
+	f := r.PostForm
+	form := billEditForm{Amount: f.Get("amount"), DueDate: f.Get("due_date"), Notes: f.Get("notes")}
+	var req finance.BillRequest
+	// Every field is on the form: an emptied amount or date is refused as
+	// required (sent as null), emptied notes are cleared.
+	formRequest(&req, map[string]string{"amount": form.Amount, "due_date": form.DueDate, "notes": form.Notes}, "amount", "due_date", "notes")
+	if _, err := s.ledger.UpdateBill(r.Context(), u.ID, id, req); err != nil {
+		status, ok := pageRefusal(err)
+		if !ok || errors.Is(err, finance.ErrNotFound) {
+			return err
+		}
+		return s.billPageRefused(w, r.Request, u, sid, id, status, err, "Not saved.", func(d *billData, fields map[string]string) {
+			d.Edit, d.EditFields = form, fields
+		})
+	}
+	return redirect(w, r.Request, BillsPath+"/"+id+"?notice=bill-saved")
+}
+
 // fromBillPage reports whether a bill form was posted from the bill's own
 // page (rather than from the month's list), where its answer goes back to.
 func fromBillPage(r *http.Request) bool { return r.PostForm.Get("from") == "bill" }
@@ -281,6 +313,23 @@ type billData struct {
 	Pay         payChoices
 	Payments    []finance.BillPayment
 	HasTemplate bool // its template still exists (it can be edited)
+	Edit        billEditForm
+	EditFields  map[string]string // the edit form's problems, by field
+}
+
+// billEditForm is the fields of one bill's edit form, as PUT /bills/{id}
+// takes them.
+type billEditForm struct {
+	Amount, DueDate, Notes string
+}
+
+// billEditOf is the edit form filled in with the bill.
+func billEditOf(b finance.Bill) billEditForm {
+	f := billEditForm{Amount: b.Amount.String(), DueDate: b.DueDate.String()}
+	if b.Notes != nil {
+		f.Notes = *b.Notes
+	}
+	return f
 }
 
 func (s *Server) billView(r *http.Request, u finance.User, id string) (billData, error) {
@@ -301,6 +350,7 @@ func (s *Server) billView(r *http.Request, u finance.User, id string) (billData,
 		return billData{}, err
 	}
 	d := billData{Show: show, Bill: b, Form: billPayDefaults(b, show.today), Fields: map[string]string{},
+		Edit: billEditOf(b), EditFields: map[string]string{},
 		Pay:         payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
 		HasTemplate: slices.ContainsFunc(opts.Templates, func(t finance.TemplateOption) bool { return t.ID == b.TemplateID })}
 	for _, status := range []string{finance.PaymentPosted, finance.StatusVoided} {
@@ -331,7 +381,8 @@ func (s *Server) billPage(w http.ResponseWriter, r bunrouter.Request) error {
 // billPageRefused shows a bill's page again after a refused write: a
 // validation problem of its payment form beside the fields (holding what
 // was sent), any other refusal in the API's words at the top.
-func (s *Server) billPageRefused(w http.ResponseWriter, r *http.Request, u finance.User, sid, id string, sent *payForm, status int, err error) error {
+func (s *Server) billPageRefused(w http.ResponseWriter, r *http.Request, u finance.User, sid, id string, status int, err error,
+	not string, apply func(d *billData, fields map[string]string)) error {
 	d, verr := s.billView(r, u, id)
 	if verr != nil {
 		return verr
@@ -339,11 +390,8 @@ func (s *Server) billPageRefused(w http.ResponseWriter, r *http.Request, u finan
 	p := pageView{Title: d.Bill.Name, Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: d}
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.Error = "Not paid. " + ve.Error() + "."
-		if sent != nil {
-			d.Form = *sent
-		}
-		d.Fields = ve.Fields
+		p.Error = not + " " + ve.Error() + "."
+		apply(&d, ve.Fields)
 		p.Data = d
 	} else {
 		_, detail := errorResponse(err, "")
@@ -373,7 +421,7 @@ func (s *Server) billPaymentDelete(w http.ResponseWriter, r bunrouter.Request) e
 		if !ok {
 			return err
 		}
-		return s.billPageRefused(w, r.Request, u, sid, p.BillID, nil, status, err)
+		return s.billPageRefused(w, r.Request, u, sid, p.BillID, status, err, "Not deleted.", func(*billData, map[string]string) {})
 	}
 	return redirect(w, r.Request, BillsPath+"/"+p.BillID+"?notice=bill-payment-deleted")
 }

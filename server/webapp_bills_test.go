@@ -486,3 +486,65 @@ func TestBillPage(t *testing.T) {
 		t.Errorf("water is %s", got.Status)
 	}
 }
+
+// TestBillEdit: a bill's page edits its amount, due date and notes as PUT
+// /bills/{id} does; refusals (below what was paid, an emptied amount, a bad
+// date) are shown beside the field with what was sent and change nothing;
+// emptied notes are cleared; another user's bill is not found.
+func TestBillEdit(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	power := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":20,"default_payment_method":"Cash"}`)
+	path := BillsPath + "/" + power.ID
+	page := b.get(path)
+	wantPage(t, "bill page", page, http.StatusOK, "Edit this bill", `action="/bills/`+power.ID+`"`, `name="amount" inputmode="decimal" autocomplete="off" value="1500.00"`,
+		`name="due_date" value="2025-03-20"`)
+	token := csrf(t, page)
+	if _, err := env.srv.Ledger().PayBill(ctx, u.ID, power.ID, finance.BillPaymentRequest{Amount: finance.Of(finance.Money(40000)),
+		Date: finance.Of(finance.NewDate(2025, 3, 15)), PaymentMethod: finance.Of("Cash")}); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(amount, due, notes string) url.Values {
+		return url.Values{"csrf": {token}, "amount": {amount}, "due_date": {due}, "notes": {notes}}
+	}
+	for _, c := range []struct {
+		what string
+		form url.Values
+		want []string
+	}{
+		{"below what was paid", edit("300", "2025-03-22", "x"), []string{`id="e-amount-error">Amount must be at least the amount already paid, 400.00<`, `value="300"`, "Not saved."}},
+		{"an emptied amount", edit("", "2025-03-22", ""), []string{`id="e-amount-error">Amount is required<`}},
+		{"a bad date", edit("1600", "2025-02-30", ""), []string{`id="e-due-error">Due date must be a real calendar date`, `value="2025-02-30"`}},
+	} {
+		x := b.post(path, c.form)
+		wantPage(t, c.what, x, http.StatusBadRequest, append(c.want, "<details class=\"pay toggle\" open>")...)
+		if got := getBill(t, env, u, power.ID); got.Amount != 150000 || got.DueDate != finance.NewDate(2025, 3, 20) || got.Notes != nil || got.Edited {
+			t.Fatalf("%s changed the bill: %+v", c.what, got)
+		}
+	}
+
+	wantRedirect(t, "save", b.post(path, edit("1620.50", "2025-03-22", "  higher this month ")), path+"?notice=bill-saved")
+	got := getBill(t, env, u, power.ID)
+	if got.Amount != 162050 || got.DueDate != finance.NewDate(2025, 3, 22) || got.Notes == nil || *got.Notes != "higher this month" ||
+		!got.Edited || got.Remaining != 122050 || got.Status != finance.BillPartiallyPaid {
+		t.Fatalf("after edit: %+v", got)
+	}
+	wantPage(t, "after save", b.get(path+"?notice=bill-saved"), http.StatusOK, "The bill has been saved", "₱1,620.50", "higher this month")
+	wantRedirect(t, "clear notes", b.post(path, edit("1620.50", "2025-03-22", "")), path+"?notice=bill-saved")
+	if got := getBill(t, env, u, power.ID); got.Notes != nil {
+		t.Errorf("emptied notes kept: %q", *got.Notes)
+	}
+
+	other := env.createUser(finance.PlanPro)
+	theirs := marchBill(t, env, other, `{"name":"Rent","amount":"9000","category":"Utilities","frequency":"monthly","start_date":"2025-01-01","due_day":5}`)
+	if x := b.post(BillsPath+"/"+theirs.ID, edit("1", "2025-03-05", "")); x.status != http.StatusNotFound {
+		t.Errorf("another user's bill: %d", x.status)
+	}
+	if got := getBill(t, env, other, theirs.ID); got.Amount != 900000 || got.Edited {
+		t.Errorf("another user's bill changed: %+v", got)
+	}
+	if x := b.post(path, url.Values{"amount": {"1"}, "due_date": {"2025-03-22"}}); x.status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.status)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/uptrace/bunrouter"
 
@@ -34,6 +35,8 @@ func (s *Server) registerWebAppListRoutes() {
 	s.heavyPage(CardTransactionsPath+".csv", s.cardTransactionsCSV)
 	s.page(http.MethodPost, StatementsPath+"/:id", s.statementEdit)
 	s.oncePage(StatementsPath+"/:id/lines", s.statementLineAdd)
+	s.page(http.MethodGet, StatementsPath+"/:id/lines/:txId/edit", s.statementLinePage)
+	s.page(http.MethodPost, StatementsPath+"/:id/lines/:txId/edit", s.statementLineUpdate)
 }
 
 // --- account lines ------------------------------------------------------------------
@@ -350,6 +353,117 @@ func soaFormOf(a finance.SOA) soaForm {
 // soaLineForm is the form of a statement's own line.
 type soaLineForm struct {
 	Type, Amount, Description, Category, Date string
+}
+
+// soaLineFormOf is the form filled in with a row of the statement.
+func soaLineFormOf(t finance.CardTransaction) soaLineForm {
+	return soaLineForm{Type: t.Type, Amount: t.Amount.String(), Description: t.Description, Category: deref(t.Category), Date: t.Date.String()}
+}
+
+// request is the form as the API takes it: a refund's category only, and,
+// for a linked transaction, its description alone. An emptied field is sent
+// as null (required, or the statement date for the date), as PUT does.
+func (f soaLineForm) request(linked bool) finance.SOALineRequest {
+	values := map[string]string{"description": f.Description}
+	clearable := []string{"description"}
+	if !linked {
+		values["type"], values["amount"], values["date"] = f.Type, f.Amount, f.Date
+		if f.Type == finance.CardRefund {
+			values["category"] = f.Category
+		}
+		clearable = append(clearable, "amount", "date")
+	}
+	var req finance.SOALineRequest
+	formRequest(&req, values, clearable...)
+	return req
+}
+
+// soaLineView is what the soa-line-fields partial shows.
+type soaLineView struct {
+	ID            string // the fields' id prefix
+	Form          soaLineForm
+	Fields        map[string]string
+	Types         []choice
+	Categories    []finance.CategoryOption
+	Show          display
+	StatementDate finance.Date
+	Linked        bool // a linked transaction: its description only
+}
+
+// AddLine is the statement page's form for a new line of its own.
+func (d statementData) AddLine() soaLineView {
+	return soaLineView{ID: "line", Form: d.Line, Fields: d.LineFields, Types: d.LineTypes, Categories: d.Categories,
+		Show: d.Show, StatementDate: d.SOA.StatementDate}
+}
+
+// statementLineData is the page that edits one row of a statement.
+type statementLineData struct {
+	Show display
+	SOA  finance.SOADetail
+	Row  finance.CardTransaction
+	Form soaLineView
+}
+
+// statementLineView finds row txID among the statement's live rows: a
+// voided statement or row has nothing to edit (404, as for a row not on it).
+func (s *Server) statementLineView(r *http.Request, u finance.User, id, txID string) (statementLineData, error) {
+	d, err := s.statementView(r, u, id)
+	if err != nil {
+		return statementLineData{}, err
+	}
+	i := slices.IndexFunc(d.SOA.Transactions, func(t finance.CardTransaction) bool { return t.ID == txID })
+	if i < 0 || d.SOA.Status == finance.StatusVoided || d.SOA.Transactions[i].Status == finance.StatusVoided {
+		return statementLineData{}, finance.NotFound("statement line")
+	}
+	row := d.SOA.Transactions[i]
+	return statementLineData{Show: d.Show, SOA: d.SOA, Row: row, Form: soaLineView{ID: "edit", Form: soaLineFormOf(row),
+		Fields: map[string]string{}, Types: d.LineTypes, Categories: d.Categories, Show: d.Show,
+		StatementDate: d.SOA.StatementDate, Linked: !row.IsSOALine}}, nil
+}
+
+// statementLinePage shows the form that edits one row of a statement: all
+// of a line of its own, the description of a linked transaction.
+func (s *Server) statementLinePage(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedIn(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	d, err := s.statementLineView(r.Request, u, r.Param("id"), r.Param("txId"))
+	if err != nil {
+		return err
+	}
+	return s.render(w, r.Request, "statement_line", pageView{Title: "Edit statement line", Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid), Data: d})
+}
+
+// statementLineUpdate saves the form as PUT
+// /credit-cards/soa/{id}/transactions/{transactionId} does.
+func (s *Server) statementLineUpdate(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "statement")
+	if !ok {
+		return err
+	}
+	txID := r.Param("txId")
+	d, err := s.statementLineView(r.Request, u, id, txID)
+	if err != nil {
+		return err
+	}
+	f := r.PostForm
+	form := soaLineForm{Type: f.Get("type"), Amount: f.Get("amount"), Description: f.Get("description"), Category: f.Get("category"),
+		Date: f.Get("date")}
+	if _, err := s.ledger.UpdateSOALine(r.Context(), u.ID, id, txID, form.request(d.Form.Linked)); err != nil {
+		p := pageView{Title: "Edit statement line", Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid)}
+		fields, ok := refusal(&p, err, "Not saved.")
+		if !ok {
+			return err
+		}
+		d.Form.Form = form
+		if fields != nil {
+			d.Form.Fields = fields
+		}
+		p.Data = d
+		return s.render(w, r.Request, "statement_line", p)
+	}
+	return redirect(w, r.Request, StatementsPath+"/"+id+"?notice=statement-line-saved")
 }
 
 // statementEdit changes the due date, minimum due and notes as PUT

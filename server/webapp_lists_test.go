@@ -328,3 +328,104 @@ func TestStatementLinesAndEdit(t *testing.T) {
 		t.Errorf("after emptying: %s, notes %v", r.MinimumDueSource, r.Notes)
 	}
 }
+
+// TestStatementLineEdit: a statement's own line is edited whole (kind, sum,
+// description, refund category, date) as PUT
+// /credit-cards/soa/{id}/transactions/{transactionId} does, refusals beside
+// the field changing nothing; a linked transaction shows and changes only
+// its description; voided rows and rows of other statements are not found.
+func TestStatementLineEdit(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	cs := newCardSetup(t, env, u)
+	path := StatementsPath + "/" + cs.soa.ID
+	var req finance.SOALineRequest
+	fromJSON(t, `{"type":"fee","amount":"3.50","description":"Late fee"}`, &req)
+	a, err := env.srv.Ledger().AddSOALine(ctx, u.ID, cs.soa.ID, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fee, books finance.CardTransaction
+	for _, row := range a.Transactions {
+		switch row.Description {
+		case "Late fee":
+			fee = row
+		case "Books":
+			books = row
+		}
+	}
+	rowOf := func(id string) finance.CardTransaction {
+		t.Helper()
+		for _, row := range getSOA(t, env, u, cs.soa.ID).Transactions {
+			if row.ID == id {
+				return row
+			}
+		}
+		t.Fatalf("row %s is not on the statement", id)
+		return finance.CardTransaction{}
+	}
+
+	wantPage(t, "statement", b.get(path), http.StatusOK, `href="`+path+`/lines/`+fee.ID+`/edit"`, `href="`+path+`/lines/`+books.ID+`/edit"`)
+	feePath := path + "/lines/" + fee.ID + "/edit"
+	page := b.get(feePath)
+	wantPage(t, "edit a line", page, http.StatusOK, "<h1>Edit statement line</h1>", `<input type="radio" name="type" value="fee" checked>`,
+		`id="edit-amount" name="amount" inputmode="decimal" autocomplete="off" value="3.50"`, `value="Late fee"`, `name="date" value="2025-03-10"`)
+	token := csrf(t, page)
+	form := func(kind, amount, desc, category, date string) url.Values {
+		return url.Values{"csrf": {token}, "type": {kind}, "amount": {amount}, "description": {desc}, "category": {category}, "date": {date}}
+	}
+	for _, c := range []struct {
+		what string
+		form url.Values
+		want string
+	}{
+		{"an emptied sum", form("fee", "", "Late fee", "", "2025-03-10"), `id="edit-amount-error">Sum is required<`},
+		{"after the statement date", form("fee", "4", "Late fee", "", "2025-03-11"), `id="edit-date-error">Date must not be after the statement date 2025-03-10<`},
+		{"a refund without a category", form("refund", "4", "Late fee", "", "2025-03-10"), `id="edit-category-error">Category is required<`},
+	} {
+		wantPage(t, c.what, b.post(feePath, c.form), http.StatusBadRequest, c.want, "Not saved.")
+		if got := rowOf(fee.ID); got.Amount != 350 || got.Type != finance.CardFee || got.Date != finance.NewDate(2025, 3, 10) {
+			t.Fatalf("%s changed the line: %+v", c.what, got)
+		}
+	}
+	wantRedirect(t, "save", b.post(feePath, form("refund", "4.25", "Waived fee", "Shopping", "2025-03-09")), path+"?notice=statement-line-saved")
+	got := rowOf(fee.ID)
+	if got.Type != finance.CardRefund || got.Amount != 425 || got.Description != "Waived fee" || deref(got.Category) != "Shopping" ||
+		got.Date != finance.NewDate(2025, 3, 9) {
+		t.Fatalf("after the edit: %+v", got)
+	}
+	if s := getSOA(t, env, u, cs.soa.ID); s.StatementBalance != 2000-425 {
+		t.Errorf("statement balance %s after the fee became a refund of 4.25", s.StatementBalance)
+	}
+	wantPage(t, "saved", b.get(path+"?notice=statement-line-saved"), http.StatusOK, "The statement line has been saved.", "Waived fee")
+
+	// A linked purchase: its description only; money fields sent anyway
+	// are not its form's and are ignored.
+	booksPath := path + "/lines/" + books.ID + "/edit"
+	linked := b.get(booksPath)
+	wantPage(t, "edit a linked row", linked, http.StatusOK, "<h1>Edit linked transaction</h1>", `value="Books"`, "Un-link it from the statement")
+	if linked.contains(`name="amount"`) || linked.contains(`name="type"`) {
+		t.Errorf("a linked row's form offers its money fields:\n%s", linked.body)
+	}
+	wantPage(t, "an emptied description", b.post(booksPath, url.Values{"csrf": {token}, "description": {" "}}), http.StatusBadRequest,
+		`id="edit-description-error">Description is required<`)
+	wantRedirect(t, "rename", b.post(booksPath, url.Values{"csrf": {token}, "description": {"Books for school"}, "amount": {"1"}}),
+		path+"?notice=statement-line-saved")
+	if got := rowOf(books.ID); got.Description != "Books for school" || got.Amount != 1200 {
+		t.Errorf("the linked row after the edit: %+v", got)
+	}
+
+	// Voided rows, unknown rows and another statement's ids are not found.
+	if _, err := env.srv.Ledger().RemoveSOALine(ctx, u.ID, cs.soa.ID, fee.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{feePath, path + "/lines/0190f1a2-0000-7000-8000-000000000000/edit", path + "/lines/nope/edit",
+		StatementsPath + "/0190f1a2-0000-7000-8000-000000000000/lines/" + books.ID + "/edit"} {
+		if x := b.get(p); x.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.status)
+		}
+	}
+	if x := b.post(feePath, form("fee", "9", "Again", "", "2025-03-10")); x.status != http.StatusNotFound {
+		t.Errorf("POST to a voided line: %d", x.status)
+	}
+}
