@@ -165,6 +165,17 @@ test('on a phone, a user reads and downloads every account line and card transac
   assert.match(await page.textContent('#lines-heading'), /^2 lines$/);
   assert.equal(await page.textContent('#remaining'), '₱1,850.00');
 
+  // The fee was 300, not 350: the line's own edit page.
+  await page.getByRole('link', { name: 'Edit Late payment fee, ₱350.00' }).click();
+  await page.waitForURL('**/statements/*/lines/*/edit');
+  pages['statement-line'] = new URL(page.url()).pathname;
+  assert.equal(await page.locator('#edit-amount').inputValue(), '350.00');
+  await snap(page, 'lists-9-statement-line-edit');
+  await page.locator('#edit-amount').fill('300');
+  await page.getByRole('button', { name: 'Save line' }).click();
+  await page.waitForURL('**/statements/*?notice=statement-line-saved');
+  assert.equal(await page.textContent('#remaining'), '₱1,800.00');
+
   // Edit the minimum due and notes.
   await page.getByText('Edit statement').click();
   await page.locator('#edit-minimum').fill('500');
