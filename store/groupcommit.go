@@ -40,13 +40,14 @@ type commitJob struct {
 // committer runs the writes of db.tx on the writer, in batches.
 type committer struct {
 	writer  *bun.DB
+	turns   *turns          // with other processes writing the same file
 	jobs    chan *commitJob // unbuffered: a job handed over is in the committer's hands
 	quit    chan struct{}
 	stopped chan struct{}
 }
 
-func newCommitter(writer *bun.DB) *committer {
-	c := &committer{writer: writer, jobs: make(chan *commitJob), quit: make(chan struct{}), stopped: make(chan struct{})}
+func newCommitter(writer *bun.DB, t *turns) *committer {
+	c := &committer{writer: writer, turns: t, jobs: make(chan *commitJob), quit: make(chan struct{}), stopped: make(chan struct{})}
 	go c.loop()
 	return c
 }
@@ -112,7 +113,12 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 	// The transaction outlives any one request: database/sql rolls a
 	// transaction back when the context it began with ends.
 	ctx := context.Background()
-	tx, err := c.writer.BeginTx(ctx, nil)
+	c.turns.yield()
+	var tx bun.Tx
+	err := c.turns.begin(func() (err error) {
+		tx, err = c.writer.BeginTx(ctx, nil)
+		return err
+	})
 	if err != nil {
 		answer(jobs, err)
 		return nil

@@ -39,6 +39,7 @@ type DB struct {
 	// commits runs the writes of tx on the writer, several per transaction
 	// when they arrive together (group commit).
 	commits *committer
+	turns   *turns // the "-writers" file the committer takes turns through
 	// lastDiskFailure is the latest write that failed on the disk since the
 	// last ProbeWrite, if any.
 	lastDiskFailure atomic.Pointer[diskFailure]
@@ -57,6 +58,10 @@ func Open(path string) (*DB, error) {
 	if err := createOwnerOnly(path); err != nil {
 		return nil, fmt.Errorf("store: create %s: %w", path, err)
 	}
+	t, err := openTurns(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s-writers: %w", path, err)
+	}
 	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS)
 	// The writer keeps statement journals and temporary tables in memory and
 	// caches up to 64 MiB of pages: billing a large statement backlog rewrites
@@ -65,6 +70,7 @@ func Open(path string) (*DB, error) {
 	wdb, err := sql.Open("sqlite", path+"?"+common+
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_pragma=cache_size(-65536)&_txlock=immediate")
 	if err != nil {
+		t.close()
 		return nil, fmt.Errorf("store: open writer: %w", err)
 	}
 	// One writer: SQLite allows one write transaction at a time anyway, and
@@ -76,11 +82,13 @@ func Open(path string) (*DB, error) {
 	// Connect the writer first: it switches the file to WAL before any reader opens it.
 	if err := wdb.Ping(); err != nil {
 		wdb.Close()
+		t.close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	rdb, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
 	if err != nil {
 		wdb.Close()
+		t.close()
 		return nil, fmt.Errorf("store: open readers: %w", err)
 	}
 	readers := max(4, 2*runtime.GOMAXPROCS(0))
@@ -90,6 +98,7 @@ func Open(path string) (*DB, error) {
 	rdb.SetConnMaxLifetime(0)
 	creds, err := newCredentialCache(path, common)
 	if err != nil {
+		t.close()
 		return nil, errors.Join(fmt.Errorf("store: open credential cache: %w", err), rdb.Close(), wdb.Close())
 	}
 	writer := bun.NewDB(wdb, sqlitedialect.New())
@@ -98,7 +107,8 @@ func Open(path string) (*DB, error) {
 		writer:  writer,
 		reader:  bun.NewDB(rdb, sqlitedialect.New()),
 		creds:   creds,
-		commits: newCommitter(writer),
+		commits: newCommitter(writer, t),
+		turns:   t,
 	}, nil
 }
 
@@ -123,6 +133,7 @@ func (db *DB) Path() string { return db.path }
 // Close closes both pools, once the writes being committed are answered.
 func (db *DB) Close() error {
 	db.commits.close()
+	defer db.turns.close()
 	var errs []error
 	db.reads.Range(func(_, st any) bool {
 		errs = append(errs, st.(*sql.Stmt).Close())

@@ -1,0 +1,20 @@
+//go:build !(linux || darwin || freebsd || openbsd || netbsd || dragonfly)
+
+package store
+
+import (
+	"errors"
+	"os"
+)
+
+// Elsewhere processes do not take turns: SQLite's busy timeout alone
+// decides.
+const canFlock = false
+
+const (
+	lockShared = iota
+	lockExclusiveNow
+	lockNone
+)
+
+func flock(*os.File, int) error { return errors.ErrUnsupported }
