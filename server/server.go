@@ -75,8 +75,13 @@ type HealthChecker interface {
 	// at or after t (for example the credentials' freshness check of the
 	// request's authentication), so that health need not Ping again.
 	ReadAnsweredSince(t time.Time) bool
-	// ProbeWrite reports whether a write commits, durably.
+	// ProbeWrite reports whether a write commits, durably. Its commit ends
+	// a standing WriteFailure.
 	ProbeWrite(ctx context.Context) error
+	// WriteFailure returns when and why the latest write that failed on the
+	// disk (a full disk) failed, while no later write has committed; a zero
+	// time and nil otherwise.
+	WriteFailure() (time.Time, error)
 }
 
 // Database is what the server needs of the store: health checks, the
