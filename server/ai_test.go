@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -152,7 +154,14 @@ func imagesForm(t testing.TB, files ...[]byte) (string, string) {
 	return buf.String(), w.FormDataContentType()
 }
 
-var pngStub = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR")
+// pngStub is a whole PNG of one pixel: its header gives its size.
+var pngStub = func() []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}()
 
 func TestParseImagesWithoutEngine(t *testing.T) {
 	env, alice, _ := newAIEnv(t, func(c *Config) { c.AI = ai.New(ai.Config{}) })

@@ -71,7 +71,8 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) Database, configure ...func
 		t.Fatalf("NewJWT: %v", err)
 	}
 	svc := auth.NewService(db, issuer)
-	cfg := Config{BaseURL: testBaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media")}
+	cfg := Config{BaseURL: testBaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media"),
+		UploadDir: t.TempDir()}
 	for _, c := range configure {
 		c(&cfg)
 	}

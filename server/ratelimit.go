@@ -111,7 +111,13 @@ func (l *limiter) take(key string) decision { return l.takeN(key, 1) }
 
 // takeN takes n tokens at once (a weighted call). A call heavier than the
 // whole burst can never pass; it is refused like any other over the limit.
-func (l *limiter) takeN(key string, n int) decision {
+func (l *limiter) takeN(key string, n int) decision { return l.decide(key, n, true) }
+
+// peekN tells whether n tokens are there, taking none: a request that will
+// take them once it is known to be valid is refused early when they are not.
+func (l *limiter) peekN(key string, n int) decision { return l.decide(key, n, false) }
+
+func (l *limiter) decide(key string, n int, take bool) decision {
 	if l == nil || l.rate.Unlimited() {
 		return decision{allowed: true}
 	}
@@ -128,8 +134,12 @@ func (l *limiter) takeN(key string, n int) decision {
 		l.byKey[key] = b
 	}
 	b.seen = now
-	allowed := b.lim.AllowN(now, n)
 	tokens := b.lim.TokensAt(now)
+	allowed := tokens >= float64(n)
+	if take {
+		allowed = b.lim.AllowN(now, n)
+		tokens = b.lim.TokensAt(now)
+	}
 	d := decision{allowed: allowed, remaining: max(0, int(math.Floor(tokens)))}
 	perToken := l.rate.Window / time.Duration(l.rate.Count)
 	if !allowed {

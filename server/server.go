@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -62,6 +64,13 @@ type Config struct {
 	// wait their turn. 0 means one per CPU, which leaves at least half of
 	// the store's readers (two per CPU) and CPU time to cheap reads.
 	HeavyReads int
+	// UploadDir holds receipt photos while they are read (see uploads.go),
+	// normally the data directory's tmp folder (PrepareUploadDir); empty:
+	// the system's temporary directory.
+	UploadDir string
+	// MaxUploadBytes bounds the bytes of uploads the server receives at
+	// once (DefaultMaxUploadBytes when 0, and never below MinUploadBytes).
+	MaxUploadBytes int64
 }
 
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
@@ -122,6 +131,11 @@ type Server struct {
 	heavySlots chan struct{}
 	// heavyHook, when set by a test, runs in each heavy read once it has its slot.
 	heavyHook func()
+	// uploads counts the bytes of uploads in flight (Config.MaxUploadBytes).
+	uploads uploadBudget
+	// spoolHook, when set by a test, wraps the writer of each upload file
+	// (to fail as a full disk does).
+	spoolHook func(io.Writer) io.Writer
 }
 
 // Route is one registered route and the requirement its caller must meet.
@@ -171,6 +185,13 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	cfg.MaxUploadBytes = max(cfg.MaxUploadBytes, MinUploadBytes(cfg.MaxBodyBytes))
+	if cfg.UploadDir == "" {
+		cfg.UploadDir = os.TempDir()
+	}
 	if log == nil {
 		log = slog.Default()
 	}
@@ -186,6 +207,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		aiLimiter:    newLimiter("ai", cfg.AIRateLimit),
 		ai:           cfg.AI,
 		setupCode:    auth.NewSecret()[:26],
+		uploads:      uploadBudget{limit: cfg.MaxUploadBytes},
 	}
 	if s.ai == nil {
 		s.ai = ai.New(ai.Config{Log: log})
@@ -312,7 +334,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 
 func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrouter.Request) error {
 	if rt.Upload == 0 && r.ContentLength > s.cfg.MaxBodyBytes {
-		return s.errTooLarge()
+		return errTooLarge(s.cfg.MaxBodyBytes)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
 
@@ -449,9 +471,11 @@ func (s *Server) MountMCP(h http.Handler) {
 var errRateLimited = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
 	message: "Too many requests; retry after the number of seconds in the Retry-After header"}
 
-func (s *Server) errTooLarge() error {
+// errTooLarge refuses a body larger than limit, the limit of its route: the
+// server's body limit, and for a route that takes files, their limit besides.
+func errTooLarge(limit int64) error {
 	return &httpError{status: http.StatusRequestEntityTooLarge, code: CodeValidation,
-		message: fmt.Sprintf("Request body is larger than the %d byte limit", s.cfg.MaxBodyBytes)}
+		message: fmt.Sprintf("Request body is larger than the %d byte limit of this route", limit)}
 }
 
 // bearerToken reads Authorization: Bearer <token>, or else X-Service-API-Key

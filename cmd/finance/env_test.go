@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -39,7 +40,7 @@ func parseServeFlags(t *testing.T, env map[string]string, args ...string) (serve
 
 var serveDefaults = serveFlags{
 	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
-	maxBody: server.DefaultMaxBodyBytes, accessLog: true, aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h",
+	maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, accessLog: true, aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h",
 	telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
 }
 
@@ -265,5 +266,28 @@ func TestReadmeConfigurationTable(t *testing.T) {
 	}
 	if diff := cmp.Diff(envFlags(t), rows); diff != "" {
 		t.Errorf("README configuration rows (-flags +README):\n%s", diff)
+	}
+}
+
+// TestUploadBoundConfiguration: serve refuses a bound on uploads in flight
+// that the largest upload could never fit in.
+func TestUploadBoundConfiguration(t *testing.T) {
+	least := server.MinUploadBytes(server.DefaultMaxBodyBytes)
+	for _, tt := range []struct {
+		bound, maxBody int64
+		wantErr        string
+	}{
+		{server.DefaultMaxUploadBytes, server.DefaultMaxBodyBytes, ""},
+		{least, server.DefaultMaxBodyBytes, ""},
+		{least, 0, ""}, // --max-body 0: the default
+		{least - 1, server.DefaultMaxBodyBytes, fmt.Sprintf("--max-upload-bytes %d is too small: at least %d,", least-1, least)},
+		{least, server.DefaultMaxBodyBytes + 1, fmt.Sprintf("--max-upload-bytes %d is too small: at least %d,", least, least+1)},
+	} {
+		f := serveDefaults
+		f.maxUploadBytes, f.maxBody = tt.bound, tt.maxBody
+		err := f.checkUploads()
+		if (tt.wantErr == "") != (err == nil) || err != nil && !strings.HasPrefix(err.Error(), tt.wantErr) {
+			t.Errorf("--max-upload-bytes %d --max-body %d: %v; want %q", tt.bound, tt.maxBody, err, tt.wantErr)
+		}
 	}
 }

@@ -33,7 +33,7 @@ type serveFlags struct {
 	rateLimit, loginRateLimit string
 	rateBurst, loginBurst     int
 	corsOrigins               []string
-	maxBody                   int64
+	maxBody, maxUploadBytes   int64
 	accessLog, trustProxy     bool
 	// AI parsing: an OpenAI-compatible service, OCR, and the per-user budget.
 	aiBaseURL, aiModel, aiVisionModel, aiAPIKey string
@@ -69,6 +69,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	rateVar(fl, &f.loginRateLimit, "login-rate-limit", "10/min", "sign-in attempts per client IP (also OAuth registration, token and revocation)")
 	burstVar(fl, &f.loginBurst, "login-rate-burst", 10, "largest burst of sign-in attempts per client IP")
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
+	fl.Int64Var(&f.maxUploadBytes, "max-upload-bytes", server.DefaultMaxUploadBytes,
+		"bytes of uploads (receipt photos) the server receives at once, held in DATA_DIR/"+server.UploadDirName+"; more are refused with 429 until some are done")
 	boolVar(fl, &f.accessLog, "access-log", true, "log one line per request: true or false (also 1/0, yes/no, on/off)")
 	boolVar(fl, &f.trustProxy, "trust-proxy", false, "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
 	fl.StringVar(&f.aiBaseURL, "ai-base-url", "", "OpenAI-compatible chat-completions service for AI parsing, e.g. http://127.0.0.1:11434/v1 (Ollama); empty: the built-in parser only")
@@ -109,6 +111,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.checkUploads(); err != nil {
+		return err
+	}
 	aiRate, err := server.ParseRate(f.aiRateLimit, 0)
 	if err != nil {
 		return fmt.Errorf("--ai-rate-limit: %w", err)
@@ -141,6 +146,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("JWT signing key: %w", err)
 	}
 	warnLoosePermissions(log, c.dataDir)
+	uploadDir := filepath.Join(c.dataDir, server.UploadDirName)
+	if err := server.PrepareUploadDir(uploadDir); err != nil {
+		return fmt.Errorf("upload directory: %w", err)
+	}
 	issuer, err := auth.NewJWT(secret, auth.DefaultJWTTTL)
 	if err != nil {
 		return err
@@ -163,6 +172,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
+		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes,
 		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 		Telegram: bot, WebhookRateLimit: webhookRate,
@@ -280,6 +290,20 @@ func textEngine(f serveFlags) string {
 		return "model " + f.aiModel + ", built-in as fallback"
 	}
 	return "built-in"
+}
+
+// checkUploads refuses a bound on uploads in flight that would refuse the
+// largest upload every time.
+func (f serveFlags) checkUploads() error {
+	maxBody := f.maxBody
+	if maxBody <= 0 {
+		maxBody = server.DefaultMaxBodyBytes
+	}
+	if least := server.MinUploadBytes(maxBody); f.maxUploadBytes < least {
+		return fmt.Errorf("--max-upload-bytes %d is too small: at least %d, one Record page's five 5 MiB photos with --max-body besides",
+			f.maxUploadBytes, least)
+	}
+	return nil
 }
 
 // firstUserCommand is the command line that creates the first user of a
