@@ -26,7 +26,8 @@ const DefaultOCRCommand = "tesseract"
 
 // OCR runs a tesseract-compatible command: OCR IMAGE stdout [options],
 // writing the text it reads to standard output. It runs without a shell, on
-// the image's own file, under a timeout.
+// the image's own file, under a timeout; on Unix in a process group of its
+// own, which the timeout kills whole.
 type OCR struct {
 	path    string
 	timeout time.Duration
@@ -60,6 +61,11 @@ func FindOCR(command string, timeout time.Duration) (*OCR, error) {
 // DefaultOCRTimeout bounds one image's OCR.
 const DefaultOCRTimeout = 60 * time.Second
 
+// ocrWaitDelay bounds how long Read waits for the command's output pipes
+// once the command was killed or has exited: a process that left the group
+// (one that started a session of its own) could otherwise hold them open.
+const ocrWaitDelay = 2 * time.Second
+
 // Read returns the text of img.
 func (o *OCR) Read(ctx context.Context, img Image) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
@@ -68,11 +74,16 @@ func (o *OCR) Read(ctx context.Context, img Image) (string, error) {
 	// lines (the default layout analysis splits it off as a second column).
 	cmd := exec.CommandContext(ctx, o.path, img.Path, "stdout", "--psm", "6")
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1") // one core per job; the server bounds the jobs
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = ocrWaitDelay
 	var out limitedBuffer
 	out.max = maxOCRText
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &stderr, n: 4 << 10}
 	err := cmd.Run()
+	// Whatever the command left running (a wrapper's children) goes with it:
+	// nothing of a job outlives its slot.
+	_ = killProcessGroup(cmd)
 	if ctx.Err() != nil {
 		return "", fmt.Errorf("OCR timed out after %s: %w", o.timeout, ctx.Err())
 	}
