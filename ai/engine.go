@@ -118,14 +118,19 @@ func (e *Engine) ParseText(ctx context.Context, in finance.ParseInputs, text str
 	var fallback []string
 	if e.client != nil && e.cfg.Model != "" {
 		release, err := e.Acquire(ctx)
-		if err != nil {
+		if errors.Is(err, ErrBusy) {
 			return Result{}, err
 		}
-		res, err := e.modelText(ctx, in, text)
-		release()
 		if err == nil {
-			return e.checked(in, res), nil
+			var res Result
+			res, err = e.modelText(ctx, in, text)
+			release()
+			if err == nil {
+				return e.checked(in, res), nil
+			}
 		}
+		// The service failed, or ctx ended (the request's time for the
+		// engines ran out) before it answered or before a slot was free.
 		e.log.WarnContext(ctx, "AI service failed; the built-in parser answers", "error", err)
 		fallback = append(fallback, "the AI service did not answer usefully ("+err.Error()+"); the built-in parser read the text")
 	}
@@ -150,13 +155,16 @@ func (e *Engine) ParseImages(ctx context.Context, in finance.ParseInputs, images
 	var warnings []string
 	if e.client != nil && e.cfg.VisionModel != "" {
 		release, err := e.Acquire(ctx)
-		if err != nil {
+		if errors.Is(err, ErrBusy) {
 			return Result{}, err
 		}
-		res, err := e.modelImages(ctx, in, images)
-		release()
 		if err == nil {
-			return e.checked(in, res), nil
+			var res Result
+			res, err = e.modelImages(ctx, in, images)
+			release()
+			if err == nil {
+				return e.checked(in, res), nil
+			}
 		}
 		e.log.WarnContext(ctx, "AI vision service failed", "error", err)
 		warnings = append(warnings, "the AI service did not answer usefully ("+err.Error()+")")
@@ -168,12 +176,15 @@ func (e *Engine) ParseImages(ctx context.Context, in finance.ParseInputs, images
 	res := Result{Items: []finance.ExpenseDraft{}, Engine: EngineOCR, Warnings: warnings}
 	for i, img := range images {
 		release, err := e.Acquire(ctx)
-		if err != nil {
+		if errors.Is(err, ErrBusy) {
 			return Result{}, err
 		}
-		text, err := e.cfg.OCR.Read(ctx, img)
-		release()
-		if err != nil {
+		var text string
+		if err == nil {
+			text, err = e.cfg.OCR.Read(ctx, img)
+			release()
+		}
+		if err != nil { // OCR failed, or ctx ended (the request's time for the engines ran out)
 			e.log.WarnContext(ctx, "OCR failed", "error", err)
 			res.Items = append(res.Items, finance.ExpenseDraft{})
 			res.Warnings = append(res.Warnings, fmt.Sprintf("items[%d]: the image could not be read", i))

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/uptrace/bunrouter"
@@ -86,6 +87,8 @@ func (s *Server) parseExpenseText(ctx context.Context, h http.Header, userID str
 	if err != nil {
 		return ai.Result{}, err
 	}
+	ctx, cancel := s.aiContext(ctx)
+	defer cancel()
 	res, err := s.ai.ParseText(ctx, in, text.Value)
 	if err != nil {
 		return ai.Result{}, s.aiError(h, err)
@@ -161,7 +164,9 @@ func (s *Server) parseReceiptForm(r *http.Request, h http.Header, userID, formSe
 	if err != nil {
 		return form.Note, ai.Result{}, err
 	}
-	res, err = s.ai.ParseImages(r.Context(), in, form.Images)
+	ctx, cancel := s.aiContext(r.Context())
+	defer cancel()
+	res, err = s.ai.ParseImages(ctx, in, form.Images)
 	if err != nil {
 		return form.Note, ai.Result{}, s.aiError(h, err)
 	}
@@ -399,6 +404,33 @@ func (s *Server) spendAIBudget(h http.Header, userID string, weight int) error {
 		return errRateLimited
 	}
 	return nil
+}
+
+// aiContext bounds the engines' part of a parse request so that its answer
+// reaches the client well before the server's write timeout, whatever the
+// model's timeout (--ai-timeout), the wait for a job slot or the upload took:
+// the engines must be done a sixth of the write timeout (10 s of 60 s)
+// before it ends, counted from the request's start. A model cut short
+// gives way to the built-in parser; an image whose OCR is cut short is a
+// draft left empty with a warning.
+func (s *Server) aiContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	start := requestStart(ctx)
+	if start.IsZero() {
+		start = time.Now() // an in-process call: the bot's, outside any HTTP request
+	}
+	return context.WithDeadline(ctx, start.Add(s.cfg.WriteTimeout-AIAnswerMargin(s.cfg.WriteTimeout)))
+}
+
+// AIAnswerMargin is what a parse request keeps of the write timeout for its
+// answer once the engines are done or cut short: the built-in parser, the
+// drafts' checks and the write of the response.
+func AIAnswerMargin(writeTimeout time.Duration) time.Duration { return writeTimeout / 6 }
+
+// MaxAITimeout is the longest model timeout (--ai-timeout) that a parse can
+// wait out with a job slot waited for first, and still have its answer
+// reach the client within writeTimeout: 45 s of the default 60 s.
+func MaxAITimeout(writeTimeout, jobWait time.Duration) time.Duration {
+	return writeTimeout - AIAnswerMargin(writeTimeout) - jobWait
 }
 
 // aiError answers the engines' refusals: every job slot busy is 429.

@@ -71,10 +71,21 @@ type Config struct {
 	// MaxUploadBytes bounds the bytes of uploads the server receives at
 	// once (DefaultMaxUploadBytes when 0, and never below MinUploadBytes).
 	MaxUploadBytes int64
+	// WriteTimeout is the HTTP server's write timeout (WriteTimeout when
+	// 0): the AI parse routes answer well within it (aiContext).
+	WriteTimeout time.Duration
 }
 
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
 const DefaultMaxBodyBytes = 1 << 20
+
+// The HTTP server's timeouts (finance serve sets them): a request's body
+// must arrive within ReadTimeout of its start, and its answer be written
+// within WriteTimeout of the end of its headers.
+const (
+	ReadTimeout  = 60 * time.Second
+	WriteTimeout = 60 * time.Second
+)
 
 // HealthChecker checks the database for the health routes.
 type HealthChecker interface {
@@ -191,6 +202,9 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	cfg.MaxUploadBytes = max(cfg.MaxUploadBytes, MinUploadBytes(cfg.MaxBodyBytes))
 	if cfg.UploadDir == "" {
 		cfg.UploadDir = os.TempDir()
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = WriteTimeout
 	}
 	if log == nil {
 		log = slog.Default()

@@ -157,6 +157,12 @@ func TestAIConfiguration(t *testing.T) {
 		{"a service without a model", func(f *serveFlags) { f.aiBaseURL = "http://127.0.0.1:11434/v1" }, "neither --ai-model nor --ai-vision-model"},
 		{"not an http URL", func(f *serveFlags) { f.aiBaseURL, f.aiModel = "127.0.0.1:11434", "m" }, "want an http or https URL"},
 		{"no timeout", func(f *serveFlags) { f.aiTimeout = 0 }, "--ai-timeout must be above 0"},
+		// A parse waits for a job slot (5 s) and the model, then answers with
+		// the built-in parser, within the 60 s write timeout with 10 s to spare.
+		{"the longest timeout", func(f *serveFlags) { f.aiTimeout = 45 * time.Second }, ""},
+		{"a timeout as long as the write timeout", func(f *serveFlags) { f.aiTimeout = time.Minute },
+			"--ai-timeout 1m0s is too long: at most 45s, so that when the AI service does not answer, " +
+				"the built-in parser's drafts still reach the client before the server's 1m0s write timeout"},
 		{"a missing OCR command", func(f *serveFlags) { f.ocrCommand = "/nonexistent/ocr" }, "--ocr-command"},
 	}
 	for _, tt := range tests {

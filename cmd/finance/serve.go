@@ -77,7 +77,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.aiModel, "ai-model", "", "model that reads expense text (needs --ai-base-url)")
 	fl.StringVar(&f.aiVisionModel, "ai-vision-model", "", "model that reads receipt photos (needs --ai-base-url)")
 	fl.StringVar(&f.aiAPIKey, "ai-api-key", "", "API key of the AI service, sent as a bearer token (local servers need none)")
-	fl.DurationVar(&f.aiTimeout, "ai-timeout", ai.DefaultModelTimeout, "longest wait for one answer of the AI service")
+	fl.DurationVar(&f.aiTimeout, "ai-timeout", ai.DefaultModelTimeout,
+		fmt.Sprintf("longest wait for one answer of the AI service, at most %s", server.MaxAITimeout(server.WriteTimeout, ai.DefaultJobWait)))
 	fl.StringVar(&f.ocrCommand, "ocr-command", "", "OCR program for receipt photos, called as CMD IMAGE stdout (default: tesseract, when it is on the PATH)")
 	rateVar(fl, &f.aiRateLimit, "ai-rate-limit", "60/h", "AI parsing calls per user (an image counts 5): N/s, N/min, N/h or off")
 	fl.StringSliceVar(&f.corsOrigins, "cors-origin", nil, "a browser origin (https://host[:port]) allowed to call /api/mcp from its pages (CORS); repeat or comma-separate for more; none by default")
@@ -172,7 +173,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
-		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes,
+		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes, WriteTimeout: server.WriteTimeout,
 		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 		Telegram: bot, WebhookRateLimit: webhookRate,
@@ -198,8 +199,8 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	httpServer := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      60 * time.Second,
+		ReadTimeout:       server.ReadTimeout,
+		WriteTimeout:      server.WriteTimeout,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -272,7 +273,13 @@ func (f serveFlags) aiEngine(log *slog.Logger) (*ai.Engine, error) {
 		return nil, errors.New("--ai-model and --ai-vision-model need --ai-base-url, the address of the service that runs them")
 	}
 	if f.aiTimeout <= 0 {
-		return nil, errors.New("--ai-timeout must be above 0, such as 60s")
+		return nil, errors.New("--ai-timeout must be above 0, such as 40s")
+	}
+	// A parse waits for a job slot, then for the model, then answers with the
+	// built-in parser if the model did not: all within the write timeout.
+	if limit := server.MaxAITimeout(server.WriteTimeout, ai.DefaultJobWait); f.aiTimeout > limit {
+		return nil, fmt.Errorf("--ai-timeout %s is too long: at most %s, so that when the AI service does not answer, "+
+			"the built-in parser's drafts still reach the client before the server's %s write timeout", f.aiTimeout, limit, server.WriteTimeout)
 	}
 	ocr, err := ai.FindOCR(f.ocrCommand, 0)
 	if err != nil {
