@@ -84,15 +84,16 @@ type uploadBudget struct {
 	used, limit int64
 }
 
-// reserve takes n bytes of the bound, or reports that they are not there.
-func (b *uploadBudget) reserve(n int64) bool {
+// reserve takes n bytes of the bound, or reports that they are not there
+// and how many are.
+func (b *uploadBudget) reserve(n int64) (ok bool, free int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.used+n > b.limit {
-		return false
+		return false, b.limit - b.used
 	}
 	b.used += n
-	return true
+	return true, b.limit - b.used
 }
 
 func (b *uploadBudget) release(n int64) {
@@ -111,14 +112,18 @@ var errUploadsFull = &httpError{status: http.StatusTooManyRequests, code: CodeRa
 // reserveUpload takes r's share of the bound on uploads in flight, before
 // its body is read: the length it declares, or limit (its route's body
 // limit, which cuts it) when it declares none. Call release once the
-// request's files are gone; it is a no-op after a refusal.
+// request's files are gone; it is a no-op after a refusal, whose RateLimit
+// headers count the bound in bytes (as the AI job limit counts its slots).
 func (s *Server) reserveUpload(r *http.Request, h http.Header, limit int64) (release func(), err error) {
 	n := limit
 	if r.ContentLength >= 0 && r.ContentLength < limit {
 		n = r.ContentLength
 	}
-	if !s.uploads.reserve(n) {
-		h.Set("Retry-After", strconv.Itoa(int(uploadRetryAfter.Seconds())))
+	if ok, free := s.uploads.reserve(n); !ok {
+		secs := int(uploadRetryAfter.Seconds())
+		h.Set("RateLimit-Policy", fmt.Sprintf(`"uploads";q=%d;w=%d`, s.uploads.limit, secs))
+		h.Set("RateLimit", fmt.Sprintf(`"uploads";r=%d;t=%d`, free, secs))
+		h.Set("Retry-After", strconv.Itoa(secs))
 		return func() {}, errUploadsFull
 	}
 	return func() { s.uploads.release(n) }, nil

@@ -52,6 +52,16 @@ func serve(env *testEnv, req *http.Request) *httptest.ResponseRecorder {
 	return rec
 }
 
+// refusedUnread checks that the answer to req, whose body is form, is what
+// the contract allows, and that the server read nothing of the body.
+func refusedUnread(t *testing.T, what string, req *http.Request, form string, body *countingBody, rec *httptest.ResponseRecorder) {
+	t.Helper()
+	checkContract(t, req, []byte(form), rec.Result(), rec.Body.Bytes())
+	if n := body.read.Load(); n != 0 {
+		t.Errorf("%s: the server read %d bytes of the body before refusing it", what, n)
+	}
+}
+
 // wantRefusal checks a JSON error answer: its status, code and message.
 func wantRefusal(t *testing.T, what string, rec *httptest.ResponseRecorder, status int, code, message string) {
 	t.Helper()
@@ -113,10 +123,10 @@ func TestParseImagesRefusedBeforeReading(t *testing.T) {
 	send := func(what string, status int, code, message string) *countingBody {
 		t.Helper()
 		body := &countingBody{r: strings.NewReader(attack)}
-		wantRefusal(t, what, serve(env, uploadRequest(alice, body, ct, int64(len(attack)))), status, code, message)
-		if n := body.read.Load(); n != 0 {
-			t.Errorf("%s: the server read %d bytes of the body before refusing it", what, n)
-		}
+		req := uploadRequest(alice, body, ct, int64(len(attack)))
+		rec := serve(env, req)
+		wantRefusal(t, what, rec, status, code, message)
+		refusedUnread(t, what, req, attack, body, rec)
 		return body
 	}
 
@@ -183,15 +193,18 @@ func TestUploadsInFlightAreBounded(t *testing.T) {
 	// Bob's upload finds no room.
 	form, ct := imagesForm(t, pngStub)
 	body := &countingBody{r: strings.NewReader(form)}
-	rec := serve(env, uploadRequest(bob, body, ct, int64(len(form))))
+	req := uploadRequest(bob, body, ct, int64(len(form)))
+	rec := serve(env, req)
 	wantRefusal(t, "a second upload at the bound", rec, http.StatusTooManyRequests, CodeRateLimitExceeded,
 		"The server is receiving as many uploads as it holds at once; retry after the number of seconds in the Retry-After header")
-	if got := rec.Header().Get("Retry-After"); got != "10" {
-		t.Errorf("Retry-After = %q, want 10", got)
+	bound := MinUploadBytes(DefaultMaxBodyBytes)
+	for name, want := range map[string]string{"Retry-After": "10",
+		"RateLimit-Policy": fmt.Sprintf(`"uploads";q=%d;w=10`, bound), "RateLimit": `"uploads";r=0;t=10`} {
+		if got := rec.Header().Get(name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
 	}
-	if n := body.read.Load(); n != 0 {
-		t.Errorf("the refused upload was read: %d bytes", n)
-	}
+	refusedUnread(t, "a second upload at the bound", req, form, body, rec)
 
 	// Alice's client goes away mid-photo: a refusal, and no file left.
 	pw.CloseWithError(io.ErrUnexpectedEOF)
