@@ -128,7 +128,7 @@ func TestPageWriteOnAFullDisk(t *testing.T) {
 	x := b.post(RecordPath, url.Values{"csrf": {csrf(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
 		"description": {"Market"}, "category": {"Groceries"}, "payment_method": {"Cash"}})
 	wantPage(t, "a form on a full disk", x, http.StatusInsufficientStorage, "<h1>Not saved</h1>",
-		"The server could not save: its disk is full, so nothing was saved.", "Go back: the form still holds what you entered")
+		"The server could not save: its disk is full, so nothing was saved.", "Back button returns to the form, which still holds what you entered")
 	if x.contains("Something went wrong") {
 		t.Errorf("the page of an unexpected failure:\n%s", x.body)
 	}

@@ -183,7 +183,7 @@ func (s *Server) showFailure(w http.ResponseWriter, r *http.Request, f *pageFail
 // errNotSaved is the page of a write that found the server's disk full: what
 // the API says, and the way back to the form, which the browser still holds.
 var errNotSaved = &pageFailure{status: http.StatusInsufficientStorage, heading: "Not saved",
-	message: storageFullMessage, hint: "Go back: the form still holds what you entered, to send again later."}
+	message: storageFullMessage, hint: "Your browser's Back button returns to the form, which still holds what you entered, to send again later."}
 
 var errFormExpired = &pageFailure{status: http.StatusForbidden, heading: "This form has expired",
 	message: "The form could not be verified (it is older than your sign-in, or came from another site).",
