@@ -291,8 +291,10 @@ func (s *Server) profilePictureFile(w http.ResponseWriter, r bunrouter.Request) 
 	h.Set("Content-Type", pictureContentTypes[m[1]])
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'")
-	// A name is never reused: a new picture gets a new name.
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	// A name is never reused: a new picture gets a new name, so the browser
+	// may keep it for good. Only the browser: a shared cache in front of the
+	// server (a proxy, a CDN) must not keep a person's picture and hand it on.
+	h.Set("Cache-Control", "private, max-age=31536000, immutable")
 	http.ServeContent(w, r.Request, "", info.ModTime(), f)
 	return nil
 }
