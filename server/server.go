@@ -29,7 +29,9 @@ type Config struct {
 	Version string
 	// RateLimit applies per credential to authenticated routes.
 	RateLimit Rate
-	// LoginRateLimit applies per client IP to unauthenticated routes (sign-in).
+	// LoginRateLimit applies per client IP to unauthenticated routes
+	// (sign-in), and per user and per client IP to wrong current passwords
+	// of a password change.
 	LoginRateLimit Rate
 	// MaxBodyBytes bounds request bodies; larger ones get 413.
 	MaxBodyBytes int64
@@ -101,14 +103,18 @@ type Server struct {
 
 	oauth *oauth.Server
 
-	keyLimiter     *limiter
-	loginLimiter   *limiter
-	aiLimiter      *limiter // each user's AI parsing budget
-	telegram       *telegram.Bot
-	webhookLimiter *limiter // per client IP, on the messaging webhook
-	ai             *ai.Engine
-	aiJobs         int        // the engine's job slots, reported when they are all taken
-	probe          writeProbe // the health routes' shared write probe
+	keyLimiter   *limiter
+	loginLimiter *limiter
+	// passwordLimiter counts wrong current passwords per user and per
+	// client IP, at the sign-in rate: the API's password change and the
+	// password settings page draw on the same count.
+	passwordLimiter *limiter
+	aiLimiter       *limiter // each user's AI parsing budget
+	telegram        *telegram.Bot
+	webhookLimiter  *limiter // per client IP, on the messaging webhook
+	ai              *ai.Engine
+	aiJobs          int        // the engine's job slots, reported when they are all taken
+	probe           writeProbe // the health routes' shared write probe
 	// tools are the MCP tools the assistant's model may use (SetAssistantTools).
 	tools ToolTable
 	// setupCode must accompany the first-run setup form (see SetupURL).
@@ -178,9 +184,12 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		oauth:        cfg.OAuth,
 		keyLimiter:   newLimiter("per-credential", cfg.RateLimit),
 		loginLimiter: newLimiter("per-ip", cfg.LoginRateLimit),
-		aiLimiter:    newLimiter("ai", cfg.AIRateLimit),
-		ai:           cfg.AI,
-		setupCode:    auth.NewSecret()[:26],
+		// The same numbers as sign-in: a stolen session should not guess a
+		// password faster than a stranger at the sign-in form can.
+		passwordLimiter: newLimiter("password", cfg.LoginRateLimit),
+		aiLimiter:       newLimiter("ai", cfg.AIRateLimit),
+		ai:              cfg.AI,
+		setupCode:       auth.NewSecret()[:26],
 	}
 	if s.ai == nil {
 		s.ai = ai.New(ai.Config{Log: log})
