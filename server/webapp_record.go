@@ -530,15 +530,21 @@ func (d *bulkData) addWarnings(warnings []string) {
 // aiBusyMessage tells a person that AI parsing refused for now (their
 // budget is spent, or every job slot is taken), and when to try again.
 func aiBusyMessage(retryAfter string) string {
-	when := "in a minute"
-	if n, err := strconv.Atoi(retryAfter); err == nil {
-		when = fmt.Sprintf("in %d seconds", n)
-		if n >= 120 {
-			when = fmt.Sprintf("in %d minutes", (n+59)/60)
-		}
-	}
-	return "You have used up AI parsing for now, or the server is busy parsing for others: try again " + when +
+	return "You have used up AI parsing for now, or the server is busy parsing for others: try again " + retryIn(retryAfter) +
 		", or fill in the rows yourself."
+}
+
+// retryIn says when a refused person may try again, from a Retry-After
+// header in seconds: "in 40 seconds", "in 3 minutes".
+func retryIn(retryAfter string) string {
+	n, err := strconv.Atoi(retryAfter)
+	switch {
+	case err != nil:
+		return "in a minute"
+	case n >= 120:
+		return fmt.Sprintf("in %d minutes", (n+59)/60)
+	}
+	return fmt.Sprintf("in %d seconds", n)
 }
 
 // draftRow is a parser's draft as a row of the bulk form; what it did not
