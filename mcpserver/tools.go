@@ -84,7 +84,8 @@ var toolTable = []toolSpec{
 			"net-worth (no parameters): accounts less card balances and loan principal, today; " +
 			"credit-card-utilization (cardId): each active card's balance, available credit and utilization, today; " +
 			"bills-overview (dateFrom, dateTo on due dates): bills due, paid, remaining, by status and category, overdue; " +
-			"loans-overview (dateFrom, dateTo): the loans running in the range with what is paid and remains. " +
+			"loans-overview (dateFrom, dateTo): the loans running in the range, and active loans still owed from before it, " +
+			"with what is paid and remains. " +
 			"Spending is counted as in get_dashboard_summary, so every report agrees with it and with get_expense_summary.",
 	},
 	{

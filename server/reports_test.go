@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
 )
@@ -464,12 +466,76 @@ func TestReportBodies(t *testing.T) {
 		}
 		checkExactData(t, get(finance.ReportLoansOverview, march), with(header(finance.ReportLoansOverview, "2025-03-01", "2025-03-31"),
 			map[string]any{"loans": []any{loan}, "totals": figures}))
-		// The loan's last instance is due 2026-01-15; a range after it lists nothing.
+		// The loan's last instance is due 2026-01-15, but it is still owed, so
+		// a range after its term lists it too; a range before its release does not.
 		after := report[finance.LoansOverviewReport](t, alice, finance.ReportLoansOverview, "?dateFrom=2026-01-16&dateTo=2026-02-28")
-		if len(after.Loans) != 0 {
+		if len(after.Loans) != 1 || after.Loans[0].ID != f.loan.ID {
 			t.Errorf("loans after the term: %+v", after.Loans)
 		}
+		before := report[finance.LoansOverviewReport](t, alice, finance.ReportLoansOverview, "?dateFrom=2024-01-01&dateTo=2025-01-14")
+		if len(before.Loans) != 0 {
+			t.Errorf("loans before the release: %+v", before.Loans)
+		}
 	})
+}
+
+// A loan is in the loans overview while its term overlaps the range or it is
+// still active, released by the range's end: an overdue loan still owed
+// shows, however long ago its schedule ended; a settled or cancelled one of
+// the past and a loan not yet released do not.
+func TestLoansOverviewKeepsLoansStillOwed(t *testing.T) {
+	_, alice, _ := newReportEnv(t) // today 2025-03-11
+	// 1,200.00 over 12 months from 1990-01-15: 100.00 due on the 15th from
+	// February 1990 to January 1991; the first one paid.
+	owed := alice.createLoan(t, `{"name":"Old","principal":1200,"interest_type":"none","term_months":12,"start_date":"1990-01-15"}`)
+	alice.payInstance(t, owed.Instances[0].ID, `{"amount":100,"date":"1990-02-15"}`)
+	// Paid off in 1995, cancelled in 2000, released in June 2025.
+	settled := alice.createLoan(t, `{"name":"Settled","principal":100,"interest_type":"none","term_months":1,"start_date":"1995-01-10"}`)
+	alice.payInstance(t, settled.Instances[0].ID, `{"amount":100,"date":"1995-02-10"}`)
+	cancelled := alice.createLoan(t, `{"name":"Dropped","principal":100,"interest_type":"none","term_months":1,"start_date":"2000-01-10"}`)
+	alice.do(t, http.MethodPatch, loansURL+"/"+cancelled.ID, `{"status":"cancelled"}`, http.StatusOK)
+	alice.createLoan(t, `{"name":"Next","principal":600,"interest_type":"none","term_months":6,"start_date":"2025-06-01"}`)
+
+	old := map[string]any{"id": owed.ID, "name": "Old", "status": "active", "principal": jsonMoney("1200.00"),
+		"total_interest": jsonMoney("0.00"), "paid_principal": jsonMoney("100.00"), "paid_interest": jsonMoney("0.00"),
+		"remaining_principal": jsonMoney("1100.00"), "remaining_payable": jsonMoney("1100.00"), "paid_count": 1,
+		"term_months": 12, "next_due_date": "1990-03-15"}
+	totals := map[string]any{"principal": jsonMoney("1200.00"), "total_interest": jsonMoney("0.00"),
+		"paid_principal": jsonMoney("100.00"), "paid_interest": jsonMoney("0.00"), "remaining_principal": jsonMoney("1100.00"),
+		"remaining_payable": jsonMoney("1100.00"), "paid_count": 1}
+	res := alice.do(t, http.MethodGet, reportsURL+finance.ReportLoansOverview, "", http.StatusOK)
+	checkExactData(t, res, map[string]any{"report": "loans-overview", "date_from": "2025-03-01", "date_to": "2025-03-31",
+		"currency": "PHP", "loans": []any{old}, "totals": totals})
+
+	names := func(query string) []string {
+		t.Helper()
+		var out []string
+		for _, l := range report[finance.LoansOverviewReport](t, alice, finance.ReportLoansOverview, query).Loans {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"?dateFrom=1990-06-01&dateTo=1990-06-30", []string{"Old"}},            // inside its term
+		{"?dateFrom=1995-01-01&dateTo=1995-12-31", []string{"Old", "Settled"}}, // settled, but due in the range
+		{"?dateFrom=2000-01-01&dateTo=2000-12-31", []string{"Old", "Dropped"}}, // cancelled, but due in the range
+		{"?dateFrom=2025-06-01&dateTo=2025-06-30", []string{"Old", "Next"}},    // released in the range
+		{"?dateFrom=1989-01-01&dateTo=1989-12-31", nil},                        // before any was released
+	} {
+		if diff := cmp.Diff(tc.want, names(tc.query)); diff != "" {
+			t.Errorf("loans of %s (-want +got):\n%s", tc.query, diff)
+		}
+	}
+	// Once settled, the old loan leaves the ranges after its term.
+	for _, x := range owed.Instances[1:] {
+		alice.setInstanceStatus(t, x.ID, "waived")
+	}
+	if got := names(""); len(got) != 0 {
+		t.Errorf("after the old loan completed, this month lists %v", got)
+	}
 }
 
 func TestReportParameters(t *testing.T) {

@@ -59,7 +59,7 @@ var reportInfos = map[string]reportInfo{
 	finance.ReportBillsOverview: {Title: "Bills overview",
 		About: "The bills due over a date range: paid, remaining and overdue."},
 	finance.ReportLoansOverview: {Title: "Loans overview",
-		About: "The loans running over a date range, with what is paid and what remains."},
+		About: "The loans running over a date range or still owed in it, with what is paid and what remains."},
 }
 
 func reportList() []reportInfo {
