@@ -426,6 +426,7 @@ func TestReportBodies(t *testing.T) {
 		// account 199,200.00 − 1,000.00, the card 14,785.25 − 1,000.00, the
 		// loan 12,000.00 less the 480.00 principal paid.
 		checkExactData(t, get(finance.ReportNetWorth, ""), with(header(finance.ReportNetWorth, "2025-03-20", "2025-03-20"), map[string]any{
+			"as_of": "2025-03-20",
 			"assets": map[string]any{"total": jsonMoney("198200.00"), "accounts": []any{
 				map[string]any{"id": f.savings.ID, "name": "Savings", "type": "savings", "status": "active", "balance": jsonMoney("198200.00")}}},
 			"liabilities": map[string]any{"total": jsonMoney("25305.25"),
@@ -442,7 +443,7 @@ func TestReportBodies(t *testing.T) {
 			card[k] = v
 		}
 		checkExactData(t, get(finance.ReportCreditCardUtilization, "?cardId="+f.visa.ID), with(header(finance.ReportCreditCardUtilization, "2025-03-20", "2025-03-20"),
-			map[string]any{"cards": []any{card}, "totals": figures}))
+			map[string]any{"as_of": "2025-03-20", "cards": []any{card}, "totals": figures}))
 	})
 	t.Run("bills-overview", func(t *testing.T) {
 		checkExactData(t, get(finance.ReportBillsOverview, march), with(header(finance.ReportBillsOverview, "2025-03-01", "2025-03-31"), map[string]any{
@@ -555,10 +556,16 @@ func TestReportParameters(t *testing.T) {
 				"bills-overview, loans-overview"}),
 		bad("a parameter another report takes", "payment-methods?granularity=day",
 			fieldsOf("granularity", "is not a parameter of the payment-methods report; it takes: dateFrom, dateTo")),
-		bad("a range on an as-of-today report", "net-worth?dateFrom=2025-01-01",
-			fieldsOf("dateFrom", "is not a parameter of the net-worth report, which takes none")),
-		bad("budget-vs-actual takes a month, not a range", "budget-vs-actual?dateTo=2025-01-31",
-			fieldsOf("dateTo", "is not a parameter of the budget-vs-actual report; it takes: month")),
+		bad("a granularity on an as-of report", "net-worth?granularity=week",
+			fieldsOf("granularity", "is not a parameter of the net-worth report; it takes: dateFrom, dateTo")),
+		bad("a category on budget-vs-actual", "budget-vs-actual?category=Food",
+			fieldsOf("category", "is not a parameter of the budget-vs-actual report; it takes: dateFrom, dateTo, month")),
+		// The range of an as-of report and of budget-vs-actual is checked as every report's is.
+		bad("a malformed dateFrom on net-worth", "net-worth?dateFrom=2025-1-1", fieldsOf("dateFrom", finance.DateProblem(dateErr(t, "2025-1-1")))),
+		bad("dateFrom after dateTo on credit-card-utilization", "credit-card-utilization?dateFrom=2025-03-02&dateTo=2025-03-01",
+			fieldsOf("dateFrom", "must not be after dateTo")),
+		bad("more than five years on budget-vs-actual", "budget-vs-actual?dateFrom=2019-01-01&dateTo=2025-01-31",
+			fieldsOf("dateTo", "the range must cover at most 5 years: from 2019-01-01, dateTo must be on or before 2023-12-31")),
 		bad("dateFrom after dateTo", "spending-trend?dateFrom=2025-03-02&dateTo=2025-03-01",
 			fieldsOf("dateFrom", "must not be after dateTo")),
 		bad("dateFrom after the default dateTo", "spending-trend?dateFrom=2025-04-01",
@@ -595,6 +602,87 @@ func TestReportParameters(t *testing.T) {
 	weeks := report[finance.SpendingTrendReport](t, alice, finance.ReportSpendingTrend, "?granularity=week")
 	if len(weeks.Buckets) != 6 || weeks.Buckets[0].Period != "2025-02-23" || weeks.Buckets[5].Period != "2025-03-30" {
 		t.Errorf("sunday weeks: %+v", weeks.Buckets)
+	}
+}
+
+func dateErr(t testing.TB, s string) error {
+	t.Helper()
+	_, err := finance.ParseDate(s)
+	if err == nil {
+		t.Fatalf("ParseDate(%q) accepted it", s)
+	}
+	return err
+}
+
+// Every report takes the range (domain.md §5.7). The as-of reports check it
+// and give today's balances, saying so in as_of, date_from and date_to;
+// budget-vs-actual measures the month holding dateTo unless month names one.
+func TestEveryReportTakesTheRange(t *testing.T) {
+	f := newReportFixture(t)
+	alice := f.alice
+	setToday(f.env, "2025-03-20")
+	const january = "?dateFrom=2025-01-01&dateTo=2025-01-31"
+	for _, name := range finance.ReportNames() {
+		t.Run(name, func(t *testing.T) {
+			res := alice.do(t, http.MethodGet, reportsURL+name+january, "", http.StatusOK)
+			var h struct {
+				Report, DateFrom, DateTo, AsOf, Month string
+			}
+			var raw map[string]json.RawMessage
+			res.decodeData(t, &raw)
+			for k, dst := range map[string]*string{"report": &h.Report, "date_from": &h.DateFrom, "date_to": &h.DateTo,
+				"as_of": &h.AsOf, "month": &h.Month} {
+				if v, ok := raw[k]; ok {
+					if err := json.Unmarshal(v, dst); err != nil {
+						t.Fatalf("%s: %v", k, err)
+					}
+				}
+			}
+			want := struct{ Report, DateFrom, DateTo, AsOf, Month string }{Report: name, DateFrom: "2025-01-01", DateTo: "2025-01-31"}
+			switch name {
+			case finance.ReportNetWorth, finance.ReportCreditCardUtilization:
+				want.DateFrom, want.DateTo, want.AsOf = "2025-03-20", "2025-03-20", "2025-03-20"
+			case finance.ReportBudgetVsActual:
+				want.Month = "2025-01"
+			}
+			if diff := cmp.Diff(want, struct{ Report, DateFrom, DateTo, AsOf, Month string }(h)); diff != "" {
+				t.Errorf("header (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	// An as-of report's figures are today's, whatever the range.
+	for _, name := range []string{finance.ReportNetWorth, finance.ReportCreditCardUtilization} {
+		plain := alice.do(t, http.MethodGet, reportsURL+name, "", http.StatusOK)
+		ranged := alice.do(t, http.MethodGet, reportsURL+name+"?dateFrom=2020-01-01&dateTo=2020-12-31", "", http.StatusOK)
+		if diff := cmp.Diff(jsonValue(t, plain.env.Data), jsonValue(t, ranged.env.Data)); diff != "" {
+			t.Errorf("%s: figures of 2020 differ from today's (-today +2020):\n%s", name, diff)
+		}
+	}
+
+	// budget-vs-actual: the month holding dateTo, the default dateTo
+	// included; month, when given, wins over the range.
+	for _, tc := range []struct{ query, month string }{
+		{"?dateFrom=2025-01-15&dateTo=2025-03-05", "2025-03"},
+		{"?dateFrom=2024-12-20&dateTo=2025-02-10", "2025-02"},
+		{"?dateFrom=2025-03-02", "2025-03"},
+		{"?month=2025-02&dateFrom=2025-03-01&dateTo=2025-03-31", "2025-02"},
+	} {
+		r := report[finance.BudgetVsActualReport](t, alice, finance.ReportBudgetVsActual, tc.query)
+		first, last := finance.MonthRange(finance.NewDate(2025, 1, 1))
+		if m, err := finance.ParseMonth(tc.month); err == nil {
+			first, last = finance.MonthRange(m)
+		}
+		if r.Month != tc.month || r.DateFrom != first || r.DateTo != last {
+			t.Errorf("budget-vs-actual%s: month %s, %s..%s; want %s", tc.query, r.Month, r.DateFrom, r.DateTo, tc.month)
+		}
+	}
+	// March measured through a range gives the figures month=2025-03 gives.
+	byMonth := alice.do(t, http.MethodGet, reportsURL+finance.ReportBudgetVsActual+"?month=2025-03", "", http.StatusOK)
+	byRange := alice.do(t, http.MethodGet, reportsURL+finance.ReportBudgetVsActual+"?dateFrom=2025-03-01&dateTo=2025-03-31", "", http.StatusOK)
+	if diff := cmp.Diff(jsonValue(t, byMonth.env.Data), jsonValue(t, byRange.env.Data)); diff != "" ||
+		!strings.Contains(string(byRange.env.Data), `"spent_total":4434.56`) {
+		t.Errorf("March by range (-month +range):\n%s\n%s", diff, byRange.env.Data)
 	}
 }
 
