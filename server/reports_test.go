@@ -561,7 +561,7 @@ func TestReportParameters(t *testing.T) {
 		bad("a category on budget-vs-actual", "budget-vs-actual?category=Food",
 			fieldsOf("category", "is not a parameter of the budget-vs-actual report; it takes: dateFrom, dateTo, month")),
 		// The range of an as-of report and of budget-vs-actual is checked as every report's is.
-		bad("a malformed dateFrom on net-worth", "net-worth?dateFrom=2025-1-1", fieldsOf("dateFrom", finance.DateProblem(dateErr(t, "2025-1-1")))),
+		bad("a malformed dateFrom on net-worth", "net-worth?dateFrom=2025-1-1", fieldsOf("dateFrom", finance.DateProblem(parseErr(t, finance.ParseDate, "2025-1-1")))),
 		bad("dateFrom after dateTo on credit-card-utilization", "credit-card-utilization?dateFrom=2025-03-02&dateTo=2025-03-01",
 			fieldsOf("dateFrom", "must not be after dateTo")),
 		bad("more than five years on budget-vs-actual", "budget-vs-actual?dateFrom=2019-01-01&dateTo=2025-01-31",
@@ -579,7 +579,7 @@ func TestReportParameters(t *testing.T) {
 		bad("an unknown payment method", "spending-by-category?payment_method=cheque",
 			fieldsOf("payment_method", "must be one of: Cash, Account Debit, Credit Card")),
 		bad("a malformed card id", "credit-card-utilization?cardId=visa", fieldsOf("cardId", "must be a UUID")),
-		bad("a malformed month", "budget-vs-actual?month=2025-13", fieldsOf("month", finance.DateProblem(monthErr(t, "2025-13")))),
+		bad("a malformed month", "budget-vs-actual?month=2025-13", fieldsOf("month", finance.DateProblem(parseErr(t, finance.ParseMonth, "2025-13")))),
 		bad("a parameter no report takes", "spending-trend?sortBy=date",
 			fieldsOf("sortBy", "is not a query parameter of this route; it takes: "+strings.Join(reportQueryParams(), ", "))),
 	})
@@ -603,15 +603,6 @@ func TestReportParameters(t *testing.T) {
 	if len(weeks.Buckets) != 6 || weeks.Buckets[0].Period != "2025-02-23" || weeks.Buckets[5].Period != "2025-03-30" {
 		t.Errorf("sunday weeks: %+v", weeks.Buckets)
 	}
-}
-
-func dateErr(t testing.TB, s string) error {
-	t.Helper()
-	_, err := finance.ParseDate(s)
-	if err == nil {
-		t.Fatalf("ParseDate(%q) accepted it", s)
-	}
-	return err
 }
 
 // Every report takes the range (domain.md §5.7). The as-of reports check it
@@ -686,11 +677,12 @@ func TestEveryReportTakesTheRange(t *testing.T) {
 	}
 }
 
-func monthErr(t testing.TB, s string) error {
+// parseErr is the error parse gives s, which it must refuse.
+func parseErr(t testing.TB, parse func(string) (finance.Date, error), s string) error {
 	t.Helper()
-	_, err := finance.ParseMonth(s)
+	_, err := parse(s)
 	if err == nil {
-		t.Fatalf("ParseMonth(%q) accepted it", s)
+		t.Fatalf("%q was accepted", s)
 	}
 	return err
 }
