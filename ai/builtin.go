@@ -31,6 +31,48 @@ type Result struct {
 // user's own data in in. It is deterministic, offline and always available.
 func ParseText(in finance.ParseInputs, text string) Result {
 	p := newParser(in)
+	items := p.expenses(text)
+	res := Result{Items: []finance.ExpenseDraft{}, Engine: EngineBuiltin, Warnings: []string{}}
+	if len(items) > finance.MaxParseItems {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the text holds more than %d expenses; only the first %d were read",
+			finance.MaxParseItems, finance.MaxParseItems))
+		items = items[:finance.MaxParseItems]
+	}
+	// An expense without a date of its own shares the date of the one
+	// before it ("lunch 250 yesterday, grab 180": both yesterday), or of the
+	// first one after it when none before has one ("lunch 250, taxi 100
+	// yesterday"), else it is today. Each of those is a guess, and so is a
+	// rough date of its own ("last week"); a date it names is not.
+	dates := make([]datedAs, len(items))
+	var carried *finance.Date
+	for i, item := range items {
+		if d, approx, ok := ownDate(item); ok {
+			carried = &d
+			dates[i] = datedAs{date: &d, guessed: approx}
+			continue
+		}
+		dates[i] = datedAs{date: carried, guessed: true}
+	}
+	for i := 0; i < len(items) && dates[i].date == nil; i++ {
+		for _, later := range dates[i:] {
+			if later.date != nil {
+				dates[i].date = later.date
+				break
+			}
+		}
+	}
+	for i, item := range items {
+		d, warnings := p.draft(item, dates[i])
+		res.Items = append(res.Items, d)
+		for _, w := range warnings {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("items[%d]: %s", i, w))
+		}
+	}
+	return res
+}
+
+// expenses reads a note into the spans of each expense it holds.
+func (p *parser) expenses(text string) [][]span {
 	var pieces [][]span
 	for _, seg := range splitSegments(text) {
 		spans := p.classify(tokenize(seg))
@@ -45,39 +87,7 @@ func ParseText(in finance.ParseInputs, text string) Result {
 			items = append(items, splitAtAmounts(part)...)
 		}
 	}
-	res := Result{Items: []finance.ExpenseDraft{}, Engine: EngineBuiltin, Warnings: []string{}}
-	if len(items) > finance.MaxParseItems {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the text holds more than %d expenses; only the first %d were read",
-			finance.MaxParseItems, finance.MaxParseItems))
-		items = items[:finance.MaxParseItems]
-	}
-	// An expense without a date of its own shares the date of the one
-	// before it ("lunch 250 yesterday, grab 180": both yesterday), or of the
-	// first one after it when none before has one ("lunch 250, taxi 100 yesterday").
-	dates := make([]*finance.Date, len(items))
-	var carried *finance.Date
-	for i, item := range items {
-		if d, ok := ownDate(item); ok {
-			carried = &d
-		}
-		dates[i] = carried
-	}
-	for i := 0; i < len(items) && dates[i] == nil; i++ {
-		for _, later := range dates[i:] {
-			if later != nil {
-				dates[i] = later
-				break
-			}
-		}
-	}
-	for i, item := range items {
-		d, warnings := p.draft(item, dates[i])
-		res.Items = append(res.Items, d)
-		for _, w := range warnings {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("items[%d]: %s", i, w))
-		}
-	}
-	return res
+	return items
 }
 
 // spanKind is what a run of tokens means.
@@ -98,16 +108,39 @@ type span struct {
 	norm   string // lowercase
 	amount amount
 	date   finance.Date
+	approx bool // the date phrase names the day only roughly ("last week")
 	method methodHit
+}
+
+// datedAs is the date a draft gets (nil: today) and whether it is a guess.
+type datedAs struct {
+	date    *finance.Date
+	guessed bool
 }
 
 // methodHit is a payment the text names.
 type methodHit struct {
-	method  string  // finance.MethodCash, MethodAccountDebit or MethodCreditCard
-	id      *string // the account or card, when known
-	named   bool    // a record named by its name or last four, which beats a generic word
-	wallet  string  // an e-wallet word ("gcash") naming an account the user may not have
-	generic string  // the generic word ("card", "debit") when no record is named
+	// method is finance.MethodCash, MethodAccountDebit or MethodCreditCard;
+	// "" when a bank's name alone does not say which ("bdo").
+	method string
+	id     *string // the account or card, when known
+	named  bool    // a record named by its name or last four
+	// brand is a bank or e-wallet word ("metrobank", "gcash") naming an
+	// account or card the person may or may not have.
+	brand   string
+	generic string // the generic word ("card", "debit") when no record is named
+}
+
+// rank orders the payments an expense names: a record beats a bank or
+// e-wallet, which beats a generic word; among equals the first one counts.
+func (h methodHit) rank() int {
+	switch {
+	case h.named:
+		return 2
+	case h.brand != "":
+		return 1
+	}
+	return 0
 }
 
 type parser struct {
@@ -247,8 +280,8 @@ func (p *parser) classify(toks []string) []span {
 			i++
 			continue
 		}
-		if d, n := p.dates.match(norms, i); n > 0 {
-			out = append(out, span{kind: kDate, raw: raw(n), norm: norm(n), date: d})
+		if d, n, approx := p.dates.match(norms, i); n > 0 {
+			out = append(out, span{kind: kDate, raw: raw(n), norm: norm(n), date: d, approx: approx})
 			i += n
 			continue
 		}
@@ -413,9 +446,10 @@ func hitFor(r record) methodHit {
 var methodContext = map[string]bool{"via": true, "using": true, "with": true, "by": true, "thru": true,
 	"through": true, "gamit": true, "sa": true, "on": true, "paid": true, "pay": true, "my": true, "from": true}
 
-// matchMethodWord reads a generic payment word ("cash", "credit card", "gcash").
+// matchMethodWord reads a payment word: generic ("cash", "credit card"),
+// an e-wallet ("gcash") or a bank ("metrobank card", "bpi debit").
 func (p *parser) matchMethodWord(toks []string, i int, before []span) (methodHit, int) {
-	try := func(words []string) (string, int) {
+	tryAt := func(i int, words []string) (string, int) {
 		best, bestN := "", 0
 		for _, w := range words {
 			parts := strings.Fields(w)
@@ -429,6 +463,7 @@ func (p *parser) matchMethodWord(toks []string, i int, before []span) (methodHit
 		}
 		return best, bestN
 	}
+	try := func(words []string) (string, int) { return tryAt(i, words) }
 	contextual := func() bool {
 		if len(before) == 0 {
 			return i == len(toks)-1
@@ -440,7 +475,18 @@ func (p *parser) matchMethodWord(toks []string, i int, before []span) (methodHit
 		return methodHit{method: finance.MethodCash}, n
 	}
 	if w, n := try(ewalletWords); n > 0 {
-		return methodHit{method: finance.MethodAccountDebit, wallet: w}, n
+		return methodHit{method: finance.MethodAccountDebit, brand: w}, n
+	}
+	if w, n := try(bankWords); n > 0 {
+		// The word after the bank says which of its products paid:
+		// "metrobank card" a card, "bpi savings" an account, "bdo" alone either.
+		if _, k := tryAt(i+n, cardWords); k > 0 {
+			return methodHit{method: finance.MethodCreditCard, brand: w}, n + k
+		}
+		if _, k := tryAt(i+n, accountWords); k > 0 {
+			return methodHit{method: finance.MethodAccountDebit, brand: w}, n + k
+		}
+		return methodHit{brand: w}, n
 	}
 	if w, n := try(cardWords); n > 0 && (n > 1 || w == "cc" || w == "visa" || w == "mastercard" || w == "amex" || contextual()) {
 		return methodHit{method: finance.MethodCreditCard, generic: w}, n
@@ -451,14 +497,15 @@ func (p *parser) matchMethodWord(toks []string, i int, before []span) (methodHit
 	return methodHit{}, 0
 }
 
-// ownDate is the first date an expense's text names.
-func ownDate(spans []span) (finance.Date, bool) {
+// ownDate is the first date an expense's text names, and whether it names
+// the day only roughly.
+func ownDate(spans []span) (d finance.Date, approx, ok bool) {
 	for _, s := range spans {
 		if s.kind == kDate {
-			return s.date, true
+			return s.date, s.approx, true
 		}
 	}
-	return finance.Date{}, false
+	return finance.Date{}, false, false
 }
 
 func hasAmount(spans []span) bool {
@@ -469,19 +516,36 @@ func hasWord(spans []span) bool {
 	return slices.ContainsFunc(spans, func(s span) bool { return s.kind == kWord && !fillerWords[s.norm] })
 }
 
-// mergeAmountless joins a segment without an amount to the next one (or
-// the one before, at the end): "yesterday, lunch 250" is one expense.
+// mergeAmountless joins a segment without an amount to a neighbour only
+// when it adds to that one: dates and payment words alone join the next
+// segment, or the one before at the end ("yesterday, lunch 250"; "lunch
+// 250, gcash"), and words join a neighbouring amount that has no words of
+// its own ("lunch, 250 cash"; "250 cash, for lunch"). A segment that says
+// what was bought without an amount ("lunch 250\ncoffee at the mall") is an
+// expense of its own, whose amount the person fills in: joined to another,
+// it would change that one's description and hide the missing amount.
 func mergeAmountless(pieces [][]span) [][]span {
 	var out [][]span
 	var pending []span
-	for _, p := range pieces {
-		p = append(pending, p...)
+	bareAmount := false // the last of out is an amount without words, joined to nothing yet
+	for i, p := range pieces {
+		p = slices.Concat(pending, p)
 		pending = nil
-		if !hasAmount(p) {
+		afterBareAmount := bareAmount
+		bareAmount = false
+		switch {
+		case hasAmount(p):
+			out = append(out, p)
+			bareAmount = !hasWord(p)
+		case !hasWord(p):
 			pending = p
-			continue
+		case afterBareAmount:
+			out[len(out)-1] = append(out[len(out)-1], p...)
+		case i+1 < len(pieces) && hasAmount(pieces[i+1]) && !hasWord(pieces[i+1]):
+			pending = p
+		default:
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	if len(pending) > 0 {
 		if len(out) == 0 {
@@ -537,23 +601,13 @@ func splitAtAmounts(spans []span) [][]span {
 	return parts
 }
 
-// draft makes the draft of one expense, dated date (nil: today).
-func (p *parser) draft(spans []span, date *finance.Date) (finance.ExpenseDraft, []string) {
-	var d finance.ExpenseDraft
+// draft makes the draft of one expense, dated as date says (nil: today).
+func (p *parser) draft(spans []span, date datedAs) (finance.ExpenseDraft, []string) {
+	d := finance.ExpenseDraft{Guessed: []string{}}
 	var warnings []string
 
-	// Amount: a marked one before a bare number; of those, the largest
-	// ("2 coffee 300" is 300). The others stay words.
-	best := -1
-	for i, s := range spans {
-		if s.kind != kAmount {
-			continue
-		}
-		if best < 0 || (s.amount.strong && !spans[best].amount.strong) ||
-			(s.amount.strong == spans[best].amount.strong && s.amount.value > spans[best].amount.value) {
-			best = i
-		}
-	}
+	// Amount: the expense's amount; the other numbers stay words.
+	best := bestAmount(spans)
 	for i := range spans {
 		if spans[i].kind == kAmount && i != best {
 			spans[i].kind = kWord
@@ -571,12 +625,15 @@ func (p *parser) draft(spans []span, date *finance.Date) (finance.ExpenseDraft, 
 	}
 
 	// Date: the expense's own or the one it shares, else today.
-	if date != nil {
-		v := *date
+	if date.date != nil {
+		v := *date.date
 		d.Date = &v
 	} else {
 		today := p.in.Today
 		d.Date = &today
+	}
+	if date.guessed {
+		d.Guessed = append(d.Guessed, "date")
 	}
 
 	warnings = append(warnings, p.payment(spans, &d)...)
@@ -598,6 +655,23 @@ func (p *parser) draft(spans []span, date *finance.Date) (finance.ExpenseDraft, 
 		}
 	}
 	return d, warnings
+}
+
+// bestAmount is the index of an expense's amount among its spans, or -1:
+// a marked one before a bare number; of those, the largest ("2 coffee 300"
+// is 300).
+func bestAmount(spans []span) int {
+	best := -1
+	for i, s := range spans {
+		if s.kind != kAmount {
+			continue
+		}
+		if best < 0 || (s.amount.strong && !spans[best].amount.strong) ||
+			(s.amount.strong == spans[best].amount.strong && s.amount.value > spans[best].amount.value) {
+			best = i
+		}
+	}
+	return best
 }
 
 // descriptionWords are the words left once amount, date and payment are
@@ -635,9 +709,13 @@ func capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-// payment sets the method and its account or card. A named record beats a
-// generic word; without either, the user's default method applies when it
-// needs no choice.
+// payment sets the method and its account or card, adds to d.Guessed the
+// ones the text did not state, and returns what the person should know.
+// A record the text names beats a bank or e-wallet it names, which beats a
+// generic word ("card"). A bank or e-wallet is the person's one account or
+// card of that name, or none: never another one. With a generic word, or
+// nothing (then the person's default method), the one card or bank account
+// the person has is filled in, as a guess.
 func (p *parser) payment(spans []span, d *finance.ExpenseDraft) []string {
 	var hit *methodHit
 	for i := range spans {
@@ -645,7 +723,7 @@ func (p *parser) payment(spans []span, d *finance.ExpenseDraft) []string {
 			continue
 		}
 		h := spans[i].method
-		if hit == nil || (h.named && !hit.named) {
+		if hit == nil || h.rank() > hit.rank() {
 			hit = &h
 		}
 	}
@@ -655,7 +733,17 @@ func (p *parser) payment(spans []span, d *finance.ExpenseDraft) []string {
 			def = finance.MethodCash
 		}
 		hit = &methodHit{method: def, generic: "default"}
+		d.Guessed = append(d.Guessed, "payment_method")
 	}
+	resolved, found := p.resolveBrand(*hit)
+	if found != 1 {
+		if hit.method != "" {
+			m := hit.method
+			d.PaymentMethod = &m
+		}
+		return []string{brandProblem(hit.brand, hit.method, found)}
+	}
+	hit = &resolved
 	m := hit.method
 	d.PaymentMethod = &m
 	if hit.id != nil {
@@ -668,27 +756,16 @@ func (p *parser) payment(spans []span, d *finance.ExpenseDraft) []string {
 	}
 	switch hit.method {
 	case finance.MethodAccountDebit:
-		if hit.wallet != "" {
-			if id, ok := p.accountLike(hit.wallet); ok {
-				d.AccountID = &id
-				return nil
-			}
-			return []string{fmt.Sprintf("no active account is named like %q; choose the account it was paid from", hit.wallet)}
-		}
 		if id, ok := p.onlyAccount(); ok {
 			d.AccountID = &id
+			d.Guessed = append(d.Guessed, "account_id")
 			return nil
 		}
 		return []string{"choose the account it was paid from"}
 	case finance.MethodCreditCard:
-		var cards []string
-		for _, r := range p.records {
-			if r.card {
-				cards = append(cards, r.id)
-			}
-		}
-		if len(cards) == 1 {
-			d.CreditCardID = &cards[0]
+		if id, ok := p.onlyCard(); ok {
+			d.CreditCardID = &id
+			d.Guessed = append(d.Guessed, "credit_card_id")
 			return nil
 		}
 		return []string{"choose the credit card it was charged to"}
@@ -696,15 +773,56 @@ func (p *parser) payment(spans []span, d *finance.ExpenseDraft) []string {
 	return nil
 }
 
-// accountLike is the account whose name holds the e-wallet word ("GCash", "My GCash").
-func (p *parser) accountLike(wallet string) (string, bool) {
-	key := strings.ReplaceAll(wallet, "-", "")
+// resolveBrand turns a bank or e-wallet the text names into the person's
+// record of that name. found is how many records have it: the hit is
+// resolved only when it is 1. A hit that names no brand is returned as it
+// is, with found 1.
+func (p *parser) resolveBrand(h methodHit) (methodHit, int) {
+	if h.brand == "" || h.id != nil {
+		return h, 1
+	}
+	found := p.recordsLike(h.brand, h.method)
+	if len(found) != 1 {
+		return h, len(found)
+	}
+	return hitFor(found[0]), 1
+}
+
+// brandProblem says why a bank or e-wallet the text names gave no account
+// or card: the person has none of that name (found 0), or several.
+func brandProblem(brand, method string, found int) string {
+	what, choose := "account or card", "choose how it was paid"
+	switch method {
+	case finance.MethodAccountDebit:
+		what, choose = "account", "choose the account it was paid from"
+	case finance.MethodCreditCard:
+		what, choose = "credit card", "choose the card it was charged to"
+	}
+	if found == 0 {
+		return fmt.Sprintf("no active %s is named like %q; %s", what, brand, choose)
+	}
+	return fmt.Sprintf("more than one active %s is named like %q; %s", what, brand, choose)
+}
+
+// recordsLike are the person's records of the kind method names (any kind
+// for "") whose name holds the bank or e-wallet word from the start of one
+// of its words ("GCash", "My GCash", "Metrobank Mastercard" for "metro bank").
+func (p *parser) recordsLike(brand, method string) []record {
+	squash := func(s string) string { return strings.NewReplacer("-", "", " ", "").Replace(s) }
+	key := squash(brand)
+	var out []record
 	for _, r := range p.records {
-		if !r.card && strings.Contains(strings.ReplaceAll(strings.Join(r.words, ""), "-", ""), key) {
-			return r.id, true
+		if (method == finance.MethodCreditCard && !r.card) || (method == finance.MethodAccountDebit && r.card) {
+			continue
+		}
+		for k := range r.words {
+			if strings.HasPrefix(squash(strings.Join(r.words[k:], "")), key) {
+				out = append(out, r)
+				break
+			}
 		}
 	}
-	return "", false
+	return out
 }
 
 // onlyAccount is the user's one bank-type account, if there is exactly one.
@@ -712,6 +830,20 @@ func (p *parser) onlyAccount() (string, bool) {
 	var ids []string
 	for _, r := range p.records {
 		if !r.card && r.typ != finance.AccountCash {
+			ids = append(ids, r.id)
+		}
+	}
+	if len(ids) == 1 {
+		return ids[0], true
+	}
+	return "", false
+}
+
+// onlyCard is the user's one credit card, if there is exactly one.
+func (p *parser) onlyCard() (string, bool) {
+	var ids []string
+	for _, r := range p.records {
+		if r.card {
 			ids = append(ids, r.id)
 		}
 	}

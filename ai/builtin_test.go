@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/finance-app/finance/finance"
 )
@@ -198,7 +199,8 @@ func TestBuiltinPhrasings(t *testing.T) {
 		if c.heldOut {
 			heldCases++
 		}
-		if cmp.Equal(c.want, got.Items, dateEq) {
+		// The table's drafts leave guessed out: TestGuessed checks it.
+		if cmp.Equal(c.want, got.Items, dateEq, cmpopts.IgnoreFields(finance.ExpenseDraft{}, "Guessed")) {
 			exact++
 		}
 		for i := range max(len(c.want), len(got.Items)) {

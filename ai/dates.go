@@ -35,15 +35,49 @@ var (
 var datePrefixes = map[string]bool{"on": true, "nung": true, "noong": true, "last": true, "this": true,
 	"nakaraang": true, "past": true, "dated": true, "date": true}
 
-// match reads a date phrase at toks[i:]. It returns the date and the number
-// of tokens it took, or 0.
-func (r dateReader) match(toks []string, i int) (finance.Date, int) {
+// match reads a date phrase at toks[i:]. It returns the date, the number
+// of tokens it took (0 for none), and whether the phrase names the day only
+// roughly ("last week"), so that the date is a guess.
+func (r dateReader) match(toks []string, i int) (d finance.Date, n int, approx bool) {
+	if d, n := r.matchApproximate(toks, i); n > 0 {
+		return d, n, true
+	}
 	if datePrefixes[toks[i]] && i+1 < len(toks) {
 		if d, n := r.matchBare(toks, i+1, toks[i] == "last" || toks[i] == "nakaraang" || toks[i] == "past"); n > 0 {
-			return d, n + 1
+			return d, n + 1, false
 		}
 	}
-	return r.matchBare(toks, i, false)
+	d, n = r.matchBare(toks, i, false)
+	return d, n, false
+}
+
+// matchApproximate reads a phrase that places an expense only roughly, the
+// longest first: "last week" is read as a week before today, "last weekend"
+// as the Saturday before today, "last month" as today's day of the month
+// before. The draft carries that day as a guess for the person to check.
+func (r dateReader) matchApproximate(toks []string, i int) (finance.Date, int) {
+	for n := 4; n >= 1; n-- {
+		if i+n > len(toks) {
+			continue
+		}
+		switch approximateDates[strings.Join(toks[i:i+n], " ")] {
+		case aboutDaysAgo2:
+			return r.today.AddDays(-2), n
+		case aboutDaysAgo3:
+			return r.today.AddDays(-3), n
+		case aboutWeekAgo:
+			return r.today.AddDays(-7), n
+		case aboutLastWeekend:
+			back := (int(r.weekday()) - int(time.Saturday) + 7) % 7
+			if back == 0 {
+				back = 7
+			}
+			return r.today.AddDays(-back), n
+		case aboutMonthAgo:
+			return finance.MonthAdd(r.today, -1, r.today.Day()), n
+		}
+	}
+	return finance.Date{}, 0
 }
 
 func (r dateReader) matchBare(toks []string, i int, last bool) (finance.Date, int) {

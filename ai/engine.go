@@ -230,7 +230,7 @@ func (e *Engine) modelText(ctx context.Context, in finance.ParseInputs, text str
 	if err := e.client.CompleteJSON(ctx, e.cfg.Model, msgs, "expense_drafts", DraftSchema(in), &out); err != nil {
 		return Result{}, err
 	}
-	return fromModel(out, EngineOpenAI), nil
+	return heldToNote(in, text, fromModel(out, EngineOpenAI)), nil
 }
 
 func (e *Engine) modelImages(ctx context.Context, in finance.ParseInputs, images []Image) (Result, error) {
@@ -254,7 +254,7 @@ func (e *Engine) modelImages(ctx context.Context, in finance.ParseInputs, images
 	if err := e.client.CompleteJSON(ctx, e.cfg.VisionModel, msgs, "expense_drafts", DraftSchema(in), &out); err != nil {
 		return Result{}, err
 	}
-	return fromModel(out, EngineOpenAI), nil
+	return heldToPhotos(fromModel(out, EngineOpenAI)), nil
 }
 
 func fromModel(out modelDrafts, engine string) Result {
@@ -308,7 +308,8 @@ func systemPrompt(in finance.ParseInputs, source string) string {
 	b.WriteString("Rules: one item per expense. amount: a positive number, major units (\"1.2k\" is 1200). date: YYYY-MM-DD, " +
 		"relative words counted from today. description: short, what or where. category: exactly one of the categories below, or null. " +
 		"payment_method: \"Cash\", \"Account Debit\" (with account_id from the accounts below) or \"Credit Card\" (with credit_card_id from the cards below); " +
-		"null when not said. Use null for anything you do not know; never invent ids.\n")
+		"null when not said. An account_id or credit_card_id only for an account or card named in what you read (by name, bank or last four digits), " +
+		"never another one in its place: null when the one named is not in the lists. Use null for anything you do not know; never invent ids.\n")
 	fmt.Fprintf(&b, "Categories: %s\nAccounts: %s\nCards: %s\n", j(cats), j(accounts), j(cards))
 	fmt.Fprintf(&b, "The user's default payment method is %s.\n", in.DefaultPaymentMethod)
 	return b.String()

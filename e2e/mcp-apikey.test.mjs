@@ -1,7 +1,8 @@
 // The official MCP TypeScript SDK connects to the real binary with an API
 // key (as an Authorization header, and as X-Service-API-Key), lists the
 // tools its scopes allow, calls a read and a write tool, and sees a REST
-// validation error come back as a tool error.
+// validation error come back as a tool error, also after listing the tools,
+// when the SDK checks every result against the tool's outputSchema.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -107,15 +108,54 @@ test('a REST validation error comes back as a tool error', async () => {
       arguments: { amount: -5, date: '2025-03-08', description: 'Refund?', category: 'Food & Dining', payment_method: 'Cash' },
     });
     assert.equal(result.isError, true);
-    assert.equal(result.structuredContent.code, 'VALIDATION_ERROR');
-    assert.equal(result.structuredContent.message, 'Validation failed: amount must be greater than 0');
-    assert.match(result.content[0].text, /amount must be greater than 0/);
+    assert.equal(result.structuredContent, undefined, 'the error object is not structuredContent: it does not match the outputSchema');
+    const problem = JSON.parse(result.content[0].text);
+    assert.equal(problem.code, 'VALIDATION_ERROR');
+    assert.equal(problem.message, 'Validation failed: amount must be greater than 0');
+    assert.deepEqual(problem.fields, { amount: 'must be greater than 0' });
 
     // A tool the key's scopes do not allow cannot be called either.
     await assert.rejects(
       client.callTool({ name: 'create_income', arguments: { amount: 5, date: '2025-03-08', category: 'Salary' } }),
       /not found/,
     );
+  } finally {
+    await client.close();
+  }
+});
+
+// Every real agent lists the tools before calling one, and from then on the
+// SDK checks each result's structuredContent against the tool's
+// outputSchema: a refusal must still reach the agent as the REST message.
+test('after tools/list, a refused call reaches the agent as the REST message and code', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    const { tools } = await client.listTools();
+    const create = tools.find((t) => t.name === 'create_expense');
+    assert.equal(create.outputSchema?.type, 'object', 'create_expense has an outputSchema, which the SDK now enforces');
+
+    const result = await client.callTool({
+      name: 'create_expense',
+      arguments: { amount: '2845.60', date: '2025-03-08', description: 'Meralco', category: 'Utilities', payment_method: 'Account Debit' },
+    });
+    assert.equal(result.isError, true, JSON.stringify(result));
+    assert.equal(result.structuredContent, undefined);
+    assert.equal(result.content.length, 1);
+    assert.equal(result.content[0].type, 'text');
+    assert.match(result.content[0].text, /account_id is required when payment_method is Account Debit/);
+    assert.match(result.content[0].text, /VALIDATION_ERROR/);
+    const problem = JSON.parse(result.content[0].text);
+    assert.equal(problem.code, 'VALIDATION_ERROR');
+    assert.equal(problem.fields.account_id, 'is required when payment_method is Account Debit');
+
+    // A missing record is a tool error too, and a successful call after it
+    // still passes the SDK's check.
+    const missing = await client.callTool({ name: 'get_expense', arguments: { id: '01956a3e-7d2c-7b4e-9a1f-3c5d7e9f1a2b' } });
+    assert.equal(missing.isError, true);
+    assert.equal(JSON.parse(missing.content[0].text).code, 'NOT_FOUND');
+    const listed = await client.callTool({ name: 'list_expenses', arguments: { search: 'meralco' } });
+    assert.equal(listed.isError, undefined);
+    assert.equal(listed.structuredContent.pagination.total_items, 0, 'the refused call wrote nothing');
   } finally {
     await client.close();
   }

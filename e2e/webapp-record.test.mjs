@@ -1,15 +1,16 @@
 // Headless Chromium records money the quick ways, at phone and at desktop
 // size, each on a fresh server: the "Type it" box drafts two expenses from
-// a sentence, the person fixes one field of the review and saves both; bulk
-// entry of three rows is refused for one bad row (nothing saved, the rows
-// kept), fixed and saved; an expense is split into two categories and
+// a sentence, the person fixes one field of the review and saves both; a
+// note that leaves the date and payment out is drafted with those fields
+// marked as guessed; bulk entry of three rows is refused for one bad row
+// (nothing saved, the rows kept), fixed and saved; an expense is split into two categories and
 // Home's category table shows the parts; an expense is edited. Every page
 // is screenshotted in light and dark and checked by the accessibility
 // linter (see webapp-kit.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, snap } from './webapp-kit.mjs';
+import { day, desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, snap } from './webapp-kit.mjs';
 
 let browser;
 
@@ -58,6 +59,26 @@ for (const size of [phone, desktop]) {
       assert.match(await listText(page), /Lunch with Ana ₱250\.00/);
       assert.match(await listText(page), /Grab ₱180\.00/);
       await snap(page, 'record-3-expenses', size.name);
+
+      // A note that leaves things out: the review marks, in words beside
+      // each field, what the parser filled in; a rough date is read from its
+      // own line, and a line without an amount is a draft of its own.
+      await main.getByRole('link', { name: 'Record' }).click();
+      await page.waitForURL('**/record');
+      await page.getByLabel('What did you spend?').fill('grab 180 yesterday\nmeralco 2,845.60 last week\ncoffee at the mall');
+      await page.getByRole('button', { name: 'Read it' }).click();
+      await page.waitForURL('**/record/parse');
+      assert.equal(await page.locator('fieldset.bulk-row').count(), 3);
+      assert.equal(await page.locator('#r0-date').inputValue(), day(-1));
+      assert.equal(await page.locator('#r1-date').inputValue(), day(-7), '"last week", not the line before\'s date');
+      assert.equal(await page.locator('#r2-amount').inputValue(), '');
+      assert.equal(await page.locator('#r2-description').inputValue(), 'Coffee at the mall');
+      assert.match(await page.textContent('#r2'), /no amount was found; fill it in/);
+      assert.equal(await page.getByLabel('Date', { exact: true }).count(), 1, 'the date of "yesterday" is read');
+      assert.equal(await page.getByLabel('Date guessed', { exact: true }).count(), 2);
+      assert.equal(await page.getByLabel(/^Paid with guessed/).count(), 3);
+      assert.match(await page.textContent('#r1'), /Your text did not state the date and how it was paid, so they were filled in/);
+      await snap(page, 'record-3b-guessed', size.name);
 
       // Bulk entry: one bad row refuses all three, and keeps them.
       await main.getByRole('link', { name: 'Record' }).click();

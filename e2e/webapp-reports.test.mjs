@@ -3,8 +3,9 @@
 // Record form (one description with a comma, quotes and a leading "=", to
 // check the CSV's quoting and its formula guard), Home's twelve-month charts
 // and their tables, a report whose range is refused and then changed, its
-// CSV download byte for byte, the expense list's CSV, and the income list
-// with its void confirm step. Every page is screenshotted in light and dark
+// CSV download byte for byte, that range carried to reports that do not use
+// all of it (shown, with a note), the expense list's CSV, and the income
+// list with its void confirm step. Every page is screenshotted in light and dark
 // at phone and desktop size and checked by the accessibility linter.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -103,6 +104,22 @@ test('on a phone: Home charts over twelve months, a report with its range and CS
   const csv = await download(page, page.getByRole('link', { name: 'Download CSV' }));
   assert.equal(csv.name, `income-vs-expenses-${prev}-01-to-${today}.csv`);
   assert.equal(csv.text, `period,income,spending,net\n${prev},0.00,0.00,0.00\n${month},30000.00,300.00,29700.00\nTotal,30000.00,300.00,29700.00\n`);
+
+  // The same query on reports that do not use all of it: each shows, and says what it left out.
+  const carried = `?dateFrom=${prev}-01&dateTo=${today}&granularity=month`;
+  const methods = await page.goto(`${finance.baseURL}/reports/payment-methods${carried}`);
+  assert.equal(methods.status(), 200);
+  assert.equal(await page.textContent('main [role=status]'), 'Not used by this report, so left out: granularity.');
+  assert.equal(await page.locator('#r-from').inputValue(), `${prev}-01`, 'the range it uses stays');
+  assert.deepEqual((await rows(page, '#figures-table'))[0], ['Cash', '₱300.00', '2', '100.00%']);
+  assert.equal(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'),
+    `/reports/payment-methods.csv?dateFrom=${prev}-01&dateTo=${today}`);
+  await snap(page, 'r9-report-unused');
+  const worth = await page.goto(`${finance.baseURL}/reports/net-worth${carried}`);
+  assert.equal(worth.status(), 200);
+  assert.equal(await page.textContent('main [role=status]'),
+    'Not used by this report, so left out: dateFrom, dateTo and granularity.');
+  assert.match(await page.textContent('#report-range'), new RegExp(`^As of ${today} · PHP$`), 'balances as of today');
 
   // The expense list's CSV: quoted as RFC 4180 says, the formula neutralized.
   await nav(page, 'Expenses');

@@ -11,7 +11,8 @@ import (
 // ExpenseDraft is an expense that AI parsing proposes (domain.md §2.4): the
 // fields of a create body, null where the parser does not know the value.
 // Nothing is saved; a client shows the draft, lets the person fix it, and
-// sends it to POST /expenses or /expenses/bulk as it is.
+// sends it to POST /expenses or /expenses/bulk as it is (a create ignores
+// guessed, as it ignores every member it does not take).
 type ExpenseDraft struct {
 	Amount        *Money  `json:"amount"`
 	Date          *Date   `json:"date"`
@@ -21,7 +22,19 @@ type ExpenseDraft struct {
 	AccountID     *string `json:"account_id"`
 	CreditCardID  *string `json:"credit_card_id"`
 	Notes         *string `json:"notes"`
+	// Guessed names the fields that hold a value the text did not state for
+	// this expense (GuessableFields, in that order): the parser filled them
+	// in from a default, a neighbouring expense, an approximate phrase or the
+	// person's only account or card, so a page or an agent asks before
+	// saving. Never nil: an empty list means every value was read.
+	Guessed []string `json:"guessed"`
 }
+
+// GuessableFields are the draft fields a parser may fill in without the
+// text stating them, in the order Guessed lists them. Amount, description
+// and category are always read from the words of the text (the category
+// from a name, a past choice or a keyword in them), or left null.
+var GuessableFields = []string{"date", "payment_method", "account_id", "credit_card_id"}
 
 // MaxParseItems bounds the drafts one parse returns: as many as one bulk write takes.
 const MaxParseItems = MaxBulkItems
@@ -185,7 +198,21 @@ func (in ParseInputs) CheckDraft(d ExpenseDraft) (ExpenseDraft, map[string]strin
 	for name := range problems {
 		clearDraftField(&d, name)
 	}
+	d.Guessed = guessedOf(d)
 	return d, problems
+}
+
+// guessedOf is d.Guessed as a checked draft carries it: the guessable
+// fields it names that still hold a value, once each, in the order of
+// GuessableFields. A field left null is not a guess; it is missing.
+func guessedOf(d ExpenseDraft) []string {
+	out := []string{}
+	for _, name := range GuessableFields {
+		if slices.Contains(d.Guessed, name) && draftFieldSet(d, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // CheckDrafts checks each draft (CheckDraft) and describes every field it

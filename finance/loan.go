@@ -88,48 +88,53 @@ type LoanDetail struct {
 	Instances []LoanInstance `json:"instances"`
 }
 
-// LoanInstance is one monthly installment of a loan. Its paid amounts are
-// kept by the payments written against it.
+// LoanInstanceFigures is one monthly installment of a loan: its schedule,
+// what was paid on it and its state. Its paid amounts are kept by the
+// payments written against it. A write on one instance (a payment, a status
+// change) answers with these figures and not the payments, so the answer
+// keeps its size however many payments the instance has.
+type LoanInstanceFigures struct {
+	ID                 string    `json:"id"`
+	LoanID             string    `json:"loan_id"`
+	LoanName           string    `json:"loan_name"` // computed
+	InstallmentNumber  int       `json:"installment_number"`
+	DueDate            Date      `json:"due_date"`
+	AmountDue          Money     `json:"amount_due"`
+	PrincipalDue       Money     `json:"principal_due"`
+	InterestDue        Money     `json:"interest_due"`
+	PaidTotal          Money     `json:"paid_total"`
+	PaidPrincipal      Money     `json:"paid_principal"`
+	PaidInterest       Money     `json:"paid_interest"`
+	Remaining          Money     `json:"remaining"` // computed: amount_due − paid_total while open, else 0
+	Status             string    `json:"status"`
+	MarkedPaidManually bool      `json:"marked_paid_manually"`
+	IsOverdue          bool      `json:"is_overdue"` // computed: open and due before today
+	CreatedAt          time.Time `json:"created_at"`
+	UpdatedAt          time.Time `json:"updated_at"`
+}
+
+// LoanInstance is an instance with its payments, as the reads show it.
 type LoanInstance struct {
-	ID                 string        `json:"id"`
-	LoanID             string        `json:"loan_id"`
-	LoanName           string        `json:"loan_name"` // computed
-	InstallmentNumber  int           `json:"installment_number"`
-	DueDate            Date          `json:"due_date"`
-	AmountDue          Money         `json:"amount_due"`
-	PrincipalDue       Money         `json:"principal_due"`
-	InterestDue        Money         `json:"interest_due"`
-	PaidTotal          Money         `json:"paid_total"`
-	PaidPrincipal      Money         `json:"paid_principal"`
-	PaidInterest       Money         `json:"paid_interest"`
-	Remaining          Money         `json:"remaining"` // computed: amount_due − paid_total while open, else 0
-	Status             string        `json:"status"`
-	MarkedPaidManually bool          `json:"marked_paid_manually"`
-	IsOverdue          bool          `json:"is_overdue"` // computed: open and due before today
-	Payments           []LoanPayment `json:"payments"`   // computed: oldest first
-	CreatedAt          time.Time     `json:"created_at"`
-	UpdatedAt          time.Time     `json:"updated_at"`
+	LoanInstanceFigures
+	Payments []LoanPayment `json:"payments"` // computed: oldest first
 }
 
 // open reports whether the instance still expects money.
-func (i LoanInstance) open() bool {
+func (i LoanInstanceFigures) open() bool {
 	return i.Status == InstanceUnpaid || i.Status == InstancePartiallyPaid
 }
 
-// derive sets the fields computed on read.
-func (i *LoanInstance) derive(today Date) {
+// derive sets the figures computed on read.
+func (i *LoanInstanceFigures) derive(today Date) {
 	i.Remaining, i.IsOverdue = 0, false
 	if i.open() {
 		i.Remaining = i.AmountDue - i.PaidTotal
 		i.IsOverdue = i.DueDate.Before(today)
 	}
-	if i.Payments == nil {
-		i.Payments = []LoanPayment{}
-	}
 }
 
 // statusFromPayments is an instance's status as its payments alone make it (§3.6).
-func (i LoanInstance) statusFromPayments() string {
+func (i LoanInstanceFigures) statusFromPayments() string {
 	switch {
 	case i.PaidTotal == 0:
 		return InstanceUnpaid
@@ -330,9 +335,9 @@ func (s *Service) newLoan(r LoanRequest) (LoanDetail, error) {
 	l.ID, l.TotalInterest, l.CreatedAt, l.UpdatedAt = NewID(), interest, now, now
 	out := LoanDetail{Loan: l, Instances: make([]LoanInstance, len(rows))}
 	for k, row := range rows {
-		out.Instances[k] = LoanInstance{ID: NewID(), LoanID: l.ID, LoanName: l.Name, InstallmentNumber: row.Number,
-			DueDate: LoanDueDate(l.FirstDueDate, anchorDay, row.Number), AmountDue: row.Amount(),
-			PrincipalDue: row.Principal, InterestDue: row.Interest, Status: InstanceUnpaid, CreatedAt: now, UpdatedAt: now}
+		out.Instances[k] = LoanInstance{LoanInstanceFigures: LoanInstanceFigures{ID: NewID(), LoanID: l.ID, LoanName: l.Name,
+			InstallmentNumber: row.Number, DueDate: LoanDueDate(l.FirstDueDate, anchorDay, row.Number), AmountDue: row.Amount(),
+			PrincipalDue: row.Principal, InterestDue: row.Interest, Status: InstanceUnpaid, CreatedAt: now, UpdatedAt: now}}
 	}
 	return out, nil
 }
@@ -412,6 +417,9 @@ func withPayments(ctx context.Context, r Repo, userID string, in []LoanInstance,
 	}
 	for i := range in {
 		in[i].derive(today)
+		if in[i].Payments == nil {
+			in[i].Payments = []LoanPayment{}
+		}
 	}
 	return nil
 }
@@ -588,10 +596,10 @@ func (s *Service) FindLoanInstance(ctx context.Context, userID, id string) (Loan
 }
 
 // LoanInstanceResult is the reply of an instance status change: the
-// instance and its loan after it.
+// instance's figures and its loan after it.
 type LoanInstanceResult struct {
-	Instance LoanInstance `json:"instance"`
-	Loan     Loan         `json:"loan"`
+	Instance LoanInstanceFigures `json:"instance"`
+	Loan     Loan                `json:"loan"`
 }
 
 // LoanInstanceStatusRequest is the body of PATCH /loans/instances/{id}/status.
@@ -695,11 +703,8 @@ func (s *Service) finishInstanceWrite(ctx context.Context, tx Repo, userID strin
 	if err != nil {
 		return LoanInstanceResult{}, err
 	}
-	in := []LoanInstance{x}
-	if err := withPayments(ctx, tx, userID, in, today); err != nil {
-		return LoanInstanceResult{}, err
-	}
-	out.Instance = in[0]
+	x.derive(today)
+	out.Instance = x.LoanInstanceFigures
 	return out, nil
 }
 
@@ -711,11 +716,13 @@ type LoanPaymentRequest struct {
 	Notes     Field[string] `json:"notes"`
 }
 
-// LoanPaymentResult is the reply of a payment: the payment, the instance and the loan after it.
+// LoanPaymentResult is the reply of a payment: the new payment, and the
+// instance's figures and the loan after it (GET /loans/{id} lists every
+// payment).
 type LoanPaymentResult struct {
-	Payment  LoanPayment  `json:"payment"`
-	Instance LoanInstance `json:"instance"`
-	Loan     Loan         `json:"loan"`
+	Payment  LoanPayment         `json:"payment"`
+	Instance LoanInstanceFigures `json:"instance"`
+	Loan     Loan                `json:"loan"`
 }
 
 // PayLoanInstance records a payment on an open instance of an active loan

@@ -23,33 +23,53 @@ const (
 	ReportLoansOverview         = "loans-overview"
 )
 
-// ReportSpec names a report and the query parameters it takes: a report
-// refuses any other, so that an agent never reads an unfiltered report as
-// filtered.
+// RangeParams are the range of a report, which every report takes (§5.7),
+// so that a client may send any report the same range.
+var RangeParams = []string{"dateFrom", "dateTo"}
+
+// RangeUse is what a report does with its range.
+type RangeUse int
+
+const (
+	// RangeFigures: the figures are those of the range.
+	RangeFigures RangeUse = iota
+	// RangeMonth: budget-vs-actual measures one calendar month, the one
+	// month names or else the one holding dateTo (budgets are monthly).
+	RangeMonth
+	// RangeAsOfToday: the figures are balances as they stand today (every
+	// recorded line counts, whatever its date, as on the account and card
+	// pages). The range is checked like any report's and changes nothing:
+	// balances at a past date would need the history of every status, which
+	// the ledger does not keep (a purchase converted later, an instance
+	// waived later). The body says the date in as_of, date_from and date_to.
+	RangeAsOfToday
+)
+
+// ReportSpec names a report, the query parameters it takes beyond the
+// range, and what it does with the range. A report refuses any other
+// parameter, so that an agent never reads an unfiltered report as filtered.
 type ReportSpec struct {
 	Name   string
 	Params []string
+	Range  RangeUse
 }
 
-// rangeParams are the parameters of a report over a date range.
-var rangeParams = []string{"dateFrom", "dateTo"}
+// Accepts returns every query parameter the report takes: the range first,
+// then its own.
+func (r ReportSpec) Accepts() []string { return append(slices.Clone(RangeParams), r.Params...) }
 
-func withRange(extra ...string) []string { return append(slices.Clone(rangeParams), extra...) }
-
-// Reports lists the reports in the order of the specification. Three are
-// figures as of today and take no range: net-worth, credit-card-utilization
-// (balances now, not over a period) and budget-vs-actual, which takes a month.
+// Reports lists the reports in the order of the specification.
 var Reports = []ReportSpec{
-	{ReportSpendingByCategory, withRange("payment_method", "cardId")},
-	{ReportSpendingTrend, withRange("granularity", "category")},
-	{ReportPaymentMethods, withRange()},
-	{ReportIncomeVsExpenses, withRange("granularity")},
-	{ReportCashFlow, withRange("granularity")},
-	{ReportBudgetVsActual, []string{"month"}},
-	{ReportNetWorth, nil},
-	{ReportCreditCardUtilization, []string{"cardId"}},
-	{ReportBillsOverview, withRange()},
-	{ReportLoansOverview, withRange()},
+	{Name: ReportSpendingByCategory, Params: []string{"payment_method", "cardId"}},
+	{Name: ReportSpendingTrend, Params: []string{"granularity", "category"}},
+	{Name: ReportPaymentMethods},
+	{Name: ReportIncomeVsExpenses, Params: []string{"granularity"}},
+	{Name: ReportCashFlow, Params: []string{"granularity"}},
+	{Name: ReportBudgetVsActual, Params: []string{"month"}, Range: RangeMonth},
+	{Name: ReportNetWorth, Range: RangeAsOfToday},
+	{Name: ReportCreditCardUtilization, Params: []string{"cardId"}, Range: RangeAsOfToday},
+	{Name: ReportBillsOverview},
+	{Name: ReportLoansOverview},
 }
 
 // ReportNames are the names of Reports, in order.
@@ -61,15 +81,14 @@ func ReportNames() []string {
 	return out
 }
 
-// ReportParams returns the query parameters of the named report; false
-// when there is no such report.
-func ReportParams(name string) ([]string, bool) {
+// FindReport returns the named report's spec; false when there is no such report.
+func FindReport(name string) (ReportSpec, bool) {
 	for _, r := range Reports {
 		if r.Name == name {
-			return r.Params, true
+			return r, true
 		}
 	}
-	return nil, false
+	return ReportSpec{}, false
 }
 
 // UnknownReport is the ErrNotFound of a report name that is none of Reports.
@@ -104,19 +123,34 @@ const (
 type ReportRequest struct {
 	Name          string
 	From, To      Date
-	Month         Date // budget-vs-actual: the month's first day
+	Month         Date // budget-vs-actual: a day of the month (its first, from the query)
 	Granularity   string
 	PaymentMethod string
 	CardID        string
 	Category      string
 }
 
-// ReportHeader starts every report body.
+// ReportHeader starts every report body. DateFrom and DateTo are the
+// period the figures cover: the range, the month of budget-vs-actual, or
+// the date of an as-of report's balances.
 type ReportHeader struct {
 	Report   string `json:"report"`
 	DateFrom Date   `json:"date_from"`
 	DateTo   Date   `json:"date_to"`
 	Currency string `json:"currency"`
+}
+
+// AsOfHeader starts the body of a report of balances (RangeAsOfToday):
+// AsOf is the date they stand at, which is also DateFrom and DateTo.
+type AsOfHeader struct {
+	ReportHeader
+	AsOf Date `json:"as_of"`
+}
+
+// asOf is the header of balances as they stand on day.
+func asOf(h ReportHeader, day Date) AsOfHeader {
+	h.DateFrom, h.DateTo = day, day
+	return AsOfHeader{ReportHeader: h, AsOf: day}
 }
 
 // Header returns h. Every report embeds its header, so every report has
@@ -281,9 +315,10 @@ func reportRange(req ReportRequest, today Date) (Date, Date, error) {
 
 // Report is GET /reports/{report}: the named report over the request's
 // parameters, which the caller has checked are the report's own (see
-// Reports). An unknown name is ErrNotFound.
+// ReportSpec.Accepts). An unknown name is ErrNotFound. The range is checked
+// for every report, whatever it does with it (see RangeUse).
 func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) (any, error) {
-	if _, ok := ReportParams(req.Name); !ok {
+	if _, ok := FindReport(req.Name); !ok {
 		return nil, UnknownReport()
 	}
 	if req.Granularity == "" {
@@ -292,21 +327,23 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 	prefs := s.settingsOrDefault(ctx, userID)
 	today := Today(s.now(), prefs.loc)
 	h := ReportHeader{Report: req.Name, Currency: prefs.settings.Currency}
-	switch req.Name {
-	case ReportBudgetVsActual:
-		return s.budgetVsActual(ctx, userID, h, req.Month, today)
-	case ReportNetWorth:
-		h.DateFrom, h.DateTo = today, today
-		return s.netWorth(ctx, userID, h, today)
-	case ReportCreditCardUtilization:
-		h.DateFrom, h.DateTo = today, today
-		return s.cardUtilization(ctx, userID, h, req.CardID, today)
-	}
 	from, to, err := reportRange(req, today)
 	if err != nil {
 		return nil, err
 	}
 	h.DateFrom, h.DateTo = from, to
+	switch req.Name {
+	case ReportBudgetVsActual:
+		month := req.Month
+		if month.IsZero() {
+			month = to
+		}
+		return s.budgetVsActual(ctx, userID, h, month)
+	case ReportNetWorth:
+		return s.netWorth(ctx, userID, asOf(h, today), today)
+	case ReportCreditCardUtilization:
+		return s.cardUtilization(ctx, userID, asOf(h, today), req.CardID, today)
+	}
 	repo := s.store.Read()
 	buckets := ReportBuckets(from, to, req.Granularity, prefs.settings.WeekStart)
 	switch req.Name {
@@ -548,10 +585,8 @@ type BudgetVsActualReport struct {
 	UnbudgetedSpending Money             `json:"unbudgeted_spending"` // spending in every other category
 }
 
-func (s *Service) budgetVsActual(ctx context.Context, userID string, h ReportHeader, month, today Date) (BudgetVsActualReport, error) {
-	if month.IsZero() {
-		month = today
-	}
+// budgetVsActual measures the month holding the date month.
+func (s *Service) budgetVsActual(ctx context.Context, userID string, h ReportHeader, month Date) (BudgetVsActualReport, error) {
 	from, to := MonthRange(month)
 	h.DateFrom, h.DateTo = from, to
 	repo := s.store.Read()
@@ -601,7 +636,7 @@ type NetWorthLoan struct {
 
 // NetWorthReport is the net-worth report, as of today.
 type NetWorthReport struct {
-	ReportHeader
+	AsOfHeader
 	Assets struct {
 		Total    Money             `json:"total"`
 		Accounts []NetWorthAccount `json:"accounts"`
@@ -614,8 +649,8 @@ type NetWorthReport struct {
 	NetWorth Money `json:"net_worth"`
 }
 
-func (s *Service) netWorth(ctx context.Context, userID string, h ReportHeader, today Date) (NetWorthReport, error) {
-	out := NetWorthReport{ReportHeader: h}
+func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, today Date) (NetWorthReport, error) {
+	out := NetWorthReport{AsOfHeader: h}
 	repo := s.store.Read()
 	accounts, _, err := repo.ListAccounts(ctx, userID, AccountFilter{Status: StatusAll},
 		ListParams{Page: 1, Limit: allRows, SortBy: AccountList.Sorts[0]})
@@ -668,18 +703,18 @@ type CardUtilization struct {
 // CardUtilizationReport is the credit-card-utilization report: the active
 // cards (or the one cardId names) as of today, by name.
 type CardUtilizationReport struct {
-	ReportHeader
+	AsOfHeader
 	Cards  []CardUtilization  `json:"cards"`
 	Totals UtilizationFigures `json:"totals"`
 }
 
-func (s *Service) cardUtilization(ctx context.Context, userID string, h ReportHeader, cardID string, today Date) (CardUtilizationReport, error) {
+func (s *Service) cardUtilization(ctx context.Context, userID string, h AsOfHeader, cardID string, today Date) (CardUtilizationReport, error) {
 	cards, err := s.cardsFor(ctx, userID, cardID, StatusActive, today)
 	if err != nil {
 		return CardUtilizationReport{}, err
 	}
 	m := BuildCardMetrics(cards, nil, h.Currency)
-	out := CardUtilizationReport{ReportHeader: h, Cards: make([]CardUtilization, len(m.Cards))}
+	out := CardUtilizationReport{AsOfHeader: h, Cards: make([]CardUtilization, len(m.Cards))}
 	for i, c := range m.Cards {
 		out.Cards[i] = CardUtilization{ID: c.ID, Name: c.Name, UtilizationFigures: UtilizationFigures{
 			CreditLimit: c.CreditLimit, OutstandingBalance: c.OutstandingBalance, AvailableCredit: c.AvailableCredit,

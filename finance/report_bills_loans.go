@@ -1,9 +1,6 @@
 package finance
 
-import (
-	"context"
-	"slices"
-)
+import "context"
 
 // The bills and loans figures of the dashboard and the reports.
 
@@ -97,16 +94,29 @@ func (s *Service) billsOverview(ctx context.Context, userID string, h ReportHead
 	return out, nil
 }
 
-// allLoans returns the user's loans, with their figures, by start date.
+// allLoans returns the user's loans, with their figures, oldest first (by
+// start date, then by creation).
 func (s *Service) allLoans(ctx context.Context, userID string) ([]Loan, error) {
 	loans, _, err := s.store.Read().ListLoans(ctx, userID, LoanFilter{},
 		ListParams{Page: 1, Limit: allRows, SortBy: LoanList.Sorts[0]})
 	return loans, err
 }
 
-// loansOverview lists the loans whose term overlaps the range (released on
-// or before its end, last due on or after its start), cancelled ones
-// included; their figures are as of today.
+// inLoansOverview reports whether a loan belongs in the loans overview of
+// from..to. A loan is there while its term overlaps the range (released on
+// or before its end, last due on or after its start), whatever its status,
+// and while it is still active, released by the range's end: an overdue
+// loan is still owed after its schedule ends, so it stays in every later
+// range until it is settled. A loan released after the range is not there.
+func inLoansOverview(l Loan, lastDue, from, to Date) bool {
+	if l.StartDate.After(to) {
+		return false
+	}
+	return !lastDue.Before(from) || l.Status == LoanActive
+}
+
+// loansOverview lists the loans of inLoansOverview, oldest first, with
+// their figures as of today.
 func (s *Service) loansOverview(ctx context.Context, userID string, h ReportHeader) (LoansOverviewReport, error) {
 	loans, err := s.allLoans(ctx, userID)
 	if err != nil {
@@ -116,10 +126,9 @@ func (s *Service) loansOverview(ctx context.Context, userID string, h ReportHead
 	if err != nil {
 		return LoansOverviewReport{}, err
 	}
-	slices.Reverse(loans) // oldest first
 	out := LoansOverviewReport{ReportHeader: h, Loans: []LoanOverview{}}
 	for _, l := range loans {
-		if l.StartDate.After(h.DateTo) || last[l.ID].Before(h.DateFrom) {
+		if !inLoansOverview(l, last[l.ID], h.DateFrom, h.DateTo) {
 			continue
 		}
 		o := LoanOverview{ID: l.ID, Name: l.Name, Status: l.Status, Principal: l.Principal, TotalInterest: l.TotalInterest,
@@ -145,7 +154,6 @@ func (s *Service) netWorthLoans(ctx context.Context, userID string) ([]NetWorthL
 	if err != nil {
 		return nil, err
 	}
-	slices.Reverse(loans)
 	out := []NetWorthLoan{}
 	for _, l := range loans {
 		if l.Status == LoanCancelled {

@@ -28,7 +28,7 @@ type tool struct {
 // call serves one tools/call through the REST route the tool wraps, as the
 // caller's principal, and turns the route's envelope into the tool result:
 // the data as structuredContent and as JSON text, or, for a REST error,
-// isError with the REST message and code.
+// isError with the REST error object (message, code, fields) as JSON text.
 func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
 		p, ok := auth.FromContext(ctx)
@@ -251,14 +251,18 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder) *mcp.CallTo
 	return res
 }
 
-// errorResult is a tool execution error carrying the REST error object, both
-// as text for the model and as structuredContent for programs.
+// errorResult is a tool execution error carrying the REST error object as
+// JSON text, which models and programs both read. It has no
+// structuredContent: the error object does not match the tool's
+// outputSchema, and clients that validate results against it (the official
+// TypeScript SDK once it has listed the tools) would throw away the result,
+// message and all, for a schema error of their own. The MCP specification
+// reports tool errors in content.
 func errorResult(e restError) *mcp.CallToolResult {
 	text, _ := json.Marshal(e)
 	return &mcp.CallToolResult{
-		IsError:           true,
-		Content:           []mcp.Content{mcp.NewTextContent(string(text))},
-		StructuredContent: json.RawMessage(text),
+		IsError: true,
+		Content: []mcp.Content{mcp.NewTextContent(string(text))},
 	}
 }
 

@@ -117,8 +117,9 @@ func TestAmountsStayExact(t *testing.T) {
 	}
 }
 
-// A REST error comes back as a tool error carrying the REST error object:
-// the same message, code and fields as the route gives over HTTP.
+// A REST error comes back as a tool error carrying the REST error object in
+// its text: the same message, code and fields as the route gives over HTTP,
+// and no structuredContent, which would not match the tool's outputSchema.
 func TestRESTErrorsAreToolErrors(t *testing.T) {
 	env := newTestEnv(t)
 	rest := env.key(auth.ScopeAll)
@@ -185,9 +186,12 @@ func TestArgumentErrors(t *testing.T) {
 			if err := json.Unmarshal(msg.Result, &res); err != nil {
 				t.Fatal(err)
 			}
-			got := res.structured(t)
+			if res.StructuredContent != nil {
+				t.Errorf("the error result carries structuredContent %s", res.StructuredContent)
+			}
+			got := res.problem(t)
 			fields, _ := got["fields"].(map[string]any)
-			if !res.IsError || got["code"] != "VALIDATION_ERROR" || fields[tc.wantField] == nil {
+			if got["code"] != "VALIDATION_ERROR" || fields[tc.wantField] == nil {
 				t.Errorf("result %s, want a VALIDATION_ERROR on %s", msg.Result, tc.wantField)
 			}
 		})
@@ -200,8 +204,8 @@ func TestPathParametersAreEscaped(t *testing.T) {
 	key := env.key(auth.ScopeAll)
 	for _, id := range []string{"../../health", "x?limit=1", "a/b", "%2e%2e"} {
 		res := env.callTool(key, "get_expense", map[string]any{"id": id})
-		if got := res.structured(t); !res.IsError || got["code"] != "NOT_FOUND" {
-			t.Errorf("id %q: %s, want NOT_FOUND", id, res.StructuredContent)
+		if got := res.problem(t); got["code"] != "NOT_FOUND" {
+			t.Errorf("id %q: %v, want NOT_FOUND", id, got)
 		}
 	}
 }
@@ -240,10 +244,10 @@ func TestIdempotencyKeyArgument(t *testing.T) {
 	// REST route's error, naming the header.
 	args["amount"] = json.Number("43.00")
 	other := env.callTool(key, "create_expense", args)
-	got := other.structured(t)
+	got := other.problem(t)
 	fields, _ := got["fields"].(map[string]any)
-	if !other.IsError || got["code"] != "VALIDATION_ERROR" || fields["Idempotency-Key"] != "was used with a different request" {
-		t.Errorf("the key with other arguments: %s, want a VALIDATION_ERROR on Idempotency-Key", other.StructuredContent)
+	if got["code"] != "VALIDATION_ERROR" || fields["Idempotency-Key"] != "was used with a different request" {
+		t.Errorf("the key with other arguments: %v, want a VALIDATION_ERROR on Idempotency-Key", got)
 	}
 	if items := expenses(); len(items) != 1 {
 		t.Errorf("expenses after a refused call: %d, want 1", len(items))

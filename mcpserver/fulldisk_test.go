@@ -30,10 +30,7 @@ func TestWriteToolOnAFullDisk(t *testing.T) {
 	res := env.callTool(key, "create_expense", map[string]any{
 		"amount": "12.50", "date": "2025-03-08", "description": "Bus", "category": "Transportation", "payment_method": "Cash",
 	})
-	if !res.IsError {
-		t.Fatalf("create_expense on a full disk: isError is false: %s", res.StructuredContent)
-	}
-	got := res.structured(t)
+	got := res.problem(t)
 	if got["code"] != "INTERNAL_SERVER_ERROR" || !strings.HasPrefix(fmt.Sprint(got["message"]), "The server could not save: its disk is full, so nothing was saved.") {
 		t.Errorf("tool error %v; want the REST answer to a write on a full disk", got)
 	}

@@ -216,7 +216,13 @@ func (e *testEnv) callTool(key, name string, args any) toolResult {
 	if err := json.Unmarshal(msg.Result, &res); err != nil {
 		e.t.Fatalf("tools/call %s: %v: %s", name, err, msg.Result)
 	}
-	if !res.IsError {
+	if res.IsError {
+		// Clients that validate results against the outputSchema (the
+		// TypeScript SDK) would throw a tool error away for its object.
+		if res.StructuredContent != nil {
+			e.t.Errorf("tools/call %s: the error result carries structuredContent %s; an error is reported in content only", name, res.StructuredContent)
+		}
+	} else {
 		e.matchesOutputSchema(name, res.StructuredContent)
 	}
 	return res
@@ -270,10 +276,7 @@ func (h *Handler) validateOutput(name string, structured json.RawMessage) error 
 func (e *testEnv) toolErrorLikeREST(t testing.TB, key, restKey, tool, args, method, route, body, wantCode string) (toolResult, map[string]any) {
 	t.Helper()
 	res := e.callTool(key, tool, json.RawMessage(args))
-	if !res.IsError {
-		t.Fatalf("%s: isError is false: %s", tool, res.StructuredContent)
-	}
-	got := res.structured(t)
+	got := res.problem(t)
 	_, want := e.rest(restKey, method, route, body)
 	if diff := cmp.Diff(want.Error, got); diff != "" {
 		t.Errorf("%s: tool error differs from the REST error (-rest +tool):\n%s", tool, diff)
@@ -282,6 +285,20 @@ func (e *testEnv) toolErrorLikeREST(t testing.TB, key, restKey, tool, args, meth
 		t.Errorf("%s: code = %v, want %s", tool, got["code"], wantCode)
 	}
 	return res, got
+}
+
+// problem decodes the REST error object of a tool error from its one text
+// content, where agents read it.
+func (r toolResult) problem(t testing.TB) map[string]any {
+	t.Helper()
+	if !r.IsError || len(r.Content) != 1 || r.Content[0].Type != "text" {
+		t.Fatalf("want a tool error with one text content, got %+v (structuredContent %s)", r, r.StructuredContent)
+	}
+	var m map[string]any
+	if err := decodeNumbers([]byte(r.Content[0].Text), &m); err != nil {
+		t.Fatalf("the error text is not the REST error object: %v: %s", err, r.Content[0].Text)
+	}
+	return m
 }
 
 // structured decodes the result's structuredContent (numbers as json.Number).

@@ -14,7 +14,8 @@ import (
 // Loans through the tools: an agent finds this month's instance with the
 // read tools (each answers exactly what REST answers), pays it from an
 // account with record_loan_payment (interest first, the account debited,
-// only interest counted as spending), a retry with the same idempotency key
+// only interest counted as spending, the reply without the instance's
+// earlier payments), a retry with the same idempotency key
 // pays once, and refusals are the REST route's errors.
 func TestLoanTools(t *testing.T) {
 	env := newTestEnv(t)
@@ -95,6 +96,11 @@ func TestLoanTools(t *testing.T) {
 	rest := env.okTool(key, "record_loan_payment", map[string]any{"instanceId": instanceID, "amount": json.Number("8284.88")})
 	if rest["instance"].(map[string]any)["status"] != "paid" || rest["payment"].(map[string]any)["interest_part"] != json.Number("400.00") {
 		t.Errorf("paying the rest: %v", rest)
+	}
+	// The reply holds the new payment only, never the instance's earlier
+	// ones, so it keeps its size however many payments an instance takes.
+	if _, listed := rest["instance"].(map[string]any)["payments"]; listed {
+		t.Errorf("the reply lists the instance's payments: %v", rest["instance"])
 	}
 	env.toolErrorLikeREST(t, key, all, "record_loan_payment", `{"instanceId":"`+instanceID+`","amount":1}`,
 		http.MethodPost, payURL, `{"amount":1}`, "INVALID_STATUS")

@@ -70,7 +70,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
-		description: "Run one report (report is its name). Each report takes only its own parameters; others are refused. " +
+		description: "Run one report (report is its name). Every report takes dateFrom/dateTo; beyond them each takes only " +
+			"its own parameters, and others are refused. " +
 			"dateFrom/dateTo are YYYY-MM-DD, default the current month, at most 5 years apart. granularity is day (at " +
 			"most 366 days), week (weeks start on the user's week_start) or month (default); buckets cover the whole range, " +
 			"empty ones with 0. The reports: " +
@@ -80,11 +81,15 @@ var toolTable = []toolSpec{
 			"income-vs-expenses (dateFrom, dateTo, granularity): income, spending and net per bucket, with the savings rate; " +
 			"cash-flow (dateFrom, dateTo, granularity): money in (income) and out (Cash and Account Debit expenses, card " +
 			"statement payments, loan payments) per bucket; " +
-			"budget-vs-actual (month=YYYY-MM): each budget threshold against the month's spending, and unbudgeted spending; " +
-			"net-worth (no parameters): accounts less card balances and loan principal, today; " +
-			"credit-card-utilization (cardId): each active card's balance, available credit and utilization, today; " +
+			"budget-vs-actual (month=YYYY-MM, else the month holding dateTo): each budget threshold against the month's " +
+			"spending, and unbudgeted spending; " +
+			"net-worth (no parameters beyond the range, which changes nothing): accounts less card balances and loan " +
+			"principal as of today (as_of); " +
+			"credit-card-utilization (cardId; the range changes nothing): each active card's balance, available credit and " +
+			"utilization as of today (as_of); " +
 			"bills-overview (dateFrom, dateTo on due dates): bills due, paid, remaining, by status and category, overdue; " +
-			"loans-overview (dateFrom, dateTo): the loans running in the range with what is paid and remains. " +
+			"loans-overview (dateFrom, dateTo): the loans running in the range, and active loans still owed from before it, " +
+			"with what is paid and remains. " +
 			"Spending is counted as in get_dashboard_summary, so every report agrees with it and with get_expense_summary.",
 	},
 	{

@@ -141,11 +141,13 @@ func expenseProposal(in finance.ParseInputs, d finance.ExpenseDraft) (finance.Pr
 	if err != nil {
 		return finance.Proposal{}, err
 	}
-	// The draft's null members are dropped: the body a client would send.
+	// The draft's null members and its guessed list are dropped: the body a
+	// client would send, and the create_expense tool's arguments.
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil {
 		return finance.Proposal{}, err
 	}
+	delete(m, "guessed")
 	for k, v := range m {
 		if string(v) == "null" {
 			delete(m, k)

@@ -420,7 +420,7 @@ func TestContractOperationsComplete(t *testing.T) {
 				if scope != "public" && scope != "any" && scope != "platform-secret" {
 					want = append(want, "403")
 				}
-				if byKey[key].PerIP {
+				if byKey[key].PerIP != nil {
 					want = append(want, "429")
 				}
 				if op.RequestBody != nil {

@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -315,6 +318,60 @@ func TestLoanCreateRejected(t *testing.T) {
 	})
 }
 
+// A payment's reply holds the payment, the instance's figures and the loan,
+// never the instance's list of payments: its size does not grow with the
+// payments on the instance. GET /loans/{id} still lists them all.
+func TestLoanPaymentReplyHoldsOnlyTheNewPayment(t *testing.T) {
+	env, alice, _ := newLoanEnv(t)
+	l := alice.createLoan(t, `{"name":"Phone","principal":10000,"interest_type":"none","term_months":1,"start_date":"2025-02-01"}`)
+	instance := l.Instances[0].ID
+	instanceKeys := []string{"amount_due", "created_at", "due_date", "id", "installment_number", "interest_due", "is_overdue",
+		"loan_id", "loan_name", "marked_paid_manually", "paid_interest", "paid_principal", "paid_total", "principal_due",
+		"remaining", "status", "updated_at"}
+	keys := func(m map[string]json.RawMessage) []string { return slices.Sorted(maps.Keys(m)) }
+	const payments = 30
+	var ids []string
+	for n := 1; n <= payments; n++ {
+		res := alice.do(t, http.MethodPost, instanceURL(instance, "payments"), `{"amount":"1.00","date":"2025-03-01"}`, http.StatusCreated)
+		var data map[string]json.RawMessage
+		res.decodeData(t, &data)
+		if diff := cmp.Diff([]string{"instance", "loan", "payment"}, keys(data)); diff != "" {
+			t.Fatalf("payment %d: reply fields (-want +got):\n%s", n, diff)
+		}
+		var in map[string]json.RawMessage
+		if err := json.Unmarshal(data["instance"], &in); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(instanceKeys, keys(in)); diff != "" {
+			t.Fatalf("payment %d: instance fields (-want +got):\n%s", n, diff)
+		}
+		// No list anywhere in the reply: nothing in it grows with the payments.
+		if strings.Contains(string(res.env.Data), "[") {
+			t.Fatalf("payment %d: the reply holds a list: %s", n, res.env.Data)
+		}
+		var out finance.LoanPaymentResult
+		res.decodeData(t, &out)
+		paid := finance.Money(n * 100)
+		if out.Payment.Amount != 1_00 || out.Payment.InstanceID != instance || slices.Contains(ids, out.Payment.ID) ||
+			out.Instance.PaidTotal != paid || out.Instance.Remaining != 10000_00-paid || out.Instance.Status != finance.InstancePartiallyPaid ||
+			out.Loan.PaidTotal != paid {
+			t.Fatalf("payment %d: %+v / %+v / paid %s", n, out.Payment, out.Instance, out.Loan.PaidTotal)
+		}
+		ids = append(ids, out.Payment.ID)
+	}
+	// Every payment is kept, and the loan's detail lists them on the instance, oldest first.
+	if st := snapshotLoans(t, env, alice.user.ID); len(st.Payments) != payments || st.Instances[0].PaidTotal != payments*100 {
+		t.Errorf("stored: %d payments, paid %s", len(st.Payments), st.Instances[0].PaidTotal)
+	}
+	var got []string
+	for _, p := range alice.loan(t, l.ID).Instances[0].Payments {
+		got = append(got, p.ID)
+	}
+	if diff := cmp.Diff(ids, got); diff != "" {
+		t.Errorf("payments on the detail (-replies +detail):\n%s", diff)
+	}
+}
+
 // The allocation example of §4.5 through the routes: row 1 of the
 // 12%/year loan is 8,884.88, 1,000.00 of it interest. 600.00 from an
 // account pays interest only; 8,284.88 in cash pays the rest of the
@@ -343,7 +400,7 @@ func TestLoanPaymentAllocation(t *testing.T) {
 	}
 	in := first.Instance
 	if in.Status != finance.InstancePartiallyPaid || in.Remaining != 8284_88 || in.PaidTotal != 600_00 || in.PaidInterest != 600_00 ||
-		in.PaidPrincipal != 0 || len(in.Payments) != 1 || in.Payments[0].ID != p.ID {
+		in.PaidPrincipal != 0 || in.ID != row1.ID {
 		t.Errorf("instance after 600.00: %+v", in)
 	}
 	if f := first.Loan.LoanFigures; f.PaidTotal != 600_00 || f.PaidInterest != 600_00 || f.PaidPrincipal != 0 ||
@@ -372,7 +429,7 @@ func TestLoanPaymentAllocation(t *testing.T) {
 		t.Errorf("second payment %+v", q)
 	}
 	if in := second.Instance; in.Status != finance.InstancePaid || in.Remaining != 0 || in.PaidInterest != 1000_00 ||
-		in.PaidPrincipal != 7884_88 || in.MarkedPaidManually || len(in.Payments) != 2 || in.IsOverdue {
+		in.PaidPrincipal != 7884_88 || in.MarkedPaidManually || in.IsOverdue {
 		t.Errorf("instance after paying in full: %+v", in)
 	}
 	if f := second.Loan.LoanFigures; f.PaidTotal != 8884_88 || f.PaidInterest != 1000_00 || f.PaidPrincipal != 7884_88 ||
@@ -457,7 +514,7 @@ func TestLoanInstanceStatusAndCompletion(t *testing.T) {
 	var marked finance.LoanInstanceResult
 	res.decodeData(t, &marked)
 	if x := marked.Instance; x.Status != finance.InstancePaid || !x.MarkedPaidManually || x.Remaining != 0 || x.PaidTotal != 40_00 ||
-		len(x.Payments) != 1 || marked.Loan.Status != finance.LoanActive || marked.Loan.PaidCount != 2 {
+		x.ID != r2 || marked.Loan.Status != finance.LoanActive || marked.Loan.PaidCount != 2 {
 		t.Errorf("marked paid: %+v, loan %s", x, marked.Loan.Status)
 	}
 	// Marking paid records no money and no spending.

@@ -10,7 +10,7 @@ import (
 )
 
 func (s *Server) registerLoginRoutes() {
-	s.add(Route{Method: http.MethodPost, Path: "/api/v1/auth/login", Access: auth.Public, PerIP: true}, s.login)
+	s.add(Route{Method: http.MethodPost, Path: "/api/v1/auth/login", Access: auth.Public, PerIP: s.loginLimiter}, s.login)
 }
 
 // LoginRequest is the body of POST /api/v1/auth/login.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/uptrace/bunrouter"
@@ -18,7 +19,11 @@ import (
 // registerOAuthRoutes registers the authorization server's endpoints. The
 // protocol endpoints are public API routes (in the contract); the
 // authorization endpoint is a page (it renders the consent screen). Routes
-// that create rows or check secrets are rate limited per client IP.
+// that create rows or check secrets are rate limited per client IP with
+// sign-in. The authorization endpoint has a per-IP limit of its own: it may
+// fetch a client's metadata document for anyone, signed in or not, and a
+// person connecting an app opens it twice (before and after signing in) and
+// posts its form once, which must not eat into their sign-in attempts.
 func (s *Server) registerOAuthRoutes() {
 	wrap := func(h func(*oauth.Server) http.HandlerFunc) handlerFunc {
 		return func(w http.ResponseWriter, r bunrouter.Request) error {
@@ -31,29 +36,30 @@ func (s *Server) registerOAuthRoutes() {
 	}
 	resourceMetadata := wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleResourceMetadata })
 	preflight := wrap(func(o *oauth.Server) http.HandlerFunc { return o.Preflight })
-	cors := func(path string, method string, perIP bool, h handlerFunc) {
+	cors := func(path string, method string, perIP *limiter, h handlerFunc) {
 		s.add(Route{Method: method, Path: path, Access: auth.Public, PerIP: perIP}, h)
 		s.add(Route{Method: http.MethodOptions, Path: path, Access: auth.Public}, preflight)
 	}
-	cors(oauth.ResourceMetadataPath, http.MethodGet, false, resourceMetadata)
-	cors(oauth.ResourceMetadataPath+oauth.MCPPath, http.MethodGet, false, resourceMetadata)
-	cors(oauth.ServerMetadataPath, http.MethodGet, false,
+	authorize := func(path string) {
+		s.add(Route{Method: http.MethodGet, Path: path, Access: auth.Public, Page: true, PerIP: s.authorizeLimiter}, s.authorizePage)
+		s.add(Route{Method: http.MethodPost, Path: path, Access: auth.Public, Page: true, PerIP: s.authorizeLimiter}, s.authorizeDecision)
+	}
+	cors(oauth.ResourceMetadataPath, http.MethodGet, nil, resourceMetadata)
+	cors(oauth.ResourceMetadataPath+oauth.MCPPath, http.MethodGet, nil, resourceMetadata)
+	cors(oauth.ServerMetadataPath, http.MethodGet, nil,
 		wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleServerMetadata }))
-	cors(oauth.RegisterPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRegister }))
-	cors(oauth.TokenPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleToken }))
-	cors(oauth.RevokePath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRevoke }))
-
-	s.page(http.MethodGet, oauth.AuthorizePath, s.authorizePage)
-	s.page(http.MethodPost, oauth.AuthorizePath, s.authorizeDecision)
+	cors(oauth.RegisterPath, http.MethodPost, s.loginLimiter, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRegister }))
+	cors(oauth.TokenPath, http.MethodPost, s.loginLimiter, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleToken }))
+	cors(oauth.RevokePath, http.MethodPost, s.loginLimiter, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRevoke }))
+	authorize(oauth.AuthorizePath)
 
 	// The default endpoints of the 2025-03-26 MCP authorization spec, at the
 	// origin, for clients that use them without reading the metadata: some
 	// post a refresh to /token after a restart, and a 404 there would send the
 	// user through the whole sign-in again. They are the same endpoints.
-	cors(oauth.FallbackRegisterPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRegister }))
-	cors(oauth.FallbackTokenPath, http.MethodPost, true, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleToken }))
-	s.page(http.MethodGet, oauth.FallbackAuthorizePath, s.authorizePage)
-	s.page(http.MethodPost, oauth.FallbackAuthorizePath, s.authorizeDecision)
+	cors(oauth.FallbackRegisterPath, http.MethodPost, s.loginLimiter, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleRegister }))
+	cors(oauth.FallbackTokenPath, http.MethodPost, s.loginLimiter, wrap(func(o *oauth.Server) http.HandlerFunc { return o.HandleToken }))
+	authorize(oauth.FallbackAuthorizePath)
 }
 
 // hiddenParam is a parameter of the authorization request that the consent
@@ -80,14 +86,32 @@ func (s *Server) authorizeRequest(w http.ResponseWriter, r *http.Request, params
 		return nil, errRouteNotFound(r)
 	}
 	req, err := s.oauth.ParseAuthorize(r.Context(), params)
+	if err != nil {
+		return nil, s.authorizeRefused(w, r, err)
+	}
+	return req, nil
+}
+
+// authorizeRefused answers a refused authorization request or approval with
+// an error page (never a redirect): a refused request (400), or a server
+// fetching as many metadata documents as it allows (503 with Retry-After).
+// Any other error is returned as it is.
+func (s *Server) authorizeRefused(w http.ResponseWriter, r *http.Request, err error) error {
 	var ae *oauth.AuthorizeError
-	if errors.As(err, &ae) {
-		return nil, s.showFailure(w, r, &pageFailure{status: http.StatusBadRequest,
+	switch {
+	case errors.As(err, &ae):
+		return s.showFailure(w, r, &pageFailure{status: http.StatusBadRequest,
 			heading: "This connection request cannot be completed", message: ae.Description,
 			hint: "Nothing was shared, and you have not been sent anywhere. If you did not start connecting an app, " +
 				"close this page. (For the app's developers: OAuth error " + ae.Code + ".)"})
+	case errors.Is(err, oauth.ErrMetadataBusy):
+		// The whole server's doing, not this client's: 503 rather than 429.
+		w.Header().Set("Retry-After", strconv.Itoa(int(oauth.MetadataBusyRetryAfter.Seconds())))
+		return s.showFailure(w, r, &pageFailure{status: http.StatusServiceUnavailable,
+			heading: "The server is busy", message: "It is reading the descriptions of other apps being connected.",
+			hint: "Nothing was shared. Reload this page to try again in a few seconds."})
 	}
-	return req, err
+	return err
 }
 
 // authorizePage serves GET /api/oauth/authorize: it checks the request and shows
@@ -196,7 +220,7 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r bunrouter.Request) e
 		return s.renderConsent(w, r.Request, req, u, sid, approved,
 			"Connecting apps is a Pro plan feature; this account is on the free plan.", http.StatusPaymentRequired)
 	case err != nil:
-		return err
+		return s.authorizeRefused(w, r.Request, err)
 	}
 	setPageHeaders(w.Header(), formActionSource(req.RedirectURI))
 	http.Redirect(w, r.Request, target, http.StatusSeeOther)

@@ -1,16 +1,25 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/oauth"
@@ -45,7 +54,13 @@ func jsonDoc(v any) func(w http.ResponseWriter, r *http.Request) {
 
 // newCIMDEnv is an OAuth test server whose metadata document fetches reach
 // a local TLS server; the production dial guard is replaced for that only.
-func newCIMDEnv(t *testing.T) (*oauthEnv, *metadataDocs) {
+func newCIMDEnv(t *testing.T, configure ...func(*Config)) (*oauthEnv, *metadataDocs) {
+	t.Helper()
+	return newCIMDEnvWith(t, oauth.Config{MetadataTimeout: 200 * time.Millisecond}, configure...)
+}
+
+// newCIMDEnvWith is newCIMDEnv with the authorization server configured by ocfg.
+func newCIMDEnvWith(t *testing.T, ocfg oauth.Config, configure ...func(*Config)) (*oauthEnv, *metadataDocs) {
 	t.Helper()
 	d := &metadataDocs{docs: map[string]func(http.ResponseWriter, *http.Request){}}
 	d.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -64,14 +79,32 @@ func newCIMDEnv(t *testing.T) (*oauthEnv, *metadataDocs) {
 	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, network, addr)
 	}
-	env := newOAuthEnvWith(t, oauth.Config{MetadataTransport: tr, MetadataTimeout: 200 * time.Millisecond})
-	return env, d
+	ocfg.MetadataTransport = tr
+	return newOAuthEnvWith(t, ocfg, configure...), d
 }
 
 func clientDoc(id, name string, redirects ...string) map[string]any {
 	return map[string]any{"client_id": id, "client_name": name, "redirect_uris": redirects,
 		"client_uri": "https://" + docHost, "token_endpoint_auth_method": "none",
 		"grant_types": []string{"authorization_code", "refresh_token"}, "response_types": []string{"code"}}
+}
+
+// wantNoClientRow checks that no client is stored under id.
+func wantNoClientRow(t *testing.T, env *oauthEnv, id string) {
+	t.Helper()
+	if c, err := env.db.OAuthClient(context.Background(), id); !errors.Is(err, finance.ErrNotFound) {
+		t.Errorf("client %s: %+v, %v; want none stored", id, c, err)
+	}
+}
+
+// storedClient is the client row stored under id.
+func storedClient(t *testing.T, env *oauthEnv, id string) oauth.Client {
+	t.Helper()
+	c, err := env.db.OAuthClient(context.Background(), id)
+	if err != nil {
+		t.Fatalf("client %s: %v", id, err)
+	}
+	return c
 }
 
 func TestOAuthClientMetadataDocument(t *testing.T) {
@@ -88,9 +121,20 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	if !page.contains("Doc Client") || !page.contains("<strong>example.com</strong> says this app is") {
 		t.Fatalf("the consent page does not show the name and the document's host:\n%s", page.body)
 	}
+	// Until the person approves, the document is only in memory.
+	wantNoClientRow(t, env, id)
+	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "code": {"x"},
+		"code_verifier": {a.verifier}, "client_id": {id}}).wantOAuthError(t, http.StatusUnauthorized, "invalid_client")
+
 	x := b.decide(a, page, "approve", "finance:read")
 	if x.status != http.StatusSeeOther {
 		t.Fatalf("approve: status %d: %s", x.status, x.body)
+	}
+	stored := storedClient(t, env, id)
+	want := oauth.Client{ID: id, Name: "Doc Client", RedirectURIs: []string{testRedirect, "https://example.com/cb"},
+		GrantTypes: []string{"authorization_code", "refresh_token"}, MetadataDocument: true}
+	if diff := cmp.Diff(want, stored, cmpopts.IgnoreFields(oauth.Client{}, "CreatedAt", "FetchedAt")); diff != "" || stored.FetchedAt == nil {
+		t.Errorf("client stored at approval (-want +got):\n%s\nfetched at %v", diff, stored.FetchedAt)
 	}
 	code := x.location(t).Query().Get("code")
 	tx := env.redeem(t, a, code)
@@ -109,25 +153,49 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 		t.Errorf("grants = %+v, %v", grants, err)
 	}
 
-	// Within the cache time the document is not fetched again; after it,
-	// the stored client is refreshed from the new document.
+	// Within the cache time the document is not fetched again. After it, it
+	// is, and the stored client follows it only when the person approves
+	// again: showing the consent page changes nothing stored.
 	docs.set("/oauth/client.json", jsonDoc(clientDoc(id, "Renamed Client", testRedirect)))
 	if page := b.consent(newAuthRequest(id)); !page.contains("Doc Client") {
 		t.Errorf("the cached document was not used:\n%s", page.body)
 	}
 	env.clock.Advance(6 * time.Minute)
-	if page := b.consent(newAuthRequest(id)); !page.contains("Renamed Client") {
+	again := newAuthRequest(id)
+	page = b.consent(again)
+	if !page.contains("Renamed Client") {
 		t.Errorf("the document was not fetched again:\n%s", page.body)
 	}
-	if grants, _ := env.oauth.ListGrants(context.Background(), u.ID); len(grants) != 1 || grants[0].ClientName != "Renamed Client" {
-		t.Errorf("stored client not refreshed: %+v", grants)
+	if got := storedClient(t, env, id); got.Name != "Doc Client" || len(got.RedirectURIs) != 2 {
+		t.Errorf("a consent page refreshed the stored client: %+v", got)
 	}
+	if x := b.decide(again, page, "approve", "finance:read"); x.status != http.StatusSeeOther {
+		t.Fatalf("approve again: status %d: %s", x.status, x.body)
+	}
+	if got := storedClient(t, env, id); got.Name != "Renamed Client" || !slices.Equal(got.RedirectURIs, []string{testRedirect}) ||
+		!got.CreatedAt.Equal(stored.CreatedAt) {
+		t.Errorf("after the second approval: %+v; want the renamed document, stored since the first", got)
+	}
+
+	// Denying stores nothing either.
+	denied := "https://" + docHost + "/oauth/denied.json"
+	docs.set("/oauth/denied.json", jsonDoc(clientDoc(denied, "Denied Client", testRedirect)))
+	d := newAuthRequest(denied)
+	if x := b.decide(d, b.consent(d), "deny"); x.status != http.StatusSeeOther || x.location(t).Query().Get("error") != "access_denied" {
+		t.Errorf("deny: %d to %q", x.status, x.header.Get("Location"))
+	}
+	wantNoClientRow(t, env, denied)
 
 	// A metadata document URL that never went through authorization has no client row.
 	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "code": {"x"},
 		"code_verifier": {a.verifier}, "client_id": {"https://" + docHost + "/never.json"}}).
 		wantOAuthError(t, http.StatusUnauthorized, "invalid_client")
 }
+
+// metadataRefused is what a person is told about every metadata document
+// that could not be fetched or used, whatever went wrong with it.
+const metadataRefused = "The app's client_id is a metadata document URL, and the document there could not be fetched " +
+	"or is not a client metadata document this server accepts."
 
 func TestOAuthClientMetadataDocumentRefused(t *testing.T) {
 	env, docs := newCIMDEnv(t)
@@ -137,48 +205,61 @@ func TestOAuthClientMetadataDocumentRefused(t *testing.T) {
 	blockUntil := t.Context()
 
 	good := func(path string) string { return "https://" + docHost + path }
+	status := func(code int) func(w http.ResponseWriter, r *http.Request) {
+		return func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(code) }
+	}
+	// Every failure of the fetch or of the document reads the same, so
+	// that the page tells nothing about a host it was pointed at; only
+	// what is wrong with the request itself is named.
 	cases := []struct {
 		name, path string
 		clientID   string // default: the document's URL
 		handler    func(w http.ResponseWriter, r *http.Request)
 		redirect   string // default: testRedirect
-		want       string
+		want       string // default: metadataRefused
 	}{
 		{name: "client_id mismatch", path: "/mismatch.json",
-			handler: jsonDoc(clientDoc(good("/other.json"), "Mismatch", testRedirect)), want: "names another client_id"},
-		{name: "http URL", path: "/plain.json", clientID: "http://" + docHost + "/plain.json",
-			handler: jsonDoc(clientDoc("http://"+docHost+"/plain.json", "Plain", testRedirect)), want: "must be an https URL"},
+			handler: jsonDoc(clientDoc(good("/other.json"), "Mismatch", testRedirect))},
 		{name: "oversize", path: "/big.json", handler: func(w http.ResponseWriter, r *http.Request) {
 			doc := clientDoc(good("/big.json"), strings.Repeat("x", 6000), testRedirect)
 			jsonDoc(doc)(w, r)
-		}, want: "larger than 5120 bytes"},
+		}},
 		{name: "timeout", path: "/slow.json", handler: func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
 			case <-blockUntil.Done():
 			}
-		}, want: "took too long"},
+		}},
 		{name: "not JSON", path: "/html.json", handler: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = w.Write([]byte("<html></html>"))
-		}, want: "is not JSON"},
+		}},
 		{name: "invalid JSON", path: "/broken.json", handler: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte("{"))
-		}, want: "not a valid JSON object"},
-		{name: "redirect URI not listed", path: "/listed.json",
-			handler:  jsonDoc(clientDoc(good("/listed.json"), "Listed", "https://example.com/cb")),
-			redirect: "https://evil.example/cb", want: "not listed in the app's metadata document"},
+		}},
 		{name: "a redirect", path: "/moved.json", handler: func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "https://"+docHost+"/listed.json", http.StatusFound)
-		}, want: "could not be fetched"},
-		{name: "not found", path: "/missing.json", want: "answered HTTP 404"},
+		}},
+		{name: "not found", path: "/missing.json"},
+		{name: "forbidden", path: "/forbidden.json", handler: status(http.StatusForbidden)},
+		{name: "server error", path: "/error.json", handler: status(http.StatusInternalServerError)},
 		{name: "client secret", path: "/secret.json", handler: func(w http.ResponseWriter, r *http.Request) {
 			doc := clientDoc(good("/secret.json"), "Secret", testRedirect)
 			doc["token_endpoint_auth_method"] = "client_secret_basic"
 			jsonDoc(doc)(w, r)
-		}, want: "public clients only"},
+		}},
+		{name: "a refused redirect URI in the document", path: "/scheme.json",
+			handler: jsonDoc(clientDoc(good("/scheme.json"), "Scheme", "javascript:alert(1)"))},
+		// Nothing is fetched for a URL that cannot name a document.
+		{name: "http URL", path: "/plain.json", clientID: "http://" + docHost + "/plain.json",
+			handler: jsonDoc(clientDoc("http://"+docHost+"/plain.json", "Plain", testRedirect)), want: "must be an https URL"},
+		// The document is fine; the request is not.
+		{name: "redirect URI not listed", path: "/listed.json",
+			handler:  jsonDoc(clientDoc(good("/listed.json"), "Listed", "https://example.com/cb")),
+			redirect: "https://evil.example/cb", want: "not listed in the app's metadata document"},
 	}
+	var neutral []byte
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			id := good(tt.path)
@@ -192,8 +273,101 @@ func TestOAuthClientMetadataDocumentRefused(t *testing.T) {
 			if tt.redirect != "" {
 				a.redirectURI = tt.redirect
 			}
-			wantRefusalPage(t, b.get(oauth.AuthorizePath+"?"+a.query().Encode()), tt.want)
+			x := b.get(oauth.AuthorizePath + "?" + a.query().Encode())
+			if tt.want != "" {
+				wantRefusalPage(t, x, tt.want)
+				return
+			}
+			wantRefusalPage(t, x, metadataRefused)
+			if neutral == nil {
+				neutral = x.body
+			} else if !bytes.Equal(neutral, x.body) {
+				t.Errorf("the page differs from the first failure's:\n%s\nfirst:\n%s", x.body, neutral)
+			}
+			wantNoClientRow(t, env, id)
 		})
 	}
 	wantNoGrant(t, env, u)
+}
+
+// TestOAuthMetadataAuthorizeFlood: anonymous authorization requests, each
+// naming another metadata document, are limited per client IP before any
+// fetch, and the documents fetched are kept in memory only.
+func TestOAuthMetadataAuthorizeFlood(t *testing.T) {
+	env, docs := newCIMDEnv(t, func(c *Config) { c.AuthorizeRateLimit = Rate{Count: 20, Window: time.Hour, Burst: 20} })
+	var fetched atomic.Int32
+	var ids []string
+	for i := range 300 {
+		path := fmt.Sprintf("/flood/%d.json", i)
+		ids = append(ids, docs.set(path, func(w http.ResponseWriter, r *http.Request) {
+			fetched.Add(1)
+			jsonDoc(clientDoc("https://"+docHost+path, "Flood", testRedirect))(w, r)
+		}))
+	}
+	anonymous := env.browser(t)
+	var allowed, limited int
+	for _, id := range ids {
+		x := anonymous.get(oauth.AuthorizePath + "?" + newAuthRequest(id).query().Encode())
+		switch {
+		case x.status == http.StatusSeeOther && x.location(t).Path == LoginPath:
+			allowed++
+		case x.status == http.StatusTooManyRequests:
+			limited++
+			if s, err := strconv.Atoi(x.header.Get("Retry-After")); err != nil || s < 1 || s > 180 {
+				t.Fatalf("Retry-After %q, want 1 to 180 seconds", x.header.Get("Retry-After"))
+			}
+			if !x.contains("Too many attempts from your network") || !strings.HasPrefix(x.header.Get("Content-Type"), "text/html") {
+				t.Fatalf("the refusal is not the page that says so:\n%s", x.body)
+			}
+		default:
+			t.Fatalf("%s: status %d: %s", id, x.status, x.body)
+		}
+	}
+	if allowed != 20 || limited != 280 || fetched.Load() != 20 {
+		t.Errorf("%d sent to sign in, %d limited, %d documents fetched; want 20, 280, 20", allowed, limited, fetched.Load())
+	}
+	// The fallback path is the same endpoint, with the same count.
+	if x := anonymous.get(oauth.FallbackAuthorizePath + "?" + newAuthRequest(ids[0]).query().Encode()); x.status != http.StatusTooManyRequests {
+		t.Errorf("%s after the limit: status %d", oauth.FallbackAuthorizePath, x.status)
+	}
+	for _, id := range ids {
+		wantNoClientRow(t, env, id)
+	}
+}
+
+// TestOAuthMetadataFetchesInFlightAreCapped: at the cap of fetches in
+// flight, a request that needs another fetch is refused at once with a
+// page that says the server is busy; one served from the cache is not.
+func TestOAuthMetadataFetchesInFlightAreCapped(t *testing.T) {
+	env, docs := newCIMDEnvWith(t, oauth.Config{MetadataFetches: 1, MetadataTimeout: time.Minute})
+	entered, release := make(chan struct{}), make(chan struct{})
+	slow := docs.set("/slow.json", func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+		jsonDoc(clientDoc("https://"+docHost+"/slow.json", "Slow", testRedirect))(w, r)
+	})
+	quick := docs.set("/quick.json", jsonDoc(clientDoc("https://"+docHost+"/quick.json", "Quick", testRedirect)))
+	b := env.browser(t)
+	done := make(chan exchange)
+	go func() { done <- b.get(oauth.AuthorizePath + "?" + newAuthRequest(slow).query().Encode()) }()
+	<-entered
+	x := b.get(oauth.AuthorizePath + "?" + newAuthRequest(quick).query().Encode())
+	close(release)
+	if x.status != http.StatusServiceUnavailable || x.header.Get("Retry-After") != "10" || x.header.Get("Location") != "" {
+		t.Errorf("at the cap: status %d, Retry-After %q, Location %q; want 503, 10 and no redirect",
+			x.status, x.header.Get("Retry-After"), x.header.Get("Location"))
+	}
+	if !x.contains("The server is busy") || !x.contains("try again in a few seconds") {
+		t.Errorf("the refusal does not say the server is busy:\n%s", x.body)
+	}
+	if first := <-done; first.status != http.StatusSeeOther {
+		t.Errorf("the fetch in flight: status %d: %s", first.status, first.body)
+	}
+	// With the slot free, the refused request goes through; and the slow
+	// document is now served from the cache.
+	for _, id := range []string{quick, slow} {
+		if x := b.get(oauth.AuthorizePath + "?" + newAuthRequest(id).query().Encode()); x.status != http.StatusSeeOther {
+			t.Errorf("%s after the cap: status %d: %s", id, x.status, x.body)
+		}
+	}
 }

@@ -332,9 +332,9 @@ func (s *Server) registerPageRoutes() {
 	s.heavyPage("/", s.home) // Home is the dashboard
 	s.page(http.MethodGet, staticPath+"/:file", s.staticFile)
 	s.page(http.MethodGet, SetupPath, s.setupPage)
-	s.add(Route{Method: http.MethodPost, Path: SetupPath, Access: auth.Public, Page: true, PerIP: true}, s.setupSubmit)
+	s.add(Route{Method: http.MethodPost, Path: SetupPath, Access: auth.Public, Page: true, PerIP: s.loginLimiter}, s.setupSubmit)
 	s.page(http.MethodGet, LoginPath, s.loginPage)
-	s.add(Route{Method: http.MethodPost, Path: LoginPath, Access: auth.Public, Page: true, PerIP: true}, s.loginSubmit)
+	s.add(Route{Method: http.MethodPost, Path: LoginPath, Access: auth.Public, Page: true, PerIP: s.loginLimiter}, s.loginSubmit)
 	s.page(http.MethodPost, LogoutPath, s.logout)
 	s.page(http.MethodGet, APIKeysPath, s.apiKeysPage)
 	s.page(http.MethodPost, APIKeysPath, s.apiKeysCreate)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
@@ -196,4 +198,104 @@ func TestSignInRacingAPasswordChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	staleToken("token issued from a check before the change", token).run(t, env)
+}
+
+// tokenFor is a first-party access token of u issued without the sign-in
+// route, whose own per-IP limit the test leaves alone.
+func (e *testEnv) tokenFor(t *testing.T, u finance.User) string {
+	t.Helper()
+	id, err := e.db.UserIdentity(context.Background(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := e.auth.IssueToken(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+// TestPasswordChangeGuessesAreLimited: wrong current passwords count per
+// user and per client IP, the API route and the settings page draw on the
+// same count, and once it is spent even the right password changes nothing
+// until it comes back. A request refused for its new password checks no
+// password and costs nothing.
+func TestPasswordChangeGuessesAreLimited(t *testing.T) {
+	// Three wrong guesses an hour (the sign-in rate); one comes back every 20 minutes.
+	env := newOAuthEnv(t, func(c *Config) { c.LoginRateLimit = Rate{Count: 3, Window: time.Hour, Burst: 3} })
+	ctx := context.Background()
+	u, other := env.createUser(finance.PlanPro), env.createUser(finance.PlanPro)
+	token, otherToken := env.tokenFor(t, u), env.tokenFor(t, other)
+	b := env.browser(t) // from 192.0.2.1, as the API calls below unless they say otherwise
+	b.signIn(u)
+	page := b.get(PasswordPath)
+	const elsewhere, third = "198.51.100.7:4000", "198.51.100.8:4000"
+
+	change := func(name, token, current, remoteAddr string) apiScenario {
+		return apiScenario{name: name, method: http.MethodPut, url: passwordURL, headers: bearer(token), remoteAddr: remoteAddr,
+			body: fmt.Sprintf(`{"current_password":%q,"new_password":%q}`, current, newPassword)}
+	}
+	wrong := func(name, token, remoteAddr string) apiScenario {
+		sc := change(name, token, "not my password", remoteAddr)
+		sc.wantStatus, sc.wantCode = http.StatusBadRequest, CodeValidation
+		sc.wantFields = fieldsOf("current_password", "is not your current password")
+		return sc
+	}
+	limited := func(name string, sc apiScenario) apiScenario {
+		sc.name, sc.wantStatus, sc.wantCode = name, http.StatusTooManyRequests, CodeRateLimitExceeded
+		sc.wantMessage = "Too many wrong current passwords for this account or from this network; " +
+			"retry after the number of seconds in the Retry-After header"
+		sc.check = func(t testing.TB, res apiResult) {
+			if s, err := strconv.Atoi(res.header.Get("Retry-After")); err != nil || s < 1 || s > 1200 {
+				t.Errorf("%s: Retry-After %q, want 1 to 1200 seconds", name, res.header.Get("Retry-After"))
+			}
+		}
+		return sc
+	}
+	pagePost := func(current string) exchange {
+		return b.post(PasswordPath, url.Values{"csrf": {csrf(t, page)}, "current_password": {current},
+			"new_password": {newPassword}, "new_password_confirm": {newPassword}})
+	}
+	unchanged := func(name string, u finance.User) {
+		t.Helper()
+		if _, err := env.auth.Login(ctx, u.Email, testPassword); err != nil || env.epoch(t, u.ID) != 0 {
+			t.Errorf("%s: the password of %s changed (%v, epoch %d)", name, u.Email, err, env.epoch(t, u.ID))
+		}
+	}
+
+	short := change("a new password too short", token, "not my password", "")
+	short.body = `{"current_password":"not my password","new_password":"short"}`
+	short.wantStatus, short.wantCode = http.StatusBadRequest, CodeValidation
+	short.wantFields = fieldsOf("new_password", "must be 8 to 128 characters")
+	runScenarios(t, env.testEnv, []apiScenario{short, short, short, short,
+		wrong("first wrong guess, by the API", token, "")})
+	wantPage(t, "second wrong guess, on the page", pagePost("still not it"), http.StatusBadRequest,
+		`id="current_password-error">Current password is not your current password<`)
+	wrong("third wrong guess, by the API", token, "").run(t, env.testEnv)
+
+	limited("the right password after three wrong ones", change("", token, testPassword, "")).run(t, env.testEnv)
+	unchanged("after the refused API change", u)
+	x := pagePost(testPassword)
+	wantPage(t, "the right password on the page", x, http.StatusTooManyRequests,
+		"Too many wrong current passwords for this account or from this network. Try again in ",
+		"The password was not changed.")
+	if s, err := strconv.Atoi(x.header.Get("Retry-After")); err != nil || s < 1 || s > 1200 {
+		t.Errorf("the page's Retry-After %q, want 1 to 1200 seconds", x.header.Get("Retry-After"))
+	}
+	unchanged("after the refused page change", u)
+
+	runScenarios(t, env.testEnv, []apiScenario{
+		limited("the same user from another address", change("", token, testPassword, elsewhere)),
+		limited("another user from the same address", change("", otherToken, testPassword, "")),
+	})
+	unchanged("another user", other)
+
+	// Neither the user nor the address is spent: the guess is checked, and the right password changes it.
+	wrong("another user from a third address", otherToken, third).run(t, env.testEnv)
+	ok := change("another user's right password from a third address", otherToken, testPassword, third)
+	ok.wantStatus, ok.wantMessage = http.StatusOK, "Password changed; every other sign-in has ended"
+	ok.run(t, env.testEnv)
+	if env.epoch(t, other.ID) != 1 {
+		t.Error("the other user's password did not change")
+	}
 }

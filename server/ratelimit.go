@@ -83,6 +83,8 @@ type limiter struct {
 	mu    sync.Mutex
 	byKey map[string]*bucket
 	swept time.Time
+	// checking counts, per key, the guesses admitted and not yet done (see admit).
+	checking map[string]int
 }
 
 type bucket struct {
@@ -96,7 +98,7 @@ func newLimiter(name string, r Rate) *limiter {
 		// A bucket of size 0 would refuse every request.
 		r.Burst = r.Count
 	}
-	return &limiter{name: name, rate: r, now: time.Now, byKey: map[string]*bucket{}}
+	return &limiter{name: name, rate: r, now: time.Now, byKey: map[string]*bucket{}, checking: map[string]int{}}
 }
 
 // decision is the outcome of one request against a bucket.
@@ -111,49 +113,106 @@ func (l *limiter) take(key string) decision { return l.takeN(key, 1) }
 
 // takeN takes n tokens at once (a weighted call). A call heavier than the
 // whole burst can never pass; it is refused like any other over the limit.
-func (l *limiter) takeN(key string, n int) decision { return l.decide(key, n, true) }
-
-// peekN tells whether n tokens are there, taking none: a request that will
-// take them once it is known to be valid is refused early when they are not.
-func (l *limiter) peekN(key string, n int) decision { return l.decide(key, n, false) }
-
-func (l *limiter) decide(key string, n int, take bool) decision {
+func (l *limiter) takeN(key string, n int) decision {
 	if l == nil || l.rate.Unlimited() {
 		return decision{allowed: true}
 	}
 	now := l.now()
-	every := rate.Every(l.rate.Window / time.Duration(l.rate.Count))
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	b := l.bucket(key, now)
+	allowed := b.lim.AllowN(now, n)
+	return l.decide(allowed, b.lim.TokensAt(now), n)
+}
+
+// peekN tells whether n tokens are there, taking none: a request that will
+// take them once it is known to be valid is refused early when they are not.
+func (l *limiter) peekN(key string, n int) decision {
+	if l == nil || l.rate.Unlimited() {
+		return decision{allowed: true}
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tokens := l.bucket(key, now).lim.TokensAt(now)
+	return l.decide(tokens >= float64(n), tokens, n)
+}
+
+// bucket returns key's bucket, made full when there is none. l.mu is held.
+func (l *limiter) bucket(key string, now time.Time) *bucket {
 	if now.Sub(l.swept) > time.Minute {
 		l.sweep(now)
 	}
 	b := l.byKey[key]
 	if b == nil {
-		b = &bucket{lim: rate.NewLimiter(every, l.rate.Burst)}
+		b = &bucket{lim: rate.NewLimiter(rate.Every(l.perToken()), l.rate.Burst)}
 		l.byKey[key] = b
 	}
 	b.seen = now
-	tokens := b.lim.TokensAt(now)
-	allowed := tokens >= float64(n)
-	if take {
-		allowed = b.lim.AllowN(now, n)
-		tokens = b.lim.TokensAt(now)
-	}
+	return b
+}
+
+// perToken is how long one token takes to come back.
+func (l *limiter) perToken() time.Duration { return l.rate.Window / time.Duration(l.rate.Count) }
+
+// decide describes a bucket left with tokens after a call of weight n.
+func (l *limiter) decide(allowed bool, tokens float64, n int) decision {
 	d := decision{allowed: allowed, remaining: max(0, int(math.Floor(tokens)))}
-	perToken := l.rate.Window / time.Duration(l.rate.Count)
 	if !allowed {
-		d.retryAfter = time.Duration((float64(n) - tokens) * float64(perToken))
+		d.retryAfter = time.Duration((float64(n) - tokens) * float64(l.perToken()))
 	}
-	d.reset = time.Duration((float64(l.rate.Burst) - tokens) * float64(perToken))
+	d.reset = time.Duration((float64(l.rate.Burst) - tokens) * float64(l.perToken()))
 	return d
 }
 
-// sweep drops buckets that have refilled completely; they would behave exactly like new ones.
+// admit lets one guess of a secret through (a current password checked
+// before it is changed) when every key still has a token for it, besides
+// the tokens of the guesses admitted before and still being checked; it
+// takes nothing yet. The caller reports the outcome with done: only a
+// wrong guess takes its token, from every key. Counting the guesses in
+// flight means that many guesses sent at once cannot all pass a bucket
+// with one token left. A refusal describes the key that waits longest.
+func (l *limiter) admit(keys ...string) (d decision, done func(wrong bool)) {
+	if l == nil || l.rate.Unlimited() {
+		return decision{allowed: true}, func(bool) {}
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d = decision{allowed: true}
+	for _, k := range keys {
+		free := l.bucket(k, now).lim.TokensAt(now) - float64(l.checking[k])
+		if kd := l.decide(free >= 1, free, 1); !kd.allowed && (d.allowed || kd.retryAfter > d.retryAfter) {
+			d = kd
+		}
+	}
+	if !d.allowed {
+		return d, func(bool) {}
+	}
+	for _, k := range keys {
+		l.checking[k]++
+	}
+	return d, func(wrong bool) {
+		now := l.now()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, k := range keys {
+			if l.checking[k]--; l.checking[k] <= 0 {
+				delete(l.checking, k)
+			}
+			if wrong {
+				l.bucket(k, now).lim.AllowN(now, 1)
+			}
+		}
+	}
+}
+
+// sweep drops buckets that have refilled completely; they would behave
+// exactly like new ones. A bucket with a guess being checked stays.
 func (l *limiter) sweep(now time.Time) {
-	full := time.Duration(l.rate.Burst) * (l.rate.Window / time.Duration(l.rate.Count))
+	full := time.Duration(l.rate.Burst) * l.perToken()
 	for k, b := range l.byKey {
-		if now.Sub(b.seen) > full {
+		if now.Sub(b.seen) > full && l.checking[k] == 0 {
 			delete(l.byKey, k)
 		}
 	}

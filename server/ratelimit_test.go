@@ -237,3 +237,38 @@ func TestParseRate(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessesInFlightHoldTheirToken: guesses admitted and still being
+// checked hold a token each, so guesses sent at once cannot all pass a
+// bucket with fewer tokens left; only a wrong one spends its token.
+func TestGuessesInFlightHoldTheirToken(t *testing.T) {
+	l := newLimiter("password", Rate{Count: 2, Window: time.Hour, Burst: 2})
+	now, advance := frozenClock()
+	l.now = now
+	admit := func(name string, want bool, keys ...string) func(bool) {
+		t.Helper()
+		d, done := l.admit(keys...)
+		if d.allowed != want {
+			t.Fatalf("%s: allowed = %v, want %v", name, d.allowed, want)
+		}
+		return done
+	}
+	first := admit("first guess", true, "user:a", "ip:1")
+	second := admit("second guess, while the first is checked", true, "user:a", "ip:2")
+	admit("third guess, while both are checked", false, "user:a", "ip:3")
+	first(false) // the right password: its token comes back
+	second(true) // a wrong one: spent
+	third := admit("third guess, after one right and one wrong", true, "user:a", "ip:3")
+	third(true)
+	d, _ := l.admit("user:a", "ip:4")
+	if d.allowed || d.retryAfter != 30*time.Minute {
+		t.Errorf("after two wrong guesses: %+v, want refused for 30 minutes", d)
+	}
+	// The address of a wrong guess is spent as well, for any user.
+	admit("ip:2 for another user", true, "user:b", "ip:2")(true)
+	if d, _ := l.admit("user:c", "ip:2"); d.allowed || d.retryAfter != 30*time.Minute {
+		t.Errorf("ip:2 after two wrong guesses: %+v, want refused for 30 minutes", d)
+	}
+	advance(30 * time.Minute)
+	admit("half an hour later", true, "user:a", "ip:4")
+}

@@ -24,7 +24,7 @@ func (s *Server) registerReportRoutes() {
 func reportQueryParams() []string {
 	var out []string
 	for _, r := range finance.Reports {
-		for _, p := range r.Params {
+		for _, p := range r.Accepts() {
 			if !slices.Contains(out, p) {
 				out = append(out, p)
 			}
@@ -64,10 +64,11 @@ func (s *Server) report(w http.ResponseWriter, r bunrouter.Request) error {
 // ErrNotFound, and a parameter the report does not take, or a bad value,
 // a ValidationError. The web app's report pages read theirs with it too.
 func reportRequest(name string, q url.Values) (finance.ReportRequest, error) {
-	accepted, ok := finance.ReportParams(name)
+	spec, ok := finance.FindReport(name)
 	if !ok {
 		return finance.ReportRequest{}, finance.UnknownReport()
 	}
+	accepted := spec.Accepts()
 	var v finance.Validator
 	for _, p := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(accepted, p) {
@@ -88,8 +89,5 @@ func reportRequest(name string, q url.Values) (finance.ReportRequest, error) {
 }
 
 func reportParamProblem(report string, accepted []string) string {
-	if len(accepted) == 0 {
-		return "is not a parameter of the " + report + " report, which takes none"
-	}
 	return "is not a parameter of the " + report + " report; it takes: " + joinQuoted(accepted)
 }

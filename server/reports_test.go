@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
 )
@@ -424,6 +426,7 @@ func TestReportBodies(t *testing.T) {
 		// account 199,200.00 − 1,000.00, the card 14,785.25 − 1,000.00, the
 		// loan 12,000.00 less the 480.00 principal paid.
 		checkExactData(t, get(finance.ReportNetWorth, ""), with(header(finance.ReportNetWorth, "2025-03-20", "2025-03-20"), map[string]any{
+			"as_of": "2025-03-20",
 			"assets": map[string]any{"total": jsonMoney("198200.00"), "accounts": []any{
 				map[string]any{"id": f.savings.ID, "name": "Savings", "type": "savings", "status": "active", "balance": jsonMoney("198200.00")}}},
 			"liabilities": map[string]any{"total": jsonMoney("25305.25"),
@@ -440,7 +443,7 @@ func TestReportBodies(t *testing.T) {
 			card[k] = v
 		}
 		checkExactData(t, get(finance.ReportCreditCardUtilization, "?cardId="+f.visa.ID), with(header(finance.ReportCreditCardUtilization, "2025-03-20", "2025-03-20"),
-			map[string]any{"cards": []any{card}, "totals": figures}))
+			map[string]any{"as_of": "2025-03-20", "cards": []any{card}, "totals": figures}))
 	})
 	t.Run("bills-overview", func(t *testing.T) {
 		checkExactData(t, get(finance.ReportBillsOverview, march), with(header(finance.ReportBillsOverview, "2025-03-01", "2025-03-31"), map[string]any{
@@ -464,12 +467,76 @@ func TestReportBodies(t *testing.T) {
 		}
 		checkExactData(t, get(finance.ReportLoansOverview, march), with(header(finance.ReportLoansOverview, "2025-03-01", "2025-03-31"),
 			map[string]any{"loans": []any{loan}, "totals": figures}))
-		// The loan's last instance is due 2026-01-15; a range after it lists nothing.
+		// The loan's last instance is due 2026-01-15, but it is still owed, so
+		// a range after its term lists it too; a range before its release does not.
 		after := report[finance.LoansOverviewReport](t, alice, finance.ReportLoansOverview, "?dateFrom=2026-01-16&dateTo=2026-02-28")
-		if len(after.Loans) != 0 {
+		if len(after.Loans) != 1 || after.Loans[0].ID != f.loan.ID {
 			t.Errorf("loans after the term: %+v", after.Loans)
 		}
+		before := report[finance.LoansOverviewReport](t, alice, finance.ReportLoansOverview, "?dateFrom=2024-01-01&dateTo=2025-01-14")
+		if len(before.Loans) != 0 {
+			t.Errorf("loans before the release: %+v", before.Loans)
+		}
 	})
+}
+
+// A loan is in the loans overview while its term overlaps the range or it is
+// still active, released by the range's end: an overdue loan still owed
+// shows, however long ago its schedule ended; a settled or cancelled one of
+// the past and a loan not yet released do not.
+func TestLoansOverviewKeepsLoansStillOwed(t *testing.T) {
+	_, alice, _ := newReportEnv(t) // today 2025-03-11
+	// 1,200.00 over 12 months from 1990-01-15: 100.00 due on the 15th from
+	// February 1990 to January 1991; the first one paid.
+	owed := alice.createLoan(t, `{"name":"Old","principal":1200,"interest_type":"none","term_months":12,"start_date":"1990-01-15"}`)
+	alice.payInstance(t, owed.Instances[0].ID, `{"amount":100,"date":"1990-02-15"}`)
+	// Paid off in 1995, cancelled in 2000, released in June 2025.
+	settled := alice.createLoan(t, `{"name":"Settled","principal":100,"interest_type":"none","term_months":1,"start_date":"1995-01-10"}`)
+	alice.payInstance(t, settled.Instances[0].ID, `{"amount":100,"date":"1995-02-10"}`)
+	cancelled := alice.createLoan(t, `{"name":"Dropped","principal":100,"interest_type":"none","term_months":1,"start_date":"2000-01-10"}`)
+	alice.do(t, http.MethodPatch, loansURL+"/"+cancelled.ID, `{"status":"cancelled"}`, http.StatusOK)
+	alice.createLoan(t, `{"name":"Next","principal":600,"interest_type":"none","term_months":6,"start_date":"2025-06-01"}`)
+
+	old := map[string]any{"id": owed.ID, "name": "Old", "status": "active", "principal": jsonMoney("1200.00"),
+		"total_interest": jsonMoney("0.00"), "paid_principal": jsonMoney("100.00"), "paid_interest": jsonMoney("0.00"),
+		"remaining_principal": jsonMoney("1100.00"), "remaining_payable": jsonMoney("1100.00"), "paid_count": 1,
+		"term_months": 12, "next_due_date": "1990-03-15"}
+	totals := map[string]any{"principal": jsonMoney("1200.00"), "total_interest": jsonMoney("0.00"),
+		"paid_principal": jsonMoney("100.00"), "paid_interest": jsonMoney("0.00"), "remaining_principal": jsonMoney("1100.00"),
+		"remaining_payable": jsonMoney("1100.00"), "paid_count": 1}
+	res := alice.do(t, http.MethodGet, reportsURL+finance.ReportLoansOverview, "", http.StatusOK)
+	checkExactData(t, res, map[string]any{"report": "loans-overview", "date_from": "2025-03-01", "date_to": "2025-03-31",
+		"currency": "PHP", "loans": []any{old}, "totals": totals})
+
+	names := func(query string) []string {
+		t.Helper()
+		var out []string
+		for _, l := range report[finance.LoansOverviewReport](t, alice, finance.ReportLoansOverview, query).Loans {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"?dateFrom=1990-06-01&dateTo=1990-06-30", []string{"Old"}},            // inside its term
+		{"?dateFrom=1995-01-01&dateTo=1995-12-31", []string{"Old", "Settled"}}, // settled, but due in the range
+		{"?dateFrom=2000-01-01&dateTo=2000-12-31", []string{"Old", "Dropped"}}, // cancelled, but due in the range
+		{"?dateFrom=2025-06-01&dateTo=2025-06-30", []string{"Old", "Next"}},    // released in the range
+		{"?dateFrom=1989-01-01&dateTo=1989-12-31", nil},                        // before any was released
+	} {
+		if diff := cmp.Diff(tc.want, names(tc.query)); diff != "" {
+			t.Errorf("loans of %s (-want +got):\n%s", tc.query, diff)
+		}
+	}
+	// Once settled, the old loan leaves the ranges after its term.
+	for _, x := range owed.Instances[1:] {
+		alice.setInstanceStatus(t, x.ID, "waived")
+	}
+	if got := names(""); len(got) != 0 {
+		t.Errorf("after the old loan completed, this month lists %v", got)
+	}
 }
 
 func TestReportParameters(t *testing.T) {
@@ -489,10 +556,16 @@ func TestReportParameters(t *testing.T) {
 				"bills-overview, loans-overview"}),
 		bad("a parameter another report takes", "payment-methods?granularity=day",
 			fieldsOf("granularity", "is not a parameter of the payment-methods report; it takes: dateFrom, dateTo")),
-		bad("a range on an as-of-today report", "net-worth?dateFrom=2025-01-01",
-			fieldsOf("dateFrom", "is not a parameter of the net-worth report, which takes none")),
-		bad("budget-vs-actual takes a month, not a range", "budget-vs-actual?dateTo=2025-01-31",
-			fieldsOf("dateTo", "is not a parameter of the budget-vs-actual report; it takes: month")),
+		bad("a granularity on an as-of report", "net-worth?granularity=week",
+			fieldsOf("granularity", "is not a parameter of the net-worth report; it takes: dateFrom, dateTo")),
+		bad("a category on budget-vs-actual", "budget-vs-actual?category=Food",
+			fieldsOf("category", "is not a parameter of the budget-vs-actual report; it takes: dateFrom, dateTo, month")),
+		// The range of an as-of report and of budget-vs-actual is checked as every report's is.
+		bad("a malformed dateFrom on net-worth", "net-worth?dateFrom=2025-1-1", fieldsOf("dateFrom", finance.DateProblem(parseErr(t, finance.ParseDate, "2025-1-1")))),
+		bad("dateFrom after dateTo on credit-card-utilization", "credit-card-utilization?dateFrom=2025-03-02&dateTo=2025-03-01",
+			fieldsOf("dateFrom", "must not be after dateTo")),
+		bad("more than five years on budget-vs-actual", "budget-vs-actual?dateFrom=2019-01-01&dateTo=2025-01-31",
+			fieldsOf("dateTo", "the range must cover at most 5 years: from 2019-01-01, dateTo must be on or before 2023-12-31")),
 		bad("dateFrom after dateTo", "spending-trend?dateFrom=2025-03-02&dateTo=2025-03-01",
 			fieldsOf("dateFrom", "must not be after dateTo")),
 		bad("dateFrom after the default dateTo", "spending-trend?dateFrom=2025-04-01",
@@ -506,7 +579,7 @@ func TestReportParameters(t *testing.T) {
 		bad("an unknown payment method", "spending-by-category?payment_method=cheque",
 			fieldsOf("payment_method", "must be one of: Cash, Account Debit, Credit Card")),
 		bad("a malformed card id", "credit-card-utilization?cardId=visa", fieldsOf("cardId", "must be a UUID")),
-		bad("a malformed month", "budget-vs-actual?month=2025-13", fieldsOf("month", finance.DateProblem(monthErr(t, "2025-13")))),
+		bad("a malformed month", "budget-vs-actual?month=2025-13", fieldsOf("month", finance.DateProblem(parseErr(t, finance.ParseMonth, "2025-13")))),
 		bad("a parameter no report takes", "spending-trend?sortBy=date",
 			fieldsOf("sortBy", "is not a query parameter of this route; it takes: "+strings.Join(reportQueryParams(), ", "))),
 	})
@@ -532,11 +605,84 @@ func TestReportParameters(t *testing.T) {
 	}
 }
 
-func monthErr(t testing.TB, s string) error {
+// Every report takes the range (domain.md §5.7). The as-of reports check it
+// and give today's balances, saying so in as_of, date_from and date_to;
+// budget-vs-actual measures the month holding dateTo unless month names one.
+func TestEveryReportTakesTheRange(t *testing.T) {
+	f := newReportFixture(t)
+	alice := f.alice
+	setToday(f.env, "2025-03-20")
+	const january = "?dateFrom=2025-01-01&dateTo=2025-01-31"
+	for _, name := range finance.ReportNames() {
+		t.Run(name, func(t *testing.T) {
+			res := alice.do(t, http.MethodGet, reportsURL+name+january, "", http.StatusOK)
+			var h struct {
+				Report, DateFrom, DateTo, AsOf, Month string
+			}
+			var raw map[string]json.RawMessage
+			res.decodeData(t, &raw)
+			for k, dst := range map[string]*string{"report": &h.Report, "date_from": &h.DateFrom, "date_to": &h.DateTo,
+				"as_of": &h.AsOf, "month": &h.Month} {
+				if v, ok := raw[k]; ok {
+					if err := json.Unmarshal(v, dst); err != nil {
+						t.Fatalf("%s: %v", k, err)
+					}
+				}
+			}
+			want := struct{ Report, DateFrom, DateTo, AsOf, Month string }{Report: name, DateFrom: "2025-01-01", DateTo: "2025-01-31"}
+			switch name {
+			case finance.ReportNetWorth, finance.ReportCreditCardUtilization:
+				want.DateFrom, want.DateTo, want.AsOf = "2025-03-20", "2025-03-20", "2025-03-20"
+			case finance.ReportBudgetVsActual:
+				want.Month = "2025-01"
+			}
+			if diff := cmp.Diff(want, struct{ Report, DateFrom, DateTo, AsOf, Month string }(h)); diff != "" {
+				t.Errorf("header (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	// An as-of report's figures are today's, whatever the range.
+	for _, name := range []string{finance.ReportNetWorth, finance.ReportCreditCardUtilization} {
+		plain := alice.do(t, http.MethodGet, reportsURL+name, "", http.StatusOK)
+		ranged := alice.do(t, http.MethodGet, reportsURL+name+"?dateFrom=2020-01-01&dateTo=2020-12-31", "", http.StatusOK)
+		if diff := cmp.Diff(jsonValue(t, plain.env.Data), jsonValue(t, ranged.env.Data)); diff != "" {
+			t.Errorf("%s: figures of 2020 differ from today's (-today +2020):\n%s", name, diff)
+		}
+	}
+
+	// budget-vs-actual: the month holding dateTo, the default dateTo
+	// included; month, when given, wins over the range.
+	for _, tc := range []struct{ query, month string }{
+		{"?dateFrom=2025-01-15&dateTo=2025-03-05", "2025-03"},
+		{"?dateFrom=2024-12-20&dateTo=2025-02-10", "2025-02"},
+		{"?dateFrom=2025-03-02", "2025-03"},
+		{"?month=2025-02&dateFrom=2025-03-01&dateTo=2025-03-31", "2025-02"},
+	} {
+		r := report[finance.BudgetVsActualReport](t, alice, finance.ReportBudgetVsActual, tc.query)
+		first, last := finance.MonthRange(finance.NewDate(2025, 1, 1))
+		if m, err := finance.ParseMonth(tc.month); err == nil {
+			first, last = finance.MonthRange(m)
+		}
+		if r.Month != tc.month || r.DateFrom != first || r.DateTo != last {
+			t.Errorf("budget-vs-actual%s: month %s, %s..%s; want %s", tc.query, r.Month, r.DateFrom, r.DateTo, tc.month)
+		}
+	}
+	// March measured through a range gives the figures month=2025-03 gives.
+	byMonth := alice.do(t, http.MethodGet, reportsURL+finance.ReportBudgetVsActual+"?month=2025-03", "", http.StatusOK)
+	byRange := alice.do(t, http.MethodGet, reportsURL+finance.ReportBudgetVsActual+"?dateFrom=2025-03-01&dateTo=2025-03-31", "", http.StatusOK)
+	if diff := cmp.Diff(jsonValue(t, byMonth.env.Data), jsonValue(t, byRange.env.Data)); diff != "" ||
+		!strings.Contains(string(byRange.env.Data), `"spent_total":4434.56`) {
+		t.Errorf("March by range (-month +range):\n%s\n%s", diff, byRange.env.Data)
+	}
+}
+
+// parseErr is the error parse gives s, which it must refuse.
+func parseErr(t testing.TB, parse func(string) (finance.Date, error), s string) error {
 	t.Helper()
-	_, err := finance.ParseMonth(s)
+	_, err := parse(s)
 	if err == nil {
-		t.Fatalf("ParseMonth(%q) accepted it", s)
+		t.Fatalf("%q was accepted", s)
 	}
 	return err
 }

@@ -31,8 +31,14 @@ type Config struct {
 	Version string
 	// RateLimit applies per credential to authenticated routes.
 	RateLimit Rate
-	// LoginRateLimit applies per client IP to unauthenticated routes (sign-in).
+	// LoginRateLimit applies per client IP to unauthenticated routes
+	// (sign-in), and per user and per client IP to wrong current passwords
+	// of a password change.
 	LoginRateLimit Rate
+	// AuthorizeRateLimit applies per client IP to the OAuth authorization
+	// endpoint (the consent page and its form), which may fetch a client's
+	// metadata document before anyone signs in.
+	AuthorizeRateLimit Rate
 	// MaxBodyBytes bounds request bodies; larger ones get 413.
 	MaxBodyBytes int64
 	// AccessLog logs one line per request when true.
@@ -126,14 +132,20 @@ type Server struct {
 
 	oauth *oauth.Server
 
-	keyLimiter     *limiter
-	loginLimiter   *limiter
-	aiLimiter      *limiter // each user's AI parsing budget
-	telegram       *telegram.Bot
-	webhookLimiter *limiter // per client IP, on the messaging webhook
-	ai             *ai.Engine
-	aiJobs         int        // the engine's job slots, reported when they are all taken
-	probe          writeProbe // the health routes' shared write probe
+	keyLimiter   *limiter
+	loginLimiter *limiter
+	// passwordLimiter counts wrong current passwords per user and per
+	// client IP, at the sign-in rate: the API's password change and the
+	// password settings page draw on the same count.
+	passwordLimiter *limiter
+	// authorizeLimiter is the OAuth authorization endpoint's, per client IP.
+	authorizeLimiter *limiter
+	aiLimiter        *limiter // each user's AI parsing budget
+	telegram         *telegram.Bot
+	webhookLimiter   *limiter // per client IP, on the messaging webhook
+	ai               *ai.Engine
+	aiJobs           int        // the engine's job slots, reported when they are all taken
+	probe            writeProbe // the health routes' shared write probe
 	// tools are the MCP tools the assistant's model may use (SetAssistantTools).
 	tools ToolTable
 	// setupCode must accompany the first-run setup form (see SetupURL).
@@ -155,7 +167,9 @@ type Route struct {
 	Path   string // bunrouter syntax: /api/v1/expenses/:id
 	Access auth.Requirement
 	Page   bool // an HTML or static page, not part of the API contract
-	PerIP  bool // a public route rate limited per client IP (sign-in)
+	// PerIP is the limiter of a public route limited per client IP: sign-in's,
+	// or the authorization endpoint's. nil for none.
+	PerIP *limiter
 	// Query lists the query parameters the route takes. Routes of the REST
 	// API (APIPrefix) refuse any other (see checkQuery).
 	Query []string
@@ -218,10 +232,14 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		oauth:        cfg.OAuth,
 		keyLimiter:   newLimiter("per-credential", cfg.RateLimit),
 		loginLimiter: newLimiter("per-ip", cfg.LoginRateLimit),
-		aiLimiter:    newLimiter("ai", cfg.AIRateLimit),
-		ai:           cfg.AI,
-		setupCode:    auth.NewSecret()[:26],
-		uploads:      uploadBudget{limit: cfg.MaxUploadBytes},
+		// The same numbers as sign-in: a stolen session should not guess a
+		// password faster than a stranger at the sign-in form can.
+		passwordLimiter:  newLimiter("password", cfg.LoginRateLimit),
+		authorizeLimiter: newLimiter("authorize", cfg.AuthorizeRateLimit),
+		aiLimiter:        newLimiter("ai", cfg.AIRateLimit),
+		ai:               cfg.AI,
+		setupCode:        auth.NewSecret()[:26],
+		uploads:          uploadBudget{limit: cfg.MaxUploadBytes},
 	}
 	if s.ai == nil {
 		s.ai = ai.New(ai.Config{Log: log})
@@ -353,9 +371,9 @@ func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrout
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
 
 	if rt.Access.IsPublic() {
-		if rt.PerIP {
-			d := s.loginLimiter.take(s.clientIP(r.Request))
-			s.loginLimiter.setHeaders(w.Header(), d)
+		if rt.PerIP != nil {
+			d := rt.PerIP.take(s.clientIP(r.Request))
+			rt.PerIP.setHeaders(w.Header(), d)
 			if !d.allowed {
 				return errRateLimited
 			}

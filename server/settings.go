@@ -291,8 +291,10 @@ func (s *Server) profilePictureFile(w http.ResponseWriter, r bunrouter.Request) 
 	h.Set("Content-Type", pictureContentTypes[m[1]])
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'")
-	// A name is never reused: a new picture gets a new name.
-	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	// A name is never reused: a new picture gets a new name, so the browser
+	// may keep it for good. Only the browser: a shared cache in front of the
+	// server (a proxy, a CDN) must not keep a person's picture and hand it on.
+	h.Set("Cache-Control", "private, max-age=31536000, immutable")
 	http.ServeContent(w, r.Request, "", info.ModTime(), f)
 	return nil
 }
@@ -323,7 +325,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) erro
 	if err := s.decodeJSON(r.Request, &req); err != nil {
 		return err
 	}
-	who, err := s.changeOwnPassword(r.Context(), userID(r), req, "")
+	who, err := s.changeOwnPassword(w, r.Request, userID(r), req, "")
 	if err != nil {
 		return err
 	}
@@ -337,10 +339,20 @@ func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) erro
 	return nil
 }
 
+// errPasswordGuesses refuses a password change once the user or the client
+// IP has guessed the current password wrong too often (passwordLimiter).
+var errPasswordGuesses = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
+	message: "Too many wrong current passwords for this account or from this network; " +
+		"retry after the number of seconds in the Retry-After header"}
+
 // changeOwnPassword checks a password change request and makes it, keeping
 // the web session keepSessionID ("" for none): the API route and the
-// password settings page share it, so both refuse the same things.
-func (s *Server) changeOwnPassword(ctx context.Context, userID string, req PasswordChangeRequest, keepSessionID string) (auth.Identity, error) {
+// password settings page share it, so both refuse the same things and count
+// wrong current passwords together. A request refused for its fields checks
+// no password and counts nothing; once the user or the client IP is out of
+// guesses, even the right password changes nothing (errPasswordGuesses,
+// with Retry-After).
+func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, userID string, req PasswordChangeRequest, keepSessionID string) (auth.Identity, error) {
 	var v finance.Validator
 	current, next := "", ""
 	if finance.Readable(&v, "current_password", req.CurrentPassword) && req.CurrentPassword.Value != "" {
@@ -360,7 +372,14 @@ func (s *Server) changeOwnPassword(ctx context.Context, userID string, req Passw
 	if err := v.Err(); err != nil {
 		return auth.Identity{}, err
 	}
-	return s.auth.ChangeOwnPassword(ctx, userID, current, next, keepSessionID)
+	d, done := s.passwordLimiter.admit("user:"+userID, "ip:"+s.clientIP(r))
+	if !d.allowed {
+		s.passwordLimiter.setHeaders(w.Header(), d)
+		return auth.Identity{}, errPasswordGuesses
+	}
+	who, err := s.auth.ChangeOwnPassword(r.Context(), userID, current, next, keepSessionID)
+	done(errors.Is(err, auth.ErrWrongPassword))
+	return who, err
 }
 
 func (s *Server) getAppSettings(w http.ResponseWriter, r bunrouter.Request) error {

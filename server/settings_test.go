@@ -443,6 +443,11 @@ func TestProfilePicture(t *testing.T) {
 		t.Errorf("serving the upload: %d %q %q, %d bytes", res.status, res.header.Get("Content-Type"),
 			res.header.Get("X-Content-Type-Options"), len(res.raw))
 	}
+	// A person's picture is kept by their browser, never by a shared cache
+	// (a proxy or CDN in front of the server) that would hand it on.
+	if got := res.header.Get("Cache-Control"); got != "private, max-age=31536000, immutable" {
+		t.Errorf("Cache-Control of a picture = %q, want private, max-age=31536000, immutable", got)
+	}
 
 	// A new upload (a key with all may do it too) replaces the file.
 	a = upload(allKey, jpegBytes, "me.png")

@@ -118,7 +118,13 @@ func TestRecordReceipt(t *testing.T) {
 		`name="items[0].amount" inputmode="decimal" autocomplete="off" value="492.00"`,
 		`name="items[0].description" maxlength="255" autocomplete="off" value="Jollibee Foods"`,
 		`name="items[0].date" value="2025-11-08"`, `<option value="Food & Dining" selected>Food & Dining</option>`,
-		`<option value="Cash" selected>Cash</option>`, "Save all", "Read another receipt")
+		`<option value="Cash" selected>Cash</option>`, "Save all", "Read another receipt",
+		// The receipt shows no card or e-wallet: the method is the default, marked.
+		`<label for="r0-method" class="guessed"><span>Paid with <span class="badge guess">guessed</span></span>`,
+		"The receipt did not show how it was paid, so it was filled in")
+	if x.contains(`<label for="r0-date" class="guessed">`) {
+		t.Error("the receipt's printed date is marked as guessed")
+	}
 	nothingSaved("reading a receipt")
 
 	// Save all writes what was reviewed (the date corrected), and the

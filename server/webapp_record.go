@@ -108,11 +108,15 @@ func refusedRows(ve *finance.ValidationError, what string, bad map[int]bool) str
 	for _, i := range slices.Sorted(maps.Keys(bad)) {
 		nums = append(nums, strconv.Itoa(i+1))
 	}
-	list := nums[0]
-	if n := len(nums); n > 1 {
-		list = strings.Join(nums[:n-1], ", ") + " and " + nums[n-1]
+	return "Check " + what + " " + andList(nums) + " below."
+}
+
+// andList joins words as people list them: "1", "1 and 2", "1, 2 and 3".
+func andList(words []string) string {
+	if n := len(words); n > 1 {
+		return strings.Join(words[:n-1], ", ") + " and " + words[n-1]
 	}
-	return "Check " + what + " " + list + " below."
+	return strings.Join(words, "")
 }
 
 // --- Edit -------------------------------------------------------------------------
@@ -348,10 +352,29 @@ type bulkRow struct {
 	Form     recordForm
 	Fields   map[string]string // its problems, by field
 	Warnings []string          // what the parser said of this draft
+	Guessed  []string          // the draft's fields whose value the text did not state
 }
 
 // Number is the row's number as people count, from 1.
 func (b bulkRow) Number() int { return b.N + 1 }
+
+// Guess reports whether the draft's field (a name of the API's guessed
+// list) holds a value the text did not state.
+func (b bulkRow) Guess(field string) bool { return slices.Contains(b.Guessed, field) }
+
+// guessedWords name the guessable draft fields as the review asks about them.
+var guessedWords = map[string]string{"date": "the date", "payment_method": "how it was paid",
+	"account_id": "the account", "credit_card_id": "the card"}
+
+// GuessedWords lists the guessed fields in words ("the date and how it was
+// paid"), "" when the parser read every value.
+func (b bulkRow) GuessedWords() string {
+	var words []string
+	for _, f := range b.Guessed {
+		words = append(words, guessedWords[f])
+	}
+	return andList(words)
+}
 
 // blank reports whether the row was left empty (the date and method have defaults).
 func (b bulkRow) blank() bool {
@@ -530,15 +553,21 @@ func (d *bulkData) addWarnings(warnings []string) {
 // aiBusyMessage tells a person that AI parsing refused for now (their
 // budget is spent, or every job slot is taken), and when to try again.
 func aiBusyMessage(retryAfter string) string {
-	when := "in a minute"
-	if n, err := strconv.Atoi(retryAfter); err == nil {
-		when = fmt.Sprintf("in %d seconds", n)
-		if n >= 120 {
-			when = fmt.Sprintf("in %d minutes", (n+59)/60)
-		}
-	}
-	return "You have used up AI parsing for now, or the server is busy parsing for others: try again " + when +
+	return "You have used up AI parsing for now, or the server is busy parsing for others: try again " + retryIn(retryAfter) +
 		", or fill in the rows yourself."
+}
+
+// retryIn says when a refused person may try again, from a Retry-After
+// header in seconds: "in 40 seconds", "in 3 minutes".
+func retryIn(retryAfter string) string {
+	n, err := strconv.Atoi(retryAfter)
+	switch {
+	case err != nil:
+		return "in a minute"
+	case n >= 120:
+		return fmt.Sprintf("in %d minutes", (n+59)/60)
+	}
+	return fmt.Sprintf("in %d seconds", n)
 }
 
 // draftRow is a parser's draft as a row of the bulk form; what it did not
@@ -559,6 +588,7 @@ func draftRow(i int, d finance.ExpenseDraft) bulkRow {
 	}
 	row.Form.Description, row.Form.Category = text(d.Description), text(d.Category)
 	row.Form.PaymentMethod, row.Form.AccountID, row.Form.CreditCardID = text(d.PaymentMethod), text(d.AccountID), text(d.CreditCardID)
+	row.Guessed = d.Guessed
 	return row
 }
 

@@ -106,6 +106,74 @@ func TestRecordTypeIt(t *testing.T) {
 	}
 }
 
+// draftRowHTML is the fieldset of draft n on the review page.
+func draftRowHTML(t *testing.T, body string, n int) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(body, `<fieldset class="card bulk-row" id="r`+fmtInt(n)+`">`)
+	if !ok {
+		t.Fatalf("the review has no draft %d", n)
+	}
+	row, _, _ := strings.Cut(rest, "</fieldset>")
+	return row
+}
+
+// The review says which fields the text did not state, beside each one and
+// in words above them, and shows the household's three cases as the route
+// drafts them: a rough date read (not the line before's), a card the person
+// lacks left to choose, a line without an amount on its own.
+func TestRecordTypeItShowsGuesses(t *testing.T) {
+	env, u, b := webApp(t)
+	card, err := env.srv.Ledger().CreateCreditCard(context.Background(), u.ID, finance.CardRequest{Name: finance.Of("BDO Visa"),
+		CreditLimit: finance.Of(finance.Money(5000000)), StatementDay: finance.Of(20), DueDay: finance.Of(5)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := csrf(t, b.get(RecordPath))
+	typed := "grab 180 yesterday\nmeralco 2,845.60 bdo last week\ngroceries 1,200 metrobank card\ncoffee at the mall"
+	x := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {typed}})
+	if x.status != http.StatusOK {
+		t.Fatalf("parse: %d\n%s", x.status, x.body)
+	}
+	body := unescaped(x)
+	badge := `<span class="badge guess">guessed</span>`
+	for _, tc := range []struct {
+		n         int
+		want, not []string
+	}{
+		{0, []string{`value="180.00"`, `name="items[0].date" value="2025-03-14"`,
+			`<label for="r0-method" class="guessed"><span>Paid with ` + badge + `</span>`,
+			`<p class="guessed-note small">Your text did not state how it was paid, so it was filled in: check the fields marked ` + badge + `.</p>`},
+			[]string{`<label for="r0-date" class="guessed">`}},
+		{1, []string{`value="2845.60"`, `name="items[1].date" value="2025-03-08"`, // a week before today, not yesterday
+			`<label for="r1-date" class="guessed"><span>Date ` + badge + `</span>`,
+			`<option value="` + card.ID + `" selected>BDO Visa</option>`,
+			"Your text did not state the date, so it was filled in"},
+			[]string{`<label for="r1-method" class="guessed">`, `<label for="r1-card" class="for-card guessed">`}},
+		{2, []string{`value="1200.00"`, `<option value="Credit Card" selected>`,
+			`<li>no active credit card is named like "metrobank"; choose the card it was charged to</li>`},
+			[]string{`<option value="` + card.ID + `" selected>`}},
+		{3, []string{`name="items[3].amount" inputmode="decimal" autocomplete="off" value=""`, `value="Coffee at the mall"`,
+			"<li>no amount was found; fill it in</li>",
+			"Your text did not state the date and how it was paid, so they were filled in"},
+			nil},
+	} {
+		row := draftRowHTML(t, body, tc.n)
+		for _, want := range tc.want {
+			if !strings.Contains(row, want) {
+				t.Errorf("draft %d lacks %s:\n%s", tc.n, want, row)
+			}
+		}
+		for _, not := range tc.not {
+			if strings.Contains(row, not) {
+				t.Errorf("draft %d has %s:\n%s", tc.n, not, row)
+			}
+		}
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 0 {
+		t.Fatalf("parsing saved %d expenses", n)
+	}
+}
+
 func TestRecordBulk(t *testing.T) {
 	env, u, b := webApp(t)
 	page := b.get(RecordBulkPath)

@@ -11,8 +11,10 @@ import (
 	"context"
 	"errors"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,7 +61,7 @@ var reportInfos = map[string]reportInfo{
 	finance.ReportBillsOverview: {Title: "Bills overview",
 		About: "The bills due over a date range: paid, remaining and overdue."},
 	finance.ReportLoansOverview: {Title: "Loans overview",
-		About: "The loans running over a date range, with what is paid and what remains."},
+		About: "The loans running over a date range or still owed in it, with what is paid and what remains."},
 }
 
 func reportList() []reportInfo {
@@ -440,7 +442,7 @@ func loansFigures(show display, rep finance.LoansOverviewReport) reportFigures {
 type reportData struct {
 	Show    display
 	Report  reportInfo
-	Params  map[string]bool   // the parameters the report takes
+	Params  map[string]bool   // the parameters of the report's form
 	Form    map[string]string // the parameters as the form holds them
 	Fields  map[string]string
 	Methods []string
@@ -455,13 +457,16 @@ type reportData struct {
 // reportPage shows the report named by the path, or with ".csv" after the
 // name downloads its main figures. The form's parameters are read as the
 // API reads them; a problem is shown next to its field, in the API's words.
+// A link may carry parameters the report does not use (a range on Net
+// worth, a granularity on Payment methods, a link from another report's
+// page): the page leaves them out and says so, where the API refuses them.
 func (s *Server) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	u, sid, ok, err := s.signedIn(w, r.Request)
 	if !ok || err != nil {
 		return err
 	}
 	name, asCSV := strings.CutSuffix(r.Param("name"), ".csv")
-	params, ok := finance.ReportParams(name)
+	spec, ok := finance.FindReport(name)
 	if !ok {
 		return finance.UnknownReport()
 	}
@@ -470,17 +475,11 @@ func (s *Server) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	// A form sends its empty fields; the API reads an absent parameter.
-	q := url.Values{}
-	for k, vs := range r.URL.Query() {
-		if len(vs) > 0 && vs[0] != "" {
-			q[k] = vs[:1]
-		}
-	}
+	q, ignored := reportPageQuery(spec, r.URL.Query())
 	d := reportData{Show: show, Report: reportInfos[name], Params: map[string]bool{}, Form: map[string]string{}, Fields: map[string]string{},
 		Grains: finance.Granularities, CSV: withQuery(ReportsPath+"/"+name+".csv", q)}
 	d.Report.Name = name
-	for _, p := range params {
+	for _, p := range reportFormParams(spec) {
 		d.Params[p] = true
 		d.Form[p] = q.Get(p)
 	}
@@ -489,7 +488,7 @@ func (s *Server) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 		return reportCSV(w, r.Request, name, figures(show, out), out)
 	}
 	var ve *finance.ValidationError
-	p := pageView{Title: d.Report.Title, Nav: "reports", User: &u, CSRF: auth.CSRFToken(sid)}
+	p := pageView{Title: d.Report.Title, Nav: "reports", User: &u, CSRF: auth.CSRFToken(sid), Notice: ignoredParams(ignored)}
 	switch {
 	case errors.As(err, &ve):
 		d.Fields = ve.Fields
@@ -525,6 +524,67 @@ func (s *Server) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	p.Data = d
 	return s.render(w, r.Request, "report", p)
+}
+
+// reportFormParams are the fields of a report's form: the range where the
+// figures are the range's, and the report's own parameters. budget-vs-actual
+// shows its month (a range in a link picks the month, as in the API), and
+// the as-of reports show no range.
+func reportFormParams(spec finance.ReportSpec) []string {
+	if spec.Range == finance.RangeFigures {
+		return spec.Accepts()
+	}
+	return spec.Params
+}
+
+// reportPageQuery splits a report page's query into what the report reads
+// (empty fields dropped: a form sends them, the API reads an absent
+// parameter) and the names of the parameters it does not use: those the
+// report does not take, and the range of an as-of report, which changes
+// nothing and has no field to show a problem next to.
+func reportPageQuery(spec finance.ReportSpec, query url.Values) (url.Values, []string) {
+	used := spec.Accepts()
+	if spec.Range == finance.RangeAsOfToday {
+		used = spec.Params
+	}
+	q := url.Values{}
+	var ignored []string
+	for _, k := range slices.Sorted(maps.Keys(query)) {
+		switch vs := query[k]; {
+		case len(vs) == 0 || vs[0] == "":
+		case slices.Contains(used, k):
+			q[k] = vs[:1]
+		default:
+			ignored = append(ignored, k)
+		}
+	}
+	return q, ignored
+}
+
+// ignoredParams says which parameters of the link the page left out. It
+// names only parameters some report takes, and counts the others: a page
+// never repeats text a crafted link put in it.
+func ignoredParams(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	known := reportQueryParams()
+	var named []string
+	others := 0
+	for _, n := range names {
+		if slices.Contains(known, n) {
+			named = append(named, n)
+		} else {
+			others++
+		}
+	}
+	switch {
+	case others == 1:
+		named = append(named, "1 unknown parameter")
+	case others > 1:
+		named = append(named, strconv.Itoa(others)+" unknown parameters")
+	}
+	return "Not used by this report, so left out: " + andList(named) + "."
 }
 
 // runReport reads and runs the named report as GET /api/v1/reports/{report}

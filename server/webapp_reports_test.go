@@ -207,7 +207,7 @@ func TestReportRangeAndCSV(t *testing.T) {
 		{finance.ReportCashFlow, "?granularity=hour", `id="granularity-error">Granularity must be one of: day, week, month<`},
 		{finance.ReportBudgetVsActual, "?month=2025-13", `id="month-error">Month `},
 		{finance.ReportSpendingByCategory, "?payment_method=Cheque", `id="method-error">Payment method must be one of: Cash, Account Debit, Credit Card<`},
-		{finance.ReportNetWorth, "?dateFrom=2025-01-01", `dateFrom is not a parameter of the net-worth report, which takes none`},
+		{finance.ReportBudgetVsActual, "?dateFrom=2025-02-01&dateTo=2025-01-31", "Validation failed: dateFrom must not be after dateTo."},
 	} {
 		x := b.get(ReportsPath + "/" + tc.name + tc.query)
 		if x.status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.contains("-table\">") || x.contains("Download CSV") {
@@ -228,6 +228,60 @@ func TestReportRangeAndCSV(t *testing.T) {
 	if f.status != http.StatusOK || !f.contains(`<option value="Credit Card" selected>`) || f.contains("Food &amp; Dining</th>") ||
 		!strings.Contains(unescaped(f), "<dt>Total spending</dt><dd>₱1,200.00</dd>") || !f.contains(`<th scope="row">Shopping</th>`) {
 		t.Errorf("filtered by card: %d\n%s", f.status, f.body)
+	}
+}
+
+// A link may carry parameters a report does not use: the page shows the
+// report without them and says which it left out, where the API refuses
+// them; the CSV leaves them out too.
+func TestReportLinkWithUnusedParameters(t *testing.T) {
+	_, _, b := reportsApp(t) // today 2025-03-15
+	const leftOut = `<p class="notice" role="status">Not used by this report, so left out: `
+	for _, tc := range []struct {
+		name, query, notice string
+		want                []string
+	}{
+		// An as-of report: the range changes nothing, and a bad date in it is no problem either.
+		{finance.ReportNetWorth, "?dateFrom=2025-01-01&dateTo=2025-01-31", "dateFrom and dateTo",
+			[]string{`<p class="muted small" id="report-range">As of 2025-03-15 · PHP</p>`, `<th scope="row">Credit card</th>`}},
+		{finance.ReportCreditCardUtilization, "?dateFrom=2025-1-1&granularity=week&cardId=", "dateFrom and granularity",
+			[]string{`As of 2025-03-15`, `<th scope="row">Visa</th>`}},
+		// A parameter of another report, beside the range this one uses.
+		{finance.ReportPaymentMethods, "?dateFrom=2025-03-01&dateTo=2025-03-31&granularity=week&category=Food", "category and granularity",
+			[]string{`name="dateFrom" value="2025-03-01"`, `<th scope="row">Credit Card</th>`}},
+		// A name no report takes is counted, never repeated.
+		{finance.ReportSpendingTrend, "?evil=%3Cb%3Ecall+us%3C%2Fb%3E&sortBy=date", "2 unknown parameters",
+			[]string{`<option value="month" selected>`, `id="trend-table"`}},
+	} {
+		x := b.get(ReportsPath + "/" + tc.name + tc.query)
+		body := unescaped(x)
+		if x.status != http.StatusOK || !strings.Contains(body, leftOut+tc.notice+".</p>") ||
+			x.contains("evil") || x.contains("call us") || x.contains(`class="alert"`) {
+			t.Errorf("%s%s: %d, want the report and a notice leaving out %s\n%s", tc.name, tc.query, x.status, tc.notice, x.body)
+			continue
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s%s lacks %q", tc.name, tc.query, want)
+			}
+		}
+		// The download link carries only what the report reads.
+		if x.contains(".csv?") && (x.contains("granularity=week") || x.contains("category=Food")) {
+			t.Errorf("%s: the CSV link keeps a parameter the report does not use\n%s", tc.name, x.body)
+		}
+		if c := b.get(ReportsPath + "/" + tc.name + ".csv" + tc.query); c.status != http.StatusOK || c.header.Get("Content-Type") != "text/csv; charset=utf-8" {
+			t.Errorf("%s.csv%s: %d\n%s", tc.name, tc.query, c.status, c.body)
+		}
+	}
+	// budget-vs-actual reads a range as the API does: the month holding dateTo.
+	x := b.get(ReportsPath + "/" + finance.ReportBudgetVsActual + "?dateFrom=2025-02-01&dateTo=2025-02-28")
+	if x.status != http.StatusOK || !x.contains(`name="month" value="2025-02"`) || x.contains(leftOut) ||
+		!x.contains(`href="/reports/budget-vs-actual.csv?dateFrom=2025-02-01&amp;dateTo=2025-02-28" download>`) {
+		t.Errorf("budget-vs-actual over February: %d\n%s", x.status, x.body)
+	}
+	// Without unused parameters there is no notice.
+	if x := b.get(ReportsPath + "/" + finance.ReportNetWorth); x.status != http.StatusOK || x.contains(leftOut) {
+		t.Errorf("net worth without parameters: %d\n%s", x.status, x.body)
 	}
 }
 

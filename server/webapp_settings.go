@@ -42,8 +42,9 @@ func (s *Server) registerWebAppSettingsRoutes() {
 	s.page(http.MethodPost, ProfilePath+"/picture-url", s.profilePictureURL)
 	s.page(http.MethodPost, ProfilePath+"/picture-remove", s.profilePictureRemove)
 	s.page(http.MethodGet, PasswordPath, s.passwordPage)
-	// A session could be used to guess the current password: limited per IP, as sign-in is.
-	s.add(Route{Method: http.MethodPost, Path: PasswordPath, Access: auth.Public, Page: true, PerIP: true}, s.passwordSubmit)
+	// A session could be used to guess the current password: wrong ones
+	// are counted per user and per IP with the API's (changeOwnPassword).
+	s.page(http.MethodPost, PasswordPath, s.passwordSubmit)
 	s.page(http.MethodGet, AppSettingsPath, s.appSettingsPage)
 	s.page(http.MethodPost, AppSettingsPath, s.appSettingsSubmit)
 	s.page(http.MethodGet, CategoriesPath, s.categoriesPage)
@@ -249,14 +250,18 @@ func (s *Server) passwordSubmit(w http.ResponseWriter, r bunrouter.Request) erro
 	if f.Get("new_password") != f.Get("new_password_confirm") {
 		err = finance.Invalid("new_password_confirm", "must repeat the new password")
 	} else {
-		_, err = s.changeOwnPassword(r.Context(), u.ID, req, sid)
+		_, err = s.changeOwnPassword(w, r.Request, u.ID, req, sid)
 	}
 	if err == nil {
 		return redirect(w, r.Request, PasswordPath+"?notice=password-changed")
 	}
 	p := settingsView(r.Request, &u, sid, "Password")
-	fields, ok := refuse(&p, "The password was not changed.", err)
-	if !ok {
+	fields := map[string]string{}
+	if errors.Is(err, errPasswordGuesses) {
+		p.status = http.StatusTooManyRequests
+		p.Error = "The password was not changed. Too many wrong current passwords for this account or from this network. " +
+			"Try again " + retryIn(w.Header().Get("Retry-After")) + "."
+	} else if fields, ok = refuse(&p, "The password was not changed.", err); !ok {
 		return err
 	}
 	p.Data = passwordData{Fields: fields}

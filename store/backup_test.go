@@ -241,3 +241,66 @@ func TestIntegrityCheck(t *testing.T) {
 		t.Error("IntegrityCheck of a damaged file passed")
 	}
 }
+
+// TestFileCopyOfAnOpenDatabase is why the README says to back up with
+// finance backup and to copy finance.db only after a clean stop: while the
+// database is open, its latest commits live in finance.db-wal, so a copy
+// of finance.db alone lacks them; Backup holds them, and a clean close
+// folds them into the file and removes the log.
+func TestFileCopyOfAnOpenDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), store.FileName)
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Two commits: should the first fill the log enough for SQLite to fold
+	// it into the file by itself, the second is still only in the log.
+	createUser(t, db, "first@example.com")
+	createUser(t, db, "last@example.com")
+	holds := func(copyPath string) bool {
+		t.Helper()
+		cp := openAt(t, copyPath)
+		_, err := cp.UserByEmail(ctx, "last@example.com")
+		return err == nil
+	}
+	copyFile := func() string {
+		t.Helper()
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dest := filepath.Join(t.TempDir(), store.FileName)
+		if err := os.WriteFile(dest, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return dest
+	}
+
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Fatalf("an open database has no write-ahead log beside it: %v", err)
+	}
+	if holds(copyFile()) {
+		t.Error("a copy of the open database's file holds its last commit; the README's backup advice is out of date")
+	}
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	if err := store.Backup(ctx, path, backup); err != nil {
+		t.Fatal(err)
+	}
+	if !holds(backup) {
+		t.Error("the backup lacks the last commit")
+	}
+
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a clean close left the write-ahead log: %v", err)
+	}
+	if !holds(copyFile()) {
+		t.Error("a copy of the cleanly closed database lacks the last commit")
+	}
+}

@@ -152,7 +152,7 @@ func TestCachedOAuthTokenGoneOnceRevoked(t *testing.T) {
 			}
 			code := oauth.Code{Hash: []byte("code-hash"), ClientID: client.ID, UserID: u.ID, RedirectURI: "http://127.0.0.1/cb",
 				Challenge: "x", Scopes: []auth.Scope{auth.ScopeRead}, Resource: "r", CreatedAt: at, ExpiresAt: at.Add(time.Minute)}
-			if err := db.CreateOAuthCode(ctx, code); err != nil {
+			if err := db.CreateOAuthCode(ctx, code, nil); err != nil {
 				t.Fatal(err)
 			}
 			g := oauth.Grant{ID: finance.NewID(), UserID: u.ID, ClientID: client.ID, Scopes: code.Scopes, Resource: "r",

@@ -137,10 +137,29 @@ func (db *DB) OAuthClient(ctx context.Context, id string) (oauth.Client, error) 
 		FetchedAt: utcPtr(row.FetchedAt)}, nil
 }
 
-// UpsertOAuthMetadataClient stores a client described by its metadata
-// document under its URL, or refreshes the stored one from the document
-// (its name, redirect URIs, grant types and fetched_at; created_at stays).
-func (db *DB) UpsertOAuthMetadataClient(ctx context.Context, c oauth.Client) error {
+// CreateOAuthCode stores an authorization code and, for a metadata document
+// client, the client as the user approved it, in one transaction (see
+// oauth.Store).
+func (db *DB) CreateOAuthCode(ctx context.Context, c oauth.Code, metadataClient *oauth.Client) error {
+	row := oauthCodeRow{CodeHash: c.Hash, ClientID: c.ClientID, UserID: c.UserID, RedirectURI: c.RedirectURI,
+		RedirectURIGiven: c.RedirectURIGiven, CodeChallenge: c.Challenge, Scopes: joinScopes(c.Scopes),
+		Resource: c.Resource, CreatedAt: c.CreatedAt, ExpiresAt: c.ExpiresAt}
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if metadataClient != nil {
+			if err := upsertMetadataClient(ctx, tx, *metadataClient); err != nil {
+				return err
+			}
+		}
+		_, err := tx.NewInsert().Model(&row).Exec(ctx)
+		return err
+	})
+}
+
+// upsertMetadataClient stores a client described by its metadata document
+// under its URL, or refreshes the stored one from the document (its name,
+// redirect URIs, grant types and fetched_at; created_at stays). It never
+// touches a registered client.
+func upsertMetadataClient(ctx context.Context, tx bun.Tx, c oauth.Client) error {
 	uris, err := json.Marshal(c.RedirectURIs)
 	if err != nil {
 		return err
@@ -148,28 +167,15 @@ func (db *DB) UpsertOAuthMetadataClient(ctx context.Context, c oauth.Client) err
 	row := oauthClientRow{ID: c.ID, Name: c.Name, RedirectURIs: string(uris),
 		GrantTypes: strings.Join(c.GrantTypes, " "), Scope: c.Scope, CreatedAt: c.CreatedAt,
 		MetadataDocument: true, FetchedAt: c.FetchedAt}
-	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewInsert().Model(&row).
-			On("CONFLICT (id) DO UPDATE").
-			Set("name = EXCLUDED.name").
-			Set("redirect_uris = EXCLUDED.redirect_uris").
-			Set("grant_types = EXCLUDED.grant_types").
-			Set("fetched_at = EXCLUDED.fetched_at").
-			Where("c.metadata_document").
-			Exec(ctx)
-		return err
-	})
-}
-
-// CreateOAuthCode stores an authorization code.
-func (db *DB) CreateOAuthCode(ctx context.Context, c oauth.Code) error {
-	row := oauthCodeRow{CodeHash: c.Hash, ClientID: c.ClientID, UserID: c.UserID, RedirectURI: c.RedirectURI,
-		RedirectURIGiven: c.RedirectURIGiven, CodeChallenge: c.Challenge, Scopes: joinScopes(c.Scopes),
-		Resource: c.Resource, CreatedAt: c.CreatedAt, ExpiresAt: c.ExpiresAt}
-	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewInsert().Model(&row).Exec(ctx)
-		return err
-	})
+	_, err = tx.NewInsert().Model(&row).
+		On("CONFLICT (id) DO UPDATE").
+		Set("name = EXCLUDED.name").
+		Set("redirect_uris = EXCLUDED.redirect_uris").
+		Set("grant_types = EXCLUDED.grant_types").
+		Set("fetched_at = EXCLUDED.fetched_at").
+		Where("c.metadata_document").
+		Exec(ctx)
+	return err
 }
 
 // RedeemOAuthCode marks a code used (or, when it was used already, reused)

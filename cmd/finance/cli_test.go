@@ -691,6 +691,44 @@ func TestBackupHelpSaysHowToRestore(t *testing.T) {
 	}
 }
 
+// A copy of finance.db made while the server runs lacks the writes still in
+// finance.db-wal and can be corrupt: the help and the README say to back up
+// with finance backup, and to copy the file only after a clean stop.
+func TestBackupAdviceWarnsAgainstFileCopies(t *testing.T) {
+	help := mustRun(t, t.TempDir(), "", "backup", "--help").stdout
+	for _, want := range []string{
+		"Back up with this command, not by copying finance.db",
+		"a copy of finance.db lacks them",
+		"A file copy is safe only after a clean stop",
+		"copy the\nmedia folder",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("backup --help lacks %q:\n%s", want, help)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	opening, _, _ := strings.Cut(readme, "## Install")
+	if strings.Contains(opening, "backup is one file") || !strings.Contains(opening, "`finance backup FILE` at any time") {
+		t.Errorf("the README's opening does not point at finance backup:\n%s", opening)
+	}
+	_, section, ok := strings.Cut(readme, "## Backup and restore")
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, want := range []string{
+		"Back up with `finance backup`, at any time",
+		"**Do not copy `finance.db` while the server runs**",
+		"Copying the database file is safe only after a clean stop",
+		"the `media` folder",
+	} {
+		if !ok || !strings.Contains(section, want) {
+			t.Errorf("the README's Backup and restore section lacks %q", want)
+		}
+	}
+}
+
 func TestMigrate(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new", "data")
 	for range 2 {

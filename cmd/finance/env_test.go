@@ -40,8 +40,8 @@ func parseServeFlags(t *testing.T, env map[string]string, args ...string) (serve
 
 var serveDefaults = serveFlags{
 	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
-	maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, accessLog: true, aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h",
-	telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
+	authorizeRateLimit: "30/min", maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, accessLog: true,
+	aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h", telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
 }
 
 func TestServeFlagsFromTheEnvironment(t *testing.T) {
@@ -70,10 +70,11 @@ func TestServeFlagsFromTheEnvironment(t *testing.T) {
 		{"every variable", map[string]string{
 			"FINANCE_ADDR": "0.0.0.0:9000", "FINANCE_BASE_URL": "https://finance.home.lan",
 			"FINANCE_RATE_LIMIT": "5/s", "FINANCE_RATE_BURST": "7", "FINANCE_LOGIN_RATE_LIMIT": "off",
-			"FINANCE_LOGIN_RATE_BURST": "0", "FINANCE_MAX_BODY": "2048",
+			"FINANCE_LOGIN_RATE_BURST": "0", "FINANCE_MAX_BODY": "2048", "FINANCE_AUTHORIZE_RATE_LIMIT": "5/min",
 		}, nil, with(func(f *serveFlags) {
 			f.addr, f.baseURL, f.rateLimit, f.rateBurst, f.loginRateLimit, f.loginBurst, f.maxBody =
 				"0.0.0.0:9000", "https://finance.home.lan", "5/s", 7, "off", 0, 2048
+			f.authorizeRateLimit = "5/min"
 		})},
 		{"the AI variables", map[string]string{
 			"FINANCE_AI_BASE_URL": "http://127.0.0.1:11434/v1", "FINANCE_AI_MODEL": "llama3.2", "FINANCE_AI_VISION_MODEL": "llava",
@@ -123,6 +124,8 @@ func TestInvalidEnvironmentValues(t *testing.T) {
 			[]string{`environment variable FINANCE_MAX_BODY="1MB" (it sets --max-body): want a whole number`}},
 		{map[string]string{"FINANCE_MAX_BODY": "99999999999999999999"},
 			[]string{`environment variable FINANCE_MAX_BODY="99999999999999999999" (it sets --max-body): the number is too large`}},
+		{map[string]string{"FINANCE_AUTHORIZE_RATE_LIMIT": "10/week"},
+			[]string{`environment variable FINANCE_AUTHORIZE_RATE_LIMIT="10/week" (it sets --authorize-rate-limit): rate "10/week": unit must be s, min or h`}},
 		{map[string]string{"FINANCE_AI_RATE_LIMIT": "lots"},
 			[]string{`environment variable FINANCE_AI_RATE_LIMIT="lots" (it sets --ai-rate-limit): rate "lots": want N/s, N/min, N/h or off`}},
 		{map[string]string{"FINANCE_RATE_LIMIT": "100/day", "FINANCE_TRUST_PROXY": "si"}, []string{

@@ -169,6 +169,12 @@ server runs, and verifies it with PRAGMA integrity_check. FILE must not exist: b
 overwrites. The copy is readable by its owner only (mode 0600). If the backup fails (a full
 disk, say), FILE is removed, so the same command can be retried.
 
+Back up with this command, not by copying finance.db: while the server runs, recent writes
+live in finance.db-wal beside it, so a copy of finance.db lacks them, and a copy taken during
+a write can be corrupt. A file copy is safe only after a clean stop (Ctrl-C or SIGTERM),
+which leaves no finance.db-wal behind. The database holds no profile pictures: copy the
+media folder of the data directory for those.
+
 To restore a backup:
   1. stop the server (finance serve);
   2. copy FILE to finance.db in the data directory (--data-dir);

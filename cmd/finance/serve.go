@@ -31,6 +31,7 @@ import (
 type serveFlags struct {
 	addr, baseURL             string
 	rateLimit, loginRateLimit string
+	authorizeRateLimit        string
 	rateBurst, loginBurst     int
 	corsOrigins               []string
 	maxBody, maxUploadBytes   int64
@@ -66,8 +67,9 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.baseURL, "base-url", "", "external URL of the service, e.g. https://finance.home.lan (default http://ADDR)")
 	rateVar(fl, &f.rateLimit, "rate-limit", "600/min", "requests per credential: N/s, N/min, N/h or off")
 	burstVar(fl, &f.rateBurst, "rate-burst", 120, "largest burst per credential")
-	rateVar(fl, &f.loginRateLimit, "login-rate-limit", "10/min", "sign-in attempts per client IP (also OAuth registration, token and revocation)")
+	rateVar(fl, &f.loginRateLimit, "login-rate-limit", "10/min", "sign-in attempts per client IP (also OAuth registration, token and revocation), and wrong current passwords of a password change per user and per client IP")
 	burstVar(fl, &f.loginBurst, "login-rate-burst", 10, "largest burst of sign-in attempts per client IP")
+	rateVar(fl, &f.authorizeRateLimit, "authorize-rate-limit", "30/min", "OAuth authorization requests (the consent page and its form) per client IP: N/s, N/min, N/h or off")
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
 	fl.Int64Var(&f.maxUploadBytes, "max-upload-bytes", server.DefaultMaxUploadBytes,
 		"bytes of uploads (receipt photos) the server receives at once, held in DATA_DIR/"+server.UploadDirName+"; more are refused with 429 until some are done")
@@ -98,6 +100,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	loginRate, err := server.ParseRate(f.loginRateLimit, f.loginBurst)
 	if err != nil {
 		return fmt.Errorf("--login-rate-limit: %w", err)
+	}
+	authorizeRate, err := server.ParseRate(f.authorizeRateLimit, 0)
+	if err != nil {
+		return fmt.Errorf("--authorize-rate-limit: %w", err)
 	}
 
 	if err := f.telegram.check(false); err != nil {
@@ -171,7 +177,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	authService.SetTokenVerifier(authz)
 	srv := server.New(server.Config{
 		BaseURL: baseURL, Version: appVersion(),
-		RateLimit: keyRate, LoginRateLimit: loginRate,
+		RateLimit: keyRate, LoginRateLimit: loginRate, AuthorizeRateLimit: authorizeRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
 		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes, WriteTimeout: server.WriteTimeout,
 		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,

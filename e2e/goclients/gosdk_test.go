@@ -90,7 +90,28 @@ func TestGoSDKAPIKey(t *testing.T) {
 	if err := resolve(t, byName["create_expense"].OutputSchema).Validate(wrong); err == nil {
 		t.Error("create_expense's output schema accepts an expense whose id is a number")
 	}
-	checkModern(t, rec.take(), []string{"tools/list", "tools/call", "tools/call"}, newestSDKVersion)
+
+	// A refused call is a tool error whose text is the REST error object,
+	// with no structuredContent to hold against the output schema.
+	refused, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_expense", Arguments: map[string]any{
+		"amount": "2845.60", "date": "2026-11-21", "description": "Meralco (Go SDK)", "category": "Utilities", "payment_method": "Account Debit",
+	}})
+	if err != nil {
+		t.Fatalf("create_expense without account_id: %v", err)
+	}
+	var problem struct {
+		Message, Code string
+		Fields        map[string]string
+	}
+	if !refused.IsError || refused.StructuredContent != nil || len(refused.Content) != 1 {
+		t.Fatalf("create_expense without account_id: %+v, want a tool error with one text and no structured content", refused)
+	}
+	if text, ok := refused.Content[0].(*mcp.TextContent); !ok || json.Unmarshal([]byte(text.Text), &problem) != nil ||
+		problem.Code != "VALIDATION_ERROR" || problem.Fields["account_id"] != "is required when payment_method is Account Debit" ||
+		!strings.Contains(problem.Message, "account_id is required when payment_method is Account Debit") {
+		t.Errorf("the refusal's text: %+v, want the REST error", refused.Content[0])
+	}
+	checkModern(t, rec.take(), []string{"tools/list", "tools/call", "tools/call", "tools/call"}, newestSDKVersion)
 }
 
 // The Go SDK's own OAuth handler: on the first 401 it discovers the

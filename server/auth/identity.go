@@ -105,17 +105,26 @@ func (s *Service) ChangePassword(ctx context.Context, userID, password, keepSess
 // current one must match, then ChangePassword ends every sign-in made with
 // it except the web session keepSessionID (the settings page's browser; the
 // API call has none to keep and passes ""). A wrong current password is a
-// validation error on current_password.
+// validation error on current_password that is also ErrWrongPassword.
 func (s *Service) ChangeOwnPassword(ctx context.Context, userID, current, password, keepSessionID string) (Identity, error) {
 	cred, err := s.store.Credentials(ctx, userID)
 	if err != nil {
 		return Identity{}, err
 	}
 	if !VerifyPassword(cred.PasswordHash, current) {
-		return Identity{}, finance.Invalid("current_password", "is not your current password")
+		return Identity{}, wrongPasswordError{finance.Invalid("current_password", "is not your current password")}
 	}
 	return s.ChangePassword(ctx, userID, password, keepSessionID)
 }
+
+// ErrWrongPassword is in the refusal of a wrong current password
+// (errors.Is), which the HTTP layer counts as a guess. The refusal is also
+// the validation error on current_password that the caller is shown.
+var ErrWrongPassword = errors.New("wrong current password")
+
+type wrongPasswordError struct{ *finance.ValidationError }
+
+func (e wrongPasswordError) Unwrap() []error { return []error{e.ValidationError, ErrWrongPassword} }
 
 // SetPassword replaces the password of the user with email (the admin's
 // command line), ending all of the user's sign-ins as ChangePassword does.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"time"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
@@ -61,7 +62,10 @@ var s256Challenge = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
 const maxStateLen = 1024
 
 // ParseAuthorize validates an authorization request. It returns an
-// *AuthorizeError for a refused request; any other error is internal.
+// *AuthorizeError for a refused request, and ErrMetadataBusy when the
+// client's metadata document would be one fetch too many for now; any other
+// error is internal. A metadata document client is fetched (or taken from
+// the cache) and not stored: Approve stores it.
 func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*AuthorizeRequest, error) {
 	refuse := func(code, desc string) error { return &AuthorizeError{Code: code, Description: desc} }
 	for _, k := range authorizeParams {
@@ -76,10 +80,15 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 	var client Client
 	var err error
 	if IsMetadataClientID(clientID) {
+		// A URL that cannot name a document is refused for what it is:
+		// nothing is fetched, so saying why tells nothing about any host.
+		if why := checkClientIDURL(clientID); why != "" {
+			return nil, refuse("invalid_client", "The app's client_id is a metadata document URL that cannot be used: "+why+".")
+		}
 		client, err = s.metadataClient(ctx, clientID)
 		var me *MetadataError
 		if errors.As(err, &me) {
-			return nil, refuse("invalid_client", "The app's client_id is a metadata document URL that cannot be used: "+me.Reason+".")
+			return nil, refuse("invalid_client", MetadataRefused)
 		} else if err != nil {
 			return nil, err
 		}
@@ -181,6 +190,8 @@ var ErrProRequired = errors.New("connecting apps is a Pro plan feature")
 // code (with state and iss, RFC 9207). The code is single use, valid for
 // CodeTTL, and bound to the client, redirect URI, PKCE challenge, user,
 // scopes and resource. Granted scopes are the approved ones plus mcp:connect.
+// A metadata document client is checked again and stored with the code:
+// the token and refresh requests find it there.
 func (s *Server) Approve(ctx context.Context, req *AuthorizeRequest, user finance.User, approved []auth.Scope) (string, error) {
 	if user.Plan != finance.PlanPro {
 		return "", ErrProRequired
@@ -198,11 +209,21 @@ func (s *Server) Approve(ctx context.Context, req *AuthorizeRequest, user financ
 	}
 	code := auth.NewSecret()
 	now := s.now().UTC()
+	var docClient *Client
+	if req.Client.MetadataDocument {
+		c := req.Client
+		if why := c.metadataProblem(); why != "" {
+			s.log.WarnContext(ctx, "oauth: client metadata document refused at approval", "client_id", c.ID, "reason", why)
+			return "", &AuthorizeError{Code: "invalid_client", Description: MetadataRefused}
+		}
+		c.CreatedAt = now.Truncate(time.Second) // kept when the client was stored before
+		docClient = &c
+	}
 	if err := s.store.CreateOAuthCode(ctx, Code{
 		Hash: hashToken(code), ClientID: req.Client.ID, UserID: user.ID,
 		RedirectURI: req.RedirectURI, RedirectURIGiven: req.redirectGiven, Challenge: req.Challenge,
 		Scopes: granted, Resource: req.Resource, CreatedAt: now, ExpiresAt: now.Add(CodeTTL),
-	}); err != nil {
+	}, docClient); err != nil {
 		return "", err
 	}
 	return s.answer(req, url.Values{"code": {code}}), nil
@@ -224,22 +245,13 @@ func (s *Server) answer(req *AuthorizeRequest, q url.Values) string {
 	return appendQuery(req.RedirectURI, q)
 }
 
-// metadataClient returns the client a metadata document describes, fetching
-// it (or taking it from the cache) and storing the client row that codes and
-// grants refer to whenever the document was fetched anew.
+// metadataClient returns the client a metadata document describes, fetched
+// or taken from the cache. Why a document was refused goes to the log only.
 func (s *Server) metadataClient(ctx context.Context, clientID string) (Client, error) {
-	c, fresh, err := s.metadata.resolve(ctx, clientID)
-	if err != nil {
-		var me *MetadataError
-		if errors.As(err, &me) && me.Err != nil {
-			s.log.InfoContext(ctx, "oauth: client metadata document refused", "reason", me.Reason, "err", me.Err)
-		}
-		return Client{}, err
+	c, err := s.metadata.resolve(ctx, clientID)
+	var me *MetadataError
+	if errors.As(err, &me) {
+		s.log.InfoContext(ctx, "oauth: client metadata document refused", "client_id", clientID, "reason", me.Reason, "err", me.Err)
 	}
-	if fresh {
-		if err := s.store.UpsertOAuthMetadataClient(ctx, c); err != nil {
-			return Client{}, err
-		}
-	}
-	return c, nil
+	return c, err
 }

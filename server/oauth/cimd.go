@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -26,18 +25,42 @@ import (
 // it is held to strict limits: https only, no redirects, a small body, a short
 // time, and no address that is not on the public internet (checked on the
 // address actually dialled, so a name that resolves differently the second
-// time cannot reach the local network).
+// time cannot reach the local network). Only a few fetches run at once,
+// server wide. A document is kept in a bounded memory cache until a person
+// approves the client on the consent page; only then is the client stored.
+// Every failure reads the same to whoever sent the request, and takes as
+// long as a fetch that timed out, so that the server cannot be used to
+// probe other hosts (whether they answer, with what status, how fast).
 
 // Limits of a metadata document fetch.
 const (
 	MetadataMaxBytes = 5 << 10 // 5 KiB
 	MetadataTimeout  = 5 * time.Second
+	// MaxMetadataFetches is how many documents are fetched at once, server
+	// wide, unless Config.MetadataFetches says otherwise; a request that
+	// needs one more is refused with ErrMetadataBusy.
+	MaxMetadataFetches = 8
+	// MetadataBusyRetryAfter is how long a request refused with
+	// ErrMetadataBusy is told to wait: about as long as a slow fetch.
+	MetadataBusyRetryAfter = 10 * time.Second
 	// metadataCacheTTL is how long a fetched document is used before it is
-	// fetched again; metadataCacheSize bounds the number kept.
-	metadataCacheTTL  = 5 * time.Minute
-	metadataCacheSize = 256
-	maxClientIDURLLen = 512
+	// fetched again. The cache holds at most metadataCacheEntries documents
+	// and metadataCacheBytes of them (a document is at most 5 KiB).
+	metadataCacheTTL     = 5 * time.Minute
+	metadataCacheEntries = 256
+	metadataCacheBytes   = 1 << 20
+	maxClientIDURLLen    = 512
 )
+
+// ErrMetadataBusy refuses a request whose metadata document would be one
+// fetch more than the server runs at once.
+var ErrMetadataBusy = errors.New("oauth: as many client metadata documents are being fetched as the server allows")
+
+// MetadataRefused is what a person is told about every metadata document
+// that could not be fetched or used, whatever went wrong: the reason is
+// logged for the server's operator, never shown.
+const MetadataRefused = "The app's client_id is a metadata document URL, and the document there could not be fetched " +
+	"or is not a client metadata document this server accepts."
 
 // IsMetadataClientID reports whether clientID names a metadata document
 // rather than a registered client. Registered client ids are never URLs.
@@ -60,7 +83,8 @@ type metadataDocument struct {
 }
 
 // MetadataError is a document that could not be fetched or used. Its
-// message never repeats the document or the URL: it is shown to users.
+// reason, for the log, never repeats the document; people are shown
+// MetadataRefused instead.
 type MetadataError struct {
 	Reason string
 	Err    error // the underlying failure, for logs; may be nil
@@ -156,22 +180,23 @@ func metadataTransport() http.RoundTripper {
 type metadataFetcher struct {
 	client *http.Client
 	now    func() time.Time
-
-	mu    sync.Mutex
-	cache map[string]cachedClient
+	cache  *clientCache
+	// slots holds one token per fetch running.
+	slots chan struct{}
+	// wait sleeps for d or until ctx ends: the time that makes a failure
+	// as long as a timeout. Tests of the fetcher alone skip it.
+	wait func(ctx context.Context, d time.Duration)
 }
 
-type cachedClient struct {
-	client    Client
-	fetchedAt time.Time
-}
-
-func newMetadataFetcher(rt http.RoundTripper, timeout time.Duration, now func() time.Time) *metadataFetcher {
+func newMetadataFetcher(rt http.RoundTripper, timeout time.Duration, fetches int, now func() time.Time) *metadataFetcher {
 	if rt == nil {
 		rt = metadataTransport()
 	}
 	if timeout <= 0 {
 		timeout = MetadataTimeout
+	}
+	if fetches <= 0 {
+		fetches = MaxMetadataFetches
 	}
 	return &metadataFetcher{
 		client: &http.Client{
@@ -182,7 +207,18 @@ func newMetadataFetcher(rt http.RoundTripper, timeout time.Duration, now func() 
 			},
 		},
 		now:   now,
-		cache: map[string]cachedClient{},
+		cache: newClientCache(metadataCacheTTL, metadataCacheEntries, metadataCacheBytes),
+		slots: make(chan struct{}, fetches),
+		wait:  sleep,
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }
 
@@ -208,45 +244,37 @@ func checkClientIDURL(raw string) string {
 	return ""
 }
 
-// client returns the client the document at clientID describes, from the
-// cache when it was fetched in the last few minutes; fresh reports a new fetch.
-func (f *metadataFetcher) resolve(ctx context.Context, clientID string) (c Client, fresh bool, err error) {
+// resolve returns the client the document at clientID (a URL that passed
+// checkClientIDURL) describes: from the cache when it was fetched in the
+// last few minutes, else fetched now in one of the server's fetch slots
+// (ErrMetadataBusy when none is free). A failure is a *MetadataError,
+// returned once the fetcher's timeout has passed since the fetch began.
+func (f *metadataFetcher) resolve(ctx context.Context, clientID string) (Client, error) {
 	now := f.now()
-	f.mu.Lock()
-	if e, ok := f.cache[clientID]; ok && now.Sub(e.fetchedAt) < metadataCacheTTL && !now.Before(e.fetchedAt) {
-		f.mu.Unlock()
-		return e.client, false, nil
+	if c, ok := f.cache.get(clientID, now); ok {
+		return c, nil
 	}
-	f.mu.Unlock()
-	c, err = f.fetch(ctx, clientID, now)
+	select {
+	case f.slots <- struct{}{}:
+	default:
+		return Client{}, ErrMetadataBusy
+	}
+	start := time.Now()
+	c, err := func() (Client, error) {
+		defer func() { <-f.slots }()
+		return f.fetch(ctx, clientID, now)
+	}()
 	if err != nil {
-		return Client{}, false, err
+		// Outside the slot: waiting costs a goroutine, not a fetch.
+		f.wait(ctx, f.client.Timeout-time.Since(start))
+		return Client{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.cache) >= metadataCacheSize {
-		// Drop what expired; if the cache is still full, the oldest entry.
-		oldest := ""
-		for k, e := range f.cache {
-			if now.Sub(e.fetchedAt) >= metadataCacheTTL {
-				delete(f.cache, k)
-			} else if oldest == "" || e.fetchedAt.Before(f.cache[oldest].fetchedAt) {
-				oldest = k
-			}
-		}
-		if len(f.cache) >= metadataCacheSize {
-			delete(f.cache, oldest)
-		}
-	}
-	f.cache[clientID] = cachedClient{client: c, fetchedAt: now}
-	return c, true, nil
+	f.cache.put(c, now)
+	return c, nil
 }
 
 // fetch downloads and validates the document at clientID.
 func (f *metadataFetcher) fetch(ctx context.Context, clientID string, now time.Time) (Client, error) {
-	if why := checkClientIDURL(clientID); why != "" {
-		return Client{}, metadataErr(why, nil)
-	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, clientID, nil)
 	if err != nil {
 		return Client{}, metadataErr("the client_id URL cannot be fetched", err)
@@ -265,7 +293,7 @@ func (f *metadataFetcher) fetch(ctx context.Context, clientID string, now time.T
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return Client{}, metadataErr(fmt.Sprintf("fetching the app's metadata document answered HTTP %d", resp.StatusCode), nil)
+		return Client{}, metadataErr(fmt.Sprintf("the app's metadata document was answered with HTTP %d", resp.StatusCode), nil)
 	}
 	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if err != nil || (mt != "application/json" && !(strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))) {
@@ -303,14 +331,6 @@ func clientFromDocument(clientID string, doc metadataDocument, now time.Time) (C
 		return Client{}, metadataErr("the app's metadata document asks for a token_endpoint_auth_method other than none; "+
 			"this server accepts public clients only", nil)
 	}
-	if len(doc.RedirectURIs) == 0 || len(doc.RedirectURIs) > maxRedirectURIs {
-		return Client{}, metadataErr("the app's metadata document must list 1 to 10 redirect_uris", nil)
-	}
-	for _, u := range doc.RedirectURIs {
-		if why := checkRedirectURI(u); why != "" {
-			return Client{}, metadataErr("the app's metadata document lists a refused redirect URI: "+why, nil)
-		}
-	}
 	grantTypes := []string{"authorization_code", "refresh_token"}
 	if len(doc.GrantTypes) > 0 {
 		if !slices.Contains(doc.GrantTypes, "authorization_code") {
@@ -325,11 +345,40 @@ func clientFromDocument(clientID string, doc metadataDocument, now time.Time) (C
 		return Client{}, metadataErr("the app's metadata document does not list the code response type", nil)
 	}
 	at := now.UTC().Truncate(time.Second)
-	return Client{
+	c := Client{
 		ID: clientID, Name: cleanClientName(doc.ClientName),
 		RedirectURIs: slices.Compact(slices.Clone(doc.RedirectURIs)), GrantTypes: grantTypes,
 		CreatedAt: at, MetadataDocument: true, FetchedAt: &at,
-	}, nil
+	}
+	if why := c.metadataProblem(); why != "" {
+		return Client{}, metadataErr("the app's metadata document "+why, nil)
+	}
+	return c, nil
+}
+
+// metadataProblem says what is wrong with a client taken from a metadata
+// document, or "". The same checks run when the document is fetched and
+// again on the client stored at approval.
+func (c Client) metadataProblem() string {
+	switch {
+	case !c.MetadataDocument:
+		return "is not a metadata document client"
+	case checkClientIDURL(c.ID) != "":
+		return "has a refused client_id URL: " + checkClientIDURL(c.ID)
+	case c.Name != cleanClientName(c.Name):
+		return "has a client_name that is not clean"
+	case len(c.RedirectURIs) == 0 || len(c.RedirectURIs) > maxRedirectURIs:
+		return "must list 1 to 10 redirect_uris"
+	case !slices.Equal(c.GrantTypes, []string{"authorization_code"}) &&
+		!slices.Equal(c.GrantTypes, []string{"authorization_code", "refresh_token"}):
+		return "has grant types other than authorization_code and refresh_token"
+	}
+	for _, u := range c.RedirectURIs {
+		if why := checkRedirectURI(u); why != "" {
+			return "lists a refused redirect URI: " + why
+		}
+	}
+	return ""
 }
 
 // MetadataHost is the host a metadata document client's description comes

@@ -62,6 +62,9 @@ type Config struct {
 	MetadataTransport http.RoundTripper
 	// MetadataTimeout bounds one document fetch; zero means MetadataTimeout.
 	MetadataTimeout time.Duration
+	// MetadataFetches is how many document fetches may run at once, server
+	// wide; zero means MaxMetadataFetches.
+	MetadataFetches int
 }
 
 // Server is the authorization server.
@@ -86,7 +89,7 @@ func New(st Store, cfg Config) *Server {
 	issuer := strings.TrimRight(cfg.Issuer, "/")
 	return &Server{store: st, issuer: issuer, resource: issuer + MCPPath, now: cfg.Now, log: cfg.Log,
 		usage:    auth.NewUsageRecorder(st.TouchOAuthGrants),
-		metadata: newMetadataFetcher(cfg.MetadataTransport, cfg.MetadataTimeout, cfg.Now)}
+		metadata: newMetadataFetcher(cfg.MetadataTransport, cfg.MetadataTimeout, cfg.MetadataFetches, cfg.Now)}
 }
 
 // Issuer is the issuer identifier (the base URL).

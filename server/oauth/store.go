@@ -19,8 +19,9 @@ type Client struct {
 	Scope        string // the scope the client registered with, as sent (informational)
 	CreatedAt    time.Time
 	// MetadataDocument marks a client whose client_id is the https URL of
-	// its metadata document (no registration); FetchedAt is when the row was
-	// last refreshed from it.
+	// its metadata document (no registration); FetchedAt is when the
+	// document was fetched. Such a client is stored when a user approves
+	// it, and refreshed from the document at each approval.
 	MetadataDocument bool
 	FetchedAt        *time.Time
 }
@@ -84,11 +85,13 @@ type Store interface {
 
 	CreateOAuthClient(ctx context.Context, c Client) error
 	OAuthClient(ctx context.Context, id string) (Client, error)
-	// UpsertOAuthMetadataClient stores a client described by its metadata
-	// document, or refreshes the stored one (keeping its created_at).
-	UpsertOAuthMetadataClient(ctx context.Context, c Client) error
 
-	CreateOAuthCode(ctx context.Context, c Code) error
+	// CreateOAuthCode stores an authorization code. With a metadata
+	// document client (the client as the user approved it), it also stores
+	// that client, or refreshes the stored one (keeping its created_at), in
+	// the same transaction: such a client is stored only once approved. A
+	// registered client passes nil.
+	CreateOAuthCode(ctx context.Context, c Code, metadataClient *Client) error
 	// RedeemOAuthCode marks the code used at `at` and returns it as it was
 	// before: a non-nil UsedAt means it had been redeemed already, and the
 	// store has then also marked it reused so that a grant still being

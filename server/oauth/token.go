@@ -79,10 +79,10 @@ func (s *Server) client(ctx context.Context, form url.Values) (Client, error) {
 	}
 	c, err := s.store.OAuthClient(ctx, id)
 	if errors.Is(err, finance.ErrNotFound) && IsMetadataClientID(id) {
-		// A metadata document client is stored when its document is fetched
-		// at authorization; one that never got that far has no code to redeem.
+		// A metadata document client is stored when a user approves it;
+		// one that was never approved has no code to redeem.
 		return Client{}, oauthError(http.StatusUnauthorized, "invalid_client",
-			"unknown client_id; this metadata document client has not been through authorization here")
+			"unknown client_id; no user has approved this metadata document client here")
 	} else if errors.Is(err, finance.ErrNotFound) {
 		return Client{}, oauthError(http.StatusUnauthorized, "invalid_client", "unknown client_id; register again")
 	}
