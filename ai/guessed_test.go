@@ -252,7 +252,7 @@ func ptr[T any](v T) *T { return &v }
 func TestVisionDraftsGuessThePayment(t *testing.T) {
 	f := newFakeService(t, completion(`{"items":[{"amount":492,"date":"2025-11-08","description":"Jollibee","category":"Food & Dining","payment_method":"Credit Card","account_id":null,"credit_card_id":"`+fixtureIDs["metro"]+`","notes":null}]}`))
 	res, err := f.engine(Config{VisionModel: "test-vision"}).ParseImages(context.Background(), fixture("YYYY-MM-DD"),
-		[]Image{{Data: []byte("\x89PNG\r\n\x1a\nfake"), ContentType: "image/png"}})
+		[]Image{imageFile(t, []byte("\x89PNG\r\n\x1a\nfake"), "image/png")})
 	if err != nil || len(res.Items) != 1 {
 		t.Fatalf("res %+v, err %v", res, err)
 	}

@@ -11,28 +11,23 @@ import (
 	"time"
 )
 
-// Image is an uploaded picture whose bytes were sniffed as PNG, JPEG or WebP.
+// Image is an uploaded picture, in a file of its own: its bytes were sniffed
+// as PNG, JPEG or WebP and its size in pixels checked before it got here. The
+// caller owns the file and removes it once parsing returns. Keeping images on
+// disk rather than in memory bounds what a parse holds: OCR reads the file
+// itself, and a vision model's request reads it only while it holds a job slot.
 type Image struct {
-	Data        []byte
+	Path        string
 	ContentType string // image/png, image/jpeg or image/webp
-}
-
-func (img Image) ext() string {
-	switch img.ContentType {
-	case "image/jpeg":
-		return ".jpg"
-	case "image/webp":
-		return ".webp"
-	}
-	return ".png"
 }
 
 // DefaultOCRCommand is the OCR program looked for on the PATH (Debian: tesseract-ocr).
 const DefaultOCRCommand = "tesseract"
 
 // OCR runs a tesseract-compatible command: OCR IMAGE stdout [options],
-// writing the text it reads to standard output. It runs without a shell,
-// on a private temporary copy of the image, under a timeout.
+// writing the text it reads to standard output. It runs without a shell, on
+// the image's own file, under a timeout; on Unix in a process group of its
+// own, which the timeout kills whole.
 type OCR struct {
 	path    string
 	timeout time.Duration
@@ -66,31 +61,29 @@ func FindOCR(command string, timeout time.Duration) (*OCR, error) {
 // DefaultOCRTimeout bounds one image's OCR.
 const DefaultOCRTimeout = 60 * time.Second
 
+// ocrWaitDelay bounds how long Read waits for the command's output pipes
+// once the command was killed or has exited: a process that left the group
+// (one that started a session of its own) could otherwise hold them open.
+const ocrWaitDelay = 2 * time.Second
+
 // Read returns the text of img.
 func (o *OCR) Read(ctx context.Context, img Image) (string, error) {
-	f, err := os.CreateTemp("", "finance-ocr-*"+img.ext())
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(img.Data); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		return "", err
-	}
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	// --psm 6: one uniform block of text, which keeps a receipt's price column on its
 	// lines (the default layout analysis splits it off as a second column).
-	cmd := exec.CommandContext(ctx, o.path, f.Name(), "stdout", "--psm", "6")
+	cmd := exec.CommandContext(ctx, o.path, img.Path, "stdout", "--psm", "6")
 	cmd.Env = append(os.Environ(), "OMP_THREAD_LIMIT=1") // one core per job; the server bounds the jobs
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = ocrWaitDelay
 	var out limitedBuffer
 	out.max = maxOCRText
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &stderr, n: 4 << 10}
-	err = cmd.Run()
+	err := cmd.Run()
+	// Whatever the command left running (a wrapper's children) goes with it:
+	// nothing of a job outlives its slot.
+	_ = killProcessGroup(cmd)
 	if ctx.Err() != nil {
 		return "", fmt.Errorf("OCR timed out after %s: %w", o.timeout, ctx.Err())
 	}

@@ -27,8 +27,10 @@ type Client struct {
 	noSchema atomic.Bool
 }
 
-// DefaultModelTimeout bounds one call to the service.
-const DefaultModelTimeout = 60 * time.Second
+// DefaultModelTimeout bounds one call to the service. A parse request waits
+// it out and still answers with the built-in parser within the server's
+// write timeout (see server.MaxAITimeout).
+const DefaultModelTimeout = 40 * time.Second
 
 // maxModelResponse bounds the bytes read of an answer.
 const maxModelResponse = 1 << 20

@@ -218,7 +218,7 @@ func TestVisionModelReadsImages(t *testing.T) {
 		t.Fatal("a vision model reads images")
 	}
 	png := []byte("\x89PNG\r\n\x1a\nfake")
-	res, err := e.ParseImages(context.Background(), fixture("YYYY-MM-DD"), []Image{{Data: png, ContentType: "image/png"}})
+	res, err := e.ParseImages(context.Background(), fixture("YYYY-MM-DD"), []Image{imageFile(t, png, "image/png")})
 	if err != nil || res.Engine != EngineOpenAI || len(res.Items) != 1 || res.Items[0].Amount.String() != "492.00" {
 		t.Fatalf("res %+v, err %v", res, err)
 	}

@@ -80,7 +80,7 @@ func TestOCRReceiptEndToEnd(t *testing.T) {
 	if ok, why := e.CanReadImages(); !ok {
 		t.Fatal(why)
 	}
-	img := Image{Data: aitest.ReceiptPNG(t, aitest.SampleReceipt), ContentType: "image/png"}
+	img := imageFile(t, aitest.ReceiptPNG(t, aitest.SampleReceipt), "image/png")
 	res, err := e.ParseImages(context.Background(), fixture("YYYY-MM-DD"), []Image{img, img})
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrInvalidStatus means the record's current state forbids the operation.
 	ErrInvalidStatus = errors.New("invalid status")
+	// ErrStorageFull means the server could not save because its storage is
+	// full (a full disk); the write was rolled back, so nothing of it is saved.
+	ErrStorageFull = errors.New("the server could not save: its disk is full")
 )
 
 // kindError carries a user-facing message while matching a sentinel with errors.Is.

@@ -40,6 +40,13 @@ type testEnv struct {
 
 func newTestEnv(t testing.TB, configure ...func(*server.Config)) *testEnv {
 	t.Helper()
+	return newTestEnvOn(t, nil, configure...)
+}
+
+// newTestEnvOn is newTestEnv with the server on wrap(db) rather than on the
+// database itself (a database whose disk is full, say); nil wraps nothing.
+func newTestEnvOn(t testing.TB, wrap func(*store.DB) server.Database, configure ...func(*server.Config)) *testEnv {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {
@@ -59,7 +66,11 @@ func newTestEnv(t testing.TB, configure ...func(*server.Config)) *testEnv {
 		c(&cfg)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := server.New(cfg, log, svc, db)
+	var sdb server.Database = db
+	if wrap != nil {
+		sdb = wrap(db)
+	}
+	srv := server.New(cfg, log, svc, sdb)
 	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: cfg.MCPCORSOrigins})
 	if err != nil {
 		t.Fatalf("mcpserver.New: %v", err)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -199,7 +201,14 @@ func imagesForm(t testing.TB, files ...[]byte) (string, string) {
 	return buf.String(), w.FormDataContentType()
 }
 
-var pngStub = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR")
+// pngStub is a whole PNG of one pixel: its header gives its size.
+var pngStub = func() []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}()
 
 func TestParseImagesWithoutEngine(t *testing.T) {
 	env, alice, _ := newAIEnv(t, func(c *Config) { c.AI = ai.New(ai.Config{}) })
@@ -323,4 +332,49 @@ func TestParseBusy(t *testing.T) {
 		wantHeaders: map[string]string{"Retry-After": "10", "RateLimit-Policy": `"ai-jobs";q=1;w=10`}}).run(t, env)
 	close(release)
 	<-done
+}
+
+// A model that never answers: parse-text still answers, with the built-in
+// parser's drafts, well within the server's write timeout, although the
+// model's own timeout (a minute) is longer than that timeout. The server
+// here runs with a write timeout of 3 seconds, as finance serve does with 60.
+func TestParseTextAnswersBeforeTheWriteTimeout(t *testing.T) {
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // then the server sees its client leave
+		<-r.Context().Done()               // and never answers before
+	}))
+	t.Cleanup(model.Close)
+	const writeTimeout = 3 * time.Second
+	eng := ai.New(ai.Config{BaseURL: model.URL + "/v1", Model: "m", ModelTimeout: time.Minute, HTTPClient: model.Client(),
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	env, alice, _ := newAIEnv(t, func(c *Config) { c.AI, c.WriteTimeout = eng, writeTimeout })
+	srv := httptest.NewUnstartedServer(env.srv.Handler())
+	srv.Config.WriteTimeout = writeTimeout
+	srv.Start()
+	t.Cleanup(srv.Close)
+
+	req, err := http.NewRequest(http.MethodPost, srv.URL+parseTextURL, strings.NewReader(textBody("taxi 99")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+alice.key)
+	req.Header.Set("Content-Type", "application/json")
+	client := &http.Client{Timeout: 30 * time.Second} // only catches a hang
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	defer resp.Body.Close()
+	var env2 struct {
+		Data ai.Result `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&env2); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("answer %d, %v", resp.StatusCode, err)
+	}
+	res := env2.Data
+	if res.Engine != ai.EngineBuiltin || len(res.Items) != 1 || res.Items[0].Amount == nil || res.Items[0].Amount.String() != "99.00" ||
+		len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "the AI service did not answer usefully") {
+		t.Errorf("answer %+v; want the built-in parser's draft and a warning about the AI service", res)
+	}
+	nothingWritten(t, alice)
 }

@@ -59,7 +59,7 @@ func (s *Server) readAll(r *http.Request) ([]byte, error) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, s.errTooLarge()
+			return nil, errTooLarge(tooLarge.Limit)
 		}
 		return nil, badRequest("Could not read the request body", nil)
 	}
@@ -78,7 +78,7 @@ func (s *Server) formAsJSON(r *http.Request) ([]byte, error) {
 	if err := r.ParseMultipartForm(s.cfg.MaxBodyBytes); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, s.errTooLarge()
+			return nil, errTooLarge(tooLarge.Limit)
 		}
 		return nil, badRequest("Request body is not a valid multipart form", nil)
 	}

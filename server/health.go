@@ -62,9 +62,17 @@ func (p *writeProbe) check(ctx context.Context, probe func(context.Context) erro
 }
 
 // checkDatabase reports the database's state: can it be read (on every
-// request), and does a write commit (the shared, periodic probe). The read
-// is asked only when no read begun during this request was answered: an
-// authenticated request has already had the credentials' freshness read.
+// request), and do writes commit. The read is asked only when no read begun
+// during this request was answered: an authenticated request has already
+// had the credentials' freshness read.
+//
+// Writes: a user's write that failed on the disk fails health at once, and
+// stands until a later transaction commits (a user's write, or the probe).
+// While the failure is younger than writeProbeInterval the probe is not
+// asked: on a nearly full disk its one small page may fit where the user's
+// write did not, and the failure would be cleared before anyone saw it.
+// Otherwise the shared, periodic probe answers, and its commit ends the
+// failure.
 func (s *Server) checkDatabase(ctx context.Context) (string, error) {
 	if start := requestStart(ctx); start.IsZero() || !s.db.ReadAnsweredSince(start) {
 		readCtx, cancel := context.WithTimeout(ctx, healthCheckTimeout)
@@ -73,8 +81,16 @@ func (s *Server) checkDatabase(ctx context.Context) (string, error) {
 			return databaseUnavailable, err
 		}
 	}
-	if err := s.probe.check(ctx, s.db.ProbeWrite, time.Now()); err != nil {
-		return databaseReadOnly, err
+	now := time.Now()
+	at, failure := s.db.WriteFailure()
+	if failure == nil || now.Sub(at) >= writeProbeInterval {
+		if err := s.probe.check(ctx, s.db.ProbeWrite, now); err != nil {
+			return databaseReadOnly, err
+		}
+		_, failure = s.db.WriteFailure()
+	}
+	if failure != nil {
+		return databaseReadOnly, failure
 	}
 	return databaseOK, nil
 }

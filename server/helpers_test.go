@@ -48,6 +48,13 @@ type testEnv struct {
 // limit; configure adjusts the Config before the server is built.
 func newTestEnv(t testing.TB, configure ...func(*Config)) *testEnv {
 	t.Helper()
+	return newTestEnvOn(t, nil, configure...)
+}
+
+// newTestEnvOn is newTestEnv with the server on wrap(db) rather than on the
+// database itself (a database whose disk is full, say); nil wraps nothing.
+func newTestEnvOn(t testing.TB, wrap func(*store.DB) Database, configure ...func(*Config)) *testEnv {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {
@@ -64,12 +71,17 @@ func newTestEnv(t testing.TB, configure ...func(*Config)) *testEnv {
 		t.Fatalf("NewJWT: %v", err)
 	}
 	svc := auth.NewService(db, issuer)
-	cfg := Config{BaseURL: testBaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media")}
+	cfg := Config{BaseURL: testBaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media"),
+		UploadDir: t.TempDir()}
 	for _, c := range configure {
 		c(&cfg)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return &testEnv{t: t, db: db, jwtSecret: secret, jwt: issuer, auth: svc, srv: New(cfg, log, svc, db)}
+	var sdb Database = db
+	if wrap != nil {
+		sdb = wrap(db)
+	}
+	return &testEnv{t: t, db: db, jwtSecret: secret, jwt: issuer, auth: svc, srv: New(cfg, log, svc, sdb)}
 }
 
 var userSeq atomic.Int64

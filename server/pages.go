@@ -137,6 +137,11 @@ type errorPage struct {
 // it to a status as the API does (one table, errorResponse). 5xx causes are
 // logged and not shown.
 func (s *Server) renderPageError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, finance.ErrStorageFull) {
+		s.log.ErrorContext(r.Context(), "page write found the disk full", "request_id", requestIDFrom(r.Context()),
+			"method", r.Method, "path", r.URL.Path, "err", err)
+		err = errNotSaved
+	}
 	var pf *pageFailure
 	if errors.As(err, &pf) {
 		if rerr := s.showFailure(w, r, pf); rerr == nil {
@@ -174,6 +179,11 @@ func (s *Server) showFailure(w http.ResponseWriter, r *http.Request, f *pageFail
 	return s.render(w, r, "error", pageView{Title: f.heading, Narrow: true, status: f.status,
 		Data: errorPage{Heading: f.heading, Message: f.message, Hint: f.hint}})
 }
+
+// errNotSaved is the page of a write that found the server's disk full: what
+// the API says, and the way back to the form, which the browser still holds.
+var errNotSaved = &pageFailure{status: http.StatusInsufficientStorage, heading: "Not saved",
+	message: storageFullMessage, hint: "Your browser's Back button returns to the form, which still holds what you entered, to send again later."}
 
 var errFormExpired = &pageFailure{status: http.StatusForbidden, heading: "This form has expired",
 	message: "The form could not be verified (it is older than your sign-in, or came from another site).",

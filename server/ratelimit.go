@@ -125,6 +125,19 @@ func (l *limiter) takeN(key string, n int) decision {
 	return l.decide(allowed, b.lim.TokensAt(now), n)
 }
 
+// peekN tells whether n tokens are there, taking none: a request that will
+// take them once it is known to be valid is refused early when they are not.
+func (l *limiter) peekN(key string, n int) decision {
+	if l == nil || l.rate.Unlimited() {
+		return decision{allowed: true}
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tokens := l.bucket(key, now).lim.TokensAt(now)
+	return l.decide(tokens >= float64(n), tokens, n)
+}
+
 // bucket returns key's bucket, made full when there is none. l.mu is held.
 func (l *limiter) bucket(key string, now time.Time) *bucket {
 	if now.Sub(l.swept) > time.Minute {

@@ -76,6 +76,12 @@ func errorResponse(err error, requestID string) (int, errorDetail) {
 		return http.StatusNotFound, errorDetail{Message: capitalize(err.Error()), Code: CodeNotFound}
 	case errors.Is(err, finance.ErrInvalidStatus):
 		return http.StatusBadRequest, errorDetail{Message: capitalize(err.Error()), Code: CodeInvalidStatus}
+	case errors.Is(err, finance.ErrStorageFull):
+		// 507 Insufficient Storage (RFC 4918 §11.5): the server, not the
+		// request, is at fault, and the write can be sent again as it is once
+		// there is room. The spec's codes have none for it; it is an internal
+		// failure, told plainly so that nobody wonders whether it was saved.
+		return http.StatusInsufficientStorage, errorDetail{Message: storageFullMessage, Code: CodeInternal, RequestID: requestID}
 	case errors.As(err, &ae):
 		switch {
 		case errors.Is(ae, auth.ErrUnauthenticated):
@@ -92,6 +98,11 @@ func errorResponse(err error, requestID string) (int, errorDetail) {
 		RequestID: requestID,
 	}
 }
+
+// storageFullMessage answers every write that found the server's disk full,
+// whichever door it came by (the API, an MCP tool, a page's form).
+const storageFullMessage = "The server could not save: its disk is full, so nothing was saved. " +
+	"Try again once its admin has freed space."
 
 func capitalize(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -68,10 +70,28 @@ type Config struct {
 	// wait their turn. 0 means one per CPU, which leaves at least half of
 	// the store's readers (two per CPU) and CPU time to cheap reads.
 	HeavyReads int
+	// UploadDir holds receipt photos while they are read (see uploads.go),
+	// normally the data directory's tmp folder (PrepareUploadDir); empty:
+	// the system's temporary directory.
+	UploadDir string
+	// MaxUploadBytes bounds the bytes of uploads the server receives at
+	// once (DefaultMaxUploadBytes when 0, and never below MinUploadBytes).
+	MaxUploadBytes int64
+	// WriteTimeout is the HTTP server's write timeout (WriteTimeout when
+	// 0): the AI parse routes answer well within it (aiContext).
+	WriteTimeout time.Duration
 }
 
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
 const DefaultMaxBodyBytes = 1 << 20
+
+// The HTTP server's timeouts (finance serve sets them): a request's body
+// must arrive within ReadTimeout of its start, and its answer be written
+// within WriteTimeout of the end of its headers.
+const (
+	ReadTimeout  = 60 * time.Second
+	WriteTimeout = 60 * time.Second
+)
 
 // HealthChecker checks the database for the health routes.
 type HealthChecker interface {
@@ -81,8 +101,13 @@ type HealthChecker interface {
 	// at or after t (for example the credentials' freshness check of the
 	// request's authentication), so that health need not Ping again.
 	ReadAnsweredSince(t time.Time) bool
-	// ProbeWrite reports whether a write commits, durably.
+	// ProbeWrite reports whether a write commits, durably. Its commit ends
+	// a standing WriteFailure.
 	ProbeWrite(ctx context.Context) error
+	// WriteFailure returns when and why the latest write that failed on the
+	// disk (a full disk) failed, while no later write has committed; a zero
+	// time and nil otherwise.
+	WriteFailure() (time.Time, error)
 }
 
 // Database is what the server needs of the store: health checks, the
@@ -129,6 +154,11 @@ type Server struct {
 	heavySlots chan struct{}
 	// heavyHook, when set by a test, runs in each heavy read once it has its slot.
 	heavyHook func()
+	// uploads counts the bytes of uploads in flight (Config.MaxUploadBytes).
+	uploads uploadBudget
+	// spoolHook, when set by a test, wraps the writer of each upload file
+	// (to fail as a full disk does).
+	spoolHook func(io.Writer) io.Writer
 }
 
 // Route is one registered route and the requirement its caller must meet.
@@ -180,6 +210,16 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	cfg.MaxUploadBytes = max(cfg.MaxUploadBytes, MinUploadBytes(cfg.MaxBodyBytes))
+	if cfg.UploadDir == "" {
+		cfg.UploadDir = os.TempDir()
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = WriteTimeout
+	}
 	if log == nil {
 		log = slog.Default()
 	}
@@ -199,6 +239,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		aiLimiter:        newLimiter("ai", cfg.AIRateLimit),
 		ai:               cfg.AI,
 		setupCode:        auth.NewSecret()[:26],
+		uploads:          uploadBudget{limit: cfg.MaxUploadBytes},
 	}
 	if s.ai == nil {
 		s.ai = ai.New(ai.Config{Log: log})
@@ -325,7 +366,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 
 func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrouter.Request) error {
 	if rt.Upload == 0 && r.ContentLength > s.cfg.MaxBodyBytes {
-		return s.errTooLarge()
+		return errTooLarge(s.cfg.MaxBodyBytes)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
 
@@ -462,9 +503,11 @@ func (s *Server) MountMCP(h http.Handler) {
 var errRateLimited = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
 	message: "Too many requests; retry after the number of seconds in the Retry-After header"}
 
-func (s *Server) errTooLarge() error {
+// errTooLarge refuses a body larger than limit, the limit of its route: the
+// server's body limit, and for a route that takes files, their limit besides.
+func errTooLarge(limit int64) error {
 	return &httpError{status: http.StatusRequestEntityTooLarge, code: CodeValidation,
-		message: fmt.Sprintf("Request body is larger than the %d byte limit", s.cfg.MaxBodyBytes)}
+		message: fmt.Sprintf("Request body is larger than the %d byte limit of this route", limit)}
 }
 
 // bearerToken reads Authorization: Bearer <token>, or else X-Service-API-Key

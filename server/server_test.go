@@ -437,7 +437,7 @@ func TestBodyLimit(t *testing.T) {
 		s := `{"email":"nobody@example.com","password":"`
 		return s + strings.Repeat("p", n-len(s)-2) + `"}`
 	}
-	tooLarge := fmt.Sprintf("Request body is larger than the %d byte limit", limit)
+	tooLarge := fmt.Sprintf("Request body is larger than the %d byte limit of this route", limit)
 	runScenarios(t, env, []apiScenario{
 		{
 			name:        "at the limit is read",

@@ -96,7 +96,7 @@ func (s *Server) setProfilePicture(ctx context.Context, userID string, image *pi
 	if image != nil {
 		name, err := s.savePicture(image)
 		if err != nil {
-			return finance.UserAccount{}, err
+			return finance.UserAccount{}, storageError(err)
 		}
 		pic.File = &name
 	}
@@ -211,7 +211,7 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 func (s *Server) formReadError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return s.errTooLarge()
+		return errTooLarge(tooLarge.Limit)
 	}
 	return badRequest("Request body is not a valid multipart form", nil)
 }

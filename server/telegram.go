@@ -76,7 +76,7 @@ func (s *Server) messagingWebhook(w http.ResponseWriter, r bunrouter.Request) er
 func (s *Server) readError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return s.errTooLarge()
+		return errTooLarge(tooLarge.Limit)
 	}
 	return badRequest("Could not read the request body", nil)
 }

@@ -10,11 +10,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/uptrace/bunrouter"
 
-	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server/auth"
 )
@@ -38,15 +36,7 @@ func (s *Server) receiptSubmit(w http.ResponseWriter, r bunrouter.Request) error
 	if !ok || err != nil {
 		return err
 	}
-	form, err := s.readImagesForm(r.Request, sid)
-	note := strings.TrimSpace(form.Note)
-	if err == nil && utf8.RuneCountInString(note) > finance.MaxDescription {
-		err = finance.Invalid("note", "must be at most "+strconv.Itoa(finance.MaxDescription)+" characters")
-	}
-	var res ai.Result
-	if err == nil {
-		res, err = s.parseReceiptImages(r.Context(), w.Header(), u.ID, form.Images)
-	}
+	note, res, err := s.parseReceiptForm(r.Request, w.Header(), u.ID, sid)
 	if err != nil {
 		return s.receiptRefused(w, r.Request, u, sid, note, err)
 	}

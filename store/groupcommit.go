@@ -41,13 +41,15 @@ type commitJob struct {
 type committer struct {
 	writer  *bun.DB
 	turns   *turns          // with other processes writing the same file
+	health  *writeHealth    // told how each transaction ended
 	jobs    chan *commitJob // unbuffered: a job handed over is in the committer's hands
 	quit    chan struct{}
 	stopped chan struct{}
 }
 
-func newCommitter(writer *bun.DB, t *turns) *committer {
-	c := &committer{writer: writer, turns: t, jobs: make(chan *commitJob), quit: make(chan struct{}), stopped: make(chan struct{})}
+func newCommitter(writer *bun.DB, t *turns, health *writeHealth) *committer {
+	c := &committer{writer: writer, turns: t, health: health,
+		jobs: make(chan *commitJob), quit: make(chan struct{}), stopped: make(chan struct{})}
 	go c.loop()
 	return c
 }
@@ -113,6 +115,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 	// The transaction outlives any one request: database/sql rolls a
 	// transaction back when the context it began with ends.
 	ctx := context.Background()
+	standing := c.health.failure.Load()
 	c.turns.yield()
 	var tx bun.Tx
 	err := c.turns.begin(func() (err error) {
@@ -120,6 +123,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 		return err
 	})
 	if err != nil {
+		c.health.failed(err)
 		answer(jobs, err)
 		return nil
 	}
@@ -130,7 +134,10 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 			_ = tx.Rollback()
 		} else if err := tx.Commit(); err != nil {
 			j.err = err
+		} else {
+			c.health.committed(standing)
 		}
+		c.health.failed(j.err)
 		close(j.done)
 		return nil
 	}
@@ -153,10 +160,16 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 	if err := tx.Commit(); err != nil {
 		// Nothing of the batch is stored, including what a failed write
 		// may have read from an earlier one (an idempotent replay).
+		c.health.failed(err)
 		answer(jobs, fmt.Errorf("store: commit: %w", err))
 		return nil
 	}
+	// The commit shows the disk took writes again, unless a write of the
+	// batch failed on it (its statement rolled back to its savepoint): on a
+	// nearly full disk, small writes may fit where a larger one did not.
+	c.health.committed(standing)
 	for _, j := range jobs {
+		c.health.failed(j.err)
 		close(j.done)
 	}
 	return nil
@@ -166,6 +179,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 // returns those that did not run.
 func (c *committer) broken(tx bun.Tx, ran, rest []*commitJob, err error) []*commitJob {
 	_ = tx.Rollback()
+	c.health.failed(err)
 	answer(ran, fmt.Errorf("store: write batch rolled back: %w", err))
 	return rest
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -40,9 +39,8 @@ type DB struct {
 	// when they arrive together (group commit).
 	commits *committer
 	turns   *turns // the "-writers" file the committer takes turns through
-	// lastDiskFailure is the latest write that failed on the disk since the
-	// last ProbeWrite, if any.
-	lastDiskFailure atomic.Pointer[diskFailure]
+	// writes is what the writes found of the disk (WriteFailure).
+	writes writeHealth
 }
 
 // busyTimeoutMS bounds how long a connection waits for another process (the
@@ -101,15 +99,15 @@ func Open(path string) (*DB, error) {
 		t.close()
 		return nil, errors.Join(fmt.Errorf("store: open credential cache: %w", err), rdb.Close(), wdb.Close())
 	}
-	writer := bun.NewDB(wdb, sqlitedialect.New())
-	return &DB{
-		path:    path,
-		writer:  writer,
-		reader:  bun.NewDB(rdb, sqlitedialect.New()),
-		creds:   creds,
-		commits: newCommitter(writer, t),
-		turns:   t,
-	}, nil
+	db := &DB{
+		path:   path,
+		writer: bun.NewDB(wdb, sqlitedialect.New()),
+		reader: bun.NewDB(rdb, sqlitedialect.New()),
+		creds:  creds,
+		turns:  t,
+	}
+	db.commits = newCommitter(db.writer, t, &db.writes)
+	return db, nil
 }
 
 // createOwnerOnly creates the database file, empty and with mode 0600, unless
@@ -226,11 +224,9 @@ func (db *DB) tx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) er
 		if err != nil && sc.failed == nil {
 			sc.failed = err
 		}
-		return err
+		return storageFull(err)
 	}
-	err := db.commits.run(ctx, fn)
-	db.noteWrite(err)
-	return err
+	return storageFull(db.commits.run(ctx, fn))
 }
 
 // notFound maps sql.ErrNoRows to a finance.ErrNotFound naming what.

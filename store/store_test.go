@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -552,5 +553,83 @@ func TestProbeWrite(t *testing.T) {
 	var n int
 	if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM health_probe").Scan(&n); err != nil || n != 1 {
 		t.Errorf("health_probe rows = %d (%v), want 1", n, err)
+	}
+}
+
+// A write that finds no room on the disk (SQLITE_FULL, here from the
+// writer's page limit) is finance.ErrStorageFull, stores nothing, and stands
+// as the writes' failure at once, for health to report; the next write that
+// commits ends it.
+func TestWriteOnAFullDisk(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	createUser(t, db, "ana@example.com")
+	pages, err := db.WriterPragma(ctx, "page_count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.WriterExec(ctx, "PRAGMA max_page_count = "+pages); err != nil {
+		t.Fatal(err)
+	}
+	if at, err := db.WriteFailure(); err != nil {
+		t.Fatalf("WriteFailure before any failed write = %v, %v", at, err)
+	}
+
+	big := newUser("ben@example.com")
+	big.Name = strings.Repeat("a name that needs pages of its own ", 4096)
+	err = db.CreateUser(ctx, big, "hash")
+	if !errors.Is(err, finance.ErrStorageFull) {
+		t.Fatalf("CreateUser on a full disk = %v, want finance.ErrStorageFull", err)
+	}
+	if _, err := db.UserByEmail(ctx, big.Email); !errors.Is(err, finance.ErrNotFound) {
+		t.Errorf("the refused user was stored: %v", err)
+	}
+	if n, err := db.CountUsers(ctx); err != nil || n != 1 {
+		t.Errorf("%d users (%v), want the first one only", n, err)
+	}
+	at, failure := db.WriteFailure()
+	if failure == nil || at.IsZero() || !strings.Contains(failure.Error(), "a write failed on the disk") {
+		t.Fatalf("WriteFailure right after the failed write = %v, %v; want the failure", at, failure)
+	}
+
+	if err := db.WriterExec(ctx, "PRAGMA max_page_count = 1073741823"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateUser(ctx, big, "hash"); err != nil {
+		t.Fatalf("CreateUser with room again: %v", err)
+	}
+	if _, failure := db.WriteFailure(); failure != nil {
+		t.Errorf("WriteFailure after a write committed = %v, want none", failure)
+	}
+}
+
+// ProbeWrite's commit ends a standing failure of the writes too, so that
+// health recovers without waiting for a user's write.
+func TestProbeWriteEndsAWriteFailure(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	pages, err := db.WriterPragma(ctx, "page_count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.WriterExec(ctx, "PRAGMA max_page_count = "+pages); err != nil {
+		t.Fatal(err)
+	}
+	big := newUser("ben@example.com")
+	big.Name = strings.Repeat("a name that needs pages of its own ", 4096)
+	if err := db.CreateUser(ctx, big, "hash"); !errors.Is(err, finance.ErrStorageFull) {
+		t.Fatalf("CreateUser on a full disk = %v, want finance.ErrStorageFull", err)
+	}
+	if _, failure := db.WriteFailure(); failure == nil {
+		t.Fatal("no standing failure after the failed write")
+	}
+	if err := db.WriterExec(ctx, "PRAGMA max_page_count = 1073741823"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ProbeWrite(ctx); err != nil {
+		t.Fatalf("ProbeWrite with room again: %v", err)
+	}
+	if _, failure := db.WriteFailure(); failure != nil {
+		t.Errorf("WriteFailure after the probe committed = %v, want none", failure)
 	}
 }

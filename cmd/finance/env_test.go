@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -39,8 +40,8 @@ func parseServeFlags(t *testing.T, env map[string]string, args ...string) (serve
 
 var serveDefaults = serveFlags{
 	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
-	authorizeRateLimit: "30/min", maxBody: server.DefaultMaxBodyBytes, accessLog: true, aiTimeout: ai.DefaultModelTimeout,
-	aiRateLimit: "60/h", telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
+	authorizeRateLimit: "30/min", maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, accessLog: true,
+	aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h", telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
 }
 
 func TestServeFlagsFromTheEnvironment(t *testing.T) {
@@ -159,6 +160,12 @@ func TestAIConfiguration(t *testing.T) {
 		{"a service without a model", func(f *serveFlags) { f.aiBaseURL = "http://127.0.0.1:11434/v1" }, "neither --ai-model nor --ai-vision-model"},
 		{"not an http URL", func(f *serveFlags) { f.aiBaseURL, f.aiModel = "127.0.0.1:11434", "m" }, "want an http or https URL"},
 		{"no timeout", func(f *serveFlags) { f.aiTimeout = 0 }, "--ai-timeout must be above 0"},
+		// A parse waits for a job slot (5 s) and the model, then answers with
+		// the built-in parser, within the 60 s write timeout with 10 s to spare.
+		{"the longest timeout", func(f *serveFlags) { f.aiTimeout = 45 * time.Second }, ""},
+		{"a timeout as long as the write timeout", func(f *serveFlags) { f.aiTimeout = time.Minute },
+			"--ai-timeout 1m0s is too long: at most 45s, so that when the AI service does not answer, " +
+				"the built-in parser's drafts still reach the client before the server's 1m0s write timeout"},
 		{"a missing OCR command", func(f *serveFlags) { f.ocrCommand = "/nonexistent/ocr" }, "--ocr-command"},
 	}
 	for _, tt := range tests {
@@ -268,5 +275,28 @@ func TestReadmeConfigurationTable(t *testing.T) {
 	}
 	if diff := cmp.Diff(envFlags(t), rows); diff != "" {
 		t.Errorf("README configuration rows (-flags +README):\n%s", diff)
+	}
+}
+
+// TestUploadBoundConfiguration: serve refuses a bound on uploads in flight
+// that the largest upload could never fit in.
+func TestUploadBoundConfiguration(t *testing.T) {
+	least := server.MinUploadBytes(server.DefaultMaxBodyBytes)
+	for _, tt := range []struct {
+		bound, maxBody int64
+		wantErr        string
+	}{
+		{server.DefaultMaxUploadBytes, server.DefaultMaxBodyBytes, ""},
+		{least, server.DefaultMaxBodyBytes, ""},
+		{least, 0, ""}, // --max-body 0: the default
+		{least - 1, server.DefaultMaxBodyBytes, fmt.Sprintf("--max-upload-bytes %d is too small: at least %d,", least-1, least)},
+		{least, server.DefaultMaxBodyBytes + 1, fmt.Sprintf("--max-upload-bytes %d is too small: at least %d,", least, least+1)},
+	} {
+		f := serveDefaults
+		f.maxUploadBytes, f.maxBody = tt.bound, tt.maxBody
+		err := f.checkUploads()
+		if (tt.wantErr == "") != (err == nil) || err != nil && !strings.HasPrefix(err.Error(), tt.wantErr) {
+			t.Errorf("--max-upload-bytes %d --max-body %d: %v; want %q", tt.bound, tt.maxBody, err, tt.wantErr)
+		}
 	}
 }

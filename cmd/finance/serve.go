@@ -34,7 +34,7 @@ type serveFlags struct {
 	authorizeRateLimit        string
 	rateBurst, loginBurst     int
 	corsOrigins               []string
-	maxBody                   int64
+	maxBody, maxUploadBytes   int64
 	accessLog, trustProxy     bool
 	// AI parsing: an OpenAI-compatible service, OCR, and the per-user budget.
 	aiBaseURL, aiModel, aiVisionModel, aiAPIKey string
@@ -71,13 +71,16 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	burstVar(fl, &f.loginBurst, "login-rate-burst", 10, "largest burst of sign-in attempts per client IP")
 	rateVar(fl, &f.authorizeRateLimit, "authorize-rate-limit", "30/min", "OAuth authorization requests (the consent page and its form) per client IP: N/s, N/min, N/h or off")
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
+	fl.Int64Var(&f.maxUploadBytes, "max-upload-bytes", server.DefaultMaxUploadBytes,
+		"bytes of uploads (receipt photos) the server receives at once, held in DATA_DIR/"+server.UploadDirName+"; more are refused with 429 until some are done")
 	boolVar(fl, &f.accessLog, "access-log", true, "log one line per request: true or false (also 1/0, yes/no, on/off)")
 	boolVar(fl, &f.trustProxy, "trust-proxy", false, "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
 	fl.StringVar(&f.aiBaseURL, "ai-base-url", "", "OpenAI-compatible chat-completions service for AI parsing, e.g. http://127.0.0.1:11434/v1 (Ollama); empty: the built-in parser only")
 	fl.StringVar(&f.aiModel, "ai-model", "", "model that reads expense text (needs --ai-base-url)")
 	fl.StringVar(&f.aiVisionModel, "ai-vision-model", "", "model that reads receipt photos (needs --ai-base-url)")
 	fl.StringVar(&f.aiAPIKey, "ai-api-key", "", "API key of the AI service, sent as a bearer token (local servers need none)")
-	fl.DurationVar(&f.aiTimeout, "ai-timeout", ai.DefaultModelTimeout, "longest wait for one answer of the AI service")
+	fl.DurationVar(&f.aiTimeout, "ai-timeout", ai.DefaultModelTimeout,
+		fmt.Sprintf("longest wait for one answer of the AI service, at most %s", server.MaxAITimeout(server.WriteTimeout, ai.DefaultJobWait)))
 	fl.StringVar(&f.ocrCommand, "ocr-command", "", "OCR program for receipt photos, called as CMD IMAGE stdout (default: tesseract, when it is on the PATH)")
 	rateVar(fl, &f.aiRateLimit, "ai-rate-limit", "60/h", "AI parsing calls per user (an image counts 5): N/s, N/min, N/h or off")
 	fl.StringSliceVar(&f.corsOrigins, "cors-origin", nil, "a browser origin (https://host[:port]) allowed to call /api/mcp from its pages (CORS); repeat or comma-separate for more; none by default")
@@ -115,6 +118,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.checkUploads(); err != nil {
+		return err
+	}
 	aiRate, err := server.ParseRate(f.aiRateLimit, 0)
 	if err != nil {
 		return fmt.Errorf("--ai-rate-limit: %w", err)
@@ -147,6 +153,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("JWT signing key: %w", err)
 	}
 	warnLoosePermissions(log, c.dataDir)
+	uploadDir := filepath.Join(c.dataDir, server.UploadDirName)
+	if err := server.PrepareUploadDir(uploadDir); err != nil {
+		return fmt.Errorf("upload directory: %w", err)
+	}
 	issuer, err := auth.NewJWT(secret, auth.DefaultJWTTTL)
 	if err != nil {
 		return err
@@ -169,6 +179,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate, AuthorizeRateLimit: authorizeRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
+		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes, WriteTimeout: server.WriteTimeout,
 		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 		Telegram: bot, WebhookRateLimit: webhookRate,
@@ -194,8 +205,8 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	httpServer := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      60 * time.Second,
+		ReadTimeout:       server.ReadTimeout,
+		WriteTimeout:      server.WriteTimeout,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -268,7 +279,13 @@ func (f serveFlags) aiEngine(log *slog.Logger) (*ai.Engine, error) {
 		return nil, errors.New("--ai-model and --ai-vision-model need --ai-base-url, the address of the service that runs them")
 	}
 	if f.aiTimeout <= 0 {
-		return nil, errors.New("--ai-timeout must be above 0, such as 60s")
+		return nil, errors.New("--ai-timeout must be above 0, such as 40s")
+	}
+	// A parse waits for a job slot, then for the model, then answers with the
+	// built-in parser if the model did not: all within the write timeout.
+	if limit := server.MaxAITimeout(server.WriteTimeout, ai.DefaultJobWait); f.aiTimeout > limit {
+		return nil, fmt.Errorf("--ai-timeout %s is too long: at most %s, so that when the AI service does not answer, "+
+			"the built-in parser's drafts still reach the client before the server's %s write timeout", f.aiTimeout, limit, server.WriteTimeout)
 	}
 	ocr, err := ai.FindOCR(f.ocrCommand, 0)
 	if err != nil {
@@ -286,6 +303,20 @@ func textEngine(f serveFlags) string {
 		return "model " + f.aiModel + ", built-in as fallback"
 	}
 	return "built-in"
+}
+
+// checkUploads refuses a bound on uploads in flight that would refuse the
+// largest upload every time.
+func (f serveFlags) checkUploads() error {
+	maxBody := f.maxBody
+	if maxBody <= 0 {
+		maxBody = server.DefaultMaxBodyBytes
+	}
+	if least := server.MinUploadBytes(maxBody); f.maxUploadBytes < least {
+		return fmt.Errorf("--max-upload-bytes %d is too small: at least %d, one Record page's five 5 MiB photos with --max-body besides",
+			f.maxUploadBytes, least)
+	}
+	return nil
 }
 
 // firstUserCommand is the command line that creates the first user of a
