@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -332,5 +333,47 @@ func TestExpensesList(t *testing.T) {
 	other := b.post(ExpensesPath+"/0190f1a2-0000-7000-8000-000000000000/void", url.Values{"csrf": {csrf(t, page)}})
 	if other.status != http.StatusNotFound {
 		t.Errorf("void an unknown expense: %d", other.status)
+	}
+}
+
+// An address no route has is a page for a person (the navigation when
+// signed in, a way to sign in when not) and the JSON envelope for a
+// program, with status 404 either way; the address is never repeated.
+func TestUnknownPathPage(t *testing.T) {
+	env, _, b := webApp(t)
+	visitor := env.browser(t)
+	const planted = "/nope%3Cb%3Eplanted%3C%2Fb%3E"
+	nav := `<nav class="nav" aria-label="Main">`
+	for _, path := range []string{"/nope", planted, "/expenses/", "/settings/nope/deeper", "/api-keys"} {
+		x := b.get(path)
+		wantPage(t, "signed in, GET "+path, x, http.StatusNotFound, "<h1>Page not found</h1>", "There is no page at this address.",
+			nav, `action="/logout"`, `href="/">Go to the start page</a>`)
+		checkPageHeaders(t, x)
+		if ct := x.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Errorf("GET %s: Content-Type %q", path, ct)
+		}
+		if x.contains("No route for") || x.contains("planted") || x.contains(`"success"`) {
+			t.Errorf("GET %s shows the API's answer or the address:\n%s", path, x.body)
+		}
+		v := visitor.get(path)
+		wantPage(t, "signed out, GET "+path, v, http.StatusNotFound, "<h1>Page not found</h1>", `<a class="button" href="/login">Sign in</a>`)
+		if v.contains(nav) || v.contains("planted") {
+			t.Errorf("signed out, GET %s shows the navigation or the address:\n%s", path, v.body)
+		}
+	}
+	if x := b.post("/nope", url.Values{"csrf": {"x"}}); x.status != http.StatusNotFound || !x.contains("<h1>Page not found</h1>") {
+		t.Errorf("POST /nope: %d\n%s", x.status, x.body)
+	}
+	if x := b.send(http.MethodHead, "/nope", "", ""); x.status != http.StatusNotFound || len(x.body) != 0 {
+		t.Errorf("HEAD /nope: %d with %d bytes", x.status, len(x.body))
+	}
+	// Programs keep the envelope, a session cookie or not.
+	for _, path := range []string{"/api/v1/nope", "/api/nope", "/api", "/api/v1/health/", "/.well-known/nope"} {
+		x := b.get(path)
+		var env apiEnvelope
+		if err := json.Unmarshal(x.body, &env); err != nil || x.status != http.StatusNotFound || env.Error == nil ||
+			env.Error.Code != CodeNotFound || env.Error.Message != "No route for GET on this path; the routes are listed at /api/docs" {
+			t.Errorf("GET %s: %d %s\n%s", path, x.status, x.header.Get("Content-Type"), x.body)
+		}
 	}
 }
