@@ -81,9 +81,10 @@ type pageView struct {
 	Narrow    bool   // a single form (sign-in, setup, consent) rather than a list
 	User      *finance.User
 	CSRF      string
-	Notice string
-	Error  string
-	Data   any
+	Notice    string
+	Error     string
+	ErrorLink *pageLink // where to do what Error advises, if anywhere
+	Data      any
 
 	status     int
 	formAction string // an extra form-action source (the consent page's redirect target)

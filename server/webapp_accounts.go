@@ -72,7 +72,8 @@ func label(value string) string {
 
 // refusal fills p with a refused write's status and message: a validation
 // problem as "<prefix> <the problems>." with its fields returned for the
-// form, any other refusal in the API's words. ok is false when err is a
+// form, a refusalAdvice as its advice and link, any other refusal in the
+// API's words. ok is false when err is a
 // failure rather than a refusal.
 func refusal(p *pageView, err error, prefix string) (fields map[string]string, ok bool) {
 	status, ok := pageRefusal(err)
@@ -84,6 +85,11 @@ func refusal(p *pageView, err error, prefix string) (fields map[string]string, o
 	if errors.As(err, &ve) {
 		p.Error = prefix + " " + ve.Error() + "."
 		return ve.Fields, true
+	}
+	var advice *refusalAdvice
+	if errors.As(err, &advice) {
+		p.Error, p.ErrorLink = advice.message, &advice.link
+		return nil, true
 	}
 	_, detail := errorResponse(err, "")
 	p.Error = detail.Message
