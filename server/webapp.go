@@ -342,12 +342,6 @@ func withQuery(path string, q url.Values) string {
 	return path + "?" + q.Encode()
 }
 
-// sortChoice is one "Sort by" option of a list.
-type sortChoice struct{ Value, Label string }
-
-// sortLabels name the API's sortBy values on the page.
-var sortLabels = map[string]string{"date": "Date", "amount": "Amount", "description": "Description", "created_at": "Time recorded"}
-
 // listView is what a list page shows around its rows: the filter form
 // with its problems, the page links and the CSV download of the same rows.
 type listView struct {
@@ -358,7 +352,7 @@ type listView struct {
 	Fields     map[string]string
 	Categories []finance.CategoryOption
 	Statuses   []choice // the active rows, or the voided ones
-	Sorts      []sortChoice
+	Sorts      []choice
 	Pagination finance.Pagination
 	Prev, Next string // links to the pages around this one, "" when none
 	Back       string // this page's address, where a void returns to
@@ -389,10 +383,7 @@ func (s *Server) listRequest(r *http.Request, u finance.User, path string, kind 
 		return listView{}, listRange{}, err
 	}
 	v := listView{Show: show, Path: path, Noun: strings.TrimPrefix(path, "/"), Filter: filter, Fields: map[string]string{}, Categories: cats,
-		Statuses: choices(statuses...), CSV: withQuery(path+".csv", filter.query())}
-	for _, s := range spec.Sorts {
-		v.Sorts = append(v.Sorts, sortChoice{Value: s, Label: sortLabels[s]})
-	}
+		Statuses: choices(statuses...), Sorts: choices(spec.Sorts...), CSV: withQuery(path+".csv", filter.query())}
 	q := filter.query()
 	if filter.Page != "" {
 		q.Set("page", filter.Page)

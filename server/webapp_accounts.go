@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,11 +56,23 @@ var valueWords = map[string]string{
 	"e_wallet": "E-wallet", "soa_payment": "Statement payment", "loan_payment": "Loan payment",
 	"add_on": "Add-on", "debit": "Money out (debit)", "credit": "Money in (credit)",
 	"none": "No interest", "created_at": "Date added",
+	"ok": "On track", "warning": "Near limit", "exceeded": "Over limit", // a budget's state
+	"biweekly": "Every two weeks", "semiannual": "Twice a year",
+	"expense": "Expense", "income": "Income", "pro": "Pro", "free": "Free",
 }
 
 // label is an API value in words: "partially_paid" is "Partially paid".
-// Templates call it as {{label .Status}}.
-func label(value string) string {
+// Templates call it as {{label .Status}}, with a string or any string type
+// (finance.AccountType, say); a nil pointer is "".
+func label(v any) string {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.String {
+		return ""
+	}
+	value := rv.String()
 	if w, ok := valueWords[value]; ok {
 		return w
 	}
