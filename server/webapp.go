@@ -524,8 +524,8 @@ func (s *Server) expensesView(r *http.Request, u finance.User, filter listFilter
 }
 
 // expensesCSV downloads every expense through the list's filter (the
-// active ones unless it asks for the voided ones) and sort. A split expense is one row, its category "Split" and its parts
-// in the parts column.
+// active ones unless it asks for the voided ones) and sort. A split expense
+// is one row, its category "Split" and its parts in the parts column.
 func (s *Server) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	u, _, ok, err := s.signedIn(w, r.Request)
 	if !ok || err != nil {
@@ -593,7 +593,7 @@ func (s *Server) expenseVoidAdvice(ctx context.Context, userID, id string, refus
 				link: pageLink{Href: BillsPath + "/" + p.BillID, Text: "Open the bill"}}
 		}
 	}
-	if e.CardTransactionID == nil || e.CardTransactionStatus == nil || e.Status == finance.StatusVoided {
+	if e.CardTransactionID == nil || e.Status == finance.StatusVoided {
 		return refused
 	}
 	t, err := s.ledger.GetCardTransaction(ctx, userID, *e.CardTransactionID)

@@ -86,8 +86,7 @@ func label(v any) string {
 // refusal fills p with a refused write's status and message: a validation
 // problem as "<prefix> <the problems>." with its fields returned for the
 // form, a refusalAdvice as its advice and link, any other refusal in the
-// API's words. ok is false when err is a
-// failure rather than a refusal.
+// API's words. ok is false when err is a failure rather than a refusal.
 func refusal(p *pageView, err error, prefix string) (fields map[string]string, ok bool) {
 	status, ok := pageRefusal(err)
 	if !ok {
