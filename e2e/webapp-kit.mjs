@@ -1,8 +1,9 @@
 // What every web app journey shares: a headless Chromium, a fresh server
 // with its first user signed in, the phone and desktop sizes, and snap(),
 // which screenshots a page in light and dark, checks that nothing scrolls
-// sideways and runs the accessibility linter (axe-core, pinned in
-// package.json) over it: a serious or critical violation fails the test.
+// sideways or sticks out of its card and that no API value is shown as it
+// is, and runs the accessibility linter (axe-core, pinned in package.json)
+// over it: a serious or critical violation fails the test.
 //
 // Screenshots go to SCREENSHOT_DIR (CI keeps them as artifacts), by
 // default a temporary directory that is printed at the end.
@@ -46,9 +47,66 @@ export async function assertAccessible(page, name) {
 }
 
 /**
+ * What sticks out of the page's cards: each table, chip (.badge) and
+ * scrolling region wider than the card (or stat, or main) that holds it,
+ * as "what [left,right] in where [left,right]". A table may scroll inside
+ * its region (.table-scroll, .table-wrap: a focusable, labelled box for a
+ * table too wide for a phone) unless strict, where it must fit that region.
+ */
+export async function overflowing(page, { strict = false } = {}) {
+  return page.evaluate((strict) => {
+    const out = [];
+    const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.classList.length ? `.${[...el.classList].join('.')}` : ''}`;
+    for (const el of document.querySelectorAll('main table, main .badge, main .table-scroll, main .table-wrap')) {
+      const r = el.getBoundingClientRect();
+      if (!r.width) continue;
+      const box = el.parentElement.closest('.card, .stat, main, .table-scroll, .table-wrap');
+      if (!strict && box.matches('.table-scroll, .table-wrap')) continue;
+      const b = box.getBoundingClientRect(), cs = getComputedStyle(box);
+      const left = b.left + parseFloat(cs.borderLeftWidth), right = b.right - parseFloat(cs.borderRightWidth);
+      if (r.left < left - 0.5 || r.right > right + 0.5) {
+        out.push(`${name(el)} [${Math.round(r.left)},${Math.round(r.right)}] in ${name(box)} [${Math.round(left)},${Math.round(right)}]`);
+      }
+    }
+    return out;
+  }, strict);
+}
+
+// API values that have words of their own on the pages: shown as they are,
+// they are the program's words, not the person's. A value with an
+// underscore counts anywhere; a plain word when it is all of an element's
+// text (an account's type under its name, say).
+const rawValues = ['e_wallet', 'partially_paid', 'soa_payment', 'loan_payment', 'bill_payment', 'add_on', 'created_at',
+  'credit_card', 'card_transaction', 'installment_plan'];
+const rawWords = ['savings', 'checking', 'e_wallet', 'cash', 'other', 'unpaid', 'paid', 'skipped', 'waived', 'cancelled',
+  'completed', 'active', 'paused', 'archived', 'posted', 'voided', 'unbilled', 'billed', 'converted', 'purchase', 'fee',
+  'interest', 'refund', 'installment', 'weekly', 'biweekly', 'monthly', 'quarterly', 'semiannual', 'yearly', 'ok', 'warning',
+  'exceeded', 'low', 'moderate', 'high', 'critical', 'revoked', 'expired', 'debit', 'credit', 'manual', 'adjustment',
+  'diminishing', 'annual', 'day', 'week', 'month', 'expense', 'income'];
+
+/** The API values the page shows as they are (see rawValues), as "value in text". */
+export async function rawValuesShown(page) {
+  return page.evaluate(({ rawValues, rawWords }) => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('script, style, code, pre, textarea')) continue;
+      const text = n.nodeValue;
+      for (const v of rawValues) if (new RegExp(`(^|[^\\w-])${v}($|[^\\w-])`).test(text)) out.push(`${v} in ${text.trim()}`);
+      // A text that starts with one space goes on from the text before it: a word of a sentence.
+      if (/^ \S/.test(text)) continue;
+      if (rawWords.includes(text.trim()) && n.parentElement.textContent.trim() === text.trim()) out.push(`${text.trim()} in <${n.parentElement.tagName.toLowerCase()}>`);
+    }
+    return out;
+  }, { rawValues, rawWords });
+}
+
+/**
  * Screenshots the page in light and dark at its context's size (named
- * webapp-<name>-<size>[-dark].png), checks it does not scroll sideways, and
- * runs the accessibility linter in both color schemes.
+ * webapp-<name>-<size>[-dark].png), checks it does not scroll sideways,
+ * that nothing sticks out of its card (overflowing) and that no API value
+ * is shown as it is (rawValuesShown), and runs the accessibility linter in
+ * both color schemes.
  */
 export async function snap(page, name, size = 'phone') {
   await page.screenshot({ path: join(shots, `webapp-${name}-${size}.png`), fullPage: true });
@@ -59,6 +117,8 @@ export async function snap(page, name, size = 'phone') {
   await page.emulateMedia({ colorScheme: 'light' });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `${name} scrolls sideways at ${size} width by ${overflow}px`);
+  assert.deepEqual(await overflowing(page), [], `${name} at ${size} width: these stick out of their cards`);
+  assert.deepEqual(await rawValuesShown(page), [], `${name} shows API values as they are`);
 }
 
 /**

@@ -124,9 +124,9 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   assert.match(await page.textContent('main'), /\$1,234\.50 spent of \$2,000\.00/);
   await main(page).getByRole('link', { name: 'Home' }).click();
   await page.waitForURL((u) => new URL(u).pathname === '/');
-  const budgets = await page.locator('#budgets-heading + table tbody tr').evaluateAll((rows) =>
+  const budgets = await page.locator('#budgets-table tbody tr').evaluateAll((rows) =>
     rows.map((r) => [...r.children].map((c) => c.textContent.trim())));
-  assert.deepEqual(budgets, [['Pets', '$1,234.50', '$2,000.00', 'warning']]);
+  assert.deepEqual(budgets, [['Pets Near limit', '$1,234.50', '$2,000.00']]);
 
   // A profile picture, uploaded and shown (the CSP allows this site's images).
   await page.goto(`${finance.baseURL}/settings/profile`);

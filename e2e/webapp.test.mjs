@@ -1,15 +1,19 @@
 // Headless Chromium walks the web app's first journey on a fresh server
 // at phone size (390×844): first-run setup, Home, recording an expense (a
 // refused form first, then a valid one), seeing it in Home's spending chart
-// and its figures table, and finding it in the expense list; then the same
-// user signs in at desktop width, adds an account and a card, records with
-// the two other methods and sees all three on Home. Every page is
+// and its figures table, and finding it in the expense list; then income
+// and budgets (one over its limit) fill Home's widest tables, which must fit
+// their cards. The same user signs in at desktop width, adds an account and
+// a card, records with the two other methods and sees all three on Home
+// with its budgets, then voids an expense after its confirm step and finds
+// it under the Voided filter. An unknown address is a page, with the
+// navigation when signed in and a way to sign in when not. Every page is
 // screenshotted in light and dark and checked by the accessibility linter
 // (see webapp-kit.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, navLink, openContext, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+import { desktop, launchBrowser, navLink, openContext, overflowing, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
 
 let finance, browser;
 
@@ -73,10 +77,42 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   assert.match(await page.textContent('main'), /Lunch with Ana/);
   await snap(page, '5-expenses');
 
+  // A salary and budgets give Home its widest tables: income and spending
+  // in six-digit figures, and budgets with one over its limit. They fit
+  // their cards at phone width, with no scrolling inside them either.
+  await page.goto(`${finance.baseURL}/record?kind=income`);
+  await page.locator('#amount').fill('150000');
+  await page.getByLabel('Description').fill('November salary');
+  await page.getByLabel('Category').selectOption('Salary');
+  await page.getByRole('button', { name: 'Save income' }).click();
+  await page.waitForURL('**/?month=*&notice=income-recorded');
+  await navLink(page, 'Settings').click();
+  await page.getByRole('link', { name: /Budgets/ }).click();
+  await page.waitForURL('**/settings/budgets');
+  for (const [category, limit] of [['Food & Dining', '200'], ['Groceries', '900'], ['Rent & Housing', '25000'], ['Shopping', '520'],
+    ['Transportation', '3000']]) {
+    await page.getByLabel(`Monthly limit for ${category}`).fill(limit);
+  }
+  await page.getByLabel('Warning at % for Shopping').fill('90');
+  await page.getByRole('button', { name: 'Save budgets' }).click();
+  await page.waitForURL('**/settings/budgets?notice=budgets-saved');
+  await navLink(page, 'Home').click();
+  await page.waitForURL((u) => new URL(u).pathname === '/');
+  assert.deepEqual(await budgetRows(page), [['Food & Dining Over limit', '₱250.50', '₱200.00'], ['Groceries On track', '₱0.00', '₱900.00'],
+    ['Rent & Housing On track', '₱0.00', '₱25,000.00'], ['Shopping On track', '₱0.00', '₱520.00'], ['Transportation On track', '₱0.00', '₱3,000.00']]);
+  assert.match(await page.textContent('#income-spending-table tfoot'), /Total₱150,000\.00₱250\.50₱149,749\.50/);
+  assert.deepEqual(await overflowing(page, { strict: true }), [], 'Home at phone width: these stick out of their cards');
+  await snap(page, '4-home-budgets');
+
   assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
   await context.close();
 });
 
+
+/** The rows of Home's budgets table as their cells' text. */
+function budgetRows(page) {
+  return page.locator('#budgets-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent.trim())));
+}
 
 /** Opens the collapsed section (a details element) that holds field. */
 async function openSection(page, field) {
@@ -131,8 +167,13 @@ test('at desktop width the same user adds an account and a card, records with ea
   assert.deepEqual(await page.locator('#spending-table tbody tr').evaluateAll((rows) =>
     rows.map((r) => [...r.children].map((c) => c.textContent.trim()))),
   [['Groceries', '₱1,000.25'], ['Shopping', '₱499.25'], ['Food & Dining', '₱250.50']]);
-  assert.match(await page.textContent('#accounts-heading ~ *'), /Payroll[\s\S]*₱3,999\.75/);
+  assert.match(await page.textContent('#accounts-heading ~ *'), /PayrollSavings₱3,999\.75/); // the account's type in words
   assert.match(await page.textContent('#cards-heading ~ *'), /Outstanding balance₱499\.25/);
+  // Groceries and Shopping now pass their limits; the chips sit inside the half-width card.
+  assert.deepEqual(await budgetRows(page), [['Food & Dining Over limit', '₱250.50', '₱200.00'], ['Groceries Over limit', '₱1,000.25', '₱900.00'],
+    ['Rent & Housing On track', '₱0.00', '₱25,000.00'], ['Shopping Near limit', '₱499.25', '₱520.00'],
+    ['Transportation On track', '₱0.00', '₱3,000.00']]);
+  assert.deepEqual(await overflowing(page, { strict: true }), [], 'Home at desktop width: these stick out of their cards');
   await snap(page, '6-home-three-methods', desktop.name);
 
   await navLink(page, 'Expenses').click();
@@ -141,9 +182,56 @@ test('at desktop width the same user adds an account and a card, records with ea
   for (const e of ['Lunch with Ana', 'Weekly groceries', 'Shoes']) assert.ok(text.includes(e), `the list lacks ${e}`);
   assert.match(await page.textContent('#list-heading'), /3 expenses$/);
   await snap(page, '5-expenses', desktop.name);
+
+  // Void asks first and says what else it reverses; the Voided filter finds the expense again.
+  const row = page.locator('main .list li', { hasText: 'Weekly groceries' });
+  await row.locator('summary', { hasText: 'Void' }).click();
+  assert.match(await row.locator('.confirm-form p').textContent(), /^Void Weekly groceries of ₱1,000\.25 on .+\? Its debit from the account is reversed\. This cannot be undone/);
+  await snap(page, '5-expenses-void-confirm', desktop.name);
+  await row.getByRole('button', { name: 'Void this expense' }).click();
+  await page.waitForURL('**/expenses?notice=expense-voided');
+  assert.match(await page.textContent('[role=status]'), /The expense has been voided/);
+  assert.match(await page.textContent('#list-heading'), /2 expenses$/);
+  await page.getByLabel('Status').selectOption('voided');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL('**/expenses?*status=voided*');
+  assert.match(await page.textContent('#list-heading'), /1 voided expense$/);
+  assert.match(await page.textContent('main .list'), /Weekly groceries ₱1,000\.25[\s\S]*Groceries · Account Debit · Voided/);
+  assert.equal(await page.locator('main .list summary').count(), 0, 'a voided expense has no Void');
+  await snap(page, '5-expenses-voided', desktop.name);
   await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   await snap(page, '2-record', desktop.name);
   assert.deepEqual(problems, [], 'no console errors');
   await context.close();
+});
+
+test('an unknown address is a page: with the navigation when signed in, with a way to sign in when not', async () => {
+  const notFound = refusedFormAt('/nope', '/settings/nope'); // Chromium logs the 404 document
+  const { context, page, problems } = await openContext(browser, phone, notFound);
+  await signIn(page, finance);
+  const res = await page.goto(`${finance.baseURL}/nope`);
+  assert.equal(res.status(), 404);
+  assert.equal(await page.textContent('h1'), 'Page not found');
+  assert.equal(await page.title(), 'Page not found · finance');
+  await snap(page, '8-not-found');
+  await navLink(page, 'Expenses').click();
+  await page.waitForURL('**/expenses');
+  assert.deepEqual(problems, [], 'no console errors');
+  await context.close();
+
+  const visitor = await openContext(browser, desktop, notFound);
+  const out = await visitor.page.goto(`${finance.baseURL}/settings/nope`);
+  assert.equal(out.status(), 404);
+  assert.equal(await visitor.page.getByRole('navigation', { name: 'Main' }).count(), 0);
+  await snap(visitor.page, '8-not-found-signed-out', desktop.name);
+  await visitor.page.getByRole('link', { name: 'Sign in' }).click();
+  await visitor.page.waitForURL('**/login');
+  assert.deepEqual(visitor.problems, [], 'no console errors');
+  await visitor.context.close();
+
+  // The API keeps its JSON answer.
+  const api = await fetch(`${finance.baseURL}/api/v1/nope`);
+  assert.equal(api.status, 404);
+  assert.equal((await api.json()).error.code, 'NOT_FOUND');
 });

@@ -269,6 +269,14 @@ func checkUnrouted(t testing.TB, doc *openapi3.T, where string, req *http.Reques
 	var want int
 	var name, messagePrefix string
 	switch {
+	case errors.Is(routeErr, routers.ErrPathNotFound) && !forPrograms(req.URL.Path):
+		// A person's wrong address: the not-found page, outside the contract.
+		if resp.StatusCode != http.StatusNotFound || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") ||
+			(!opts.ExcludeResponseBody && !bytes.Contains(respBody, []byte("<h1>Page not found</h1>"))) {
+			t.Errorf("contract: %s is no route, yet the server answered %d %s (want the not-found page):\n%s",
+				where, resp.StatusCode, resp.Header.Get("Content-Type"), contractSnippet(respBody))
+		}
+		return
 	case errors.Is(routeErr, routers.ErrPathNotFound):
 		want, name, messagePrefix = http.StatusNotFound, "NotFound", "No route for "
 	case errors.Is(routeErr, routers.ErrMethodNotAllowed):

@@ -118,7 +118,7 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		// end of a path parameter (node._findRoute indexes an empty table):
 		// refused here as unknown.
 		if strings.ContainsRune(r.URL.Path, 0) {
-			writeError(rec, r, errRouteNotFound(r))
+			s.routeNotFound(rec, r)
 			return
 		}
 		if p := r.URL.Path; p != "/" && (strings.HasSuffix(p, "/") || path.Clean(p) != p) {
@@ -127,7 +127,7 @@ func (s *Server) outer(next http.Handler) http.Handler {
 				http.Redirect(rec, r, DocsPath, http.StatusMovedPermanently)
 				return
 			}
-			writeError(rec, r, errRouteNotFound(r))
+			s.routeNotFound(rec, r)
 			return
 		}
 		if s.mcpCORS(rec, r) {

@@ -76,14 +76,15 @@ var pageTemplates = func() map[string]*template.Template {
 
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
-	Title  string
-	Nav    string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports or settings (every settings page)
-	Narrow bool   // a single form (sign-in, setup, consent) rather than a list
-	User   *finance.User
-	CSRF   string
-	Notice string
-	Error  string
-	Data   any
+	Title     string
+	Nav       string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports or settings (every settings page)
+	Narrow    bool   // a single form (sign-in, setup, consent) rather than a list
+	User      *finance.User
+	CSRF      string
+	Notice    string
+	Error     string
+	ErrorLink *pageLink // where to do what Error advises, if anywhere
+	Data      any
 
 	status     int
 	formAction string // an extra form-action source (the consent page's redirect target)
@@ -128,9 +129,33 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, p p
 	return nil
 }
 
-// errorPage is the content of the error template.
+// errorPage is the content of the error template. SignIn offers sign-in
+// instead of the start page, to a visitor who is not signed in.
 type errorPage struct {
 	Heading, Message, Hint string
+	SignIn                 bool
+}
+
+// pageNotFound is the page of an address no route has: with the navigation
+// for a signed-in person, else with a link to sign in. It never repeats the
+// address, which can carry any text a link planted in it.
+func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
+	d := errorPage{Heading: "Page not found", Message: "There is no page at this address.", Hint: "The link may be mistyped or out of date."}
+	p := pageView{Title: d.Heading, Narrow: true, status: http.StatusNotFound}
+	u, sid, ok, err := s.sessionUser(r)
+	if err != nil { // the page for a visitor still answers
+		s.log.ErrorContext(r.Context(), "not found page: session", "request_id", requestIDFrom(r.Context()), "err", err)
+	}
+	if ok {
+		p.User, p.CSRF = &u, auth.CSRFToken(sid)
+	} else {
+		d.SignIn = true
+	}
+	p.Data = d
+	if err := s.render(w, r, "error", p); err != nil {
+		s.log.ErrorContext(r.Context(), "render not found page", "err", err)
+		http.Error(w, d.Heading, http.StatusNotFound)
+	}
 }
 
 // renderPageError answers a page route's error with an HTML page, mapping

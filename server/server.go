@@ -543,8 +543,25 @@ func (s *Server) clientIP(r *http.Request) string {
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r bunrouter.Request) error {
-	writeError(w, r.Request, errRouteNotFound(r.Request))
+	s.routeNotFound(w, r.Request)
 	return nil
+}
+
+// routeNotFound answers a path no route has, with status 404 either way: a
+// program (the API, MCP and OAuth under /api/, metadata under
+// /.well-known/) gets the JSON envelope it can read; a person who typed or
+// followed a wrong address gets a page (pageNotFound).
+func (s *Server) routeNotFound(w http.ResponseWriter, r *http.Request) {
+	if forPrograms(r.URL.Path) {
+		writeError(w, r, errRouteNotFound(r))
+		return
+	}
+	s.pageNotFound(w, r)
+}
+
+// forPrograms reports whether path lies where programs call, not people.
+func forPrograms(path string) bool {
+	return path == "/api" || strings.HasPrefix(path, "/api/") || strings.HasPrefix(path, "/.well-known/")
 }
 
 // methodNotAllowed answers 405 with the Allow header listing the methods

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -270,7 +271,11 @@ func TestRouting(t *testing.T) {
 			method:     http.MethodGet,
 			url:        "/reports/%00",
 			wantStatus: http.StatusNotFound,
-			wantCode:   CodeNotFound,
+			check: func(t testing.TB, res apiResult) {
+				if !bytes.Contains(res.raw, []byte("<h1>Page not found</h1>")) {
+					t.Errorf("not the not-found page: %s", res.raw)
+				}
+			},
 		},
 		{
 			name:       "dot segment is not redirected",

@@ -314,19 +314,19 @@ const webPageSize = finance.DefaultLimit
 // listFilter is a web list's filter, sort and page, with the API's query
 // names, as the person typed them.
 type listFilter struct {
-	DateFrom, DateTo, Search, Category, SortBy, SortOrder, Page string
+	Status, DateFrom, DateTo, Search, Category, SortBy, SortOrder, Page string
 }
 
 func readListFilter(q url.Values) listFilter {
-	return listFilter{DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Search: q.Get("search"), Category: q.Get("category"),
-		SortBy: q.Get("sortBy"), SortOrder: q.Get("sortOrder"), Page: q.Get("page")}
+	return listFilter{Status: q.Get("status"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Search: q.Get("search"),
+		Category: q.Get("category"), SortBy: q.Get("sortBy"), SortOrder: q.Get("sortOrder"), Page: q.Get("page")}
 }
 
 // query is the filter and sort as a query string, without the page.
 func (f listFilter) query() url.Values {
 	q := url.Values{}
-	for k, v := range map[string]string{"dateFrom": f.DateFrom, "dateTo": f.DateTo, "search": f.Search, "category": f.Category,
-		"sortBy": f.SortBy, "sortOrder": f.SortOrder} {
+	for k, v := range map[string]string{"status": f.Status, "dateFrom": f.DateFrom, "dateTo": f.DateTo, "search": f.Search,
+		"category": f.Category, "sortBy": f.SortBy, "sortOrder": f.SortOrder} {
 		if v != "" {
 			q.Set(k, v)
 		}
@@ -342,12 +342,6 @@ func withQuery(path string, q url.Values) string {
 	return path + "?" + q.Encode()
 }
 
-// sortChoice is one "Sort by" option of a list.
-type sortChoice struct{ Value, Label string }
-
-// sortLabels name the API's sortBy values on the page.
-var sortLabels = map[string]string{"date": "Date", "amount": "Amount", "description": "Description", "created_at": "Time recorded"}
-
 // listView is what a list page shows around its rows: the filter form
 // with its problems, the page links and the CSV download of the same rows.
 type listView struct {
@@ -357,25 +351,29 @@ type listView struct {
 	Filter     listFilter
 	Fields     map[string]string
 	Categories []finance.CategoryOption
-	Sorts      []sortChoice
+	Statuses   []choice // the active rows, or the voided ones
+	Sorts      []choice
 	Pagination finance.Pagination
 	Prev, Next string // links to the pages around this one, "" when none
 	Back       string // this page's address, where a void returns to
 	CSV        string // the download of every row through the filter
 }
 
-// listRange is a list's validated request: the date range and the page
-// and sort, read as the API reads its list route.
+// listRange is a list's validated request: the status (active by
+// default), the date range and the page and sort, read as the API reads its
+// list route.
 type listRange struct {
+	Status   string
 	From, To finance.Date
 	Params   finance.ListParams
 }
 
-// listRequest reads filter as the list route of spec reads its query and
-// prepares the page around it. A filter the API would refuse is returned
-// as its ValidationError, with the problems in the view's Fields.
+// listRequest reads filter as the list route of spec, whose rows have
+// statuses, reads its query and prepares the page around it. A filter the
+// API would refuse is returned as its ValidationError, with the problems in
+// the view's Fields.
 func (s *Server) listRequest(r *http.Request, u finance.User, path string, kind finance.CategoryKind, spec finance.ListSpec,
-	filter listFilter) (listView, listRange, error) {
+	statuses []string, filter listFilter) (listView, listRange, error) {
 	show, err := s.displayFor(r.Context(), u.ID)
 	if err != nil {
 		return listView{}, listRange{}, err
@@ -385,10 +383,7 @@ func (s *Server) listRequest(r *http.Request, u finance.User, path string, kind 
 		return listView{}, listRange{}, err
 	}
 	v := listView{Show: show, Path: path, Noun: strings.TrimPrefix(path, "/"), Filter: filter, Fields: map[string]string{}, Categories: cats,
-		CSV: withQuery(path+".csv", filter.query())}
-	for _, s := range spec.Sorts {
-		v.Sorts = append(v.Sorts, sortChoice{Value: s, Label: sortLabels[s]})
-	}
+		Statuses: choices(statuses...), Sorts: choices(spec.Sorts...), CSV: withQuery(path+".csv", filter.query())}
 	q := filter.query()
 	if filter.Page != "" {
 		q.Set("page", filter.Page)
@@ -397,6 +392,9 @@ func (s *Server) listRequest(r *http.Request, u finance.User, path string, kind 
 	var vd finance.Validator
 	p, perr := parseList(q, spec)
 	_ = vd.Merge("", perr)
+	if lq.Status = queryEnum(&vd, q, "status", statuses...); lq.Status == "" {
+		lq.Status = finance.StatusActive
+	}
 	lq.From, lq.To = dateRange(&vd, q)
 	p.Limit = webPageSize
 	lq.Params = p
@@ -503,14 +501,15 @@ func (s *Server) expensesPage(w http.ResponseWriter, r bunrouter.Request) error 
 		Notice: notices[q.Get("notice")], Data: d}, err)
 }
 
-// expenseFilter is the finance filter of the active expenses through a list's query.
+// expenseFilter is the finance filter of the expenses through a list's query.
 func expenseFilter(f listFilter, lq listRange) finance.ExpenseFilter {
-	return finance.ExpenseFilter{Status: finance.StatusActive, DateFrom: lq.From, DateTo: lq.To, Search: f.Search, Category: f.Category}
+	return finance.ExpenseFilter{Status: lq.Status, DateFrom: lq.From, DateTo: lq.To, Search: f.Search, Category: f.Category}
 }
 
-// expensesView lists a page of the active expenses through the filter.
+// expensesView lists a page of the expenses through the filter: the active
+// ones unless it asks for the voided ones.
 func (s *Server) expensesView(r *http.Request, u finance.User, filter listFilter) (expensesData, error) {
-	v, lq, err := s.listRequest(r, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, filter)
+	v, lq, err := s.listRequest(r, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, finance.ExpenseStatuses, filter)
 	d := expensesData{listView: v}
 	if err != nil {
 		return d, err
@@ -524,16 +523,16 @@ func (s *Server) expensesView(r *http.Request, u finance.User, filter listFilter
 	return d, nil
 }
 
-// expensesCSV downloads every active expense through the list's filter
-// and sort. A split expense is one row, its category "Split" and its parts
-// in the parts column.
+// expensesCSV downloads every expense through the list's filter (the
+// active ones unless it asks for the voided ones) and sort. A split expense
+// is one row, its category "Split" and its parts in the parts column.
 func (s *Server) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	u, _, ok, err := s.signedIn(w, r.Request)
 	if !ok || err != nil {
 		return err
 	}
 	filter := readListFilter(r.URL.Query())
-	_, lq, err := s.listRequest(r.Request, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, filter)
+	_, lq, err := s.listRequest(r.Request, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, finance.ExpenseStatuses, filter)
 	if err != nil {
 		return err
 	}
@@ -561,22 +560,89 @@ func (s *Server) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 		[]string{"date", "description", "category", "payment_method", "amount", "split_parts", "notes", "id"}, rows)
 }
 
-// expenseVoid voids an expense as DELETE /expenses/{id} does.
+// expenseVoid voids an expense as DELETE /expenses/{id} does; the list's
+// Void button opens the confirm step that posts here. A refusal says what
+// to do instead (expenseVoidAdvice).
 func (s *Server) expenseVoid(w http.ResponseWriter, r bunrouter.Request) error {
 	return s.listVoid(w, r, ExpensesPath, "expenses", "Expenses", "expense-voided",
 		func(ctx context.Context, userID, id string) error {
 			_, err := s.ledger.VoidExpense(ctx, userID, id)
+			if errors.Is(err, finance.ErrInvalidStatus) {
+				return s.expenseVoidAdvice(ctx, userID, id, err)
+			}
 			return err
 		},
-		func(r *http.Request, u finance.User) (any, error) { return s.expensesView(r, u, listFilter{}) })
+		func(r *http.Request, u finance.User, q url.Values) (any, error) {
+			return s.expensesView(r, u, readListFilter(q))
+		})
 }
+
+// expenseVoidAdvice turns the refused void of an expense that another
+// record holds (a card purchase on a statement or in installments, a bill
+// payment) into what to do instead, with a link to where it is done. Any
+// other refusal (already voided) stays as the API words it.
+func (s *Server) expenseVoidAdvice(ctx context.Context, userID, id string, refused error) error {
+	e, err := s.ledger.GetExpense(ctx, userID, id)
+	if err != nil {
+		return refused
+	}
+	if e.Source == finance.ExpenseBillPayment && e.BillPaymentID != nil {
+		if p, err := s.ledger.GetBillPayment(ctx, userID, *e.BillPaymentID); err == nil {
+			return &refusalAdvice{err: refused, message: e.Description + " is the payment of a bill, so it cannot be voided here. " +
+				"Delete the payment on the bill's page instead; that voids this expense too.",
+				link: pageLink{Href: BillsPath + "/" + p.BillID, Text: "Open the bill"}}
+		}
+	}
+	if e.CardTransactionID == nil || e.Status == finance.StatusVoided {
+		return refused
+	}
+	t, err := s.ledger.GetCardTransaction(ctx, userID, *e.CardTransactionID)
+	if err != nil {
+		return refused
+	}
+	switch {
+	case t.Status == finance.CardBilled && t.SOAID != nil:
+		soa, err := s.ledger.FindSOA(ctx, userID, *t.SOAID)
+		if err != nil {
+			return refused
+		}
+		show, err := s.displayFor(ctx, userID)
+		if err != nil {
+			return refused
+		}
+		return &refusalAdvice{err: refused, message: e.Description + " is on the " + t.CreditCardName + " statement of " +
+			show.Date(soa.StatementDate) + ", so it can no longer be voided. If the purchase was returned or charged by " +
+			"mistake, add a refund line on that statement instead.",
+			link: pageLink{Href: StatementsPath + "/" + soa.ID + "?refund=" + t.ID + "#line-heading", Text: "Add a refund on the statement"}}
+	case t.Status == finance.CardConverted:
+		return &refusalAdvice{err: refused, message: e.Description + " was converted to installments, so it cannot be voided. " +
+			"Cancel its installment plan on the card's page instead.",
+			link: pageLink{Href: CardsPath + "/" + t.CreditCardID, Text: "Open " + t.CreditCardName}}
+	}
+	return refused
+}
+
+// refusalAdvice is a refused write (err, which keeps its status) in the
+// page's words: what to do instead, and a link to where it is done.
+type refusalAdvice struct {
+	err     error
+	message string
+	link    pageLink
+}
+
+func (a *refusalAdvice) Error() string { return a.message }
+func (a *refusalAdvice) Unwrap() error { return a.err }
+
+// pageLink is a link a page shows beside a message.
+type pageLink struct{ Href, Text string }
 
 // listVoid voids the row of the list at path (a template's name and title)
 // that the route's id names, through void, then returns to the page of the
-// list it was on with notice. A refusal (a billed card purchase, say) is
-// shown on the list's first page, from view, in the API's words.
+// list it was on (the form's back) with notice. A refusal (a billed card
+// purchase, say) is shown on that same page of the list, from view with
+// back's query, with the advice of a refusalAdvice or in the API's words.
 func (s *Server) listVoid(w http.ResponseWriter, r bunrouter.Request, path, name, title, notice string,
-	void func(ctx context.Context, userID, id string) error, view func(*http.Request, finance.User) (any, error)) error {
+	void func(ctx context.Context, userID, id string) error, view func(*http.Request, finance.User, url.Values) (any, error)) error {
 	u, sid, ok, err := s.signedInForm(w, r.Request)
 	if !ok {
 		return err
@@ -586,22 +652,22 @@ func (s *Server) listVoid(w http.ResponseWriter, r bunrouter.Request, path, name
 		back = path
 	}
 	err = void(r.Context(), u.ID, r.Param("id"))
-	if status, ok := pageRefusal(err); ok {
-		d, verr := view(r.Request, u)
-		if verr != nil {
-			return verr
+	p := pageView{Title: title, Nav: name, User: &u, CSRF: auth.CSRFToken(sid)}
+	if _, ok := refusal(&p, err, "Not voided."); ok {
+		var q url.Values
+		if b, perr := url.Parse(back); perr == nil {
+			q = b.Query()
 		}
-		_, detail := errorResponse(err, "")
-		return s.render(w, r.Request, name, pageView{Title: title, Nav: name, User: &u, CSRF: auth.CSRFToken(sid),
-			status: status, Error: detail.Message, Data: d})
+		if p.Data, err = view(r.Request, u, q); err != nil { // a back the list refuses: its first page
+			if p.Data, err = view(r.Request, u, nil); err != nil {
+				return err
+			}
+		}
+		return s.render(w, r.Request, name, p)
 	} else if err != nil {
 		return err
 	}
-	sep := "?"
-	if strings.Contains(back, "?") {
-		sep = "&"
-	}
-	return redirect(w, r.Request, back+sep+"notice="+notice)
+	return redirect(w, r.Request, withNotice(back, notice))
 }
 
 // pageRefusal reports whether err is a refusal a page shows the person (a

@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,11 +56,23 @@ var valueWords = map[string]string{
 	"e_wallet": "E-wallet", "soa_payment": "Statement payment", "loan_payment": "Loan payment",
 	"add_on": "Add-on", "debit": "Money out (debit)", "credit": "Money in (credit)",
 	"none": "No interest", "created_at": "Date added",
+	"ok": "On track", "warning": "Near limit", "exceeded": "Over limit", // a budget's state
+	"biweekly": "Every two weeks", "semiannual": "Twice a year",
+	"expense": "Expense", "income": "Income", "pro": "Pro", "free": "Free",
 }
 
 // label is an API value in words: "partially_paid" is "Partially paid".
-// Templates call it as {{label .Status}}.
-func label(value string) string {
+// Templates call it as {{label .Status}}, with a string or any string type
+// (finance.AccountType, say); a nil pointer is "".
+func label(v any) string {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.String {
+		return ""
+	}
+	value := rv.String()
 	if w, ok := valueWords[value]; ok {
 		return w
 	}
@@ -72,8 +85,8 @@ func label(value string) string {
 
 // refusal fills p with a refused write's status and message: a validation
 // problem as "<prefix> <the problems>." with its fields returned for the
-// form, any other refusal in the API's words. ok is false when err is a
-// failure rather than a refusal.
+// form, a refusalAdvice as its advice and link, any other refusal in the
+// API's words. ok is false when err is a failure rather than a refusal.
 func refusal(p *pageView, err error, prefix string) (fields map[string]string, ok bool) {
 	status, ok := pageRefusal(err)
 	if !ok {
@@ -84,6 +97,11 @@ func refusal(p *pageView, err error, prefix string) (fields map[string]string, o
 	if errors.As(err, &ve) {
 		p.Error = prefix + " " + ve.Error() + "."
 		return ve.Fields, true
+	}
+	var advice *refusalAdvice
+	if errors.As(err, &advice) {
+		p.Error, p.ErrorLink = advice.message, &advice.link
+		return nil, true
 	}
 	_, detail := errorResponse(err, "")
 	p.Error = detail.Message

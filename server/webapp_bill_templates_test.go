@@ -66,7 +66,7 @@ func TestBillTemplateCreate(t *testing.T) {
 	if page.status != http.StatusOK {
 		t.Fatalf("GET new: %d\n%s", page.status, page.body)
 	}
-	for _, want := range []string{`<option value="monthly" selected>monthly</option>`, `name="start_date" value="2025-03-15"`,
+	for _, want := range []string{`<option value="monthly" selected>Monthly</option>`, `name="start_date" value="2025-03-15"`,
 		`<option value="Rent &amp; Housing">`, `<option value="">None: choose when paying</option>`, `<label for="t-name">`,
 		`action="/bills/templates"`, `aria-current="page">Bills</a>`} {
 		if !page.contains(want) {
@@ -142,7 +142,7 @@ func TestBillTemplateCreate(t *testing.T) {
 	}
 	target, _, _ := strings.Cut(x.header.Get("Location"), "#") // a browser keeps the fragment to itself
 	after := unescaped(b.get(target))
-	for _, want := range []string{"Bill template created.", `<a href="/bills/templates/` + tpl.ID + `">Rent</a>`, "monthly, on day 5",
+	for _, want := range []string{"Bill template created.", `<a href="/bills/templates/` + tpl.ID + `">Rent</a>`, "Monthly, on day 5",
 		`<td data-label="Amount" class="num">₱12,000.00</td>`} {
 		if !strings.Contains(after, want) {
 			t.Errorf("templates list lacks %q", want)

@@ -416,6 +416,7 @@ type statementData struct {
 	EditFields map[string]string
 	Line       soaLineForm
 	LineFields map[string]string
+	LineOpen   bool // the line form starts open: a refund is suggested
 	LineTypes  []choice
 	Categories []finance.CategoryOption // a refund line's category
 }
@@ -475,8 +476,34 @@ func (s *Server) statementPage(w http.ResponseWriter, r bunrouter.Request) error
 	if err != nil {
 		return err
 	}
+	q := r.URL.Query()
+	d.suggestRefund(q.Get("refund"))
 	return s.render(w, r.Request, "statement", pageView{Title: "Statement", Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: d})
+		Notice: notices[q.Get("notice")], Data: d})
+}
+
+// suggestRefund fills the line form, opened, with a refund of the whole
+// purchase txID when it is a live purchase on this live statement: where a
+// refused void of a billed purchase sends the person. Anything else leaves
+// the form as it was.
+func (d *statementData) suggestRefund(txID string) {
+	if txID == "" || d.SOA.Status == finance.StatusVoided {
+		return
+	}
+	i := slices.IndexFunc(d.SOA.Transactions, func(t finance.CardTransaction) bool {
+		return t.ID == txID && t.Type == finance.CardPurchase && t.Status != finance.StatusVoided
+	})
+	if i < 0 {
+		return
+	}
+	t := d.SOA.Transactions[i]
+	desc := []rune("Refund: " + t.Description)
+	if len(desc) > finance.MaxDescription {
+		desc = desc[:finance.MaxDescription]
+	}
+	d.Line = soaLineForm{Type: finance.CardRefund, Amount: t.Amount.String(), Description: string(desc), Category: deref(t.Category),
+		Date: d.SOA.StatementDate.String()}
+	d.LineOpen = true
 }
 
 // statementRefused shows the statement page again after a refused write;

@@ -8,6 +8,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/uptrace/bunrouter"
 
@@ -29,9 +30,9 @@ type incomeData struct {
 	Items []finance.Income
 }
 
-// incomeFilter is the finance filter of the active income through a list's query.
+// incomeFilter is the finance filter of the income through a list's query.
 func incomeFilter(f listFilter, lq listRange) finance.IncomeFilter {
-	return finance.IncomeFilter{Status: finance.IncomeActive, DateFrom: lq.From, DateTo: lq.To, Search: f.Search, Category: f.Category}
+	return finance.IncomeFilter{Status: lq.Status, DateFrom: lq.From, DateTo: lq.To, Search: f.Search, Category: f.Category}
 }
 
 func (s *Server) incomePage(w http.ResponseWriter, r bunrouter.Request) error {
@@ -45,9 +46,10 @@ func (s *Server) incomePage(w http.ResponseWriter, r bunrouter.Request) error {
 		Notice: notices[q.Get("notice")], Data: d}, err)
 }
 
-// incomeView lists a page of the active income through the filter.
+// incomeView lists a page of the income through the filter: the active
+// entries unless it asks for the voided ones.
 func (s *Server) incomeView(r *http.Request, u finance.User, filter listFilter) (incomeData, error) {
-	v, lq, err := s.listRequest(r, u, IncomePath, finance.KindIncome, finance.IncomeList, filter)
+	v, lq, err := s.listRequest(r, u, IncomePath, finance.KindIncome, finance.IncomeList, finance.IncomeStatuses, filter)
 	d := incomeData{listView: v}
 	if err != nil {
 		return d, err
@@ -61,14 +63,15 @@ func (s *Server) incomeView(r *http.Request, u finance.User, filter listFilter) 
 	return d, nil
 }
 
-// incomeCSV downloads every active income entry through the list's filter and sort.
+// incomeCSV downloads every income entry through the list's filter (the
+// active ones unless it asks for the voided ones) and sort.
 func (s *Server) incomeCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	u, _, ok, err := s.signedIn(w, r.Request)
 	if !ok || err != nil {
 		return err
 	}
 	filter := readListFilter(r.URL.Query())
-	_, lq, err := s.listRequest(r.Request, u, IncomePath, finance.KindIncome, finance.IncomeList, filter)
+	_, lq, err := s.listRequest(r.Request, u, IncomePath, finance.KindIncome, finance.IncomeList, finance.IncomeStatuses, filter)
 	if err != nil {
 		return err
 	}
@@ -94,5 +97,7 @@ func (s *Server) incomeVoid(w http.ResponseWriter, r bunrouter.Request) error {
 			_, err := s.ledger.VoidIncome(ctx, userID, id)
 			return err
 		},
-		func(r *http.Request, u finance.User) (any, error) { return s.incomeView(r, u, listFilter{}) })
+		func(r *http.Request, u finance.User, q url.Values) (any, error) {
+			return s.incomeView(r, u, readListFilter(q))
+		})
 }

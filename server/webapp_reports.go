@@ -95,6 +95,10 @@ type cell struct {
 
 func textCell(s string) cell { return cell{Text: s, CSV: s} }
 
+// valueCell is an API value (a status, a level): in words on the page, as
+// the API spells it in the download.
+func valueCell(v string) cell { return cell{Text: label(v), CSV: v} }
+
 func countCell(n int) cell { return cell{Text: strconv.Itoa(n), CSV: strconv.Itoa(n), Num: true} }
 
 func percentCell(p finance.Money) cell {
@@ -340,7 +344,7 @@ func budgetFigures(show display, rep finance.BudgetVsActualReport) reportFigures
 	var bars []chartBar
 	for _, it := range rep.Items {
 		t.Rows = append(t.Rows, []cell{textCell(it.Category), moneyCell(show, it.MonthlyLimit), moneyCell(show, it.Spent),
-			moneyCell(show, it.Remaining), percentCell(it.PercentUsed), textCell(it.State)})
+			moneyCell(show, it.Remaining), percentCell(it.PercentUsed), valueCell(it.State)})
 		bars = append(bars, chartBar{Label: it.Category, Value: it.PercentUsed, Text: it.PercentUsed.String() + "% of " + show.Money(it.MonthlyLimit)})
 	}
 	t.Foot = [][]cell{{textCell("Total"), moneyCell(show, rep.BudgetedTotal), moneyCell(show, rep.SpentTotal),
@@ -354,7 +358,9 @@ func netWorthFigures(show display, rep finance.NetWorthReport) reportFigures {
 	t := reportTable{Caption: "Assets and liabilities", Columns: []column{{"Kind", "kind", false}, {"Name", "name", false},
 		{"Detail", "detail", false}, {"Amount", "amount", true}}}
 	for _, a := range rep.Assets.Accounts {
-		t.Rows = append(t.Rows, []cell{textCell("Account"), textCell(a.Name), textCell(string(a.Type) + ", " + a.Status), moneyCell(show, a.Balance)})
+		detail := string(a.Type) + ", " + a.Status
+		t.Rows = append(t.Rows, []cell{textCell("Account"), textCell(a.Name),
+			{Text: label(a.Type) + ", " + strings.ToLower(label(a.Status)), CSV: detail}, moneyCell(show, a.Balance)})
 	}
 	for _, c := range rep.Liabilities.CreditCards {
 		t.Rows = append(t.Rows, []cell{textCell("Credit card"), textCell(c.Name), textCell("outstanding balance"), moneyCell(show, c.OutstandingBalance)})
@@ -380,7 +386,7 @@ func utilizationFigures(show display, rep finance.CardUtilizationReport) reportF
 		{"Level", "utilization_level", false}}}
 	row := func(name string, f finance.UtilizationFigures) []cell {
 		return []cell{textCell(name), moneyCell(show, f.CreditLimit), moneyCell(show, f.OutstandingBalance),
-			moneyCell(show, f.AvailableCredit), percentCell(f.UtilizationPercent), textCell(f.UtilizationLevel)}
+			moneyCell(show, f.AvailableCredit), percentCell(f.UtilizationPercent), valueCell(f.UtilizationLevel)}
 	}
 	var bars []chartBar
 	for _, c := range rep.Cards {
@@ -407,7 +413,8 @@ func billsFigures(show display, rep finance.BillsOverviewReport) reportFigures {
 	for _, r := range []struct {
 		name string
 		c    finance.CountAmount
-	}{{"Unpaid", bs.Unpaid}, {"Partially paid", bs.PartiallyPaid}, {"Paid", bs.Paid}, {"Skipped", bs.Skipped}, {"Overdue (any date)", rep.Overdue}} {
+	}{{label(finance.BillUnpaid), bs.Unpaid}, {label(finance.BillPartiallyPaid), bs.PartiallyPaid}, {label(finance.BillPaid), bs.Paid},
+		{label(finance.BillSkipped), bs.Skipped}, {"Overdue (any date)", rep.Overdue}} {
 		st.Rows = append(st.Rows, []cell{textCell(r.name), countCell(r.c.Count), moneyCell(show, r.c.Amount)})
 	}
 	return reportFigures{Stats: []stat{{Label: "Bills", Value: strconv.Itoa(rep.Count)}, moneyStat(show, "Due", rep.AmountDue),
@@ -424,7 +431,7 @@ func loansFigures(show display, rep finance.LoansOverviewReport) reportFigures {
 		{"Installments paid", "paid_count", true}, {"Term (months)", "term_months", true}, {"Next due", "next_due_date", false}}}
 	var bars []chartBar
 	for _, l := range rep.Loans {
-		t.Rows = append(t.Rows, []cell{textCell(l.Name), textCell(l.Status), moneyCell(show, l.Principal), moneyCell(show, l.TotalInterest),
+		t.Rows = append(t.Rows, []cell{textCell(l.Name), valueCell(l.Status), moneyCell(show, l.Principal), moneyCell(show, l.TotalInterest),
 			moneyCell(show, l.PaidPrincipal), moneyCell(show, l.PaidInterest), moneyCell(show, l.RemainingPrincipal),
 			moneyCell(show, l.RemainingPayable), countCell(l.PaidCount), countCell(l.TermMonths), dateCell(show, l.NextDueDate)})
 		bars = append(bars, chartBar{Label: l.Name, Value: l.RemainingPayable, Text: show.Money(l.RemainingPayable)})

@@ -532,9 +532,9 @@ func TestBudgetsPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantPage(t, "budgets after spending", b.get(BudgetsPath), http.StatusOK, `value="5000.00"`, `value="90"`,
-		"₱4,600.00 spent of ₱5,000.00 · ₱400.00 left", `<span class="badge revoked">warning</span>`)
-	wantPage(t, "home", b.get(HomePath), http.StatusOK,
-		`<tr><th scope="row">Groceries</th><td class="num">₱4,600.00</td><td class="num">₱5,000.00</td>`)
+		"₱4,600.00 spent of ₱5,000.00 · ₱400.00 left", `<span class="badge budget-warning">Near limit</span>`)
+	wantPage(t, "home", b.get(HomePath), http.StatusOK, `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="budgets-caption">`,
+		`<tr><th scope="row">Groceries <span class="badge budget-warning">Near limit</span></th><td class="num">₱4,600.00</td><td class="num">₱5,000.00</td></tr>`)
 
 	// Emptying every row clears the set.
 	wantRedirect(t, "clear", b.post(BudgetsPath, form(nil)), BudgetsPath+"?notice=budgets-saved")

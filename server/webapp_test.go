@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -333,4 +334,228 @@ func TestExpensesList(t *testing.T) {
 	if other.status != http.StatusNotFound {
 		t.Errorf("void an unknown expense: %d", other.status)
 	}
+}
+
+// An address no route has is a page for a person (the navigation when
+// signed in, a way to sign in when not) and the JSON envelope for a
+// program, with status 404 either way; the address is never repeated.
+func TestUnknownPathPage(t *testing.T) {
+	env, _, b := webApp(t)
+	visitor := env.browser(t)
+	const planted = "/nope%3Cb%3Eplanted%3C%2Fb%3E"
+	nav := `<nav class="nav" aria-label="Main">`
+	for _, path := range []string{"/nope", planted, "/expenses/", "/settings/nope/deeper", "/api-keys"} {
+		x := b.get(path)
+		wantPage(t, "signed in, GET "+path, x, http.StatusNotFound, "<h1>Page not found</h1>", "There is no page at this address.",
+			nav, `action="/logout"`, `href="/">Go to the start page</a>`)
+		checkPageHeaders(t, x)
+		if ct := x.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Errorf("GET %s: Content-Type %q", path, ct)
+		}
+		if x.contains("No route for") || x.contains("planted") || x.contains(`"success"`) {
+			t.Errorf("GET %s shows the API's answer or the address:\n%s", path, x.body)
+		}
+		v := visitor.get(path)
+		wantPage(t, "signed out, GET "+path, v, http.StatusNotFound, "<h1>Page not found</h1>", `<a class="button" href="/login">Sign in</a>`)
+		if v.contains(nav) || v.contains("planted") {
+			t.Errorf("signed out, GET %s shows the navigation or the address:\n%s", path, v.body)
+		}
+	}
+	if x := b.post("/nope", url.Values{"csrf": {"x"}}); x.status != http.StatusNotFound || !x.contains("<h1>Page not found</h1>") {
+		t.Errorf("POST /nope: %d\n%s", x.status, x.body)
+	}
+	if x := b.send(http.MethodHead, "/nope", "", ""); x.status != http.StatusNotFound || len(x.body) != 0 {
+		t.Errorf("HEAD /nope: %d with %d bytes", x.status, len(x.body))
+	}
+	// Programs keep the envelope, a session cookie or not.
+	for _, path := range []string{"/api/v1/nope", "/api/nope", "/api", "/api/v1/health/", "/.well-known/nope"} {
+		x := b.get(path)
+		var env apiEnvelope
+		if err := json.Unmarshal(x.body, &env); err != nil || x.status != http.StatusNotFound || env.Error == nil ||
+			env.Error.Code != CodeNotFound || env.Error.Message != "No route for GET on this path; the routes are listed at /api/docs" {
+			t.Errorf("GET %s: %d %s\n%s", path, x.status, x.header.Get("Content-Type"), x.body)
+		}
+	}
+}
+
+// Voiding an expense takes the confirm step the income list has, and the
+// Voided filter lists what was voided, through the page, its links and
+// its download.
+func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	c := newCardSetup(t, env, u) // Books, Lunch (billed) and Shoes (unbilled) on Visa; a Payroll account
+	cash := addExpense(t, env, u, 25050, finance.NewDate(2025, 3, 14), "Food & Dining", "Lunch with Ana")
+	if _, err := env.srv.Ledger().CreateExpense(ctx, u.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(4000)),
+		Date: finance.Of(finance.NewDate(2025, 3, 13)), Description: finance.Of("Taxi"), Category: finance.Of("Transportation"),
+		PaymentMethod: finance.Of("Account Debit"), AccountID: finance.Of(c.account.ID)}); err != nil {
+		t.Fatal(err)
+	}
+
+	page := b.get(ExpensesPath)
+	body := unescaped(page)
+	for _, want := range []string{
+		`<summary class="button danger small">Void<span class="sr-only"> Lunch with Ana, ₱250.50</span></summary>`,
+		`action="/expenses/` + cash.ID + `/void"`,
+		"Void Lunch with Ana of ₱250.50 on 2025-03-14? This cannot be undone; the expense stays in the list of voided ones.",
+		"Void Taxi of ₱40.00 on 2025-03-13? Its debit from the account is reversed.",
+		"Void Shoes of ₱30.00 on 2025-03-12? Its card purchase is voided too.",
+		`>Void this expense</button>`,
+		`<select id="f-status" name="status">`, `<option value="active">Active</option>`, `<option value="voided">Voided</option>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the list lacks %q", want)
+		}
+	}
+	// The only Void buttons are the confirm steps' own.
+	if n, m := strings.Count(body, `class="button danger small">Void this expense</button>`), strings.Count(body, `aria-label="Void `); n != 5 || m != 0 {
+		t.Errorf("%d confirm buttons for 5 expenses, %d one-click Void buttons", n, m)
+	}
+
+	x := b.post(ExpensesPath+"/"+cash.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath + "?search=Ana"}})
+	wantRedirect(t, "void", x, ExpensesPath+"?search=Ana&notice=expense-voided")
+	if v := expensesOf(t, env, u, finance.StatusVoided); len(v) != 1 || v[0].ID != cash.ID {
+		t.Fatalf("voided = %+v", v)
+	}
+
+	// The voided one is gone from the list and found under the filter, with
+	// no actions; the filter stays in the page links and the download.
+	active := b.get(ExpensesPath)
+	if !active.contains("4 expenses<") || active.contains("Lunch with Ana") {
+		t.Errorf("the active list:\n%s", active.body)
+	}
+	voided := b.get(ExpensesPath + "?status=voided")
+	wantPage(t, "the voided list", voided, http.StatusOK, "1 voided expense<", `<option value="voided" selected>Voided</option>`,
+		`<p class="item-title status-voided">Lunch with Ana`, `<span class="badge status-voided">Voided</span>`,
+		`href="/expenses.csv?status=voided"`)
+	if voided.contains("Taxi") || voided.contains("/expenses/"+cash.ID+"/edit") || voided.contains("Void this expense") {
+		t.Errorf("the voided list shows active rows or actions on a voided one:\n%s", voided.body)
+	}
+	rows := csvOf(t, b.get(ExpensesPath+".csv?status=voided"), "expenses.csv")
+	if len(rows) != 2 || rows[1][1] != "Lunch with Ana" {
+		t.Errorf("voided download = %q", rows)
+	}
+	if rows := csvOf(t, b.get(ExpensesPath+".csv"), "expenses.csv"); len(rows) != 5 {
+		t.Errorf("the download has %d rows, want the 4 active ones and a header", len(rows))
+	}
+	for i := range 21 {
+		addExpense(t, env, u, 100, finance.NewDate(2025, 3, 1), "Groceries", fmt.Sprintf("bread %02d", i))
+	}
+	for _, e := range expensesOf(t, env, u, finance.StatusActive) {
+		if strings.HasPrefix(e.Description, "bread") {
+			if _, err := env.srv.Ledger().VoidExpense(ctx, u.ID, e.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if x := b.get(ExpensesPath + "?status=voided"); !x.contains(`href="/expenses?page=2&amp;status=voided"`) || !x.contains("22 voided expenses") {
+		t.Errorf("the voided list's next page:\n%s", x.body)
+	}
+	bad := b.get(ExpensesPath + "?status=deleted")
+	wantPage(t, "an unknown status", bad, http.StatusBadRequest, `id="status-error">Status must be one of: active, voided<`)
+	if bad.contains("Taxi") {
+		t.Error("a refused filter lists rows")
+	}
+
+	// Income has the same filter.
+	in := addIncome(t, env, u, 500000, finance.NewDate(2025, 3, 1), "Salary", "March pay")
+	if _, err := env.srv.Ledger().VoidIncome(ctx, u.ID, in.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantPage(t, "voided income", b.get(IncomePath+"?status=voided"), http.StatusOK, "1 voided income entry<",
+		`<p class="item-title status-voided">March pay`, `<option value="voided" selected>Voided</option>`)
+	if x := b.get(IncomePath); !x.contains("0 income entries") {
+		t.Errorf("the income list shows a voided entry:\n%s", x.body)
+	}
+}
+
+// A refused void says what to do instead, with a link to where it is done,
+// on the same filtered page of the list; nothing changes.
+func TestExpenseVoidRefusedWithAdvice(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	c := newCardSetup(t, env, u)
+	books := expenseNamed(t, env, u, "Books") // on the statement of 10 March
+	soa := getSOA(t, env, u, c.soa.ID)
+	var booksTx finance.CardTransaction
+	for _, t := range soa.Transactions {
+		if t.Description == "Books" {
+			booksTx = t
+		}
+	}
+	back := ExpensesPath + "?search=o&sortBy=amount&sortOrder=asc"
+	page := b.get(back)
+	x := b.post(ExpensesPath+"/"+books.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {back}})
+	link := StatementsPath + "/" + c.soa.ID + "?refund=" + booksTx.ID + "#line-heading"
+	wantPage(t, "a billed purchase", x, http.StatusBadRequest,
+		`role="alert">Books is on the Visa statement of 2025-03-10, so it can no longer be voided. If the purchase was returned or charged by mistake, add a refund line on that statement instead. <a href="`+link+`">Add a refund on the statement</a></p>`,
+		// The list is the one the person was on: its filter and sort, and its rows.
+		`name="search" value="o"`, `<option value="amount" selected>`, `<option value="asc" selected>`, "2 expenses<",
+		`name="back" value="`+back+`"`)
+	if strings.Contains(unescaped(x), "card transaction is billed") || x.contains("Lunch") {
+		t.Error("the refusal is in the API's words, or the list lost its search")
+	}
+	if got := expenseNamed(t, env, u, "Books"); got.Status != finance.StatusActive {
+		t.Errorf("the refused void changed the expense: %+v", got)
+	}
+
+	// The link opens the statement with the refund ready to add.
+	stmt := b.get(strings.TrimSuffix(link, "#line-heading"))
+	wantPage(t, "the statement with a refund suggested", stmt, http.StatusOK,
+		`<details class="pay toggle" open>`, `name="type" value="refund" checked`, `id="line-amount" name="amount" inputmode="decimal" autocomplete="off" value="12.00"`,
+		`id="line-description" name="description" maxlength="255" autocomplete="off" value="Refund: Books"`,
+		`<option value="Shopping" selected>Shopping</option>`, `id="line-date" name="date" value="2025-03-10"`)
+	for _, other := range []string{"?refund=" + c.unbilled.ID, "?refund=nonsense", ""} { // not on it: the form as usual
+		if x := b.get(StatementsPath + "/" + c.soa.ID + other); !x.contains(`name="type" value="fee" checked`) || x.contains(`Refund: `) {
+			t.Errorf("statement%s suggests a refund:\n%s", other, x.body)
+		}
+	}
+	add := url.Values{"csrf": {csrf(t, stmt)}, "type": {"refund"}, "amount": {"12.00"}, "description": {"Refund: Books"},
+		"category": {"Shopping"}, "date": {"2025-03-10"}}
+	wantRedirect(t, "the refund", b.post(StatementsPath+"/"+c.soa.ID+"/lines", add), StatementsPath+"/"+c.soa.ID+"?notice=statement-line-added")
+	if got := getSOA(t, env, u, c.soa.ID); got.StatementBalance != 800 {
+		t.Errorf("statement balance %s after a refund of the 12.00 purchase, want 8.00", got.StatementBalance)
+	}
+
+	// A purchase converted to installments points at its card, a bill
+	// payment at its bill; voiding twice stays in the API's words.
+	shoes := expenseNamed(t, env, u, "Shoes")
+	var conv finance.ConvertRequest
+	fromJSON(t, `{"months":3}`, &conv)
+	if _, err := env.srv.Ledger().ConvertToInstallment(ctx, u.ID, c.unbilled.ID, conv); err != nil {
+		t.Fatal(err)
+	}
+	x = b.post(ExpensesPath+"/"+shoes.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath}})
+	wantPage(t, "a converted purchase", x, http.StatusBadRequest,
+		`Shoes was converted to installments, so it cannot be voided. Cancel its installment plan on the card's page instead. <a href="/cards/`+c.card.ID+`">Open Visa</a>`)
+	bill := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly","start_date":"2025-01-01","due_day":20}`)
+	paid, err := env.srv.Ledger().PayBill(ctx, u.ID, bill.ID, finance.BillPaymentRequest{Amount: finance.Of(finance.Money(150000)),
+		PaymentMethod: finance.Of("Cash")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = b.post(ExpensesPath+"/"+paid.Payment.ExpenseID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath}})
+	wantPage(t, "a bill payment", x, http.StatusBadRequest,
+		`Delete the payment on the bill's page instead; that voids this expense too. <a href="/bills/`+bill.ID+`">Open the bill</a>`)
+	cash := addExpense(t, env, u, 500, finance.NewDate(2025, 3, 14), "Groceries", "Milk")
+	if _, err := env.srv.Ledger().VoidExpense(ctx, u.ID, cash.ID); err != nil {
+		t.Fatal(err)
+	}
+	x = b.post(ExpensesPath+"/"+cash.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath}})
+	wantPage(t, "voided twice", x, http.StatusBadRequest, `role="alert">Expense is already voided</p>`)
+	if n := len(expensesOf(t, env, u, finance.StatusVoided)); n != 1 {
+		t.Errorf("%d voided expenses after refused voids, want the one voided directly", n)
+	}
+}
+
+// expenseNamed is the user's expense with description what, of any status.
+func expenseNamed(t *testing.T, env *testEnv, u finance.User, what string) finance.Expense {
+	t.Helper()
+	for _, e := range expensesOf(t, env, u, "") {
+		if e.Description == what {
+			return e
+		}
+	}
+	t.Fatalf("no expense %q", what)
+	return finance.Expense{}
 }
