@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 )
 
 // Bills through the tools: a template is created, its bill found, paid

@@ -15,8 +15,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // tool is a row of the table joined with its contract operation.

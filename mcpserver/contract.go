@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 )
 
 // contract is the OpenAPI document (embed/openapi.yaml) as plain YAML data.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/server"
-	"github.com/finance-app/finance/server/auth"
 )
 
 func TestCORSIsOffByDefault(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server"
-	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/store"
 )
 

@@ -18,9 +18,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server"
-	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/store"
 )
 

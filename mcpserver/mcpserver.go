@@ -18,8 +18,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpgo "github.com/mark3labs/mcp-go/server"
 
+	"github.com/finance-app/finance/auth"
 	assets "github.com/finance-app/finance/embed"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // REST serves the REST API in process as an already authenticated principal

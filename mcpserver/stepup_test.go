@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // tokens stands in for the authorization server: each token is a grant with

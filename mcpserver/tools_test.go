@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finance-app/finance/auth"
 	assets "github.com/finance-app/finance/embed"
-	"github.com/finance-app/finance/server/auth"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

@@ -17,8 +17,8 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // AI parsing (specification §4.2, rule 5): text or receipt photos in,

@@ -17,8 +17,8 @@ import (
 
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/ai/aitest"
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // newAIEnv is newSpendingEnv (today is 2025-03-11) with the server's config adjusted.

@@ -13,8 +13,8 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // The AI assistant (specification §1 rule 6, §4.2): POST /ai-assistant/chat

@@ -11,8 +11,8 @@ import (
 	"unicode"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // The built-in assistant answers without any AI service, deterministically:

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // The assistant with a model: a tool-calling loop over an OpenAI-compatible

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 const chatURL, confirmURL = "/api/v1/ai-assistant/chat", "/api/v1/ai-assistant/confirm"

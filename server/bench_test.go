@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // BenchmarkCreateExpenseCash serves POST /api/v1/expenses (Cash) through the

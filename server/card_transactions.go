@@ -6,8 +6,8 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // Card transactions (domain.md §2.7): purchases, fees, interest and refunds

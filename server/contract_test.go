@@ -36,9 +36,9 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finance-app/finance/auth"
 	assets "github.com/finance-app/finance/embed"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/store"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // wwwAuthenticate is the challenge of a 401 to a request without a

@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 
 	assets "github.com/finance-app/finance/embed"
 )

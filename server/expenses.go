@@ -6,8 +6,8 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // Expenses (domain.md §2.4, §5.1). The static /expenses/bulk, /summary and

@@ -8,7 +8,7 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 )
 
 func (s *Server) registerHealthRoutes() {

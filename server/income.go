@@ -6,8 +6,8 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // Income (domain.md §2.5). The static /income/form-options is matched before /income/:id.

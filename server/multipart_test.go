@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // form encodes fields as multipart/form-data and returns the body and its Content-Type.

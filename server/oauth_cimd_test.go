@@ -22,7 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/oauth"
 )
 
 // docHost is the host of the metadata documents in the tests: the test TLS

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/oauth"
 )
 
 // testClock is a clock the test moves by hand.

@@ -15,9 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/oauth"
 )
 
 var allScopeNames = []string{"finance:read", "expenses:write", "income:write", "accounts:write", "bills:write",

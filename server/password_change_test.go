@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 const newPassword = "a brand new password"

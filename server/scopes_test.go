@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // TestScopeRules checks the five scope rules of the specification (section 5)

@@ -10,9 +10,9 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/oauth"
 )
 
 // scopeOption is one scope checkbox with its plain-language description.

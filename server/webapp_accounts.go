@@ -20,8 +20,8 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // AccountsPath is the web app's list of accounts; an account is AccountsPath/{id}.

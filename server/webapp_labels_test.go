@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // richUser gives u a record in every state a page can show, as of the web

@@ -21,8 +21,8 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // ReportsPath is the list of reports; a report is at ReportsPath/{name},

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // reportsApp is a signed-in Pro user (so the API can be asked too) with

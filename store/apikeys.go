@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 )
 
 type apiKeyRow struct {

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/finance-app/finance/server/auth"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/oauth"
 )
 
 // credentialCache keeps the credentials that authenticate requests (API keys

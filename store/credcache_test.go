@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/store"
 )
 

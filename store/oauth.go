@@ -10,8 +10,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/finance-app/finance/server/auth"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/oauth"
 )
 
 var _ oauth.Store = (*DB)(nil)

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
-	"github.com/finance-app/finance/server/oauth"
+	"github.com/finance-app/finance/oauth"
 )
 
 // TestCreateOAuthCodeStoresTheMetadataClient stores a metadata document

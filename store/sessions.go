@@ -6,8 +6,8 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 type webSessionRow struct {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 func TestWebSessions(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 )
 
 func newKeysCmd(c *cli) *cobra.Command {

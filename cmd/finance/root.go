@@ -14,7 +14,7 @@ import (
 	"github.com/adrg/xdg"
 	"github.com/spf13/cobra"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/store"
 )
 

@@ -18,10 +18,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/mcpserver"
+	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/server"
-	"github.com/finance-app/finance/server/auth"
-	"github.com/finance-app/finance/server/oauth"
 	"github.com/finance-app/finance/telegram"
 )
 

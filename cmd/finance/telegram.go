@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/server"
-	"github.com/finance-app/finance/server/auth"
 	"github.com/finance-app/finance/store"
 	"github.com/finance-app/finance/telegram"
 )

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // AuthorizeRequest is a validated authorization request, ready for the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 )
 
 // The endpoints of the authorization server, from the server root.

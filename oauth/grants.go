@@ -5,8 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 var _ auth.TokenVerifier = (*Server)(nil)

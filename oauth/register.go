@@ -12,8 +12,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // RegisterRequest is the client metadata of a registration (RFC 7591 §2).

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // Client is a registered OAuth client. Every client is public (it has no

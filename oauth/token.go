@@ -14,8 +14,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/server/auth"
 )
 
 // TokenResponse is a successful token response (RFC 6749 §5.1).

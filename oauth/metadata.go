@@ -3,7 +3,7 @@ package oauth
 import (
 	"net/http"
 
-	"github.com/finance-app/finance/server/auth"
+	"github.com/finance-app/finance/auth"
 )
 
 // ResourceMetadata is the protected resource metadata of the MCP endpoint (RFC 9728 §2).
