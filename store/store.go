@@ -60,30 +60,12 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s-writers: %w", path, err)
 	}
-	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS)
-	// The writer keeps statement journals and temporary tables in memory and
-	// caches up to 64 MiB of pages: billing a large statement backlog rewrites
-	// tens of thousands of rows in one transaction, and spilling those pages
-	// to temporary files and back costs more than the work itself.
-	wdb, err := sql.Open("sqlite", path+"?"+common+
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_pragma=cache_size(-65536)&_txlock=immediate")
+	wdb, err := openWriter(path)
 	if err != nil {
 		t.close()
-		return nil, fmt.Errorf("store: open writer: %w", err)
+		return nil, err
 	}
-	// One writer: SQLite allows one write transaction at a time anyway, and
-	// queueing on database/sql's pool is cheaper and fairer than busy retries.
-	wdb.SetMaxOpenConns(1)
-	wdb.SetMaxIdleConns(1)
-	wdb.SetConnMaxLifetime(0)
-	wdb.SetConnMaxIdleTime(0)
-	// Connect the writer first: it switches the file to WAL before any reader opens it.
-	if err := wdb.Ping(); err != nil {
-		wdb.Close()
-		t.close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	rdb, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	rdb, err := sql.Open("sqlite", path+"?"+commonPragmas+"&_pragma=query_only(1)")
 	if err != nil {
 		wdb.Close()
 		t.close()
@@ -94,7 +76,7 @@ func Open(path string) (*DB, error) {
 	rdb.SetMaxIdleConns(readers)
 	rdb.SetConnMaxIdleTime(0)
 	rdb.SetConnMaxLifetime(0)
-	creds, err := newCredentialCache(path, common)
+	creds, err := newCredentialCache(path, commonPragmas)
 	if err != nil {
 		t.close()
 		return nil, errors.Join(fmt.Errorf("store: open credential cache: %w", err), rdb.Close(), wdb.Close())
@@ -108,6 +90,57 @@ func Open(path string) (*DB, error) {
 	}
 	db.commits = newCommitter(db.writer, t, &db.writes)
 	return db, nil
+}
+
+// commonPragmas are the connection settings of the writer and the readers.
+var commonPragmas = fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS)
+
+// openWriter opens and connects the writer's pool of path: one connection,
+// WAL, synchronous=FULL, BEGIN IMMEDIATE. Connecting it first switches the
+// file to WAL before any reader opens it.
+func openWriter(path string) (*sql.DB, error) {
+	// The writer keeps statement journals and temporary tables in memory and
+	// caches up to 64 MiB of pages: billing a large statement backlog rewrites
+	// tens of thousands of rows in one transaction, and spilling those pages
+	// to temporary files and back costs more than the work itself.
+	wdb, err := sql.Open("sqlite", path+"?"+commonPragmas+
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_pragma=cache_size(-65536)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("store: open writer: %w", err)
+	}
+	// One writer: SQLite allows one write transaction at a time anyway, and
+	// queueing on database/sql's pool is cheaper and fairer than busy retries.
+	wdb.SetMaxOpenConns(1)
+	wdb.SetMaxIdleConns(1)
+	wdb.SetConnMaxLifetime(0)
+	wdb.SetConnMaxIdleTime(0)
+	if err := wdb.Ping(); err != nil {
+		wdb.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return wdb, nil
+}
+
+// OpenPlain opens (creating) a scratch database at path the way the service
+// opens its writer (see openWriter) and nothing more: no schema, no group
+// commit, no turns with other processes. It is for measuring SQLite alone
+// with the service's settings (the benchmark's baseline); the service never
+// uses it.
+func OpenPlain(path string) (*sql.DB, error) {
+	if err := createOwnerOnly(path); err != nil {
+		return nil, fmt.Errorf("store: create %s: %w", path, err)
+	}
+	return openWriter(path)
+}
+
+// RawTx runs fn in one write transaction, as every write of the service
+// runs, and hands it the plain database/sql transaction. It is for programs
+// that load large data sets straight into the tables (the benchmark's
+// seeding), where going through the domain would take far longer than what
+// they measure; the caller keeps the domain's rules, and the tables'
+// triggers fire as on any write. The service never writes this way.
+func (db *DB) RawTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx.Tx) })
 }
 
 // createOwnerOnly creates the database file, empty and with mode 0600, unless

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/finance-app/finance/store"
 )
 
 // The baseline is a bare net/http + SQLite server measured in the same run
@@ -39,11 +37,11 @@ func serveBaseline(dir, healthFile string) error {
 	if err != nil {
 		return err
 	}
-	w, err := store.OpenBaselineWriter(ctx, filepath.Join(dir, "baseline.db"))
+	w, err := openBaselineWriter(ctx, filepath.Join(dir, "baseline.db"))
 	if err != nil {
 		return err
 	}
-	defer w.Close()
+	defer w.close()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v1/health", func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "application/json")
@@ -59,7 +57,7 @@ func serveBaseline(dir, healthFile string) error {
 			http.Error(rw, err.Error(), http.StatusBadRequest)
 			return
 		}
-		if err := w.Insert(r.Context(), int64(len(body.Amount)), body.Date, body.Description); err != nil {
+		if err := w.insert(r.Context(), int64(len(body.Amount)), body.Date, body.Description); err != nil {
 			http.Error(rw, err.Error(), http.StatusInternalServerError)
 			return
 		}

@@ -39,9 +39,9 @@ func measureBillsAndLoans(ctx context.Context, bin, data string, c *client, toda
 	if err != nil {
 		return err
 	}
-	instances, err := store.SeedBillHistory(ctx, db, email, templates, years, today)
+	instances, err := seedBillHistory(ctx, db, email, templates, years, today)
 	if err == nil {
-		err = store.SettleLoanHistory(ctx, db, email, today)
+		err = settleLoanHistory(ctx, db, email, today)
 	}
 	db.Close()
 	if err != nil {

@@ -122,7 +122,7 @@ func run(bin string, large, writes, reads int, only string) error {
 	}
 
 	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
-	raw, err := store.RawCommitRate(ctx, filepath.Join(dir, "raw.db"), writes)
+	raw, err := rawCommitRate(ctx, filepath.Join(dir, "raw.db"), writes)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func run(bin string, large, writes, reads int, only string) error {
 		return err
 	}
 
-	seed := func(total int) error { return seedExpenses(ctx, data, total, today) }
+	seed := func(total int) error { return loadExpenses(ctx, data, total, today) }
 	measureLists := func(label string) error {
 		srv, err = start(bin, data)
 		if err != nil {
@@ -170,7 +170,7 @@ func run(bin string, large, writes, reads int, only string) error {
 		if err != nil {
 			return err
 		}
-		err = store.SeedAccountLines(ctx, db, acct.Data.ID, 100_000, today)
+		err = seedAccountLines(ctx, db, acct.Data.ID, 100_000, today)
 		db.Close()
 		if err != nil {
 			return err
@@ -246,7 +246,7 @@ func writeTable(table []row) {
 }
 
 // reportVolume is each user's history in the reports measurement.
-var reportVolume = store.ReportVolume{Expenses: 1_000_000, CardRows: 100_000, Bills: 5_000, Loans: 50}
+var reportVolume = historyVolume{Expenses: 1_000_000, CardRows: 100_000, Bills: 5_000, Loans: 50}
 
 // runReports measures the dashboard, the expense summary and every report on a fresh data
 // directory where two users each have five years of history (reportVolume):
@@ -279,7 +279,7 @@ func runReports(bin string, reads int) error {
 		fmt.Fprintf(os.Stderr, "seeding five years for %s: %d expenses, %d card rows, %d bills, %d loans...\n",
 			e, reportVolume.Expenses, reportVolume.CardRows, reportVolume.Bills, reportVolume.Loans)
 		began := time.Now()
-		if err := store.SeedReportData(ctx, db, e, reportVolume, today); err != nil {
+		if err := seedReportData(ctx, db, e, reportVolume, today); err != nil {
 			db.Close()
 			return err
 		}
@@ -347,7 +347,7 @@ func measureStatements(ctx context.Context, bin, data string, c *client, today f
 	if err != nil {
 		return err
 	}
-	err = store.SeedCardPurchases(ctx, db, card.Data.ID, 100_000, cycleStart, today.AddDays(-1))
+	err = seedCardPurchases(ctx, db, card.Data.ID, 100_000, cycleStart, today.AddDays(-1))
 	db.Close()
 	if err != nil {
 		return err
@@ -374,7 +374,7 @@ func measureStatements(ctx context.Context, bin, data string, c *client, today f
 		return err
 	}
 	defer db.Close()
-	check, err := store.StatementCheckCost(ctx, db, email, 1000)
+	check, err := statementCheckCost(ctx, db, email, 1000)
 	if err != nil {
 		return err
 	}
@@ -406,7 +406,7 @@ func measureListsAndSize(ctx context.Context, bin, data string, c *client, n, re
 	seeded := 0
 	for _, total := range []int{100_000, n} {
 		fmt.Fprintf(os.Stderr, "seeding up to %d expenses...\n", total)
-		if err := seedExpenses(ctx, data, total-seeded, today); err != nil {
+		if err := loadExpenses(ctx, data, total-seeded, today); err != nil {
 			return err
 		}
 		seeded = total
@@ -428,18 +428,18 @@ func measureListsAndSize(ctx context.Context, bin, data string, c *client, n, re
 // reports their bytes.
 func measureSize(ctx context.Context, data string, n int, today finance.Date, add func(string, string, ...any)) error {
 	fmt.Fprintf(os.Stderr, "seeding %d expenses...\n", n)
-	if err := seedExpenses(ctx, data, n, today); err != nil {
+	if err := loadExpenses(ctx, data, n, today); err != nil {
 		return err
 	}
 	return measureBytes(ctx, data, n, add)
 }
 
-func seedExpenses(ctx context.Context, data string, n int, today finance.Date) error {
+func loadExpenses(ctx context.Context, data string, n int, today finance.Date) error {
 	db, err := store.Open(filepath.Join(data, store.FileName))
 	if err != nil {
 		return err
 	}
-	return errors.Join(store.SeedExpenses(ctx, db, email, n, today), db.Close())
+	return errors.Join(seedExpenses(ctx, db, email, n, today), db.Close())
 }
 
 // measureBytes reports the bytes per expense (n of them) of the database
@@ -449,7 +449,7 @@ func measureBytes(ctx context.Context, data string, n int, add func(string, stri
 	if err != nil {
 		return err
 	}
-	trees, err := store.BTreeSizes(ctx, db)
+	trees, err := bTreeSizes(ctx, db)
 	if err := errors.Join(err, db.Close()); err != nil {
 		return err
 	}

@@ -1,69 +1,41 @@
-package store
+package main
 
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/store"
 )
 
-// This file serves the benchmark tool (cmd/bench): it measures the storage
-// limit and loads large data sets directly, which through the API would take
-// far longer than the measurements themselves.
+// The benchmark's data: large histories written straight into the tables
+// through the store's raw transactions, which through the API would take far
+// longer than the measurements themselves.
 
-// RawCommitRate measures single-row committed inserts per second into a
-// scratch database at path, opened with the same pragmas as the service's
-// writer. It is the ceiling against which the API's write rate is read.
-func RawCommitRate(ctx context.Context, path string, n int) (float64, error) {
-	db, err := Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	if _, err := db.writer.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS bench_rows (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, date TEXT NOT NULL, description TEXT NOT NULL)"); err != nil {
-		return 0, err
-	}
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		err := db.writer.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			_, err := tx.ExecContext(ctx, "INSERT INTO bench_rows (id, amount, date, description) VALUES (?, ?, ?, ?)",
-				finance.NewID(), 12345, "2026-01-01", "raw commit")
-			return err
-		})
-		if err != nil {
-			return 0, err
-		}
-	}
-	return float64(n) / time.Since(start).Seconds(), nil
-}
-
-// SeedExpenses adds n Cash expenses for the user with the given email, spread
+// seedExpenses adds n Cash expenses for the user with the given email, spread
 // over the expense categories and the days of the three years ending at end,
 // in transactions of 10,000 rows.
-func SeedExpenses(ctx context.Context, db *DB, email string, n int, end finance.Date) error {
+func seedExpenses(ctx context.Context, db *store.DB, email string, n int, end finance.Date) error {
 	var userID string
-	if err := db.reader.NewRaw("SELECT id FROM users WHERE email = ?", email).Scan(ctx, &userID); err != nil {
+	if err := queryRow(ctx, db, []any{&userID}, "SELECT id FROM users WHERE email = ?", email); err != nil {
 		return fmt.Errorf("seed: user %s: %w", email, err)
 	}
-	var cats []string
-	if err := db.reader.NewRaw("SELECT id FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0", userID).Scan(ctx, &cats); err != nil {
+	cats, err := queryStrings(ctx, db, "SELECT id FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0", userID)
+	if err != nil {
 		return err
 	}
 	// A large page cache on the writer keeps the four expense indexes in
 	// memory while rows land at scattered positions in them.
-	if _, err := db.writer.ExecContext(ctx, "PRAGMA cache_size = -262144"); err != nil {
+	if err := rawExec(ctx, db, "PRAGMA cache_size = -262144"); err != nil {
 		return err
 	}
 	const batch = 50_000
 	now := time.Now().UTC().Truncate(time.Second)
 	for done := 0; done < n; {
 		size := min(batch, n-done)
-		err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		err := db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 			stmt, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id,
 				payment_method, status, source, created_at, updated_at)
 				VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Cash', 'active', 'manual', ?7, ?8)`)
@@ -86,19 +58,18 @@ func SeedExpenses(ctx context.Context, db *DB, email string, n int, end finance.
 		}
 		done += size
 	}
-	_, err := db.writer.ExecContext(ctx, "ANALYZE")
-	return err
+	return rawExec(ctx, db, "ANALYZE")
 }
 
-// SeedAccountLines adds n posted manual lines (alternating credit and debit)
+// seedAccountLines adds n posted manual lines (alternating credit and debit)
 // to an account.
-func SeedAccountLines(ctx context.Context, db *DB, accountID string, n int, end finance.Date) error {
+func seedAccountLines(ctx context.Context, db *store.DB, accountID string, n int, end finance.Date) error {
 	var userID string
-	if err := db.reader.NewRaw("SELECT user_id FROM accounts WHERE id = ?", accountID).Scan(ctx, &userID); err != nil {
+	if err := queryRow(ctx, db, []any{&userID}, "SELECT user_id FROM accounts WHERE id = ?", accountID); err != nil {
 		return fmt.Errorf("seed: account %s: %w", accountID, err)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO account_transactions (id, user_id, account_id, type, amount, date,
 			description, source, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'seeded', 'manual', 'posted', ?, ?)`)
 		if err != nil {
@@ -119,22 +90,22 @@ func SeedAccountLines(ctx context.Context, db *DB, accountID string, n int, end 
 	})
 }
 
-// SeedCardPurchases adds n unbilled card purchases, each with its Credit
+// seedCardPurchases adds n unbilled card purchases, each with its Credit
 // Card expense, to a card, spread over the days from start to end, in one
 // transaction: the backlog a card with that history has before its first
 // statement is generated.
-func SeedCardPurchases(ctx context.Context, db *DB, cardID string, n int, start, end finance.Date) error {
+func seedCardPurchases(ctx context.Context, db *store.DB, cardID string, n int, start, end finance.Date) error {
 	var row struct {
 		UserID string
 		Cat    string
 	}
-	if err := db.reader.NewRaw(`SELECT c.user_id, (SELECT id FROM categories WHERE user_id = c.user_id AND kind = 'expense'
-		AND is_system = 0 ORDER BY name_key LIMIT 1) AS cat FROM credit_cards AS c WHERE c.id = ?`, cardID).Scan(ctx, &row.UserID, &row.Cat); err != nil {
+	if err := queryRow(ctx, db, []any{&row.UserID, &row.Cat}, `SELECT c.user_id, (SELECT id FROM categories WHERE user_id = c.user_id
+		AND kind = 'expense' AND is_system = 0 ORDER BY name_key LIMIT 1) AS cat FROM credit_cards AS c WHERE c.id = ?`, cardID); err != nil {
 		return fmt.Errorf("seed: card %s: %w", cardID, err)
 	}
 	days := start.DaysUntil(end) + 1
 	now := time.Now().UTC().Truncate(time.Second)
-	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		exp, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id,
 			payment_method, credit_card_id, status, source, card_transaction_id, created_at, updated_at)
 			VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Credit Card', ?7, 'active', 'manual', ?8, ?9, ?10)`)
@@ -164,34 +135,12 @@ func SeedCardPurchases(ctx context.Context, db *DB, cardID string, n int, start,
 	})
 }
 
-// StatementCheckCost is the mean time of the check every card, expense,
-// bill, dashboard and report request makes before it runs: whether a
-// statement is due for the user with the given email.
-func StatementCheckCost(ctx context.Context, db *DB, email string, n int) (time.Duration, error) {
-	var userID string
-	if err := db.reader.NewRaw("SELECT id FROM users WHERE email = ?", email).Scan(ctx, &userID); err != nil {
-		return 0, err
-	}
-	svc := finance.NewService(db)
-	start := time.Now()
-	for range n {
-		due, err := svc.StatementsDue(ctx, userID)
-		if err != nil {
-			return 0, err
-		}
-		if due {
-			return 0, fmt.Errorf("a statement is due; the check measures the case with nothing to generate")
-		}
-	}
-	return time.Since(start) / time.Duration(n), nil
-}
-
-// ReportVolume is how much history SeedReportData gives a user.
-type ReportVolume struct {
+// historyVolume is how much history seedReportData gives a user.
+type historyVolume struct {
 	Expenses, CardRows, Bills, Loans int
 }
 
-// SeedReportData gives the user with the given email five years of history
+// seedReportData gives the user with the given email five years of history
 // ending at end, written straight into the tables in transactions of 50,000
 // rows, with the triggers that keep the daily totals firing as on any write:
 // v.Expenses expenses (Cash, and Account Debit on one account) over the
@@ -199,16 +148,16 @@ type ReportVolume struct {
 // interest and refunds, already billed, so that no statement is due); v.Bills
 // bill instances of 50 paused templates; v.Loans loans of 24 monthly
 // instances each, those due before end paid interest first.
-func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, end finance.Date) error {
+func seedReportData(ctx context.Context, db *store.DB, email string, v historyVolume, end finance.Date) error {
 	var userID string
-	if err := db.reader.NewRaw("SELECT id FROM users WHERE email = ?", email).Scan(ctx, &userID); err != nil {
+	if err := queryRow(ctx, db, []any{&userID}, "SELECT id FROM users WHERE email = ?", email); err != nil {
 		return fmt.Errorf("seed: user %s: %w", email, err)
 	}
-	var cats []string
-	if err := db.reader.NewRaw("SELECT id FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0 ORDER BY name_key", userID).Scan(ctx, &cats); err != nil {
+	cats, err := queryStrings(ctx, db, "SELECT id FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0 ORDER BY name_key", userID)
+	if err != nil {
 		return err
 	}
-	if _, err := db.writer.ExecContext(ctx, "PRAGMA cache_size = -262144"); err != nil {
+	if err := rawExec(ctx, db, "PRAGMA cache_size = -262144"); err != nil {
 		return err
 	}
 	start := finance.MonthAdd(end, -60, end.Day()).AddDays(1)
@@ -216,11 +165,11 @@ func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, e
 	dayOf := func(i, n int) string { return start.AddDays(int(int64(i) * int64(days) / int64(n))).String() }
 	now := time.Now().UTC().Truncate(time.Second)
 	accountID, cardID := finance.NewID(), finance.NewID()
-	exec := func(tx bun.Tx, query string, args ...any) error {
+	exec := func(tx *sql.Tx, query string, args ...any) error {
 		_, err := tx.ExecContext(ctx, query, args...)
 		return err
 	}
-	err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := exec(tx, `INSERT INTO accounts (id, user_id, name, name_key, type, opening_balance, status, created_at, updated_at)
 			VALUES (?, ?, 'Seeded checking', 'seeded checking', 'checking', 100000000, 'active', ?, ?)`, accountID, userID, now, now); err != nil {
 			return err
@@ -235,7 +184,7 @@ func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, e
 	batches := func(n int, query string, row func(i int) []any) error {
 		for done := 0; done < n; {
 			size := min(50_000, n-done)
-			err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+			err := db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 				stmt, err := tx.PrepareContext(ctx, query)
 				if err != nil {
 					return err
@@ -281,7 +230,7 @@ func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, e
 		return err
 	}
 	templates := make([]string, 50)
-	err = db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for i := range templates {
 			templates[i] = finance.NewID()
 			if err := exec(tx, `INSERT INTO bill_templates (id, user_id, name, amount, category_id, frequency, start_date, due_day,
@@ -309,7 +258,7 @@ func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, e
 	if err != nil {
 		return err
 	}
-	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for k := 0; k < v.Loans; k++ {
 			loanID := finance.NewID()
 			first := finance.MonthAdd(start, k%36, 15)
@@ -346,68 +295,122 @@ func SeedReportData(ctx context.Context, db *DB, email string, v ReportVolume, e
 	})
 }
 
-// BaselineWriter is the storage half of the benchmark's baseline server: a
-// scratch database opened with the service's pragmas (WAL,
-// synchronous=FULL, BEGIN IMMEDIATE on one writer connection) into which
-// each Insert commits one row with a prepared statement and nothing else.
-type BaselineWriter struct {
-	db     *DB
-	insert *sql.Stmt
+// seedBillHistory gives the user with the given email n monthly bill
+// templates that started `years` years before today, each with one instance
+// per month through the end of next month (the generation horizon, so the
+// first request finds nothing to generate). Instances due before the current
+// month are paid except every 40th, which is left overdue; the current and
+// next month's are unpaid. It is the history a household that has tracked its
+// bills for years carries.
+func seedBillHistory(ctx context.Context, db *store.DB, email string, n, years int, today finance.Date) (int, error) {
+	var userID string
+	if err := queryRow(ctx, db, []any{&userID}, "SELECT id FROM users WHERE email = ?", email); err != nil {
+		return 0, fmt.Errorf("seed: user %s: %w", email, err)
+	}
+	cats, err := queryStrings(ctx, db, "SELECT id FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0", userID)
+	if err != nil {
+		return 0, err
+	}
+	month := finance.MonthAdd(today, 0, 1)
+	horizon := finance.MonthAdd(today, 1, 31)
+	now := time.Now().UTC().Truncate(time.Second)
+	count := 0
+	err = db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		tmpl, err := tx.PrepareContext(ctx, `INSERT INTO bill_templates (id, user_id, name, amount, category_id, frequency,
+			start_date, due_day, default_payment_method, status, generated_through, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, 'monthly', ?, ?, 'Cash', 'active', ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer tmpl.Close()
+		inst, err := tx.PrepareContext(ctx, `INSERT INTO bill_instances (id, user_id, template_id, name, category_id, amount,
+			scheduled_date, due_date, status, paid_total, marked_paid_manually, edited, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer inst.Close()
+		for t := range n {
+			id, name, cat := finance.NewID(), fmt.Sprintf("Seeded bill %d", t), cats[t%len(cats)]
+			amount := int64(50_000 + t*1_234)
+			dueDay := 1 + t%31
+			first := finance.MonthAdd(today, -12*years, dueDay)
+			if _, err := tmpl.ExecContext(ctx, id, userID, name, amount, cat, first.String(), dueDay, horizon.String(), now, now); err != nil {
+				return err
+			}
+			for k := 0; ; k++ {
+				due := finance.MonthAdd(first, k, dueDay)
+				if due.After(horizon) {
+					break
+				}
+				status, manual := "paid", true
+				if !due.Before(month) || (t+k)%40 == 0 {
+					status, manual = "unpaid", false
+				}
+				if _, err := inst.ExecContext(ctx, finance.NewID(), userID, id, name, cat, amount, due.String(), due.String(),
+					status, manual, now, now); err != nil {
+					return err
+				}
+				count++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	err = rawExec(ctx, db, "ANALYZE")
+	return count, err
 }
 
-// OpenBaselineWriter opens (creating) the baseline's scratch database at path.
-func OpenBaselineWriter(ctx context.Context, path string) (*BaselineWriter, error) {
-	db, err := Open(path)
-	if err != nil {
-		return nil, err
+// settleLoanHistory marks the instances of the user's loans due before the
+// current month as paid (by hand, no money), except every 25th, which stays
+// overdue: loans repaid on time for years, with a few missed installments.
+func settleLoanHistory(ctx context.Context, db *store.DB, email string, today finance.Date) error {
+	var userID string
+	if err := queryRow(ctx, db, []any{&userID}, "SELECT id FROM users WHERE email = ?", email); err != nil {
+		return fmt.Errorf("seed: user %s: %w", email, err)
 	}
-	if _, err := db.writer.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS bench_rows (id TEXT PRIMARY KEY, amount INTEGER NOT NULL, date TEXT NOT NULL, description TEXT NOT NULL)"); err != nil {
-		return nil, errors.Join(err, db.Close())
-	}
-	st, err := db.writer.DB.PrepareContext(ctx, "INSERT INTO bench_rows (id, amount, date, description) VALUES (?, ?, ?, ?)")
-	if err != nil {
-		return nil, errors.Join(err, db.Close())
-	}
-	return &BaselineWriter{db: db, insert: st}, nil
-}
-
-// Insert commits one row in a transaction of its own.
-func (b *BaselineWriter) Insert(ctx context.Context, amount int64, date, description string) error {
-	tx, err := b.db.writer.DB.BeginTx(ctx, nil)
+	err := rawExec(ctx, db, `UPDATE loan_instances SET status = 'paid', marked_paid_manually = 1
+		WHERE user_id = ? AND due_date < ? AND installment_number % 25 <> 0`, userID, finance.MonthAdd(today, 0, 1).String())
 	if err != nil {
 		return err
 	}
-	if _, err := tx.StmtContext(ctx, b.insert).ExecContext(ctx, finance.NewID(), amount, date, description); err != nil {
-		return errors.Join(err, tx.Rollback())
-	}
-	return tx.Commit()
+	return rawExec(ctx, db, "ANALYZE")
 }
 
-// Close closes the scratch database.
-func (b *BaselineWriter) Close() error { return errors.Join(b.insert.Close(), b.db.Close()) }
-
-// BTreeBytes is the space one B-tree (a table or an index) takes in the
-// database file.
-type BTreeBytes struct {
-	Name  string
-	Bytes int64
+// queryRow scans the one row of query into dest, in a transaction of its own.
+func queryRow(ctx context.Context, db *store.DB, dest []any, query string, args ...any) error {
+	return db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, query, args...).Scan(dest...)
+	})
 }
 
-// BTreeSizes reads every B-tree's bytes from SQLite's dbstat table, largest
-// first.
-func BTreeSizes(ctx context.Context, db *DB) ([]BTreeBytes, error) {
-	var out []BTreeBytes
-	rows, err := db.reader.QueryContext(ctx, "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var b BTreeBytes
-		if err := rows.Scan(&b.Name, &b.Bytes); err != nil {
-			return nil, err
+// queryStrings returns the one text column of query's rows.
+func queryStrings(ctx context.Context, db *store.DB, query string, args ...any) ([]string, error) {
+	var out []string
+	err := db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
 		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
+		defer rows.Close()
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				return err
+			}
+			out = append(out, s)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// rawExec runs one statement in a transaction of its own.
+func rawExec(ctx context.Context, db *store.DB, query string, args ...any) error {
+	return db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, query, args...)
+		return err
+	})
 }
