@@ -341,11 +341,6 @@ func (s *Server) callAs(ctx context.Context, p auth.Principal, method, target st
 	if len(body) > 0 {
 		r.Header.Set("Content-Type", "application/json")
 	}
-	return s.serveRequestAs(p, r)
-}
-
-// serveRequestAs serves r through the router as p and reads its envelope.
-func (s *Server) serveRequestAs(p auth.Principal, r *http.Request) routeResult {
 	rec := &bufferedResponse{header: http.Header{}}
 	s.ServeAs(p, rec, r)
 	res := routeResult{status: rec.status, contentType: rec.header.Get("Content-Type"), body: rec.body.Bytes()}

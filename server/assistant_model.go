@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -34,9 +34,9 @@ type ToolTable interface {
 	// ToolInfo describes one tool; ok is false for no such tool.
 	ToolInfo(name string) (title, description string, inputSchema json.RawMessage, readOnly bool,
 		access auth.Requirement, ok bool)
-	// ToolRequest builds the REST request of a call with args, or a
-	// *finance.ValidationError when they cannot form it.
-	ToolRequest(ctx context.Context, name string, args json.RawMessage) (*http.Request, error)
+	// ToolRequest builds the REST request of a call with args (its method,
+	// target and body), or a *finance.ValidationError when they cannot form it.
+	ToolRequest(ctx context.Context, name string, args json.RawMessage) (method, target string, body []byte, err error)
 }
 
 // SetAssistantTools gives the assistant's model the tools of t. Without
@@ -196,14 +196,14 @@ func (s *Server) runModelTool(ctx context.Context, p auth.Principal, in finance.
 	if err := p.Allow(access); err != nil {
 		return toolError(CodeForbidden, err.Error())
 	}
-	r, err := s.tools.ToolRequest(ctx, call.Name, args)
+	method, target, body, err := s.tools.ToolRequest(ctx, call.Name, args)
 	if err != nil {
 		return toolError(CodeValidation, err.Error())
 	}
-	if r.Method != http.MethodGet {
+	if method != http.MethodGet {
 		return toolError(CodeForbidden, call.Name+" does not only read")
 	}
-	res := s.serveRequestAs(p, r)
+	res := s.callAs(ctx, p, method, target, body)
 	if res.err != nil {
 		return toolError(res.err.Code, res.err.Message)
 	}
@@ -227,18 +227,15 @@ func (s *Server) propose(ctx context.Context, p auth.Principal, in finance.Parse
 	if err != nil {
 		return toolError(CodeValidation, "arguments must be a JSON object")
 	}
-	r, err := s.tools.ToolRequest(ctx, tool, args)
+	method, target, body, err := s.tools.ToolRequest(ctx, tool, args)
 	if err != nil {
 		return toolError(CodeValidation, err.Error())
 	}
-	var body []byte
-	if r.Body != nil {
-		if body, err = io.ReadAll(r.Body); err != nil {
-			return toolError(CodeValidation, "arguments do not form a request")
-		}
+	u, err := url.Parse(target)
+	if err != nil {
+		return toolError(CodeValidation, "arguments do not form a request")
 	}
-	target := r.URL.RequestURI()
-	for _, prefix := range s.ownedPrefixes(r.URL.Path) {
+	for _, prefix := range s.ownedPrefixes(u.Path) {
 		if res := s.callAs(ctx, p, http.MethodGet, prefix, nil); res.err != nil {
 			return toolError(CodeValidation, "the ids in the path must be the user's own records: "+res.err.Message)
 		}
@@ -258,7 +255,7 @@ func (s *Server) propose(ctx context.Context, p auth.Principal, in finance.Parse
 	}
 	title, _, _, _, _, _ := s.tools.ToolInfo(tool)
 	pr := finance.Proposal{ID: finance.NewID(), Action: tool, Summary: proposalSummary(in, tool, title, object),
-		Arguments: args, Method: r.Method, Path: target, Body: body}
+		Arguments: args, Method: method, Path: target, Body: body}
 	*proposals = append(*proposals, pr)
 	out, _ := json.Marshal(map[string]string{"proposal_id": pr.ID, "status": finance.ProposalPending, "summary": pr.Summary,
 		"note": "Nothing was written. The user confirms or rejects this proposal in the app."})
