@@ -10,11 +10,12 @@ import (
 )
 
 // The tool table as other programs in the binary offer it to a model: the
-// AI assistant (server/assistant_model.go) gives its model the read tools,
-// and proposes the writes, with the same names, descriptions and input
-// schemas an MCP client sees, and builds each call's REST request the same
-// way a tools/call does. The server cannot import this package, so these
-// methods use plain values and the binary passes the Handler in.
+// AI assistant (package assistant, its ToolTable port) gives its model the
+// read tools, and proposes the writes, with the same names, descriptions
+// and input schemas an MCP client sees, and builds each call's REST request
+// the same way a tools/call does. Neither the server nor the assistant
+// imports this package, so these methods use plain values and the binary
+// passes the Handler in.
 
 // ToolNames lists the tools in table order.
 func (h *Handler) ToolNames() []string {
