@@ -155,3 +155,11 @@ func listQuery(r *http.Request, spec finance.ListSpec, filters func(v *finance.V
 	}
 	return p, v.Err()
 }
+
+// deref is the text of an optional string: empty for none.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
