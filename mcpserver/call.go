@@ -247,8 +247,50 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder) *mcp.CallTo
 		// structuredContent must be an object; kept as raw JSON so amounts
 		// reach the client exactly as the REST route wrote them.
 		res.StructuredContent = json.RawMessage(data)
+		if note := warningsNote(data); note != "" {
+			res.Content = append([]mcp.Content{mcp.NewTextContent(note)}, res.Content...)
+		}
 	}
 	return res
+}
+
+// warningsNote is the text block that goes before the JSON of a write
+// whose answer carries warnings (data.warnings), so that an agent cannot
+// miss them: clients show a result's text blocks in order, and some show
+// a model only the text. The JSON block stays exactly the serialized
+// structuredContent, as the MCP specification asks.
+func warningsNote(data []byte) string {
+	if !bytes.Contains(data, []byte(`"warnings"`)) {
+		return ""
+	}
+	var answer struct {
+		Warnings []json.RawMessage `json:"warnings"`
+	}
+	if json.Unmarshal(data, &answer) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, raw := range answer.Warnings {
+		var w struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+			Index   *int   `json:"index"`
+		}
+		// Only a write's warnings: objects with a code (a parser's
+		// warnings about its drafts are plain strings).
+		if json.Unmarshal(raw, &w) != nil || w.Code == "" {
+			continue
+		}
+		b.WriteString("\n- ")
+		if w.Index != nil {
+			fmt.Fprintf(&b, "item %d: ", *w.Index)
+		}
+		b.WriteString(w.Code + ": " + w.Message)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "Warnings (the write was saved; show these to the user before going on):" + b.String()
 }
 
 // errorResult is a tool execution error carrying the REST error object as
