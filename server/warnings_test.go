@@ -280,7 +280,9 @@ func TestWarningPossibleDuplicate(t *testing.T) {
 			false, func(string) string { return expense("Lunch", "351", "2025-03-01", cash) }, false},
 		{"the same card, other words", func(c string) string {
 			return expense("Shell", "2000", "2025-03-01", `"Credit Card","credit_card_id":"`+c+`"`)
-		}, false, func(c string) string { return expense("Fuel", "2000", "2025-03-01", `"Credit Card","credit_card_id":"`+c+`"`) }, true},
+		}, false, func(c string) string {
+			return expense("Fuel", "2000", "2025-03-01", `"Credit Card","credit_card_id":"`+c+`"`)
+		}, true},
 		{"other words, not both on a card", func(c string) string {
 			return expense("Shell", "2000", "2025-03-01", `"Credit Card","credit_card_id":"`+c+`"`)
 		}, false, func(string) string { return expense("Fuel", "2000", "2025-03-01", cash) }, false},
