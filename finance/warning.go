@@ -52,6 +52,9 @@ type WarningRepo interface {
 	// than exceptID with this amount, dated in [from, to], nearest to near
 	// first (then the first recorded).
 	ExpensesLike(ctx context.Context, userID string, amount Money, from, to, near Date, exceptID string, limit int) ([]Expense, error)
+	// OpenBillsDue returns up to limit of the user's open (unpaid and
+	// partially paid) bill instances due in [from, to], soonest first.
+	OpenBillsDue(ctx context.Context, userID string, from, to Date, limit int) ([]Bill, error)
 	// OpenInstancesDue returns the unpaid and partially paid instances of
 	// the user's active loans due in [from, to], with their loan's name.
 	OpenInstancesDue(ctx context.Context, userID string, from, to Date) ([]LoanInstanceFigures, error)
@@ -292,8 +295,7 @@ func (w *watch) billMatch(ctx context.Context, e Expense) ([]Warning, error) {
 			w.billsThrough = to // beyond what generation ever reaches
 		}
 	}
-	bills, _, err := w.ListBills(ctx, w.userID, BillFilter{Status: BillOpen, DateFrom: from, DateTo: to},
-		ListParams{Page: 1, Limit: maxLookalikes, SortBy: "due_date"})
+	bills, err := w.OpenBillsDue(ctx, w.userID, from, to, maxLookalikes)
 	if err != nil {
 		return nil, err
 	}
