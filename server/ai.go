@@ -19,6 +19,7 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // AI parsing (specification §4.2, rule 5): text or receipt photos in,
@@ -212,11 +213,11 @@ func (s *Server) openImagesForm(r *http.Request, formSecret string) (*multipart.
 		if formSecret != "" {
 			return nil, errFormExpired // a page's form is always multipart with its token
 		}
-		return nil, badRequest("Content-Type must be multipart/form-data with 1 to "+strconv.Itoa(MaxParseImages)+" files named images", nil)
+		return nil, httperr.BadRequest("Content-Type must be multipart/form-data with 1 to "+strconv.Itoa(MaxParseImages)+" files named images", nil)
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, badRequest("Request body is not a valid multipart form", nil)
+		return nil, httperr.BadRequest("Request body is not a valid multipart form", nil)
 	}
 	if formSecret == "" {
 		return mr, nil
@@ -440,8 +441,8 @@ func (s *Server) aiError(h http.Header, err error) error {
 		h.Set("RateLimit-Policy", fmt.Sprintf(`"ai-jobs";q=%d;w=%d`, s.aiJobs, secs))
 		h.Set("RateLimit", fmt.Sprintf(`"ai-jobs";r=0;t=%d`, secs))
 		h.Set("Retry-After", strconv.Itoa(secs))
-		return &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-			message: "The server is already running as many AI parsing jobs as it allows; retry after the number of seconds in the Retry-After header"}
+		return httperr.New(http.StatusTooManyRequests, CodeRateLimitExceeded,
+			"The server is already running as many AI parsing jobs as it allows; retry after the number of seconds in the Retry-After header")
 	}
 	return err
 }

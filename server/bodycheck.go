@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // checkBody walks a syntactically valid JSON body the way encoding/json
@@ -34,7 +35,7 @@ func checkBody(body []byte, t reflect.Type) error {
 	}
 	if err := c.value("", t); err != nil {
 		// The body is known to be valid JSON, so this is unexpected.
-		return badRequest("Request body is not valid JSON", nil)
+		return httperr.BadRequest("Request body is not valid JSON", nil)
 	}
 	return c.v.Err()
 }

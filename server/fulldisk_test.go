@@ -12,6 +12,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/store"
 )
 
@@ -86,7 +87,7 @@ func TestWriteOnAFullDisk(t *testing.T) {
 	disk.fill(true)
 	notSaved := func(sc apiScenario) {
 		t.Helper()
-		sc.wantStatus, sc.wantCode, sc.wantMessage = http.StatusInsufficientStorage, CodeInternal, storageFullMessage
+		sc.wantStatus, sc.wantCode, sc.wantMessage = http.StatusInsufficientStorage, CodeInternal, httperr.StorageFullMessage
 		sc.check = func(t testing.TB, res apiResult) {
 			if res.env.Error == nil || res.env.Error.RequestID == "" || res.env.Error.RequestID != res.header.Get("X-Request-Id") {
 				t.Errorf("the answer does not carry its request id: %s", res.raw)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/oauth"
 )
 
@@ -28,7 +29,7 @@ func (s *Server) registerOAuthRoutes() {
 	wrap := func(h func(*oauth.Server) http.HandlerFunc) handlerFunc {
 		return func(w http.ResponseWriter, r bunrouter.Request) error {
 			if s.oauth == nil {
-				return errRouteNotFound(r.Request)
+				return httperr.RouteNotFound(r.Request)
 			}
 			h(s.oauth)(w, r.Request)
 			return nil
@@ -83,7 +84,7 @@ type consentData struct {
 // oauth.AuthorizeError), and the returned request is nil.
 func (s *Server) authorizeRequest(w http.ResponseWriter, r *http.Request, params url.Values) (*oauth.AuthorizeRequest, error) {
 	if s.oauth == nil {
-		return nil, errRouteNotFound(r)
+		return nil, httperr.RouteNotFound(r)
 	}
 	req, err := s.oauth.ParseAuthorize(r.Context(), params)
 	if err != nil {
@@ -208,7 +209,7 @@ func (s *Server) authorizeDecision(w http.ResponseWriter, r bunrouter.Request) e
 		return nil
 	case "approve":
 	default:
-		return badRequest("The form must say approve or deny", nil)
+		return httperr.BadRequest("The form must say approve or deny", nil)
 	}
 	var approved []auth.Scope
 	for _, name := range r.PostForm["scope_grant"] {

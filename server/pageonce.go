@@ -12,6 +12,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // Forms that count once. A second click on Save while the first is on its
@@ -73,7 +74,7 @@ func (s *Server) onceForm(h handlerFunc) handlerFunc {
 		q := idempotentRequest{userID: u.ID, key: "page:" + key, fingerprint: fingerprint(r.Request, body)}
 		err = s.once(w, r, q, body, h, pageOnce)
 		if errors.Is(err, errKeyReused) {
-			return badRequest("This form was already sent with other values. Open the page again to send it anew.", nil)
+			return httperr.BadRequest("This form was already sent with other values. Open the page again to send it anew.", nil)
 		}
 		return err
 	}

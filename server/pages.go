@@ -29,6 +29,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 
 	assets "github.com/finance-app/finance/embed"
 )
@@ -174,7 +175,7 @@ func (s *Server) renderPageError(w http.ResponseWriter, r *http.Request, err err
 		}
 	}
 	id := requestIDFrom(r.Context())
-	status, detail := errorResponse(err, id)
+	status, detail := httperr.Response(err, id)
 	heading := http.StatusText(status)
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "page failed", "request_id", id, "method", r.Method, "path", r.URL.Path, "err", err)
@@ -208,7 +209,7 @@ func (s *Server) showFailure(w http.ResponseWriter, r *http.Request, f *pageFail
 // errNotSaved is the page of a write that found the server's disk full: what
 // the API says, and the way back to the form, which the browser still holds.
 var errNotSaved = &pageFailure{status: http.StatusInsufficientStorage, heading: "Not saved",
-	message: storageFullMessage, hint: "Your browser's Back button returns to the form, which still holds what you entered, to send again later."}
+	message: httperr.StorageFullMessage, hint: "Your browser's Back button returns to the form, which still holds what you entered, to send again later."}
 
 var errFormExpired = &pageFailure{status: http.StatusForbidden, heading: "This form has expired",
 	message: "The form could not be verified (it is older than your sign-in, or came from another site).",
@@ -300,7 +301,7 @@ func checkForm(r *http.Request, secret string) error {
 		return errFormExpired
 	}
 	if err := r.ParseForm(); err != nil {
-		return badRequest("The form could not be read", nil)
+		return httperr.BadRequest("The form could not be read", nil)
 	}
 	if !auth.CSRFValid(secret, r.PostForm.Get("csrf")) {
 		return errFormExpired
@@ -394,7 +395,7 @@ func (s *Server) home(w http.ResponseWriter, r bunrouter.Request) error {
 func (s *Server) staticFile(w http.ResponseWriter, r bunrouter.Request) error {
 	name := "static/" + path.Base(r.Param("file"))
 	if _, err := fs.Stat(assets.Static, name); err != nil {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")

@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // APIPrefix starts every route of the REST API.
@@ -48,7 +49,7 @@ func checkQuery(rawQuery string, accepted []string) error {
 	}
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return badRequest("The query string is malformed: encode each name and value (a ';' as %3B, a '%' as %25)", nil)
+		return httperr.BadRequest("The query string is malformed: encode each name and value (a ';' as %3B, a '%' as %25)", nil)
 	}
 	var v finance.Validator
 	for _, name := range slices.Sorted(maps.Keys(q)) {

@@ -19,6 +19,7 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/telegram"
 )
@@ -366,7 +367,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 
 func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrouter.Request) error {
 	if rt.Upload == 0 && r.ContentLength > s.cfg.MaxBodyBytes {
-		return errTooLarge(s.cfg.MaxBodyBytes)
+		return httperr.TooLarge(s.cfg.MaxBodyBytes)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
 
@@ -500,15 +501,8 @@ func (s *Server) MountMCP(h http.Handler) {
 	s.Mount(http.MethodPost, MCPPath, auth.MCPConnect, h)
 }
 
-var errRateLimited = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-	message: "Too many requests; retry after the number of seconds in the Retry-After header"}
-
-// errTooLarge refuses a body larger than limit, the limit of its route: the
-// server's body limit, and for a route that takes files, their limit besides.
-func errTooLarge(limit int64) error {
-	return &httpError{status: http.StatusRequestEntityTooLarge, code: CodeValidation,
-		message: fmt.Sprintf("Request body is larger than the %d byte limit of this route", limit)}
-}
+var errRateLimited = httperr.New(http.StatusTooManyRequests, CodeRateLimitExceeded,
+	"Too many requests; retry after the number of seconds in the Retry-After header")
 
 // bearerToken reads Authorization: Bearer <token>, or else X-Service-API-Key
 // for MCP clients that cannot set Authorization.
@@ -553,7 +547,7 @@ func (s *Server) notFound(w http.ResponseWriter, r bunrouter.Request) error {
 // followed a wrong address gets a page (pageNotFound).
 func (s *Server) routeNotFound(w http.ResponseWriter, r *http.Request) {
 	if forPrograms(r.URL.Path) {
-		writeError(w, r, errRouteNotFound(r))
+		writeError(w, r, httperr.RouteNotFound(r))
 		return
 	}
 	s.pageNotFound(w, r)
@@ -578,7 +572,7 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r bunrouter.Request) er
 	}
 	slices.Sort(allow)
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	writeError(w, r.Request, &httpError{status: http.StatusMethodNotAllowed, code: CodeValidation,
-		message: fmt.Sprintf("Method %s is not allowed on this path; allowed: %s", methodName(r.Method), strings.Join(allow, ", "))})
+	writeError(w, r.Request, httperr.New(http.StatusMethodNotAllowed, CodeValidation,
+		fmt.Sprintf("Method %s is not allowed on this path; allowed: %s", httperr.MethodName(r.Method), strings.Join(allow, ", "))))
 	return nil
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // User settings (domain.md §2.1): the account with its profile picture and
@@ -136,7 +138,7 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, finance.ProfilePicture{}, badRequest("Request body is not a valid multipart form", nil)
+		return nil, finance.ProfilePicture{}, httperr.BadRequest("Request body is not a valid multipart form", nil)
 	}
 	formChecked := formSecret == ""
 	var file []byte
@@ -211,9 +213,9 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 func (s *Server) formReadError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return errTooLarge(tooLarge.Limit)
+		return httperr.TooLarge(tooLarge.Limit)
 	}
-	return badRequest("Request body is not a valid multipart form", nil)
+	return httperr.BadRequest("Request body is not a valid multipart form", nil)
 }
 
 // savePicture writes an upload under a new name, readable by the server's
@@ -274,11 +276,11 @@ func (s *Server) profilePictureFile(w http.ResponseWriter, r bunrouter.Request) 
 	name := r.Param("file")
 	m := pictureName.FindStringSubmatch(name)
 	if m == nil || s.cfg.MediaDir == "" {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	f, err := os.OpenInRoot(s.pictureDir(), name)
 	if errors.Is(err, os.ErrNotExist) {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	} else if err != nil {
 		return err
 	}
@@ -339,18 +341,12 @@ func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) erro
 	return nil
 }
 
-// errPasswordGuesses refuses a password change once the user or the client
-// IP has guessed the current password wrong too often (passwordLimiter).
-var errPasswordGuesses = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-	message: "Too many wrong current passwords for this account or from this network; " +
-		"retry after the number of seconds in the Retry-After header"}
-
 // changeOwnPassword checks a password change request and makes it, keeping
 // the web session keepSessionID ("" for none): the API route and the
 // password settings page share it, so both refuse the same things and count
 // wrong current passwords together. A request refused for its fields checks
 // no password and counts nothing; once the user or the client IP is out of
-// guesses, even the right password changes nothing (errPasswordGuesses,
+// guesses, even the right password changes nothing (httperr.ErrPasswordGuesses,
 // with Retry-After).
 func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, userID string, req PasswordChangeRequest, keepSessionID string) (auth.Identity, error) {
 	var v finance.Validator
@@ -375,7 +371,7 @@ func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, userI
 	d, done := s.passwordLimiter.admit("user:"+userID, "ip:"+s.clientIP(r))
 	if !d.allowed {
 		s.passwordLimiter.setHeaders(w.Header(), d)
-		return auth.Identity{}, errPasswordGuesses
+		return auth.Identity{}, httperr.ErrPasswordGuesses
 	}
 	who, err := s.auth.ChangeOwnPassword(r.Context(), userID, current, next, keepSessionID)
 	done(errors.Is(err, auth.ErrWrongPassword))
@@ -407,7 +403,7 @@ func (s *Server) updateAppSettings(w http.ResponseWriter, r bunrouter.Request) e
 func (s *Server) listBudgetThresholds(w http.ResponseWriter, r bunrouter.Request) error {
 	var month finance.Date
 	p, err := listQuery(r.Request, finance.BudgetThresholdList, func(v *finance.Validator, q url.Values) {
-		month = queryMonth(v, q, "month")
+		month = queryparam.Month(v, q, "month")
 	})
 	if err != nil {
 		return err

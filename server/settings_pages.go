@@ -12,6 +12,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/oauth"
 )
 
@@ -277,7 +278,7 @@ func (s *Server) appsPage(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	if s.oauth == nil {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	grants, err := s.oauth.ListGrants(r.Context(), u.ID)
 	if err != nil {
@@ -300,7 +301,7 @@ func (s *Server) appsRevoke(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	if s.oauth == nil {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	if err := s.oauth.RevokeGrant(r.Context(), u.ID, r.Param("id")); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/telegram"
 )
 
@@ -38,12 +39,12 @@ func (s *Server) registerMessagingRoutes() {
 	s.page(http.MethodPost, MessagingPath+"/chats/:chat/unlink", s.messagingUnlink)
 }
 
-var errWebhookSecret = &httpError{status: http.StatusUnauthorized, code: CodeUnauthorized,
-	message: "The " + telegram.WebhookHeader + " header is missing or does not match the webhook secret"}
+var errWebhookSecret = httperr.New(http.StatusUnauthorized, CodeUnauthorized,
+	"The "+telegram.WebhookHeader+" header is missing or does not match the webhook secret")
 
 func (s *Server) messagingWebhook(w http.ResponseWriter, r bunrouter.Request) error {
 	if s.telegram == nil {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	// Per source address, before anything else: a flood of guesses costs a
 	// map lookup. Telegram retries a refused update later.
@@ -60,12 +61,12 @@ func (s *Server) messagingWebhook(w http.ResponseWriter, r bunrouter.Request) er
 		return s.readError(err)
 	}
 	if len(body) > telegram.MaxUpdateBytes {
-		return &httpError{status: http.StatusRequestEntityTooLarge, code: CodeValidation,
-			message: "An update is at most " + strconv.Itoa(telegram.MaxUpdateBytes) + " bytes"}
+		return httperr.New(http.StatusRequestEntityTooLarge, CodeValidation,
+			"An update is at most "+strconv.Itoa(telegram.MaxUpdateBytes)+" bytes")
 	}
 	if err := s.telegram.Accept(r.Context(), body); err != nil {
 		if errors.Is(err, telegram.ErrMalformedUpdate) {
-			return badRequest("The body is not a Telegram update (a JSON object with a positive update_id)", nil)
+			return httperr.BadRequest("The body is not a Telegram update (a JSON object with a positive update_id)", nil)
 		}
 		return err
 	}
@@ -76,9 +77,9 @@ func (s *Server) messagingWebhook(w http.ResponseWriter, r bunrouter.Request) er
 func (s *Server) readError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return errTooLarge(tooLarge.Limit)
+		return httperr.TooLarge(tooLarge.Limit)
 	}
-	return badRequest("Could not read the request body", nil)
+	return httperr.BadRequest("Could not read the request body", nil)
 }
 
 // MessagingAPI is how the bot calls the REST routes: in process, as the
@@ -182,7 +183,7 @@ func (s *Server) messagingLinkCode(w http.ResponseWriter, r bunrouter.Request) e
 		return err
 	}
 	if s.telegram == nil {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	p := pageView{Title: "Messaging", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid)}
 	d, err := s.messagingView(r.Context(), u)
@@ -210,7 +211,7 @@ func (s *Server) messagingUnlink(w http.ResponseWriter, r bunrouter.Request) err
 	}
 	chat, perr := strconv.ParseInt(r.Param("chat"), 10, 64)
 	if s.telegram == nil || perr != nil {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	if err := s.telegram.Unlink(r.Context(), u.ID, chat); err != nil {
 		return err

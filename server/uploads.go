@@ -38,6 +38,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // DefaultMaxUploadBytes is the default bound on the bytes of uploads the
@@ -106,8 +107,8 @@ func (b *uploadBudget) release(n int64) {
 // time for the uploads in flight to be read and parsed.
 const uploadRetryAfter = 10 * time.Second
 
-var errUploadsFull = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-	message: "The server is receiving as many uploads as it holds at once; retry after the number of seconds in the Retry-After header"}
+var errUploadsFull = httperr.New(http.StatusTooManyRequests, CodeRateLimitExceeded,
+	"The server is receiving as many uploads as it holds at once; retry after the number of seconds in the Retry-After header")
 
 // reserveUpload takes r's share of the bound on uploads in flight, before
 // its body is read: the length it declares, or limit (its route's body

@@ -21,6 +21,7 @@ import (
 
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // countingBody is a request body that counts the bytes the server read of it.
@@ -361,7 +362,7 @@ func TestParseImagesOnAFullDisk(t *testing.T) {
 		headers:     map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct},
 		wantStatus:  http.StatusInsufficientStorage,
 		wantCode:    CodeInternal,
-		wantMessage: storageFullMessage,
+		wantMessage: httperr.StorageFullMessage,
 	}).run(t, env)
 	if n := calls.Load(); n != 0 {
 		t.Errorf("the model was asked %d times", n)

@@ -21,6 +21,8 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Paths of the web app.
@@ -109,7 +111,7 @@ func spendingBars(d finance.Dashboard, show display) []chartBar {
 // in the user's timezone.
 func (s *Server) homePage(w http.ResponseWriter, r *http.Request, u finance.User, sid string) error {
 	var v finance.Validator
-	month := queryMonth(&v, r.URL.Query(), "month")
+	month := queryparam.Month(&v, r.URL.Query(), "month")
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -390,12 +392,12 @@ func (s *Server) listRequest(r *http.Request, u finance.User, path string, kind 
 	}
 	var lq listRange
 	var vd finance.Validator
-	p, perr := parseList(q, spec)
+	p, perr := queryparam.List(q, spec)
 	_ = vd.Merge("", perr)
-	if lq.Status = queryEnum(&vd, q, "status", statuses...); lq.Status == "" {
+	if lq.Status = queryparam.Enum(&vd, q, "status", statuses...); lq.Status == "" {
 		lq.Status = finance.StatusActive
 	}
-	lq.From, lq.To = dateRange(&vd, q)
+	lq.From, lq.To = queryparam.DateRange(&vd, q)
 	p.Limit = webPageSize
 	lq.Params = p
 	if err := vd.Err(); err != nil {
@@ -678,6 +680,6 @@ func pageRefusal(err error) (int, bool) {
 	if !errors.As(err, &ve) && !errors.Is(err, finance.ErrInvalidStatus) && !errors.Is(err, finance.ErrNotFound) {
 		return 0, false
 	}
-	status, _ := errorResponse(err, "")
+	status, _ := httperr.Response(err, "")
 	return status, true
 }

@@ -22,6 +22,8 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // AccountsPath is the web app's list of accounts; an account is AccountsPath/{id}.
@@ -103,7 +105,7 @@ func refusal(p *pageView, err error, prefix string) (fields map[string]string, o
 		p.Error, p.ErrorLink = advice.message, &advice.link
 		return nil, true
 	}
-	_, detail := errorResponse(err, "")
+	_, detail := httperr.Response(err, "")
 	p.Error = detail.Message
 	return nil, true
 }
@@ -138,7 +140,7 @@ func listPage(v *finance.Validator, q url.Values, spec finance.ListSpec) finance
 			lq.Set(k, x)
 		}
 	}
-	p, err := parseList(lq, spec)
+	p, err := queryparam.List(lq, spec)
 	v.Merge("", err)
 	p.Limit = webPageSize
 	return p

@@ -18,6 +18,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // BillTemplatesPath is the list of bill templates.
@@ -167,7 +168,7 @@ func (s *Server) renderBillTemplate(w http.ResponseWriter, r *http.Request, u fi
 			p.Data = d
 			p.Error = "Not saved. " + ve.Error() + "."
 		} else {
-			_, detail := errorResponse(err, "")
+			_, detail := httperr.Response(err, "")
 			p.Error = detail.Message
 		}
 	}

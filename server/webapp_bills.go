@@ -18,6 +18,8 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Paths of the Bills and Loans pages.
@@ -164,7 +166,7 @@ func (s *Server) billsPage(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	var v finance.Validator
-	month := queryMonth(&v, r.URL.Query(), "month")
+	month := queryparam.Month(&v, r.URL.Query(), "month")
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -219,7 +221,7 @@ func (s *Server) billRefused(w http.ResponseWriter, r bunrouter.Request, u finan
 			}
 		}
 	} else {
-		_, detail := errorResponse(err, "")
+		_, detail := httperr.Response(err, "")
 		p.Error = detail.Message
 	}
 	return s.render(w, r.Request, "bills", p)
@@ -394,7 +396,7 @@ func (s *Server) billPageRefused(w http.ResponseWriter, r *http.Request, u finan
 		apply(&d, ve.Fields)
 		p.Data = d
 	} else {
-		_, detail := errorResponse(err, "")
+		_, detail := httperr.Response(err, "")
 		p.Error = detail.Message
 	}
 	return s.render(w, r, "bill", p)
@@ -534,7 +536,7 @@ func (s *Server) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error
 			}
 		}
 	} else {
-		_, detail := errorResponse(err, "")
+		_, detail := httperr.Response(err, "")
 		p.Error = detail.Message
 	}
 	return s.render(w, r.Request, "loans", p)

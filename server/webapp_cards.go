@@ -23,6 +23,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Paths of the Cards pages.
@@ -320,8 +321,8 @@ func (s *Server) cardView(r *http.Request, u finance.User, id string, q url.Valu
 	}
 	params := listPage(&v, lq, finance.CardTransactionList)
 	f := finance.CardTransactionFilter{CardID: c.ID, Status: finance.CardUnbilled, Search: d.Filter.Search,
-		Type: queryEnum(&v, lq, "type", finance.CardTypeFilters...)}
-	f.DateFrom, f.DateTo = dateRange(&v, lq)
+		Type: queryparam.Enum(&v, lq, "type", finance.CardTypeFilters...)}
+	f.DateFrom, f.DateTo = queryparam.DateRange(&v, lq)
 	if err := v.Err(); err != nil {
 		var ve *finance.ValidationError
 		errors.As(err, &ve)

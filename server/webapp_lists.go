@@ -18,6 +18,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Paths of the lists: every account's lines and every card's transactions
@@ -92,8 +93,8 @@ func lineRequest(q url.Values, accountID string) (lineQuery, finance.AccountTran
 	}
 	var v finance.Validator
 	params := listPage(&v, lq, finance.AccountTransactionList)
-	f := lineFilter(&v, lq)
-	f.AccountID = queryID(&v, lq, "accountId")
+	f := queryparam.LineFilter(&v, lq)
+	f.AccountID = queryparam.ID(&v, lq, "accountId")
 	return filter, f, params, v.Err()
 }
 
@@ -241,9 +242,9 @@ func cardTxRequest(q url.Values) (cardTxQuery, finance.CardTransactionFilter, fi
 	}
 	var v finance.Validator
 	params := listPage(&v, lq, finance.CardTransactionList)
-	f := finance.CardTransactionFilter{Status: queryEnum(&v, lq, "status", finance.CardStatuses...),
-		Type: queryEnum(&v, lq, "type", finance.CardTypeFilters...), CardID: queryID(&v, lq, "cardId"), Search: filter.Search}
-	f.DateFrom, f.DateTo = dateRange(&v, lq)
+	f := finance.CardTransactionFilter{Status: queryparam.Enum(&v, lq, "status", finance.CardStatuses...),
+		Type: queryparam.Enum(&v, lq, "type", finance.CardTypeFilters...), CardID: queryparam.ID(&v, lq, "cardId"), Search: filter.Search}
+	f.DateFrom, f.DateTo = queryparam.DateRange(&v, lq)
 	return filter, f, params, v.Err()
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // LoanNewPath is the form that creates a loan.
@@ -225,7 +226,7 @@ func (s *Server) loanRefused(w http.ResponseWriter, r *http.Request, u finance.U
 		fill(&d, ve.Fields)
 		p.Error = "Not saved. " + ve.Error() + "."
 	} else {
-		_, detail := errorResponse(err, "")
+		_, detail := httperr.Response(err, "")
 		p.Error = detail.Message
 	}
 	p.Data = d

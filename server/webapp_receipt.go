@@ -15,6 +15,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // RecordReceiptPath is where the "Read a receipt" form posts.
@@ -61,7 +62,7 @@ func (s *Server) receiptSubmit(w http.ResponseWriter, r bunrouter.Request) error
 // photos were not read: a problem of the photos or the note beside its
 // field, or when to try again.
 func (s *Server) receiptRefused(w http.ResponseWriter, r *http.Request, u finance.User, sid, note string, err error) error {
-	status, _ := errorResponse(err, "")
+	status, _ := httperr.Response(err, "")
 	var ve *finance.ValidationError
 	if !errors.As(err, &ve) && status != http.StatusTooManyRequests {
 		return err

@@ -26,6 +26,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // Paths of the Record screens.
@@ -213,7 +214,7 @@ func (s *Server) editPage(w http.ResponseWriter, r *http.Request, u finance.User
 			d.Fields = ve.Fields
 			p.Data, p.Error = d, "Not saved. "+ve.Error()+"."
 		} else {
-			_, detail := errorResponse(err, "")
+			_, detail := httperr.Response(err, "")
 			p.Error = "Not saved. " + detail.Message
 		}
 	}
@@ -506,7 +507,7 @@ func (s *Server) parseSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	res, err := s.parseExpenseText(r.Context(), w.Header(), u.ID, finance.Of(text))
 	if err != nil {
 		// Refused: the Record page again, with the text and why.
-		status, _ := errorResponse(err, "")
+		status, _ := httperr.Response(err, "")
 		var ve *finance.ValidationError
 		if !errors.As(err, &ve) && status != http.StatusTooManyRequests {
 			return err
@@ -719,7 +720,7 @@ func (s *Server) splitSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	var ve *finance.ValidationError
 	if !errors.As(err, &ve) {
-		_, detail := errorResponse(err, "")
+		_, detail := httperr.Response(err, "")
 		return s.renderSplit(w, r.Request, u, sid, status, "Not split. "+detail.Message, d)
 	}
 	bad := map[int]bool{}

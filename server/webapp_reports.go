@@ -23,6 +23,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // ReportsPath is the list of reports; a report is at ReportsPath/{name},
@@ -575,7 +576,7 @@ func ignoredParams(names []string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	known := reportQueryParams()
+	known := queryparam.ReportParams()
 	var named []string
 	others := 0
 	for _, n := range names {
@@ -597,7 +598,7 @@ func ignoredParams(names []string) string {
 // runReport reads and runs the named report as GET /api/v1/reports/{report}
 // does, with what that route generates first (statements and bills due).
 func (s *Server) runReport(ctx context.Context, userID, name string, q url.Values) (any, error) {
-	req, err := reportRequest(name, q)
+	req, err := queryparam.Report(name, q)
 	if err != nil {
 		return nil, err
 	}

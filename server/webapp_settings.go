@@ -18,6 +18,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // Paths of the settings pages.
@@ -75,7 +76,7 @@ func refuse(p *pageView, what string, err error) (map[string]string, bool) {
 		p.Error = what + " " + ve.Error() + "."
 		return ve.Fields, true
 	}
-	_, detail := errorResponse(err, "")
+	_, detail := httperr.Response(err, "")
 	p.Error = detail.Message
 	return map[string]string{}, true
 }
@@ -257,7 +258,7 @@ func (s *Server) passwordSubmit(w http.ResponseWriter, r bunrouter.Request) erro
 	}
 	p := settingsView(r.Request, &u, sid, "Password")
 	fields := map[string]string{}
-	if errors.Is(err, errPasswordGuesses) {
+	if errors.Is(err, httperr.ErrPasswordGuesses) {
 		p.status = http.StatusTooManyRequests
 		p.Error = "The password was not changed. Too many wrong current passwords for this account or from this network. " +
 			"Try again " + retryIn(w.Header().Get("Retry-After")) + "."
@@ -604,7 +605,7 @@ func (s *Server) budgetsSubmit(w http.ResponseWriter, r bunrouter.Request) error
 	f := r.PostForm
 	names, limits, warnings := f["category"], f["monthly_limit"], f["warning_percent"]
 	if len(limits) != len(names) || len(warnings) != len(names) {
-		return badRequest("The form could not be read", nil)
+		return httperr.BadRequest("The form could not be read", nil)
 	}
 	var entries []map[string]string
 	var rowOf []int // entry index -> row index

@@ -1,4 +1,4 @@
-package server
+package queryparam
 
 import (
 	"net/url"
@@ -12,9 +12,9 @@ import (
 // maxPage keeps (page-1)*limit far from integer overflow.
 const maxPage = 10_000_000
 
-// parseList validates the shared list parameters (page, limit, sortBy,
+// List validates the shared list parameters (page, limit, sortBy,
 // sortOrder) against spec. Every problem is reported together.
-func parseList(q url.Values, spec finance.ListSpec) (finance.ListParams, error) {
+func List(q url.Values, spec finance.ListSpec) (finance.ListParams, error) {
 	p := finance.ListParams{Page: 1, Limit: finance.DefaultLimit, SortBy: spec.Sorts[0], Desc: spec.DefaultDesc}
 	var v finance.Validator
 	if s := q.Get("page"); s != "" {

@@ -1,4 +1,4 @@
-package server
+package queryparam
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 func TestParseList(t *testing.T) {
@@ -68,27 +69,27 @@ func TestParseList(t *testing.T) {
 			if tt.spec.Sorts != nil {
 				s = tt.spec
 			}
-			got, err := parseList(q, s)
+			got, err := List(q, s)
 			if tt.wantFields == nil {
 				if err != nil {
-					t.Fatalf("parseList(%q) error: %v", tt.query, err)
+					t.Fatalf("List(%q) error: %v", tt.query, err)
 				}
 				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("parseList(%q) mismatch (-want +got):\n%s", tt.query, diff)
+					t.Errorf("List(%q) mismatch (-want +got):\n%s", tt.query, diff)
 				}
 				return
 			}
 			var ve *finance.ValidationError
 			if !errors.As(err, &ve) {
-				t.Fatalf("parseList(%q) error = %v, want a *finance.ValidationError", tt.query, err)
+				t.Fatalf("List(%q) error = %v, want a *finance.ValidationError", tt.query, err)
 			}
 			if diff := cmp.Diff(tt.wantFields, ve.Fields); diff != "" {
-				t.Errorf("parseList(%q) fields mismatch (-want +got):\n%s", tt.query, diff)
+				t.Errorf("List(%q) fields mismatch (-want +got):\n%s", tt.query, diff)
 			}
 			// The renderer turns it into 400 VALIDATION_ERROR with the same fields.
-			status, detail := errorResponse(err, "id")
-			if status != 400 || detail.Code != CodeValidation {
-				t.Errorf("parseList(%q) error renders as %d %s, want 400 %s", tt.query, status, detail.Code, CodeValidation)
+			status, detail := httperr.Response(err, "id")
+			if status != 400 || detail.Code != httperr.CodeValidation {
+				t.Errorf("List(%q) error renders as %d %s, want 400 %s", tt.query, status, detail.Code, httperr.CodeValidation)
 			}
 		})
 	}
