@@ -13,6 +13,7 @@ import (
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/store"
 )
 
@@ -123,15 +124,15 @@ func TestPageWriteOnAFullDisk(t *testing.T) {
 	env.srv.Ledger().SetClock(func() time.Time { return webAppNow })
 	u := env.createUser(finance.PlanFree)
 	b := env.browser(t)
-	b.signIn(u)
-	page := b.get(RecordPath)
+	b.SignIn(u)
+	page := b.Get(RecordPath)
 	disk.fill(true)
-	x := b.post(RecordPath, url.Values{"csrf": {csrf(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
+	x := b.Post(RecordPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
 		"description": {"Market"}, "category": {"Groceries"}, "payment_method": {"Cash"}})
 	wantPage(t, "a form on a full disk", x, http.StatusInsufficientStorage, "<h1>Not saved</h1>",
 		"The server could not save: its disk is full, so nothing was saved.", "Back button returns to the form, which still holds what you entered")
-	if x.contains("Something went wrong") {
-		t.Errorf("the page of an unexpected failure:\n%s", x.body)
+	if x.Contains("Something went wrong") {
+		t.Errorf("the page of an unexpected failure:\n%s", x.Body)
 	}
 	if n := len(expensesOf(t, env, u, "")); n != 0 {
 		t.Errorf("%d expenses saved on a full disk", n)

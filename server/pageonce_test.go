@@ -10,16 +10,17 @@ import (
 	"testing"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 var onceValue = regexp.MustCompile(`name="once" value="([^"]+)"`)
 
 // onceOf returns the once id of the first form of page that has one.
-func onceOf(t *testing.T, page exchange) string {
+func onceOf(t *testing.T, page testkit.Exchange) string {
 	t.Helper()
-	m := onceValue.FindSubmatch(page.body)
+	m := onceValue.FindSubmatch(page.Body)
 	if m == nil {
-		t.Fatalf("no once field in the page (status %d):\n%s", page.status, page.body)
+		t.Fatalf("no once field in the page (status %d):\n%s", page.Status, page.Body)
 	}
 	return string(m[1])
 }
@@ -31,9 +32,9 @@ func onceOf(t *testing.T, page exchange) string {
 // records; the id with other values is refused and writes nothing.
 func TestRecordFormCountsOnce(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(RecordPath)
-	token, once := csrf(t, page), onceOf(t, page)
-	if again := onceOf(t, b.get(RecordPath)); again == once || !finance.ValidID(again) {
+	page := b.Get(RecordPath)
+	token, once := testkit.CSRF(t, page), onceOf(t, page)
+	if again := onceOf(t, b.Get(RecordPath)); again == once || !finance.ValidID(again) {
 		t.Errorf("two renderings share the once id %s, or it is no id: %s", once, again)
 	}
 	form := func(amount string) url.Values {
@@ -41,28 +42,28 @@ func TestRecordFormCountsOnce(t *testing.T) {
 			"description": {"Market"}, "category": {"Groceries"}, "payment_method": {"Cash"}}
 	}
 
-	refused := b.post(RecordPath, form("1.234"))
-	if refused.status != http.StatusBadRequest || !refused.contains("Amount must be a number with at most 2 decimal places") {
-		t.Fatalf("a refused form: %d\n%s", refused.status, refused.body)
+	refused := b.Post(RecordPath, form("1.234"))
+	if refused.Status != http.StatusBadRequest || !refused.Contains("Amount must be a number with at most 2 decimal places") {
+		t.Fatalf("a refused form: %d\n%s", refused.Status, refused.Body)
 	}
 	if fresh := onceOf(t, refused); fresh == once {
 		t.Error("the refused form is shown again with its old once id")
 	}
-	first := b.post(RecordPath, form("90"))
-	second := b.post(RecordPath, form("90"))
+	first := b.Post(RecordPath, form("90"))
+	second := b.Post(RecordPath, form("90"))
 	const want = "/?month=2025-03&notice=expense-recorded"
-	for i, x := range []exchange{first, second} {
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != want {
-			t.Errorf("send %d: %d to %q, want 303 to %s\n%s", i+1, x.status, x.header.Get("Location"), want, x.body)
+	for i, x := range []testkit.Exchange{first, second} {
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != want {
+			t.Errorf("send %d: %d to %q, want 303 to %s\n%s", i+1, x.Status, x.Header.Get("Location"), want, x.Body)
 		}
 	}
 	if got := expensesOf(t, env, u, ""); len(got) != 1 || got[0].Amount != 9000 {
 		t.Fatalf("expenses after sending the form twice: %+v", got)
 	}
 
-	other := b.post(RecordPath, form("95"))
-	if other.status != http.StatusBadRequest || !other.contains("This form was already sent with other values") {
-		t.Errorf("the once id with other values: %d\n%s", other.status, other.body)
+	other := b.Post(RecordPath, form("95"))
+	if other.Status != http.StatusBadRequest || !other.Contains("This form was already sent with other values") {
+		t.Errorf("the once id with other values: %d\n%s", other.Status, other.Body)
 	}
 	if got := expensesOf(t, env, u, ""); len(got) != 1 {
 		t.Fatalf("the once id with other values wrote: %+v", got)
@@ -72,8 +73,8 @@ func TestRecordFormCountsOnce(t *testing.T) {
 	plain := form("20")
 	plain.Set("once", "")
 	for range 2 {
-		if x := b.post(RecordPath, plain); x.status != http.StatusSeeOther {
-			t.Fatalf("a form without once: %d\n%s", x.status, x.body)
+		if x := b.Post(RecordPath, plain); x.Status != http.StatusSeeOther {
+			t.Fatalf("a form without once: %d\n%s", x.Status, x.Body)
 		}
 	}
 	if got := expensesOf(t, env, u, ""); len(got) != 3 {
@@ -86,8 +87,8 @@ func TestRecordFormCountsOnce(t *testing.T) {
 // gets the redirect.
 func TestRecordFormCountsOnceConcurrently(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(RecordPath)
-	body := url.Values{"csrf": {csrf(t, page)}, "once": {onceOf(t, page)}, "kind": {"expense"}, "amount": {"42.50"},
+	page := b.Get(RecordPath)
+	body := url.Values{"csrf": {testkit.CSRF(t, page)}, "once": {onceOf(t, page)}, "kind": {"expense"}, "amount": {"42.50"},
 		"date": {"2025-03-15"}, "description": {"Taxi"}, "category": {"Transportation"}, "payment_method": {"Cash"}}.Encode()
 	h := env.srv.Handler()
 	const n = 8
@@ -97,7 +98,7 @@ func TestRecordFormCountsOnceConcurrently(t *testing.T) {
 		wg.Go(func() {
 			req := httptest.NewRequest(http.MethodPost, RecordPath, strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			for _, c := range b.cookies {
+			for _, c := range b.Cookies {
 				req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
 			}
 			rec := httptest.NewRecorder()
@@ -122,14 +123,14 @@ func TestBillPayFormCountsOnce(t *testing.T) {
 	env, u, b := webApp(t)
 	power := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly",
 		"start_date":"2025-01-01","due_day":20,"default_payment_method":"Cash"}`)
-	page := b.get(BillsPath + "/" + power.ID)
-	form := url.Values{"csrf": {csrf(t, page)}, "once": {onceOf(t, page)}, "from": {"bill"}, "amount": {"500"}, "date": {"2025-03-15"},
+	page := b.Get(BillsPath + "/" + power.ID)
+	form := url.Values{"csrf": {testkit.CSRF(t, page)}, "once": {onceOf(t, page)}, "from": {"bill"}, "amount": {"500"}, "date": {"2025-03-15"},
 		"payment_method": {"Cash"}}
 	path := BillsPath + "/" + power.ID + "/pay"
-	first, second := b.post(path, form), b.post(path, form)
-	if first.status != http.StatusSeeOther || second.status != http.StatusSeeOther || first.header.Get("Location") != second.header.Get("Location") {
-		t.Fatalf("pay twice: %d to %q, then %d to %q\n%s", first.status, first.header.Get("Location"), second.status,
-			second.header.Get("Location"), second.body)
+	first, second := b.Post(path, form), b.Post(path, form)
+	if first.Status != http.StatusSeeOther || second.Status != http.StatusSeeOther || first.Header.Get("Location") != second.Header.Get("Location") {
+		t.Fatalf("pay twice: %d to %q, then %d to %q\n%s", first.Status, first.Header.Get("Location"), second.Status,
+			second.Header.Get("Location"), second.Body)
 	}
 	if pays := billPayments(t, env, u, power.ID); len(pays) != 1 || pays[0].Amount != 50000 {
 		t.Fatalf("payments after sending the form twice: %+v", pays)

@@ -16,12 +16,13 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // checkPageHeaders checks the security headers every page carries.
-func checkPageHeaders(t testing.TB, x exchange) {
+func checkPageHeaders(t testing.TB, x testkit.Exchange) {
 	t.Helper()
-	csp := x.header.Get("Content-Security-Policy")
+	csp := x.Header.Get("Content-Security-Policy")
 	for _, want := range []string{"default-src 'none'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP %q lacks %q", csp, want)
@@ -33,7 +34,7 @@ func checkPageHeaders(t testing.TB, x exchange) {
 	for k, want := range map[string]string{
 		"X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
 	} {
-		if got := x.header.Get(k); got != want {
+		if got := x.Header.Get(k); got != want {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
@@ -43,34 +44,34 @@ func TestSetupOnlyWhileThereIsNoUser(t *testing.T) {
 	env := newOAuthEnv(t)
 	b := env.browser(t)
 
-	if x := b.get("/"); x.status != http.StatusSeeOther || x.header.Get("Location") != SetupPath {
-		t.Fatalf("GET / with no user: %d to %q, want 303 to /setup", x.status, x.header.Get("Location"))
+	if x := b.Get("/"); x.Status != http.StatusSeeOther || x.Header.Get("Location") != SetupPath {
+		t.Fatalf("GET / with no user: %d to %q, want 303 to /setup", x.Status, x.Header.Get("Location"))
 	}
-	if x := b.get(LoginPath); x.header.Get("Location") != SetupPath {
-		t.Errorf("sign-in with no user goes to %q, want /setup", x.header.Get("Location"))
+	if x := b.Get(LoginPath); x.Header.Get("Location") != SetupPath {
+		t.Errorf("sign-in with no user goes to %q, want /setup", x.Header.Get("Location"))
 	}
-	page := b.get(SetupPath + "?code=" + env.srv.setupCode)
-	if page.status != http.StatusOK || !page.contains("Welcome to finance") || !page.contains(`value="`+env.srv.setupCode+`"`) {
-		t.Fatalf("setup page: %d\n%s", page.status, page.body)
+	page := b.Get(SetupPath + "?code=" + env.srv.setupCode)
+	if page.Status != http.StatusOK || !page.Contains("Welcome to finance") || !page.Contains(`value="`+env.srv.setupCode+`"`) {
+		t.Fatalf("setup page: %d\n%s", page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
-	if !strings.HasSuffix(env.srv.SetupURL(), "/setup?code="+env.srv.setupCode) || !strings.HasPrefix(env.srv.SetupURL(), testBaseURL) {
+	if !strings.HasSuffix(env.srv.SetupURL(), "/setup?code="+env.srv.setupCode) || !strings.HasPrefix(env.srv.SetupURL(), testkit.BaseURL) {
 		t.Errorf("SetupURL = %q", env.srv.SetupURL())
 	}
 
 	form := func(code, password, confirm string) url.Values {
-		return url.Values{"csrf": {csrf(t, page)}, "code": {code}, "name": {"Owner"}, "email": {"owner@example.com"},
+		return url.Values{"csrf": {testkit.CSRF(t, page)}, "code": {code}, "name": {"Owner"}, "email": {"owner@example.com"},
 			"password": {password}, "password_confirm": {confirm}}
 	}
 	for name, f := range map[string]url.Values{
-		"no code":          form("", testPassword, testPassword),
-		"wrong code":       form("not-the-code", testPassword, testPassword),
-		"passwords differ": form(env.srv.setupCode, testPassword, testPassword+"x"),
+		"no code":          form("", testkit.Password, testkit.Password),
+		"wrong code":       form("not-the-code", testkit.Password, testkit.Password),
+		"passwords differ": form(env.srv.setupCode, testkit.Password, testkit.Password+"x"),
 		"short password":   form(env.srv.setupCode, "short", "short"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			if x := b.post(SetupPath, f); x.status != http.StatusBadRequest {
-				t.Errorf("status %d, want 400", x.status)
+			if x := b.Post(SetupPath, f); x.Status != http.StatusBadRequest {
+				t.Errorf("status %d, want 400", x.Status)
 			}
 			if n, _ := env.auth.CountUsers(context.Background()); n != 0 {
 				t.Fatalf("a user was created")
@@ -78,34 +79,34 @@ func TestSetupOnlyWhileThereIsNoUser(t *testing.T) {
 		})
 	}
 	t.Run("no form token", func(t *testing.T) {
-		f := form(env.srv.setupCode, testPassword, testPassword)
+		f := form(env.srv.setupCode, testkit.Password, testkit.Password)
 		f.Del("csrf")
-		if x := b.post(SetupPath, f); x.status != http.StatusForbidden {
-			t.Errorf("status %d, want 403", x.status)
+		if x := b.Post(SetupPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("status %d, want 403", x.Status)
 		}
 	})
 
-	x := b.post(SetupPath, form(env.srv.setupCode, testPassword, testPassword))
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != HomePath+"?notice=welcome" {
-		t.Fatalf("setup: %d to %q: %s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(SetupPath, form(env.srv.setupCode, testkit.Password, testkit.Password))
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != HomePath+"?notice=welcome" {
+		t.Fatalf("setup: %d to %q: %s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	u, err := env.auth.UserByEmail(context.Background(), "owner@example.com")
 	if err != nil || u.Plan != finance.PlanPro || u.Name != "Owner" {
 		t.Fatalf("first user = %+v, %v; want a Pro user", u, err)
 	}
-	if home := b.get(HomePath + "?notice=welcome"); home.status != http.StatusOK || !home.contains("Your user is ready") {
-		t.Errorf("after setup the browser is not signed in: %d", home.status)
+	if home := b.Get(HomePath + "?notice=welcome"); home.Status != http.StatusOK || !home.Contains("Your user is ready") {
+		t.Errorf("after setup the browser is not signed in: %d", home.Status)
 	}
 
 	// Once a user exists, setup is closed, even with the code.
 	other := env.browser(t)
-	if x := other.get(SetupPath + "?code=" + env.srv.setupCode); x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath {
-		t.Errorf("setup page after setup: %d to %q", x.status, x.header.Get("Location"))
+	if x := other.Get(SetupPath + "?code=" + env.srv.setupCode); x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath {
+		t.Errorf("setup page after setup: %d to %q", x.Status, x.Header.Get("Location"))
 	}
-	f := form(env.srv.setupCode, testPassword, testPassword)
+	f := form(env.srv.setupCode, testkit.Password, testkit.Password)
 	f.Set("email", "second@example.com")
-	if x := other.post(SetupPath, f); x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath {
-		t.Errorf("setup form after setup: %d to %q", x.status, x.header.Get("Location"))
+	if x := other.Post(SetupPath, f); x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath {
+		t.Errorf("setup form after setup: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 	if n, _ := env.auth.CountUsers(context.Background()); n != 1 {
 		t.Errorf("%d users, want 1", n)
@@ -118,7 +119,7 @@ func TestSetupRaceCreatesOneUser(t *testing.T) {
 	errs := make(chan error, 8)
 	for i := range 8 {
 		go func() {
-			_, err := env.auth.SetupFirstUser(ctx, auth.CreateUserRequest{Email: "u" + string(rune('a'+i)) + "@example.com", Password: testPassword})
+			_, err := env.auth.SetupFirstUser(ctx, auth.CreateUserRequest{Email: "u" + string(rune('a'+i)) + "@example.com", Password: testkit.Password})
 			errs <- err
 		}()
 	}
@@ -138,29 +139,29 @@ func TestSignIn(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
 
-	page := b.get(LoginPath)
-	if page.status != http.StatusOK || !page.contains(`name="password"`) {
-		t.Fatalf("sign-in page: %d", page.status)
+	page := b.Get(LoginPath)
+	if page.Status != http.StatusOK || !page.Contains(`name="password"`) {
+		t.Fatalf("sign-in page: %d", page.Status)
 	}
 	checkPageHeaders(t, page)
-	formCookie := b.cookies["finance_form"]
+	formCookie := b.Cookies["finance_form"]
 	if formCookie == nil || !formCookie.HttpOnly || formCookie.SameSite != http.SameSiteStrictMode {
 		t.Errorf("form cookie = %+v; want HttpOnly, SameSite=Strict", formCookie)
 	}
 
-	x := b.post(LoginPath, url.Values{"csrf": {csrf(t, page)}, "email": {u.Email}, "password": {"wrong password"}})
-	if x.status != http.StatusUnauthorized || !x.contains("Wrong email or password") || b.cookies["finance_session"] != nil {
-		t.Errorf("wrong password: %d, session %v", x.status, b.cookies["finance_session"])
+	x := b.Post(LoginPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "email": {u.Email}, "password": {"wrong password"}})
+	if x.Status != http.StatusUnauthorized || !x.Contains("Wrong email or password") || b.Cookies["finance_session"] != nil {
+		t.Errorf("wrong password: %d, session %v", x.Status, b.Cookies["finance_session"])
 	}
-	x = b.post(LoginPath, url.Values{"email": {u.Email}, "password": {testPassword}})
-	if x.status != http.StatusForbidden || b.cookies["finance_session"] != nil {
-		t.Errorf("no form token: %d, want 403 and no session", x.status)
+	x = b.Post(LoginPath, url.Values{"email": {u.Email}, "password": {testkit.Password}})
+	if x.Status != http.StatusForbidden || b.Cookies["finance_session"] != nil {
+		t.Errorf("no form token: %d, want 403 and no session", x.Status)
 	}
-	x = b.post(LoginPath, url.Values{"csrf": {csrf(t, page)}, "email": {u.Email}, "password": {testPassword}, "next": {"//evil.example/x"}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/" {
-		t.Errorf("sign-in with an off-site next: %d to %q, want /", x.status, x.header.Get("Location"))
+	x = b.Post(LoginPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "email": {u.Email}, "password": {testkit.Password}, "next": {"//evil.example/x"}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/" {
+		t.Errorf("sign-in with an off-site next: %d to %q, want /", x.Status, x.Header.Get("Location"))
 	}
-	c := b.cookies["finance_session"]
+	c := b.Cookies["finance_session"]
 	if c == nil {
 		t.Fatal("no session cookie")
 	}
@@ -171,11 +172,11 @@ func TestSignIn(t *testing.T) {
 	if dbContains(t, env.testEnv, c.Value) {
 		t.Error("the session id is stored in clear text")
 	}
-	if x := b.get(LoginPath); x.status != http.StatusSeeOther {
-		t.Errorf("sign-in page when signed in: %d, want a redirect", x.status)
+	if x := b.Get(LoginPath); x.Status != http.StatusSeeOther {
+		t.Errorf("sign-in page when signed in: %d, want a redirect", x.Status)
 	}
-	if x := b.get("/"); x.status != http.StatusOK || !x.contains("Spending by category") {
-		t.Errorf("GET / signed in: %d, want the home page", x.status)
+	if x := b.Get("/"); x.Status != http.StatusOK || !x.Contains("Spending by category") {
+		t.Errorf("GET / signed in: %d, want the home page", x.Status)
 	}
 }
 
@@ -183,12 +184,12 @@ func TestSecureCookiesOverHTTPS(t *testing.T) {
 	env := newOAuthEnv(t, func(c *Config) { c.BaseURL = "https://finance.example" })
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
-	c := b.cookies["__Host-finance_session"]
+	b.SignIn(u)
+	c := b.Cookies["__Host-finance_session"]
 	if c == nil || !c.Secure || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" || c.Domain != "" {
 		t.Errorf("session cookie over https = %+v; want __Host- prefix, Secure, HttpOnly, SameSite=Lax", c)
 	}
-	if f := b.cookies["__Host-finance_form"]; f == nil || !f.Secure {
+	if f := b.Cookies["__Host-finance_form"]; f == nil || !f.Secure {
 		t.Errorf("form cookie over https = %+v", f)
 	}
 }
@@ -197,20 +198,20 @@ func TestSignInIsRateLimitedPerIP(t *testing.T) {
 	env := newOAuthEnv(t, func(c *Config) { c.LoginRateLimit = Rate{Count: 3, Window: time.Minute} })
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	page := b.get(LoginPath)
-	var last exchange
+	page := b.Get(LoginPath)
+	var last testkit.Exchange
 	for range 4 {
-		last = b.post(LoginPath, url.Values{"csrf": {csrf(t, page)}, "email": {u.Email}, "password": {"guess"}})
+		last = b.Post(LoginPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "email": {u.Email}, "password": {"guess"}})
 	}
-	if last.status != http.StatusTooManyRequests || last.header.Get("Retry-After") == "" || !last.contains("Too many attempts") {
-		t.Errorf("4th attempt: %d, Retry-After %q; want a 429 page", last.status, last.header.Get("Retry-After"))
+	if last.Status != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" || !last.Contains("Too many attempts") {
+		t.Errorf("4th attempt: %d, Retry-After %q; want a 429 page", last.Status, last.Header.Get("Retry-After"))
 	}
-	if !strings.HasPrefix(last.header.Get("Content-Type"), "text/html") {
-		t.Errorf("a person gets %s, want an HTML page", last.header.Get("Content-Type"))
+	if !strings.HasPrefix(last.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("a person gets %s, want an HTML page", last.Header.Get("Content-Type"))
 	}
 	// Showing the sign-in page is not limited.
-	if x := b.get(LoginPath); x.status != http.StatusOK {
-		t.Errorf("sign-in page after the limit: %d", x.status)
+	if x := b.Get(LoginPath); x.Status != http.StatusOK {
+		t.Errorf("sign-in page after the limit: %d", x.Status)
 	}
 }
 
@@ -218,16 +219,16 @@ func TestCookiesNeverAuthenticateTheAPI(t *testing.T) {
 	env := newOAuthEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 	for _, target := range []string{"/api/v1/health", "/api/v1/categories"} {
-		x := b.get(target)
-		if x.status != http.StatusUnauthorized {
-			t.Errorf("GET %s with only a session cookie: %d, want 401", target, x.status)
+		x := b.Get(target)
+		if x.Status != http.StatusUnauthorized {
+			t.Errorf("GET %s with only a session cookie: %d, want 401", target, x.Status)
 		}
 	}
-	x := b.post("/api/v1/categories", nil)
-	if x.status != http.StatusUnauthorized {
-		t.Errorf("POST with only a session cookie: %d, want 401", x.status)
+	x := b.Post("/api/v1/categories", nil)
+	if x.Status != http.StatusUnauthorized {
+		t.Errorf("POST with only a session cookie: %d, want 401", x.Status)
 	}
 
 	// The MCP endpoint, mounted as the binary mounts it, with a stand-in handler.
@@ -238,7 +239,7 @@ func TestCookiesNeverAuthenticateTheAPI(t *testing.T) {
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}
-		for _, c := range b.cookies {
+		for _, c := range b.Cookies {
 			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
 		}
 		rec := httptest.NewRecorder()
@@ -259,13 +260,13 @@ func TestSettingsPagesNeedSignIn(t *testing.T) {
 	env.createUser(finance.PlanPro)
 	b := env.browser(t)
 	for _, path := range []string{APIKeysPath, ConnectedAppPath} {
-		x := b.get(path)
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Get(path)
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
-	if x := b.post(APIKeysPath, url.Values{"name": {"k"}, "scopes": {"all"}}); x.status != http.StatusSeeOther {
-		t.Errorf("POST %s signed out: %d", APIKeysPath, x.status)
+	if x := b.Post(APIKeysPath, url.Values{"name": {"k"}, "scopes": {"all"}}); x.Status != http.StatusSeeOther {
+		t.Errorf("POST %s signed out: %d", APIKeysPath, x.Status)
 	}
 }
 
@@ -275,25 +276,25 @@ func TestAPIKeysPage(t *testing.T) {
 	env := newOAuthEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 
-	page := b.get(APIKeysPath)
-	if page.status != http.StatusOK || !page.contains("No keys yet") || !page.contains(auth.ScopeDescriptions[auth.ScopeCardsWrite]) {
-		t.Fatalf("keys page: %d\n%s", page.status, page.body)
+	page := b.Get(APIKeysPath)
+	if page.Status != http.StatusOK || !page.Contains("No keys yet") || !page.Contains(auth.ScopeDescriptions[auth.ScopeCardsWrite]) {
+		t.Fatalf("keys page: %d\n%s", page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 
-	x := b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"laptop agent"},
+	x := b.Post(APIKeysPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "name": {"laptop agent"},
 		"scopes": {"finance:read", "mcp:connect"}, "expires_in": {"30d"}})
-	if x.status != http.StatusOK {
-		t.Fatalf("create: %d\n%s", x.status, x.body)
+	if x.Status != http.StatusOK {
+		t.Fatalf("create: %d\n%s", x.Status, x.Body)
 	}
-	m := newKeyField.FindSubmatch(x.body)
+	m := newKeyField.FindSubmatch(x.Body)
 	if m == nil {
-		t.Fatalf("the new key is not shown:\n%s", x.body)
+		t.Fatalf("the new key is not shown:\n%s", x.Body)
 	}
 	key := string(m[1])
-	if x.header.Get("Cache-Control") != "no-store" {
+	if x.Header.Get("Cache-Control") != "no-store" {
 		t.Error("the page showing a key may be cached")
 	}
 	if env.health(t, key) != http.StatusOK {
@@ -308,8 +309,8 @@ func TestAPIKeysPage(t *testing.T) {
 	}
 
 	// Shown once: the list has the public part only.
-	list := b.get(APIKeysPath)
-	if list.contains(key) || !list.contains("laptop agent") || !list.contains("svk_"+keys[0].PublicID+"_") {
+	list := b.Get(APIKeysPath)
+	if list.Contains(key) || !list.Contains("laptop agent") || !list.Contains("svk_"+keys[0].PublicID+"_") {
 		t.Errorf("the list shows the key again or misses it")
 	}
 
@@ -320,9 +321,9 @@ func TestAPIKeysPage(t *testing.T) {
 			"unknown expiry": {"name": {"k"}, "scopes": {"all"}, "expires_in": {"5y"}},
 			"unknown scope":  {"name": {"k"}, "scopes": {"admin"}, "expires_in": {"never"}},
 		} {
-			f.Set("csrf", csrf(t, list))
-			if x := b.post(APIKeysPath, f); x.status != http.StatusBadRequest || !x.contains("The key was not created") {
-				t.Errorf("%s: %d", name, x.status)
+			f.Set("csrf", testkit.CSRF(t, list))
+			if x := b.Post(APIKeysPath, f); x.Status != http.StatusBadRequest || !x.Contains("The key was not created") {
+				t.Errorf("%s: %d", name, x.Status)
 			}
 		}
 		if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 1 {
@@ -330,53 +331,53 @@ func TestAPIKeysPage(t *testing.T) {
 		}
 	})
 
-	t.Run("CSRF", func(t *testing.T) {
+	t.Run("testkit.CSRF", func(t *testing.T) {
 		f := url.Values{"name": {"sneaky"}, "scopes": {"all"}, "expires_in": {"never"}}
-		if x := b.post(APIKeysPath, f); x.status != http.StatusForbidden {
-			t.Errorf("no token: %d", x.status)
+		if x := b.Post(APIKeysPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("no token: %d", x.Status)
 		}
 		f.Set("csrf", auth.CSRFToken("another session"))
-		if x := b.post(APIKeysPath, f); x.status != http.StatusForbidden {
-			t.Errorf("another session's token: %d", x.status)
+		if x := b.Post(APIKeysPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("another session's token: %d", x.Status)
 		}
-		f.Set("csrf", csrf(t, list))
-		b.header["Sec-Fetch-Site"] = "cross-site"
-		x := b.post(APIKeysPath, f)
-		delete(b.header, "Sec-Fetch-Site")
-		if x.status != http.StatusForbidden {
-			t.Errorf("cross-site: %d", x.status)
+		f.Set("csrf", testkit.CSRF(t, list))
+		b.Headers["Sec-Fetch-Site"] = "cross-site"
+		x := b.Post(APIKeysPath, f)
+		delete(b.Headers, "Sec-Fetch-Site")
+		if x.Status != http.StatusForbidden {
+			t.Errorf("cross-site: %d", x.Status)
 		}
 		if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 1 {
 			t.Errorf("a forged form created a key")
 		}
 	})
 
-	x = b.post(APIKeysPath+"/"+keys[0].ID+"/revoke", url.Values{"csrf": {csrf(t, list)}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != APIKeysPath+"?notice=revoked" {
-		t.Fatalf("revoke: %d to %q", x.status, x.header.Get("Location"))
+	x = b.Post(APIKeysPath+"/"+keys[0].ID+"/revoke", url.Values{"csrf": {testkit.CSRF(t, list)}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != APIKeysPath+"?notice=revoked" {
+		t.Fatalf("revoke: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 	if env.health(t, key) != http.StatusUnauthorized {
 		t.Error("the revoked key still works")
 	}
-	if p := b.get(APIKeysPath + "?notice=revoked"); !p.contains("has been revoked") || !p.contains(`badge revoked`) {
+	if p := b.Get(APIKeysPath + "?notice=revoked"); !p.Contains("has been revoked") || !p.Contains(`badge revoked`) {
 		t.Error("the page does not show the revocation")
 	}
 
 	t.Run("another user's key", func(t *testing.T) {
 		other := env.createUser(finance.PlanPro)
 		k, _ := env.createKeyRecord(other.ID, auth.ScopeRead)
-		if x := b.post(APIKeysPath+"/"+k.ID+"/revoke", url.Values{"csrf": {csrf(t, list)}}); x.status != http.StatusNotFound {
-			t.Errorf("revoking another user's key: %d, want 404", x.status)
+		if x := b.Post(APIKeysPath+"/"+k.ID+"/revoke", url.Values{"csrf": {testkit.CSRF(t, list)}}); x.Status != http.StatusNotFound {
+			t.Errorf("revoking another user's key: %d, want 404", x.Status)
 		}
 	})
 }
 
 // textareaValue returns the text of the read-only field with id on a page.
-func textareaValue(t *testing.T, page exchange, id string) string {
+func textareaValue(t *testing.T, page testkit.Exchange, id string) string {
 	t.Helper()
-	m := regexp.MustCompile(`(?s)<textarea[^>]* id="` + id + `"[^>]*>(.*?)</textarea>`).FindSubmatch(page.body)
+	m := regexp.MustCompile(`(?s)<textarea[^>]* id="` + id + `"[^>]*>(.*?)</textarea>`).FindSubmatch(page.Body)
 	if m == nil {
-		t.Fatalf("no textarea #%s on the page:\n%s", id, page.body)
+		t.Fatalf("no textarea #%s on the page:\n%s", id, page.Body)
 	}
 	return html.UnescapeString(string(m[1]))
 }
@@ -385,22 +386,22 @@ func TestAPIKeysPresetAndMCPSetup(t *testing.T) {
 	env := newOAuthEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
-	checked := func(page exchange, scope string) bool { return page.contains(`value="` + scope + `" checked`) }
+	b.SignIn(u)
+	checked := func(page testkit.Exchange, scope string) bool { return page.Contains(`value="` + scope + `" checked`) }
 
-	plain := b.get(APIKeysPath)
-	if !plain.contains(`href="/settings/api-keys?preset=mcp-agent#create"`) || plain.contains(`aria-current="true"`) {
-		t.Errorf("the page does not offer the MCP agent preset:\n%s", plain.body)
+	plain := b.Get(APIKeysPath)
+	if !plain.Contains(`href="/settings/api-keys?preset=mcp-agent#create"`) || plain.Contains(`aria-current="true"`) {
+		t.Errorf("the page does not offer the MCP agent preset:\n%s", plain.Body)
 	}
 	for _, target := range []string{APIKeysPath, APIKeysPath + "?preset=nonsense"} {
-		page := b.get(target)
-		if page.status != http.StatusOK || !checked(page, "finance:read") || checked(page, "expenses:write") || checked(page, "mcp:connect") {
-			t.Errorf("GET %s: status %d; want the default form (finance:read only)", target, page.status)
+		page := b.Get(target)
+		if page.Status != http.StatusOK || !checked(page, "finance:read") || checked(page, "expenses:write") || checked(page, "mcp:connect") {
+			t.Errorf("GET %s: status %d; want the default form (finance:read only)", target, page.Status)
 		}
 	}
 
 	// The preset fills the form; nothing is created until it is sent.
-	page := b.get(APIKeysPath + "?preset=mcp-agent")
+	page := b.Get(APIKeysPath + "?preset=mcp-agent")
 	checkPageHeaders(t, page)
 	for _, scope := range allScopeNames {
 		want := scope == "finance:read" || scope == "expenses:write" || scope == "mcp:connect"
@@ -408,8 +409,8 @@ func TestAPIKeysPresetAndMCPSetup(t *testing.T) {
 			t.Errorf("preset form: %s ticked = %v, want %v", scope, !want, want)
 		}
 	}
-	if !page.contains(`name="name" value="MCP agent"`) || !page.contains(`value="90d" selected`) || !page.contains(`aria-current="true"`) {
-		t.Errorf("the preset does not fill the name and expiry or mark itself:\n%s", page.body)
+	if !page.Contains(`name="name" value="MCP agent"`) || !page.Contains(`value="90d" selected`) || !page.Contains(`aria-current="true"`) {
+		t.Errorf("the preset does not fill the name and expiry or mark itself:\n%s", page.Body)
 	}
 	if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 0 {
 		t.Fatalf("opening a preset created %d keys", len(keys))
@@ -417,10 +418,10 @@ func TestAPIKeysPresetAndMCPSetup(t *testing.T) {
 
 	// Created as the preset offers it (the user renamed it), the key comes
 	// with the MCP endpoint and client configurations, holding this key.
-	x := b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"claude on the laptop"},
+	x := b.Post(APIKeysPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "name": {"claude on the laptop"},
 		"scopes": {"finance:read", "expenses:write", "mcp:connect"}, "expires_in": {"90d"}})
-	if x.status != http.StatusOK {
-		t.Fatalf("create: %d\n%s", x.status, x.body)
+	if x.Status != http.StatusOK {
+		t.Fatalf("create: %d\n%s", x.Status, x.Body)
 	}
 	key := textareaValue(t, x, "new-key")
 	keys, _ := env.auth.ListKeys(context.Background(), u.ID)
@@ -428,9 +429,9 @@ func TestAPIKeysPresetAndMCPSetup(t *testing.T) {
 		keys[0].ExpiresAt == nil || keys[0].ExpiresAt.Sub(keys[0].CreatedAt) != 90*24*time.Hour {
 		t.Errorf("stored keys = %+v", keys)
 	}
-	mcpURL := testBaseURL + "/api/mcp"
-	if !x.contains(`id="mcp-url" class="copy" readonly value="` + mcpURL + `"`) {
-		t.Errorf("the MCP endpoint is not shown:\n%s", x.body)
+	mcpURL := testkit.BaseURL + "/api/mcp"
+	if !x.Contains(`id="mcp-url" class="copy" readonly value="` + mcpURL + `"`) {
+		t.Errorf("the MCP endpoint is not shown:\n%s", x.Body)
 	}
 	if got, want := textareaValue(t, x, "mcp-claude-code"),
 		`claude mcp add --transport http finance `+mcpURL+` --header "Authorization: Bearer `+key+`"`; got != want {
@@ -456,19 +457,19 @@ func TestAPIKeysPresetAndMCPSetup(t *testing.T) {
 	if env.health(t, key) != http.StatusOK {
 		t.Error("the new key does not work")
 	}
-	if b.get(APIKeysPath).contains(key) {
+	if b.Get(APIKeysPath).Contains(key) {
 		t.Error("the key, or a configuration holding it, is shown again")
 	}
 
 	// A key that cannot open MCP sessions gets no MCP configuration.
-	x = b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"reports"}, "scopes": {"finance:read"}, "expires_in": {"7d"}})
-	if x.status != http.StatusOK || x.contains(`id="mcp-url"`) || x.contains(`id="mcp-json"`) || !x.contains("lacks <code>mcp:connect</code>") {
-		t.Errorf("a key without mcp:connect: status %d, MCP setup shown or no explanation:\n%s", x.status, x.body)
+	x = b.Post(APIKeysPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "name": {"reports"}, "scopes": {"finance:read"}, "expires_in": {"7d"}})
+	if x.Status != http.StatusOK || x.Contains(`id="mcp-url"`) || x.Contains(`id="mcp-json"`) || !x.Contains("lacks <code>mcp:connect</code>") {
+		t.Errorf("a key without mcp:connect: status %d, MCP setup shown or no explanation:\n%s", x.Status, x.Body)
 	}
 	// "all" includes mcp:connect.
-	x = b.post(APIKeysPath, url.Values{"csrf": {csrf(t, page)}, "name": {"everything"}, "scopes": {"all"}, "expires_in": {"7d"}})
-	if x.status != http.StatusOK || !strings.Contains(textareaValue(t, x, "mcp-claude-code"), textareaValue(t, x, "new-key")) {
-		t.Errorf("a key holding all: status %d, no MCP setup with the key:\n%s", x.status, x.body)
+	x = b.Post(APIKeysPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "name": {"everything"}, "scopes": {"all"}, "expires_in": {"7d"}})
+	if x.Status != http.StatusOK || !strings.Contains(textareaValue(t, x, "mcp-claude-code"), textareaValue(t, x, "new-key")) {
+		t.Errorf("a key holding all: status %d, no MCP setup with the key:\n%s", x.Status, x.Body)
 	}
 	if keys, _ := env.auth.ListKeys(context.Background(), u.ID); len(keys) != 3 {
 		t.Errorf("%d keys, want 3", len(keys))
@@ -482,18 +483,18 @@ func TestConnectedAppsPage(t *testing.T) {
 	env.health(t, tok.AccessToken)
 
 	b := env.browser(t)
-	b.signIn(u)
-	page := b.get(ConnectedAppPath)
-	if page.status != http.StatusOK {
-		t.Fatalf("status %d", page.status)
+	b.SignIn(u)
+	page := b.Get(ConnectedAppPath)
+	if page.Status != http.StatusOK {
+		t.Fatalf("status %d", page.Status)
 	}
 	checkPageHeaders(t, page)
 	for _, want := range []string{"Test client", "finance:read, expenses:write, mcp:connect", "Connected", "Last used", "UTC"} {
-		if !page.contains(want) {
-			t.Errorf("page lacks %q:\n%s", want, page.body)
+		if !page.Contains(want) {
+			t.Errorf("page lacks %q:\n%s", want, page.Body)
 		}
 	}
-	if page.contains("not yet") {
+	if page.Contains("not yet") {
 		t.Error("last use is not shown")
 	}
 	grants, _ := env.oauth.ListGrants(context.Background(), u.ID)
@@ -503,30 +504,30 @@ func TestConnectedAppsPage(t *testing.T) {
 
 	// Another user sees nothing and cannot revoke it.
 	other := env.browser(t)
-	other.signIn(env.createUser(finance.PlanPro))
-	op := other.get(ConnectedAppPath)
-	if op.contains("Test client") || !op.contains("No apps are connected") {
+	other.SignIn(env.createUser(finance.PlanPro))
+	op := other.Get(ConnectedAppPath)
+	if op.Contains("Test client") || !op.Contains("No apps are connected") {
 		t.Error("another user sees the app")
 	}
-	if x := other.post(ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{"csrf": {csrf(t, op)}}); x.status != http.StatusNotFound {
-		t.Errorf("another user revoking: %d, want 404", x.status)
+	if x := other.Post(ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{"csrf": {testkit.CSRF(t, op)}}); x.Status != http.StatusNotFound {
+		t.Errorf("another user revoking: %d, want 404", x.Status)
 	}
-	if x := b.post(ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{}); x.status != http.StatusForbidden {
-		t.Errorf("revoking without a form token: %d, want 403", x.status)
+	if x := b.Post(ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{}); x.Status != http.StatusForbidden {
+		t.Errorf("revoking without a form token: %d, want 403", x.Status)
 	}
 	if env.health(t, tok.AccessToken) != http.StatusOK {
 		t.Fatal("the app lost access before it was disconnected")
 	}
 
-	x := b.post(ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{"csrf": {csrf(t, page)}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != ConnectedAppPath+"?notice=disconnected" {
-		t.Fatalf("disconnect: %d to %q", x.status, x.header.Get("Location"))
+	x := b.Post(ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{"csrf": {testkit.CSRF(t, page)}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != ConnectedAppPath+"?notice=disconnected" {
+		t.Fatalf("disconnect: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 	if env.health(t, tok.AccessToken) != http.StatusUnauthorized {
 		t.Error("the disconnected app's token still works")
 	}
-	env.refresh(t, a.clientID, tok.RefreshToken).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
-	if p := b.get(ConnectedAppPath + "?notice=disconnected"); p.contains("Test client") || !p.contains("has been disconnected") {
+	wantOAuthError(t, env.refresh(t, a.clientID, tok.RefreshToken), http.StatusBadRequest, "invalid_grant")
+	if p := b.Get(ConnectedAppPath + "?notice=disconnected"); p.Contains("Test client") || !p.Contains("has been disconnected") {
 		t.Error("the page still lists the app")
 	}
 }
@@ -536,8 +537,8 @@ func TestConsentFormIsProtected(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	a := newAuthRequest(env.register(t, "App", testRedirect))
 	b := env.browser(t)
-	b.signIn(u)
-	page := b.consent(a)
+	b.SignIn(u)
+	page := consent(b, a)
 
 	for name, form := range map[string]func() url.Values{
 		"no token": func() url.Values {
@@ -553,32 +554,32 @@ func TestConsentFormIsProtected(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			x := b.post("/api/oauth/authorize", form())
-			if x.status != http.StatusForbidden || x.header.Get("Location") != "" {
-				t.Errorf("status %d, Location %q; want 403 and no code", x.status, x.header.Get("Location"))
+			x := b.Post("/api/oauth/authorize", form())
+			if x.Status != http.StatusForbidden || x.Header.Get("Location") != "" {
+				t.Errorf("status %d, Location %q; want 403 and no code", x.Status, x.Header.Get("Location"))
 			}
 		})
 	}
 	t.Run("signed out", func(t *testing.T) {
-		x := env.browser(t).decide(a, page, "approve", "finance:read")
-		if x.status != http.StatusUnauthorized || x.header.Get("Location") != "" {
-			t.Errorf("status %d; want 401 and no code", x.status)
+		x := decide(env.browser(t), a, page, "approve", "finance:read")
+		if x.Status != http.StatusUnauthorized || x.Header.Get("Location") != "" {
+			t.Errorf("status %d; want 401 and no code", x.Status)
 		}
 	})
 	t.Run("tampered redirect URI", func(t *testing.T) {
 		f := a.query()
 		f.Set("redirect_uri", "https://evil.example/cb")
-		f.Set("csrf", csrf(t, page))
+		f.Set("csrf", testkit.CSRF(t, page))
 		f.Set("decision", "approve")
-		if x := b.post("/api/oauth/authorize", f); x.status != http.StatusBadRequest || x.header.Get("Location") != "" {
-			t.Errorf("status %d, Location %q; want 400 and no redirect", x.status, x.header.Get("Location"))
+		if x := b.Post("/api/oauth/authorize", f); x.Status != http.StatusBadRequest || x.Header.Get("Location") != "" {
+			t.Errorf("status %d, Location %q; want 400 and no redirect", x.Status, x.Header.Get("Location"))
 		}
 	})
 	t.Run("no decision", func(t *testing.T) {
 		f := a.query()
-		f.Set("csrf", csrf(t, page))
-		if x := b.post("/api/oauth/authorize", f); x.status != http.StatusBadRequest {
-			t.Errorf("status %d", x.status)
+		f.Set("csrf", testkit.CSRF(t, page))
+		if x := b.Post("/api/oauth/authorize", f); x.Status != http.StatusBadRequest {
+			t.Errorf("status %d", x.Status)
 		}
 	})
 }
@@ -587,16 +588,16 @@ func TestSignOut(t *testing.T) {
 	env := newOAuthEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
-	old := b.cookies["finance_session"].Value
-	page := b.get(APIKeysPath)
+	b.SignIn(u)
+	old := b.Cookies["finance_session"].Value
+	page := b.Get(APIKeysPath)
 
-	if x := b.post(LogoutPath, url.Values{}); x.status != http.StatusForbidden {
-		t.Errorf("sign-out without a token: %d, want 403", x.status)
+	if x := b.Post(LogoutPath, url.Values{}); x.Status != http.StatusForbidden {
+		t.Errorf("sign-out without a token: %d, want 403", x.Status)
 	}
-	x := b.post(LogoutPath, url.Values{"csrf": {csrf(t, page)}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath || b.cookies["finance_session"] != nil {
-		t.Fatalf("sign-out: %d to %q, cookie %v", x.status, x.header.Get("Location"), b.cookies["finance_session"])
+	x := b.Post(LogoutPath, url.Values{"csrf": {testkit.CSRF(t, page)}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath || b.Cookies["finance_session"] != nil {
+		t.Fatalf("sign-out: %d to %q, cookie %v", x.Status, x.Header.Get("Location"), b.Cookies["finance_session"])
 	}
 	// The old session id no longer works, even if a copy was kept.
 	if _, err := env.auth.SessionUser(context.Background(), old); err == nil {
@@ -607,19 +608,19 @@ func TestSignOut(t *testing.T) {
 func TestPagesAndStaticFiles(t *testing.T) {
 	env := newOAuthEnv(t)
 	b := env.browser(t)
-	css := b.get("/static/app.css")
-	if css.status != http.StatusOK || !strings.HasPrefix(css.header.Get("Content-Type"), "text/css") || !css.contains("--accent") {
-		t.Errorf("stylesheet: %d %s", css.status, css.header.Get("Content-Type"))
+	css := b.Get("/static/app.css")
+	if css.Status != http.StatusOK || !strings.HasPrefix(css.Header.Get("Content-Type"), "text/css") || !css.Contains("--accent") {
+		t.Errorf("stylesheet: %d %s", css.Status, css.Header.Get("Content-Type"))
 	}
-	if x := b.get("/static/icon.svg"); x.status != http.StatusOK {
-		t.Errorf("icon: %d", x.status)
+	if x := b.Get("/static/icon.svg"); x.Status != http.StatusOK {
+		t.Errorf("icon: %d", x.Status)
 	}
-	x := b.get("/static/nope.css")
-	if x.status != http.StatusNotFound || !strings.HasPrefix(x.header.Get("Content-Type"), "text/html") {
-		t.Errorf("missing static file: %d %s, want an HTML 404", x.status, x.header.Get("Content-Type"))
+	x := b.Get("/static/nope.css")
+	if x.Status != http.StatusNotFound || !strings.HasPrefix(x.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("missing static file: %d %s, want an HTML 404", x.Status, x.Header.Get("Content-Type"))
 	}
-	if x := b.get("/static/..%2fembed.go"); x.status != http.StatusNotFound {
-		t.Errorf("path traversal: %d", x.status)
+	if x := b.Get("/static/..%2fembed.go"); x.Status != http.StatusNotFound {
+		t.Errorf("path traversal: %d", x.Status)
 	}
 	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "error", "home", "record", "expenses"} {
 		if pageTemplates[name] == nil {

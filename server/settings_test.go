@@ -17,6 +17,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 const (
@@ -407,13 +408,13 @@ func TestProfilePicture(t *testing.T) {
 	}
 	served := func(url string) apiResult {
 		t.Helper()
-		return apiScenario{method: http.MethodGet, url: strings.TrimPrefix(url, testBaseURL)}.run(t, env)
+		return apiScenario{method: http.MethodGet, url: strings.TrimPrefix(url, testkit.BaseURL)}.run(t, env)
 	}
 	missing := func(url string) {
 		t.Helper()
 		apiScenario{method: http.MethodGet, url: url, wantStatus: http.StatusNotFound}.run(t, env)
 	}
-	prefix := testBaseURL + ProfilePicturesPath + "/"
+	prefix := testkit.BaseURL + ProfilePicturesPath + "/"
 
 	account := apiScenario{method: http.MethodGet, url: accountURL, headers: bearer(settingsKey), wantStatus: http.StatusOK,
 		wantMessage: "Account retrieved"}.run(t, env)
@@ -534,7 +535,7 @@ func TestPasswordChange(t *testing.T) {
 	key := env.createKey(u.ID, auth.ScopeAll)
 	_, connected := env.connect(t, u, string(auth.ScopeRead))
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 	users := []ledgerUser{{env: env.testEnv, user: u}, {env: env.testEnv, user: other}}
 	body := func(current, next string) string {
 		return fmt.Sprintf(`{"current_password":%q,"new_password":%q}`, current, next)
@@ -542,10 +543,10 @@ func TestPasswordChange(t *testing.T) {
 
 	runRejectedSettings(t, env.testEnv, users, []apiScenario{
 		{name: "an API key, even with all", method: http.MethodPut, url: passwordURL, headers: bearer(key),
-			body: body(testPassword, newPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden,
+			body: body(testkit.Password, newPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden,
 			wantMessage: "This action requires signing in with your password; API keys and OAuth tokens cannot perform it"},
 		{name: "an OAuth token", method: http.MethodPut, url: passwordURL, headers: bearer(connected.AccessToken),
-			body: body(testPassword, newPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden},
+			body: body(testkit.Password, newPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden},
 		{name: "wrong current password", method: http.MethodPut, url: passwordURL, headers: bearer(token),
 			body: body("not it at all", newPassword), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("current_password", "is not your current password")},
@@ -553,10 +554,10 @@ func TestPasswordChange(t *testing.T) {
 			body: `{"new_password":"short"}`, wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("current_password", "is required", "new_password", "must be 8 to 128 characters")},
 		{name: "too long", method: http.MethodPut, url: passwordURL, headers: bearer(token),
-			body: body(testPassword, strings.Repeat("x", 129)), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			body: body(testkit.Password, strings.Repeat("x", 129)), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("new_password", "must be 8 to 128 characters")},
 		{name: "the same password", method: http.MethodPut, url: passwordURL, headers: bearer(token),
-			body: body(testPassword, testPassword), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			body: body(testkit.Password, testkit.Password), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("new_password", "must differ from the current password")},
 		{name: "not strings", method: http.MethodPut, url: passwordURL, headers: bearer(token),
 			body: `{"current_password":1,"new_password":null}`, wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
@@ -566,7 +567,7 @@ func TestPasswordChange(t *testing.T) {
 		t.Fatal("a rejected change signed the browser out")
 	}
 
-	res := apiScenario{method: http.MethodPut, url: passwordURL, headers: bearer(token), body: body(testPassword, newPassword),
+	res := apiScenario{method: http.MethodPut, url: passwordURL, headers: bearer(token), body: body(testkit.Password, newPassword),
 		wantStatus: http.StatusOK, wantMessage: "Password changed; every other sign-in has ended"}.run(t, env.testEnv)
 	var changed PasswordChanged
 	res.decodeData(t, &changed)
@@ -591,7 +592,7 @@ func TestPasswordChange(t *testing.T) {
 		ok("an OAuth connection", connected.AccessToken),
 		ok("another user's token", otherToken),
 		{name: "the old password", method: http.MethodPost, url: "/api/v1/auth/login",
-			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testPassword),
+			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.Password),
 			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized},
 		{name: "the new password", method: http.MethodPost, url: "/api/v1/auth/login",
 			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, newPassword),

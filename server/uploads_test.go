@@ -22,6 +22,7 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // countingBody is a request body that counts the bytes the server read of it.
@@ -374,9 +375,9 @@ func TestParseImagesOnAFullDisk(t *testing.T) {
 	// The web page's door, for a person.
 	u := env.createUser(finance.PlanFree)
 	b := env.browser(t)
-	b.signIn(u)
-	form, fct := receiptForm(t, csrf(t, b.get(RecordPath)), "lunch", pngStub)
-	x := b.send(http.MethodPost, RecordReceiptPath, form, fct)
+	b.SignIn(u)
+	form, fct := receiptForm(t, testkit.CSRF(t, b.Get(RecordPath)), "lunch", pngStub)
+	x := b.Send(http.MethodPost, RecordReceiptPath, form, fct)
 	wantPage(t, "a receipt on a full disk", x, http.StatusInsufficientStorage, "<h1>Not saved</h1>",
 		"The server could not save: its disk is full, so nothing was saved.")
 

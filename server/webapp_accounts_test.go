@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // accountsOf lists the user's accounts in status (active, archived or all) straight from the ledger.
@@ -42,10 +43,10 @@ func linesOf(t *testing.T, env *testEnv, u finance.User, accountID, status strin
 }
 
 // wantPage checks a page's status and that its text holds every want.
-func wantPage(t *testing.T, what string, x exchange, status int, want ...string) {
+func wantPage(t *testing.T, what string, x testkit.Exchange, status int, want ...string) {
 	t.Helper()
-	if x.status != status {
-		t.Errorf("%s: status %d, want %d\n%s", what, x.status, status, x.body)
+	if x.Status != status {
+		t.Errorf("%s: status %d, want %d\n%s", what, x.Status, status, x.Body)
 		return
 	}
 	body := unescaped(x)
@@ -57,10 +58,10 @@ func wantPage(t *testing.T, what string, x exchange, status int, want ...string)
 }
 
 // wantRedirect checks that x is a 303 to target.
-func wantRedirect(t *testing.T, what string, x exchange, target string) {
+func wantRedirect(t *testing.T, what string, x testkit.Exchange, target string) {
 	t.Helper()
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != target {
-		t.Fatalf("%s: %d to %q, want 303 to %q\n%s", what, x.status, x.header.Get("Location"), target, x.body)
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != target {
+		t.Fatalf("%s: %d to %q, want 303 to %q\n%s", what, x.Status, x.Header.Get("Location"), target, x.Body)
 	}
 }
 
@@ -72,16 +73,16 @@ func TestAccountsAndCardsNeedSignIn(t *testing.T) {
 	for _, path := range []string{AccountsPath, AccountsPath + "/" + id, CardsPath, CardsPath + "/" + id, StatementsPath + "/" + id,
 		StatementsPath + "/" + id + "/void", InstallmentsPath + "/" + id, InstallmentsPath + "/" + id + "/cancel",
 		convertPath + "/" + id + "/convert"} {
-		x := b.get(path)
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Get(path)
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	for _, path := range []string{AccountsPath, AccountsPath + "/" + id, AccountsPath + "/" + id + "/lines", CardsPath,
 		StatementsPath + "/" + id + "/pay", StatementsPath + "/" + id + "/void", InstallmentsPath + "/" + id + "/cancel"} {
-		x := b.post(path, url.Values{"name": {"Payroll"}, "type": {"savings"}, "credit_limit": {"5000"}, "statement_day": {"1"}, "due_day": {"20"}})
-		if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Post(path, url.Values{"name": {"Payroll"}, "type": {"savings"}, "credit_limit": {"5000"}, "statement_day": {"1"}, "due_day": {"20"}})
+		if x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	if n := len(accountsOf(t, env, u, finance.StatusAll)); n != 0 {
@@ -91,11 +92,11 @@ func TestAccountsAndCardsNeedSignIn(t *testing.T) {
 
 func TestAccountsPage(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(AccountsPath)
+	page := b.Get(AccountsPath)
 	wantPage(t, "empty accounts", page, http.StatusOK, "<h1>Accounts</h1>", `aria-current="page">Accounts</a>`, "No accounts yet",
 		`<option value="e_wallet">E-wallet</option>`)
 	checkPageHeaders(t, page)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	valid := func() url.Values {
 		return url.Values{"csrf": {token}, "name": {"Payroll"}, "type": {"savings"}, "opening_balance": {"12500.50"},
 			"institution": {"BPI"}, "account_number_last4": {"1234"}}
@@ -118,14 +119,14 @@ func TestAccountsPage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := valid()
 			tc.edit(f)
-			x := b.post(AccountsPath, f)
+			x := b.Post(AccountsPath, f)
 			wantPage(t, "refused create", x, tc.status, tc.want...)
 			if n := len(accountsOf(t, env, u, finance.StatusAll)); n != 0 {
 				t.Fatalf("a refused form wrote %d accounts", n)
 			}
 		})
 	}
-	x := b.post(AccountsPath, valid())
+	x := b.Post(AccountsPath, valid())
 	created := accountsOf(t, env, u, finance.StatusAll)
 	if len(created) != 1 {
 		t.Fatalf("%d accounts after a valid form", len(created))
@@ -136,9 +137,9 @@ func TestAccountsPage(t *testing.T) {
 		t.Errorf("account = %+v", a)
 	}
 	// The same name again is refused in the API's words.
-	wantPage(t, "a taken name", b.post(AccountsPath, valid()), http.StatusBadRequest, "Name is already used by another active account")
+	wantPage(t, "a taken name", b.Post(AccountsPath, valid()), http.StatusBadRequest, "Name is already used by another active account")
 
-	list := b.get(AccountsPath)
+	list := b.Get(AccountsPath)
 	wantPage(t, "accounts", list, http.StatusOK, "1 account · ₱12,500.50", `href="/accounts/`+a.ID+`">Payroll</a>`, "Savings · BPI · ···1234")
 
 	// Archived accounts are behind the filter, marked.
@@ -149,12 +150,12 @@ func TestAccountsPage(t *testing.T) {
 	if _, err := env.srv.Ledger().ArchiveAccount(context.Background(), u.ID, old.ID); err != nil {
 		t.Fatal(err)
 	}
-	if x := b.get(AccountsPath); strings.Contains(unescaped(x), "Old wallet") {
+	if x := b.Get(AccountsPath); strings.Contains(unescaped(x), "Old wallet") {
 		t.Error("an archived account is in the active list")
 	}
-	wantPage(t, "archived filter", b.get(AccountsPath+"?status=archived"), http.StatusOK, "Old wallet", `class="badge status-archived">Archived<`)
-	wantPage(t, "all filter", b.get(AccountsPath+"?status=all"), http.StatusOK, "Old wallet", "Payroll")
-	wantPage(t, "a bad filter", b.get(AccountsPath+"?status=gone"), http.StatusBadRequest, "Status must be active, archived or all")
+	wantPage(t, "archived filter", b.Get(AccountsPath+"?status=archived"), http.StatusOK, "Old wallet", `class="badge status-archived">Archived<`)
+	wantPage(t, "all filter", b.Get(AccountsPath+"?status=all"), http.StatusOK, "Old wallet", "Payroll")
+	wantPage(t, "a bad filter", b.Get(AccountsPath+"?status=gone"), http.StatusBadRequest, "Status must be active, archived or all")
 }
 
 func TestAccountPage(t *testing.T) {
@@ -171,81 +172,81 @@ func TestAccountPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := AccountsPath + "/" + a.ID
-	page := b.get(path)
+	page := b.Get(path)
 	wantPage(t, "account", page, http.StatusOK, "<h1>Payroll</h1>", "<dt>Balance</dt><dd class=\"\">₱9,750.00</dd>", "1 line",
 		"Groceries run", "−₱250.00", "2025-03-02 · Expense", `name="date" value="2025-03-15"`)
 	checkPageHeaders(t, page)
-	if strings.Contains(string(page.body), "/lines/") && strings.Contains(string(page.body), "/void\"") {
+	if strings.Contains(string(page.Body), "/lines/") && strings.Contains(string(page.Body), "/void\"") {
 		t.Error("an expense's line offers a void button; it changes only through its expense")
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 
 	// A manual line: refused, then added.
 	linePath := path + "/lines"
-	if x := b.post(linePath, url.Values{"type": {"credit"}, "amount": {"500"}, "date": {"2025-03-10"}}); x.status != http.StatusForbidden {
-		t.Errorf("a line without a form token: %d", x.status)
+	if x := b.Post(linePath, url.Values{"type": {"credit"}, "amount": {"500"}, "date": {"2025-03-10"}}); x.Status != http.StatusForbidden {
+		t.Errorf("a line without a form token: %d", x.Status)
 	}
-	refused := b.post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"-5"}, "date": {"2025-03-10"}, "description": {"Interest"}})
+	refused := b.Post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"-5"}, "date": {"2025-03-10"}, "description": {"Interest"}})
 	wantPage(t, "a refused line", refused, http.StatusBadRequest, `id="line-amount-error">Amount must be greater than 0<`, `value="Interest"`, "Not added.")
 	if n := len(linesOf(t, env, u, a.ID, finance.LinePosted)); n != 1 {
 		t.Fatalf("a refused line wrote one: %d lines", n)
 	}
-	wantRedirect(t, "add a line", b.post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"125.75"}, "date": {"2025-03-10"},
+	wantRedirect(t, "add a line", b.Post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"125.75"}, "date": {"2025-03-10"},
 		"description": {"Bank interest"}}), path+"?notice=line-added")
 	if got := getAccount(t, env, u, a.ID).CurrentBalance; got != 1000000-25000+12575 {
 		t.Errorf("balance %s after a credit of 125.75", got)
 	}
 
 	// Filters, sort and their refusals in the API's words.
-	wantPage(t, "by source", b.get(path+"?source=manual"), http.StatusOK, "1 line", "Bank interest")
-	if x := b.get(path + "?source=manual"); strings.Contains(unescaped(x), "Groceries run") {
+	wantPage(t, "by source", b.Get(path+"?source=manual"), http.StatusOK, "1 line", "Bank interest")
+	if x := b.Get(path + "?source=manual"); strings.Contains(unescaped(x), "Groceries run") {
 		t.Error("the source filter lets an expense line through")
 	}
-	asc := unescaped(b.get(path + "?sortBy=amount&sortOrder=asc"))
+	asc := unescaped(b.Get(path + "?sortBy=amount&sortOrder=asc"))
 	if strings.Index(asc, "Bank interest") > strings.Index(asc, "Groceries run") {
 		t.Error("sorted by amount ascending, 125.75 is not before 250.00")
 	}
-	wantPage(t, "a reversed range", b.get(path+"?dateFrom=2025-03-10&dateTo=2025-03-01"), http.StatusBadRequest,
+	wantPage(t, "a reversed range", b.Get(path+"?dateFrom=2025-03-10&dateTo=2025-03-01"), http.StatusBadRequest,
 		`id="from-error">From must not be after dateTo<`)
-	wantPage(t, "a bad sort", b.get(path+"?sortBy=name"), http.StatusBadRequest, `id="sort-error">Sort by must be one of: date, amount, created_at<`)
+	wantPage(t, "a bad sort", b.Get(path+"?sortBy=name"), http.StatusBadRequest, `id="sort-error">Sort by must be one of: date, amount, created_at<`)
 
 	// Void the manual line, back to the filtered page it was on.
 	manual := linesOf(t, env, u, a.ID, finance.LinePosted)[0]
-	filtered := b.get(path + "?source=manual")
+	filtered := b.Get(path + "?source=manual")
 	back := path + "?source=manual"
-	if !strings.Contains(string(filtered.body), `action="`+path+`/lines/`+manual.ID+`/void"`) {
-		t.Fatalf("no void button on the manual line:\n%s", filtered.body)
+	if !strings.Contains(string(filtered.Body), `action="`+path+`/lines/`+manual.ID+`/void"`) {
+		t.Fatalf("no void button on the manual line:\n%s", filtered.Body)
 	}
-	wantRedirect(t, "void", b.post(path+"/lines/"+manual.ID+"/void", url.Values{"csrf": {token}, "back": {back}}), back+"&notice=line-voided")
+	wantRedirect(t, "void", b.Post(path+"/lines/"+manual.ID+"/void", url.Values{"csrf": {token}, "back": {back}}), back+"&notice=line-voided")
 	if v := linesOf(t, env, u, a.ID, finance.LineVoided); len(v) != 1 || v[0].ID != manual.ID {
 		t.Errorf("voided lines = %+v", v)
 	}
-	wantPage(t, "void twice", b.post(path+"/lines/"+manual.ID+"/void", url.Values{"csrf": {token}}), http.StatusBadRequest, "voided")
-	wantPage(t, "voided filter", b.get(path+"?status=voided"), http.StatusOK, "Bank interest", "· Voided")
+	wantPage(t, "void twice", b.Post(path+"/lines/"+manual.ID+"/void", url.Values{"csrf": {token}}), http.StatusBadRequest, "voided")
+	wantPage(t, "voided filter", b.Get(path+"?status=voided"), http.StatusOK, "Bank interest", "· Voided")
 
 	// Edit: a refusal keeps what was sent; an emptied field clears it.
-	wantPage(t, "a refused edit", b.post(path, url.Values{"csrf": {token}, "name": {""}, "type": {"checking"},
+	wantPage(t, "a refused edit", b.Post(path, url.Values{"csrf": {token}, "name": {""}, "type": {"checking"},
 		"institution": {"BPI"}, "opening_balance": {"10000.00"}, "account_number_last4": {""}, "notes": {""}}), http.StatusBadRequest,
 		`id="edit-name-error">Name is required<`, `<option value="checking" selected>`)
 	if got := getAccount(t, env, u, a.ID); got.Name != "Payroll" || got.Type != finance.AccountSavings {
 		t.Errorf("a refused edit changed the account: %+v", got)
 	}
-	wantRedirect(t, "edit", b.post(path, url.Values{"csrf": {token}, "name": {"Payroll BPI"}, "type": {"checking"}, "institution": {""},
+	wantRedirect(t, "edit", b.Post(path, url.Values{"csrf": {token}, "name": {"Payroll BPI"}, "type": {"checking"}, "institution": {""},
 		"opening_balance": {"10000.00"}, "account_number_last4": {""}, "notes": {""}}), path+"?notice=account-saved")
 	if got := getAccount(t, env, u, a.ID); got.Name != "Payroll BPI" || got.Type != finance.AccountChecking || got.Institution != nil {
 		t.Errorf("after edit: %+v", got)
 	}
 
 	// Archive and unarchive; an archived account takes no lines, in the API's words.
-	wantRedirect(t, "archive", b.post(path+"/archive", url.Values{"csrf": {token}}), path+"?notice=account-archived")
+	wantRedirect(t, "archive", b.Post(path+"/archive", url.Values{"csrf": {token}}), path+"?notice=account-archived")
 	if got := getAccount(t, env, u, a.ID); got.Status != finance.StatusArchived {
 		t.Fatalf("status %s after archive", got.Status)
 	}
-	wantPage(t, "archived account", b.get(path), http.StatusOK, "Unarchive account", `class="badge status-archived">Archived<`)
-	wantPage(t, "a line on an archived account", b.post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"1"}, "date": {"2025-03-10"}}),
+	wantPage(t, "archived account", b.Get(path), http.StatusOK, "Unarchive account", `class="badge status-archived">Archived<`)
+	wantPage(t, "a line on an archived account", b.Post(linePath, url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"1"}, "date": {"2025-03-10"}}),
 		http.StatusBadRequest, "Account is archived; unarchive it before writing to it")
-	wantPage(t, "archive twice", b.post(path+"/archive", url.Values{"csrf": {token}}), http.StatusBadRequest, "Account is already archived")
-	wantRedirect(t, "unarchive", b.post(path+"/unarchive", url.Values{"csrf": {token}}), path+"?notice=account-unarchived")
+	wantPage(t, "archive twice", b.Post(path+"/archive", url.Values{"csrf": {token}}), http.StatusBadRequest, "Account is already archived")
+	wantRedirect(t, "unarchive", b.Post(path+"/unarchive", url.Values{"csrf": {token}}), path+"?notice=account-unarchived")
 	if got := getAccount(t, env, u, a.ID); got.Status != finance.StatusActive {
 		t.Errorf("status %s after unarchive", got.Status)
 	}
@@ -257,12 +258,12 @@ func TestAccountPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{AccountsPath + "/" + theirs.ID, AccountsPath + "/not-an-id"} {
-		if x := b.get(p); x.status != http.StatusNotFound {
-			t.Errorf("GET %s: %d", p, x.status)
+		if x := b.Get(p); x.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.Status)
 		}
 	}
-	if x := b.post(AccountsPath+"/"+theirs.ID+"/lines", url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"1"}, "date": {"2025-03-10"}}); x.status != http.StatusNotFound {
-		t.Errorf("a line on another user's account: %d", x.status)
+	if x := b.Post(AccountsPath+"/"+theirs.ID+"/lines", url.Values{"csrf": {token}, "type": {"credit"}, "amount": {"1"}, "date": {"2025-03-10"}}); x.Status != http.StatusNotFound {
+		t.Errorf("a line on another user's account: %d", x.Status)
 	}
 	if n := len(linesOf(t, env, other, theirs.ID, finance.LinePosted)); n != 0 {
 		t.Errorf("another user's account got %d lines", n)
@@ -282,7 +283,7 @@ func TestPagesRefuseTextThatIsNotText(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := AccountsPath + "/" + a.ID
-	token := csrf(t, b.get(path))
+	token := testkit.CSRF(t, b.Get(path))
 	edit := func(field, value string) url.Values {
 		f := url.Values{"csrf": {token}, "name": {"Payroll"}, "type": {"savings"}, "institution": {""}, "opening_balance": {"0"},
 			"account_number_last4": {""}, "notes": {""}}
@@ -294,12 +295,12 @@ func TestPagesRefuseTextThatIsNotText(t *testing.T) {
 		{"name", "Pay\xffroll", "name must be UTF-8 text without NUL characters"},
 		{"notes", strings.Repeat("n", maxPageValueLen+1), "notes must be at most 10000 characters"},
 	} {
-		wantPage(t, "edit with "+c.field, b.post(path, edit(c.field, c.value)), http.StatusBadRequest, c.problem)
+		wantPage(t, "edit with "+c.field, b.Post(path, edit(c.field, c.value)), http.StatusBadRequest, c.problem)
 		if got := getAccount(t, env, u, a.ID); got.Name != "Payroll" || got.Institution != nil || got.Notes != nil {
 			t.Errorf("a refused edit changed the account: %+v", got)
 		}
 	}
-	wantPage(t, "a new account with a NUL", b.post(AccountsPath, url.Values{"csrf": {token}, "name": {"Cash\x00"}, "type": {"cash"}}),
+	wantPage(t, "a new account with a NUL", b.Post(AccountsPath, url.Values{"csrf": {token}, "name": {"Cash\x00"}, "type": {"cash"}}),
 		http.StatusBadRequest, "name must be UTF-8 text without NUL characters")
 	if got := accountsOf(t, env, u, "all"); len(got) != 1 {
 		t.Errorf("accounts after a refused create: %+v", got)
@@ -307,11 +308,11 @@ func TestPagesRefuseTextThatIsNotText(t *testing.T) {
 
 	for _, q := range []string{"search=%00", "search=a%FFb", "back=%00", "%00=1", "search=" + strings.Repeat("%25", maxPageValueLen+1)} {
 		for _, p := range []string{ExpensesPath, ExpensesPath + ".csv", IncomePath, AccountLinesPath, path, CardTransactionsPath} {
-			if x := b.get(p + "?" + q); x.status != http.StatusBadRequest || !x.contains("must be") {
-				t.Errorf("GET %s?%.20s: %d\n%s", p, q, x.status, x.body)
+			if x := b.Get(p + "?" + q); x.Status != http.StatusBadRequest || !x.Contains("must be") {
+				t.Errorf("GET %s?%.20s: %d\n%s", p, q, x.Status, x.Body)
 			}
 		}
 	}
 	// Long but not too long: a search of 1,000 percent signs is a search.
-	wantPage(t, "a long search", b.get(ExpensesPath+"?search="+strings.Repeat("%25", 1000)), http.StatusOK, "No expenses")
+	wantPage(t, "a long search", b.Get(ExpensesPath+"?search="+strings.Repeat("%25", 1000)), http.StatusOK, "No expenses")
 }

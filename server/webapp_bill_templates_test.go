@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // templatesOf lists the user's bill templates (active and paused) from the ledger.
@@ -42,38 +43,38 @@ func TestBillTemplatePagesNeedSignIn(t *testing.T) {
 	const id = "0190f1a2-0000-7000-8000-000000000000"
 	for _, path := range []string{BillTemplatesPath, BillTemplatesPath + "/new", BillTemplatesPath + "/" + id, LoanNewPath, LoansPath + "/" + id,
 		BillsPath + "/" + id} {
-		if x := b.get(path); x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		if x := b.Get(path); x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	for _, path := range []string{BillTemplatesPath, BillTemplatesPath + "/" + id, BillTemplatesPath + "/" + id + "/delete",
 		BillsPath + "/payments/" + id + "/delete", LoansPath, LoansPath + "/" + id, LoansPath + "/" + id + "/status",
 		LoansPath + "/" + id + "/delete", LoansPath + "/instances/" + id + "/status"} {
-		if x := b.post(path, url.Values{"name": {"x"}}); x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		if x := b.Post(path, url.Values{"name": {"x"}}); x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 }
 
 func TestBillTemplateCreate(t *testing.T) {
 	env, u, b := webApp(t)
-	list := b.get(BillTemplatesPath)
-	if list.status != http.StatusOK || !list.contains("No bill templates yet.") || !list.contains(`href="/bills/templates/new"`) {
-		t.Fatalf("GET /bills/templates: %d\n%s", list.status, list.body)
+	list := b.Get(BillTemplatesPath)
+	if list.Status != http.StatusOK || !list.Contains("No bill templates yet.") || !list.Contains(`href="/bills/templates/new"`) {
+		t.Fatalf("GET /bills/templates: %d\n%s", list.Status, list.Body)
 	}
 	checkPageHeaders(t, list)
-	page := b.get(BillTemplatesPath + "/new")
-	if page.status != http.StatusOK {
-		t.Fatalf("GET new: %d\n%s", page.status, page.body)
+	page := b.Get(BillTemplatesPath + "/new")
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET new: %d\n%s", page.Status, page.Body)
 	}
 	for _, want := range []string{`<option value="monthly" selected>Monthly</option>`, `name="start_date" value="2025-03-15"`,
 		`<option value="Rent &amp; Housing">`, `<option value="">None: choose when paying</option>`, `<label for="t-name">`,
 		`action="/bills/templates"`, `aria-current="page">Bills</a>`} {
-		if !page.contains(want) {
+		if !page.Contains(want) {
 			t.Errorf("new template form lacks %s", want)
 		}
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	valid := func() url.Values {
 		return url.Values{"csrf": {token}, "name": {"Rent"}, "amount": {"12000"}, "category": {"Rent & Housing"}, "frequency": {"monthly"},
 			"start_date": {"2025-03-01"}, "due_day": {"5"}, "end_date": {""}, "default_payment_method": {"Cash"},
@@ -109,9 +110,9 @@ func TestBillTemplateCreate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := valid()
 			tc.edit(f)
-			x := b.post(BillTemplatesPath, f)
-			if x.status != tc.status {
-				t.Errorf("status %d, want %d\n%s", x.status, tc.status, x.body)
+			x := b.Post(BillTemplatesPath, f)
+			if x.Status != tc.status {
+				t.Errorf("status %d, want %d\n%s", x.Status, tc.status, x.Body)
 			}
 			for _, want := range tc.want {
 				if !strings.Contains(unescaped(x), want) {
@@ -124,14 +125,14 @@ func TestBillTemplateCreate(t *testing.T) {
 		})
 	}
 
-	x := b.post(BillTemplatesPath, valid())
+	x := b.Post(BillTemplatesPath, valid())
 	ts := templatesOf(t, env, u)
 	if len(ts) != 1 {
 		t.Fatalf("templates %+v", ts)
 	}
 	tpl := ts[0]
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != BillTemplatesPath+"?notice=template-created#template-"+tpl.ID {
-		t.Fatalf("create: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != BillTemplatesPath+"?notice=template-created#template-"+tpl.ID {
+		t.Fatalf("create: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	if tpl.Name != "Rent" || tpl.Amount != 1200000 || tpl.Category != "Rent & Housing" || *tpl.DueDay != 5 ||
 		*tpl.DefaultPaymentMethod != finance.MethodCash || tpl.DefaultAccountID != nil || *tpl.Notes != "Landlord: Ana" {
@@ -140,8 +141,8 @@ func TestBillTemplateCreate(t *testing.T) {
 	if bills := billsOf(t, env, u, tpl.ID, "2025-03-01", "2025-04-30"); len(bills) != 2 || bills[0].DueDate.String() != "2025-03-05" {
 		t.Errorf("bills of the template %+v", bills)
 	}
-	target, _, _ := strings.Cut(x.header.Get("Location"), "#") // a browser keeps the fragment to itself
-	after := unescaped(b.get(target))
+	target, _, _ := strings.Cut(x.Header.Get("Location"), "#") // a browser keeps the fragment to itself
+	after := unescaped(b.Get(target))
 	for _, want := range []string{"Bill template created.", `<a href="/bills/templates/` + tpl.ID + `">Rent</a>`, "Monthly, on day 5",
 		`<td data-label="Amount" class="num">₱12,000.00</td>`} {
 		if !strings.Contains(after, want) {
@@ -162,24 +163,24 @@ func TestBillTemplateEditAndDelete(t *testing.T) {
 	}
 	aprilBefore := billsOf(t, env, u, tplID, "2025-04-01", "2025-04-30")
 
-	page := b.get(path)
-	if page.status != http.StatusOK {
-		t.Fatalf("GET %s: %d\n%s", path, page.status, page.body)
+	page := b.Get(path)
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", path, page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	for _, want := range []string{"<h1>Edit Power</h1>", `name="amount" inputmode="decimal" autocomplete="off" value="1500.00"`,
 		`name="due_day" inputmode="numeric" autocomplete="off" value="20"`, `name="end_date" value="2025-12-31"`, ">Meter 42</textarea>",
 		`value="active" checked`, `action="/bills/templates/` + tplID + `/delete"`, `<option value="Cash" selected>Cash</option>`} {
-		if !page.contains(want) {
+		if !page.Contains(want) {
 			t.Errorf("edit form lacks %s", want)
 		}
 	}
 	for name, target := range map[string]string{"unknown": BillTemplatesPath + "/0190f1a2-0000-7000-8000-000000000000", "malformed": BillTemplatesPath + "/nope"} {
-		if x := b.get(target); x.status != http.StatusNotFound || !x.contains("Bill template not found") {
-			t.Errorf("%s template: %d", name, x.status)
+		if x := b.Get(target); x.Status != http.StatusNotFound || !x.Contains("Bill template not found") {
+			t.Errorf("%s template: %d", name, x.Status)
 		}
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	form := func() url.Values {
 		return url.Values{"csrf": {token}, "name": {"Power"}, "amount": {"1600"}, "category": {"Utilities"}, "frequency": {"monthly"},
 			"start_date": {"2025-01-01"}, "due_day": {"20"}, "end_date": {""}, "default_payment_method": {"Cash"}, "notes": {""},
@@ -187,20 +188,20 @@ func TestBillTemplateEditAndDelete(t *testing.T) {
 	}
 
 	// Refused: no token; amount 0; Account Debit with the account left empty. Nothing changes.
-	if x := b.post(path, url.Values{"csrf": {"forged"}, "amount": {"1"}}); x.status != http.StatusForbidden {
-		t.Errorf("edit with a wrong token: %d", x.status)
+	if x := b.Post(path, url.Values{"csrf": {"forged"}, "amount": {"1"}}); x.Status != http.StatusForbidden {
+		t.Errorf("edit with a wrong token: %d", x.Status)
 	}
 	f := form()
 	f.Set("amount", "0")
-	if x := b.post(path, f); x.status != http.StatusBadRequest || !strings.Contains(unescaped(x), `id="t-amount-error">Amount must be greater than 0<`) ||
-		!x.contains(`value="0"`) {
-		t.Errorf("amount 0: %d\n%s", x.status, x.body)
+	if x := b.Post(path, f); x.Status != http.StatusBadRequest || !strings.Contains(unescaped(x), `id="t-amount-error">Amount must be greater than 0<`) ||
+		!x.Contains(`value="0"`) {
+		t.Errorf("amount 0: %d\n%s", x.Status, x.Body)
 	}
 	f = form()
 	f.Set("default_payment_method", "Account Debit")
-	if x := b.post(path, f); x.status != http.StatusBadRequest ||
+	if x := b.Post(path, f); x.Status != http.StatusBadRequest ||
 		!strings.Contains(unescaped(x), `id="t-account-error">Account is required when default_payment_method is Account Debit<`) {
-		t.Errorf("debit without an account: %d\n%s", x.status, x.body)
+		t.Errorf("debit without an account: %d\n%s", x.Status, x.Body)
 	}
 	if got, _ := env.srv.Ledger().GetBillTemplate(ctx, u.ID, tplID); got.Amount != 150000 || got.Notes == nil || got.EndDate.IsZero() {
 		t.Fatalf("refused edits changed the template: %+v", got)
@@ -208,9 +209,9 @@ func TestBillTemplateEditAndDelete(t *testing.T) {
 
 	// Saved: the amount changes, the end date and notes are cleared; the untouched
 	// April bill is made again from the new terms, the paid March bill keeps its own.
-	x := b.post(path, form())
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != BillTemplatesPath+"?notice=template-saved#template-"+tplID {
-		t.Fatalf("save: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(path, form())
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != BillTemplatesPath+"?notice=template-saved#template-"+tplID {
+		t.Fatalf("save: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	got, err := env.srv.Ledger().GetBillTemplate(ctx, u.ID, tplID)
 	if err != nil || got.Amount != 160000 || got.Notes != nil || !got.EndDate.IsZero() || got.Status != finance.TemplateActive {
@@ -226,27 +227,27 @@ func TestBillTemplateEditAndDelete(t *testing.T) {
 	// Paused: no upcoming bills.
 	f = form()
 	f.Set("status", "paused")
-	if x := b.post(path, f); x.status != http.StatusSeeOther {
-		t.Fatalf("pause: %d\n%s", x.status, x.body)
+	if x := b.Post(path, f); x.Status != http.StatusSeeOther {
+		t.Fatalf("pause: %d\n%s", x.Status, x.Body)
 	}
 	if n := len(billsOf(t, env, u, tplID, "2025-04-01", "2025-04-30")); n != 0 {
 		t.Errorf("%d April bills while paused", n)
 	}
-	if !strings.Contains(unescaped(b.get(BillTemplatesPath)), `<span class="badge status-paused">Paused</span>`) {
+	if !strings.Contains(unescaped(b.Get(BillTemplatesPath)), `<span class="badge status-paused">Paused</span>`) {
 		t.Error("the list does not show the template paused")
 	}
 
 	// Deleted: the template is gone (404), the paid March bill stays.
 	del := path + "/delete"
-	if x := b.post(del, url.Values{}); x.status != http.StatusForbidden {
-		t.Errorf("delete without a token: %d", x.status)
+	if x := b.Post(del, url.Values{}); x.Status != http.StatusForbidden {
+		t.Errorf("delete without a token: %d", x.Status)
 	}
 	if _, err := env.srv.Ledger().GetBillTemplate(ctx, u.ID, tplID); err != nil {
 		t.Fatalf("a refused delete removed the template: %v", err)
 	}
-	x = b.post(del, url.Values{"csrf": {token}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != BillTemplatesPath+"?notice=template-deleted" {
-		t.Fatalf("delete: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x = b.Post(del, url.Values{"csrf": {token}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != BillTemplatesPath+"?notice=template-deleted" {
+		t.Fatalf("delete: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	if _, err := env.srv.Ledger().GetBillTemplate(ctx, u.ID, tplID); !errors.Is(err, finance.ErrNotFound) {
 		t.Errorf("the template after the delete: %v", err)
@@ -254,14 +255,14 @@ func TestBillTemplateEditAndDelete(t *testing.T) {
 	if m := getBill(t, env, u, march.ID); m.Status != finance.BillPaid {
 		t.Errorf("March after the delete %+v", m)
 	}
-	if x := b.get(path); x.status != http.StatusNotFound {
-		t.Errorf("the deleted template's page: %d", x.status)
+	if x := b.Get(path); x.Status != http.StatusNotFound {
+		t.Errorf("the deleted template's page: %d", x.Status)
 	}
-	if x := b.post(del, url.Values{"csrf": {token}}); x.status != http.StatusNotFound {
-		t.Errorf("delete twice: %d", x.status)
+	if x := b.Post(del, url.Values{"csrf": {token}}); x.Status != http.StatusNotFound {
+		t.Errorf("delete twice: %d", x.Status)
 	}
 	// The bill's page no longer links to a template to edit.
-	if x := b.get(BillsPath + "/" + march.ID); x.status != http.StatusOK || x.contains("Edit the bill template") {
-		t.Errorf("bill page after the template's deletion: %d", x.status)
+	if x := b.Get(BillsPath + "/" + march.ID); x.Status != http.StatusOK || x.Contains("Edit the bill template") {
+		t.Errorf("bill page after the template's deletion: %d", x.Status)
 	}
 }

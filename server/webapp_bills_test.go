@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // fromJSON decodes a request body as the REST routes would.
@@ -62,16 +63,16 @@ func TestBillsAndLoansNeedSignIn(t *testing.T) {
 	env.createUser(finance.PlanFree)
 	b := env.browser(t)
 	for _, path := range []string{BillsPath, BillsPath + "?month=2025-02", LoansPath} {
-		x := b.get(path)
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Get(path)
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	const id = "0190f1a2-0000-7000-8000-000000000000"
 	for _, path := range []string{BillsPath + "/" + id + "/pay", BillsPath + "/" + id + "/status", LoansPath + "/instances/" + id + "/pay"} {
-		x := b.post(path, url.Values{"amount": {"5"}, "status": {"skipped"}})
-		if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Post(path, url.Values{"amount": {"5"}, "status": {"skipped"}})
+		if x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 }
@@ -85,9 +86,9 @@ func TestBillsPage(t *testing.T) {
 	water := marchBill(t, env, u, `{"name":"Water","amount":"450","category":"Utilities","frequency":"monthly",
 		"start_date":"2025-01-01","due_day":25}`)
 
-	page := b.get(BillsPath)
-	if page.status != http.StatusOK {
-		t.Fatalf("GET /bills: %d\n%s", page.status, page.body)
+	page := b.Get(BillsPath)
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET /bills: %d\n%s", page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	body := unescaped(page)
@@ -102,7 +103,7 @@ func TestBillsPage(t *testing.T) {
 			t.Errorf("bills page lacks %q", want)
 		}
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	payPath := BillsPath + "/" + power.ID + "/pay"
 
 	// Refused: no form token, a wrong one, more than remains. Nothing is written.
@@ -110,21 +111,21 @@ func TestBillsPage(t *testing.T) {
 		"no form token":      {"amount": {"1500"}, "payment_method": {"Cash"}},
 		"a wrong form token": {"csrf": {"forged"}, "amount": {"1500"}, "payment_method": {"Cash"}},
 	} {
-		if x := b.post(payPath, f); x.status != http.StatusForbidden {
-			t.Errorf("pay with %s: %d, want 403", name, x.status)
+		if x := b.Post(payPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("pay with %s: %d, want 403", name, x.Status)
 		}
-		if x := b.post(BillsPath+"/"+water.ID+"/status", url.Values{"status": {"skipped"}}); x.status != http.StatusForbidden {
-			t.Errorf("skip with %s: %d, want 403", name, x.status)
+		if x := b.Post(BillsPath+"/"+water.ID+"/status", url.Values{"status": {"skipped"}}); x.Status != http.StatusForbidden {
+			t.Errorf("skip with %s: %d, want 403", name, x.Status)
 		}
 	}
-	over := b.post(payPath, url.Values{"csrf": {token}, "amount": {"1600"}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
-	if over.status != http.StatusBadRequest {
-		t.Errorf("over the remaining: %d\n%s", over.status, over.body)
+	over := b.Post(payPath, url.Values{"csrf": {token}, "amount": {"1600"}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
+	if over.Status != http.StatusBadRequest {
+		t.Errorf("over the remaining: %d\n%s", over.Status, over.Body)
 	}
 	errID := `id="pay-` + power.ID + `-amount-error">Amount must not exceed the remaining amount 1500.00<`
-	if !strings.Contains(unescaped(over), errID) || !over.contains(`aria-describedby="pay-`+power.ID+`-amount-error"`) ||
-		!over.contains(`value="1600"`) || !over.contains(`role="alert"`) {
-		t.Errorf("over the remaining: no field error\n%s", over.body)
+	if !strings.Contains(unescaped(over), errID) || !over.Contains(`aria-describedby="pay-`+power.ID+`-amount-error"`) ||
+		!over.Contains(`value="1600"`) || !over.Contains(`role="alert"`) {
+		t.Errorf("over the remaining: no field error\n%s", over.Body)
 	}
 	if n := len(billPayments(t, env, u, power.ID)); n != 0 {
 		t.Fatalf("a refused form wrote %d bill payments", n)
@@ -137,10 +138,10 @@ func TestBillsPage(t *testing.T) {
 	}
 
 	// A valid payment: one payment, one expense from it, the bill paid.
-	x := b.post(payPath, url.Values{"csrf": {token}, "amount": {"1500.00"}, "date": {"2025-03-15"}, "payment_method": {"Cash"},
+	x := b.Post(payPath, url.Values{"csrf": {token}, "amount": {"1500.00"}, "date": {"2025-03-15"}, "payment_method": {"Cash"},
 		"account_id": {"0190f1a2-0000-7000-8000-000000000000"}}) // a picker of another method is not sent on
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/bills?month=2025-03&notice=bill-paid" {
-		t.Fatalf("pay: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/bills?month=2025-03&notice=bill-paid" {
+		t.Fatalf("pay: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	pays := billPayments(t, env, u, power.ID)
 	if len(pays) != 1 || pays[0].Amount != 150000 || pays[0].PaymentMethod != finance.MethodCash {
@@ -153,24 +154,24 @@ func TestBillsPage(t *testing.T) {
 	if got := getBill(t, env, u, power.ID); got.Status != finance.BillPaid || got.Remaining != 0 {
 		t.Errorf("bill after payment: %s, remaining %s", got.Status, got.Remaining)
 	}
-	after := b.get(x.header.Get("Location"))
-	if !after.contains("Bill payment recorded.") || after.contains(`action="/bills/`+power.ID+`/pay"`) ||
+	after := b.Get(x.Header.Get("Location"))
+	if !after.Contains("Bill payment recorded.") || after.Contains(`action="/bills/`+power.ID+`/pay"`) ||
 		!strings.Contains(unescaped(after), `Electricity</a> <span class="num">₱1,500.00</span>`) ||
-		!after.contains(`<span class="badge status-paid">Paid</span>`) {
-		t.Errorf("bills after payment:\n%s", after.body)
+		!after.Contains(`<span class="badge status-paid">Paid</span>`) {
+		t.Errorf("bills after payment:\n%s", after.Body)
 	}
 
 	// Skip the unpaid water bill; mark the overdue internet bill paid (no money).
-	x = b.post(BillsPath+"/"+water.ID+"/status", url.Values{"csrf": {token}, "status": {"skipped"}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/bills?month=2025-03&notice=bill-skipped" {
-		t.Fatalf("skip: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x = b.Post(BillsPath+"/"+water.ID+"/status", url.Values{"csrf": {token}, "status": {"skipped"}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/bills?month=2025-03&notice=bill-skipped" {
+		t.Fatalf("skip: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	if got := getBill(t, env, u, water.ID); got.Status != finance.BillSkipped {
 		t.Errorf("water is %s after skip", got.Status)
 	}
-	x = b.post(BillsPath+"/"+net.ID+"/status", url.Values{"csrf": {token}, "status": {"paid"}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/bills?month=2025-03&notice=bill-paid" {
-		t.Fatalf("mark paid: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x = b.Post(BillsPath+"/"+net.ID+"/status", url.Values{"csrf": {token}, "status": {"paid"}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/bills?month=2025-03&notice=bill-paid" {
+		t.Fatalf("mark paid: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	if got := getBill(t, env, u, net.ID); got.Status != finance.BillPaid || !got.MarkedPaidManually {
 		t.Errorf("internet after mark paid: %+v", got)
@@ -179,20 +180,20 @@ func TestBillsPage(t *testing.T) {
 		t.Errorf("mark paid wrote %d payments", n)
 	}
 	// Skipping it again is refused in the API's words; paying a paid bill too.
-	again := b.post(BillsPath+"/"+water.ID+"/status", url.Values{"csrf": {token}, "status": {"skipped"}})
-	if again.status != http.StatusBadRequest || !again.contains("Bill is already skipped") {
-		t.Errorf("skip twice: %d\n%s", again.status, again.body)
+	again := b.Post(BillsPath+"/"+water.ID+"/status", url.Values{"csrf": {token}, "status": {"skipped"}})
+	if again.Status != http.StatusBadRequest || !again.Contains("Bill is already skipped") {
+		t.Errorf("skip twice: %d\n%s", again.Status, again.Body)
 	}
-	paid := b.post(payPath, url.Values{"csrf": {token}, "amount": {"1"}, "payment_method": {"Cash"}})
-	if paid.status != http.StatusBadRequest || !paid.contains("Bill is paid; only an unpaid or partially paid bill takes payments") {
-		t.Errorf("pay a paid bill: %d\n%s", paid.status, paid.body)
+	paid := b.Post(payPath, url.Values{"csrf": {token}, "amount": {"1"}, "payment_method": {"Cash"}})
+	if paid.Status != http.StatusBadRequest || !paid.Contains("Bill is paid; only an unpaid or partially paid bill takes payments") {
+		t.Errorf("pay a paid bill: %d\n%s", paid.Status, paid.Body)
 	}
 	if n := len(expensesOf(t, env, u, "")); n != 1 {
 		t.Errorf("%d expenses after the refusals, want 1", n)
 	}
-	if x := b.get(BillsPath + "?month=2025-04"); x.status != http.StatusOK || !x.contains("<h1>Bills · April 2025</h1>") ||
-		!x.contains(`href="/bills">This month`) {
-		t.Errorf("April: %d", x.status)
+	if x := b.Get(BillsPath + "?month=2025-04"); x.Status != http.StatusOK || !x.Contains("<h1>Bills · April 2025</h1>") ||
+		!x.Contains(`href="/bills">This month`) {
+		t.Errorf("April: %d", x.Status)
 	}
 }
 
@@ -215,9 +216,9 @@ func TestLoansPage(t *testing.T) {
 		t.Fatalf("instance interest %s: the test expects 0 < interest < 500", x0.InterestDue)
 	}
 
-	page := b.get(LoansPath)
-	if page.status != http.StatusOK {
-		t.Fatalf("GET /loans: %d\n%s", page.status, page.body)
+	page := b.Get(LoansPath)
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET /loans: %d\n%s", page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	body := unescaped(page)
@@ -232,7 +233,7 @@ func TestLoansPage(t *testing.T) {
 			t.Errorf("loans page lacks %q", want)
 		}
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	payPath := LoansPath + "/instances/" + x0.ID + "/pay"
 	paymentsOf := func() []finance.LoanPayment {
 		d, err := env.srv.Ledger().GetLoan(ctx, u.ID, loan.ID)
@@ -245,21 +246,21 @@ func TestLoansPage(t *testing.T) {
 		}
 		return out
 	}
-	if x := b.post(payPath, url.Values{"amount": {"500"}}); x.status != http.StatusForbidden {
-		t.Errorf("no form token: %d", x.status)
+	if x := b.Post(payPath, url.Values{"amount": {"500"}}); x.Status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.Status)
 	}
-	over := b.post(payPath, url.Values{"csrf": {token}, "amount": {"999999"}})
-	if over.status != http.StatusBadRequest || !strings.Contains(unescaped(over),
+	over := b.Post(payPath, url.Values{"csrf": {token}, "amount": {"999999"}})
+	if over.Status != http.StatusBadRequest || !strings.Contains(unescaped(over),
 		`id="loanpay-`+x0.ID+`-amount-error">Amount must not exceed the remaining amount `+x0.Remaining.String()+`<`) {
-		t.Errorf("over the remaining: %d\n%s", over.status, over.body)
+		t.Errorf("over the remaining: %d\n%s", over.Status, over.Body)
 	}
 	if n := len(paymentsOf()); n != 0 {
 		t.Fatalf("refused forms wrote %d loan payments", n)
 	}
 
-	x := b.post(payPath, url.Values{"csrf": {token}, "amount": {"500"}, "date": {"2025-03-15"}, "account_id": {""}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/loans?notice=loan-paid" {
-		t.Fatalf("pay: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(payPath, url.Values{"csrf": {token}, "amount": {"500"}, "date": {"2025-03-15"}, "account_id": {""}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/loans?notice=loan-paid" {
+		t.Fatalf("pay: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	ps := paymentsOf()
 	if len(ps) != 1 || ps[0].Amount != 50000 || ps[0].InterestPart != x0.InterestDue || ps[0].PrincipalPart != 50000-x0.InterestDue ||
@@ -268,7 +269,7 @@ func TestLoansPage(t *testing.T) {
 	}
 	remaining := x0.Remaining - 50000
 	principal := finance.Money(1200000) - ps[0].PrincipalPart
-	after := unescaped(b.get(x.header.Get("Location")))
+	after := unescaped(b.Get(x.Header.Get("Location")))
 	for _, want := range []string{"Loan payment recorded.", (display{currency: "PHP"}).Money(remaining) + " remaining",
 		"<dt>Remaining principal</dt><dd>" + (display{currency: "PHP"}).Money(principal) + "</dd>", "Partially paid"} {
 		if !strings.Contains(after, want) {
@@ -284,9 +285,9 @@ func TestBillsCalendar(t *testing.T) {
 	water := marchBill(t, env, u, `{"name":"Water","amount":"450","category":"Utilities","frequency":"monthly",
 		"start_date":"2025-01-01","due_day":15}`)
 
-	page := b.get(BillsPath + "?month=2025-03")
-	if page.status != http.StatusOK {
-		t.Fatalf("GET /bills: %d\n%s", page.status, page.body)
+	page := b.Get(BillsPath + "?month=2025-03")
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET /bills: %d\n%s", page.Status, page.Body)
 	}
 	body := unescaped(page)
 	// March 2025 starts on a Saturday: with weeks from Monday, five empty
@@ -321,22 +322,22 @@ func TestBillsCalendar(t *testing.T) {
 	if _, err := env.srv.Ledger().UpdateAppSettings(context.Background(), u.ID, finance.AppSettingsRequest{WeekStart: finance.Of("sunday")}); err != nil {
 		t.Fatal(err)
 	}
-	sunday := unescaped(b.get(BillsPath + "?month=2025-03"))
+	sunday := unescaped(b.Get(BillsPath + "?month=2025-03"))
 	if !strings.Contains(sunday, `<tr><th scope="col"><abbr title="Sunday">Sun</abbr></th>`) ||
 		strings.Count(sunday, `<td class="outside"></td>`) != 6+5 {
 		t.Errorf("weeks from Sunday:\n%s", sunday)
 	}
 	// A month without bills says so; a malformed month is refused.
-	if x := b.get(BillsPath + "?month=2024-12"); !x.contains("No bills due in December 2024.") || x.contains("has-bills") {
-		t.Errorf("December 2024:\n%s", x.body)
+	if x := b.Get(BillsPath + "?month=2024-12"); !x.Contains("No bills due in December 2024.") || x.Contains("has-bills") {
+		t.Errorf("December 2024:\n%s", x.Body)
 	}
-	if x := b.get(BillsPath + "?month=2025-7"); x.status != http.StatusBadRequest {
-		t.Errorf("month 2025-7: %d", x.status)
+	if x := b.Get(BillsPath + "?month=2025-7"); x.Status != http.StatusBadRequest {
+		t.Errorf("month 2025-7: %d", x.Status)
 	}
 	// The first and last months the API accepts link only inward.
 	for _, edge := range []struct{ month, in, out string }{{"1900-01", `href="/bills?month=1900-02"`, `rel="prev"`}, {"2100-12", `href="/bills?month=2100-11"`, `rel="next"`}} {
-		if x := b.get(BillsPath + "?month=" + edge.month); x.status != http.StatusOK || !x.contains(edge.in) || x.contains(edge.out) {
-			t.Errorf("bills at %s: %d\n%s", edge.month, x.status, x.body)
+		if x := b.Get(BillsPath + "?month=" + edge.month); x.Status != http.StatusOK || !x.Contains(edge.in) || x.Contains(edge.out) {
+			t.Errorf("bills at %s: %d\n%s", edge.month, x.Status, x.Body)
 		}
 	}
 }
@@ -348,9 +349,9 @@ func TestBillPage(t *testing.T) {
 		"start_date":"2025-01-01","due_day":20,"default_payment_method":"Cash"}`)
 	path := BillsPath + "/" + power.ID
 
-	page := b.get(path)
-	if page.status != http.StatusOK {
-		t.Fatalf("GET %s: %d\n%s", path, page.status, page.body)
+	page := b.Get(path)
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", path, page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	body := unescaped(page)
@@ -365,42 +366,42 @@ func TestBillPage(t *testing.T) {
 		}
 	}
 	for name, target := range map[string]string{"unknown": BillsPath + "/0190f1a2-0000-7000-8000-000000000000", "malformed": BillsPath + "/x1"} {
-		if x := b.get(target); x.status != http.StatusNotFound || !x.contains("Bill not found") {
-			t.Errorf("%s bill: %d", name, x.status)
+		if x := b.Get(target); x.Status != http.StatusNotFound || !x.Contains("Bill not found") {
+			t.Errorf("%s bill: %d", name, x.Status)
 		}
 	}
 	other := env.createUser(finance.PlanFree)
 	ob := env.browser(t)
-	ob.signIn(other)
-	if x := ob.get(path); x.status != http.StatusNotFound {
-		t.Errorf("another user's bill: %d", x.status)
+	ob.SignIn(other)
+	if x := ob.Get(path); x.Status != http.StatusNotFound {
+		t.Errorf("another user's bill: %d", x.Status)
 	}
 
-	token := csrf(t, page)
-	pay := func(amount string) exchange {
-		return b.post(path+"/pay", url.Values{"csrf": {token}, "from": {"bill"}, "amount": {amount}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
+	token := testkit.CSRF(t, page)
+	pay := func(amount string) testkit.Exchange {
+		return b.Post(path+"/pay", url.Values{"csrf": {token}, "from": {"bill"}, "amount": {amount}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
 	}
-	if x := b.post(path+"/pay", url.Values{"from": {"bill"}, "amount": {"5"}, "payment_method": {"Cash"}}); x.status != http.StatusForbidden {
-		t.Errorf("pay without a form token: %d", x.status)
+	if x := b.Post(path+"/pay", url.Values{"from": {"bill"}, "amount": {"5"}, "payment_method": {"Cash"}}); x.Status != http.StatusForbidden {
+		t.Errorf("pay without a form token: %d", x.Status)
 	}
 	over := pay("1500.01")
-	if over.status != http.StatusBadRequest || !strings.Contains(unescaped(over), `id="pay-amount-error">Amount must not exceed the remaining amount 1500.00<`) ||
-		!over.contains("<h1>Electricity</h1>") || !over.contains(`value="1500.01"`) {
-		t.Errorf("over the remaining, from the bill page: %d\n%s", over.status, over.body)
+	if over.Status != http.StatusBadRequest || !strings.Contains(unescaped(over), `id="pay-amount-error">Amount must not exceed the remaining amount 1500.00<`) ||
+		!over.Contains("<h1>Electricity</h1>") || !over.Contains(`value="1500.01"`) {
+		t.Errorf("over the remaining, from the bill page: %d\n%s", over.Status, over.Body)
 	}
 	if n := len(billPayments(t, env, u, power.ID)); n != 0 {
 		t.Fatalf("a refused form wrote %d payments", n)
 	}
 
 	x := pay("500")
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != path+"?notice=bill-paid" {
-		t.Fatalf("pay: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != path+"?notice=bill-paid" {
+		t.Fatalf("pay: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	pays := billPayments(t, env, u, power.ID)
 	if len(pays) != 1 || pays[0].Amount != 50000 {
 		t.Fatalf("payments %+v", pays)
 	}
-	after := unescaped(b.get(x.header.Get("Location")))
+	after := unescaped(b.Get(x.Header.Get("Location")))
 	for _, want := range []string{"Bill payment recorded.", `<span class="badge status-partially_paid">Partially paid</span>`,
 		"<dt>Remaining</dt><dd>₱1,000.00</dd>", `<td data-label="Amount" class="num">₱500.00</td>`,
 		`action="/bills/payments/` + pays[0].ID + `/delete"`, `aria-label="Delete the payment of ₱500.00 on 2025-03-15"`} {
@@ -411,18 +412,18 @@ func TestBillPage(t *testing.T) {
 
 	// Deleting it: refused without a token; then the payment and its expense are voided.
 	del := BillsPath + "/payments/" + pays[0].ID + "/delete"
-	if x := b.post(del, url.Values{"csrf": {"forged"}}); x.status != http.StatusForbidden {
-		t.Errorf("delete with a wrong token: %d", x.status)
+	if x := b.Post(del, url.Values{"csrf": {"forged"}}); x.Status != http.StatusForbidden {
+		t.Errorf("delete with a wrong token: %d", x.Status)
 	}
 	if got := billPayments(t, env, u, power.ID); len(got) != 1 {
 		t.Fatalf("a refused delete left %d posted payments", len(got))
 	}
-	if x := ob.post(del, url.Values{"csrf": {csrf(t, ob.get(BillsPath))}}); x.status != http.StatusNotFound {
-		t.Errorf("another user deletes the payment: %d", x.status)
+	if x := ob.Post(del, url.Values{"csrf": {testkit.CSRF(t, ob.Get(BillsPath))}}); x.Status != http.StatusNotFound {
+		t.Errorf("another user deletes the payment: %d", x.Status)
 	}
-	x = b.post(del, url.Values{"csrf": {token}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != path+"?notice=bill-payment-deleted" {
-		t.Fatalf("delete: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x = b.Post(del, url.Values{"csrf": {token}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != path+"?notice=bill-payment-deleted" {
+		t.Fatalf("delete: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	if n := len(billPayments(t, env, u, power.ID)); n != 0 {
 		t.Errorf("%d posted payments after the delete", n)
@@ -433,11 +434,11 @@ func TestBillPage(t *testing.T) {
 	if got := getBill(t, env, u, power.ID); got.Status != finance.BillUnpaid || got.PaidTotal != 0 {
 		t.Errorf("bill after the delete: %s, paid %s", got.Status, got.PaidTotal)
 	}
-	if again := b.post(del, url.Values{"csrf": {token}}); again.status != http.StatusBadRequest ||
-		!again.contains("Bill payment is already voided") || !again.contains("<h1>Electricity</h1>") {
-		t.Errorf("delete twice: %d\n%s", again.status, again.body)
+	if again := b.Post(del, url.Values{"csrf": {token}}); again.Status != http.StatusBadRequest ||
+		!again.Contains("Bill payment is already voided") || !again.Contains("<h1>Electricity</h1>") {
+		t.Errorf("delete twice: %d\n%s", again.Status, again.Body)
 	}
-	if got := unescaped(b.get(path)); !strings.Contains(got, `<span class="badge status-voided">Voided</span>`) ||
+	if got := unescaped(b.Get(path)); !strings.Contains(got, `<span class="badge status-voided">Voided</span>`) ||
 		strings.Contains(got, "/delete\"") {
 		t.Errorf("a voided payment still offers a delete button")
 	}
@@ -449,15 +450,15 @@ func TestBillPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x = b.post(path+"/pay", url.Values{"csrf": {token}, "from": {"bill"}, "amount": {"300"}, "date": {"2025-02-20"},
+	x = b.Post(path+"/pay", url.Values{"csrf": {token}, "from": {"bill"}, "amount": {"300"}, "date": {"2025-02-20"},
 		"payment_method": {"Credit Card"}, "credit_card_id": {card.ID}})
-	if x.status != http.StatusSeeOther {
-		t.Fatalf("card payment: %d\n%s", x.status, x.body)
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("card payment: %d\n%s", x.Status, x.Body)
 	}
 	billed := billPayments(t, env, u, power.ID)[0]
-	refused := b.post(BillsPath+"/payments/"+billed.ID+"/delete", url.Values{"csrf": {token}})
-	if refused.status != http.StatusBadRequest || !refused.contains(`role="alert">Bill payment&#39;s card transaction is billed; only a payment whose card transaction is unbilled can be deleted<`) {
-		t.Errorf("delete a billed card payment: %d\n%s", refused.status, refused.body)
+	refused := b.Post(BillsPath+"/payments/"+billed.ID+"/delete", url.Values{"csrf": {token}})
+	if refused.Status != http.StatusBadRequest || !refused.Contains(`role="alert">Bill payment&#39;s card transaction is billed; only a payment whose card transaction is unbilled can be deleted<`) {
+		t.Errorf("delete a billed card payment: %d\n%s", refused.Status, refused.Body)
 	}
 	if got := billPayments(t, env, u, power.ID); len(got) != 1 || got[0].Status != finance.PaymentPosted {
 		t.Errorf("the refused delete changed the payments: %+v", got)
@@ -466,21 +467,21 @@ func TestBillPage(t *testing.T) {
 	// Skip needs an unpaid bill without payments; from the page, unpaid undoes a skip.
 	water := marchBill(t, env, u, `{"name":"Water","amount":"450","category":"Utilities","frequency":"monthly","start_date":"2025-01-01","due_day":25}`)
 	wpath := BillsPath + "/" + water.ID
-	status := func(s string) exchange {
-		return b.post(wpath+"/status", url.Values{"csrf": {token}, "from": {"bill"}, "status": {s}})
+	status := func(s string) testkit.Exchange {
+		return b.Post(wpath+"/status", url.Values{"csrf": {token}, "from": {"bill"}, "status": {s}})
 	}
-	if x := status("skipped"); x.status != http.StatusSeeOther || x.header.Get("Location") != wpath+"?notice=bill-skipped" {
-		t.Fatalf("skip: %d to %q", x.status, x.header.Get("Location"))
+	if x := status("skipped"); x.Status != http.StatusSeeOther || x.Header.Get("Location") != wpath+"?notice=bill-skipped" {
+		t.Fatalf("skip: %d to %q", x.Status, x.Header.Get("Location"))
 	}
-	skipped := unescaped(b.get(wpath))
+	skipped := unescaped(b.Get(wpath))
 	if !strings.Contains(skipped, "Set back to unpaid") || strings.Contains(skipped, "Record payment") {
 		t.Errorf("skipped bill page:\n%s", skipped)
 	}
-	if x := status("skipped"); x.status != http.StatusBadRequest || !x.contains("Bill is already skipped") || !x.contains("<h1>Water</h1>") {
-		t.Errorf("skip twice: %d\n%s", x.status, x.body)
+	if x := status("skipped"); x.Status != http.StatusBadRequest || !x.Contains("Bill is already skipped") || !x.Contains("<h1>Water</h1>") {
+		t.Errorf("skip twice: %d\n%s", x.Status, x.Body)
 	}
-	if x := status("unpaid"); x.status != http.StatusSeeOther || x.header.Get("Location") != wpath+"?notice=bill-unpaid" {
-		t.Fatalf("unpaid: %d to %q", x.status, x.header.Get("Location"))
+	if x := status("unpaid"); x.Status != http.StatusSeeOther || x.Header.Get("Location") != wpath+"?notice=bill-unpaid" {
+		t.Fatalf("unpaid: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 	if got := getBill(t, env, u, water.ID); got.Status != finance.BillUnpaid {
 		t.Errorf("water is %s", got.Status)
@@ -497,10 +498,10 @@ func TestBillEdit(t *testing.T) {
 	power := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly",
 		"start_date":"2025-01-01","due_day":20,"default_payment_method":"Cash"}`)
 	path := BillsPath + "/" + power.ID
-	page := b.get(path)
+	page := b.Get(path)
 	wantPage(t, "bill page", page, http.StatusOK, "Edit this bill", `action="/bills/`+power.ID+`"`, `name="amount" inputmode="decimal" autocomplete="off" value="1500.00"`,
 		`name="due_date" value="2025-03-20"`)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	if _, err := env.srv.Ledger().PayBill(ctx, u.ID, power.ID, finance.BillPaymentRequest{Amount: finance.Of(finance.Money(40000)),
 		Date: finance.Of(finance.NewDate(2025, 3, 15)), PaymentMethod: finance.Of("Cash")}); err != nil {
 		t.Fatal(err)
@@ -517,34 +518,34 @@ func TestBillEdit(t *testing.T) {
 		{"an emptied amount", edit("", "2025-03-22", ""), []string{`id="e-amount-error">Amount is required<`}},
 		{"a bad date", edit("1600", "2025-02-30", ""), []string{`id="e-due-error">Due date must be a real calendar date`, `value="2025-02-30"`}},
 	} {
-		x := b.post(path, c.form)
+		x := b.Post(path, c.form)
 		wantPage(t, c.what, x, http.StatusBadRequest, append(c.want, "<details class=\"pay toggle\" open>")...)
 		if got := getBill(t, env, u, power.ID); got.Amount != 150000 || got.DueDate != finance.NewDate(2025, 3, 20) || got.Notes != nil || got.Edited {
 			t.Fatalf("%s changed the bill: %+v", c.what, got)
 		}
 	}
 
-	wantRedirect(t, "save", b.post(path, edit("1620.50", "2025-03-22", "  higher this month ")), path+"?notice=bill-saved")
+	wantRedirect(t, "save", b.Post(path, edit("1620.50", "2025-03-22", "  higher this month ")), path+"?notice=bill-saved")
 	got := getBill(t, env, u, power.ID)
 	if got.Amount != 162050 || got.DueDate != finance.NewDate(2025, 3, 22) || got.Notes == nil || *got.Notes != "higher this month" ||
 		!got.Edited || got.Remaining != 122050 || got.Status != finance.BillPartiallyPaid {
 		t.Fatalf("after edit: %+v", got)
 	}
-	wantPage(t, "after save", b.get(path+"?notice=bill-saved"), http.StatusOK, "The bill has been saved", "₱1,620.50", "higher this month")
-	wantRedirect(t, "clear notes", b.post(path, edit("1620.50", "2025-03-22", "")), path+"?notice=bill-saved")
+	wantPage(t, "after save", b.Get(path+"?notice=bill-saved"), http.StatusOK, "The bill has been saved", "₱1,620.50", "higher this month")
+	wantRedirect(t, "clear notes", b.Post(path, edit("1620.50", "2025-03-22", "")), path+"?notice=bill-saved")
 	if got := getBill(t, env, u, power.ID); got.Notes != nil {
 		t.Errorf("emptied notes kept: %q", *got.Notes)
 	}
 
 	other := env.createUser(finance.PlanPro)
 	theirs := marchBill(t, env, other, `{"name":"Rent","amount":"9000","category":"Utilities","frequency":"monthly","start_date":"2025-01-01","due_day":5}`)
-	if x := b.post(BillsPath+"/"+theirs.ID, edit("1", "2025-03-05", "")); x.status != http.StatusNotFound {
-		t.Errorf("another user's bill: %d", x.status)
+	if x := b.Post(BillsPath+"/"+theirs.ID, edit("1", "2025-03-05", "")); x.Status != http.StatusNotFound {
+		t.Errorf("another user's bill: %d", x.Status)
 	}
 	if got := getBill(t, env, other, theirs.ID); got.Amount != 900000 || got.Edited {
 		t.Errorf("another user's bill changed: %+v", got)
 	}
-	if x := b.post(path, url.Values{"amount": {"1"}, "due_date": {"2025-03-22"}}); x.status != http.StatusForbidden {
-		t.Errorf("no form token: %d", x.status)
+	if x := b.Post(path, url.Values{"amount": {"1"}, "due_date": {"2025-03-22"}}); x.Status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.Status)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // cardSetup is a card (statement day 10, due day 5, from January) with a
@@ -103,11 +104,11 @@ func cardsOf(t *testing.T, env *testEnv, u finance.User) []finance.CreditCard {
 
 func TestCardsPage(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(CardsPath)
+	page := b.Get(CardsPath)
 	wantPage(t, "no cards", page, http.StatusOK, "<h1>Cards</h1>", `aria-current="page">Cards</a>`, "No cards yet",
 		`name="cycle_start_date" value="2025-03-15"`)
 	checkPageHeaders(t, page)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	valid := func() url.Values {
 		return url.Values{"csrf": {token}, "name": {"Visa"}, "credit_limit": {"50000"}, "statement_day": {"10"}, "due_day": {"5"},
 			"cycle_start_date": {"2025-01-01"}, "last_four": {"4242"}, "bank": {""}, "minimum_due_percent": {""}, "minimum_due_floor": {""}, "notes": {""}}
@@ -129,13 +130,13 @@ func TestCardsPage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := valid()
 			tc.edit(f)
-			wantPage(t, "refused create", b.post(CardsPath, f), tc.status, tc.want...)
+			wantPage(t, "refused create", b.Post(CardsPath, f), tc.status, tc.want...)
 			if n := len(cardsOf(t, env, u)); n != 0 {
 				t.Fatalf("a refused form wrote %d cards", n)
 			}
 		})
 	}
-	x := b.post(CardsPath, valid())
+	x := b.Post(CardsPath, valid())
 	cards := cardsOf(t, env, u)
 	if len(cards) != 1 {
 		t.Fatalf("%d cards after a valid form", len(cards))
@@ -151,14 +152,14 @@ func TestCardsPage(t *testing.T) {
 		PaymentMethod: finance.Of("Credit Card"), CreditCardID: finance.Of(c.ID)}); err != nil {
 		t.Fatal(err)
 	}
-	wantPage(t, "cards", b.get(CardsPath), http.StatusOK, `href="/cards/`+c.ID+`">Visa ···4242</a>`, "<dt>Owed</dt><dd>₱15,000.00</dd>",
+	wantPage(t, "cards", b.Get(CardsPath), http.StatusOK, `href="/cards/`+c.ID+`">Visa ···4242</a>`, "<dt>Owed</dt><dd>₱15,000.00</dd>",
 		"<dd>₱35,000.00 of ₱50,000.00</dd>", "30.00% · Moderate", "<dt>Next statement</dt><dd>2025-04-10</dd>")
 
 	// Edit: refused, then saved; archive hides it from the active list.
 	path := CardsPath + "/" + c.ID
 	edit := valid()
 	edit.Set("due_day", "0")
-	wantPage(t, "a refused edit", b.post(path, edit), http.StatusBadRequest, `id="edit-dday-error">Due day must be an integer from 1 to 31<`,
+	wantPage(t, "a refused edit", b.Post(path, edit), http.StatusBadRequest, `id="edit-dday-error">Due day must be an integer from 1 to 31<`,
 		`id="edit-dday" name="due_day" inputmode="numeric" maxlength="2" autocomplete="off" value="0"`)
 	if got := cardsOf(t, env, u)[0]; got.DueDay != 5 {
 		t.Errorf("a refused edit changed the due day to %d", got.DueDay)
@@ -166,27 +167,27 @@ func TestCardsPage(t *testing.T) {
 	edit = valid()
 	edit.Set("name", "Visa Gold")
 	edit.Set("last_four", "")
-	wantRedirect(t, "edit", b.post(path, edit), path+"?notice=card-saved")
+	wantRedirect(t, "edit", b.Post(path, edit), path+"?notice=card-saved")
 	if got := cardsOf(t, env, u)[0]; got.Name != "Visa Gold" || got.LastFour != nil {
 		t.Errorf("after edit: %+v", got)
 	}
-	wantRedirect(t, "archive", b.post(path+"/archive", url.Values{"csrf": {token}}), path+"?notice=card-archived")
-	if x := b.get(CardsPath); strings.Contains(unescaped(x), "Visa Gold") {
+	wantRedirect(t, "archive", b.Post(path+"/archive", url.Values{"csrf": {token}}), path+"?notice=card-archived")
+	if x := b.Get(CardsPath); strings.Contains(unescaped(x), "Visa Gold") {
 		t.Error("an archived card is in the active list")
 	}
-	wantPage(t, "archived cards", b.get(CardsPath+"?status=archived"), http.StatusOK, "Visa Gold", "Archived")
-	wantPage(t, "archived card", b.get(path), http.StatusOK, "Unarchive card")
-	if strings.Contains(string(b.get(path).body), "/convert") {
+	wantPage(t, "archived cards", b.Get(CardsPath+"?status=archived"), http.StatusOK, "Visa Gold", "Archived")
+	wantPage(t, "archived card", b.Get(path), http.StatusOK, "Unarchive card")
+	if strings.Contains(string(b.Get(path).Body), "/convert") {
 		t.Error("an archived card offers to convert a purchase")
 	}
-	wantRedirect(t, "unarchive", b.post(path+"/unarchive", url.Values{"csrf": {token}}), path+"?notice=card-unarchived")
+	wantRedirect(t, "unarchive", b.Post(path+"/unarchive", url.Values{"csrf": {token}}), path+"?notice=card-unarchived")
 }
 
 func TestCardPage(t *testing.T) {
 	env, u, b := webApp(t)
 	cs := newCardSetup(t, env, u)
 	path := CardsPath + "/" + cs.card.ID
-	page := b.get(path)
+	page := b.Get(path)
 	wantPage(t, "card", page, http.StatusOK, "<h1>Visa</h1>", "<dt>Owed</dt><dd>₱50.00</dd>", "<dt>Unbilled</dt><dd>₱30.00</dd>",
 		"<h3>Open</h3>", `href="/statements/`+cs.soa.ID+`">Statement of 2025-03-10</a>`, "Due 2025-04-05 · ₱20.00 left to pay",
 		"Unbilled · 1 transaction", "Shoes", `href="/cards/transactions/`+cs.unbilled.ID+`/convert"`, "No installment plans")
@@ -194,25 +195,25 @@ func TestCardPage(t *testing.T) {
 	if strings.Contains(unescaped(page), "<h3>Overdue</h3>") || strings.Contains(unescaped(page), "<h3>Paid</h3>") {
 		t.Error("empty statement groups are shown")
 	}
-	wantPage(t, "a filter that matches nothing", b.get(path+"?search=zzz"), http.StatusOK, "Unbilled · 0 transactions", "Nothing unbilled matches")
-	wantPage(t, "a bad type", b.get(path+"?type=gift"), http.StatusBadRequest, `id="type-error">Type must be one of: purchase, fee, interest, refund, installment<`)
+	wantPage(t, "a filter that matches nothing", b.Get(path+"?search=zzz"), http.StatusOK, "Unbilled · 0 transactions", "Nothing unbilled matches")
+	wantPage(t, "a bad type", b.Get(path+"?type=gift"), http.StatusBadRequest, `id="type-error">Type must be one of: purchase, fee, interest, refund, installment<`)
 
 	// Once the due date passes, the statement is overdue.
 	env.srv.Ledger().SetClock(func() time.Time { return webAppNow.AddDate(0, 0, 25) })
-	wantPage(t, "card in April", b.get(path), http.StatusOK, "<h3>Overdue</h3>", `class="badge status-unpaid overdue">Overdue<`)
+	wantPage(t, "card in April", b.Get(path), http.StatusOK, "<h3>Overdue</h3>", `class="badge status-unpaid overdue">Overdue<`)
 }
 
 func TestStatementPage(t *testing.T) {
 	env, u, b := webApp(t)
 	cs := newCardSetup(t, env, u)
 	path := StatementsPath + "/" + cs.soa.ID
-	page := b.get(path)
+	page := b.Get(path)
 	wantPage(t, "statement", page, http.StatusOK, "<h1>Statement of 2025-03-10</h1>", `<a href="/cards/`+cs.card.ID+`">Visa</a>`,
 		`<dd id="remaining">₱20.00</dd>`, "2 lines", "Books", "Lunch", `name="amount" inputmode="decimal" autocomplete="off" value="20.00"`,
 		`<option value="`+cs.account.ID+`" selected>Payroll · ₱200.00</option>`, `<option value="">Choose an account</option>`, `href="/statements/`+cs.soa.ID+`/void"`,
 		"No unbilled transactions of this card are dated on or before 2025-03-10")
 	checkPageHeaders(t, page)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	balance := func() finance.Money { return getAccount(t, env, u, cs.account.ID).CurrentBalance }
 
 	// Pay: refused forms write nothing.
@@ -229,23 +230,23 @@ func TestStatementPage(t *testing.T) {
 			http.StatusBadRequest, []string{`id="pay-account-error">Account is required<`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantPage(t, "refused payment", b.post(path+"/pay", tc.form), tc.status, tc.want...)
+			wantPage(t, "refused payment", b.Post(path+"/pay", tc.form), tc.status, tc.want...)
 			if got := getSOA(t, env, u, cs.soa.ID); got.PaidTotal != 0 || balance() != 20000 {
 				t.Fatalf("a refused payment wrote: paid %s, balance %s", got.PaidTotal, balance())
 			}
 		})
 	}
-	wantRedirect(t, "pay", b.post(path+"/pay", url.Values{"csrf": {token}, "amount": {"20.00"}, "date": {"2025-03-15"},
+	wantRedirect(t, "pay", b.Post(path+"/pay", url.Values{"csrf": {token}, "amount": {"20.00"}, "date": {"2025-03-15"},
 		"account_id": {cs.account.ID}}), path+"?notice=statement-paid")
 	if got := getSOA(t, env, u, cs.soa.ID); got.Status != finance.SOAPaid || got.PaidTotal != 2000 || balance() != 18000 {
 		t.Fatalf("after paying 20.00: %s, paid %s, balance %s", got.Status, got.PaidTotal, balance())
 	}
-	paid := b.get(path + "?notice=statement-paid")
+	paid := b.Get(path + "?notice=statement-paid")
 	wantPage(t, "paid statement", paid, http.StatusOK, "Statement payment recorded.", `class="badge status-paid">Paid<`, "2025-03-15 · from Payroll")
-	if strings.Contains(string(paid.body), `action="`+path+`/pay"`) {
+	if strings.Contains(string(paid.Body), `action="`+path+`/pay"`) {
 		t.Error("a paid statement still offers the pay form")
 	}
-	wantPage(t, "pay a paid statement", b.post(path+"/pay", url.Values{"csrf": {token}, "amount": {"1"}, "account_id": {cs.account.ID}}),
+	wantPage(t, "pay a paid statement", b.Post(path+"/pay", url.Values{"csrf": {token}, "amount": {"1"}, "account_id": {cs.account.ID}}),
 		http.StatusBadRequest, "Statement is already paid")
 
 	// Un-link a line: back to unbilled; the statement can take it again.
@@ -253,43 +254,43 @@ func TestStatementPage(t *testing.T) {
 	if lunch.Description != "Lunch" {
 		t.Fatalf("second line = %+v", lunch)
 	}
-	if x := b.post(path+"/lines/"+lunch.ID+"/remove", url.Values{}); x.status != http.StatusForbidden {
-		t.Errorf("un-link without a form token: %d", x.status)
+	if x := b.Post(path+"/lines/"+lunch.ID+"/remove", url.Values{}); x.Status != http.StatusForbidden {
+		t.Errorf("un-link without a form token: %d", x.Status)
 	}
-	wantPage(t, "un-link a row of no statement", b.post(path+"/lines/"+cs.unbilled.ID+"/remove", url.Values{"csrf": {token}}),
+	wantPage(t, "un-link a row of no statement", b.Post(path+"/lines/"+cs.unbilled.ID+"/remove", url.Values{"csrf": {token}}),
 		http.StatusNotFound, "not found")
-	wantRedirect(t, "un-link", b.post(path+"/lines/"+lunch.ID+"/remove", url.Values{"csrf": {token}}), path+"?notice=statement-line-removed")
+	wantRedirect(t, "un-link", b.Post(path+"/lines/"+lunch.ID+"/remove", url.Values{"csrf": {token}}), path+"?notice=statement-line-removed")
 	if got := getSOA(t, env, u, cs.soa.ID); got.StatementBalance != 1200 || len(got.Transactions) != 1 {
 		t.Fatalf("after un-linking lunch: balance %s, %d lines", got.StatementBalance, len(got.Transactions))
 	}
-	linkPage := b.get(path)
+	linkPage := b.Get(path)
 	wantPage(t, "linkable", linkPage, http.StatusOK, `name="transaction_ids" value="`+lunch.ID+`"`)
-	if strings.Contains(string(linkPage.body), `value="`+cs.unbilled.ID+`"`) {
+	if strings.Contains(string(linkPage.Body), `value="`+cs.unbilled.ID+`"`) {
 		t.Error("a purchase after the statement date is offered for linking")
 	}
-	wantPage(t, "link nothing", b.post(path+"/link", url.Values{"csrf": {token}}), http.StatusBadRequest,
+	wantPage(t, "link nothing", b.Post(path+"/link", url.Values{"csrf": {token}}), http.StatusBadRequest,
 		"transaction_ids must hold 1 to 100 transaction ids (got 0)", "Not linked.")
-	wantPage(t, "link a later row", b.post(path+"/link", url.Values{"csrf": {token}, "transaction_ids": {lunch.ID, cs.unbilled.ID}}),
+	wantPage(t, "link a later row", b.Post(path+"/link", url.Values{"csrf": {token}, "transaction_ids": {lunch.ID, cs.unbilled.ID}}),
 		http.StatusBadRequest, "transaction_ids[1] ")
 	if got := getSOA(t, env, u, cs.soa.ID); len(got.Transactions) != 1 {
 		t.Fatalf("a refused link linked: %d lines", len(got.Transactions))
 	}
-	wantRedirect(t, "link", b.post(path+"/link", url.Values{"csrf": {token}, "transaction_ids": {lunch.ID}}), path+"?notice=statement-linked")
+	wantRedirect(t, "link", b.Post(path+"/link", url.Values{"csrf": {token}, "transaction_ids": {lunch.ID}}), path+"?notice=statement-linked")
 	if got := getSOA(t, env, u, cs.soa.ID); got.StatementBalance != 2000 || got.Status != finance.SOAPaid {
 		t.Errorf("after linking lunch again: balance %s, %s", got.StatementBalance, got.Status)
 	}
 
 	// Void asks first, then resets: the payment's debit is undone and a fresh statement replaces it.
-	confirm := b.get(path + "/void")
+	confirm := b.Get(path + "/void")
 	wantPage(t, "void confirm", confirm, http.StatusOK, "Void the statement of 2025-03-10?", "Voiding resets the statement",
 		"₱20.00 of payments are undone", `action="`+path+`/void"`, "Keep it")
-	if x := b.post(path+"/void", url.Values{}); x.status != http.StatusForbidden {
-		t.Errorf("void without a form token: %d", x.status)
+	if x := b.Post(path+"/void", url.Values{}); x.Status != http.StatusForbidden {
+		t.Errorf("void without a form token: %d", x.Status)
 	}
 	if got := getSOA(t, env, u, cs.soa.ID); got.Status != finance.SOAPaid {
 		t.Fatalf("a refused void changed the statement: %s", got.Status)
 	}
-	x := b.post(path+"/void", url.Values{"csrf": {csrf(t, confirm)}})
+	x := b.Post(path+"/void", url.Values{"csrf": {testkit.CSRF(t, confirm)}})
 	old := getSOA(t, env, u, cs.soa.ID)
 	if old.Status != finance.StatusVoided || old.ReplacedByID == nil {
 		t.Fatalf("after void: %+v", old.SOA)
@@ -298,13 +299,13 @@ func TestStatementPage(t *testing.T) {
 	if balance() != 20000 {
 		t.Errorf("balance %s after the void, want the payment back", balance())
 	}
-	wantPage(t, "replacement", b.get(x.header.Get("Location")), http.StatusOK, "The statement has been voided and reset.", `<dd id="remaining">₱20.00</dd>`)
-	wantPage(t, "voided statement", b.get(path), http.StatusOK, "This statement was voided", `href="/statements/`+*old.ReplacedByID+`"`)
-	wantPage(t, "void twice", b.post(path+"/void", url.Values{"csrf": {token}}), http.StatusBadRequest, "Statement is voided")
+	wantPage(t, "replacement", b.Get(x.Header.Get("Location")), http.StatusOK, "The statement has been voided and reset.", `<dd id="remaining">₱20.00</dd>`)
+	wantPage(t, "voided statement", b.Get(path), http.StatusOK, "This statement was voided", `href="/statements/`+*old.ReplacedByID+`"`)
+	wantPage(t, "void twice", b.Post(path+"/void", url.Values{"csrf": {token}}), http.StatusBadRequest, "Statement is voided")
 
 	for _, p := range []string{StatementsPath + "/0190f1a2-0000-7000-8000-000000000000", StatementsPath + "/nope"} {
-		if x := b.get(p); x.status != http.StatusNotFound {
-			t.Errorf("GET %s: %d", p, x.status)
+		if x := b.Get(p); x.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.Status)
 		}
 	}
 }
@@ -313,11 +314,11 @@ func TestInstallmentPages(t *testing.T) {
 	env, u, b := webApp(t)
 	cs := newCardSetup(t, env, u)
 	path := convertPath + "/" + cs.unbilled.ID + "/convert"
-	page := b.get(path)
+	page := b.Get(path)
 	wantPage(t, "convert", page, http.StatusOK, "Pay in installments", "Shoes · ₱30.00 on 2025-03-12", `value="none" checked`,
 		`name="first_installment_date" value="2025-03-12"`)
 	checkPageHeaders(t, page)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	plans := func() int {
 		p, err := env.srv.Ledger().ListInstallmentPlans(context.Background(), u.ID, finance.PlanFilter{}, finance.ListParams{Page: 1, Limit: 10, SortBy: "created_at"})
 		if err != nil {
@@ -340,13 +341,13 @@ func TestInstallmentPages(t *testing.T) {
 			[]string{`id="monthly_amount-error">Monthly amount `}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantPage(t, "refused convert", b.post(path, tc.form), tc.status, tc.want...)
+			wantPage(t, "refused convert", b.Post(path, tc.form), tc.status, tc.want...)
 			if n := plans(); n != 0 {
 				t.Fatalf("a refused form wrote %d plans", n)
 			}
 		})
 	}
-	x := b.post(path, url.Values{"csrf": {token}, "months": {"3"}, "kind": {"quoted"}, "monthly_amount": {"10.50"}, "interest_rate": {"5"},
+	x := b.Post(path, url.Values{"csrf": {token}, "months": {"3"}, "kind": {"quoted"}, "monthly_amount": {"10.50"}, "interest_rate": {"5"},
 		"first_installment_date": {"2025-03-12"}, "description": {""}})
 	list, err := env.srv.Ledger().ListInstallmentPlans(context.Background(), u.ID, finance.PlanFilter{}, finance.ListParams{Page: 1, Limit: 10, SortBy: "created_at"})
 	if err != nil || len(list.Items) != 1 {
@@ -359,17 +360,17 @@ func TestInstallmentPages(t *testing.T) {
 		t.Errorf("plan = %+v", plan)
 	}
 	planPath := InstallmentsPath + "/" + plan.ID
-	wantPage(t, "plan", b.get(x.header.Get("Location")), http.StatusOK, "Purchase converted to an installment plan.", "<h1>Shoes</h1>",
+	wantPage(t, "plan", b.Get(x.Header.Get("Location")), http.StatusOK, "Purchase converted to an installment plan.", "<h1>Shoes</h1>",
 		"<dt>Total</dt><dd>₱31.50</dd>", `<th scope="row">1</th>`, "<td>2025-03-12</td>", "<td>2025-05-12</td>", `<td class="num">₱10.50</td>`,
 		`href="`+planPath+`/cancel"`)
-	wantPage(t, "card with a plan", b.get(CardsPath+"/"+cs.card.ID), http.StatusOK, `href="/installments/`+plan.ID+`">Shoes</a>`, "3 months · 0 billed, 3 to go")
+	wantPage(t, "card with a plan", b.Get(CardsPath+"/"+cs.card.ID), http.StatusOK, `href="/installments/`+plan.ID+`">Shoes</a>`, "3 months · 0 billed, 3 to go")
 
-	confirm := b.get(planPath + "/cancel")
+	confirm := b.Get(planPath + "/cancel")
 	wantPage(t, "cancel confirm", confirm, http.StatusOK, "Cancel the plan for Shoes?", "every row of the plan is voided", "₱30.00 goes back to unbilled")
-	if x := b.post(planPath+"/cancel", url.Values{}); x.status != http.StatusForbidden {
-		t.Errorf("cancel without a form token: %d", x.status)
+	if x := b.Post(planPath+"/cancel", url.Values{}); x.Status != http.StatusForbidden {
+		t.Errorf("cancel without a form token: %d", x.Status)
 	}
-	wantRedirect(t, "cancel", b.post(planPath+"/cancel", url.Values{"csrf": {csrf(t, confirm)}}), planPath+"?notice=plan-cancelled")
+	wantRedirect(t, "cancel", b.Post(planPath+"/cancel", url.Values{"csrf": {testkit.CSRF(t, confirm)}}), planPath+"?notice=plan-cancelled")
 	got, err := env.srv.Ledger().GetInstallmentPlan(context.Background(), u.ID, plan.ID)
 	if err != nil || got.Status != finance.PlanCancelled {
 		t.Fatalf("after cancel: %+v, %v", got.InstallmentPlan, err)
@@ -377,24 +378,24 @@ func TestInstallmentPages(t *testing.T) {
 	if tx, _ := env.srv.Ledger().GetCardTransaction(context.Background(), u.ID, cs.unbilled.ID); tx.Status != finance.CardUnbilled {
 		t.Errorf("the purchase is %s after the cancel, want unbilled", tx.Status)
 	}
-	wantPage(t, "cancel twice", b.post(planPath+"/cancel", url.Values{"csrf": {token}}), http.StatusBadRequest, "Installment plan is cancelled; only an active plan can be cancelled")
-	if x := b.get(planPath); strings.Contains(string(x.body), planPath+"/cancel") {
+	wantPage(t, "cancel twice", b.Post(planPath+"/cancel", url.Values{"csrf": {token}}), http.StatusBadRequest, "Installment plan is cancelled; only an active plan can be cancelled")
+	if x := b.Get(planPath); strings.Contains(string(x.Body), planPath+"/cancel") {
 		t.Error("a cancelled plan offers cancel")
 	}
 	other := env.createUser(finance.PlanFree)
 	ob := env.browser(t)
-	ob.signIn(other)
+	ob.SignIn(other)
 	for _, p := range []string{planPath, path, StatementsPath + "/" + cs.soa.ID, CardsPath + "/" + cs.card.ID} {
-		if x := ob.get(p); x.status != http.StatusNotFound {
-			t.Errorf("another user's GET %s: %d", p, x.status)
+		if x := ob.Get(p); x.Status != http.StatusNotFound {
+			t.Errorf("another user's GET %s: %d", p, x.Status)
 		}
 	}
-	otherToken := csrf(t, ob.get(CardsPath))
-	if x := ob.post(path, url.Values{"csrf": {otherToken}, "months": {"1"}}); x.status != http.StatusNotFound {
-		t.Errorf("another user's convert: %d", x.status)
+	otherToken := testkit.CSRF(t, ob.Get(CardsPath))
+	if x := ob.Post(path, url.Values{"csrf": {otherToken}, "months": {"1"}}); x.Status != http.StatusNotFound {
+		t.Errorf("another user's convert: %d", x.Status)
 	}
-	if x := ob.post(StatementsPath+"/"+cs.soa.ID+"/pay", url.Values{"csrf": {otherToken}, "amount": {"1"}}); x.status != http.StatusNotFound {
-		t.Errorf("another user's payment: %d", x.status)
+	if x := ob.Post(StatementsPath+"/"+cs.soa.ID+"/pay", url.Values{"csrf": {otherToken}, "amount": {"1"}}); x.Status != http.StatusNotFound {
+		t.Errorf("another user's payment: %d", x.Status)
 	}
 	if got := getSOA(t, env, u, cs.soa.ID); got.PaidTotal != 0 || plans() != 1 {
 		t.Errorf("another user's posts wrote: paid %s, %d plans", got.PaidTotal, plans())

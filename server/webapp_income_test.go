@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // addIncome records income straight through the ledger.
@@ -54,14 +55,14 @@ func TestIncomeAndReportsNeedSignIn(t *testing.T) {
 	b := env.browser(t)
 	for _, path := range []string{IncomePath, IncomePath + ".csv", ExpensesPath + ".csv?dateFrom=2025-03-01", ReportsPath,
 		ReportsPath + "/cash-flow", ReportsPath + "/cash-flow.csv"} {
-		x := b.get(path)
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Get(path)
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
-	x := b.post(IncomePath+"/"+in.ID+"/void", url.Values{"back": {IncomePath}})
-	if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-		t.Errorf("POST void signed out: %d to %q", x.status, x.header.Get("Location"))
+	x := b.Post(IncomePath+"/"+in.ID+"/void", url.Values{"back": {IncomePath}})
+	if x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+		t.Errorf("POST void signed out: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 	if n := len(incomeOf(t, env, u, finance.StatusVoided)); n != 0 {
 		t.Errorf("a signed-out post voided %d income", n)
@@ -78,9 +79,9 @@ func TestIncomePage(t *testing.T) {
 		}
 		addIncome(t, env, u, finance.Money(1000*(i+1)), finance.NewDate(2025, 2, 1).AddDays(i), cat, fmt.Sprintf("pay %02d", i))
 	}
-	first := b.get(IncomePath)
-	if first.status != http.StatusOK {
-		t.Fatalf("GET /income: %d\n%s", first.status, first.body)
+	first := b.Get(IncomePath)
+	if first.Status != http.StatusOK {
+		t.Fatalf("GET /income: %d\n%s", first.Status, first.Body)
 	}
 	checkPageHeaders(t, first)
 	body := unescaped(first)
@@ -94,24 +95,24 @@ func TestIncomePage(t *testing.T) {
 		t.Error("the first page shows the 21st newest entry")
 	}
 	latest := incomeOf(t, env, u, finance.StatusActive)[0]
-	if !first.contains(`href="/income/` + latest.ID + `/edit"`) {
+	if !first.Contains(`href="/income/` + latest.ID + `/edit"`) {
 		t.Error("a row does not link to its edit form")
 	}
-	second := b.get(IncomePath + "?page=2")
-	if !second.contains("pay 02") || !second.contains("pay 00") || second.contains("pay 03") || !second.contains(`href="/income"`) {
-		t.Errorf("second page:\n%s", second.body)
+	second := b.Get(IncomePath + "?page=2")
+	if !second.Contains("pay 02") || !second.Contains("pay 00") || second.Contains("pay 03") || !second.Contains(`href="/income"`) {
+		t.Errorf("second page:\n%s", second.Body)
 	}
 
 	// The API's filters, search and sort.
-	filtered := b.get(IncomePath + "?dateFrom=2025-02-10&dateTo=2025-02-15&category=Freelance")
-	if !filtered.contains("3 income entries") || !filtered.contains("pay 09") || !filtered.contains("pay 13") || filtered.contains("pay 10") ||
-		!filtered.contains(`href="/income.csv?category=Freelance&amp;dateFrom=2025-02-10&amp;dateTo=2025-02-15"`) {
-		t.Errorf("filtered:\n%s", filtered.body)
+	filtered := b.Get(IncomePath + "?dateFrom=2025-02-10&dateTo=2025-02-15&category=Freelance")
+	if !filtered.Contains("3 income entries") || !filtered.Contains("pay 09") || !filtered.Contains("pay 13") || filtered.Contains("pay 10") ||
+		!filtered.Contains(`href="/income.csv?category=Freelance&amp;dateFrom=2025-02-10&amp;dateTo=2025-02-15"`) {
+		t.Errorf("filtered:\n%s", filtered.Body)
 	}
-	if x := b.get(IncomePath + "?search=pay+07"); !x.contains("1 income entry<") || !x.contains("pay 07") {
-		t.Errorf("search:\n%s", x.body)
+	if x := b.Get(IncomePath + "?search=pay+07"); !x.Contains("1 income entry<") || !x.Contains("pay 07") {
+		t.Errorf("search:\n%s", x.Body)
 	}
-	asc := unescaped(b.get(IncomePath + "?sortBy=amount&sortOrder=asc"))
+	asc := unescaped(b.Get(IncomePath + "?sortBy=amount&sortOrder=asc"))
 	if i, j := strings.Index(asc, "pay 00"), strings.Index(asc, "pay 01"); i < 0 || j < 0 || i > j ||
 		!strings.Contains(asc, `<option value="amount" selected>`) || !strings.Contains(asc, `<option value="asc" selected>`) {
 		t.Errorf("sorted by amount, ascending:\n%s", asc)
@@ -123,9 +124,9 @@ func TestIncomePage(t *testing.T) {
 		{"sortOrder=up", `id="order-error">Order must be asc or desc<`},
 		{"page=0", `page must be an integer from 1 to 10000000`},
 	} {
-		x := b.get(IncomePath + "?" + tc.query)
-		if x.status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.contains("pay 22") {
-			t.Errorf("?%s: %d, want 400 with %q and no rows\n%s", tc.query, x.status, tc.want, x.body)
+		x := b.Get(IncomePath + "?" + tc.query)
+		if x.Status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.Contains("pay 22") {
+			t.Errorf("?%s: %d, want 400 with %q and no rows\n%s", tc.query, x.Status, tc.want, x.Body)
 		}
 	}
 
@@ -141,7 +142,7 @@ func TestIncomePage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := b.get(IncomePath + "?search=Bonus")
+	page := b.Get(IncomePath + "?search=Bonus")
 	confirm := unescaped(page)
 	for _, want := range []string{`<details class="confirm item-action">`, `Void<span class="sr-only"> Bonus, ₱500.00</span></summary>`,
 		`action="/income/` + target.ID + `/void"`, "Void Bonus of ₱500.00 on 2025-03-10? Its credit to the account is reversed.",
@@ -153,8 +154,8 @@ func TestIncomePage(t *testing.T) {
 	voidPath := IncomePath + "/" + target.ID + "/void"
 	back := IncomePath + "?search=Bonus"
 	for name, f := range map[string]url.Values{"no form token": {"back": {back}}, "a wrong form token": {"csrf": {"forged"}, "back": {back}}} {
-		if x := b.post(voidPath, f); x.status != http.StatusForbidden {
-			t.Errorf("void with %s: %d, want 403", name, x.status)
+		if x := b.Post(voidPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("void with %s: %d, want 403", name, x.Status)
 		}
 	}
 	if n := len(incomeOf(t, env, u, finance.StatusVoided)); n != 0 {
@@ -163,9 +164,9 @@ func TestIncomePage(t *testing.T) {
 	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != 50000 {
 		t.Fatalf("balance %s before the void", a.CurrentBalance)
 	}
-	x := b.post(voidPath, url.Values{"csrf": {csrf(t, page)}, "back": {back}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != back+"&notice=income-voided" {
-		t.Fatalf("void: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(voidPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {back}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != back+"&notice=income-voided" {
+		t.Fatalf("void: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	voided := incomeOf(t, env, u, finance.StatusVoided)
 	if len(voided) != 1 || voided[0].ID != target.ID {
@@ -174,21 +175,21 @@ func TestIncomePage(t *testing.T) {
 	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != 0 {
 		t.Errorf("balance %s after voiding the income that credited it", a.CurrentBalance)
 	}
-	if after := b.get(x.header.Get("Location")); !after.contains("The income has been voided.") || !after.contains("0 income entries") {
-		t.Errorf("after void:\n%s", after.body)
+	if after := b.Get(x.Header.Get("Location")); !after.Contains("The income has been voided.") || !after.Contains("0 income entries") {
+		t.Errorf("after void:\n%s", after.Body)
 	}
 	// Again: refused in the API's words, on the list; an off-site back is never followed.
-	again := b.post(voidPath, url.Values{"csrf": {csrf(t, page)}, "back": {"https://evil.example/"}})
-	if again.status != http.StatusBadRequest || !again.contains(`role="alert">Income is already voided<`) || again.header.Get("Location") != "" {
-		t.Errorf("void twice: %d to %q\n%s", again.status, again.header.Get("Location"), again.body)
+	again := b.Post(voidPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {"https://evil.example/"}})
+	if again.Status != http.StatusBadRequest || !again.Contains(`role="alert">Income is already voided<`) || again.Header.Get("Location") != "" {
+		t.Errorf("void twice: %d to %q\n%s", again.Status, again.Header.Get("Location"), again.Body)
 	}
-	if x := b.post(IncomePath+"/0190f1a2-0000-7000-8000-000000000000/void", url.Values{"csrf": {csrf(t, page)}}); x.status != http.StatusNotFound {
-		t.Errorf("void an unknown entry: %d", x.status)
+	if x := b.Post(IncomePath+"/0190f1a2-0000-7000-8000-000000000000/void", url.Values{"csrf": {testkit.CSRF(t, page)}}); x.Status != http.StatusNotFound {
+		t.Errorf("void an unknown entry: %d", x.Status)
 	}
 	// A back that is not the list's page returns to the list.
 	other := addIncome(t, env, u, 100, finance.NewDate(2025, 3, 11), "Salary", "Tip")
-	x = b.post(IncomePath+"/"+other.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {"/income-elsewhere"}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != IncomePath+"?notice=income-voided" {
-		t.Errorf("a back outside the list: %d to %q", x.status, x.header.Get("Location"))
+	x = b.Post(IncomePath+"/"+other.ID+"/void", url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {"/income-elsewhere"}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != IncomePath+"?notice=income-voided" {
+		t.Errorf("a back outside the list: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 }

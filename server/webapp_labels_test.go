@@ -299,19 +299,19 @@ func TestPagesShowValuesInWords(t *testing.T) {
 			continue
 		}
 		seen[pageShape(target)] = true
-		x := b.get(target)
-		if target == ConnectedAppPath && x.status == http.StatusNotFound {
+		x := b.Get(target)
+		if target == ConnectedAppPath && x.Status == http.StatusNotFound {
 			continue // a server without OAuth, as here, has no connected apps
 		}
-		if x.status != http.StatusOK {
-			t.Errorf("GET %s: %d", target, x.status)
+		if x.Status != http.StatusOK {
+			t.Errorf("GET %s: %d", target, x.Status)
 			continue
 		}
 		visited++
-		for _, f := range rawEnumsShown(x.body, enums) {
+		for _, f := range rawEnumsShown(x.Body, enums) {
 			t.Errorf("%s shows the raw value %s", target, f)
 		}
-		for _, next := range pageLinks(x.body) {
+		for _, next := range pageLinks(x.Body) {
 			if !seen[pageShape(next)] {
 				queue = append(queue, next)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // addLine posts a manual line on an account straight through the ledger.
@@ -32,13 +33,13 @@ func newAccount(t *testing.T, env *testEnv, u finance.User, name string, opening
 }
 
 // csvOf checks that x is a CSV download named filename and returns its rows.
-func csvOf(t *testing.T, x exchange, filename string) [][]string {
+func csvOf(t *testing.T, x testkit.Exchange, filename string) [][]string {
 	t.Helper()
-	if x.status != http.StatusOK || x.header.Get("Content-Type") != "text/csv; charset=utf-8" ||
-		x.header.Get("Content-Disposition") != `attachment; filename="`+filename+`"` {
-		t.Fatalf("CSV: %d %v\n%s", x.status, x.header, x.body)
+	if x.Status != http.StatusOK || x.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+		x.Header.Get("Content-Disposition") != `attachment; filename="`+filename+`"` {
+		t.Fatalf("CSV: %d %v\n%s", x.Status, x.Header, x.Body)
 	}
-	rows, err := csv.NewReader(strings.NewReader(string(x.body))).ReadAll()
+	rows, err := csv.NewReader(strings.NewReader(string(x.Body))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,15 +52,15 @@ func TestListPagesNeedSignIn(t *testing.T) {
 	b := env.browser(t)
 	const id = "0190f1a2-0000-7000-8000-000000000000"
 	for _, path := range []string{AccountLinesPath, AccountLinesPath + ".csv", CardTransactionsPath, CardTransactionsPath + ".csv?cardId=" + id} {
-		x := b.get(path)
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Get(path)
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	for _, path := range []string{AccountsPath + "/" + id + "/adjust", StatementsPath + "/" + id, StatementsPath + "/" + id + "/lines"} {
-		x := b.post(path, url.Values{"target_balance": {"10"}, "type": {"fee"}, "amount": {"1"}, "description": {"Fee"}})
-		if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Post(path, url.Values{"target_balance": {"10"}, "type": {"fee"}, "amount": {"1"}, "description": {"Fee"}})
+		if x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	if n := len(accountsOf(t, env, u, finance.StatusAll)); n != 0 {
@@ -76,30 +77,30 @@ func TestAccountLinesList(t *testing.T) {
 	}
 	addLine(t, env, u, wallet.ID, finance.LineCredit, 725, finance.NewDate(2025, 2, 10), "=interest")
 
-	wantPage(t, "accounts", b.get(AccountsPath), http.StatusOK, `href="/accounts/lines">All account lines</a>`)
-	first := b.get(AccountLinesPath)
+	wantPage(t, "accounts", b.Get(AccountsPath), http.StatusOK, `href="/accounts/lines">All account lines</a>`)
+	first := b.Get(AccountLinesPath)
 	wantPage(t, "all lines", first, http.StatusOK, "<h1>All account lines</h1>", "22 lines", "move 20", "Page 1 of 2",
 		`href="/accounts/lines?page=2"`, `<a href="/accounts/`+wallet.ID+`">Wallet</a>`, `<a href="/accounts/`+payroll.ID+`">Payroll</a>`,
 		`<option value="`+wallet.ID+`">Wallet</option>`, `href="/accounts/lines.csv" download>Download CSV</a>`, `aria-current="page">Accounts</a>`)
 	checkPageHeaders(t, first)
-	if first.contains("move 00") {
+	if first.Contains("move 00") {
 		t.Error("the first page shows the 22nd newest line")
 	}
-	if x := b.get(AccountLinesPath + "?page=2"); !x.contains("move 00") || x.contains("move 20") {
-		t.Errorf("second page:\n%s", x.body)
+	if x := b.Get(AccountLinesPath + "?page=2"); !x.Contains("move 00") || x.Contains("move 20") {
+		t.Errorf("second page:\n%s", x.Body)
 	}
 
 	// The API's filters and sort, each row naming its account.
-	one := b.get(AccountLinesPath + "?accountId=" + wallet.ID)
+	one := b.Get(AccountLinesPath + "?accountId=" + wallet.ID)
 	wantPage(t, "one account", one, http.StatusOK, "1 line<", "=interest", `<option value="`+wallet.ID+`" selected>Wallet</option>`,
 		`href="/accounts/lines.csv?accountId=`+wallet.ID+`"`)
-	if one.contains("move 0") {
+	if one.Contains("move 0") {
 		t.Error("the wallet's lines include Payroll's")
 	}
-	wantPage(t, "credits", b.get(AccountLinesPath+"?type=credit"), http.StatusOK, "1 line<", "=interest")
-	ranged := b.get(AccountLinesPath + "?dateFrom=2025-02-05&dateTo=2025-02-07&search=move")
+	wantPage(t, "credits", b.Get(AccountLinesPath+"?type=credit"), http.StatusOK, "1 line<", "=interest")
+	ranged := b.Get(AccountLinesPath + "?dateFrom=2025-02-05&dateTo=2025-02-07&search=move")
 	wantPage(t, "range and search", ranged, http.StatusOK, "3 lines", "move 04", "move 06")
-	asc := unescaped(b.get(AccountLinesPath + "?sortBy=amount&sortOrder=asc&accountId=" + payroll.ID))
+	asc := unescaped(b.Get(AccountLinesPath + "?sortBy=amount&sortOrder=asc&accountId=" + payroll.ID))
 	if i, j := strings.Index(asc, "move 00"), strings.Index(asc, "move 01"); i < 0 || j < 0 || i > j {
 		t.Errorf("by amount, ascending:\n%s", asc)
 	}
@@ -109,41 +110,41 @@ func TestAccountLinesList(t *testing.T) {
 		{"sortBy=description", `id="sort-error">Sort by must be one of`},
 		{"type=sideways", "type must be one of"},
 	} {
-		x := b.get(AccountLinesPath + "?" + tc.query)
-		if x.status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.contains("move 20") {
-			t.Errorf("?%s: %d, want 400 with %q and no rows\n%s", tc.query, x.status, tc.want, x.body)
+		x := b.Get(AccountLinesPath + "?" + tc.query)
+		if x.Status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.Contains("move 20") {
+			t.Errorf("?%s: %d, want 400 with %q and no rows\n%s", tc.query, x.Status, tc.want, x.Body)
 		}
 	}
 
 	// Downloads: every line through the filter; a debit is negative; a formula stays text.
-	all := csvOf(t, b.get(AccountLinesPath+".csv"), "account-lines.csv")
+	all := csvOf(t, b.Get(AccountLinesPath+".csv"), "account-lines.csv")
 	if len(all) != 23 || strings.Join(all[0], ",") != "date,account,description,type,amount,source,status,account_id,id" {
 		t.Fatalf("all lines CSV: %d rows, header %v", len(all), all[0])
 	}
-	walletCSV := csvOf(t, b.get(AccountLinesPath+".csv?accountId="+wallet.ID+"&dateFrom=2025-02-01"), "account-lines-from-2025-02-01.csv")
+	walletCSV := csvOf(t, b.Get(AccountLinesPath+".csv?accountId="+wallet.ID+"&dateFrom=2025-02-01"), "account-lines-from-2025-02-01.csv")
 	if len(walletCSV) != 2 || strings.Join(walletCSV[1][:7], ",") != "2025-02-10,Wallet,'=interest,credit,7.25,manual,posted" {
 		t.Errorf("wallet CSV = %v", walletCSV)
 	}
-	if rows := csvOf(t, b.get(AccountLinesPath+".csv?search=move+20"), "account-lines.csv"); len(rows) != 2 || rows[1][4] != "-21.00" {
+	if rows := csvOf(t, b.Get(AccountLinesPath+".csv?search=move+20"), "account-lines.csv"); len(rows) != 2 || rows[1][4] != "-21.00" {
 		t.Errorf("a debit's row = %v", rows)
 	}
-	if x := b.get(AccountLinesPath + ".csv?sortBy=description"); x.status != http.StatusBadRequest || x.header.Get("Content-Disposition") != "" {
-		t.Errorf("a refused download: %d %v", x.status, x.header)
+	if x := b.Get(AccountLinesPath + ".csv?sortBy=description"); x.Status != http.StatusBadRequest || x.Header.Get("Content-Disposition") != "" {
+		t.Errorf("a refused download: %d %v", x.Status, x.Header)
 	}
 
 	// One account's page downloads its own lines through its filter.
-	wantPage(t, "account page", b.get(AccountsPath+"/"+payroll.ID+"?type=debit"), http.StatusOK,
+	wantPage(t, "account page", b.Get(AccountsPath+"/"+payroll.ID+"?type=debit"), http.StatusOK,
 		`href="/accounts/lines.csv?accountId=`+payroll.ID+`&type=debit" download>Download CSV</a>`)
 
 	// Another user's account is not found, on the page's filter and in a download.
 	other := env.createUser(finance.PlanFree)
 	theirs := newAccount(t, env, other, "Theirs", 100)
 	addLine(t, env, other, theirs.ID, finance.LineDebit, 50, finance.NewDate(2025, 2, 1), "their line")
-	if x := b.get(AccountLinesPath + ".csv?accountId=" + theirs.ID); x.status != http.StatusNotFound {
-		t.Errorf("another user's account download: %d", x.status)
+	if x := b.Get(AccountLinesPath + ".csv?accountId=" + theirs.ID); x.Status != http.StatusNotFound {
+		t.Errorf("another user's account download: %d", x.Status)
 	}
-	if x := b.get(AccountLinesPath + "?accountId=" + theirs.ID); x.contains("their line") || !x.contains("0 lines") {
-		t.Errorf("another user's lines shown:\n%s", x.body)
+	if x := b.Get(AccountLinesPath + "?accountId=" + theirs.ID); x.Contains("their line") || !x.Contains("0 lines") {
+		t.Errorf("another user's lines shown:\n%s", x.Body)
 	}
 }
 
@@ -151,9 +152,9 @@ func TestAccountAdjust(t *testing.T) {
 	env, u, b := webApp(t)
 	a := newAccount(t, env, u, "Payroll", 20000)
 	path := AccountsPath + "/" + a.ID
-	page := b.get(path)
+	page := b.Get(path)
 	wantPage(t, "account", page, http.StatusOK, `action="`+path+`/adjust"`, `name="target_balance" inputmode="decimal" autocomplete="off" value="200.00"`)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	for _, tc := range []struct {
 		name   string
 		form   url.Values
@@ -171,45 +172,45 @@ func TestAccountAdjust(t *testing.T) {
 			[]string{`id="adjust-date-error">Date `}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantPage(t, "refused adjustment", b.post(path+"/adjust", tc.form), tc.status, tc.want...)
+			wantPage(t, "refused adjustment", b.Post(path+"/adjust", tc.form), tc.status, tc.want...)
 			if got := getAccount(t, env, u, a.ID).CurrentBalance; got != 20000 || len(linesOf(t, env, u, a.ID, finance.LinePosted)) != 0 {
 				t.Fatalf("a refused adjustment wrote: balance %s", got)
 			}
 		})
 	}
-	wantRedirect(t, "adjust", b.post(path+"/adjust", url.Values{"csrf": {token}, "target_balance": {"150.25"}, "date": {"2025-03-01"},
+	wantRedirect(t, "adjust", b.Post(path+"/adjust", url.Values{"csrf": {token}, "target_balance": {"150.25"}, "date": {"2025-03-01"},
 		"reason": {"Bank says so"}}), path+"?notice=balance-adjusted")
 	lines := linesOf(t, env, u, a.ID, finance.LinePosted)
 	if got := getAccount(t, env, u, a.ID).CurrentBalance; got != 15025 || len(lines) != 1 || lines[0].Source != finance.SourceAdjustment ||
 		lines[0].Type != finance.LineDebit || lines[0].Amount != 4975 || deref(lines[0].Description) != "Bank says so" {
 		t.Fatalf("after adjusting to 150.25: balance %s, lines %+v", got, lines)
 	}
-	wantPage(t, "adjusted", b.get(path+"?notice=balance-adjusted"), http.StatusOK, "Balance adjusted", "Bank says so", "₱150.25")
-	if x := b.post(AccountsPath+"/0190f1a2-0000-7000-8000-000000000000/adjust", url.Values{"csrf": {token}, "target_balance": {"1"}}); x.status != http.StatusNotFound {
-		t.Errorf("adjusting a missing account: %d", x.status)
+	wantPage(t, "adjusted", b.Get(path+"?notice=balance-adjusted"), http.StatusOK, "Balance adjusted", "Bank says so", "₱150.25")
+	if x := b.Post(AccountsPath+"/0190f1a2-0000-7000-8000-000000000000/adjust", url.Values{"csrf": {token}, "target_balance": {"1"}}); x.Status != http.StatusNotFound {
+		t.Errorf("adjusting a missing account: %d", x.Status)
 	}
 }
 
 func TestCardTransactionsList(t *testing.T) {
 	env, u, b := webApp(t)
 	cs := newCardSetup(t, env, u)
-	wantPage(t, "cards", b.get(CardsPath), http.StatusOK, `href="/cards/transactions">All card transactions</a>`)
-	wantPage(t, "card", b.get(CardsPath+"/"+cs.card.ID), http.StatusOK, `href="/cards/transactions?cardId=`+cs.card.ID+`"`,
+	wantPage(t, "cards", b.Get(CardsPath), http.StatusOK, `href="/cards/transactions">All card transactions</a>`)
+	wantPage(t, "card", b.Get(CardsPath+"/"+cs.card.ID), http.StatusOK, `href="/cards/transactions?cardId=`+cs.card.ID+`"`,
 		`href="/cards/transactions.csv?cardId=`+cs.card.ID+`" download>Download CSV</a>`)
 
-	page := b.get(CardTransactionsPath)
+	page := b.Get(CardTransactionsPath)
 	wantPage(t, "all card transactions", page, http.StatusOK, "<h1>All card transactions</h1>", "3 transactions", "Books", "Lunch", "Shoes",
 		`<a href="/statements/`+cs.soa.ID+`">Billed: open the statement</a>`, `<a href="/cards/`+cs.card.ID+`">Visa</a>`, "· Unbilled",
 		`<option value="billed">Billed</option>`, `href="/cards/transactions.csv" download>Download CSV</a>`, `aria-current="page">Cards</a>`)
 	checkPageHeaders(t, page)
-	billed := b.get(CardTransactionsPath + "?status=billed&cardId=" + cs.card.ID)
+	billed := b.Get(CardTransactionsPath + "?status=billed&cardId=" + cs.card.ID)
 	wantPage(t, "billed", billed, http.StatusOK, "2 transactions", "Books", "Lunch", `<option value="billed" selected>`,
 		`href="/cards/transactions.csv?cardId=`+cs.card.ID+`&status=billed"`)
-	if billed.contains("Shoes") {
+	if billed.Contains("Shoes") {
 		t.Error("an unbilled purchase is listed as billed")
 	}
-	wantPage(t, "search", b.get(CardTransactionsPath+"?search=shoe&dateFrom=2025-03-11"), http.StatusOK, "1 transaction<", "Shoes")
-	asc := unescaped(b.get(CardTransactionsPath + "?sortBy=amount&sortOrder=asc"))
+	wantPage(t, "search", b.Get(CardTransactionsPath+"?search=shoe&dateFrom=2025-03-11"), http.StatusOK, "1 transaction<", "Shoes")
+	asc := unescaped(b.Get(CardTransactionsPath + "?sortBy=amount&sortOrder=asc"))
 	if i, j := strings.Index(asc, "Lunch"), strings.Index(asc, "Shoes"); i < 0 || j < 0 || i > j {
 		t.Errorf("by amount, ascending:\n%s", asc)
 	}
@@ -219,20 +220,20 @@ func TestCardTransactionsList(t *testing.T) {
 		{"type=gift", `id="type-error">Type must be one of`},
 		{"sortOrder=up", `id="order-error">Order must be asc or desc<`},
 	} {
-		x := b.get(CardTransactionsPath + "?" + tc.query)
-		if x.status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.contains("Books") {
-			t.Errorf("?%s: %d, want 400 with %q and no rows\n%s", tc.query, x.status, tc.want, x.body)
+		x := b.Get(CardTransactionsPath + "?" + tc.query)
+		if x.Status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.Contains("Books") {
+			t.Errorf("?%s: %d, want 400 with %q and no rows\n%s", tc.query, x.Status, tc.want, x.Body)
 		}
 	}
 
-	rows := csvOf(t, b.get(CardTransactionsPath+".csv?cardId="+cs.card.ID+"&sortBy=date&sortOrder=asc"), "card-transactions.csv")
+	rows := csvOf(t, b.Get(CardTransactionsPath+".csv?cardId="+cs.card.ID+"&sortBy=date&sortOrder=asc"), "card-transactions.csv")
 	if len(rows) != 4 || strings.Join(rows[0], ",") != "date,card,description,type,category,amount,status,statement_id,card_id,id" ||
 		strings.Join(rows[1][:8], ",") != "2025-03-05,Visa,Books,purchase,Shopping,12.00,billed,"+cs.soa.ID ||
 		strings.Join(rows[3][:8], ",") != "2025-03-12,Visa,Shoes,purchase,Shopping,30.00,unbilled," {
 		t.Errorf("card CSV = %v", rows)
 	}
-	if x := b.get(CardTransactionsPath + ".csv?status=paid"); x.status != http.StatusBadRequest || x.header.Get("Content-Disposition") != "" {
-		t.Errorf("a refused download: %d %v", x.status, x.header)
+	if x := b.Get(CardTransactionsPath + ".csv?status=paid"); x.Status != http.StatusBadRequest || x.Header.Get("Content-Disposition") != "" {
+		t.Errorf("a refused download: %d %v", x.Status, x.Header)
 	}
 	other := env.createUser(finance.PlanFree)
 	var cr finance.CardRequest
@@ -241,8 +242,8 @@ func TestCardTransactionsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x := b.get(CardTransactionsPath + ".csv?cardId=" + theirs.ID); x.status != http.StatusNotFound {
-		t.Errorf("another user's card download: %d", x.status)
+	if x := b.Get(CardTransactionsPath + ".csv?cardId=" + theirs.ID); x.Status != http.StatusNotFound {
+		t.Errorf("another user's card download: %d", x.Status)
 	}
 }
 
@@ -251,11 +252,11 @@ func TestStatementLinesAndEdit(t *testing.T) {
 	cs := newCardSetup(t, env, u)
 	path := StatementsPath + "/" + cs.soa.ID
 	before := getSOA(t, env, u, cs.soa.ID)
-	page := b.get(path)
+	page := b.Get(path)
 	wantPage(t, "statement", page, http.StatusOK, `action="`+path+`/lines"`, `<input type="radio" name="type" value="fee" checked>`,
 		`name="date" value="2025-03-10"`, `action="`+path+`"`, `name="due_date" value="`+before.DueDate.String()+`"`,
 		`<option value="Shopping">Shopping</option>`)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 
 	// A line of its own: refused forms write nothing.
 	for _, tc := range []struct {
@@ -275,21 +276,21 @@ func TestStatementLinesAndEdit(t *testing.T) {
 			[]string{`id="line-type-error">Kind must be one of`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantPage(t, "refused line", b.post(path+"/lines", tc.form), tc.status, tc.want...)
+			wantPage(t, "refused line", b.Post(path+"/lines", tc.form), tc.status, tc.want...)
 			if got := getSOA(t, env, u, cs.soa.ID); got.StatementBalance != 2000 || len(got.Transactions) != 2 {
 				t.Fatalf("a refused line wrote: balance %s, %d lines", got.StatementBalance, len(got.Transactions))
 			}
 		})
 	}
-	wantRedirect(t, "fee", b.post(path+"/lines", url.Values{"csrf": {token}, "type": {"fee"}, "amount": {"3.50"}, "description": {"Late fee"},
+	wantRedirect(t, "fee", b.Post(path+"/lines", url.Values{"csrf": {token}, "type": {"fee"}, "amount": {"3.50"}, "description": {"Late fee"},
 		"category": {"Shopping"}}), path+"?notice=statement-line-added")
-	wantRedirect(t, "refund", b.post(path+"/lines", url.Values{"csrf": {token}, "type": {"refund"}, "amount": {"2"}, "description": {"Returned book"},
+	wantRedirect(t, "refund", b.Post(path+"/lines", url.Values{"csrf": {token}, "type": {"refund"}, "amount": {"2"}, "description": {"Returned book"},
 		"category": {"Shopping"}, "date": {"2025-03-09"}}), path+"?notice=statement-line-added")
 	got := getSOA(t, env, u, cs.soa.ID)
 	if got.StatementBalance != 2150 || len(got.Transactions) != 4 {
 		t.Fatalf("after a fee of 3.50 and a refund of 2.00: balance %s, %d lines", got.StatementBalance, len(got.Transactions))
 	}
-	wantPage(t, "with lines", b.get(path+"?notice=statement-line-added"), http.StatusOK, "Line added to the statement.", "Late fee",
+	wantPage(t, "with lines", b.Get(path+"?notice=statement-line-added"), http.StatusOK, "Line added to the statement.", "Late fee",
 		"Returned book", "Card fees", "statement line")
 
 	// The editable fields, as PUT does.
@@ -307,22 +308,22 @@ func TestStatementLinesAndEdit(t *testing.T) {
 			[]string{`id="edit-minimum-error">Minimum due must not exceed the statement balance 21.50<`, `value="30"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantPage(t, "refused edit", b.post(path, tc.form), tc.status, tc.want...)
+			wantPage(t, "refused edit", b.Post(path, tc.form), tc.status, tc.want...)
 			if now := getSOA(t, env, u, cs.soa.ID); now.DueDate != before.DueDate || now.MinimumDue != got.MinimumDue || now.Notes != nil {
 				t.Fatalf("a refused edit wrote: %+v", now.SOA)
 			}
 		})
 	}
-	wantRedirect(t, "edit", b.post(path, url.Values{"csrf": {token}, "due_date": {"2025-04-20"}, "minimum_due": {"5.00"}, "notes": {"Called the bank"}}),
+	wantRedirect(t, "edit", b.Post(path, url.Values{"csrf": {token}, "due_date": {"2025-04-20"}, "minimum_due": {"5.00"}, "notes": {"Called the bank"}}),
 		path+"?notice=statement-saved")
 	edited := getSOA(t, env, u, cs.soa.ID)
 	if edited.DueDate != finance.NewDate(2025, 4, 20) || edited.MinimumDue != 500 || edited.MinimumDueSource != finance.MinimumDueUser ||
 		deref(edited.Notes) != "Called the bank" {
 		t.Fatalf("after the edit: %+v", edited.SOA)
 	}
-	wantPage(t, "edited", b.get(path), http.StatusOK, `name="minimum_due" inputmode="decimal" autocomplete="off" value="5.00"`, "Called the bank")
+	wantPage(t, "edited", b.Get(path), http.StatusOK, `name="minimum_due" inputmode="decimal" autocomplete="off" value="5.00"`, "Called the bank")
 	// An emptied minimum due goes back to the computed one; emptied notes are cleared.
-	wantRedirect(t, "revert", b.post(path, url.Values{"csrf": {token}, "due_date": {"2025-04-20"}, "minimum_due": {""}, "notes": {""}}),
+	wantRedirect(t, "revert", b.Post(path, url.Values{"csrf": {token}, "due_date": {"2025-04-20"}, "minimum_due": {""}, "notes": {""}}),
 		path+"?notice=statement-saved")
 	if r := getSOA(t, env, u, cs.soa.ID); r.MinimumDueSource != finance.MinimumDueComputed || r.Notes != nil {
 		t.Errorf("after emptying: %s, notes %v", r.MinimumDueSource, r.Notes)
@@ -365,12 +366,12 @@ func TestStatementLineEdit(t *testing.T) {
 		return finance.CardTransaction{}
 	}
 
-	wantPage(t, "statement", b.get(path), http.StatusOK, `href="`+path+`/lines/`+fee.ID+`/edit"`, `href="`+path+`/lines/`+books.ID+`/edit"`)
+	wantPage(t, "statement", b.Get(path), http.StatusOK, `href="`+path+`/lines/`+fee.ID+`/edit"`, `href="`+path+`/lines/`+books.ID+`/edit"`)
 	feePath := path + "/lines/" + fee.ID + "/edit"
-	page := b.get(feePath)
+	page := b.Get(feePath)
 	wantPage(t, "edit a line", page, http.StatusOK, "<h1>Edit statement line</h1>", `<input type="radio" name="type" value="fee" checked>`,
 		`id="edit-amount" name="amount" inputmode="decimal" autocomplete="off" value="3.50"`, `value="Late fee"`, `name="date" value="2025-03-10"`)
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	form := func(kind, amount, desc, category, date string) url.Values {
 		return url.Values{"csrf": {token}, "type": {kind}, "amount": {amount}, "description": {desc}, "category": {category}, "date": {date}}
 	}
@@ -383,12 +384,12 @@ func TestStatementLineEdit(t *testing.T) {
 		{"after the statement date", form("fee", "4", "Late fee", "", "2025-03-11"), `id="edit-date-error">Date must not be after the statement date 2025-03-10<`},
 		{"a refund without a category", form("refund", "4", "Late fee", "", "2025-03-10"), `id="edit-category-error">Category is required<`},
 	} {
-		wantPage(t, c.what, b.post(feePath, c.form), http.StatusBadRequest, c.want, "Not saved.")
+		wantPage(t, c.what, b.Post(feePath, c.form), http.StatusBadRequest, c.want, "Not saved.")
 		if got := rowOf(fee.ID); got.Amount != 350 || got.Type != finance.CardFee || got.Date != finance.NewDate(2025, 3, 10) {
 			t.Fatalf("%s changed the line: %+v", c.what, got)
 		}
 	}
-	wantRedirect(t, "save", b.post(feePath, form("refund", "4.25", "Waived fee", "Shopping", "2025-03-09")), path+"?notice=statement-line-saved")
+	wantRedirect(t, "save", b.Post(feePath, form("refund", "4.25", "Waived fee", "Shopping", "2025-03-09")), path+"?notice=statement-line-saved")
 	got := rowOf(fee.ID)
 	if got.Type != finance.CardRefund || got.Amount != 425 || got.Description != "Waived fee" || deref(got.Category) != "Shopping" ||
 		got.Date != finance.NewDate(2025, 3, 9) {
@@ -397,19 +398,19 @@ func TestStatementLineEdit(t *testing.T) {
 	if s := getSOA(t, env, u, cs.soa.ID); s.StatementBalance != 2000-425 {
 		t.Errorf("statement balance %s after the fee became a refund of 4.25", s.StatementBalance)
 	}
-	wantPage(t, "saved", b.get(path+"?notice=statement-line-saved"), http.StatusOK, "The statement line has been saved.", "Waived fee")
+	wantPage(t, "saved", b.Get(path+"?notice=statement-line-saved"), http.StatusOK, "The statement line has been saved.", "Waived fee")
 
 	// A linked purchase: its description only; money fields sent anyway
 	// are not its form's and are ignored.
 	booksPath := path + "/lines/" + books.ID + "/edit"
-	linked := b.get(booksPath)
+	linked := b.Get(booksPath)
 	wantPage(t, "edit a linked row", linked, http.StatusOK, "<h1>Edit linked transaction</h1>", `value="Books"`, "Un-link it from the statement")
-	if linked.contains(`name="amount"`) || linked.contains(`name="type"`) {
-		t.Errorf("a linked row's form offers its money fields:\n%s", linked.body)
+	if linked.Contains(`name="amount"`) || linked.Contains(`name="type"`) {
+		t.Errorf("a linked row's form offers its money fields:\n%s", linked.Body)
 	}
-	wantPage(t, "an emptied description", b.post(booksPath, url.Values{"csrf": {token}, "description": {" "}}), http.StatusBadRequest,
+	wantPage(t, "an emptied description", b.Post(booksPath, url.Values{"csrf": {token}, "description": {" "}}), http.StatusBadRequest,
 		`id="edit-description-error">Description is required<`)
-	wantRedirect(t, "rename", b.post(booksPath, url.Values{"csrf": {token}, "description": {"Books for school"}, "amount": {"1"}}),
+	wantRedirect(t, "rename", b.Post(booksPath, url.Values{"csrf": {token}, "description": {"Books for school"}, "amount": {"1"}}),
 		path+"?notice=statement-line-saved")
 	if got := rowOf(books.ID); got.Description != "Books for school" || got.Amount != 1200 {
 		t.Errorf("the linked row after the edit: %+v", got)
@@ -421,11 +422,11 @@ func TestStatementLineEdit(t *testing.T) {
 	}
 	for _, p := range []string{feePath, path + "/lines/0190f1a2-0000-7000-8000-000000000000/edit", path + "/lines/nope/edit",
 		StatementsPath + "/0190f1a2-0000-7000-8000-000000000000/lines/" + books.ID + "/edit"} {
-		if x := b.get(p); x.status != http.StatusNotFound {
-			t.Errorf("GET %s: %d", p, x.status)
+		if x := b.Get(p); x.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.Status)
 		}
 	}
-	if x := b.post(feePath, form("fee", "9", "Again", "", "2025-03-10")); x.status != http.StatusNotFound {
-		t.Errorf("POST to a voided line: %d", x.status)
+	if x := b.Post(feePath, form("fee", "9", "Again", "", "2025-03-10")); x.Status != http.StatusNotFound {
+		t.Errorf("POST to a voided line: %d", x.Status)
 	}
 }

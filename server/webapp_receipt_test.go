@@ -12,6 +12,7 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/ai/aitest"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // receiptForm is the Record page's "Read a receipt" form as a browser
@@ -40,7 +41,7 @@ func receiptForm(t *testing.T, token, note string, files ...[]byte) (string, str
 
 // tesseractApp is the web app with OCR by tesseract, and an AI budget of
 // two images an hour.
-func tesseractApp(t *testing.T) (*testEnv, finance.User, *browser) {
+func tesseractApp(t *testing.T) (*testEnv, finance.User, *testkit.Browser) {
 	t.Helper()
 	aitest.RequireOCR(t)
 	ocr, err := ai.FindOCR("", 0)
@@ -55,18 +56,18 @@ func tesseractApp(t *testing.T) (*testEnv, finance.User, *browser) {
 
 func TestRecordReceipt(t *testing.T) {
 	env, u, b := tesseractApp(t)
-	page := b.get(RecordPath)
+	page := b.Get(RecordPath)
 	wantPage(t, "record", page, http.StatusOK, `action="/record/receipt" enctype="multipart/form-data"`,
 		`<input type="file" id="images" name="images" accept="image/png,image/jpeg,image/webp" multiple aria-describedby="images-hint">`,
 		`<input type="text" id="note" name="note"`, "Read the receipt")
-	if page.contains("No engine on this server reads images") {
+	if page.Contains("No engine on this server reads images") {
 		t.Error("the page says no engine reads images, but tesseract does")
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	receipt := aitest.ReceiptPNG(t, aitest.SampleReceipt)
-	send := func(body, ct string) exchange {
+	send := func(body, ct string) testkit.Exchange {
 		t.Helper()
-		return b.send(http.MethodPost, RecordReceiptPath, body, ct)
+		return b.Send(http.MethodPost, RecordReceiptPath, body, ct)
 	}
 	nothingSaved := func(what string) {
 		t.Helper()
@@ -80,8 +81,8 @@ func TestRecordReceipt(t *testing.T) {
 	// not an image is not reported.
 	notImage := []byte("%PDF-1.7 not a receipt")
 	for name, tok := range map[string]string{"no form token": "", "a wrong form token": "forged"} {
-		if x := send(receiptForm(t, tok, "", notImage)); x.status != http.StatusForbidden || x.contains("must be a PNG") {
-			t.Errorf("upload with %s: %d\n%s", name, x.status, x.body)
+		if x := send(receiptForm(t, tok, "", notImage)); x.Status != http.StatusForbidden || x.Contains("must be a PNG") {
+			t.Errorf("upload with %s: %d\n%s", name, x.Status, x.Body)
 		}
 	}
 	var buf bytes.Buffer
@@ -90,11 +91,11 @@ func TestRecordReceipt(t *testing.T) {
 	part.Write(notImage)
 	w.WriteField("csrf", token)
 	w.Close()
-	if x := send(buf.String(), w.FormDataContentType()); x.status != http.StatusForbidden || x.contains("must be a PNG") {
-		t.Errorf("token after the file: %d\n%s", x.status, x.body)
+	if x := send(buf.String(), w.FormDataContentType()); x.Status != http.StatusForbidden || x.Contains("must be a PNG") {
+		t.Errorf("token after the file: %d\n%s", x.Status, x.Body)
 	}
-	if x := b.post(RecordReceiptPath, url.Values{"csrf": {token}}); x.status != http.StatusForbidden {
-		t.Errorf("a form that is not multipart: %d", x.status)
+	if x := b.Post(RecordReceiptPath, url.Values{"csrf": {token}}); x.Status != http.StatusForbidden {
+		t.Errorf("a form that is not multipart: %d", x.Status)
 	}
 
 	// Refused beside the field, the note kept: not an image, no photo, a
@@ -122,33 +123,33 @@ func TestRecordReceipt(t *testing.T) {
 		// The receipt shows no card or e-wallet: the method is the default, marked.
 		`<label for="r0-method" class="guessed"><span>Paid with <span class="badge guess">guessed</span></span>`,
 		"The receipt did not show how it was paid, so it was filled in")
-	if x.contains(`<label for="r0-date" class="guessed">`) {
+	if x.Contains(`<label for="r0-date" class="guessed">`) {
 		t.Error("the receipt's printed date is marked as guessed")
 	}
 	nothingSaved("reading a receipt")
 
 	// Save all writes what was reviewed (the date corrected), and the
 	// list shows it.
-	review := bulkForm(csrf(t, x), map[string]string{"amount": "492.00", "date": "2025-11-09", "description": "Jollibee Foods",
+	review := bulkForm(testkit.CSRF(t, x), map[string]string{"amount": "492.00", "date": "2025-11-09", "description": "Jollibee Foods",
 		"category": "Food & Dining", "payment_method": "Cash"})
 	review.Set("parsed", "true")
 	review.Set("receipt", "true")
 	review.Set("note", "team lunch")
-	wantRedirect(t, "save all", b.post(RecordBulkPath, review), ExpensesPath+"?notice=expenses-recorded")
+	wantRedirect(t, "save all", b.Post(RecordBulkPath, review), ExpensesPath+"?notice=expenses-recorded")
 	got := expensesOf(t, env, u, "")
 	if len(got) != 1 || got[0].Amount != 49200 || got[0].Description != "Jollibee Foods" || *got[0].Category != "Food & Dining" ||
 		got[0].Date != finance.NewDate(2025, 11, 9) || got[0].PaymentMethod != "Cash" {
 		t.Fatalf("saved = %+v", got)
 	}
-	wantPage(t, "the list", b.get(ExpensesPath+"?notice=expenses-recorded"), http.StatusOK, "Jollibee Foods", "1 expense")
+	wantPage(t, "the list", b.Get(ExpensesPath+"?notice=expenses-recorded"), http.StatusOK, "Jollibee Foods", "1 expense")
 
 	// A refused save keeps the receipt's review as it was.
-	bad := bulkForm(csrf(t, x), map[string]string{"amount": "-1", "date": "2025-11-09", "description": "Jollibee Foods",
+	bad := bulkForm(testkit.CSRF(t, x), map[string]string{"amount": "-1", "date": "2025-11-09", "description": "Jollibee Foods",
 		"category": "Food & Dining", "payment_method": "Cash"})
 	bad.Set("parsed", "true")
 	bad.Set("receipt", "true")
 	bad.Set("note", "team lunch")
-	wantPage(t, "a refused save", b.post(RecordBulkPath, bad), http.StatusBadRequest, "Read from your receipt",
+	wantPage(t, "a refused save", b.Post(RecordBulkPath, bad), http.StatusBadRequest, "Read from your receipt",
 		"Your note: team lunch", `<input type="hidden" name="receipt" value="true">`, "Nothing saved. Check expense 1 below.")
 	if n := len(expensesOf(t, env, u, "")); n != 1 {
 		t.Fatalf("%d expenses after a refused save, want 1", n)
@@ -160,7 +161,7 @@ func TestRecordReceipt(t *testing.T) {
 	busy := send(receiptForm(t, token, "again", receipt))
 	wantPage(t, "over the budget", busy, http.StatusTooManyRequests, "Not read. You have used up AI parsing for now",
 		"try again in ", `value="again"`)
-	if busy.header.Get("Retry-After") == "" {
+	if busy.Header.Get("Retry-After") == "" {
 		t.Error("over the budget: no Retry-After")
 	}
 	if n := len(expensesOf(t, env, u, "")); n != 1 {
@@ -172,11 +173,11 @@ func TestRecordReceipt(t *testing.T) {
 // field, before and after a photo is sent.
 func TestRecordReceiptWithoutEngine(t *testing.T) {
 	env, u, b := webApp(t, func(c *Config) { c.AI = ai.New(ai.Config{}) })
-	page := b.get(RecordPath)
+	page := b.Get(RecordPath)
 	const why = "No engine on this server reads images: the admin can install tesseract-ocr"
 	wantPage(t, "record", page, http.StatusOK, `<p class="small muted hint images-off" id="images-hint">`+why)
-	body, ct := receiptForm(t, csrf(t, page), "", pngStub)
-	wantPage(t, "a photo", b.send(http.MethodPost, RecordReceiptPath, body, ct), http.StatusBadRequest,
+	body, ct := receiptForm(t, testkit.CSRF(t, page), "", pngStub)
+	wantPage(t, "a photo", b.Send(http.MethodPost, RecordReceiptPath, body, ct), http.StatusBadRequest,
 		`id="images-error">`+why, "--ai-vision-model.<")
 	if n := len(expensesOf(t, env, u, "")); n != 0 {
 		t.Errorf("%d expenses saved", n)
@@ -187,9 +188,9 @@ func TestRecordReceiptNeedsSignIn(t *testing.T) {
 	env := newTestEnv(t)
 	u := env.createUser(finance.PlanPro)
 	body, ct := receiptForm(t, "", "", pngStub)
-	x := env.browser(t).send(http.MethodPost, RecordReceiptPath, body, ct)
-	if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-		t.Errorf("signed out: %d to %q", x.status, x.header.Get("Location"))
+	x := env.browser(t).Send(http.MethodPost, RecordReceiptPath, body, ct)
+	if x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+		t.Errorf("signed out: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 	if n := len(expensesOf(t, env, u, "")); n != 0 {
 		t.Errorf("%d expenses saved", n)

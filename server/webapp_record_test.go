@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // recordedCash records a cash expense straight through the ledger.
@@ -39,24 +40,24 @@ func bulkForm(token string, rows ...map[string]string) url.Values {
 
 func TestRecordTypeIt(t *testing.T) {
 	env, u, b := webApp(t, func(c *Config) { c.AIRateLimit = Rate{Count: 2, Window: time.Hour, Burst: 2} })
-	page := b.get(RecordPath)
-	if !page.contains(`action="/record/parse"`) || !page.contains(`<textarea id="text" name="text"`) {
-		t.Fatalf("record page lacks the Type it box:\n%s", page.body)
+	page := b.Get(RecordPath)
+	if !page.Contains(`action="/record/parse"`) || !page.Contains(`<textarea id="text" name="text"`) {
+		t.Fatalf("record page lacks the Type it box:\n%s", page.Body)
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	typed := "lunch 250 cash yesterday, grab 180 cash"
 
-	if x := b.post(RecordParsePath, url.Values{"text": {typed}}); x.status != http.StatusForbidden {
-		t.Errorf("parse without a form token: %d", x.status)
+	if x := b.Post(RecordParsePath, url.Values{"text": {typed}}); x.Status != http.StatusForbidden {
+		t.Errorf("parse without a form token: %d", x.Status)
 	}
-	blank := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {"  "}})
-	if blank.status != http.StatusBadRequest || !blank.contains(`id="text-error">Text is required<`) || !blank.contains(`role="alert"`) {
-		t.Errorf("blank text: %d\n%s", blank.status, blank.body)
+	blank := b.Post(RecordParsePath, url.Values{"csrf": {token}, "text": {"  "}})
+	if blank.Status != http.StatusBadRequest || !blank.Contains(`id="text-error">Text is required<`) || !blank.Contains(`role="alert"`) {
+		t.Errorf("blank text: %d\n%s", blank.Status, blank.Body)
 	}
 
-	x := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {typed}})
-	if x.status != http.StatusOK {
-		t.Fatalf("parse: %d\n%s", x.status, x.body)
+	x := b.Post(RecordParsePath, url.Values{"csrf": {token}, "text": {typed}})
+	if x.Status != http.StatusOK {
+		t.Fatalf("parse: %d\n%s", x.Status, x.Body)
 	}
 	checkPageHeaders(t, x)
 	body := unescaped(x)
@@ -76,30 +77,30 @@ func TestRecordTypeIt(t *testing.T) {
 	}
 
 	// The person fixes a field (the first draft's category) and saves both.
-	review := bulkForm(csrf(t, x),
+	review := bulkForm(testkit.CSRF(t, x),
 		map[string]string{"amount": "250.00", "date": "2025-03-14", "description": "lunch", "category": "Groceries", "payment_method": "Cash"},
 		map[string]string{"amount": "180.00", "date": "2025-03-15", "description": "grab", "category": "Transportation", "payment_method": "Cash"})
 	review.Set("parsed", "true")
-	saved := b.post(RecordBulkPath, review)
-	if saved.status != http.StatusSeeOther || saved.header.Get("Location") != ExpensesPath+"?notice=expenses-recorded" {
-		t.Fatalf("save all: %d to %q\n%s", saved.status, saved.header.Get("Location"), saved.body)
+	saved := b.Post(RecordBulkPath, review)
+	if saved.Status != http.StatusSeeOther || saved.Header.Get("Location") != ExpensesPath+"?notice=expenses-recorded" {
+		t.Fatalf("save all: %d to %q\n%s", saved.Status, saved.Header.Get("Location"), saved.Body)
 	}
 	got := expensesOf(t, env, u, "")
 	if len(got) != 2 || got[0].Description != "grab" || got[0].Amount != 18000 || *got[0].Category != "Transportation" ||
 		got[1].Description != "lunch" || got[1].Amount != 25000 || *got[1].Category != "Groceries" || got[1].Date != finance.NewDate(2025, 3, 14) {
 		t.Errorf("saved = %+v", got)
 	}
-	if list := b.get(saved.header.Get("Location")); !list.contains("The expenses have been recorded.") || !list.contains("2 expenses") {
-		t.Errorf("list after save:\n%s", list.body)
+	if list := b.Get(saved.Header.Get("Location")); !list.Contains("The expenses have been recorded.") || !list.Contains("2 expenses") {
+		t.Errorf("list after save:\n%s", list.Body)
 	}
 
 	// The AI budget (2 an hour here, one spent) runs out: the Record page
 	// again with the text, the reason, and nothing parsed or saved.
-	b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {"taxi 99"}})
-	busy := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {"taxi 99"}})
-	if busy.status != http.StatusTooManyRequests || !busy.contains("You have used up AI parsing for now") ||
-		!busy.contains(">taxi 99</textarea>") || busy.header.Get("Retry-After") == "" {
-		t.Errorf("over the budget: %d\n%s", busy.status, busy.body)
+	b.Post(RecordParsePath, url.Values{"csrf": {token}, "text": {"taxi 99"}})
+	busy := b.Post(RecordParsePath, url.Values{"csrf": {token}, "text": {"taxi 99"}})
+	if busy.Status != http.StatusTooManyRequests || !busy.Contains("You have used up AI parsing for now") ||
+		!busy.Contains(">taxi 99</textarea>") || busy.Header.Get("Retry-After") == "" {
+		t.Errorf("over the budget: %d\n%s", busy.Status, busy.Body)
 	}
 	if n := len(expensesOf(t, env, u, "")); n != 2 {
 		t.Errorf("%d expenses after refused parses, want 2", n)
@@ -128,11 +129,11 @@ func TestRecordTypeItShowsGuesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token := csrf(t, b.get(RecordPath))
+	token := testkit.CSRF(t, b.Get(RecordPath))
 	typed := "grab 180 yesterday\nmeralco 2,845.60 bdo last week\ngroceries 1,200 metrobank card\ncoffee at the mall"
-	x := b.post(RecordParsePath, url.Values{"csrf": {token}, "text": {typed}})
-	if x.status != http.StatusOK {
-		t.Fatalf("parse: %d\n%s", x.status, x.body)
+	x := b.Post(RecordParsePath, url.Values{"csrf": {token}, "text": {typed}})
+	if x.Status != http.StatusOK {
+		t.Fatalf("parse: %d\n%s", x.Status, x.Body)
 	}
 	body := unescaped(x)
 	badge := `<span class="badge guess">guessed</span>`
@@ -176,58 +177,58 @@ func TestRecordTypeItShowsGuesses(t *testing.T) {
 
 func TestRecordBulk(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(RecordBulkPath)
-	if page.status != http.StatusOK {
-		t.Fatalf("GET %s: %d\n%s", RecordBulkPath, page.status, page.body)
+	page := b.Get(RecordBulkPath)
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", RecordBulkPath, page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	for _, want := range []string{`<h1>Record several expenses</h1>`, `name="rows" value="5"`, `name="items[4].amount"`,
 		`name="items[0].date" value="2025-03-15"`, `aria-current="page">Record</a>`} {
-		if !page.contains(want) {
+		if !page.Contains(want) {
 			t.Errorf("bulk page lacks %s", want)
 		}
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	row := func(amount, desc, category string) map[string]string {
 		return map[string]string{"amount": amount, "description": desc, "category": category, "date": "2025-03-12", "payment_method": "Cash"}
 	}
 	good := []map[string]string{row("100", "bread", "Groceries"), row("", "", ""), row("45.50", "jeep", "Transportation"), row("60", "milk", "Groceries")}
 
-	if x := b.post(RecordBulkPath, bulkForm("forged", good...)); x.status != http.StatusForbidden {
-		t.Errorf("a wrong form token: %d", x.status)
+	if x := b.Post(RecordBulkPath, bulkForm("forged", good...)); x.Status != http.StatusForbidden {
+		t.Errorf("a wrong form token: %d", x.Status)
 	}
 	// More rows: the rows so far are kept, five blank ones added.
 	more := bulkForm(token, good...)
 	more.Set("action", "more")
-	if x := b.post(RecordBulkPath, more); x.status != http.StatusOK || !x.contains(`name="rows" value="9"`) ||
-		!x.contains(`name="items[2].description" maxlength="255" autocomplete="off" value="jeep"`) {
-		t.Errorf("add rows: %d\n%s", x.status, x.body)
+	if x := b.Post(RecordBulkPath, more); x.Status != http.StatusOK || !x.Contains(`name="rows" value="9"`) ||
+		!x.Contains(`name="items[2].description" maxlength="255" autocomplete="off" value="jeep"`) {
+		t.Errorf("add rows: %d\n%s", x.Status, x.Body)
 	}
 	// One bad row among good ones: nothing is saved, the problem is beside
 	// the row's field (row 3 is item 2, the blank row being skipped), and
 	// every row keeps what was typed.
 	bad := append([]map[string]string{}, good...)
 	bad[3] = row("0", "milk", "Yachts")
-	x := b.post(RecordBulkPath, bulkForm(token, bad...))
+	x := b.Post(RecordBulkPath, bulkForm(token, bad...))
 	body := unescaped(x)
-	if x.status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Amount must be greater than 0<`) ||
+	if x.Status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Amount must be greater than 0<`) ||
 		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved. Check expense 4 below.") || strings.Contains(body, `id="r2-amount-error"`) {
-		t.Errorf("a bad row: %d\n%s", x.status, x.body)
+		t.Errorf("a bad row: %d\n%s", x.Status, x.Body)
 	}
 	bad[3] = row("60", "milk", "Yachts") // references are checked once the shape is right
-	if x := b.post(RecordBulkPath, bulkForm(token, bad...)); x.status != http.StatusBadRequest || !x.contains(`id="r3-category-error">Category `) {
-		t.Errorf("an unknown category: %d\n%s", x.status, x.body)
+	if x := b.Post(RecordBulkPath, bulkForm(token, bad...)); x.Status != http.StatusBadRequest || !x.Contains(`id="r3-category-error">Category `) {
+		t.Errorf("an unknown category: %d\n%s", x.Status, x.Body)
 	}
-	if x := b.post(RecordBulkPath, bulkForm(token, row("", "", ""))); x.status != http.StatusBadRequest ||
-		!x.contains("Expenses must hold 1 to 100 expenses (got 0)") {
-		t.Errorf("all rows blank: %d\n%s", x.status, x.body)
+	if x := b.Post(RecordBulkPath, bulkForm(token, row("", "", ""))); x.Status != http.StatusBadRequest ||
+		!x.Contains("Expenses must hold 1 to 100 expenses (got 0)") {
+		t.Errorf("all rows blank: %d\n%s", x.Status, x.Body)
 	}
 	if n := len(expensesOf(t, env, u, "")); n != 0 {
 		t.Fatalf("refused bulk forms wrote %d expenses", n)
 	}
-	x = b.post(RecordBulkPath, bulkForm(token, good...))
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != ExpensesPath+"?notice=expenses-recorded" {
-		t.Fatalf("save: %d\n%s", x.status, x.body)
+	x = b.Post(RecordBulkPath, bulkForm(token, good...))
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != ExpensesPath+"?notice=expenses-recorded" {
+		t.Fatalf("save: %d\n%s", x.Status, x.Body)
 	}
 	var sum finance.Money
 	for _, e := range expensesOf(t, env, u, "") {
@@ -242,9 +243,9 @@ func TestExpenseSplitPage(t *testing.T) {
 	env, u, b := webApp(t)
 	e := recordedCash(t, env, u, 100000, "Mall run", "Groceries")
 	path := ExpensesPath + "/" + e.ID + "/split"
-	page := b.get(path + "?back=" + url.QueryEscape(ExpensesPath+"?search=Mall"))
-	if page.status != http.StatusOK {
-		t.Fatalf("GET split: %d\n%s", page.status, page.body)
+	page := b.Get(path + "?back=" + url.QueryEscape(ExpensesPath+"?search=Mall"))
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET split: %d\n%s", page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	for _, want := range []string{"<h1>Split expense</h1>", "must add up to ₱1,000.00", `name="rows" value="4"`,
@@ -253,7 +254,7 @@ func TestExpenseSplitPage(t *testing.T) {
 			t.Errorf("split page lacks %s", want)
 		}
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	form := func(parts ...[3]string) url.Values {
 		f := url.Values{"csrf": {token}, "rows": {fmtInt(len(parts))}, "back": {ExpensesPath + "?search=Mall"}}
 		for i, p := range parts {
@@ -263,71 +264,71 @@ func TestExpenseSplitPage(t *testing.T) {
 		}
 		return f
 	}
-	if x := b.post(path, url.Values{"rows": {"2"}}); x.status != http.StatusForbidden {
-		t.Errorf("no form token: %d", x.status)
+	if x := b.Post(path, url.Values{"rows": {"2"}}); x.Status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.Status)
 	}
-	x := b.post(path, form([3]string{"700", "Groceries", "food"}, [3]string{"", "", ""}, [3]string{"200", "Shopping", "shirt"}))
-	if x.status != http.StatusBadRequest || !x.contains(`id="parts-error">Parts must sum exactly to the expense amount 1000.00 (they sum to 900.00)<`) ||
-		!x.contains(`value="shirt"`) {
-		t.Errorf("parts short of the total: %d\n%s", x.status, x.body)
+	x := b.Post(path, form([3]string{"700", "Groceries", "food"}, [3]string{"", "", ""}, [3]string{"200", "Shopping", "shirt"}))
+	if x.Status != http.StatusBadRequest || !x.Contains(`id="parts-error">Parts must sum exactly to the expense amount 1000.00 (they sum to 900.00)<`) ||
+		!x.Contains(`value="shirt"`) {
+		t.Errorf("parts short of the total: %d\n%s", x.Status, x.Body)
 	}
-	x = b.post(path, form([3]string{"700", "Groceries", ""}, [3]string{"", "", ""}, [3]string{"300", "", "shirt"}))
-	if x.status != http.StatusBadRequest || !x.contains(`id="p2-category-error">Category is required<`) || !x.contains("Not split. Check part 3 below.") {
-		t.Errorf("a part without a category: %d\n%s", x.status, x.body)
+	x = b.Post(path, form([3]string{"700", "Groceries", ""}, [3]string{"", "", ""}, [3]string{"300", "", "shirt"}))
+	if x.Status != http.StatusBadRequest || !x.Contains(`id="p2-category-error">Category is required<`) || !x.Contains("Not split. Check part 3 below.") {
+		t.Errorf("a part without a category: %d\n%s", x.Status, x.Body)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(context.Background(), u.ID, e.ID); got.IsSplit {
 		t.Fatal("a refused split was written")
 	}
 	more := form([3]string{"700", "Groceries", ""}, [3]string{"300", "Shopping", ""})
 	more.Set("action", "more")
-	if x := b.post(path, more); x.status != http.StatusOK || !x.contains(`name="rows" value="4"`) || !x.contains(`name="parts[3].amount"`) {
-		t.Errorf("add parts: %d\n%s", x.status, x.body)
+	if x := b.Post(path, more); x.Status != http.StatusOK || !x.Contains(`name="rows" value="4"`) || !x.Contains(`name="parts[3].amount"`) {
+		t.Errorf("add parts: %d\n%s", x.Status, x.Body)
 	}
-	x = b.post(path, form([3]string{"700", "Groceries", "food"}, [3]string{"300", "Shopping", "shirt"}))
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != ExpensesPath+"?search=Mall&notice=expense-split" {
-		t.Fatalf("split: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x = b.Post(path, form([3]string{"700", "Groceries", "food"}, [3]string{"300", "Shopping", "shirt"}))
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != ExpensesPath+"?search=Mall&notice=expense-split" {
+		t.Fatalf("split: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	got, _ := env.srv.Ledger().GetExpense(context.Background(), u.ID, e.ID)
 	if !got.IsSplit || len(got.Splits) != 2 || got.Splits[1].Category != "Shopping" || got.Splits[1].Amount != 30000 || got.Category != nil {
 		t.Errorf("after split: %+v", got)
 	}
 	// Home's chart table shows the parts under their categories.
-	home := unescaped(b.get(HomePath))
+	home := unescaped(b.Get(HomePath))
 	for _, want := range []string{`<th scope="row">Groceries</th><td class="num">₱700.00</td>`, `<th scope="row">Shopping</th><td class="num">₱300.00</td>`} {
 		if !strings.Contains(home, want) {
 			t.Errorf("home lacks %s", want)
 		}
 	}
 	// Split again: the page starts from the current parts.
-	if again := b.get(path); !again.contains(`name="parts[1].amount" inputmode="decimal" autocomplete="off" value="300.00"`) {
-		t.Errorf("split page of a split expense:\n%s", again.body)
+	if again := b.Get(path); !again.Contains(`name="parts[1].amount" inputmode="decimal" autocomplete="off" value="300.00"`) {
+		t.Errorf("split page of a split expense:\n%s", again.Body)
 	}
 	// A voided expense is refused in the API's words.
 	if _, err := env.srv.Ledger().VoidExpense(context.Background(), u.ID, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	if x := b.post(path, form([3]string{"500", "Groceries", ""}, [3]string{"500", "Shopping", ""})); x.status != http.StatusBadRequest ||
-		!x.contains("Expense is voided and cannot be split") {
-		t.Errorf("split a voided expense: %d\n%s", x.status, x.body)
+	if x := b.Post(path, form([3]string{"500", "Groceries", ""}, [3]string{"500", "Shopping", ""})); x.Status != http.StatusBadRequest ||
+		!x.Contains("Expense is voided and cannot be split") {
+		t.Errorf("split a voided expense: %d\n%s", x.Status, x.Body)
 	}
 	for _, p := range []string{ExpensesPath + "/0190f1a2-0000-7000-8000-000000000000/split", ExpensesPath + "/nope/split"} {
-		if x := b.get(p); x.status != http.StatusNotFound {
-			t.Errorf("GET %s: %d", p, x.status)
+		if x := b.Get(p); x.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.Status)
 		}
 	}
 }
 
 func TestRecordSaveAndSplit(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(RecordPath)
-	x := b.post(RecordPath, url.Values{"csrf": {csrf(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
+	page := b.Get(RecordPath)
+	x := b.Post(RecordPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
 		"description": {"Market"}, "category": {"Groceries"}, "payment_method": {"Cash"}, "then": {"split"}})
 	got := expensesOf(t, env, u, "")
-	if len(got) != 1 || x.status != http.StatusSeeOther || x.header.Get("Location") != ExpensesPath+"/"+got[0].ID+"/split?notice=expense-recorded" {
-		t.Fatalf("save and split: %d to %q, %d expenses", x.status, x.header.Get("Location"), len(got))
+	if len(got) != 1 || x.Status != http.StatusSeeOther || x.Header.Get("Location") != ExpensesPath+"/"+got[0].ID+"/split?notice=expense-recorded" {
+		t.Fatalf("save and split: %d to %q, %d expenses", x.Status, x.Header.Get("Location"), len(got))
 	}
-	if next := b.get(x.header.Get("Location")); !next.contains("Expense recorded.") || !next.contains("Market") {
-		t.Errorf("split page after recording:\n%s", next.body)
+	if next := b.Get(x.Header.Get("Location")); !next.Contains("Expense recorded.") || !next.Contains("Market") {
+		t.Errorf("split page after recording:\n%s", next.Body)
 	}
 }
 
@@ -337,15 +338,15 @@ func TestExpenseEdit(t *testing.T) {
 	e := recordedCash(t, env, u, 25000, "Lunch", "Groceries")
 	path := ExpensesPath + "/" + e.ID + "/edit"
 
-	list := b.get(ExpensesPath)
+	list := b.Get(ExpensesPath)
 	for _, want := range []string{`href="/expenses/` + e.ID + `/edit?back=%2fexpenses"`, `href="/expenses/` + e.ID + `/split?back=%2fexpenses"`} {
-		if !list.contains(want) {
-			t.Errorf("the list lacks %s\n%s", want, list.body)
+		if !list.Contains(want) {
+			t.Errorf("the list lacks %s\n%s", want, list.Body)
 		}
 	}
-	page := b.get(path + "?back=" + url.QueryEscape("/expenses?page=1"))
-	if page.status != http.StatusOK {
-		t.Fatalf("GET edit: %d\n%s", page.status, page.body)
+	page := b.Get(path + "?back=" + url.QueryEscape("/expenses?page=1"))
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET edit: %d\n%s", page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	for _, want := range []string{"<h1>Edit expense</h1>", `action="/expenses/` + e.ID + `/edit"`, `value="250.00"`, `value="Lunch"`,
@@ -355,10 +356,10 @@ func TestExpenseEdit(t *testing.T) {
 			t.Errorf("edit page lacks %s", want)
 		}
 	}
-	if page.contains(`action="/record/parse"`) {
+	if page.Contains(`action="/record/parse"`) {
 		t.Error("the edit page offers the Type it box")
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	form := func() url.Values {
 		return url.Values{"csrf": {token}, "back": {"/expenses?page=1"}, "amount": {"260"}, "date": {"2025-03-11"},
 			"description": {"Lunch with Ana"}, "category": {"Food & Dining"}, "payment_method": {"Cash"}}
@@ -371,22 +372,22 @@ func TestExpenseEdit(t *testing.T) {
 	}
 	f := form()
 	f.Del("csrf")
-	if x := b.post(path, f); x.status != http.StatusForbidden {
-		t.Errorf("no form token: %d", x.status)
+	if x := b.Post(path, f); x.Status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.Status)
 	}
 	f = form()
 	f.Set("description", "")
 	f.Set("amount", "1.234")
-	x := b.post(path, f)
-	if x.status != http.StatusBadRequest || !x.contains(`id="description-error">Description is required<`) ||
-		!x.contains(`id="amount-error">Amount must be a number with at most 2 decimal places`) || !x.contains(`value="1.234"`) {
-		t.Errorf("blank description: %d\n%s", x.status, x.body)
+	x := b.Post(path, f)
+	if x.Status != http.StatusBadRequest || !x.Contains(`id="description-error">Description is required<`) ||
+		!x.Contains(`id="amount-error">Amount must be a number with at most 2 decimal places`) || !x.Contains(`value="1.234"`) {
+		t.Errorf("blank description: %d\n%s", x.Status, x.Body)
 	}
 	unchanged()
 
-	x = b.post(path, form())
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/expenses?page=1&notice=expense-updated" {
-		t.Fatalf("save: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x = b.Post(path, form())
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/expenses?page=1&notice=expense-updated" {
+		t.Fatalf("save: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, e.ID)
 	if got.Amount != 26000 || got.Description != "Lunch with Ana" || *got.Category != "Food & Dining" || got.Date != finance.NewDate(2025, 3, 11) {
@@ -400,32 +401,32 @@ func TestExpenseEdit(t *testing.T) {
 		{Amount: finance.Of(finance.Money(10000)), Category: finance.Of("Transportation")}}}); err != nil {
 		t.Fatal(err)
 	}
-	if p := b.get(path); !p.contains("Split into 2 parts") || !p.contains(`<option value="">Keep the split</option>`) {
-		t.Errorf("edit page of a split expense:\n%s", p.body)
+	if p := b.Get(path); !p.Contains("Split into 2 parts") || !p.Contains(`<option value="">Keep the split</option>`) {
+		t.Errorf("edit page of a split expense:\n%s", p.Body)
 	}
 	f = form()
 	f.Set("category", "")
 	f.Set("description", "Lunch, shared")
-	if x := b.post(path, f); x.status != http.StatusSeeOther {
-		t.Errorf("rename a split expense: %d\n%s", x.status, x.body)
+	if x := b.Post(path, f); x.Status != http.StatusSeeOther {
+		t.Errorf("rename a split expense: %d\n%s", x.Status, x.Body)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, e.ID); !got.IsSplit || got.Description != "Lunch, shared" {
 		t.Errorf("after renaming the split expense: %+v", got)
 	}
 	f.Set("amount", "300")
-	if x := b.post(path, f); x.status != http.StatusBadRequest || !x.contains("Expense is split; set category in the same request") {
-		t.Errorf("change a split expense's amount: %d\n%s", x.status, x.body)
+	if x := b.Post(path, f); x.Status != http.StatusBadRequest || !x.Contains("Expense is split; set category in the same request") {
+		t.Errorf("change a split expense's amount: %d\n%s", x.Status, x.Body)
 	}
 
 	// A voided expense is refused in the API's words.
 	if _, err := env.srv.Ledger().VoidExpense(ctx, u.ID, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	if p := b.get(path); !p.contains("is voided; it can no longer be changed") {
-		t.Errorf("edit page of a voided expense:\n%s", p.body)
+	if p := b.Get(path); !p.Contains("is voided; it can no longer be changed") {
+		t.Errorf("edit page of a voided expense:\n%s", p.Body)
 	}
-	if x := b.post(path, form()); x.status != http.StatusBadRequest || !x.contains("Expense is voided and cannot be changed") {
-		t.Errorf("edit a voided expense: %d\n%s", x.status, x.body)
+	if x := b.Post(path, form()); x.Status != http.StatusBadRequest || !x.Contains("Expense is voided and cannot be changed") {
+		t.Errorf("edit a voided expense: %d\n%s", x.Status, x.Body)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, e.ID); got.Description != "Lunch, shared" {
 		t.Errorf("a voided expense changed: %+v", got)
@@ -435,12 +436,12 @@ func TestExpenseEdit(t *testing.T) {
 	other := env.createUser(finance.PlanFree)
 	theirs := recordedCash(t, env, other, 100, "theirs", "Groceries")
 	for _, p := range []string{ExpensesPath + "/" + theirs.ID + "/edit", ExpensesPath + "/bad-id/edit"} {
-		if x := b.get(p); x.status != http.StatusNotFound {
-			t.Errorf("GET %s: %d", p, x.status)
+		if x := b.Get(p); x.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d", p, x.Status)
 		}
 	}
-	if x := b.post(ExpensesPath+"/"+theirs.ID+"/edit", form()); x.status != http.StatusNotFound {
-		t.Errorf("POST another user's expense: %d", x.status)
+	if x := b.Post(ExpensesPath+"/"+theirs.ID+"/edit", form()); x.Status != http.StatusNotFound {
+		t.Errorf("POST another user's expense: %d", x.Status)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(ctx, other.ID, theirs.ID); got.Description != "theirs" {
 		t.Errorf("another user's expense changed: %+v", got)
@@ -462,9 +463,9 @@ func TestIncomeEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := "/income/" + in.ID + "/edit"
-	page := b.get(path)
-	if page.status != http.StatusOK {
-		t.Fatalf("GET income edit: %d\n%s", page.status, page.body)
+	page := b.Get(path)
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET income edit: %d\n%s", page.Status, page.Body)
 	}
 	for _, want := range []string{"<h1>Edit income</h1>", `value="50000.00"`, `value="March pay"`, `<option value="Salary" selected>`,
 		`<option value="` + acct.ID + `" selected>Payroll</option>`, `name="back" value="/income"`, `aria-current="page">Income</a>`} {
@@ -472,25 +473,25 @@ func TestIncomeEdit(t *testing.T) {
 			t.Errorf("income edit lacks %s", want)
 		}
 	}
-	if page.contains(`name="payment_method"`) {
+	if page.Contains(`name="payment_method"`) {
 		t.Error("the income form asks for a payment method")
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	form := url.Values{"csrf": {token}, "amount": {""}, "date": {"2025-03-02"}, "description": {""}, "category": {"Salary"}, "account_id": {""}}
-	if x := b.post(path, url.Values{"amount": {"1"}}); x.status != http.StatusForbidden {
-		t.Errorf("no form token: %d", x.status)
+	if x := b.Post(path, url.Values{"amount": {"1"}}); x.Status != http.StatusForbidden {
+		t.Errorf("no form token: %d", x.Status)
 	}
-	if x := b.post(path, form); x.status != http.StatusBadRequest || !x.contains(`id="amount-error">Amount is required<`) {
-		t.Errorf("no amount: %d\n%s", x.status, x.body)
+	if x := b.Post(path, form); x.Status != http.StatusBadRequest || !x.Contains(`id="amount-error">Amount is required<`) {
+		t.Errorf("no amount: %d\n%s", x.Status, x.Body)
 	}
 	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != 5000000 {
 		t.Fatalf("a refused edit moved the balance to %s", a.CurrentBalance)
 	}
 	// A blank description and account clear them: the income leaves the account.
 	form.Set("amount", "48000")
-	x := b.post(path, form)
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/income?notice=income-updated" {
-		t.Fatalf("save: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(path, form)
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/income?notice=income-updated" {
+		t.Fatalf("save: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	got, _ := env.srv.Ledger().GetIncome(ctx, u.ID, in.ID)
 	if got.Amount != 4800000 || got.Description != nil || got.AccountID != nil || got.Date != finance.NewDate(2025, 3, 2) {
@@ -499,14 +500,14 @@ func TestIncomeEdit(t *testing.T) {
 	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != 0 {
 		t.Errorf("account balance %s after the income left it", a.CurrentBalance)
 	}
-	if list := b.get(x.header.Get("Location")); !list.contains("The income has been saved.") || !list.contains("Salary") {
-		t.Errorf("the income list after the edit:\n%s", list.body)
+	if list := b.Get(x.Header.Get("Location")); !list.Contains("The income has been saved.") || !list.Contains("Salary") {
+		t.Errorf("the income list after the edit:\n%s", list.Body)
 	}
 	if _, err := env.srv.Ledger().VoidIncome(ctx, u.ID, in.ID); err != nil {
 		t.Fatal(err)
 	}
-	if x := b.post(path, form); x.status != http.StatusBadRequest || !x.contains("Income is voided and cannot be changed") {
-		t.Errorf("edit voided income: %d\n%s", x.status, x.body)
+	if x := b.Post(path, form); x.Status != http.StatusBadRequest || !x.Contains("Income is voided and cannot be changed") {
+		t.Errorf("edit voided income: %d\n%s", x.Status, x.Body)
 	}
 }
 
@@ -529,22 +530,22 @@ func TestExpenseEditBilledAndArchived(t *testing.T) {
 	}
 	setCardRowStatus(t, env, u.ID, *bought.CardTransactionID, finance.CardBilled)
 	path := ExpensesPath + "/" + bought.ID + "/edit"
-	page := b.get(path)
-	if !page.contains(`<option value="`+card.ID+`" selected>Visa`) || !page.contains(`value="Credit Card" checked`) {
-		t.Fatalf("edit page of a card purchase:\n%s", page.body)
+	page := b.Get(path)
+	if !page.Contains(`<option value="`+card.ID+`" selected>Visa`) || !page.Contains(`value="Credit Card" checked`) {
+		t.Fatalf("edit page of a card purchase:\n%s", page.Body)
 	}
-	form := url.Values{"csrf": {csrf(t, page)}, "amount": {"1300"}, "date": {"2025-03-10"}, "description": {"Running shoes"},
+	form := url.Values{"csrf": {testkit.CSRF(t, page)}, "amount": {"1300"}, "date": {"2025-03-10"}, "description": {"Running shoes"},
 		"category": {"Shopping"}, "payment_method": {"Credit Card"}, "credit_card_id": {card.ID}}
-	if x := b.post(path, form); x.status != http.StatusBadRequest ||
+	if x := b.Post(path, form); x.Status != http.StatusBadRequest ||
 		!strings.Contains(unescaped(x), "Expense's card transaction is billed; its amount, date and payment method can no longer change") {
-		t.Errorf("change a billed purchase's amount: %d\n%s", x.status, x.body)
+		t.Errorf("change a billed purchase's amount: %d\n%s", x.Status, x.Body)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, bought.ID); got.Amount != 120000 || got.Description != "Shoes" {
 		t.Fatalf("a refused edit changed the purchase: %+v", got)
 	}
 	form.Set("amount", "1200.00")
-	if x := b.post(path, form); x.status != http.StatusSeeOther {
-		t.Fatalf("rename a billed purchase: %d\n%s", x.status, x.body)
+	if x := b.Post(path, form); x.Status != http.StatusSeeOther {
+		t.Fatalf("rename a billed purchase: %d\n%s", x.Status, x.Body)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, bought.ID); got.Description != "Running shoes" || *got.CardTransactionStatus != finance.CardBilled {
 		t.Errorf("after renaming: %+v", got)
@@ -565,14 +566,14 @@ func TestExpenseEditBilledAndArchived(t *testing.T) {
 		t.Fatal(err)
 	}
 	path = ExpensesPath + "/" + paid.ID + "/edit"
-	page = b.get(path)
-	if !page.contains(`<option value="` + acct.ID + `" selected>Old bank (archived)`) {
-		t.Fatalf("the archived account is not in the picker:\n%s", page.body)
+	page = b.Get(path)
+	if !page.Contains(`<option value="` + acct.ID + `" selected>Old bank (archived)`) {
+		t.Fatalf("the archived account is not in the picker:\n%s", page.Body)
 	}
-	x := b.post(path, url.Values{"csrf": {csrf(t, page)}, "amount": {"50.00"}, "date": {"2025-03-10"}, "description": {"Bank fee"},
+	x := b.Post(path, url.Values{"csrf": {testkit.CSRF(t, page)}, "amount": {"50.00"}, "date": {"2025-03-10"}, "description": {"Bank fee"},
 		"category": {"Miscellaneous"}, "payment_method": {"Account Debit"}, "account_id": {acct.ID}})
-	if x.status != http.StatusSeeOther {
-		t.Fatalf("rename an expense paid from an archived account: %d\n%s", x.status, x.body)
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("rename an expense paid from an archived account: %d\n%s", x.Status, x.Body)
 	}
 	if got, _ := env.srv.Ledger().GetExpense(ctx, u.ID, paid.ID); got.Description != "Bank fee" || got.AccountID == nil || *got.AccountID != acct.ID {
 		t.Errorf("after renaming: %+v", got)
@@ -585,17 +586,17 @@ func TestRecordPagesNeedSignIn(t *testing.T) {
 	e := recordedCash(t, env, u, 1000, "Tea", "Groceries")
 	b := env.browser(t)
 	for _, path := range []string{RecordBulkPath, ExpensesPath + "/" + e.ID + "/edit", ExpensesPath + "/" + e.ID + "/split", "/income/" + e.ID + "/edit"} {
-		x := b.get(path)
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Get(path)
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	form := url.Values{"rows": {"2"}, "items[0].amount": {"5"}, "items[0].description": {"x"}, "items[0].category": {"Groceries"},
 		"items[0].payment_method": {"Cash"}, "items[0].date": {"2025-03-01"}, "text": {"tea 5"}, "amount": {"5"}, "description": {"x"},
 		"parts[0].amount": {"5"}, "parts[0].category": {"Groceries"}, "parts[1].amount": {"5"}, "parts[1].category": {"Groceries"}}
 	for _, path := range []string{RecordBulkPath, RecordParsePath, ExpensesPath + "/" + e.ID + "/edit", ExpensesPath + "/" + e.ID + "/split"} {
-		if x := b.post(path, form); x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		if x := b.Post(path, form); x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	if got := expensesOf(t, env, u, ""); len(got) != 1 || got[0].Description != "Tea" || got[0].IsSplit {

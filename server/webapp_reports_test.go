@@ -14,17 +14,18 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // reportsApp is a signed-in Pro user (so the API can be asked too) with
 // expenses and income over the months around the pinned 15 March 2025.
-func reportsApp(t *testing.T) (*testEnv, finance.User, *browser) {
+func reportsApp(t *testing.T) (*testEnv, finance.User, *testkit.Browser) {
 	t.Helper()
 	env := newTestEnv(t)
 	env.srv.Ledger().SetClock(func() time.Time { return webAppNow })
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 	addExpense(t, env, u, 10000, finance.NewDate(2025, 1, 20), "Groceries", "January shop")
 	addExpense(t, env, u, 25050, finance.NewDate(2025, 3, 14), "Food & Dining", "Lunch with Ana")
 	addExpense(t, env, u, 4950, finance.NewDate(2025, 3, 2), "Transportation", "Taxi")
@@ -65,11 +66,11 @@ func reportsApp(t *testing.T) (*testEnv, finance.User, *browser) {
 
 // tableRows returns the cells of the rows of the table with id, body and
 // foot, as text.
-func tableRows(t *testing.T, x exchange, id string) [][]string {
+func tableRows(t *testing.T, x testkit.Exchange, id string) [][]string {
 	t.Helper()
-	table := regexp.MustCompile(`(?s)<table id="` + id + `">.*?</table>`).FindString(string(x.body))
+	table := regexp.MustCompile(`(?s)<table id="` + id + `">.*?</table>`).FindString(string(x.Body))
 	if table == "" {
-		t.Fatalf("no table #%s in\n%s", id, x.body)
+		t.Fatalf("no table #%s in\n%s", id, x.Body)
 	}
 	table = table[strings.Index(table, "</thead>"):]
 	var out [][]string
@@ -93,12 +94,12 @@ func apiReport(t *testing.T, env *testEnv, u finance.User, pathAndQuery string, 
 
 func TestReportsList(t *testing.T) {
 	_, _, b := reportsApp(t)
-	x := b.get(ReportsPath)
-	if x.status != http.StatusOK || !x.contains(`aria-current="page">Reports</a>`) {
-		t.Fatalf("GET /reports: %d\n%s", x.status, x.body)
+	x := b.Get(ReportsPath)
+	if x.Status != http.StatusOK || !x.Contains(`aria-current="page">Reports</a>`) {
+		t.Fatalf("GET /reports: %d\n%s", x.Status, x.Body)
 	}
 	checkPageHeaders(t, x)
-	got := regexp.MustCompile(`<a href="/reports/([a-z-]+)">`).FindAllStringSubmatch(string(x.body), -1)
+	got := regexp.MustCompile(`<a href="/reports/([a-z-]+)">`).FindAllStringSubmatch(string(x.Body), -1)
 	var names []string
 	for _, m := range got {
 		names = append(names, m[1])
@@ -127,9 +128,9 @@ func TestEveryReportPage(t *testing.T) {
 	}
 	for _, name := range finance.ReportNames() {
 		t.Run(name, func(t *testing.T) {
-			x := b.get(ReportsPath + "/" + name)
-			if x.status != http.StatusOK {
-				t.Fatalf("%d\n%s", x.status, x.body)
+			x := b.Get(ReportsPath + "/" + name)
+			if x.Status != http.StatusOK {
+				t.Fatalf("%d\n%s", x.Status, x.Body)
 			}
 			checkPageHeaders(t, x)
 			body := unescaped(x)
@@ -139,13 +140,13 @@ func TestEveryReportPage(t *testing.T) {
 					t.Errorf("page lacks %q", want)
 				}
 			}
-			c := b.get(ReportsPath + "/" + name + ".csv")
-			if c.status != http.StatusOK || c.header.Get("Content-Type") != "text/csv; charset=utf-8" ||
-				!strings.HasPrefix(c.header.Get("Content-Disposition"), `attachment; filename="`+name+"-2025-03-") {
-				t.Fatalf("CSV: %d %v\n%s", c.status, c.header, c.body)
+			c := b.Get(ReportsPath + "/" + name + ".csv")
+			if c.Status != http.StatusOK || c.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+				!strings.HasPrefix(c.Header.Get("Content-Disposition"), `attachment; filename="`+name+"-2025-03-") {
+				t.Fatalf("CSV: %d %v\n%s", c.Status, c.Header, c.Body)
 			}
-			if _, err := csv.NewReader(strings.NewReader(string(c.body))).ReadAll(); err != nil || !c.contains(lines[name]) {
-				t.Errorf("CSV lacks %q (%v):\n%s", lines[name], err, c.body)
+			if _, err := csv.NewReader(strings.NewReader(string(c.Body))).ReadAll(); err != nil || !c.Contains(lines[name]) {
+				t.Errorf("CSV lacks %q (%v):\n%s", lines[name], err, c.Body)
 			}
 		})
 	}
@@ -155,9 +156,9 @@ func TestReportRangeAndCSV(t *testing.T) {
 	env, u, b := reportsApp(t)
 
 	// Without a range the API's default, the current month, fills the form.
-	def := b.get(ReportsPath + "/" + finance.ReportIncomeVsExpenses)
+	def := b.Get(ReportsPath + "/" + finance.ReportIncomeVsExpenses)
 	for _, want := range []string{`name="dateFrom" value="2025-03-01"`, `name="dateTo" value="2025-03-31"`, `<option value="month" selected>`} {
-		if !def.contains(want) {
+		if !def.Contains(want) {
 			t.Errorf("default form lacks %s", want)
 		}
 	}
@@ -166,9 +167,9 @@ func TestReportRangeAndCSV(t *testing.T) {
 	const q = "?dateFrom=2025-01-01&dateTo=2025-03-31&granularity=month"
 	var api finance.IncomeVsExpensesReport
 	apiReport(t, env, u, finance.ReportIncomeVsExpenses+q, &api)
-	x := b.get(ReportsPath + "/" + finance.ReportIncomeVsExpenses + q)
-	if x.status != http.StatusOK {
-		t.Fatalf("%d\n%s", x.status, x.body)
+	x := b.Get(ReportsPath + "/" + finance.ReportIncomeVsExpenses + q)
+	if x.Status != http.StatusOK {
+		t.Fatalf("%d\n%s", x.Status, x.Body)
 	}
 	show := newDisplay(finance.AppSettings{Currency: "PHP"}, finance.NewDate(2025, 3, 15))
 	var wantRows [][]string
@@ -187,14 +188,14 @@ func TestReportRangeAndCSV(t *testing.T) {
 	if diff := cmp.Diff([]string{"Mar 2025", "₱30,000.00", "₱1,500.00", "₱28,500.00"}, wantRows[2]); diff != "" {
 		t.Errorf("March (-want +got):\n%s", diff)
 	}
-	if !x.contains(`href="/reports/income-vs-expenses.csv?dateFrom=2025-01-01&amp;dateTo=2025-03-31&amp;granularity=month" download>`) ||
+	if !x.Contains(`href="/reports/income-vs-expenses.csv?dateFrom=2025-01-01&amp;dateTo=2025-03-31&amp;granularity=month" download>`) ||
 		!strings.Contains(unescaped(x), "<dt>Savings rate</dt><dd>94.67%</dd>") {
-		t.Errorf("page lacks the CSV link with its range, or the savings rate:\n%s", x.body)
+		t.Errorf("page lacks the CSV link with its range, or the savings rate:\n%s", x.Body)
 	}
-	c := b.get(ReportsPath + "/" + finance.ReportIncomeVsExpenses + ".csv" + strings.TrimPrefix(q, ""))
-	if c.status != http.StatusOK || string(c.body) != wantCSV ||
-		c.header.Get("Content-Disposition") != `attachment; filename="income-vs-expenses-2025-01-01-to-2025-03-31.csv"` {
-		t.Errorf("CSV: %d %v\n%s\nwant\n%s", c.status, c.header, c.body, wantCSV)
+	c := b.Get(ReportsPath + "/" + finance.ReportIncomeVsExpenses + ".csv" + strings.TrimPrefix(q, ""))
+	if c.Status != http.StatusOK || string(c.Body) != wantCSV ||
+		c.Header.Get("Content-Disposition") != `attachment; filename="income-vs-expenses-2025-01-01-to-2025-03-31.csv"` {
+		t.Errorf("CSV: %d %v\n%s\nwant\n%s", c.Status, c.Header, c.Body, wantCSV)
 	}
 
 	// Problems of the range are shown next to the field, in the API's words; nothing else is shown.
@@ -209,25 +210,25 @@ func TestReportRangeAndCSV(t *testing.T) {
 		{finance.ReportSpendingByCategory, "?payment_method=Cheque", `id="method-error">Payment method must be one of: Cash, Account Debit, Credit Card<`},
 		{finance.ReportBudgetVsActual, "?dateFrom=2025-02-01&dateTo=2025-01-31", "Validation failed: dateFrom must not be after dateTo."},
 	} {
-		x := b.get(ReportsPath + "/" + tc.name + tc.query)
-		if x.status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.contains("-table\">") || x.contains("Download CSV") {
-			t.Errorf("%s%s: %d, want 400 with %q and no figures\n%s", tc.name, tc.query, x.status, tc.want, x.body)
+		x := b.Get(ReportsPath + "/" + tc.name + tc.query)
+		if x.Status != http.StatusBadRequest || !strings.Contains(unescaped(x), tc.want) || x.Contains("-table\">") || x.Contains("Download CSV") {
+			t.Errorf("%s%s: %d, want 400 with %q and no figures\n%s", tc.name, tc.query, x.Status, tc.want, x.Body)
 		}
-		if c := b.get(ReportsPath + "/" + tc.name + ".csv" + tc.query); c.status != http.StatusBadRequest || c.header.Get("Content-Disposition") != "" {
-			t.Errorf("%s.csv%s: %d %v, want a refusal", tc.name, tc.query, c.status, c.header)
+		if c := b.Get(ReportsPath + "/" + tc.name + ".csv" + tc.query); c.Status != http.StatusBadRequest || c.Header.Get("Content-Disposition") != "" {
+			t.Errorf("%s.csv%s: %d %v, want a refusal", tc.name, tc.query, c.Status, c.Header)
 		}
 	}
-	if x := b.get(ReportsPath + "/profit"); x.status != http.StatusNotFound || !x.contains("Report not found") {
-		t.Errorf("an unknown report: %d\n%s", x.status, x.body)
+	if x := b.Get(ReportsPath + "/profit"); x.Status != http.StatusNotFound || !x.Contains("Report not found") {
+		t.Errorf("an unknown report: %d\n%s", x.Status, x.Body)
 	}
-	if x := b.get(ReportsPath + "/profit.csv"); x.status != http.StatusNotFound {
-		t.Errorf("an unknown report's CSV: %d", x.status)
+	if x := b.Get(ReportsPath + "/profit.csv"); x.Status != http.StatusNotFound {
+		t.Errorf("an unknown report's CSV: %d", x.Status)
 	}
 	// The filters of spending-by-category narrow it as the API does.
-	f := b.get(ReportsPath + "/" + finance.ReportSpendingByCategory + "?payment_method=Credit+Card")
-	if f.status != http.StatusOK || !f.contains(`<option value="Credit Card" selected>`) || f.contains("Food &amp; Dining</th>") ||
-		!strings.Contains(unescaped(f), "<dt>Total spending</dt><dd>₱1,200.00</dd>") || !f.contains(`<th scope="row">Shopping</th>`) {
-		t.Errorf("filtered by card: %d\n%s", f.status, f.body)
+	f := b.Get(ReportsPath + "/" + finance.ReportSpendingByCategory + "?payment_method=Credit+Card")
+	if f.Status != http.StatusOK || !f.Contains(`<option value="Credit Card" selected>`) || f.Contains("Food &amp; Dining</th>") ||
+		!strings.Contains(unescaped(f), "<dt>Total spending</dt><dd>₱1,200.00</dd>") || !f.Contains(`<th scope="row">Shopping</th>`) {
+		t.Errorf("filtered by card: %d\n%s", f.Status, f.Body)
 	}
 }
 
@@ -253,11 +254,11 @@ func TestReportLinkWithUnusedParameters(t *testing.T) {
 		{finance.ReportSpendingTrend, "?evil=%3Cb%3Ecall+us%3C%2Fb%3E&sortBy=date", "2 unknown parameters",
 			[]string{`<option value="month" selected>`, `id="trend-table"`}},
 	} {
-		x := b.get(ReportsPath + "/" + tc.name + tc.query)
+		x := b.Get(ReportsPath + "/" + tc.name + tc.query)
 		body := unescaped(x)
-		if x.status != http.StatusOK || !strings.Contains(body, leftOut+tc.notice+".</p>") ||
-			x.contains("evil") || x.contains("call us") || x.contains(`class="alert"`) {
-			t.Errorf("%s%s: %d, want the report and a notice leaving out %s\n%s", tc.name, tc.query, x.status, tc.notice, x.body)
+		if x.Status != http.StatusOK || !strings.Contains(body, leftOut+tc.notice+".</p>") ||
+			x.Contains("evil") || x.Contains("call us") || x.Contains(`class="alert"`) {
+			t.Errorf("%s%s: %d, want the report and a notice leaving out %s\n%s", tc.name, tc.query, x.Status, tc.notice, x.Body)
 			continue
 		}
 		for _, want := range tc.want {
@@ -266,30 +267,30 @@ func TestReportLinkWithUnusedParameters(t *testing.T) {
 			}
 		}
 		// The download link carries only what the report reads.
-		if x.contains(".csv?") && (x.contains("granularity=week") || x.contains("category=Food")) {
-			t.Errorf("%s: the CSV link keeps a parameter the report does not use\n%s", tc.name, x.body)
+		if x.Contains(".csv?") && (x.Contains("granularity=week") || x.Contains("category=Food")) {
+			t.Errorf("%s: the CSV link keeps a parameter the report does not use\n%s", tc.name, x.Body)
 		}
-		if c := b.get(ReportsPath + "/" + tc.name + ".csv" + tc.query); c.status != http.StatusOK || c.header.Get("Content-Type") != "text/csv; charset=utf-8" {
-			t.Errorf("%s.csv%s: %d\n%s", tc.name, tc.query, c.status, c.body)
+		if c := b.Get(ReportsPath + "/" + tc.name + ".csv" + tc.query); c.Status != http.StatusOK || c.Header.Get("Content-Type") != "text/csv; charset=utf-8" {
+			t.Errorf("%s.csv%s: %d\n%s", tc.name, tc.query, c.Status, c.Body)
 		}
 	}
 	// budget-vs-actual reads a range as the API does: the month holding dateTo.
-	x := b.get(ReportsPath + "/" + finance.ReportBudgetVsActual + "?dateFrom=2025-02-01&dateTo=2025-02-28")
-	if x.status != http.StatusOK || !x.contains(`name="month" value="2025-02"`) || x.contains(leftOut) ||
-		!x.contains(`href="/reports/budget-vs-actual.csv?dateFrom=2025-02-01&amp;dateTo=2025-02-28" download>`) {
-		t.Errorf("budget-vs-actual over February: %d\n%s", x.status, x.body)
+	x := b.Get(ReportsPath + "/" + finance.ReportBudgetVsActual + "?dateFrom=2025-02-01&dateTo=2025-02-28")
+	if x.Status != http.StatusOK || !x.Contains(`name="month" value="2025-02"`) || x.Contains(leftOut) ||
+		!x.Contains(`href="/reports/budget-vs-actual.csv?dateFrom=2025-02-01&amp;dateTo=2025-02-28" download>`) {
+		t.Errorf("budget-vs-actual over February: %d\n%s", x.Status, x.Body)
 	}
 	// Without unused parameters there is no notice.
-	if x := b.get(ReportsPath + "/" + finance.ReportNetWorth); x.status != http.StatusOK || x.contains(leftOut) {
-		t.Errorf("net worth without parameters: %d\n%s", x.status, x.body)
+	if x := b.Get(ReportsPath + "/" + finance.ReportNetWorth); x.Status != http.StatusOK || x.Contains(leftOut) {
+		t.Errorf("net worth without parameters: %d\n%s", x.Status, x.Body)
 	}
 }
 
 func TestHomeTrends(t *testing.T) {
 	env, u, b := reportsApp(t)
-	x := b.get(HomePath + "?month=2025-03")
-	if x.status != http.StatusOK {
-		t.Fatalf("%d\n%s", x.status, x.body)
+	x := b.Get(HomePath + "?month=2025-03")
+	if x.Status != http.StatusOK {
+		t.Fatalf("%d\n%s", x.Status, x.Body)
 	}
 	var trend finance.SpendingTrendReport
 	apiReport(t, env, u, finance.ReportSpendingTrend+"?dateFrom=2024-04-01&dateTo=2025-03-31", &trend)
@@ -325,8 +326,8 @@ func TestHomeTrends(t *testing.T) {
 		}
 	}
 	// Another month moves the window.
-	if y := b.get(HomePath + "?month=2024-03"); !strings.Contains(unescaped(y), "Spending, April 2023 to March 2024") ||
+	if y := b.Get(HomePath + "?month=2024-03"); !strings.Contains(unescaped(y), "Spending, April 2023 to March 2024") ||
 		tableRows(t, y, "trend-table")[11][1] != "₱777.00" {
-		t.Errorf("March 2024's window:\n%s", y.body)
+		t.Errorf("March 2024's window:\n%s", y.Body)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // forged are the two ways a form token is missing or wrong; every settings
@@ -34,44 +35,44 @@ func TestWebSettingsNeedSignIn(t *testing.T) {
 	env.createUser(finance.PlanFree)
 	b := env.browser(t)
 	for _, path := range []string{SettingsPath, ProfilePath, PasswordPath, AppSettingsPath, CategoriesPath, BudgetsPath} {
-		x := b.get(path)
+		x := b.Get(path)
 		wantRedirect(t, "GET "+path+" signed out", x, LoginPath+"?next="+url.QueryEscape(path))
 	}
 	const id = "0190f1a2-0000-7000-8000-000000000000"
 	for _, path := range []string{ProfilePath + "/picture", ProfilePath + "/picture-url", ProfilePath + "/picture-remove", PasswordPath,
 		AppSettingsPath, CategoriesPath, CategoriesPath + "/" + id, CategoriesPath + "/" + id + "/archive",
 		CategoriesPath + "/" + id + "/unarchive", BudgetsPath} {
-		x := b.post(path, url.Values{"name": {"x"}})
-		if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Post(path, url.Values{"name": {"x"}})
+		if x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 }
 
 func TestSettingsHubAndNavigation(t *testing.T) {
 	_, _, b := webApp(t)
-	hub := b.get(SettingsPath)
+	hub := b.Get(SettingsPath)
 	wantPage(t, "hub", hub, http.StatusOK, `<h1>Settings</h1>`, `aria-current="page">Settings</a>`)
 	checkPageHeaders(t, hub)
 	for _, path := range []string{ProfilePath, PasswordPath, AppSettingsPath, CategoriesPath, BudgetsPath, APIKeysPath,
 		ConnectedAppPath, "/settings/messaging"} {
-		if !hub.contains(`href="` + path + `"`) {
+		if !hub.Contains(`href="` + path + `"`) {
 			t.Errorf("the hub does not link %s", path)
 		}
 	}
 	// One Settings link in the navigation, current on every settings page.
-	nav := regexp.MustCompile(`(?s)<nav class="nav".*?</nav>`).FindString(string(hub.body))
+	nav := regexp.MustCompile(`(?s)<nav class="nav".*?</nav>`).FindString(string(hub.Body))
 	for _, gone := range []string{">API keys<", ">Connected apps<", ">Messaging<"} {
 		if strings.Contains(nav, gone) {
 			t.Errorf("the navigation still has %s", gone)
 		}
 	}
 	for _, path := range []string{ProfilePath, PasswordPath, AppSettingsPath, CategoriesPath, BudgetsPath, APIKeysPath, "/settings/messaging"} {
-		x := b.get(path)
+		x := b.Get(path)
 		wantPage(t, path, x, http.StatusOK, `<a href="/settings" aria-current="page">Settings</a>`)
 		checkPageHeaders(t, x)
 	}
-	if home := b.get(HomePath); home.contains(`aria-current="page">Settings`) {
+	if home := b.Get(HomePath); home.Contains(`aria-current="page">Settings`) {
 		t.Error("Settings is current on Home")
 	}
 }
@@ -113,41 +114,41 @@ func TestProfilePage(t *testing.T) {
 		names, _ := filepath.Glob(filepath.Join(env.srv.pictureDir(), "*"))
 		return names
 	}
-	page := b.get(ProfilePath)
+	page := b.Get(ProfilePath)
 	wantPage(t, "profile", page, http.StatusOK, "<h1>Profile</h1>", u.Email, "Test User", `enctype="multipart/form-data"`)
-	if page.contains(`<img class="avatar"`) || page.contains("Remove picture") {
+	if page.Contains(`<img class="avatar"`) || page.Contains("Remove picture") {
 		t.Error("a picture is shown before there is one")
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 
 	// The name: refused over 100 characters, nothing changed; then saved.
 	for name, f := range forged(url.Values{"name": {"Ana"}}) {
-		if x := b.post(ProfilePath, f); x.status != http.StatusForbidden {
-			t.Errorf("name with %s: %d", name, x.status)
+		if x := b.Post(ProfilePath, f); x.Status != http.StatusForbidden {
+			t.Errorf("name with %s: %d", name, x.Status)
 		}
 	}
 	long := strings.Repeat("é", 101)
-	wantPage(t, "a long name", b.post(ProfilePath, url.Values{"csrf": {token}, "name": {long}}), http.StatusBadRequest,
+	wantPage(t, "a long name", b.Post(ProfilePath, url.Values{"csrf": {token}, "name": {long}}), http.StatusBadRequest,
 		`id="name-error">Name must be at most 100 characters<`, `value="`+long+`"`)
 	if a := account(); a.Name != "Test User" {
 		t.Fatalf("a refused name was saved: %q", a.Name)
 	}
-	wantRedirect(t, "name", b.post(ProfilePath, url.Values{"csrf": {token}, "name": {"  Ana Reyes "}}), ProfilePath+"?notice=profile-saved")
+	wantRedirect(t, "name", b.Post(ProfilePath, url.Values{"csrf": {token}, "name": {"  Ana Reyes "}}), ProfilePath+"?notice=profile-saved")
 	if a := account(); a.Name != "Ana Reyes" {
 		t.Errorf("after saving the name: %q", a.Name)
 	}
-	wantPage(t, "profile with the new name", b.get(ProfilePath+"?notice=profile-saved"), http.StatusOK,
+	wantPage(t, "profile with the new name", b.Get(ProfilePath+"?notice=profile-saved"), http.StatusOK,
 		"<dd>Ana Reyes</dd>", `name="name" maxlength="100" value="Ana Reyes"`, "Your profile has been saved.")
 
-	upload := func(token string, data []byte) exchange {
+	upload := func(token string, data []byte) testkit.Exchange {
 		body, ct := pagePictureForm(t, token, data)
-		return b.send(http.MethodPost, ProfilePath+"/picture", body, ct)
+		return b.Send(http.MethodPost, ProfilePath+"/picture", body, ct)
 	}
 
 	// Refused: no token, a wrong one, a file that is not an image, one too large. Nothing is stored.
 	for name, tok := range map[string]string{"no form token": "", "a wrong form token": "forged"} {
-		if x := upload(tok, pngBytes(100)); x.status != http.StatusForbidden {
-			t.Errorf("upload with %s: %d, want 403", name, x.status)
+		if x := upload(tok, pngBytes(100)); x.Status != http.StatusForbidden {
+			t.Errorf("upload with %s: %d, want 403", name, x.Status)
 		}
 	}
 	wantPage(t, "a GIF", upload(token, gifBytes), http.StatusBadRequest,
@@ -165,41 +166,41 @@ func TestProfilePage(t *testing.T) {
 		t.Fatalf("after the upload: %+v, files %v", a.ProfilePicture, uploads())
 	}
 	src := ProfilePicturesPath + "/" + *a.File
-	shown := b.get(ProfilePath + "?notice=picture-changed")
+	shown := b.Get(ProfilePath + "?notice=picture-changed")
 	wantPage(t, "profile with a picture", shown, http.StatusOK, `<img class="avatar" src="`+src+`"`,
 		"Your profile picture has been changed.", "Remove picture")
-	if img := b.get(src); img.status != http.StatusOK || img.header.Get("Content-Type") != "image/png" || !bytes.Equal(img.body, png) {
-		t.Errorf("the picture is not served at %s: %d %s", src, img.status, img.header.Get("Content-Type"))
+	if img := b.Get(src); img.Status != http.StatusOK || img.Header.Get("Content-Type") != "image/png" || !bytes.Equal(img.Body, png) {
+		t.Errorf("the picture is not served at %s: %d %s", src, img.Status, img.Header.Get("Content-Type"))
 	}
 
 	// An https URL replaces the upload, whose file is deleted; an http one is refused next to the field.
 	for name, f := range forged(url.Values{"url": {"https://example.com/me.png"}}) {
-		if x := b.post(ProfilePath+"/picture-url", f); x.status != http.StatusForbidden {
-			t.Errorf("picture URL with %s: %d", name, x.status)
+		if x := b.Post(ProfilePath+"/picture-url", f); x.Status != http.StatusForbidden {
+			t.Errorf("picture URL with %s: %d", name, x.Status)
 		}
 	}
-	wantPage(t, "an http URL", b.post(ProfilePath+"/picture-url", url.Values{"csrf": {token}, "url": {"http://example.com/me.png"}}),
+	wantPage(t, "an http URL", b.Post(ProfilePath+"/picture-url", url.Values{"csrf": {token}, "url": {"http://example.com/me.png"}}),
 		http.StatusBadRequest, `id="url-error">URL must be an absolute https URL<`, `value="http://example.com/me.png"`)
 	if got := account(); got.File == nil || *got.File != *a.File {
 		t.Fatalf("a refused URL changed the picture: %+v", got.ProfilePicture)
 	}
-	wantRedirect(t, "an https URL", b.post(ProfilePath+"/picture-url", url.Values{"csrf": {token}, "url": {"https://example.com/me.png"}}),
+	wantRedirect(t, "an https URL", b.Post(ProfilePath+"/picture-url", url.Values{"csrf": {token}, "url": {"https://example.com/me.png"}}),
 		ProfilePath+"?notice=picture-changed")
 	if got := account(); got.File != nil || got.URL == nil || *got.URL != "https://example.com/me.png" || len(uploads()) != 0 {
 		t.Fatalf("after the URL: %+v, files %v", got.ProfilePicture, uploads())
 	}
-	linked := b.get(ProfilePath)
+	linked := b.Get(ProfilePath)
 	wantPage(t, "profile with an external picture", linked, http.StatusOK, `href="https://example.com/me.png"`)
-	if linked.contains("<img class=\"avatar\"") {
+	if linked.Contains("<img class=\"avatar\"") {
 		t.Error("an external picture is loaded by the page")
 	}
 
 	for name, f := range forged(nil) {
-		if x := b.post(ProfilePath+"/picture-remove", f); x.status != http.StatusForbidden {
-			t.Errorf("remove with %s: %d", name, x.status)
+		if x := b.Post(ProfilePath+"/picture-remove", f); x.Status != http.StatusForbidden {
+			t.Errorf("remove with %s: %d", name, x.Status)
 		}
 	}
-	wantRedirect(t, "remove", b.post(ProfilePath+"/picture-remove", url.Values{"csrf": {token}}), ProfilePath+"?notice=picture-changed")
+	wantRedirect(t, "remove", b.Post(ProfilePath+"/picture-remove", url.Values{"csrf": {token}}), ProfilePath+"?notice=picture-changed")
 	if got := account(); got.File != nil || got.URL != nil {
 		t.Errorf("after removing: %+v", got.ProfilePicture)
 	}
@@ -209,13 +210,13 @@ func TestPasswordPage(t *testing.T) {
 	env, u, b := webApp(t)
 	ctx := context.Background()
 	elsewhere := env.browser(t)
-	elsewhere.signIn(u)
+	elsewhere.SignIn(u)
 	token := env.login(u)
-	page := b.get(PasswordPath)
+	page := b.Get(PasswordPath)
 	wantPage(t, "password", page, http.StatusOK, "<h1>Password</h1>", `autocomplete="current-password"`, "You stay signed in here")
-	tok := csrf(t, page)
+	tok := testkit.CSRF(t, page)
 	valid := func() url.Values {
-		return url.Values{"csrf": {tok}, "current_password": {testPassword}, "new_password": {newPassword},
+		return url.Values{"csrf": {tok}, "current_password": {testkit.Password}, "new_password": {newPassword},
 			"new_password_confirm": {newPassword}}
 	}
 	passwordIs := func(name, pw string) {
@@ -225,8 +226,8 @@ func TestPasswordPage(t *testing.T) {
 		}
 	}
 	for name, f := range forged(valid()) {
-		if x := b.post(PasswordPath, f); x.status != http.StatusForbidden {
-			t.Errorf("change with %s: %d", name, x.status)
+		if x := b.Post(PasswordPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("change with %s: %d", name, x.Status)
 		}
 	}
 	refused := []struct {
@@ -239,7 +240,10 @@ func TestPasswordPage(t *testing.T) {
 		{"no current password", func(f url.Values) { f.Set("current_password", "") }, `id="current_password-error">Current password is required<`},
 		{"too short", func(f url.Values) { f.Set("new_password", "short"); f.Set("new_password_confirm", "short") },
 			`id="new_password-error">New password must be 8 to 128 characters<`},
-		{"the same as before", func(f url.Values) { f.Set("new_password", testPassword); f.Set("new_password_confirm", testPassword) },
+		{"the same as before", func(f url.Values) {
+			f.Set("new_password", testkit.Password)
+			f.Set("new_password_confirm", testkit.Password)
+		},
 			`id="new_password-error">New password must differ from the current password<`},
 		{"a different confirmation", func(f url.Values) { f.Set("new_password_confirm", newPassword+"x") },
 			`id="new_password_confirm-error">This must repeat the new password<`},
@@ -247,23 +251,23 @@ func TestPasswordPage(t *testing.T) {
 	for _, tc := range refused {
 		f := valid()
 		tc.edit(f)
-		x := b.post(PasswordPath, f)
+		x := b.Post(PasswordPath, f)
 		wantPage(t, tc.name, x, http.StatusBadRequest, tc.want, "The password was not changed.")
-		if x.contains(newPassword) || x.contains(testPassword) {
+		if x.Contains(newPassword) || x.Contains(testkit.Password) {
 			t.Errorf("%s: a password is put back into the page", tc.name)
 		}
-		passwordIs(tc.name, testPassword)
+		passwordIs(tc.name, testkit.Password)
 	}
 
-	wantRedirect(t, "change", b.post(PasswordPath, valid()), PasswordPath+"?notice=password-changed")
+	wantRedirect(t, "change", b.Post(PasswordPath, valid()), PasswordPath+"?notice=password-changed")
 	passwordIs("after the change", newPassword)
-	if _, err := env.auth.Login(ctx, u.Email, testPassword); !errors.Is(err, auth.ErrUnauthenticated) {
+	if _, err := env.auth.Login(ctx, u.Email, testkit.Password); !errors.Is(err, auth.ErrUnauthenticated) {
 		t.Errorf("the old password still signs in: %v", err)
 	}
 	// This browser stays signed in; the other one and the old access token are signed out.
-	wantPage(t, "after the change", b.get(PasswordPath+"?notice=password-changed"), http.StatusOK, "Your password has been changed.")
-	if x := elsewhere.get(PasswordPath); x.status != http.StatusSeeOther {
-		t.Errorf("another browser is still signed in: %d", x.status)
+	wantPage(t, "after the change", b.Get(PasswordPath+"?notice=password-changed"), http.StatusOK, "Your password has been changed.")
+	if x := elsewhere.Get(PasswordPath); x.Status != http.StatusSeeOther {
+		t.Errorf("another browser is still signed in: %d", x.Status)
 	}
 	staleToken("JWT from before the change", token).run(t, env)
 }
@@ -271,10 +275,10 @@ func TestPasswordPage(t *testing.T) {
 func TestAppSettingsPage(t *testing.T) {
 	env, u, b := webApp(t)
 	ctx := context.Background()
-	page := b.get(AppSettingsPath)
+	page := b.Get(AppSettingsPath)
 	wantPage(t, "app settings", page, http.StatusOK, `name="currency" value="PHP"`, `name="timezone" value="Asia/Manila"`,
 		`<option value="DD MMM YYYY">DD MMM YYYY (15 Mar 2025)</option>`, `name="due_soon_days" value="7"`)
-	tok := csrf(t, page)
+	tok := testkit.CSRF(t, page)
 	valid := func() url.Values {
 		return url.Values{"csrf": {tok}, "currency": {"USD"}, "timezone": {"America/New_York"}, "date_format": {"MM/DD/YYYY"},
 			"week_start": {"sunday"}, "default_payment_method": {"Cash"}, "due_soon_days": {"10"}, "budget_warning_percent": {"75"}}
@@ -286,8 +290,8 @@ func TestAppSettingsPage(t *testing.T) {
 		}
 	}
 	for name, f := range forged(valid()) {
-		if x := b.post(AppSettingsPath, f); x.status != http.StatusForbidden {
-			t.Errorf("save with %s: %d", name, x.status)
+		if x := b.Post(AppSettingsPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("save with %s: %d", name, x.Status)
 		}
 	}
 	refused := []struct {
@@ -302,22 +306,22 @@ func TestAppSettingsPage(t *testing.T) {
 	for _, tc := range refused {
 		f := valid()
 		f.Set(tc.field, tc.value)
-		x := b.post(AppSettingsPath, f)
+		x := b.Post(AppSettingsPath, f)
 		wantPage(t, tc.name, x, http.StatusBadRequest, tc.want, "Not saved.")
-		if tc.field != "date_format" && !x.contains(`value="`+tc.value+`"`) { // a select cannot hold a value it does not offer
+		if tc.field != "date_format" && !x.Contains(`value="`+tc.value+`"`) { // a select cannot hold a value it does not offer
 			t.Errorf("%s: the form does not keep what was sent", tc.name)
 		}
 		unchanged(tc.name)
 	}
 
-	wantRedirect(t, "save", b.post(AppSettingsPath, valid()), AppSettingsPath+"?notice=settings-saved")
+	wantRedirect(t, "save", b.Post(AppSettingsPath, valid()), AppSettingsPath+"?notice=settings-saved")
 	want := finance.AppSettings{Currency: "USD", Timezone: "America/New_York", DateFormat: "MM/DD/YYYY", WeekStart: "sunday",
 		DefaultPaymentMethod: "Cash", BudgetWarningPercent: 75, DueSoonDays: 10}
 	if st, _ := env.srv.Ledger().AppSettings(ctx, u.ID); st != want {
 		t.Errorf("settings = %+v, want %+v", st, want)
 	}
 	// Empty fields are not sent: they keep their values.
-	wantRedirect(t, "save with blanks", b.post(AppSettingsPath, url.Values{"csrf": {tok}, "currency": {""}, "due_soon_days": {"3"}}),
+	wantRedirect(t, "save with blanks", b.Post(AppSettingsPath, url.Values{"csrf": {tok}, "currency": {""}, "due_soon_days": {"3"}}),
 		AppSettingsPath+"?notice=settings-saved")
 	want.DueSoonDays = 3
 	if st, _ := env.srv.Ledger().AppSettings(ctx, u.ID); st != want {
@@ -329,7 +333,7 @@ func TestAppSettingsPage(t *testing.T) {
 		PaymentMethod: finance.Of("Cash")}); err != nil {
 		t.Fatal(err)
 	}
-	wantPage(t, "home", b.get(HomePath+"?month=2025-03"), http.StatusOK, "$1,234.56", "03/09/2025")
+	wantPage(t, "home", b.Get(HomePath+"?month=2025-03"), http.StatusOK, "$1,234.56", "03/09/2025")
 }
 
 // categoryNamed finds the user's category of kind by name, archived ones included.
@@ -350,14 +354,14 @@ func categoryNamed(t *testing.T, env *testEnv, u finance.User, kind finance.Cate
 
 func TestCategoriesPage(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(CategoriesPath)
+	page := b.Get(CategoriesPath)
 	wantPage(t, "categories", page, http.StatusOK, "Expense categories", "Income categories", "Salary",
 		`Card Fees & Interest <span class="badge">System</span>`)
 	fees, _ := categoryNamed(t, env, u, finance.KindExpense, finance.CategoryCardFees)
-	if page.contains(CategoriesPath + "/" + fees.ID + "/archive") {
+	if page.Contains(CategoriesPath + "/" + fees.ID + "/archive") {
 		t.Error("a system category offers Archive")
 	}
-	tok := csrf(t, page)
+	tok := testkit.CSRF(t, page)
 	count := func() int {
 		t.Helper()
 		list, err := env.srv.Ledger().ListCategories(context.Background(), u.ID, finance.CategoryFilter{Status: finance.StatusAll},
@@ -371,8 +375,8 @@ func TestCategoriesPage(t *testing.T) {
 
 	// Create: refusals first, nothing written.
 	for name, f := range forged(url.Values{"name": {"Pets"}, "kind": {"expense"}}) {
-		if x := b.post(CategoriesPath, f); x.status != http.StatusForbidden {
-			t.Errorf("create with %s: %d", name, x.status)
+		if x := b.Post(CategoriesPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("create with %s: %d", name, x.Status)
 		}
 	}
 	for _, tc := range []struct {
@@ -388,81 +392,81 @@ func TestCategoriesPage(t *testing.T) {
 		{"no kind", url.Values{"name": {"Pets"}}, []string{`id="new-kind-error">Kind is required<`}},
 	} {
 		tc.form.Set("csrf", tok)
-		wantPage(t, tc.name, b.post(CategoriesPath, tc.form), http.StatusBadRequest, tc.want...)
+		wantPage(t, tc.name, b.Post(CategoriesPath, tc.form), http.StatusBadRequest, tc.want...)
 		if n := count(); n != before {
 			t.Fatalf("%s: %d categories, want %d", tc.name, n, before)
 		}
 	}
-	wantRedirect(t, "create", b.post(CategoriesPath, url.Values{"csrf": {tok}, "name": {"Pets"}, "kind": {"expense"}, "color": {"#AA5500"}}),
+	wantRedirect(t, "create", b.Post(CategoriesPath, url.Values{"csrf": {tok}, "name": {"Pets"}, "kind": {"expense"}, "color": {"#AA5500"}}),
 		CategoriesPath+"?notice=category-created")
 	pets, ok := categoryNamed(t, env, u, finance.KindExpense, "Pets")
 	if !ok || pets.Color == nil || *pets.Color != "#AA5500" || pets.Status != finance.StatusActive {
 		t.Fatalf("Pets = %+v", pets)
 	}
-	wantPage(t, "list with Pets", b.get(CategoriesPath), http.StatusOK, `fill="#AA5500"`, "Pets")
+	wantPage(t, "list with Pets", b.Get(CategoriesPath), http.StatusOK, `fill="#AA5500"`, "Pets")
 
 	// Rename and recolor; the API's rules refuse renaming a system category and a duplicate name.
 	edit := CategoriesPath + "/" + pets.ID
 	for name, f := range forged(url.Values{"name": {"Pet care"}}) {
-		if x := b.post(edit, f); x.status != http.StatusForbidden {
-			t.Errorf("edit with %s: %d", name, x.status)
+		if x := b.Post(edit, f); x.Status != http.StatusForbidden {
+			t.Errorf("edit with %s: %d", name, x.Status)
 		}
 	}
-	x := b.post(edit, url.Values{"csrf": {tok}, "name": {"Groceries"}, "color": {"#AA5500"}})
+	x := b.Post(edit, url.Values{"csrf": {tok}, "name": {"Groceries"}, "color": {"#AA5500"}})
 	wantPage(t, "rename to a used name", x, http.StatusBadRequest,
 		`id="cat-`+pets.ID+`-name-error">Name is already used by another active expense category<`, `value="Groceries"`)
-	x = b.post(CategoriesPath+"/"+fees.ID, url.Values{"csrf": {tok}, "name": {"Fees"}})
+	x = b.Post(CategoriesPath+"/"+fees.ID, url.Values{"csrf": {tok}, "name": {"Fees"}})
 	wantPage(t, "rename a system category", x, http.StatusBadRequest, "System categories cannot be renamed; their color and icon can change")
 	if got, _ := categoryNamed(t, env, u, finance.KindExpense, finance.CategoryCardFees); got.Name != finance.CategoryCardFees {
 		t.Errorf("the system category was renamed: %+v", got)
 	}
-	wantRedirect(t, "recolor a system category", b.post(CategoriesPath+"/"+fees.ID,
+	wantRedirect(t, "recolor a system category", b.Post(CategoriesPath+"/"+fees.ID,
 		url.Values{"csrf": {tok}, "name": {finance.CategoryCardFees}, "color": {"#112233"}}), CategoriesPath+"?notice=category-saved")
-	wantRedirect(t, "rename", b.post(edit, url.Values{"csrf": {tok}, "name": {"Pet care"}, "color": {"#00AA55"}}),
+	wantRedirect(t, "rename", b.Post(edit, url.Values{"csrf": {tok}, "name": {"Pet care"}, "color": {"#00AA55"}}),
 		CategoriesPath+"?notice=category-saved")
 	if got, _ := env.srv.Ledger().GetCategory(context.Background(), u.ID, pets.ID); got.Name != "Pet care" || *got.Color != "#00AA55" {
 		t.Errorf("after the edit: %+v", got)
 	}
-	wantPage(t, "an unknown category", b.post(CategoriesPath+"/0190f1a2-0000-7000-8000-000000000000", url.Values{"csrf": {tok}, "name": {"X"}}),
+	wantPage(t, "an unknown category", b.Post(CategoriesPath+"/0190f1a2-0000-7000-8000-000000000000", url.Values{"csrf": {tok}, "name": {"X"}}),
 		http.StatusNotFound)
 
 	// Archive, then unarchive; a system category cannot be archived.
 	for name, f := range forged(nil) {
-		if x := b.post(edit+"/archive", f); x.status != http.StatusForbidden {
-			t.Errorf("archive with %s: %d", name, x.status)
+		if x := b.Post(edit+"/archive", f); x.Status != http.StatusForbidden {
+			t.Errorf("archive with %s: %d", name, x.Status)
 		}
 	}
-	wantPage(t, "archive a system category", b.post(CategoriesPath+"/"+fees.ID+"/archive", url.Values{"csrf": {tok}}),
+	wantPage(t, "archive a system category", b.Post(CategoriesPath+"/"+fees.ID+"/archive", url.Values{"csrf": {tok}}),
 		http.StatusBadRequest, "System categories cannot be archived")
-	wantRedirect(t, "archive", b.post(edit+"/archive", url.Values{"csrf": {tok}}), CategoriesPath+"?notice=category-archived")
+	wantRedirect(t, "archive", b.Post(edit+"/archive", url.Values{"csrf": {tok}}), CategoriesPath+"?notice=category-archived")
 	if got, _ := env.srv.Ledger().GetCategory(context.Background(), u.ID, pets.ID); got.Status != finance.StatusArchived {
 		t.Errorf("after archiving: %+v", got)
 	}
-	listed := b.get(CategoriesPath + "?notice=category-archived")
+	listed := b.Get(CategoriesPath + "?notice=category-archived")
 	wantPage(t, "list with an archived category", listed, http.StatusOK, `Pet care <span class="badge status-skipped">Archived</span>`,
 		`action="`+edit+`/unarchive"`, "The category has been archived.")
-	if rec := b.get(RecordPath); rec.contains("Pet care") {
+	if rec := b.Get(RecordPath); rec.Contains("Pet care") {
 		t.Error("an archived category is offered on Record")
 	}
-	wantPage(t, "archive twice", b.post(edit+"/archive", url.Values{"csrf": {tok}}), http.StatusBadRequest, "Category is already archived")
+	wantPage(t, "archive twice", b.Post(edit+"/archive", url.Values{"csrf": {tok}}), http.StatusBadRequest, "Category is already archived")
 
 	// A new active category took the name meanwhile: unarchiving is refused.
-	wantRedirect(t, "create the same name", b.post(CategoriesPath, url.Values{"csrf": {tok}, "name": {"pet care"}, "kind": {"expense"}}),
+	wantRedirect(t, "create the same name", b.Post(CategoriesPath, url.Values{"csrf": {tok}, "name": {"pet care"}, "kind": {"expense"}}),
 		CategoriesPath+"?notice=category-created")
-	wantPage(t, "unarchive onto a used name", b.post(edit+"/unarchive", url.Values{"csrf": {tok}}), http.StatusBadRequest,
+	wantPage(t, "unarchive onto a used name", b.Post(edit+"/unarchive", url.Values{"csrf": {tok}}), http.StatusBadRequest,
 		"is already used by another active expense category")
 	if got, _ := env.srv.Ledger().GetCategory(context.Background(), u.ID, pets.ID); got.Status != finance.StatusArchived {
 		t.Errorf("a refused unarchive changed it: %+v", got)
 	}
 	clash, _ := categoryNamed(t, env, u, finance.KindExpense, "pet care")
-	wantRedirect(t, "archive the other", b.post(CategoriesPath+"/"+clash.ID+"/archive", url.Values{"csrf": {tok}}),
+	wantRedirect(t, "archive the other", b.Post(CategoriesPath+"/"+clash.ID+"/archive", url.Values{"csrf": {tok}}),
 		CategoriesPath+"?notice=category-archived")
-	wantRedirect(t, "unarchive", b.post(edit+"/unarchive", url.Values{"csrf": {tok}}), CategoriesPath+"?notice=category-unarchived")
+	wantRedirect(t, "unarchive", b.Post(edit+"/unarchive", url.Values{"csrf": {tok}}), CategoriesPath+"?notice=category-unarchived")
 	if got, _ := env.srv.Ledger().GetCategory(context.Background(), u.ID, pets.ID); got.Status != finance.StatusActive || got.ArchivedAt != nil {
 		t.Errorf("after unarchiving: %+v", got)
 	}
-	wantPage(t, "unarchive an active one", b.post(edit+"/unarchive", url.Values{"csrf": {tok}}), http.StatusBadRequest, "Category is not archived")
-	if rec := b.get(RecordPath); !rec.contains(`<option value="Pet care">`) {
+	wantPage(t, "unarchive an active one", b.Post(edit+"/unarchive", url.Values{"csrf": {tok}}), http.StatusBadRequest, "Category is not archived")
+	if rec := b.Get(RecordPath); !rec.Contains(`<option value="Pet care">`) {
 		t.Error("the unarchived category is not offered on Record")
 	}
 }
@@ -482,9 +486,9 @@ func TestBudgetsPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := b.get(BudgetsPath)
+	page := b.Get(BudgetsPath)
 	wantPage(t, "budgets", page, http.StatusOK, "<h1>Budgets</h1>", "Spending is shown for March 2025", `placeholder="80"`)
-	tok := csrf(t, page)
+	tok := testkit.CSRF(t, page)
 	// The form as the page sends it: every category's row, in order.
 	form := func(set map[string][2]string) url.Values {
 		f := url.Values{"csrf": {tok}}
@@ -506,12 +510,12 @@ func TestBudgetsPage(t *testing.T) {
 	}
 	good := map[string][2]string{"Groceries": {"5000", "90"}, "Transportation": {"2000", ""}}
 	for name, f := range forged(form(good)) {
-		if x := b.post(BudgetsPath, f); x.status != http.StatusForbidden {
-			t.Errorf("save with %s: %d", name, x.status)
+		if x := b.Post(BudgetsPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("save with %s: %d", name, x.Status)
 		}
 	}
 	g, tr := row("Groceries"), row("Transportation")
-	x := b.post(BudgetsPath, form(map[string][2]string{"Groceries": {"50.999", "90"}, "Transportation": {"", "101"}}))
+	x := b.Post(BudgetsPath, form(map[string][2]string{"Groceries": {"50.999", "90"}, "Transportation": {"", "101"}}))
 	wantPage(t, "bad thresholds", x, http.StatusBadRequest, "Not saved.",
 		`id="budget-`+strconv.Itoa(g)+`-limit-error">Monthly limit must`, `value="50.999"`,
 		`id="budget-`+strconv.Itoa(tr)+`-limit-error">Monthly limit is required<`,
@@ -520,7 +524,7 @@ func TestBudgetsPage(t *testing.T) {
 		t.Fatalf("a refused form stored thresholds: %+v", got)
 	}
 
-	wantRedirect(t, "save", b.post(BudgetsPath, form(good)), BudgetsPath+"?notice=budgets-saved")
+	wantRedirect(t, "save", b.Post(BudgetsPath, form(good)), BudgetsPath+"?notice=budgets-saved")
 	got := thresholds()
 	if len(got) != 2 || got[0].Category != "Groceries" || got[0].MonthlyLimit != 500000 || got[0].WarningPercent != 90 ||
 		got[1].Category != "Transportation" || got[1].MonthlyLimit != 200000 || got[1].WarningPercent != 80 {
@@ -531,21 +535,21 @@ func TestBudgetsPage(t *testing.T) {
 		PaymentMethod: finance.Of("Cash")}); err != nil {
 		t.Fatal(err)
 	}
-	wantPage(t, "budgets after spending", b.get(BudgetsPath), http.StatusOK, `value="5000.00"`, `value="90"`,
+	wantPage(t, "budgets after spending", b.Get(BudgetsPath), http.StatusOK, `value="5000.00"`, `value="90"`,
 		"₱4,600.00 spent of ₱5,000.00 · ₱400.00 left", `<span class="badge budget-warning">Near limit</span>`)
-	wantPage(t, "home", b.get(HomePath), http.StatusOK, `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="budgets-caption">`,
+	wantPage(t, "home", b.Get(HomePath), http.StatusOK, `<div class="table-scroll" tabindex="0" role="region" aria-labelledby="budgets-caption">`,
 		`<tr><th scope="row">Groceries <span class="badge budget-warning">Near limit</span></th><td class="num">₱4,600.00</td><td class="num">₱5,000.00</td></tr>`)
 
 	// Emptying every row clears the set.
-	wantRedirect(t, "clear", b.post(BudgetsPath, form(nil)), BudgetsPath+"?notice=budgets-saved")
+	wantRedirect(t, "clear", b.Post(BudgetsPath, form(nil)), BudgetsPath+"?notice=budgets-saved")
 	if got := thresholds(); len(got) != 0 {
 		t.Errorf("thresholds after clearing: %+v", got)
 	}
 	// Rows that do not line up are not guessed at.
 	f := form(good)
 	f["monthly_limit"] = f["monthly_limit"][:1]
-	if x := b.post(BudgetsPath, f); x.status != http.StatusBadRequest {
-		t.Errorf("misaligned rows: %d", x.status)
+	if x := b.Post(BudgetsPath, f); x.Status != http.StatusBadRequest {
+		t.Errorf("misaligned rows: %d", x.Status)
 	}
 	if got := thresholds(); len(got) != 0 {
 		t.Errorf("misaligned rows stored %+v", got)

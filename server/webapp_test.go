@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // webAppNow is the ledger's clock in these tests: 15 March 2025 at noon in
@@ -20,13 +21,13 @@ import (
 var webAppNow = time.Date(2025, 3, 15, 4, 0, 0, 0, time.UTC)
 
 // webApp is a signed-in browser on a server whose ledger clock is pinned.
-func webApp(t *testing.T, configure ...func(*Config)) (*testEnv, finance.User, *browser) {
+func webApp(t *testing.T, configure ...func(*Config)) (*testEnv, finance.User, *testkit.Browser) {
 	t.Helper()
 	env := newTestEnv(t, configure...)
 	env.srv.Ledger().SetClock(func() time.Time { return webAppNow })
 	u := env.createUser(finance.PlanFree) // the web app is not an API feature: every plan has it
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 	return env, u, b
 }
 
@@ -45,25 +46,25 @@ func expensesOf(t *testing.T, env *testEnv, u finance.User, status string) []fin
 }
 
 // unescaped is the page's body with HTML entities decoded, for matching text.
-func unescaped(x exchange) string { return html.UnescapeString(string(x.body)) }
+func unescaped(x testkit.Exchange) string { return html.UnescapeString(string(x.Body)) }
 
 func TestWebAppNeedsSignIn(t *testing.T) {
 	env := newTestEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	if x := b.get(HomePath); x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath {
-		t.Errorf("GET / signed out: %d to %q, want sign-in", x.status, x.header.Get("Location"))
+	if x := b.Get(HomePath); x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath {
+		t.Errorf("GET / signed out: %d to %q, want sign-in", x.Status, x.Header.Get("Location"))
 	}
 	for _, path := range []string{RecordPath, RecordPath + "?kind=income", ExpensesPath} {
-		x := b.get(path)
-		if x.status != http.StatusSeeOther || x.header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
-			t.Errorf("GET %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Get(path)
+		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != LoginPath+"?next="+url.QueryEscape(path) {
+			t.Errorf("GET %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	for _, path := range []string{RecordPath, ExpensesPath + "/0190f1a2-0000-7000-8000-000000000000/void"} {
-		x := b.post(path, url.Values{"amount": {"5"}, "description": {"x"}, "category": {"Groceries"}, "payment_method": {"Cash"}})
-		if x.status != http.StatusSeeOther || !strings.HasPrefix(x.header.Get("Location"), LoginPath) {
-			t.Errorf("POST %s signed out: %d to %q", path, x.status, x.header.Get("Location"))
+		x := b.Post(path, url.Values{"amount": {"5"}, "description": {"x"}, "category": {"Groceries"}, "payment_method": {"Cash"}})
+		if x.Status != http.StatusSeeOther || !strings.HasPrefix(x.Header.Get("Location"), LoginPath) {
+			t.Errorf("POST %s signed out: %d to %q", path, x.Status, x.Header.Get("Location"))
 		}
 	}
 	if n := len(expensesOf(t, env, u, "")); n != 0 {
@@ -80,9 +81,9 @@ func TestRecordExpense(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	page := b.get(RecordPath)
-	if page.status != http.StatusOK {
-		t.Fatalf("GET /record: %d\n%s", page.status, page.body)
+	page := b.Get(RecordPath)
+	if page.Status != http.StatusOK {
+		t.Fatalf("GET /record: %d\n%s", page.Status, page.Body)
 	}
 	checkPageHeaders(t, page)
 	for _, want := range []string{
@@ -92,11 +93,11 @@ func TestRecordExpense(t *testing.T) {
 		`<option value="` + acct.ID + `">Wallet bank · ₱1,000.00</option>`, // accounts with their balance
 		`aria-current="page">Record</a>`,
 	} {
-		if !page.contains(want) {
+		if !page.Contains(want) {
 			t.Errorf("record page lacks %s", want)
 		}
 	}
-	token := csrf(t, page)
+	token := testkit.CSRF(t, page)
 	valid := func() url.Values {
 		return url.Values{"csrf": {token}, "kind": {"expense"}, "amount": {"250.50"}, "date": {"2025-03-14"},
 			"description": {"Lunch with Ana"}, "category": {"Food & Dining"}, "payment_method": {"Cash"},
@@ -129,16 +130,16 @@ func TestRecordExpense(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := valid()
 			tc.edit(f)
-			x := b.post(RecordPath, f)
-			if x.status != tc.status {
-				t.Errorf("status %d, want %d\n%s", x.status, tc.status, x.body)
+			x := b.Post(RecordPath, f)
+			if x.Status != tc.status {
+				t.Errorf("status %d, want %d\n%s", x.Status, tc.status, x.Body)
 			}
 			for _, want := range tc.want {
 				if !strings.Contains(unescaped(x), want) {
 					t.Errorf("page lacks %q", want)
 				}
 			}
-			if tc.status == http.StatusBadRequest && !x.contains(`role="alert"`) {
+			if tc.status == http.StatusBadRequest && !x.Contains(`role="alert"`) {
 				t.Error("no summary of the problems")
 			}
 			if n := len(expensesOf(t, env, u, "")); n != 0 {
@@ -147,9 +148,9 @@ func TestRecordExpense(t *testing.T) {
 		})
 	}
 
-	x := b.post(RecordPath, valid())
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/?month=2025-03&notice=expense-recorded" {
-		t.Fatalf("valid form: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(RecordPath, valid())
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/?month=2025-03&notice=expense-recorded" {
+		t.Fatalf("valid form: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	got := expensesOf(t, env, u, "")
 	if len(got) != 1 {
@@ -162,9 +163,9 @@ func TestRecordExpense(t *testing.T) {
 	}
 
 	// Home shows it: the notice, the totals, the chart and its table, recent activity.
-	home := b.get(x.header.Get("Location"))
-	if home.status != http.StatusOK {
-		t.Fatalf("home: %d\n%s", home.status, home.body)
+	home := b.Get(x.Header.Get("Location"))
+	if home.Status != http.StatusOK {
+		t.Fatalf("home: %d\n%s", home.Status, home.Body)
 	}
 	checkPageHeaders(t, home)
 	body := unescaped(home)
@@ -187,8 +188,8 @@ func TestRecordExpense(t *testing.T) {
 	f := valid()
 	f.Set("payment_method", "Account Debit")
 	f.Set("credit_card_id", "0190f1a2-0000-7000-8000-000000000000") // the card picker is ignored for a debit
-	if x := b.post(RecordPath, f); x.status != http.StatusSeeOther {
-		t.Fatalf("debit: %d\n%s", x.status, x.body)
+	if x := b.Post(RecordPath, f); x.Status != http.StatusSeeOther {
+		t.Fatalf("debit: %d\n%s", x.Status, x.Body)
 	}
 	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != 100000-25050 {
 		t.Errorf("account balance %s after a debit of 250.50", a.CurrentBalance)
@@ -197,26 +198,26 @@ func TestRecordExpense(t *testing.T) {
 
 func TestRecordIncome(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.get(RecordPath + "?kind=income")
-	if page.status != http.StatusOK || !page.contains(`<option value="Salary">`) || page.contains(`name="payment_method"`) {
-		t.Fatalf("income form: %d\n%s", page.status, page.body)
+	page := b.Get(RecordPath + "?kind=income")
+	if page.Status != http.StatusOK || !page.Contains(`<option value="Salary">`) || page.Contains(`name="payment_method"`) {
+		t.Fatalf("income form: %d\n%s", page.Status, page.Body)
 	}
-	f := url.Values{"csrf": {csrf(t, page)}, "kind": {"income"}, "amount": {""}, "date": {"2025-03-01"}, "category": {"Salary"}}
-	if x := b.post(RecordPath, f); x.status != http.StatusBadRequest || !x.contains("Amount is required") || !x.contains(`name="kind" value="income"`) {
-		t.Errorf("income without an amount: %d", x.status)
+	f := url.Values{"csrf": {testkit.CSRF(t, page)}, "kind": {"income"}, "amount": {""}, "date": {"2025-03-01"}, "category": {"Salary"}}
+	if x := b.Post(RecordPath, f); x.Status != http.StatusBadRequest || !x.Contains("Amount is required") || !x.Contains(`name="kind" value="income"`) {
+		t.Errorf("income without an amount: %d", x.Status)
 	}
 	f.Set("amount", "30000")
-	x := b.post(RecordPath, f)
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != "/?month=2025-03&notice=income-recorded" {
-		t.Fatalf("income: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(RecordPath, f)
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/?month=2025-03&notice=income-recorded" {
+		t.Fatalf("income: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	in, err := env.srv.Ledger().ListIncome(context.Background(), u.ID, finance.IncomeFilter{Status: finance.StatusActive}, finance.ListParams{Page: 1, Limit: 10, SortBy: "date"})
 	if err != nil || len(in.Items) != 1 || in.Items[0].Amount != 3000000 {
 		t.Fatalf("income = %+v, %v", in.Items, err)
 	}
-	home := b.get(x.header.Get("Location"))
-	if !strings.Contains(unescaped(home), "<dt>Income</dt><dd>₱30,000.00</dd>") || !home.contains("Income recorded.") {
-		t.Errorf("home does not show the income:\n%s", home.body)
+	home := b.Get(x.Header.Get("Location"))
+	if !strings.Contains(unescaped(home), "<dt>Income</dt><dd>₱30,000.00</dd>") || !home.Contains("Income recorded.") {
+		t.Errorf("home does not show the income:\n%s", home.Body)
 	}
 }
 
@@ -232,11 +233,11 @@ func TestHomeMonthAndFormats(t *testing.T) {
 		PaymentMethod: finance.Of("Cash")}); err != nil {
 		t.Fatal(err)
 	}
-	current := b.get(HomePath)
-	if current.status != http.StatusOK || !current.contains("<h1>March 2025</h1>") || !current.contains("No spending recorded in March 2025") {
-		t.Errorf("home defaults to the current month: %d", current.status)
+	current := b.Get(HomePath)
+	if current.Status != http.StatusOK || !current.Contains("<h1>March 2025</h1>") || !current.Contains("No spending recorded in March 2025") {
+		t.Errorf("home defaults to the current month: %d", current.Status)
 	}
-	jan := b.get(HomePath + "?month=2025-01")
+	jan := b.Get(HomePath + "?month=2025-01")
 	body := unescaped(jan)
 	for _, want := range []string{"<h1>January 2025</h1>", "$1,234.56", "31 Jan 2025", `href="/?month=2024-12"`, `href="/?month=2025-02"`, `href="/">This month`} {
 		if !strings.Contains(body, want) {
@@ -245,19 +246,19 @@ func TestHomeMonthAndFormats(t *testing.T) {
 	}
 	// The first and last months the API accepts link only inward.
 	for _, edge := range []struct{ month, in, out string }{{"1900-01", `href="/?month=1900-02"`, `rel="prev"`}, {"2100-12", `href="/?month=2100-11"`, `rel="next"`}} {
-		if x := b.get(HomePath + "?month=" + edge.month); x.status != http.StatusOK || !x.contains(edge.in) || x.contains(edge.out) {
-			t.Errorf("home at %s: %d\n%s", edge.month, x.status, x.body)
+		if x := b.Get(HomePath + "?month=" + edge.month); x.Status != http.StatusOK || !x.Contains(edge.in) || x.Contains(edge.out) {
+			t.Errorf("home at %s: %d\n%s", edge.month, x.Status, x.Body)
 		}
 	}
-	if x := b.get(HomePath + "?month=2101-01"); x.status != http.StatusBadRequest {
-		t.Errorf("month 2101-01: %d", x.status)
+	if x := b.Get(HomePath + "?month=2101-01"); x.Status != http.StatusBadRequest {
+		t.Errorf("month 2101-01: %d", x.Status)
 	}
-	if current.contains(`href="/">This month`) {
+	if current.Contains(`href="/">This month`) {
 		t.Error("the current month links to itself")
 	}
-	bad := b.get(HomePath + "?month=2025-13")
-	if bad.status != http.StatusBadRequest || !bad.contains("month must be a month in YYYY-MM format") {
-		t.Errorf("a bad month: %d\n%s", bad.status, bad.body)
+	bad := b.Get(HomePath + "?month=2025-13")
+	if bad.Status != http.StatusBadRequest || !bad.Contains("month must be a month in YYYY-MM format") {
+		t.Errorf("a bad month: %d\n%s", bad.Status, bad.Body)
 	}
 }
 
@@ -275,64 +276,64 @@ func TestExpensesList(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	first := b.get(ExpensesPath)
-	if first.status != http.StatusOK || !first.contains("23 expenses") || !first.contains("item 22") || first.contains("item 02") ||
-		!first.contains(`href="/expenses?page=2"`) || !first.contains("Page 1 of 2") {
-		t.Fatalf("first page: %d\n%s", first.status, first.body)
+	first := b.Get(ExpensesPath)
+	if first.Status != http.StatusOK || !first.Contains("23 expenses") || !first.Contains("item 22") || first.Contains("item 02") ||
+		!first.Contains(`href="/expenses?page=2"`) || !first.Contains("Page 1 of 2") {
+		t.Fatalf("first page: %d\n%s", first.Status, first.Body)
 	}
 	checkPageHeaders(t, first)
-	second := b.get(ExpensesPath + "?page=2")
-	if !second.contains("item 02") || !second.contains("item 00") || second.contains("item 03") || !second.contains(`href="/expenses"`) {
-		t.Errorf("second page:\n%s", second.body)
+	second := b.Get(ExpensesPath + "?page=2")
+	if !second.Contains("item 02") || !second.Contains("item 00") || second.Contains("item 03") || !second.Contains(`href="/expenses"`) {
+		t.Errorf("second page:\n%s", second.Body)
 	}
 
-	filtered := b.get(ExpensesPath + "?dateFrom=2025-02-10&dateTo=2025-02-15&category=Transportation")
-	if !filtered.contains("3 expenses") || !filtered.contains("item 09") || !filtered.contains("item 13") || filtered.contains("item 10") {
-		t.Errorf("filtered:\n%s", filtered.body)
+	filtered := b.Get(ExpensesPath + "?dateFrom=2025-02-10&dateTo=2025-02-15&category=Transportation")
+	if !filtered.Contains("3 expenses") || !filtered.Contains("item 09") || !filtered.Contains("item 13") || filtered.Contains("item 10") {
+		t.Errorf("filtered:\n%s", filtered.Body)
 	}
-	if x := b.get(ExpensesPath + "?search=item+07"); !x.contains("1 expense<") || !x.contains("item 07") {
-		t.Errorf("search:\n%s", x.body)
+	if x := b.Get(ExpensesPath + "?search=item+07"); !x.Contains("1 expense<") || !x.Contains("item 07") {
+		t.Errorf("search:\n%s", x.Body)
 	}
-	bad := b.get(ExpensesPath + "?dateFrom=2025-02-20&dateTo=2025-02-10")
-	if bad.status != http.StatusBadRequest || !bad.contains("From must not be after dateTo") {
-		t.Errorf("a reversed range: %d\n%s", bad.status, bad.body)
+	bad := b.Get(ExpensesPath + "?dateFrom=2025-02-20&dateTo=2025-02-10")
+	if bad.Status != http.StatusBadRequest || !bad.Contains("From must not be after dateTo") {
+		t.Errorf("a reversed range: %d\n%s", bad.Status, bad.Body)
 	}
 
-	// Void, from a filtered page: CSRF first, then back to the same page.
+	// Void, from a filtered page: testkit.CSRF first, then back to the same page.
 	target := expensesOf(t, env, u, finance.StatusActive)[0] // item 22, the latest
-	page := b.get(ExpensesPath + "?search=item+22")
+	page := b.Get(ExpensesPath + "?search=item+22")
 	voidPath := ExpensesPath + "/" + target.ID + "/void"
 	back := ExpensesPath + "?search=item+22"
 	for name, f := range map[string]url.Values{
 		"no form token":      {"back": {back}},
 		"a wrong form token": {"csrf": {"forged"}, "back": {back}},
 	} {
-		if x := b.post(voidPath, f); x.status != http.StatusForbidden {
-			t.Errorf("void with %s: %d, want 403", name, x.status)
+		if x := b.Post(voidPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("void with %s: %d, want 403", name, x.Status)
 		}
 	}
 	if n := len(expensesOf(t, env, u, finance.StatusVoided)); n != 0 {
 		t.Fatalf("a refused void voided %d expenses", n)
 	}
-	x := b.post(voidPath, url.Values{"csrf": {csrf(t, page)}, "back": {back}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != back+"&notice=expense-voided" {
-		t.Fatalf("void: %d to %q\n%s", x.status, x.header.Get("Location"), x.body)
+	x := b.Post(voidPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {back}})
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != back+"&notice=expense-voided" {
+		t.Fatalf("void: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	voided := expensesOf(t, env, u, finance.StatusVoided)
 	if len(voided) != 1 || voided[0].ID != target.ID {
 		t.Errorf("voided = %+v", voided)
 	}
-	if after := b.get(x.header.Get("Location")); !after.contains("The expense has been voided.") || !after.contains("0 expenses") {
-		t.Errorf("after void:\n%s", after.body)
+	if after := b.Get(x.Header.Get("Location")); !after.Contains("The expense has been voided.") || !after.Contains("0 expenses") {
+		t.Errorf("after void:\n%s", after.Body)
 	}
 	// Voiding it again is refused in the API's words; an off-site back is ignored.
-	again := b.post(voidPath, url.Values{"csrf": {csrf(t, page)}, "back": {"https://evil.example/"}})
-	if again.status != http.StatusBadRequest || !again.contains("voided") || again.header.Get("Location") != "" {
-		t.Errorf("void twice: %d to %q\n%s", again.status, again.header.Get("Location"), again.body)
+	again := b.Post(voidPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {"https://evil.example/"}})
+	if again.Status != http.StatusBadRequest || !again.Contains("voided") || again.Header.Get("Location") != "" {
+		t.Errorf("void twice: %d to %q\n%s", again.Status, again.Header.Get("Location"), again.Body)
 	}
-	other := b.post(ExpensesPath+"/0190f1a2-0000-7000-8000-000000000000/void", url.Values{"csrf": {csrf(t, page)}})
-	if other.status != http.StatusNotFound {
-		t.Errorf("void an unknown expense: %d", other.status)
+	other := b.Post(ExpensesPath+"/0190f1a2-0000-7000-8000-000000000000/void", url.Values{"csrf": {testkit.CSRF(t, page)}})
+	if other.Status != http.StatusNotFound {
+		t.Errorf("void an unknown expense: %d", other.Status)
 	}
 }
 
@@ -345,35 +346,35 @@ func TestUnknownPathPage(t *testing.T) {
 	const planted = "/nope%3Cb%3Eplanted%3C%2Fb%3E"
 	nav := `<nav class="nav" aria-label="Main">`
 	for _, path := range []string{"/nope", planted, "/expenses/", "/settings/nope/deeper", "/api-keys"} {
-		x := b.get(path)
+		x := b.Get(path)
 		wantPage(t, "signed in, GET "+path, x, http.StatusNotFound, "<h1>Page not found</h1>", "There is no page at this address.",
 			nav, `action="/logout"`, `href="/">Go to the start page</a>`)
 		checkPageHeaders(t, x)
-		if ct := x.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		if ct := x.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 			t.Errorf("GET %s: Content-Type %q", path, ct)
 		}
-		if x.contains("No route for") || x.contains("planted") || x.contains(`"success"`) {
-			t.Errorf("GET %s shows the API's answer or the address:\n%s", path, x.body)
+		if x.Contains("No route for") || x.Contains("planted") || x.Contains(`"success"`) {
+			t.Errorf("GET %s shows the API's answer or the address:\n%s", path, x.Body)
 		}
-		v := visitor.get(path)
+		v := visitor.Get(path)
 		wantPage(t, "signed out, GET "+path, v, http.StatusNotFound, "<h1>Page not found</h1>", `<a class="button" href="/login">Sign in</a>`)
-		if v.contains(nav) || v.contains("planted") {
-			t.Errorf("signed out, GET %s shows the navigation or the address:\n%s", path, v.body)
+		if v.Contains(nav) || v.Contains("planted") {
+			t.Errorf("signed out, GET %s shows the navigation or the address:\n%s", path, v.Body)
 		}
 	}
-	if x := b.post("/nope", url.Values{"csrf": {"x"}}); x.status != http.StatusNotFound || !x.contains("<h1>Page not found</h1>") {
-		t.Errorf("POST /nope: %d\n%s", x.status, x.body)
+	if x := b.Post("/nope", url.Values{"csrf": {"x"}}); x.Status != http.StatusNotFound || !x.Contains("<h1>Page not found</h1>") {
+		t.Errorf("POST /nope: %d\n%s", x.Status, x.Body)
 	}
-	if x := b.send(http.MethodHead, "/nope", "", ""); x.status != http.StatusNotFound || len(x.body) != 0 {
-		t.Errorf("HEAD /nope: %d with %d bytes", x.status, len(x.body))
+	if x := b.Send(http.MethodHead, "/nope", "", ""); x.Status != http.StatusNotFound || len(x.Body) != 0 {
+		t.Errorf("HEAD /nope: %d with %d bytes", x.Status, len(x.Body))
 	}
 	// Programs keep the envelope, a session cookie or not.
 	for _, path := range []string{"/api/v1/nope", "/api/nope", "/api", "/api/v1/health/", "/.well-known/nope"} {
-		x := b.get(path)
+		x := b.Get(path)
 		var env apiEnvelope
-		if err := json.Unmarshal(x.body, &env); err != nil || x.status != http.StatusNotFound || env.Error == nil ||
+		if err := json.Unmarshal(x.Body, &env); err != nil || x.Status != http.StatusNotFound || env.Error == nil ||
 			env.Error.Code != CodeNotFound || env.Error.Message != "No route for GET on this path; the routes are listed at /api/docs" {
-			t.Errorf("GET %s: %d %s\n%s", path, x.status, x.header.Get("Content-Type"), x.body)
+			t.Errorf("GET %s: %d %s\n%s", path, x.Status, x.Header.Get("Content-Type"), x.Body)
 		}
 	}
 }
@@ -392,7 +393,7 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	page := b.get(ExpensesPath)
+	page := b.Get(ExpensesPath)
 	body := unescaped(page)
 	for _, want := range []string{
 		`<summary class="button danger small">Void<span class="sr-only"> Lunch with Ana, ₱250.50</span></summary>`,
@@ -412,7 +413,7 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 		t.Errorf("%d confirm buttons for 5 expenses, %d one-click Void buttons", n, m)
 	}
 
-	x := b.post(ExpensesPath+"/"+cash.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath + "?search=Ana"}})
+	x := b.Post(ExpensesPath+"/"+cash.ID+"/void", url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {ExpensesPath + "?search=Ana"}})
 	wantRedirect(t, "void", x, ExpensesPath+"?search=Ana&notice=expense-voided")
 	if v := expensesOf(t, env, u, finance.StatusVoided); len(v) != 1 || v[0].ID != cash.ID {
 		t.Fatalf("voided = %+v", v)
@@ -420,22 +421,22 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 
 	// The voided one is gone from the list and found under the filter, with
 	// no actions; the filter stays in the page links and the download.
-	active := b.get(ExpensesPath)
-	if !active.contains("4 expenses<") || active.contains("Lunch with Ana") {
-		t.Errorf("the active list:\n%s", active.body)
+	active := b.Get(ExpensesPath)
+	if !active.Contains("4 expenses<") || active.Contains("Lunch with Ana") {
+		t.Errorf("the active list:\n%s", active.Body)
 	}
-	voided := b.get(ExpensesPath + "?status=voided")
+	voided := b.Get(ExpensesPath + "?status=voided")
 	wantPage(t, "the voided list", voided, http.StatusOK, "1 voided expense<", `<option value="voided" selected>Voided</option>`,
 		`<p class="item-title status-voided">Lunch with Ana`, `<span class="badge status-voided">Voided</span>`,
 		`href="/expenses.csv?status=voided"`)
-	if voided.contains("Taxi") || voided.contains("/expenses/"+cash.ID+"/edit") || voided.contains("Void this expense") {
-		t.Errorf("the voided list shows active rows or actions on a voided one:\n%s", voided.body)
+	if voided.Contains("Taxi") || voided.Contains("/expenses/"+cash.ID+"/edit") || voided.Contains("Void this expense") {
+		t.Errorf("the voided list shows active rows or actions on a voided one:\n%s", voided.Body)
 	}
-	rows := csvOf(t, b.get(ExpensesPath+".csv?status=voided"), "expenses.csv")
+	rows := csvOf(t, b.Get(ExpensesPath+".csv?status=voided"), "expenses.csv")
 	if len(rows) != 2 || rows[1][1] != "Lunch with Ana" {
 		t.Errorf("voided download = %q", rows)
 	}
-	if rows := csvOf(t, b.get(ExpensesPath+".csv"), "expenses.csv"); len(rows) != 5 {
+	if rows := csvOf(t, b.Get(ExpensesPath+".csv"), "expenses.csv"); len(rows) != 5 {
 		t.Errorf("the download has %d rows, want the 4 active ones and a header", len(rows))
 	}
 	for i := range 21 {
@@ -448,12 +449,12 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 			}
 		}
 	}
-	if x := b.get(ExpensesPath + "?status=voided"); !x.contains(`href="/expenses?page=2&amp;status=voided"`) || !x.contains("22 voided expenses") {
-		t.Errorf("the voided list's next page:\n%s", x.body)
+	if x := b.Get(ExpensesPath + "?status=voided"); !x.Contains(`href="/expenses?page=2&amp;status=voided"`) || !x.Contains("22 voided expenses") {
+		t.Errorf("the voided list's next page:\n%s", x.Body)
 	}
-	bad := b.get(ExpensesPath + "?status=deleted")
+	bad := b.Get(ExpensesPath + "?status=deleted")
 	wantPage(t, "an unknown status", bad, http.StatusBadRequest, `id="status-error">Status must be one of: active, voided<`)
-	if bad.contains("Taxi") {
+	if bad.Contains("Taxi") {
 		t.Error("a refused filter lists rows")
 	}
 
@@ -462,10 +463,10 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 	if _, err := env.srv.Ledger().VoidIncome(ctx, u.ID, in.ID); err != nil {
 		t.Fatal(err)
 	}
-	wantPage(t, "voided income", b.get(IncomePath+"?status=voided"), http.StatusOK, "1 voided income entry<",
+	wantPage(t, "voided income", b.Get(IncomePath+"?status=voided"), http.StatusOK, "1 voided income entry<",
 		`<p class="item-title status-voided">March pay`, `<option value="voided" selected>Voided</option>`)
-	if x := b.get(IncomePath); !x.contains("0 income entries") {
-		t.Errorf("the income list shows a voided entry:\n%s", x.body)
+	if x := b.Get(IncomePath); !x.Contains("0 income entries") {
+		t.Errorf("the income list shows a voided entry:\n%s", x.Body)
 	}
 }
 
@@ -484,15 +485,15 @@ func TestExpenseVoidRefusedWithAdvice(t *testing.T) {
 		}
 	}
 	back := ExpensesPath + "?search=o&sortBy=amount&sortOrder=asc"
-	page := b.get(back)
-	x := b.post(ExpensesPath+"/"+books.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {back}})
+	page := b.Get(back)
+	x := b.Post(ExpensesPath+"/"+books.ID+"/void", url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {back}})
 	link := StatementsPath + "/" + c.soa.ID + "?refund=" + booksTx.ID + "#line-heading"
 	wantPage(t, "a billed purchase", x, http.StatusBadRequest,
 		`role="alert">Books is on the Visa statement of 2025-03-10, so it can no longer be voided. If the purchase was returned or charged by mistake, add a refund line on that statement instead. <a href="`+link+`">Add a refund on the statement</a></p>`,
 		// The list is the one the person was on: its filter and sort, and its rows.
 		`name="search" value="o"`, `<option value="amount" selected>`, `<option value="asc" selected>`, "2 expenses<",
 		`name="back" value="`+back+`"`)
-	if strings.Contains(unescaped(x), "card transaction is billed") || x.contains("Lunch") {
+	if strings.Contains(unescaped(x), "card transaction is billed") || x.Contains("Lunch") {
 		t.Error("the refusal is in the API's words, or the list lost its search")
 	}
 	if got := expenseNamed(t, env, u, "Books"); got.Status != finance.StatusActive {
@@ -500,19 +501,19 @@ func TestExpenseVoidRefusedWithAdvice(t *testing.T) {
 	}
 
 	// The link opens the statement with the refund ready to add.
-	stmt := b.get(strings.TrimSuffix(link, "#line-heading"))
+	stmt := b.Get(strings.TrimSuffix(link, "#line-heading"))
 	wantPage(t, "the statement with a refund suggested", stmt, http.StatusOK,
 		`<details class="pay toggle" open>`, `name="type" value="refund" checked`, `id="line-amount" name="amount" inputmode="decimal" autocomplete="off" value="12.00"`,
 		`id="line-description" name="description" maxlength="255" autocomplete="off" value="Refund: Books"`,
 		`<option value="Shopping" selected>Shopping</option>`, `id="line-date" name="date" value="2025-03-10"`)
 	for _, other := range []string{"?refund=" + c.unbilled.ID, "?refund=nonsense", ""} { // not on it: the form as usual
-		if x := b.get(StatementsPath + "/" + c.soa.ID + other); !x.contains(`name="type" value="fee" checked`) || x.contains(`Refund: `) {
-			t.Errorf("statement%s suggests a refund:\n%s", other, x.body)
+		if x := b.Get(StatementsPath + "/" + c.soa.ID + other); !x.Contains(`name="type" value="fee" checked`) || x.Contains(`Refund: `) {
+			t.Errorf("statement%s suggests a refund:\n%s", other, x.Body)
 		}
 	}
-	add := url.Values{"csrf": {csrf(t, stmt)}, "type": {"refund"}, "amount": {"12.00"}, "description": {"Refund: Books"},
+	add := url.Values{"csrf": {testkit.CSRF(t, stmt)}, "type": {"refund"}, "amount": {"12.00"}, "description": {"Refund: Books"},
 		"category": {"Shopping"}, "date": {"2025-03-10"}}
-	wantRedirect(t, "the refund", b.post(StatementsPath+"/"+c.soa.ID+"/lines", add), StatementsPath+"/"+c.soa.ID+"?notice=statement-line-added")
+	wantRedirect(t, "the refund", b.Post(StatementsPath+"/"+c.soa.ID+"/lines", add), StatementsPath+"/"+c.soa.ID+"?notice=statement-line-added")
 	if got := getSOA(t, env, u, c.soa.ID); got.StatementBalance != 800 {
 		t.Errorf("statement balance %s after a refund of the 12.00 purchase, want 8.00", got.StatementBalance)
 	}
@@ -525,7 +526,7 @@ func TestExpenseVoidRefusedWithAdvice(t *testing.T) {
 	if _, err := env.srv.Ledger().ConvertToInstallment(ctx, u.ID, c.unbilled.ID, conv); err != nil {
 		t.Fatal(err)
 	}
-	x = b.post(ExpensesPath+"/"+shoes.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath}})
+	x = b.Post(ExpensesPath+"/"+shoes.ID+"/void", url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {ExpensesPath}})
 	wantPage(t, "a converted purchase", x, http.StatusBadRequest,
 		`Shoes was converted to installments, so it cannot be voided. Cancel its installment plan on the card's page instead. <a href="/cards/`+c.card.ID+`">Open Visa</a>`)
 	bill := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly","start_date":"2025-01-01","due_day":20}`)
@@ -534,14 +535,14 @@ func TestExpenseVoidRefusedWithAdvice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x = b.post(ExpensesPath+"/"+paid.Payment.ExpenseID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath}})
+	x = b.Post(ExpensesPath+"/"+paid.Payment.ExpenseID+"/void", url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {ExpensesPath}})
 	wantPage(t, "a bill payment", x, http.StatusBadRequest,
 		`Delete the payment on the bill's page instead; that voids this expense too. <a href="/bills/`+bill.ID+`">Open the bill</a>`)
 	cash := addExpense(t, env, u, 500, finance.NewDate(2025, 3, 14), "Groceries", "Milk")
 	if _, err := env.srv.Ledger().VoidExpense(ctx, u.ID, cash.ID); err != nil {
 		t.Fatal(err)
 	}
-	x = b.post(ExpensesPath+"/"+cash.ID+"/void", url.Values{"csrf": {csrf(t, page)}, "back": {ExpensesPath}})
+	x = b.Post(ExpensesPath+"/"+cash.ID+"/void", url.Values{"csrf": {testkit.CSRF(t, page)}, "back": {ExpensesPath}})
 	wantPage(t, "voided twice", x, http.StatusBadRequest, `role="alert">Expense is already voided</p>`)
 	if n := len(expensesOf(t, env, u, finance.StatusVoided)); n != 1 {
 		t.Errorf("%d voided expenses after refused voids, want the one voided directly", n)
