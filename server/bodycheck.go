@@ -11,6 +11,7 @@ import (
 
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // checkBody walks a syntactically valid JSON body the way encoding/json
@@ -141,9 +142,9 @@ func (c *bodyChecker) object(path string, t reflect.Type) error {
 }
 
 // fieldName is how a member path is named in error.fields: as it is when
-// it is plain, else as "body" (see plainName).
+// it is plain, else as "body" (see queryparam.PlainName).
 func fieldName(path string) string {
-	if !plainName.MatchString(path) {
+	if !queryparam.PlainName.MatchString(path) {
 		return "body"
 	}
 	return path

@@ -23,8 +23,7 @@ var wwwAuthenticate = map[string]string{"WWW-Authenticate": `Bearer realm="finan
 // credential was refused with message: error="invalid_token" tells an OAuth
 // client to get a new token rather than retry this one.
 func invalidTokenChallenge(message string) map[string]string {
-	return map[string]string{"WWW-Authenticate": `Bearer realm="finance", error="invalid_token", error_description="` + message +
-		`", scope="finance:read mcp:connect", resource_metadata="` + testkit.BaseURL + `/.well-known/oauth-protected-resource"`}
+	return map[string]string{"WWW-Authenticate": testkit.InvalidTokenChallenge(message)}
 }
 
 // retiredKeyMessage refuses a key in the retired <public>.<secret> form.

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/uptrace/bunrouter"
@@ -79,42 +77,13 @@ func (e *testEnv) createKey(userID string, scopes ...auth.Scope) string {
 // createKeyRecord is createKey that also returns the stored key.
 func (e *testEnv) createKeyRecord(userID string, scopes ...auth.Scope) (auth.APIKey, string) {
 	e.t.Helper()
-	names := make([]string, len(scopes))
-	for i, s := range scopes {
-		names[i] = string(s)
-	}
-	k, key, err := e.auth.CreateKey(context.Background(), auth.CreateKeyRequest{UserID: userID, Name: "test key", Scopes: names})
-	if err != nil {
-		e.t.Fatalf("CreateKey: %v", err)
-	}
-	return k, key
-}
-
-// expiredKeyStore stores every key it is given as having expired an hour
-// before it was created; the key is otherwise real and lives in the same database.
-type expiredKeyStore struct{ *store.DB }
-
-func (s expiredKeyStore) CreateAPIKey(ctx context.Context, k auth.APIKey) error {
-	past := k.CreatedAt.Add(-time.Hour)
-	k.ExpiresAt = &past
-	return s.DB.CreateAPIKey(ctx, k)
+	return testkit.CreateKey(e.t, e.auth, userID, scopes...)
 }
 
 // createExpiredKey creates a key that has already expired.
 func (e *testEnv) createExpiredKey(userID string, scopes ...auth.Scope) string {
 	e.t.Helper()
-	names := make([]string, len(scopes))
-	for i, s := range scopes {
-		names[i] = string(s)
-	}
-	svc := auth.NewService(expiredKeyStore{e.db}, nil)
-	_, key, err := svc.CreateKey(context.Background(), auth.CreateKeyRequest{
-		UserID: userID, Name: "expired key", Scopes: names, ExpiresIn: time.Hour,
-	})
-	if err != nil {
-		e.t.Fatalf("CreateKey: %v", err)
-	}
-	return key
+	return testkit.CreateExpiredKey(e.t, e.db, userID, scopes...)
 }
 
 // login signs u in through POST /api/v1/auth/login and returns the JWT.

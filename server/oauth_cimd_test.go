@@ -24,6 +24,7 @@ import (
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/oauth"
+	"github.com/finance-app/finance/web"
 )
 
 // docHost is the host of the metadata documents in the tests: the test TLS
@@ -309,7 +310,7 @@ func TestOAuthMetadataAuthorizeFlood(t *testing.T) {
 	for _, id := range ids {
 		x := anonymous.Get(oauth.AuthorizePath + "?" + newAuthRequest(id).query().Encode())
 		switch {
-		case x.Status == http.StatusSeeOther && x.Location(t).Path == LoginPath:
+		case x.Status == http.StatusSeeOther && x.Location(t).Path == web.LoginPath:
 			allowed++
 		case x.Status == http.StatusTooManyRequests:
 			limited++

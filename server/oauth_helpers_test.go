@@ -5,12 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,13 +55,10 @@ func newOAuthEnvWith(t testing.TB, ocfg oauth.Config, configure ...func(*Config)
 	t.Helper()
 	env := newTestEnv(t, configure...)
 	clock := &testClock{now: time.Now().UTC().Truncate(time.Second)}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ocfg.Issuer, ocfg.Now, ocfg.Log = testkit.BaseURL, clock.Now, log
-	authz := oauth.New(env.db, ocfg)
-	env.auth.SetTokenVerifier(authz)
+	authz := testkit.NewOAuth(env.db, env.auth, ocfg, clock.Now)
 	cfg := env.srv.cfg
 	cfg.OAuth = authz
-	env.srv = New(cfg, log, env.auth, env.db)
+	env.srv = New(cfg, slog.New(slog.DiscardHandler), env.auth, env.db)
 	return &oauthEnv{testEnv: env, oauth: authz, clock: clock}
 }
 
@@ -91,15 +85,7 @@ func wantOAuthError(t testing.TB, x testkit.Exchange, status int, code string) {
 // are checked against the contract.
 func (e *oauthEnv) call(t testing.TB, method, target, contentType, body string, header map[string]string) testkit.Exchange {
 	t.Helper()
-	req := httptest.NewRequest(method, target, strings.NewReader(body))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, raw := serveAPI(t, e.srv.Handler(), req, []byte(body), true)
-	return testkit.Exchange{Status: resp.StatusCode, Header: resp.Header, Body: raw}
+	return testkit.Call(t, e.serve(), method, target, contentType, body, header)
 }
 
 // postForm sends a form-encoded POST, as OAuth clients talk to the token
@@ -168,10 +154,16 @@ func (e *testEnv) browser(t testing.TB) *testkit.Browser {
 			once = append(once, rt.Path)
 		}
 	}
-	return testkit.NewBrowser(t, func(t testing.TB, req *http.Request, body []byte) (*http.Response, []byte) {
+	return testkit.NewBrowser(t, e.serve(), once)
+}
+
+// serve serves a request through env's server and checks the exchange
+// against the API contract.
+func (e *testEnv) serve() testkit.ServeFunc {
+	return func(t testing.TB, req *http.Request, body []byte) (*http.Response, []byte) {
 		t.Helper()
 		return serveAPI(t, e.srv.Handler(), req, body, true)
-	}, once)
+	}
 }
 
 // consent opens the consent page of a and returns it.

@@ -1,13 +1,11 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"html"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -19,17 +17,15 @@ import (
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/oauth"
+	"github.com/finance-app/finance/web"
 )
-
-var allScopeNames = []string{"finance:read", "expenses:write", "income:write", "accounts:write", "bills:write",
-	"loans:write", "credit_cards:write", "settings:write", "mcp:connect"}
 
 func TestOAuthMetadata(t *testing.T) {
 	env := newOAuthEnv(t)
 	wantResource := map[string]any{
 		"resource":                 testkit.BaseURL + "/api/mcp",
 		"authorization_servers":    []any{testkit.BaseURL},
-		"scopes_supported":         jsonValue(t, allScopeNames),
+		"scopes_supported":         jsonValue(t, testkit.AllScopeNames),
 		"bearer_methods_supported": []any{"header"},
 		"resource_name":            "finance MCP endpoint",
 		"resource_documentation":   testkit.BaseURL + "/api/docs",
@@ -56,7 +52,7 @@ func TestOAuthMetadata(t *testing.T) {
 		"token_endpoint":                                 testkit.BaseURL + "/api/oauth/token",
 		"registration_endpoint":                          testkit.BaseURL + "/api/oauth/register",
 		"revocation_endpoint":                            testkit.BaseURL + "/api/oauth/revoke",
-		"scopes_supported":                               jsonValue(t, allScopeNames),
+		"scopes_supported":                               jsonValue(t, testkit.AllScopeNames),
 		"response_types_supported":                       []any{"code"},
 		"response_modes_supported":                       []any{"query"},
 		"grant_types_supported":                          []any{"authorization_code", "refresh_token"},
@@ -347,7 +343,7 @@ func wantRefusalPage(t *testing.T, x testkit.Exchange, want string) {
 	if x.Status != http.StatusBadRequest || x.Header.Get("Location") != "" {
 		t.Fatalf("status %d, Location %q; want 400 and no redirect", x.Status, x.Header.Get("Location"))
 	}
-	checkPageHeaders(t, x)
+	testkit.CheckPageHeaders(t, x)
 	if !x.Contains("This connection request cannot be completed") || !x.Contains(html.EscapeString(want)) {
 		t.Errorf("the page does not say %q:\n%s", want, x.Body)
 	}
@@ -374,7 +370,7 @@ func TestOAuthConsentNeedsSignIn(t *testing.T) {
 		t.Fatalf("without a session: status %d, want 303 to sign-in", x.Status)
 	}
 	loc := x.Location(t)
-	if loc.Path != LoginPath || loc.Query().Get("next") != target {
+	if loc.Path != web.LoginPath || loc.Query().Get("next") != target {
 		t.Fatalf("redirected to %s; want /login?next=<the request>", loc)
 	}
 
@@ -382,7 +378,7 @@ func TestOAuthConsentNeedsSignIn(t *testing.T) {
 	if !login.Contains("Sign in to review the app") {
 		t.Errorf("sign-in page does not say an app is waiting:\n%s", login.Body)
 	}
-	x = b.Post(LoginPath, url.Values{"csrf": {testkit.CSRF(t, login)}, "email": {u.Email}, "password": {testkit.Password},
+	x = b.Post(web.LoginPath, url.Values{"csrf": {testkit.CSRF(t, login)}, "email": {u.Email}, "password": {testkit.Password},
 		"next": {loc.Query().Get("next")}})
 	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != target {
 		t.Fatalf("after sign-in: status %d, Location %q; want back to %s", x.Status, x.Header.Get("Location"), target)
@@ -467,7 +463,7 @@ func TestOAuthFullFlow(t *testing.T) {
 
 	// Stored only as hashes: the database holds neither token.
 	for _, secret := range []string{tok.AccessToken, tok.RefreshToken, q.Get("code")} {
-		if dbContains(t, env.testEnv, secret) {
+		if testkit.DBContains(t, env.db, secret) {
 			t.Errorf("the database holds a token in clear text")
 		}
 	}
@@ -503,22 +499,6 @@ func TestOAuthFullFlow(t *testing.T) {
 	if grants, _ := env.oauth.ListGrants(context.Background(), u.ID); len(grants) != 0 {
 		t.Errorf("connected apps after replay: %+v, want none", grants)
 	}
-}
-
-// dbContains reports whether the database files (the main file and its
-// write-ahead log) hold s anywhere, in any table.
-func dbContains(t testing.TB, env *testEnv, s string) bool {
-	t.Helper()
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(env.db.Path() + suffix)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(b, []byte(s)) {
-			return true
-		}
-	}
-	return false
 }
 
 func TestOAuthScopesLimitTheToken(t *testing.T) {
@@ -1092,7 +1072,7 @@ func TestOAuthEndpointsAtTheOrigin(t *testing.T) {
 	a := newAuthRequest(reg.ClientID)
 	b := env.browser(t)
 	if x := b.Get(oauth.FallbackAuthorizePath + "?" + a.query().Encode()); x.Status != http.StatusSeeOther ||
-		!strings.HasPrefix(x.Header.Get("Location"), LoginPath+"?next="+url.QueryEscape(oauth.FallbackAuthorizePath+"?")) {
+		!strings.HasPrefix(x.Header.Get("Location"), web.LoginPath+"?next="+url.QueryEscape(oauth.FallbackAuthorizePath+"?")) {
 		t.Errorf("GET /authorize signed out: status %d, Location %q; want the sign-in page, then back", x.Status, x.Header.Get("Location"))
 	}
 	b.SignIn(u)

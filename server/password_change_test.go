@@ -13,9 +13,8 @@ import (
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/internal/testkit"
+	"github.com/finance-app/finance/web"
 )
-
-const newPassword = "a brand new password"
 
 // staleToken is the 401 of an access token from before a password change.
 func staleToken(name, token string) apiScenario {
@@ -25,14 +24,14 @@ func staleToken(name, token string) apiScenario {
 // signedIn reports whether the browser's session still opens the API keys page.
 func signedIn(t *testing.T, b *testkit.Browser) bool {
 	t.Helper()
-	x := b.Get(APIKeysPath)
+	x := b.Get(web.APIKeysPath)
 	switch {
 	case x.Status == http.StatusOK:
 		return true
-	case x.Status == http.StatusSeeOther && x.Header.Get("Location") == LoginPath+"?next="+url.QueryEscape(APIKeysPath):
+	case x.Status == http.StatusSeeOther && x.Header.Get("Location") == web.LoginPath+"?next="+url.QueryEscape(web.APIKeysPath):
 		return false
 	}
-	t.Fatalf("GET %s: %d to %q", APIKeysPath, x.Status, x.Header.Get("Location"))
+	t.Fatalf("GET %s: %d to %q", web.APIKeysPath, x.Status, x.Header.Get("Location"))
 	return false
 }
 
@@ -74,7 +73,7 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 	token := env.login(u)
 	b := env.browser(t)
 	b.SignIn(u)
-	keysPage := b.Get(APIKeysPath)
+	keysPage := b.Get(web.APIKeysPath)
 	otherToken := env.login(other)
 	ob := env.browser(t)
 	ob.SignIn(other)
@@ -88,7 +87,7 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 		t.Fatal("before the change: the browser is signed out or the epoch is not 0")
 	}
 
-	if err := env.auth.SetPassword(ctx, u.Email, newPassword); err != nil {
+	if err := env.auth.SetPassword(ctx, u.Email, testkit.NewPassword); err != nil {
 		t.Fatal(err)
 	}
 
@@ -102,8 +101,8 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 		t.Error("the browser is still signed in")
 	}
 	// The old session cannot mint a key any more.
-	x := b.Post(APIKeysPath, url.Values{"csrf": {testkit.CSRF(t, keysPage)}, "name": {"after the change"}, "scopes": {"all"}, "expires_in": {"never"}})
-	if x.Status != http.StatusSeeOther || x.Location(t).Path != LoginPath {
+	x := b.Post(web.APIKeysPath, url.Values{"csrf": {testkit.CSRF(t, keysPage)}, "name": {"after the change"}, "scopes": {"all"}, "expires_in": {"never"}})
+	if x.Status != http.StatusSeeOther || x.Location(t).Path != web.LoginPath {
 		t.Errorf("creating a key with the old session: %d to %q, want a redirect to sign in", x.Status, x.Header.Get("Location"))
 	}
 	if keys, err := env.auth.ListKeys(ctx, u.ID); err != nil || len(keys) != 1 {
@@ -127,7 +126,7 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 
 	res := apiScenario{
 		method: http.MethodPost, url: "/api/v1/auth/login",
-		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, newPassword),
+		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.NewPassword),
 		wantStatus: http.StatusOK, wantMessage: "Signed in",
 	}.run(t, env.testEnv)
 	var fresh LoginResponse
@@ -149,7 +148,7 @@ func TestPasswordChangeCanKeepTheCallersSession(t *testing.T) {
 	caller.SignIn(u)
 	elsewhere.SignIn(u)
 
-	who, err := env.auth.ChangePassword(ctx, u.ID, newPassword, caller.Cookies["finance_session"].Value)
+	who, err := env.auth.ChangePassword(ctx, u.ID, testkit.NewPassword, caller.Cookies["finance_session"].Value)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +182,7 @@ func TestSignInRacingAPasswordChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := env.auth.SetPassword(ctx, u.Email, newPassword); err != nil {
+	if err := env.auth.SetPassword(ctx, u.Email, testkit.NewPassword); err != nil {
 		t.Fatal(err)
 	}
 
@@ -229,12 +228,12 @@ func TestPasswordChangeGuessesAreLimited(t *testing.T) {
 	token, otherToken := env.tokenFor(t, u), env.tokenFor(t, other)
 	b := env.browser(t) // from 192.0.2.1, as the API calls below unless they say otherwise
 	b.SignIn(u)
-	page := b.Get(PasswordPath)
+	page := b.Get(web.PasswordPath)
 	const elsewhere, third = "198.51.100.7:4000", "198.51.100.8:4000"
 
 	change := func(name, token, current, remoteAddr string) apiScenario {
 		return apiScenario{name: name, method: http.MethodPut, url: passwordURL, headers: bearer(token), remoteAddr: remoteAddr,
-			body: fmt.Sprintf(`{"current_password":%q,"new_password":%q}`, current, newPassword)}
+			body: fmt.Sprintf(`{"current_password":%q,"new_password":%q}`, current, testkit.NewPassword)}
 	}
 	wrong := func(name, token, remoteAddr string) apiScenario {
 		sc := change(name, token, "not my password", remoteAddr)
@@ -254,8 +253,8 @@ func TestPasswordChangeGuessesAreLimited(t *testing.T) {
 		return sc
 	}
 	pagePost := func(current string) testkit.Exchange {
-		return b.Post(PasswordPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "current_password": {current},
-			"new_password": {newPassword}, "new_password_confirm": {newPassword}})
+		return b.Post(web.PasswordPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "current_password": {current},
+			"new_password": {testkit.NewPassword}, "new_password_confirm": {testkit.NewPassword}})
 	}
 	unchanged := func(name string, u finance.User) {
 		t.Helper()
@@ -270,14 +269,14 @@ func TestPasswordChangeGuessesAreLimited(t *testing.T) {
 	short.wantFields = fieldsOf("new_password", "must be 8 to 128 characters")
 	runScenarios(t, env.testEnv, []apiScenario{short, short, short, short,
 		wrong("first wrong guess, by the API", token, "")})
-	wantPage(t, "second wrong guess, on the page", pagePost("still not it"), http.StatusBadRequest,
+	testkit.WantPage(t, "second wrong guess, on the page", pagePost("still not it"), http.StatusBadRequest,
 		`id="current_password-error">Current password is not your current password<`)
 	wrong("third wrong guess, by the API", token, "").run(t, env.testEnv)
 
 	limited("the right password after three wrong ones", change("", token, testkit.Password, "")).run(t, env.testEnv)
 	unchanged("after the refused API change", u)
 	x := pagePost(testkit.Password)
-	wantPage(t, "the right password on the page", x, http.StatusTooManyRequests,
+	testkit.WantPage(t, "the right password on the page", x, http.StatusTooManyRequests,
 		"Too many wrong current passwords for this account or from this network. Try again in ",
 		"The password was not changed.")
 	if s, err := strconv.Atoi(x.Header.Get("Retry-After")); err != nil || s < 1 || s > 1200 {

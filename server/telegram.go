@@ -17,9 +17,9 @@ import (
 	"github.com/finance-app/finance/telegram"
 )
 
-// The messaging webhook (specification §4.2, §5) and the Messaging settings
-// page. POST /messaging-platform/webhook takes Telegram's updates: it is
-// outside API-key access (auth.PlatformSecret); what authenticates it is
+// The messaging webhook (specification §4.2, §5); the Messaging settings
+// page is the web app's. POST /messaging-platform/webhook takes Telegram's
+// updates: it is outside API-key access (auth.PlatformSecret); what authenticates it is
 // the secret Telegram sends in X-Telegram-Bot-Api-Secret-Token, compared in
 // constant time before the body is read. The update is stored and the
 // route answers 200 at once; the bot (package telegram) handles it in the
@@ -29,14 +29,8 @@ import (
 // MessagingWebhookPath is the address to register with setWebhook.
 const MessagingWebhookPath = APIPrefix + "messaging-platform/webhook"
 
-// MessagingPath is the Messaging settings page.
-const MessagingPath = "/settings/messaging"
-
 func (s *Server) registerMessagingRoutes() {
 	s.add(Route{Method: http.MethodPost, Path: MessagingWebhookPath, Access: auth.PlatformSecret}, s.messagingWebhook)
-	s.page(http.MethodGet, MessagingPath, s.messagingPage)
-	s.page(http.MethodPost, MessagingPath+"/link-code", s.messagingLinkCode)
-	s.page(http.MethodPost, MessagingPath+"/chats/:chat/unlink", s.messagingUnlink)
 }
 
 var errWebhookSecret = httperr.New(http.StatusUnauthorized, CodeUnauthorized,
@@ -132,91 +126,4 @@ func (m messagingAPI) Call(ctx context.Context, userID string, req telegram.Requ
 		out.Message, out.Code = env.Error.Message, env.Error.Code
 	}
 	return out
-}
-
-// --- the Messaging settings page ----------------------------------------------
-
-type chatView struct {
-	ID, Label, Linked string
-}
-
-type messagingData struct {
-	Configured bool
-	Pro        bool
-	Chats      []chatView
-	Code       string // a new link code, shown once
-	Expires    string
-}
-
-func (s *Server) messagingView(ctx context.Context, u finance.User) (messagingData, error) {
-	d := messagingData{Configured: s.telegram != nil, Pro: u.Plan == finance.PlanPro}
-	if s.telegram == nil {
-		return d, nil
-	}
-	chats, err := s.telegram.Chats(ctx, u.ID)
-	if err != nil {
-		return d, err
-	}
-	for _, c := range chats {
-		d.Chats = append(d.Chats, chatView{ID: strconv.FormatInt(c.ChatID, 10), Label: c.Label, Linked: displayTime(&c.LinkedAt, "")})
-	}
-	return d, nil
-}
-
-func (s *Server) messagingPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.messagingView(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return s.render(w, r.Request, "messaging", pageView{Title: "Messaging", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: d})
-}
-
-// messagingLinkCode shows a new link code in this response only.
-func (s *Server) messagingLinkCode(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
-	if !ok {
-		return err
-	}
-	if s.telegram == nil {
-		return httperr.RouteNotFound(r.Request)
-	}
-	p := pageView{Title: "Messaging", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid)}
-	d, err := s.messagingView(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	if u.Plan != finance.PlanPro {
-		p.status = http.StatusPaymentRequired
-		p.Error = "Telegram access is a Pro plan feature, like API access; no code was made."
-	} else {
-		code, expires, err := s.telegram.IssueLinkCode(r.Context(), u.ID)
-		if err != nil {
-			return err
-		}
-		d.Code, d.Expires = telegram.FormatLinkCode(code), displayTime(&expires, "")
-	}
-	p.Data = d
-	return s.render(w, r.Request, "messaging", p)
-}
-
-func (s *Server) messagingUnlink(w http.ResponseWriter, r bunrouter.Request) error {
-	u, _, ok, err := s.signedInForm(w, r.Request)
-	if !ok {
-		return err
-	}
-	chat, perr := strconv.ParseInt(r.Param("chat"), 10, 64)
-	if s.telegram == nil || perr != nil {
-		return httperr.RouteNotFound(r.Request)
-	}
-	if err := s.telegram.Unlink(r.Context(), u.ID, chat); err != nil {
-		return err
-	}
-	setPageHeaders(w.Header(), "")
-	http.Redirect(w, r.Request, MessagingPath+"?notice=unlinked", http.StatusSeeOther)
-	return nil
 }

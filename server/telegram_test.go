@@ -23,6 +23,7 @@ import (
 	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/telegram"
 	"github.com/finance-app/finance/telegram/telegramtest"
+	"github.com/finance-app/finance/web"
 )
 
 const (
@@ -572,15 +573,15 @@ func TestMessagingSettingsPage(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
 	b.SignIn(u)
-	page := b.Get(MessagingPath)
+	page := b.Get(web.MessagingPath)
 	if page.Status != http.StatusOK || !page.Contains("No chat is linked") {
 		t.Fatalf("status %d:\n%s", page.Status, page.Body)
 	}
-	checkPageHeaders(t, page)
-	if x := b.Post(MessagingPath+"/link-code", url.Values{}); x.Status != http.StatusForbidden {
+	testkit.CheckPageHeaders(t, page)
+	if x := b.Post(web.MessagingPath+"/link-code", url.Values{}); x.Status != http.StatusForbidden {
 		t.Errorf("a code without the form token: %d", x.Status)
 	}
-	x := b.Post(MessagingPath+"/link-code", url.Values{"csrf": {testkit.CSRF(t, page)}})
+	x := b.Post(web.MessagingPath+"/link-code", url.Values{"csrf": {testkit.CSRF(t, page)}})
 	m := linkCodeField.FindSubmatch(x.Body)
 	if x.Status != http.StatusOK || m == nil {
 		t.Fatalf("link code page %d:\n%s", x.Status, x.Body)
@@ -589,18 +590,18 @@ func TestMessagingSettingsPage(t *testing.T) {
 	if got := env.lastText(700); !strings.HasPrefix(got, "*Linked") {
 		t.Fatalf("linking with the page's code: %q", got)
 	}
-	page = b.Get(MessagingPath)
+	page = b.Get(web.MessagingPath)
 	if !page.Contains("@ana_spends") {
 		t.Fatalf("the linked chat is not listed:\n%s", page.Body)
 	}
 	// Another user cannot unlink it.
 	other := env.browser(t)
 	other.SignIn(env.createUser(finance.PlanPro))
-	op := other.Get(MessagingPath)
-	if x := other.Post(MessagingPath+"/chats/700/unlink", url.Values{"csrf": {testkit.CSRF(t, op)}}); x.Status != http.StatusNotFound {
+	op := other.Get(web.MessagingPath)
+	if x := other.Post(web.MessagingPath+"/chats/700/unlink", url.Values{"csrf": {testkit.CSRF(t, op)}}); x.Status != http.StatusNotFound {
 		t.Errorf("another user unlinking: %d", x.Status)
 	}
-	x = b.Post(MessagingPath+"/chats/700/unlink", url.Values{"csrf": {testkit.CSRF(t, page)}})
+	x = b.Post(web.MessagingPath+"/chats/700/unlink", url.Values{"csrf": {testkit.CSRF(t, page)}})
 	if x.Status != http.StatusSeeOther {
 		t.Fatalf("unlink: %d", x.Status)
 	}
@@ -611,11 +612,11 @@ func TestMessagingSettingsPage(t *testing.T) {
 	// A free-plan user gets no code.
 	fb := env.browser(t)
 	fb.SignIn(env.createUser(finance.PlanFree))
-	fp := fb.Get(MessagingPath)
+	fp := fb.Get(web.MessagingPath)
 	if !fp.Contains("Pro plan feature") {
 		t.Error("the free plan is not explained")
 	}
-	if x := fb.Post(MessagingPath+"/link-code", url.Values{"csrf": {testkit.CSRF(t, fp)}}); x.Status != http.StatusPaymentRequired || linkCodeField.Match(x.Body) {
+	if x := fb.Post(web.MessagingPath+"/link-code", url.Values{"csrf": {testkit.CSRF(t, fp)}}); x.Status != http.StatusPaymentRequired || linkCodeField.Match(x.Body) {
 		t.Errorf("free plan code: %d", x.Status)
 	}
 }

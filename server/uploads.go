@@ -37,8 +37,10 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/web"
 )
 
 // DefaultMaxUploadBytes is the default bound on the bytes of uploads the
@@ -49,7 +51,7 @@ const DefaultMaxUploadBytes = 128 << 20
 // the largest upload (the Record page's five photos and its note) with a
 // body limit of maxBody bytes besides.
 func MinUploadBytes(maxBody int64) int64 {
-	return maxBody + MaxParseImages*MaxParseImageBytes + maxNoteBytes
+	return maxBody + ai.MaxImages*ai.MaxImageBytes + web.MaxNoteBytes
 }
 
 // UploadDirName is the folder of the data directory that holds receipt

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -23,9 +24,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/store"
 )
 
@@ -129,6 +132,29 @@ func Serve(h http.Handler) ServeFunc {
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		return resp, body
 	}
+}
+
+// Call sends one request of contentType ("" for none) with header through
+// serve, as an API client does: no cookies.
+func Call(t testing.TB, serve ServeFunc, method, target, contentType, body string, header map[string]string) Exchange {
+	t.Helper()
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, raw := serve(t, req, []byte(body))
+	return Exchange{Status: resp.StatusCode, Header: resp.Header, Body: raw}
+}
+
+// InvalidTokenChallenge is the WWW-Authenticate challenge of a 401 to a
+// request whose credential was refused with message: error="invalid_token"
+// tells an OAuth client to get a new token rather than retry this one.
+func InvalidTokenChallenge(message string) string {
+	return `Bearer realm="finance", error="invalid_token", error_description="` + message +
+		`", scope="finance:read mcp:connect", resource_metadata="` + BaseURL + `/.well-known/oauth-protected-resource"`
 }
 
 // OnceField names the hidden field of a form's once id (web.OnceField).
@@ -241,4 +267,13 @@ func (b *Browser) SignIn(u finance.User) {
 	if x.Status != http.StatusSeeOther {
 		b.t.Fatalf("POST /login: status %d: %s", x.Status, x.Body)
 	}
+}
+
+// NewOAuth is the authorization server over db as cmd/finance wires it (it
+// verifies access tokens for svc), configured by ocfg, on the clock now.
+func NewOAuth(db *store.DB, svc *auth.Service, ocfg oauth.Config, now func() time.Time) *oauth.Server {
+	ocfg.Issuer, ocfg.Now, ocfg.Log = BaseURL, now, slog.New(slog.DiscardHandler)
+	authz := oauth.New(db, ocfg)
+	svc.SetTokenVerifier(authz)
+	return authz
 }
