@@ -9,6 +9,7 @@ package web
 // problems beside its fields, and nothing is written.
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"net/http"
@@ -20,7 +21,6 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
-	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/queryparam"
@@ -108,6 +108,16 @@ func refusal(p *pageView, err error, prefix string) (fields map[string]string, o
 	_, detail := httperr.Response(err, "")
 	p.Error = detail.Message
 	return nil, true
+}
+
+// problems are the fields of a refusal the API words as a ValidationError,
+// nil for any other error.
+func problems(err error) map[string]string {
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
+		return ve.Fields
+	}
+	return nil
 }
 
 // filterRefused shows a list filter the API refuses (err, a
@@ -255,9 +265,7 @@ func (s *Site) accountsView(r *http.Request, u finance.User, status string) (acc
 		New: newAccountFormView("new", accountForm{Type: string(finance.AccountSavings)}), FilterFields: map[string]string{}}
 	f, err := finance.ParseAccountFilter(status, "", "")
 	if err != nil {
-		var ve *finance.ValidationError
-		errors.As(err, &ve)
-		d.FilterFields = ve.Fields
+		d.FilterFields = problems(err)
 		return d, err
 	}
 	d.Status = f.Status
@@ -273,42 +281,19 @@ func (s *Site) accountsView(r *http.Request, u finance.User, status string) (acc
 }
 
 func (s *Site) accountsPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	p := pageView{Title: "Accounts", Nav: "accounts", User: &u, CSRF: auth.CSRFToken(sid), Notice: notices[r.URL.Query().Get("notice")]}
-	d, err := s.accountsView(r.Request, u, r.URL.Query().Get("status"))
-	if err := filterRefused(&p, err); err != nil {
-		return err
-	}
-	p.Data = d
-	return s.render(w, r.Request, "accounts", p)
+	return showStatusList(s, w, r, "accounts", "Accounts", s.accountsView)
 }
 
 // accountCreate creates an account as POST /accounts does, then opens it.
 func (s *Site) accountCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
-	if !ok {
-		return err
-	}
-	form := postedAccountForm(r.PostForm)
-	a, err := s.ledger.CreateAccount(r.Context(), u.ID, form.request(false))
-	if err == nil {
-		return Redirect(w, r.Request, AccountsPath+"/"+a.ID+"?notice=account-created")
-	}
-	p := pageView{Title: "Accounts", Nav: "accounts", User: &u, CSRF: auth.CSRFToken(sid)}
-	fields, ok := refusal(&p, err, "Not created.")
-	if !ok {
-		return err
-	}
-	d, err := s.accountsView(r.Request, u, "")
-	if err != nil {
-		return err
-	}
-	d.New.Form, d.New.Fields = form, fields
-	p.Data = d
-	return s.render(w, r.Request, "accounts", p)
+	return createThenOpen(s, w, r, "accounts", "Accounts", postedAccountForm,
+		func(ctx context.Context, userID string, form accountForm) (string, error) {
+			a, err := s.ledger.CreateAccount(ctx, userID, form.request(false))
+			return AccountsPath + "/" + a.ID + "?notice=account-created", err
+		},
+		s.accountsView, func(d *accountsData, form accountForm, fields map[string]string) {
+			d.New.Form, d.New.Fields = form, fields
+		})
 }
 
 // --- one account --------------------------------------------------------------------
@@ -353,38 +338,25 @@ func (s *Site) accountView(r *http.Request, u finance.User, id string, q url.Val
 }
 
 func (s *Site) accountPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	p := pageView{Nav: "accounts", User: &u, CSRF: auth.CSRFToken(sid), Notice: notices[q.Get("notice")]}
-	d, err := s.accountView(r.Request, u, r.Param("id"), q)
-	if err := filterRefused(&p, err); err != nil {
-		return err
-	}
-	p.Title, p.Data = d.Account.Name, d
-	return s.render(w, r.Request, "account", p)
+	return showFilteredRecord(s, w, r, "account", "accounts", s.accountView, accountTitle)
 }
+
+func accountTitle(d accountData) string { return d.Account.Name }
 
 // accountRefused shows the account page again after a refused write on it;
 // keep puts what was sent back in the form it came from, with its problems.
 func (s *Site) accountRefused(w http.ResponseWriter, r bunrouter.Request, u finance.User, sid string, err error, prefix string,
 	keep func(d *accountData, fields map[string]string)) error {
-	p := pageView{Nav: "accounts", User: &u, CSRF: auth.CSRFToken(sid)}
-	fields, ok := refusal(&p, err, prefix)
-	if !ok {
-		return err
+	var kept func(d *accountData, fields map[string]string)
+	if keep != nil {
+		kept = func(d *accountData, fields map[string]string) {
+			if fields != nil {
+				keep(d, fields)
+			}
+		}
 	}
-	d, verr := s.accountView(r.Request, u, r.Param("id"), url.Values{})
-	if verr != nil {
-		return verr
-	}
-	if fields != nil && keep != nil {
-		keep(&d, fields)
-	}
-	p.Title, p.Data = d.Account.Name, d
-	return s.render(w, r.Request, "account", p)
+	return refusedOn(s, w, r.Request, u, sid, "account", "accounts", err, prefix,
+		func() (accountData, error) { return s.accountView(r.Request, u, r.Param("id"), url.Values{}) }, kept, accountTitle)
 }
 
 // accountEdit changes the account as PUT /accounts/{id} does.
@@ -405,18 +377,10 @@ func (s *Site) accountEdit(w http.ResponseWriter, r bunrouter.Request) error {
 // accountArchive archives or unarchives the account as PATCH
 // /accounts/{id}/archive and /unarchive do.
 func (s *Site) accountArchive(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.pageWrite(w, r, "id", "account")
-	if !ok {
-		return err
-	}
-	change, notice := s.ledger.ArchiveAccount, "account-archived"
-	if strings.HasSuffix(r.URL.Path, "/unarchive") {
-		change, notice = s.ledger.UnarchiveAccount, "account-unarchived"
-	}
-	if _, err := change(r.Context(), u.ID, id); err != nil {
-		return s.accountRefused(w, r, u, sid, err, "Not changed.", nil)
-	}
-	return Redirect(w, r.Request, AccountsPath+"/"+id+"?notice="+notice)
+	return archiveToggle(s, w, r, "account", AccountsPath, "account", s.ledger.ArchiveAccount, s.ledger.UnarchiveAccount,
+		func(u finance.User, sid, _ string, err error) error {
+			return s.accountRefused(w, r, u, sid, err, "Not changed.", nil)
+		})
 }
 
 // accountLineCreate posts a manual line as POST /accounts/{id}/transactions does.

@@ -161,21 +161,14 @@ func (s *Site) billsView(r *http.Request, u finance.User, month finance.Date) (b
 }
 
 func (s *Site) billsPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	var v finance.Validator
-	month := queryparam.Month(&v, r.URL.Query(), "month")
-	if err := v.Err(); err != nil {
-		return err
-	}
-	d, err := s.billsView(r.Request, u, month)
-	if err != nil {
-		return err
-	}
-	return s.render(w, r.Request, "bills", pageView{Title: "Bills", Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: d})
+	return showPage(s, w, r, "bills", "Bills", "bills", func(r *http.Request, u finance.User) (billsData, error) {
+		var v finance.Validator
+		month := queryparam.Month(&v, r.URL.Query(), "month")
+		if err := v.Err(); err != nil {
+			return billsData{}, err
+		}
+		return s.billsView(r, u, month)
+	})
 }
 
 // billMonth is the month a bill form returns to: the bill's due month, or
@@ -368,16 +361,9 @@ func (s *Site) billView(r *http.Request, u finance.User, id string) (billData, e
 
 // billPage is a bill's own page.
 func (s *Site) billPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.billView(r.Request, u, r.Param("id"))
-	if err != nil {
-		return err
-	}
-	return s.render(w, r.Request, "bill", pageView{Title: d.Bill.Name, Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: d})
+	return showNamed(s, w, r, "bill", "bills", func(rq *http.Request, u finance.User) (billData, error) {
+		return s.billView(rq, u, r.Param("id"))
+	}, func(d billData) string { return d.Bill.Name })
 }
 
 // billPageRefused shows a bill's page again after a refused write: a
@@ -481,16 +467,7 @@ func (s *Site) loansView(r *http.Request, u finance.User) (loansData, error) {
 }
 
 func (s *Site) loansPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.loansView(r.Request, u)
-	if err != nil {
-		return err
-	}
-	return s.render(w, r.Request, "loans", pageView{Title: "Loans", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: d})
+	return showPage(s, w, r, "loans", "Loans", "loans", s.loansView)
 }
 
 // loanPaySubmit records a payment as POST /loans/instances/{id}/payments does.

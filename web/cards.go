@@ -11,13 +11,13 @@ package web
 // under /credit-cards do.
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/uptrace/bunrouter"
 
@@ -73,9 +73,9 @@ func (s *Site) pageWrite(w http.ResponseWriter, r bunrouter.Request, param, what
 	if !ok {
 		return u, sid, "", false, err
 	}
-	id := r.Param(param)
-	if !finance.ValidID(id) {
-		return u, sid, "", false, finance.NotFound(what)
+	id, err := pathRecord(r, param, what)
+	if err != nil {
+		return u, sid, "", false, err
 	}
 	return u, sid, id, true, nil
 }
@@ -169,9 +169,7 @@ func (s *Site) cardsView(r *http.Request, u finance.User, status string) (cardsD
 		FilterFields: map[string]string{}}
 	f, err := finance.ParseCardFilter(status, "")
 	if err != nil {
-		var ve *finance.ValidationError
-		errors.As(err, &ve)
-		d.FilterFields = ve.Fields
+		d.FilterFields = problems(err)
 		return d, err
 	}
 	d.Status = f.Status
@@ -186,42 +184,17 @@ func (s *Site) cardsView(r *http.Request, u finance.User, status string) (cardsD
 }
 
 func (s *Site) cardsPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	p := pageView{Title: "Cards", Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid), Notice: notices[r.URL.Query().Get("notice")]}
-	d, err := s.cardsView(r.Request, u, r.URL.Query().Get("status"))
-	if err := filterRefused(&p, err); err != nil {
-		return err
-	}
-	p.Data = d
-	return s.render(w, r.Request, "cards", p)
+	return showStatusList(s, w, r, "cards", "Cards", s.cardsView)
 }
 
 // cardCreate creates a card as POST /credit-cards does, then opens it.
 func (s *Site) cardCreate(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
-	if !ok {
-		return err
-	}
-	form := postedCardForm(r.PostForm)
-	c, err := s.ledger.CreateCreditCard(r.Context(), u.ID, form.request(false))
-	if err == nil {
-		return Redirect(w, r.Request, CardsPath+"/"+c.ID+"?notice=card-created")
-	}
-	p := pageView{Title: "Cards", Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid)}
-	fields, ok := refusal(&p, err, "Not created.")
-	if !ok {
-		return err
-	}
-	d, err := s.cardsView(r.Request, u, "")
-	if err != nil {
-		return err
-	}
-	d.New.Form, d.New.Fields = form, fields
-	p.Data = d
-	return s.render(w, r.Request, "cards", p)
+	return createThenOpen(s, w, r, "cards", "Cards", postedCardForm,
+		func(ctx context.Context, userID string, form cardForm) (string, error) {
+			c, err := s.ledger.CreateCreditCard(ctx, userID, form.request(false))
+			return CardsPath + "/" + c.ID + "?notice=card-created", err
+		},
+		s.cardsView, func(d *cardsData, form cardForm, fields map[string]string) { d.New.Form, d.New.Fields = form, fields })
 }
 
 // --- one card -----------------------------------------------------------------------
@@ -339,19 +312,10 @@ func (s *Site) cardView(r *http.Request, u finance.User, id string, q url.Values
 }
 
 func (s *Site) cardPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	p := pageView{Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid), Notice: notices[q.Get("notice")]}
-	d, err := s.cardView(r.Request, u, r.Param("id"), q)
-	if err := filterRefused(&p, err); err != nil {
-		return err
-	}
-	p.Title, p.Data = d.Card.Name, d
-	return s.render(w, r.Request, "card", p)
+	return showFilteredRecord(s, w, r, "card", "cards", s.cardView, cardTitle)
 }
+
+func cardTitle(d cardData) string { return d.Card.Name }
 
 // cardEdit changes the card as PUT /credit-cards/{id} does.
 func (s *Site) cardEdit(w http.ResponseWriter, r bunrouter.Request) error {
@@ -369,37 +333,25 @@ func (s *Site) cardEdit(w http.ResponseWriter, r bunrouter.Request) error {
 // cardArchive archives or unarchives the card as PATCH
 // /credit-cards/{id}/archive and /unarchive do.
 func (s *Site) cardArchive(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.pageWrite(w, r, "id", "credit card")
-	if !ok {
-		return err
-	}
-	change, notice := s.ledger.ArchiveCreditCard, "card-archived"
-	if strings.HasSuffix(r.URL.Path, "/unarchive") {
-		change, notice = s.ledger.UnarchiveCreditCard, "card-unarchived"
-	}
-	if _, err := change(r.Context(), u.ID, id); err != nil {
-		return s.cardRefused(w, r, u, sid, id, err, "Not changed.", nil)
-	}
-	return Redirect(w, r.Request, CardsPath+"/"+id+"?notice="+notice)
+	return archiveToggle(s, w, r, "credit card", CardsPath, "card", s.ledger.ArchiveCreditCard, s.ledger.UnarchiveCreditCard,
+		func(u finance.User, sid, id string, err error) error {
+			return s.cardRefused(w, r, u, sid, id, err, "Not changed.", nil)
+		})
 }
 
 // cardRefused shows the card page again after a refused write, with the
 // edit form holding what was sent (when sent is not nil) and its problems.
 func (s *Site) cardRefused(w http.ResponseWriter, r bunrouter.Request, u finance.User, sid, id string, err error, prefix string, sent *cardForm) error {
-	p := pageView{Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid)}
-	fields, ok := refusal(&p, err, prefix)
-	if !ok {
-		return err
+	var keep func(d *cardData, fields map[string]string)
+	if sent != nil {
+		keep = func(d *cardData, fields map[string]string) {
+			if fields != nil {
+				d.Edit.Form, d.Edit.Fields = *sent, fields
+			}
+		}
 	}
-	d, verr := s.cardView(r.Request, u, id, url.Values{})
-	if verr != nil {
-		return verr
-	}
-	if sent != nil && fields != nil {
-		d.Edit.Form, d.Edit.Fields = *sent, fields
-	}
-	p.Title, p.Data = d.Card.Name, d
-	return s.render(w, r.Request, "card", p)
+	return refusedOn(s, w, r.Request, u, sid, "card", "cards", err, prefix,
+		func() (cardData, error) { return s.cardView(r.Request, u, id, url.Values{}) }, keep, cardTitle)
 }
 
 // --- statements ---------------------------------------------------------------------
@@ -511,20 +463,9 @@ func (d *statementData) suggestRefund(txID string) {
 // keep puts what was sent back in its form, with the problems.
 func (s *Site) statementRefused(w http.ResponseWriter, r bunrouter.Request, u finance.User, sid, id string, err error, prefix string,
 	keep func(d *statementData, fields map[string]string)) error {
-	p := pageView{Title: "Statement", Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid)}
-	fields, ok := refusal(&p, err, prefix)
-	if !ok {
-		return err
-	}
-	d, verr := s.statementView(r.Request, u, id)
-	if verr != nil {
-		return verr
-	}
-	if keep != nil {
-		keep(&d, fields)
-	}
-	p.Data = d
-	return s.render(w, r.Request, "statement", p)
+	return refusedOn(s, w, r.Request, u, sid, "statement", "cards", err, prefix,
+		func() (statementData, error) { return s.statementView(r.Request, u, id) }, keep,
+		func(statementData) string { return "Statement" })
 }
 
 // statementPay records a payment from an account as POST
@@ -748,16 +689,9 @@ func (s *Site) installmentView(r *http.Request, u finance.User, id string) (inst
 }
 
 func (s *Site) installmentPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.installmentView(r.Request, u, r.Param("id"))
-	if err != nil {
-		return err
-	}
-	return s.render(w, r.Request, "installment", pageView{Title: "Installment plan", Nav: "cards", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: d})
+	return showPage(s, w, r, "installment", "Installment plan", "cards", func(rq *http.Request, u finance.User) (installmentData, error) {
+		return s.installmentView(rq, u, r.Param("id"))
+	})
 }
 
 // installmentCancelConfirm asks before a cancel, saying what it does to the rows.

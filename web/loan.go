@@ -193,17 +193,10 @@ func loanInterest(l finance.Loan) string {
 }
 
 func (s *Site) loanPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
 	n, _ := strconv.Atoi(r.URL.Query().Get("installment")) // anything else: the next open one
-	d, err := s.loanView(r.Request, u, r.Param("id"), n)
-	if err != nil {
-		return err
-	}
-	return s.render(w, r.Request, "loan", pageView{Title: d.Loan.Name, Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: d})
+	return showNamed(s, w, r, "loan", "loans", func(rq *http.Request, u finance.User) (loanData, error) {
+		return s.loanView(rq, u, r.Param("id"), n)
+	}, func(d loanData) string { return d.Loan.Name })
 }
 
 // loanRefused shows the loan's page again after a refused write, with the

@@ -11,6 +11,7 @@ package web
 // nothing is written.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,12 +46,14 @@ func (s *Site) registerWebAppRecordRoutes() {
 	s.page(http.MethodGet, RecordBulkPath, s.bulkPage)
 	s.oncePage(RecordBulkPath, s.bulkSubmit)
 	s.page(http.MethodPost, RecordParsePath, s.parseSubmit)
-	s.page(http.MethodGet, ExpensesPath+"/:id/edit", s.expenseEditPage)
-	s.page(http.MethodPost, ExpensesPath+"/:id/edit", s.expenseEditSubmit)
+	expenses := s.expenseEditor()
+	s.page(http.MethodGet, ExpensesPath+"/:id/edit", func(w http.ResponseWriter, r bunrouter.Request) error { return expenses.page(s, w, r) })
+	s.page(http.MethodPost, ExpensesPath+"/:id/edit", func(w http.ResponseWriter, r bunrouter.Request) error { return expenses.submit(s, w, r) })
 	s.page(http.MethodGet, ExpensesPath+"/:id/split", s.splitPage)
 	s.oncePage(ExpensesPath+"/:id/split", s.splitSubmit)
-	s.page(http.MethodGet, IncomePath+"/:id/edit", s.incomeEditPage)
-	s.page(http.MethodPost, IncomePath+"/:id/edit", s.incomeEditSubmit)
+	income := s.incomeEditor()
+	s.page(http.MethodGet, IncomePath+"/:id/edit", func(w http.ResponseWriter, r bunrouter.Request) error { return income.page(s, w, r) })
+	s.page(http.MethodPost, IncomePath+"/:id/edit", func(w http.ResponseWriter, r bunrouter.Request) error { return income.submit(s, w, r) })
 }
 
 // backTo is where a form returns: back when it is a page of this site, else def.
@@ -132,10 +135,11 @@ type recordEdit struct {
 	Splits []finance.ExpenseSplit // an expense's parts while it is split
 }
 
-// pathRecord reads the {id} of a page showing a record (what): a malformed
-// one is not found, as in the API. Forms posted to it read it with pageWrite.
-func pathRecord(r bunrouter.Request, what string) (string, error) {
-	id := r.Param("id")
+// pathRecord reads the path parameter param naming a record (what): a
+// malformed id is not found, as in the API. Forms posted to a record's page
+// read it with pageWrite.
+func pathRecord(r bunrouter.Request, param, what string) (string, error) {
+	id := r.Param(param)
 	if !finance.ValidID(id) {
 		return "", finance.NotFound(what)
 	}
@@ -221,55 +225,106 @@ func (s *Site) editPage(w http.ResponseWriter, r *http.Request, u finance.User, 
 	return s.render(w, r, "record", p)
 }
 
-func (s *Site) expenseEditPage(w http.ResponseWriter, r bunrouter.Request) error {
+// recordEditor is the edit form of one kind of record (an expense, an
+// income): how it is read, shown and changed through the same service call
+// as its PUT route.
+type recordEditor[T any] struct {
+	what, title  string // what the record is (for a 404), and the page's title
+	list, notice string // the list a change returns to (unless the form's back says where), and its notice
+	get          func(ctx context.Context, userID, id string) (T, error)
+	formOf       func(T) recordForm // the form holding the record
+	posted       func(f url.Values) recordForm
+	view         func(r *http.Request, u finance.User, rec T, form recordForm, back string) (recordData, error)
+	// save changes rec to what form holds.
+	save func(ctx context.Context, userID string, rec T, form recordForm) error
+}
+
+// page shows the form holding the record the route's id names.
+func (e recordEditor[T]) page(s *Site, w http.ResponseWriter, r bunrouter.Request) error {
 	u, sid, ok, err := s.signedIn(w, r.Request)
 	if !ok || err != nil {
 		return err
 	}
-	id, err := pathRecord(r, "expense")
+	id, err := pathRecord(r, "id", e.what)
 	if err != nil {
 		return err
 	}
-	e, err := s.ledger.GetExpense(r.Context(), u.ID, id)
+	rec, err := e.get(r.Context(), u.ID, id)
 	if err != nil {
 		return err
 	}
-	d, err := s.expenseEditView(r.Request, u, e, expenseForm(e), r.URL.Query().Get("back"))
+	d, err := e.view(r.Request, u, rec, e.formOf(rec), r.URL.Query().Get("back"))
 	if err != nil {
 		return err
 	}
-	return s.editPage(w, r.Request, u, sid, "Edit expense", d, nil)
+	return s.editPage(w, r.Request, u, sid, e.title, d, nil)
 }
 
-// expenseEditSubmit changes the expense as PUT /expenses/{id} does.
-func (s *Site) expenseEditSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.pageWrite(w, r, "id", "expense")
+// submit changes the record as its PUT route does, then returns to the
+// page the form came from; a refusal shows the form again with what was
+// sent and the problems beside their fields.
+func (e recordEditor[T]) submit(s *Site, w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", e.what)
 	if !ok {
 		return err
 	}
-	e, err := s.ledger.GetExpense(r.Context(), u.ID, id)
+	rec, err := e.get(r.Context(), u.ID, id)
 	if err != nil {
 		return err
 	}
 	f := r.PostForm
-	form := recordForm{Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description"), Category: f.Get("category"),
-		PaymentMethod: f.Get("payment_method"), AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id")}
-	fields := form.expenseFields()
-	if e.IsSplit && strings.TrimSpace(form.Category) == "" {
-		delete(fields, "category") // left as it is: the parts stay
-	}
-	var req finance.ExpenseRequest
-	formEdit(&req, fields)
-	_, err = s.ledger.UpdateExpense(r.Context(), u.ID, id, req)
-	back := backTo(f.Get("back"), ExpensesPath)
+	form := e.posted(f)
+	err = e.save(r.Context(), u.ID, rec, form)
+	back := backTo(f.Get("back"), e.list)
 	if err == nil {
-		return Redirect(w, r.Request, withNotice(back, "expense-updated"))
+		return Redirect(w, r.Request, withNotice(back, e.notice))
 	}
-	d, verr := s.expenseEditView(r.Request, u, e, form, back)
+	d, verr := e.view(r.Request, u, rec, form, back)
 	if verr != nil {
 		return verr
 	}
-	return s.editPage(w, r.Request, u, sid, "Edit expense", d, err)
+	return s.editPage(w, r.Request, u, sid, e.title, d, err)
+}
+
+// postedRecordForm reads the record form's fields from a posted form.
+func postedRecordForm(f url.Values) recordForm {
+	return recordForm{Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description"), Category: f.Get("category"),
+		PaymentMethod: f.Get("payment_method"), AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id")}
+}
+
+// expenseEditor changes an expense as PUT /expenses/{id} does.
+func (s *Site) expenseEditor() recordEditor[finance.Expense] {
+	return recordEditor[finance.Expense]{what: "expense", title: "Edit expense", list: ExpensesPath, notice: "expense-updated",
+		get: s.ledger.GetExpense, formOf: expenseForm, posted: postedRecordForm, view: s.expenseEditView,
+		save: func(ctx context.Context, userID string, e finance.Expense, form recordForm) error {
+			fields := form.expenseFields()
+			if e.IsSplit && strings.TrimSpace(form.Category) == "" {
+				delete(fields, "category") // left as it is: the parts stay
+			}
+			var req finance.ExpenseRequest
+			formEdit(&req, fields)
+			_, err := s.ledger.UpdateExpense(ctx, userID, e.ID, req)
+			return err
+		}}
+}
+
+// incomeEditor changes an income as PUT /income/{id} does; a blank
+// description or account clears it.
+func (s *Site) incomeEditor() recordEditor[finance.Income] {
+	return recordEditor[finance.Income]{what: "income", title: "Edit income", list: IncomePath, notice: "income-updated",
+		get: s.ledger.GetIncome, formOf: incomeForm, view: s.incomeEditView,
+		posted: func(f url.Values) recordForm {
+			form := postedRecordForm(f)
+			form.PaymentMethod, form.CreditCardID = "", "" // an income's form has neither
+			return form
+		},
+		save: func(ctx context.Context, userID string, in finance.Income, form recordForm) error {
+			var req finance.IncomeRequest
+			formEdit(&req, map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
+				"category": form.Category, "account_id": form.AccountID})
+			_, err := s.ledger.UpdateIncome(ctx, userID, in.ID, req)
+			return err
+		}}
 }
 
 func incomeForm(in finance.Income) recordForm {
@@ -295,54 +350,6 @@ func (s *Site) incomeEditView(r *http.Request, u finance.User, in finance.Income
 		return d, err
 	}
 	return d, nil
-}
-
-func (s *Site) incomeEditPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	id, err := pathRecord(r, "income")
-	if err != nil {
-		return err
-	}
-	in, err := s.ledger.GetIncome(r.Context(), u.ID, id)
-	if err != nil {
-		return err
-	}
-	d, err := s.incomeEditView(r.Request, u, in, incomeForm(in), r.URL.Query().Get("back"))
-	if err != nil {
-		return err
-	}
-	return s.editPage(w, r.Request, u, sid, "Edit income", d, nil)
-}
-
-// incomeEditSubmit changes the income as PUT /income/{id} does; a blank
-// description or account clears it.
-func (s *Site) incomeEditSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, id, ok, err := s.pageWrite(w, r, "id", "income")
-	if !ok {
-		return err
-	}
-	in, err := s.ledger.GetIncome(r.Context(), u.ID, id)
-	if err != nil {
-		return err
-	}
-	f := r.PostForm
-	form := recordForm{Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description"), Category: f.Get("category"),
-		AccountID: f.Get("account_id")}
-	var req finance.IncomeRequest
-	formEdit(&req, map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
-		"category": form.Category, "account_id": form.AccountID})
-	_, err = s.ledger.UpdateIncome(r.Context(), u.ID, id, req)
-	if err == nil {
-		return Redirect(w, r.Request, withNotice(backTo(f.Get("back"), IncomePath), "income-updated"))
-	}
-	d, verr := s.incomeEditView(r.Request, u, in, form, f.Get("back"))
-	if verr != nil {
-		return verr
-	}
-	return s.editPage(w, r.Request, u, sid, "Edit income", d, err)
 }
 
 // --- Bulk entry and "Type it" ---------------------------------------------------
@@ -647,7 +654,7 @@ func (s *Site) splitPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if !ok || err != nil {
 		return err
 	}
-	id, err := pathRecord(r, "expense")
+	id, err := pathRecord(r, "id", "expense")
 	if err != nil {
 		return err
 	}

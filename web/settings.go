@@ -65,23 +65,14 @@ func settingsView(r *http.Request, u *finance.User, sid, title string) pageView 
 	return pageView{Title: title, Nav: "settings", User: u, CSRF: auth.CSRFToken(sid), Notice: notices[r.URL.Query().Get("notice")]}
 }
 
-// refuse puts a refused write's status and message on p (what says what did
-// not happen: "Not saved.") and returns the validation problems by field.
-// It reports false when err is a failure rather than a refusal.
+// refuse is refusal for the settings forms, whose views want the problems
+// by field as a map even when the refusal names no field.
 func refuse(p *pageView, what string, err error) (map[string]string, bool) {
-	status, ok := pageRefusal(err)
-	if !ok {
-		return nil, false
+	fields, ok := refusal(p, err, what)
+	if ok && fields == nil {
+		fields = map[string]string{}
 	}
-	p.status = status
-	var ve *finance.ValidationError
-	if errors.As(err, &ve) {
-		p.Error = what + " " + ve.Error() + "."
-		return ve.Fields, true
-	}
-	_, detail := httperr.Response(err, "")
-	p.Error = detail.Message
-	return map[string]string{}, true
+	return fields, ok
 }
 
 // --- Hub --------------------------------------------------------------------------
@@ -128,17 +119,9 @@ func (s *Site) profileView(r *http.Request, u finance.User, name, url string, fi
 }
 
 func (s *Site) profilePage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.profileView(r.Request, u, "", "", nil)
-	if err != nil {
-		return err
-	}
-	p := settingsView(r.Request, &u, sid, "Profile")
-	p.Data = d
-	return s.render(w, r.Request, "profile", p)
+	return showPage(s, w, r, "profile", "Profile", "settings", func(r *http.Request, u finance.User) (profileData, error) {
+		return s.profileView(r, u, "", "", nil)
+	})
 }
 
 // profileSubmit changes the name. It may be empty, as at setup.
@@ -311,17 +294,9 @@ func (s *Site) appSettingsView(r *http.Request, u finance.User, form *appSetting
 }
 
 func (s *Site) appSettingsPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.appSettingsView(r.Request, u, nil, nil)
-	if err != nil {
-		return err
-	}
-	p := settingsView(r.Request, &u, sid, "App settings")
-	p.Data = d
-	return s.render(w, r.Request, "appsettings", p)
+	return showPage(s, w, r, "appsettings", "App settings", "settings", func(r *http.Request, u finance.User) (appSettingsData, error) {
+		return s.appSettingsView(r, u, nil, nil)
+	})
 }
 
 // appSettingsSubmit saves the settings as PUT /user-settings/app does. A
@@ -408,17 +383,7 @@ func (s *Site) categoriesView(r *http.Request, u finance.User) (categoriesData, 
 }
 
 func (s *Site) categoriesPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.categoriesView(r.Request, u)
-	if err != nil {
-		return err
-	}
-	p := settingsView(r.Request, &u, sid, "Categories")
-	p.Data = d
-	return s.render(w, r.Request, "categories", p)
+	return showPage(s, w, r, "categories", "Categories", "settings", s.categoriesView)
 }
 
 // categoryDone ends a category write: back to the list on success, else the
@@ -579,17 +544,7 @@ func (s *Site) budgetsView(r *http.Request, u finance.User) (budgetsData, error)
 }
 
 func (s *Site) budgetsPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	d, err := s.budgetsView(r.Request, u)
-	if err != nil {
-		return err
-	}
-	p := settingsView(r.Request, &u, sid, "Budgets")
-	p.Data = d
-	return s.render(w, r.Request, "budgets", p)
+	return showPage(s, w, r, "budgets", "Budgets", "settings", s.budgetsView)
 }
 
 // budgetsSubmit replaces the thresholds as PUT /user-settings/budget-thresholds
