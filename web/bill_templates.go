@@ -39,12 +39,8 @@ type billTemplatesData struct {
 }
 
 func (s *Site) billTemplatesPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
+	u, sid, show, ok, err := s.signedInShow(w, r.Request)
 	if !ok || err != nil {
-		return err
-	}
-	show, err := s.displayFor(r.Context(), u.ID)
-	if err != nil {
 		return err
 	}
 	list, err := s.ledger.ListBillTemplates(r.Context(), u.ID, finance.BillTemplateFilter{},
@@ -176,12 +172,8 @@ func (s *Site) renderBillTemplate(w http.ResponseWriter, r *http.Request, u fina
 }
 
 func (s *Site) billTemplateNewPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
+	u, sid, show, ok, err := s.signedInShow(w, r.Request)
 	if !ok || err != nil {
-		return err
-	}
-	show, err := s.displayFor(r.Context(), u.ID)
-	if err != nil {
 		return err
 	}
 	d, err := s.billTemplateView(r.Request, u, "", templateForm{Frequency: finance.FrequencyMonthly, StartDate: show.today.String()})
@@ -200,23 +192,31 @@ func (s *Site) billTemplateCreate(w http.ResponseWriter, r bunrouter.Request) er
 	}
 	form := postedTemplateForm(r.PostForm)
 	t, err := s.ledger.CreateBillTemplate(r.Context(), u.ID, form.request(false))
+	return s.templateSaved(w, r.Request, u, sid, "", form, t, err, "template-created")
+}
+
+// templateSaved ends a write of the template form (editing: the template
+// changed, "" for a new one): on to the list at the saved template with
+// notice, or a refusal shown on the form again with what was sent.
+func (s *Site) templateSaved(w http.ResponseWriter, r *http.Request, u finance.User, sid, editing string, form templateForm,
+	saved finance.BillTemplate, err error, notice string) error {
 	if status, refused := pageRefusal(err); refused {
-		d, verr := s.billTemplateView(r.Request, u, "", form)
+		d, verr := s.billTemplateView(r, u, editing, form)
 		if verr != nil {
 			return verr
 		}
-		return s.renderBillTemplate(w, r.Request, u, sid, d, status, err)
+		return s.renderBillTemplate(w, r, u, sid, d, status, err)
 	} else if err != nil {
 		return err
 	}
-	return Redirect(w, r.Request, BillTemplatesPath+"?notice=template-created#template-"+t.ID)
+	return Redirect(w, r, BillTemplatesPath+"?notice="+notice+"#template-"+saved.ID)
 }
 
 // pathTemplate reads and loads the template of an edit route.
 func (s *Site) pathTemplate(r bunrouter.Request, u finance.User) (finance.BillTemplate, error) {
-	id := r.Param("id")
-	if !finance.ValidID(id) {
-		return finance.BillTemplate{}, finance.NotFound("bill template")
+	id, err := pathRecord(r, "id", "bill template")
+	if err != nil {
+		return finance.BillTemplate{}, err
 	}
 	return s.ledger.GetBillTemplate(r.Context(), u.ID, id)
 }
@@ -249,17 +249,8 @@ func (s *Site) billTemplateUpdate(w http.ResponseWriter, r bunrouter.Request) er
 		return err
 	}
 	form := postedTemplateForm(r.PostForm)
-	_, err = s.ledger.UpdateBillTemplate(r.Context(), u.ID, t.ID, form.request(true))
-	if status, refused := pageRefusal(err); refused {
-		d, verr := s.billTemplateView(r.Request, u, t.ID, form)
-		if verr != nil {
-			return verr
-		}
-		return s.renderBillTemplate(w, r.Request, u, sid, d, status, err)
-	} else if err != nil {
-		return err
-	}
-	return Redirect(w, r.Request, BillTemplatesPath+"?notice=template-saved#template-"+t.ID)
+	saved, err := s.ledger.UpdateBillTemplate(r.Context(), u.ID, t.ID, form.request(true))
+	return s.templateSaved(w, r.Request, u, sid, t.ID, form, saved, err, "template-saved")
 }
 
 // billTemplateDelete removes a template as DELETE /bills/templates/{id}

@@ -136,12 +136,8 @@ type accountLinesData struct {
 }
 
 func (s *Site) accountLinesPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
+	u, sid, show, ok, err := s.signedInShow(w, r.Request)
 	if !ok || err != nil {
-		return err
-	}
-	show, err := s.displayFor(r.Context(), u.ID)
-	if err != nil {
 		return err
 	}
 	p := pageView{Title: "All account lines", Nav: "accounts", User: &u, CSRF: auth.CSRFToken(sid)}

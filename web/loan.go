@@ -63,12 +63,8 @@ type loanNewData struct {
 }
 
 func (s *Site) loanNewPage(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedIn(w, r.Request)
+	u, sid, show, ok, err := s.signedInShow(w, r.Request)
 	if !ok || err != nil {
-		return err
-	}
-	show, err := s.displayFor(r.Context(), u.ID)
-	if err != nil {
 		return err
 	}
 	return s.render(w, r.Request, "loannew", pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
@@ -269,13 +265,9 @@ func (s *Site) loanUpdate(w http.ResponseWriter, r bunrouter.Request) error {
 // loanStatusSubmit cancels or reactivates the loan as PATCH /loans/{id}
 // with a status does (§3.5).
 func (s *Site) loanStatusSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "loan")
 	if !ok {
 		return err
-	}
-	id := r.Param("id")
-	if !finance.ValidID(id) {
-		return finance.NotFound("loan")
 	}
 	l, err := s.ledger.UpdateLoan(r.Context(), u.ID, id, finance.LoanUpdateRequest{Status: finance.Of(r.PostForm.Get("status"))})
 	if errors.Is(err, finance.ErrNotFound) {
@@ -288,13 +280,9 @@ func (s *Site) loanStatusSubmit(w http.ResponseWriter, r bunrouter.Request) erro
 
 // loanDelete erases a loan without payments as DELETE /loans/{id} does.
 func (s *Site) loanDelete(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "loan")
 	if !ok {
 		return err
-	}
-	id := r.Param("id")
-	if !finance.ValidID(id) {
-		return finance.NotFound("loan")
 	}
 	_, err = s.ledger.DeleteLoan(r.Context(), u.ID, id)
 	if errors.Is(err, finance.ErrNotFound) {

@@ -329,6 +329,17 @@ func (s *Site) signedIn(w http.ResponseWriter, r *http.Request) (finance.User, s
 	return finance.User{}, "", false, nil
 }
 
+// signedInShow is signedIn with the person's display settings, for a page
+// that formats money or dates itself.
+func (s *Site) signedInShow(w http.ResponseWriter, r *http.Request) (finance.User, string, display, bool, error) {
+	u, sid, ok, err := s.signedIn(w, r)
+	if !ok || err != nil {
+		return u, sid, display{}, ok, err
+	}
+	show, err := s.displayFor(r.Context(), u.ID)
+	return u, sid, show, err == nil, err
+}
+
 // signedInForm is signedIn for a posted form: the session, then its token.
 // ok is false when the response is decided: a redirect to sign-in (err nil)
 // or a refusal (err).

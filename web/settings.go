@@ -55,7 +55,7 @@ func (s *Site) registerWebAppSettingsRoutes() {
 	s.oncePage(CategoriesPath, s.categoryCreate)
 	s.page(http.MethodPost, CategoriesPath+"/:id", s.categoryUpdate)
 	s.page(http.MethodPost, CategoriesPath+"/:id/archive", s.categoryArchive)
-	s.page(http.MethodPost, CategoriesPath+"/:id/unarchive", s.categoryUnarchive)
+	s.page(http.MethodPost, CategoriesPath+"/:id/unarchive", s.categoryArchive)
 	s.page(http.MethodGet, BudgetsPath, s.budgetsPage)
 	s.page(http.MethodPost, BudgetsPath, s.budgetsSubmit)
 }
@@ -457,32 +457,23 @@ func (s *Site) categoryUpdate(w http.ResponseWriter, r bunrouter.Request) error 
 	return s.categoryDone(w, r.Request, u, sid, id, &sent, "category-saved", err)
 }
 
-// categoryArchive archives a category as DELETE /categories/{id} does.
+// categoryArchive archives a category as DELETE /categories/{id} does, or
+// makes an archived one active again (the path ends in /unarchive).
 func (s *Site) categoryArchive(w http.ResponseWriter, r bunrouter.Request) error {
 	u, sid, ok, err := s.signedInForm(w, r.Request)
 	if !ok || err != nil {
 		return err
 	}
-	id := r.Param("id")
-	err = finance.ErrNotFound
-	if finance.ValidID(id) {
-		_, err = s.ledger.ArchiveCategory(r.Context(), u.ID, id)
-	}
-	return s.categoryDone(w, r.Request, u, sid, id, nil, "category-archived", err)
-}
-
-// categoryUnarchive makes an archived category active again.
-func (s *Site) categoryUnarchive(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
-	if !ok || err != nil {
-		return err
+	change, notice := s.ledger.ArchiveCategory, "category-archived"
+	if strings.HasSuffix(r.URL.Path, "/unarchive") {
+		change, notice = s.ledger.UnarchiveCategory, "category-unarchived"
 	}
 	id := r.Param("id")
 	err = finance.ErrNotFound
 	if finance.ValidID(id) {
-		_, err = s.ledger.UnarchiveCategory(r.Context(), u.ID, id)
+		_, err = change(r.Context(), u.ID, id)
 	}
-	return s.categoryDone(w, r.Request, u, sid, id, nil, "category-unarchived", err)
+	return s.categoryDone(w, r.Request, u, sid, id, nil, notice, err)
 }
 
 // --- Budgets ----------------------------------------------------------------------
