@@ -196,7 +196,9 @@ func TestCardPage(t *testing.T) {
 	if strings.Contains(testkit.Unescaped(page), "<h3>Overdue</h3>") || strings.Contains(testkit.Unescaped(page), "<h3>Paid</h3>") {
 		t.Error("empty statement groups are shown")
 	}
-	testkit.WantPage(t, "a filter that matches nothing", b.Get(path+"?search=zzz"), http.StatusOK, "Unbilled · 0 transactions", "Nothing unbilled matches")
+	testkit.WantPage(t, "a filter that matches nothing", b.Get(path+"?search=zzz&dateTo=2099-01-31"), http.StatusOK, "Unbilled · 0 transactions", "Nothing unbilled matches",
+		`name="dateTo" value="2099-01-31"`, `name="search" value="zzz"`, `<a class="button secondary" href="/cards/`+cs.card.ID+`">Clear</a>`)
+	testkit.WantPage(t, "a bad date", b.Get(path+"?dateFrom=soon"), http.StatusBadRequest, `id="from-error">From `)
 	testkit.WantPage(t, "a bad type", b.Get(path+"?type=gift"), http.StatusBadRequest, `id="type-error">Type must be one of: purchase, fee, interest, refund, installment<`)
 
 	// Once the due date passes, the statement is overdue.

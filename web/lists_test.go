@@ -210,7 +210,8 @@ func TestCardTransactionsList(t *testing.T) {
 	if billed.Contains("Shoes") {
 		t.Error("an unbilled purchase is listed as billed")
 	}
-	testkit.WantPage(t, "search", b.Get(web.CardTransactionsPath+"?search=shoe&dateFrom=2025-03-11"), http.StatusOK, "1 transaction<", "Shoes")
+	testkit.WantPage(t, "search", b.Get(web.CardTransactionsPath+"?search=shoe&dateFrom=2025-03-11"), http.StatusOK, "1 transaction<", "Shoes",
+		`name="dateFrom" value="2025-03-11"`, `name="search" value="shoe"`, `<a class="button secondary" href="/cards/transactions">Clear</a>`)
 	asc := testkit.Unescaped(b.Get(web.CardTransactionsPath + "?sortBy=amount&sortOrder=asc"))
 	if i, j := strings.Index(asc, "Lunch"), strings.Index(asc, "Shoes"); i < 0 || j < 0 || i > j {
 		t.Errorf("by amount, ascending:\n%s", asc)

@@ -58,7 +58,14 @@ var pageFuncs = template.FuncMap{
 	"payFields": payFields,
 	"label":     label,
 	"once":      onceInput,
+	"filterEnd": filterEnd,
 }
+
+// filterEndView is what the "filter-end" partial shows: the search box
+// with what was searched, and Clear back to the unfiltered page at Path.
+type filterEndView struct{ Path, Search string }
+
+func filterEnd(path, search string) filterEndView { return filterEndView{Path: path, Search: search} }
 
 // pageTemplates are parsed once: each page file with the shared layout and
 // the partials (the pieces several pages show, such as a payment form's fields).
