@@ -92,6 +92,9 @@ var rules = []rule{
 	{"telegram", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/cmd", module + "/embed",
 		module + "/ai", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"the bot reaches the ledger only through REST routes served in process (its API port); it knows nothing of routing, storage, MCP or the CLI"},
+	{"assistant", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/telegram",
+		module + "/cmd", module + "/embed", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+		"the assistant's propose/confirm rules sit below the HTTP layer: it reaches the routes, its store and the tool table only through its ports"},
 }
 
 func TestImportRules(t *testing.T) {
@@ -116,12 +119,12 @@ func TestImportRules(t *testing.T) {
 }
 
 // TestOnlyServerAndCLIImportAI: the engines are wired by the composition
-// root and called by the HTTP layer; the domain and the rest never reach
-// them. The web app names their drafts and limits (ai.Result, ai.MaxImages)
-// but runs them only through the server (web.Host), which holds the AI
-// budget and the job slots.
+// root and called by the HTTP layer and the assistant; the domain and the
+// rest never reach them. The web app names their drafts and limits
+// (ai.Result, ai.MaxImages) but runs them only through the server
+// (web.Host), which holds the AI budget and the job slots.
 func TestOnlyServerAndCLIImportAI(t *testing.T) {
-	allowed := map[string]bool{"server": true, "web": true, "cmd/finance": true, "ai": true}
+	allowed := map[string]bool{"server": true, "web": true, "cmd/finance": true, "ai": true, "assistant": true}
 	for _, p := range listPackages(t) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		if allowed[rel] || strings.HasPrefix(rel, "ai/") {
@@ -129,9 +132,49 @@ func TestOnlyServerAndCLIImportAI(t *testing.T) {
 		}
 		for _, imp := range p.Imports {
 			if imp == module+"/ai" {
-				t.Errorf("%s imports %s; only server, web and cmd/finance may", p.ImportPath, imp)
+				t.Errorf("%s imports %s; only server, web, assistant and cmd/finance may", p.ImportPath, imp)
 			}
 		}
+	}
+}
+
+// TestOnlyServerImportsAssistant: the assistant is called by the two
+// handlers of its routes; everything else, the Telegram bot included, uses
+// it through those routes, so every check of theirs applies.
+func TestOnlyServerImportsAssistant(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		if rel == "server" || rel == "assistant" {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if imp == module+"/assistant" {
+				t.Errorf("%s imports %s; only server may", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+// TestAssistantImportsNoHTTP: the assistant reaches the REST routes through
+// its Routes port in plain values (method, target, body; status, data,
+// error); it builds and serves no HTTP request itself. (Its engines' client
+// of a model service, in ai, is HTTP of its own, so the rule is on direct
+// imports.)
+func TestAssistantImportsNoHTTP(t *testing.T) {
+	found := false
+	for _, p := range listPackages(t) {
+		if p.ImportPath != module+"/assistant" {
+			continue
+		}
+		found = true
+		for _, imp := range p.Imports {
+			if imp == "net/http" || strings.HasPrefix(imp, "net/http/") {
+				t.Errorf("assistant imports %s; it reaches the routes only through its Routes port", imp)
+			}
+		}
+	}
+	if !found {
+		t.Error("package assistant not found")
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/assistant"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/mcpserver"
@@ -267,8 +268,8 @@ func TestAssistantModelStepsAreBounded(t *testing.T) {
 	f := newFakeChatService(t, calls([2]string{"list_accounts", `{}`}))
 	_, _, alice, _ := newModelEnv(t, f, time.Minute, 2)
 	answer := chat(t, alice, alice.key, "balances?", "")
-	if got := len(f.sent()); got != maxModelSteps {
-		t.Errorf("%d model calls, want %d", got, maxModelSteps)
+	if got := len(f.sent()); got != assistant.MaxModelSteps {
+		t.Errorf("%d model calls, want %d", got, assistant.MaxModelSteps)
 	}
 	if answer.Reply != "I could not finish answering that; try asking more simply." || len(answer.Proposals) != 0 {
 		t.Errorf("answer: %+v", answer)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/assistant"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 )
@@ -282,8 +283,8 @@ func TestAssistantAnswersQuestions(t *testing.T) {
 		{"what bills are due?", "You have 1 unpaid bill due this month:\n- Water: PHP 450.00 due 2025-03-20"},
 		{"magkano utang ko sa card?", "Your credit cards owe PHP 300.00 in all:\n- Visa: PHP 300.00 outstanding; no statement to pay"},
 		{"What are my account balances?", "Your accounts hold PHP 6000.50 in all:\n- BPI: PHP 5000.50\n- GCash: PHP 1000.00"},
-		{"hello", assistantHelp},
-		{"what is the weather?", assistantHelp},
+		{"hello", assistant.Help},
+		{"what is the weather?", assistant.Help},
 	} {
 		if got := ask(alice, c.q); got != c.want {
 			t.Errorf("%q:\n got %q\nwant %q", c.q, got, c.want)

@@ -17,6 +17,7 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/assistant"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
@@ -119,7 +120,7 @@ type Database interface {
 	HealthChecker
 	finance.Store
 	IdempotencyStore
-	AssistantStore
+	assistant.Store
 }
 
 // Server is the HTTP application.
@@ -148,8 +149,9 @@ type Server struct {
 	ai               *ai.Engine
 	aiJobs           int        // the engine's job slots, reported when they are all taken
 	probe            writeProbe // the health routes' shared write probe
-	// tools are the MCP tools the assistant's model may use (SetAssistantTools).
-	tools ToolTable
+	// assistant answers the assistant's routes; it reaches the REST
+	// routes through the server (assistantRoutes).
+	assistant *assistant.Assistant
 	// web is the web app, whose routes are mounted as pages (mountWeb).
 	web *web.Site
 	// heavySlots holds one token per heavy read running (Route.Heavy).
@@ -252,6 +254,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	}
 	s.heavySlots = make(chan struct{}, cfg.HeavyReads)
 	s.aiJobs = s.ai.MaxJobs()
+	s.assistant = assistant.New(db, s.ledger, assistantRoutes{s}, s.ai, log)
 	s.router = bunrouter.New(
 		bunrouter.WithNotFoundHandler(s.notFound),
 		bunrouter.WithMethodNotAllowedHandler(s.methodNotAllowed),

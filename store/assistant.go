@@ -12,7 +12,8 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-// The AI assistant's conversations and proposals (server/assistant.go).
+// The AI assistant's conversations and proposals (the Store port of
+// package assistant).
 // Each chat stores its exchange and its proposals in one short transaction,
 // after the model has answered, so a model call never holds the writer. A
 // confirm reads and decides its proposal in the write scope of the route it

@@ -242,7 +242,7 @@ func TestIntegrityCheck(t *testing.T) {
 	}
 }
 
-// TestFileCopyOfAnOpenDatabase is why the README says to back up with
+// TestFileCopyOfAnOpenDatabase is why docs/backup.md says to back up with
 // finance backup and to copy finance.db only after a clean stop: while the
 // database is open, its latest commits live in finance.db-wal, so a copy
 // of finance.db alone lacks them; Backup holds them, and a clean close
@@ -284,7 +284,7 @@ func TestFileCopyOfAnOpenDatabase(t *testing.T) {
 		t.Fatalf("an open database has no write-ahead log beside it: %v", err)
 	}
 	if holds(copyFile()) {
-		t.Error("a copy of the open database's file holds its last commit; the README's backup advice is out of date")
+		t.Error("a copy of the open database's file holds its last commit; the backup advice of docs/backup.md is out of date")
 	}
 	backup := filepath.Join(t.TempDir(), "backup.db")
 	if err := store.Backup(ctx, path, backup); err != nil {

@@ -1,4 +1,4 @@
-// Package telegram is the Telegram bot (README "Telegram"; the messaging
+// Package telegram is the Telegram bot (docs/telegram.md; the messaging
 // webhook of specification §4.2 and §5): a client of the Bot API with
 // timeouts and bounded reads, the handling of the webhook's updates, the
 // link codes that tie a chat to a user, and the replies, formatted as

@@ -210,7 +210,7 @@ func (s *Site) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error {
 // mcpSetup is what an MCP client needs to connect with an API key, ready to
 // copy: the endpoint, the Claude Code command (holding the key), and a
 // project's .mcp.json, which reads the key from the environment so that the
-// file can be shared or committed without it. They follow the README.
+// file can be shared or committed without it. They follow docs/mcp.md.
 type mcpSetup struct {
 	URL, ClaudeCode, MCPJSON string
 }

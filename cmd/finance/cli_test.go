@@ -692,8 +692,9 @@ func TestBackupHelpSaysHowToRestore(t *testing.T) {
 }
 
 // A copy of finance.db made while the server runs lacks the writes still in
-// finance.db-wal and can be corrupt: the help and the README say to back up
-// with finance backup, and to copy the file only after a clean stop.
+// finance.db-wal and can be corrupt: the help, the README and
+// docs/backup.md say to back up with finance backup, and to copy the file
+// only after a clean stop.
 func TestBackupAdviceWarnsAgainstFileCopies(t *testing.T) {
 	help := mustRun(t, t.TempDir(), "", "backup", "--help").stdout
 	for _, want := range []string{
@@ -706,27 +707,43 @@ func TestBackupAdviceWarnsAgainstFileCopies(t *testing.T) {
 			t.Errorf("backup --help lacks %q:\n%s", want, help)
 		}
 	}
-	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(raw)
+	readme := readRepoFile(t, "README.md")
 	opening, _, _ := strings.Cut(readme, "## Install")
 	if strings.Contains(opening, "backup is one file") || !strings.Contains(opening, "`finance backup FILE` at any time") {
 		t.Errorf("the README's opening does not point at finance backup:\n%s", opening)
 	}
-	_, section, ok := strings.Cut(readme, "## Backup and restore")
+	_, section, ok := strings.Cut(readme, "\n## Backups\n")
 	section, _, _ = strings.Cut(section, "\n## ")
+	for _, want := range []string{
+		"Back up with `finance backup`, at any time",
+		"**Do not copy `finance.db` while the server runs**",
+		"](docs/backup.md)",
+	} {
+		if !ok || !strings.Contains(section, want) {
+			t.Errorf("the README's Backups section lacks %q", want)
+		}
+	}
+	page := readRepoFile(t, "docs/backup.md")
 	for _, want := range []string{
 		"Back up with `finance backup`, at any time",
 		"**Do not copy `finance.db` while the server runs**",
 		"Copying the database file is safe only after a clean stop",
 		"the `media` folder",
 	} {
-		if !ok || !strings.Contains(section, want) {
-			t.Errorf("the README's Backup and restore section lacks %q", want)
+		if !strings.Contains(page, want) {
+			t.Errorf("docs/backup.md lacks %q", want)
 		}
 	}
+}
+
+// readRepoFile reads a file of the repository by its path from the root.
+func readRepoFile(t *testing.T, path string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
 }
 
 func TestMigrate(t *testing.T) {

@@ -257,24 +257,16 @@ func TestServeHelpNamesEveryEnvironmentVariable(t *testing.T) {
 	}
 }
 
-// TestReadmeConfigurationTable keeps the README's configuration table in
+// TestConfigurationPageTable keeps the table of docs/configuration.md in
 // step with the flags: one row per flag of serve, with its variable.
-func TestReadmeConfigurationTable(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## Configuration\n")
-	if !ok {
-		t.Fatal("README has no Configuration section")
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+func TestConfigurationPageTable(t *testing.T) {
+	page := readRepoFile(t, "docs/configuration.md")
 	rows := map[string]string{}
-	for _, m := range regexp.MustCompile("(?m)^\\| `--([a-z-]+)` \\| `(FINANCE_[A-Z_]+)` \\|").FindAllStringSubmatch(section, -1) {
+	for _, m := range regexp.MustCompile("(?m)^\\| `--([a-z-]+)` \\| `(FINANCE_[A-Z_]+)` \\|").FindAllStringSubmatch(page, -1) {
 		rows[m[1]] = m[2]
 	}
 	if diff := cmp.Diff(envFlags(t), rows); diff != "" {
-		t.Errorf("README configuration rows (-flags +README):\n%s", diff)
+		t.Errorf("docs/configuration.md rows (-flags +page):\n%s", diff)
 	}
 }
 

@@ -1,13 +1,12 @@
-package server
+package assistant
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -25,24 +24,6 @@ import (
 // untrusted: arguments must form the tool's request, every id must be one
 // of the caller's own records, and nothing runs until the user confirms.
 
-// ToolTable is the MCP tool table as the assistant's model sees it; the
-// binary passes the MCP endpoint (mcpserver.Handler), which the server
-// cannot import.
-type ToolTable interface {
-	// ToolNames lists the tools in table order.
-	ToolNames() []string
-	// ToolInfo describes one tool; ok is false for no such tool.
-	ToolInfo(name string) (title, description string, inputSchema json.RawMessage, readOnly bool,
-		access auth.Requirement, ok bool)
-	// ToolRequest builds the REST request of a call with args, or a
-	// *finance.ValidationError when they cannot form it.
-	ToolRequest(ctx context.Context, name string, args json.RawMessage) (*http.Request, error)
-}
-
-// SetAssistantTools gives the assistant's model the tools of t. Without
-// them (or without a model) the built-in assistant answers.
-func (s *Server) SetAssistantTools(t ToolTable) { s.tools = t }
-
 // proposable are the write tools the model may propose: recording and
 // paying, as the specification's assistant does. Each is executed, on
 // confirm, by its own route.
@@ -56,8 +37,8 @@ const proposePrefix = "propose_"
 
 // Bounds of one chat with the model.
 const (
-	// maxModelSteps bounds the model's turns: each one reads or proposes, the last one answers.
-	maxModelSteps = 5
+	// MaxModelSteps bounds the model's turns: each one reads or proposes, the last one answers.
+	MaxModelSteps = 5
 	// modelChatDeadline bounds the whole loop, under the HTTP server's write timeout.
 	modelChatDeadline = 50 * time.Second
 	// maxToolResult bounds a tool result sent to the model, in bytes.
@@ -69,56 +50,56 @@ const (
 // bodyIDs are request body fields naming a record, and the GET route that
 // returns that record to its owner only.
 var bodyIDs = map[string]string{
-	"account_id":     APIPrefix + "accounts/",
-	"credit_card_id": APIPrefix + "credit-cards/",
+	"account_id":     apiPrefix + "accounts/",
+	"credit_card_id": apiPrefix + "credit-cards/",
 }
 
-func (s *Server) modelReady() bool { return s.tools != nil && s.ai.ChatModel() != "" }
+func (a *Assistant) modelReady() bool { return a.tools != nil && a.ai.ChatModel() != "" }
 
-func (s *Server) modelAnswer(ctx context.Context, p auth.Principal, in finance.ParseInputs, history []finance.ChatTurn,
+func (a *Assistant) modelAnswer(ctx context.Context, p auth.Principal, in finance.ParseInputs, history []finance.ChatTurn,
 	message string,
-) (assistantAnswer, error) {
-	release, err := s.ai.Acquire(ctx)
+) (answer, error) {
+	release, err := a.ai.Acquire(ctx)
 	if err != nil {
-		return assistantAnswer{}, err
+		return answer{}, err
 	}
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, modelChatDeadline)
 	defer cancel()
 
-	defs := s.modelTools(p)
+	defs := a.modelTools(p)
 	msgs := []ai.ChatMessage{{Role: "system", Content: assistantPrompt(in)}}
 	for _, t := range history {
 		msgs = append(msgs, ai.ChatMessage{Role: "user", Content: t.Message}, ai.ChatMessage{Role: "assistant", Content: t.Reply})
 	}
 	msgs = append(msgs, ai.ChatMessage{Role: "user", Content: message})
-	a := assistantAnswer{engine: ai.EngineOpenAI}
-	for range maxModelSteps {
-		reply, err := s.ai.Client().Chat(ctx, s.ai.ChatModel(), msgs, defs)
+	ans := answer{engine: ai.EngineOpenAI}
+	for range MaxModelSteps {
+		reply, err := a.ai.Client().Chat(ctx, a.ai.ChatModel(), msgs, defs)
 		if err != nil {
-			return assistantAnswer{}, err
+			return answer{}, err
 		}
 		if len(reply.ToolCalls) == 0 {
-			a.reply = strings.TrimSpace(reply.Content)
+			ans.reply = strings.TrimSpace(reply.Content)
 			break
 		}
 		msgs = append(msgs, reply)
 		for _, call := range reply.ToolCalls {
-			result := s.runModelTool(ctx, p, in, call, &a.proposals)
+			result := a.runModelTool(ctx, p, in, call, &ans.proposals)
 			msgs = append(msgs, ai.ChatMessage{Role: "tool", ToolCallID: call.ID, Content: result})
 		}
 	}
-	if a.reply == "" {
-		a.reply = "I could not finish answering that; try asking more simply."
+	if ans.reply == "" {
+		ans.reply = "I could not finish answering that; try asking more simply."
 	}
-	if n := len(a.proposals); n > 0 {
+	if n := len(ans.proposals); n > 0 {
 		var lines []string
-		for _, pr := range a.proposals {
+		for _, pr := range ans.proposals {
 			lines = append(lines, pr.Summary)
 		}
-		a.reply += fmt.Sprintf("\n\nWaiting for your confirmation (nothing is saved until you confirm):\n- %s", strings.Join(lines, "\n- "))
+		ans.reply += fmt.Sprintf("\n\nWaiting for your confirmation (nothing is saved until you confirm):\n- %s", strings.Join(lines, "\n- "))
 	}
-	return a, nil
+	return ans, nil
 }
 
 // assistantPrompt tells the model its job and its limits, and the user's
@@ -138,10 +119,10 @@ func assistantPrompt(in finance.ParseInputs) string {
 // modelTools are the read tools the caller may call, and the proposal
 // forms of the proposable write tools (offered whatever the caller's
 // scopes: the route's scope applies on confirm).
-func (s *Server) modelTools(p auth.Principal) []ai.ToolDef {
+func (a *Assistant) modelTools(p auth.Principal) []ai.ToolDef {
 	var defs []ai.ToolDef
-	for _, name := range s.tools.ToolNames() {
-		_, desc, schema, readOnly, access, _ := s.tools.ToolInfo(name)
+	for _, name := range a.tools.ToolNames() {
+		_, desc, schema, readOnly, access, _ := a.tools.ToolInfo(name)
 		switch {
 		case readOnly && p.Allow(access) == nil:
 			defs = append(defs, ai.ToolDef{Name: name, Description: desc, Parameters: schema})
@@ -178,69 +159,66 @@ func toolError(code, message string) string {
 
 // runModelTool runs one call of the model and returns what the model is
 // told: a read's data or error, or a proposal's id.
-func (s *Server) runModelTool(ctx context.Context, p auth.Principal, in finance.ParseInputs, call ai.ToolCall,
+func (a *Assistant) runModelTool(ctx context.Context, p auth.Principal, in finance.ParseInputs, call ai.ToolCall,
 	proposals *[]finance.Proposal,
 ) string {
 	args := json.RawMessage(strings.TrimSpace(call.Arguments))
 	var object map[string]json.RawMessage
 	if json.Unmarshal(args, &object) != nil || object == nil {
-		return toolError(CodeValidation, "arguments must be a JSON object")
+		return toolError(codeValidation, "arguments must be a JSON object")
 	}
 	if write, ok := strings.CutPrefix(call.Name, proposePrefix); ok && slices.Contains(proposable, write) {
-		return s.propose(ctx, p, in, write, object, proposals)
+		return a.propose(ctx, p, in, write, object, proposals)
 	}
-	_, _, _, readOnly, access, ok := s.tools.ToolInfo(call.Name)
+	_, _, _, readOnly, access, ok := a.tools.ToolInfo(call.Name)
 	if !ok || !readOnly {
-		return toolError(CodeNotFound, "there is no tool "+call.Name+"; use the tools listed")
+		return toolError(codeNotFound, "there is no tool "+call.Name+"; use the tools listed")
 	}
 	if err := p.Allow(access); err != nil {
-		return toolError(CodeForbidden, err.Error())
+		return toolError(codeForbidden, err.Error())
 	}
-	r, err := s.tools.ToolRequest(ctx, call.Name, args)
+	method, target, body, err := a.tools.ToolRequest(ctx, call.Name, args)
 	if err != nil {
-		return toolError(CodeValidation, err.Error())
+		return toolError(codeValidation, err.Error())
 	}
-	if r.Method != http.MethodGet {
-		return toolError(CodeForbidden, call.Name+" does not only read")
+	if method != "GET" {
+		return toolError(codeForbidden, call.Name+" does not only read")
 	}
-	res := s.serveRequestAs(p, r)
-	if res.err != nil {
-		return toolError(res.err.Code, res.err.Message)
+	res := a.routes.Call(ctx, p, method, target, body)
+	if res.Err != nil {
+		return toolError(res.Err.Code, res.Err.Message)
 	}
-	if len(res.data) > maxToolResult {
-		return string(res.data[:maxToolResult]) + "\n[cut: the result is longer; ask for fewer items with limit or filters]"
+	if len(res.Data) > maxToolResult {
+		return string(res.Data[:maxToolResult]) + "\n[cut: the result is longer; ask for fewer items with limit or filters]"
 	}
-	return string(res.data)
+	return string(res.Data)
 }
 
 // propose checks a proposal of the write tool and stores it among
 // proposals: its arguments must form the tool's request, and every id in
 // its path or body must be one of the caller's own records.
-func (s *Server) propose(ctx context.Context, p auth.Principal, in finance.ParseInputs, tool string,
+func (a *Assistant) propose(ctx context.Context, p auth.Principal, in finance.ParseInputs, tool string,
 	object map[string]json.RawMessage, proposals *[]finance.Proposal,
 ) string {
 	if len(*proposals) >= maxChatProposals {
-		return toolError(CodeValidation, fmt.Sprintf("at most %d proposals per message", maxChatProposals))
+		return toolError(codeValidation, fmt.Sprintf("at most %d proposals per message", maxChatProposals))
 	}
 	delete(object, "idempotency_key")
 	args, err := json.Marshal(object)
 	if err != nil {
-		return toolError(CodeValidation, "arguments must be a JSON object")
+		return toolError(codeValidation, "arguments must be a JSON object")
 	}
-	r, err := s.tools.ToolRequest(ctx, tool, args)
+	method, target, body, err := a.tools.ToolRequest(ctx, tool, args)
 	if err != nil {
-		return toolError(CodeValidation, err.Error())
+		return toolError(codeValidation, err.Error())
 	}
-	var body []byte
-	if r.Body != nil {
-		if body, err = io.ReadAll(r.Body); err != nil {
-			return toolError(CodeValidation, "arguments do not form a request")
-		}
+	u, err := url.Parse(target)
+	if err != nil {
+		return toolError(codeValidation, "arguments do not form a request")
 	}
-	target := r.URL.RequestURI()
-	for _, prefix := range s.ownedPrefixes(r.URL.Path) {
-		if res := s.callAs(ctx, p, http.MethodGet, prefix, nil); res.err != nil {
-			return toolError(CodeValidation, "the ids in the path must be the user's own records: "+res.err.Message)
+	for _, prefix := range a.routes.RecordPaths(u.Path) {
+		if res := a.routes.Call(ctx, p, "GET", prefix, nil); res.Err != nil {
+			return toolError(codeValidation, "the ids in the path must be the user's own records: "+res.Err.Message)
 		}
 	}
 	for field, route := range bodyIDs {
@@ -250,50 +228,19 @@ func (s *Server) propose(ctx context.Context, p auth.Principal, in finance.Parse
 		}
 		var id string
 		if json.Unmarshal(raw, &id) != nil || !finance.ValidID(id) {
-			return toolError(CodeValidation, field+" must be the id of one of the user's records")
+			return toolError(codeValidation, field+" must be the id of one of the user's records")
 		}
-		if res := s.callAs(ctx, p, http.MethodGet, route+id, nil); res.err != nil {
-			return toolError(CodeValidation, field+" must be the id of one of the user's records")
+		if res := a.routes.Call(ctx, p, "GET", route+id, nil); res.Err != nil {
+			return toolError(codeValidation, field+" must be the id of one of the user's records")
 		}
 	}
-	title, _, _, _, _, _ := s.tools.ToolInfo(tool)
+	title, _, _, _, _, _ := a.tools.ToolInfo(tool)
 	pr := finance.Proposal{ID: finance.NewID(), Action: tool, Summary: proposalSummary(in, tool, title, object),
-		Arguments: args, Method: r.Method, Path: target, Body: body}
+		Arguments: args, Method: method, Path: target, Body: body}
 	*proposals = append(*proposals, pr)
 	out, _ := json.Marshal(map[string]string{"proposal_id": pr.ID, "status": finance.ProposalPending, "summary": pr.Summary,
 		"note": "Nothing was written. The user confirms or rejects this proposal in the app."})
 	return string(out)
-}
-
-// ownedPrefixes are the GET routes that show the records a path names: for
-// each path parameter, the path up to it, when the server has a GET route
-// for it (/api/v1/bills/{id} for /api/v1/bills/{id}/payments). A path whose
-// record has none (a loan instance) is checked by its route on confirm.
-func (s *Server) ownedPrefixes(path string) []string {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	var out []string
-	for _, rt := range s.routes {
-		if rt.Method != http.MethodGet || rt.Page {
-			continue
-		}
-		pattern := strings.Split(strings.Trim(rt.Path, "/"), "/")
-		if len(pattern) > len(segs) || !strings.HasPrefix(pattern[len(pattern)-1], ":") {
-			continue
-		}
-		match := true
-		for i, p := range pattern {
-			// A parameter matches an id only: /loans/:id must not take the
-			// static "instances" of /loans/instances/{instanceId}/payments.
-			if (strings.HasPrefix(p, ":") && !finance.ValidID(segs[i])) || (!strings.HasPrefix(p, ":") && p != segs[i]) {
-				match = false
-				break
-			}
-		}
-		if match {
-			out = append(out, "/"+strings.Join(segs[:len(pattern)], "/"))
-		}
-	}
-	return out
 }
 
 // proposalSummary says what a proposal does, from checked values only:

@@ -1,10 +1,9 @@
-package server
+package assistant
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -24,8 +23,8 @@ import (
 // engineBuiltin names the built-in engine in answers, as AI parsing does.
 const engineBuiltin = ai.EngineBuiltin
 
-// assistantHelp is the reply to a message the built-in assistant cannot use.
-const assistantHelp = "I can record expenses you describe, for example \"lunch 250 cash yesterday, grab 180 gcash\": " +
+// Help is the built-in assistant's reply to a message it cannot use.
+const Help = "I can record expenses you describe, for example \"lunch 250 cash yesterday, grab 180 gcash\": " +
 	"I propose them and nothing is saved until you confirm. I can also answer how much you spent this month, " +
 	"which bills are due, what is due on your credit cards, and your account balances."
 
@@ -78,26 +77,26 @@ func questionTopics(message string) []assistantTopic {
 }
 
 // builtinAnswer answers message with the built-in engine.
-func (s *Server) builtinAnswer(ctx context.Context, p auth.Principal, in finance.ParseInputs, message string) (assistantAnswer, error) {
+func (a *Assistant) builtinAnswer(ctx context.Context, p auth.Principal, in finance.ParseInputs, message string) (answer, error) {
 	if topics := questionTopics(message); topics != nil {
 		if len(topics) == 0 {
-			return assistantAnswer{reply: assistantHelp, engine: engineBuiltin}, nil
+			return answer{reply: Help, engine: engineBuiltin}, nil
 		}
 		var parts []string
 		for _, t := range topics {
-			parts = append(parts, s.topicReply(ctx, p, in, t))
+			parts = append(parts, a.topicReply(ctx, p, in, t))
 		}
-		return assistantAnswer{reply: strings.Join(parts, "\n"), engine: engineBuiltin}, nil
+		return answer{reply: strings.Join(parts, "\n"), engine: engineBuiltin}, nil
 	}
-	return s.expenseProposals(in, message), nil
+	return expenseProposals(in, message), nil
 }
 
 // expenseProposals drafts the expenses message describes and proposes each
 // complete one; the reply lists them and asks for what the others lack.
-func (s *Server) expenseProposals(in finance.ParseInputs, message string) assistantAnswer {
+func expenseProposals(in finance.ParseInputs, message string) answer {
 	parsed := ai.ParseText(in, message)
 	drafts, _ := in.CheckDrafts(parsed.Items)
-	a := assistantAnswer{engine: engineBuiltin}
+	ans := answer{engine: engineBuiltin}
 	var proposed, incomplete []string
 	for _, d := range drafts {
 		if d.Amount == nil {
@@ -111,13 +110,13 @@ func (s *Server) expenseProposals(in finance.ParseInputs, message string) assist
 		if err != nil {
 			continue
 		}
-		a.proposals = append(a.proposals, pr)
+		ans.proposals = append(ans.proposals, pr)
 		proposed = append(proposed, pr.Summary)
 	}
 	var b strings.Builder
 	switch {
 	case len(proposed) == 0 && len(incomplete) == 0:
-		return assistantAnswer{reply: assistantHelp, engine: engineBuiltin}
+		return answer{reply: Help, engine: engineBuiltin}
 	case len(proposed) == 1:
 		b.WriteString("Here is what I would record; confirm it to save it:\n- " + proposed[0])
 	case len(proposed) > 1:
@@ -130,8 +129,8 @@ func (s *Server) expenseProposals(in finance.ParseInputs, message string) assist
 		b.WriteString("I could not propose " + strings.Join(incomplete, "; ") +
 			": say it again with those details (a category, and the account or card it was paid with).")
 	}
-	a.reply = b.String()
-	return a
+	ans.reply = b.String()
+	return ans
 }
 
 // expenseProposal is the proposal of a complete draft: POST /expenses with
@@ -157,7 +156,7 @@ func expenseProposal(in finance.ParseInputs, d finance.ExpenseDraft) (finance.Pr
 		return finance.Proposal{}, err
 	}
 	return finance.Proposal{Action: "create_expense", Summary: expenseSummary(in, d), Arguments: body,
-		Method: http.MethodPost, Path: APIPrefix + "expenses", Body: body}, nil
+		Method: "POST", Path: apiPrefix + "expenses", Body: body}, nil
 }
 
 func draftName(d finance.ExpenseDraft) string {
@@ -205,15 +204,22 @@ func deref(s *string) string {
 	return *s
 }
 
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // topicReply answers one topic from its read route, as the caller.
-func (s *Server) topicReply(ctx context.Context, p auth.Principal, in finance.ParseInputs, t assistantTopic) string {
+func (a *Assistant) topicReply(ctx context.Context, p auth.Principal, in finance.ParseInputs, t assistantTopic) string {
 	money := func(m finance.Money) string { return in.Currency + " " + m.String() }
 	read := func(target string, what string, out any) string {
-		res := s.callAs(ctx, p, http.MethodGet, target, nil)
-		if res.err != nil {
-			return "I could not read " + what + ": " + res.err.Message
+		res := a.routes.Call(ctx, p, "GET", target, nil)
+		if res.Err != nil {
+			return "I could not read " + what + ": " + res.Err.Message
 		}
-		if err := json.Unmarshal(res.data, out); err != nil {
+		if err := json.Unmarshal(res.Data, out); err != nil {
 			return "I could not read " + what + "."
 		}
 		return ""
@@ -223,7 +229,7 @@ func (s *Server) topicReply(ctx context.Context, p auth.Principal, in finance.Pa
 		// The spending report counts everything the counting rule does (card
 		// fees and interest, loan interest, less refunds), by category.
 		var rep finance.SpendingByCategoryReport
-		if msg := read(APIPrefix+"reports/"+finance.ReportSpendingByCategory, "your spending", &rep); msg != "" {
+		if msg := read(apiPrefix+"reports/"+finance.ReportSpendingByCategory, "your spending", &rep); msg != "" {
 			return msg
 		}
 		reply := fmt.Sprintf("This month (%s to %s) you spent %s", rep.DateFrom, rep.DateTo, money(rep.Total))
@@ -243,7 +249,7 @@ func (s *Server) topicReply(ctx context.Context, p auth.Principal, in finance.Pa
 		_, monthEnd := finance.MonthRange(in.Today)
 		var page finance.Page[finance.Bill]
 		q := url.Values{"status": {"open"}, "dateTo": {monthEnd.String()}, "limit": {"10"}}
-		if msg := read(APIPrefix+"bills?"+q.Encode(), "your bills", &page); msg != "" {
+		if msg := read(apiPrefix+"bills?"+q.Encode(), "your bills", &page); msg != "" {
 			return msg
 		}
 		if len(page.Items) == 0 {
@@ -264,7 +270,7 @@ func (s *Server) topicReply(ctx context.Context, p auth.Principal, in finance.Pa
 		return reply + ":\n- " + strings.Join(lines, "\n- ")
 	case topicCards:
 		var m finance.CardMetrics
-		if msg := read(APIPrefix+"credit-cards/metrics", "your credit cards", &m); msg != "" {
+		if msg := read(apiPrefix+"credit-cards/metrics", "your credit cards", &m); msg != "" {
 			return msg
 		}
 		if len(m.Cards) == 0 {
@@ -286,7 +292,7 @@ func (s *Server) topicReply(ctx context.Context, p auth.Principal, in finance.Pa
 		return fmt.Sprintf("Your credit cards owe %s in all:\n- %s", money(m.Totals.OutstandingBalance), strings.Join(lines, "\n- "))
 	default: // topicBalances
 		var page finance.Page[finance.Account]
-		if msg := read(APIPrefix+"accounts?limit=100", "your accounts", &page); msg != "" {
+		if msg := read(apiPrefix+"accounts?limit=100", "your accounts", &page); msg != "" {
 			return msg
 		}
 		if len(page.Items) == 0 {
@@ -294,9 +300,9 @@ func (s *Server) topicReply(ctx context.Context, p auth.Principal, in finance.Pa
 		}
 		var total finance.Money
 		var lines []string
-		for _, a := range page.Items {
-			total += a.CurrentBalance
-			lines = append(lines, fmt.Sprintf("%s: %s", a.Name, money(a.CurrentBalance)))
+		for _, acc := range page.Items {
+			total += acc.CurrentBalance
+			lines = append(lines, fmt.Sprintf("%s: %s", acc.Name, money(acc.CurrentBalance)))
 		}
 		return fmt.Sprintf("Your accounts hold %s in all:\n- %s", money(total), strings.Join(lines, "\n- "))
 	}
