@@ -64,6 +64,18 @@ func TestWarningsShownAfterSave(t *testing.T) {
 		t.Error("the warning is shown again on a later page")
 	}
 
+	// A manual debit line takes it further down: the account's page says so.
+	accountPath := web.AccountsPath + "/" + acct.ID
+	lineToken := testkit.CSRF(t, b.Get(accountPath))
+	body = next(b.Post(accountPath+"/lines", url.Values{"csrf": {lineToken}, "type": {"debit"}, "amount": {"10"},
+		"date": {"2025-03-14"}, "description": {"ATM fee"}}))
+	if !strings.Contains(body, `<li>Account "Wallet" is below zero after this write: its balance is -160.50.`) {
+		t.Errorf("the account's page after the line lacks its warning:\n%s", body)
+	}
+	if a, _ := env.srv.Ledger().GetAccount(ctx, u.ID, acct.ID); a.CurrentBalance != -160_50 {
+		t.Errorf("balance %s, want -160.50: the line is saved", a.CurrentBalance)
+	}
+
 	// A bulk form names the row of each warning: row 3 repeats row 1 (row 2
 	// is blank and skipped).
 	row := func(amount, desc string) map[string]string {
