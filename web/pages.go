@@ -91,7 +91,7 @@ type pageView struct {
 	User      *finance.User
 	CSRF      string
 	Notice    string
-	Warnings  []string // the warnings of the write that led here (warnings.go)
+	Warnings  []pageWarning // the warnings of the write that led here (warnings.go)
 	Error     string
 	ErrorLink *pageLink // where to do what Error advises, if anywhere
 	Data      any

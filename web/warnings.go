@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/finance-app/finance/finance"
 )
@@ -22,40 +23,76 @@ const warningsCookie = "finance_warnings"
 // the rest are counted.
 const maxWarningText = 2500
 
+// pageWarning is a warning as a page shows it: its message, and a link to
+// the record it concerns (Link empty: none).
+type pageWarning struct {
+	Text string `json:"t"`
+	Link string `json:"l,omitempty"`
+	// LinkText says where Link goes.
+	LinkText string `json:"n,omitempty"`
+}
+
+// warningLink is the page of the record a warning concerns: the account
+// or card left over the line, the earlier expense, the bill or the loan to
+// pay instead.
+func warningLink(x finance.Warning) (href, text string) {
+	switch {
+	case x.AccountID != "":
+		return AccountsPath + "/" + x.AccountID, "Open the account"
+	case x.CreditCardID != "":
+		return CardsPath + "/" + x.CreditCardID, "Open the card"
+	case x.ExpenseID != "":
+		return ExpensesPath + "/" + x.ExpenseID + "/edit", "Open the earlier expense"
+	case x.BillID != "":
+		return BillsPath + "/" + x.BillID, "Open the bill"
+	case x.LoanID != "":
+		return LoansPath + "/" + x.LoanID, "Open the loan"
+	}
+	return "", ""
+}
+
 // keepWarnings keeps ws for the page the write redirects to; label, when
 // not nil, says which row of the form a bulk item's warning is about.
 func (s *Site) keepWarnings(w http.ResponseWriter, ws []finance.Warning, label func(index int) string) {
 	if len(ws) == 0 {
 		return
 	}
-	var msgs []string
+	var kept []pageWarning
 	size := 0
 	for i, x := range ws {
-		m := x.Message
+		p := pageWarning{Text: x.Message}
 		if x.Index != nil && label != nil {
-			m = label(*x.Index) + ": " + m
+			p.Text = label(*x.Index) + ": " + p.Text
 		}
-		if size += len(m); size > maxWarningText {
-			msgs = append(msgs, fmt.Sprintf("And %d more warnings.", len(ws)-i))
+		p.Link, p.LinkText = warningLink(x)
+		if size += len(p.Text) + len(p.Link); size > maxWarningText {
+			kept = append(kept, pageWarning{Text: fmt.Sprintf("And %d more warnings.", len(ws)-i)})
 			break
 		}
-		msgs = append(msgs, m)
+		kept = append(kept, p)
 	}
-	b, _ := json.Marshal(msgs)
+	b, _ := json.Marshal(kept)
 	s.setCookie(w, warningsCookie, base64.RawURLEncoding.EncodeToString(b), 300, http.SameSiteLaxMode)
 }
 
 // takeWarnings returns the warnings kept for this page, and forgets them.
-func (s *Site) takeWarnings(w http.ResponseWriter, r *http.Request) []string {
+// A link that is not one of this site's pages is dropped, whoever wrote
+// the cookie.
+func (s *Site) takeWarnings(w http.ResponseWriter, r *http.Request) []pageWarning {
 	v := s.cookieValue(r, warningsCookie)
 	if v == "" {
 		return nil
 	}
 	s.setCookie(w, warningsCookie, "", -1, http.SameSiteLaxMode)
 	b, err := base64.RawURLEncoding.DecodeString(v)
-	var msgs []string
-	if err != nil || json.Unmarshal(b, &msgs) != nil {
+	var kept []pageWarning
+	if err != nil || json.Unmarshal(b, &kept) != nil {
 		return nil
 	}
-	return msgs
+	for i := range kept {
+		if l := kept[i].Link; !strings.HasPrefix(l, "/") || strings.HasPrefix(l, "//") {
+			kept[i].Link = ""
+		}
+	}
+	return kept
 }

@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -51,7 +53,8 @@ func TestWarningsShownAfterSave(t *testing.T) {
 	// A debit of 250.50 from 100.00: saved, and the next page says so.
 	body := next(b.Post(web.RecordPath, expense("250.50", "Groceries", "Account Debit")))
 	for _, want := range []string{"Expense recorded.", box, "Saved, but this looks like a mistake:",
-		`<li>Account "Wallet" is below zero after this write: its balance is -150.50.`} {
+		`<li>Account "Wallet" is below zero after this write: its balance is -150.50.`,
+		`<a href="/accounts/` + acct.ID + `">Open the account</a></li>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page after the debit lacks %q", want)
 		}
@@ -83,10 +86,25 @@ func TestWarningsShownAfterSave(t *testing.T) {
 	}
 	bulkToken := testkit.CSRF(t, b.Get(web.RecordBulkPath))
 	body = next(b.Post(web.RecordBulkPath, bulkForm(bulkToken, row("60", "milk"), map[string]string{"amount": ""}, row("60", "Milk"))))
+	var first finance.Expense
+	for _, e := range expensesOf(t, env, u, "") {
+		if e.Description == "milk" {
+			first = e
+		}
+	}
 	if !strings.Contains(body, `<li>Row 3: This looks like a duplicate of the expense "milk" (60.00 on 2025-03-12`) ||
+		!strings.Contains(body, `<a href="/expenses/`+first.ID+`/edit">Open the earlier expense</a>`) ||
 		strings.Count(body, "<li>Row ") != 1 {
 		t.Errorf("the page after the bulk form lacks row 3's warning:\n%s", body)
 	}
+	// A link a forged cookie names off the site is not shown.
+	forged, _ := json.Marshal([]map[string]string{{"t": "Forged", "l": "https://evil.example/"}, {"t": "Twice", "l": "//evil.example/"}})
+	b.Cookies["finance_warnings"] = &http.Cookie{Name: "finance_warnings", Value: base64.RawURLEncoding.EncodeToString(forged)}
+	if page := testkit.Unescaped(b.Get(web.HomePath)); !strings.Contains(page, "<li>Forged</li>") ||
+		!strings.Contains(page, "<li>Twice</li>") || strings.Contains(page, "evil.example") {
+		t.Errorf("a forged link is shown:\n%s", page)
+	}
+
 	var milk int
 	for _, e := range expensesOf(t, env, u, "") {
 		if strings.EqualFold(e.Description, "milk") {
