@@ -49,14 +49,17 @@ const (
 // WarningRepo finds what a write's warnings compare it with.
 type WarningRepo interface {
 	// ExpensesLike returns up to limit of the user's active expenses other
-	// than exceptID with this amount, dated in [from, to], nearest to near
-	// first (then the first recorded).
+	// than exceptID with this amount, dated in [from, to], the ones dated
+	// near first (then by date and the first recorded), with the fields a
+	// warning reads: id, amount, date, description and card.
 	ExpensesLike(ctx context.Context, userID string, amount Money, from, to, near Date, exceptID string, limit int) ([]Expense, error)
 	// OpenBillsDue returns up to limit of the user's open (unpaid and
-	// partially paid) bill instances due in [from, to], soonest first.
+	// partially paid) bill instances due in [from, to], soonest first, with
+	// their id, name, amount, paid total, due date and status.
 	OpenBillsDue(ctx context.Context, userID string, from, to Date, limit int) ([]Bill, error)
 	// OpenInstancesDue returns the unpaid and partially paid instances of
-	// the user's active loans due in [from, to], with their loan's name.
+	// the user's active loans due in [from, to], soonest first, with their
+	// id, loan, number, amount due, paid total, due date and loan's name.
 	OpenInstancesDue(ctx context.Context, userID string, from, to Date) ([]LoanInstanceFigures, error)
 }
 
@@ -287,8 +290,14 @@ func (w *watch) billMatch(ctx context.Context, e Expense) ([]Warning, error) {
 		// The instances due by then may not exist yet (§1.7): generate them
 		// as a bills request would, once per write.
 		horizon := BillHorizon(w.today, to)
-		if err := w.s.generateBills(ctx, w, w.userID, w.today, horizon); err != nil {
+		behind, err := w.BillsBehind(ctx, w.userID, horizon)
+		if err != nil {
 			return nil, err
+		}
+		if behind {
+			if err := w.s.generateBills(ctx, w, w.userID, w.today, horizon); err != nil {
+				return nil, err
+			}
 		}
 		w.billsThrough = horizon
 		if to.After(horizon) {

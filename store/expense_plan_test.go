@@ -79,12 +79,6 @@ func TestExpenseQueryPlans(t *testing.T) {
 			"SEARCH e USING INDEX sqlite_autoindex_expenses_1 (id=?)", false},
 		planCase{"recent choices", func() error { _, err := repo.RecentExpenseChoices(ctx, u.ID, 5); return err },
 			"SEARCH e USING INDEX expenses_active_created (user_seq=?)", false},
-		// A write's warnings: the expenses of one amount, then their dates
-		// (the few of them are sorted by nearness).
-		planCase{"look-alikes of an expense", func() error {
-			_, err := repo.ExpensesLike(ctx, u.ID, 100_00, from, to, from, "", 50)
-			return err
-		}, "SEARCH e USING INDEX expenses_active_amount (user_seq=? AND amount=?)", true},
 		// The newest n of the range in index order; the union of those n
 		// expenses and n income rows is sorted.
 		planCase{"dashboard's recent entries", func() error { _, err := repo.RecentEntries(ctx, u.ID, from, to, 5); return err },

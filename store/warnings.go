@@ -2,58 +2,91 @@ package store
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/finance-app/finance/finance"
 )
 
-// ExpensesLike reads the active expenses of the same amount in a few days'
-// window through the user's partial index on (user_seq, amount, id) of
-// active expenses: an equality seek, then the dates of that amount only.
-// The unary + keeps the date range off the (user_seq, date, id) index,
-// which SQLite would otherwise pick: on a busy day it reads every expense
-// of those days, where the amount reads a handful. The same day comes
-// first, then the earlier day, then the later one; ties by id, the first
-// recorded.
+// The look-ups of a write's warnings run in every expense write, so they
+// are prepared statements (hotStatements) that read only the columns a
+// warning uses.
+const (
+	// expensesLikeSQL reads the active expenses of one amount in a few
+	// days' window through the user's partial index on (user_seq, amount,
+	// id) of active expenses: an equality seek, then the dates of that
+	// amount only. The unary + keeps the date range off the (user_seq,
+	// date, id) index, which SQLite would otherwise pick: on a busy day it
+	// reads every expense of those days, where the amount reads a handful.
+	// The same day comes first, then the earlier days, then the later
+	// ones; ties by id, the first recorded.
+	expensesLikeSQL = `SELECT e.id, e.amount, e.date, e.description, e.credit_card_id FROM expenses AS e
+		WHERE e.user_seq = (SELECT seq FROM users WHERE id = ?) AND e.status = 'active' AND e.amount = ?
+		AND +e.date >= ? AND +e.date <= ? AND e.id <> ?
+		ORDER BY CASE WHEN e.date = ? THEN 0 ELSE 1 END, e.date, e.id LIMIT ?`
+	// openBillsDueSQL reads the bill instances due in the window, in order,
+	// by bill_instances_user_due (user_id, due_date, id): two weeks of one
+	// user's bills, of which it keeps the open ones.
+	openBillsDueSQL = `SELECT b.id, b.name, b.amount, b.paid_total, b.due_date, b.status FROM bill_instances AS b
+		WHERE b.user_id = ? AND b.status IN ('unpaid', 'partially_paid') AND b.due_date >= ? AND b.due_date <= ?
+		ORDER BY b.due_date, b.id LIMIT ?`
+	// openInstancesDueSQL reads the open installments of active loans due
+	// in the window by loan_instances_user_due (user_id, status, due_date).
+	openInstancesDueSQL = `SELECT li.id, li.loan_id, li.installment_number, li.amount_due, li.paid_total, li.due_date, ln.name
+		FROM loan_instances AS li JOIN loans AS ln ON ln.id = li.loan_id
+		WHERE li.user_id = ? AND li.` + openInstance + ` AND li.due_date >= ? AND li.due_date <= ? AND ln.status = 'active'
+		ORDER BY li.due_date, li.id`
+)
+
 func (l ledger) ExpensesLike(ctx context.Context, userID string, amount finance.Money, from, to, near finance.Date, exceptID string, limit int) ([]finance.Expense, error) {
-	var rows []expenseRow
-	err := l.db.NewSelect().Model(&rows).
-		Column("e.id", "e.amount", "e.date", "e.description", "e.payment_method", "e.account_id", "e.credit_card_id", "e.source").
-		Where("e.user_seq = "+userSeqOf+" AND e.status = 'active' AND e.amount = ?", userID, amount).
-		Where("+e.date >= ? AND +e.date <= ? AND e.id <> ?", from, to, exceptID).
-		OrderExpr("CASE WHEN e.date = ? THEN 0 ELSE 1 END, e.date, e.id", near).
-		Limit(int64(limit)).Scan(ctx)
-	out := make([]finance.Expense, len(rows))
-	for i, r := range rows {
-		out[i] = r.Expense
+	rows, err := l.query(ctx, expensesLikeSQL, func(h *hotStatements) *sql.Stmt { return h.expensesLike },
+		userID, amount, from, to, exceptID, near, limit)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	defer rows.Close()
+	var out []finance.Expense
+	for rows.Next() {
+		var e finance.Expense
+		if err := rows.Scan(&e.ID, &e.Amount, &e.Date, &e.Description, &e.CreditCardID); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }
 
-// OpenInstancesDue reads the open installments due in the window by the
-// (user_id, status, due_date) index, each joined to its loan.
-func (l ledger) OpenInstancesDue(ctx context.Context, userID string, from, to finance.Date) ([]finance.LoanInstanceFigures, error) {
-	var rows []loanInstanceRow
-	err := l.selectInstances(&rows).
-		Where("li.user_id = ? AND li."+openInstance+" AND li.due_date >= ? AND li.due_date <= ?", userID, from, to).
-		Where("ln.status = 'active'").
-		OrderExpr("li.due_date, li.id").Scan(ctx)
-	out := make([]finance.LoanInstanceFigures, len(rows))
-	for i, r := range rows {
-		out[i] = r.LoanInstanceFigures
-	}
-	return out, err
-}
-
-// OpenBillsDue reads the open bill instances due in the window, nearest
-// due first, without the count a page of GET /bills also takes.
 func (l ledger) OpenBillsDue(ctx context.Context, userID string, from, to finance.Date, limit int) ([]finance.Bill, error) {
-	var rows []billRow
-	err := whereBillStatus(l.selectBills(&rows).Where("b.user_id = ?", userID), finance.BillOpen, to).
-		Where("b.due_date >= ? AND b.due_date <= ?", from, to).
-		OrderExpr("b.due_date, b.id").Limit(int64(limit)).Scan(ctx)
-	out := make([]finance.Bill, len(rows))
-	for i, r := range rows {
-		out[i] = r.Bill
+	rows, err := l.query(ctx, openBillsDueSQL, func(h *hotStatements) *sql.Stmt { return h.openBillsDue },
+		userID, from, to, limit)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	defer rows.Close()
+	var out []finance.Bill
+	for rows.Next() {
+		var b finance.Bill
+		if err := rows.Scan(&b.ID, &b.Name, &b.Amount, &b.PaidTotal, &b.DueDate, &b.Status); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+func (l ledger) OpenInstancesDue(ctx context.Context, userID string, from, to finance.Date) ([]finance.LoanInstanceFigures, error) {
+	rows, err := l.query(ctx, openInstancesDueSQL, func(h *hotStatements) *sql.Stmt { return h.openInstancesDue },
+		userID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []finance.LoanInstanceFigures
+	for rows.Next() {
+		var x finance.LoanInstanceFigures
+		if err := rows.Scan(&x.ID, &x.LoanID, &x.InstallmentNumber, &x.AmountDue, &x.PaidTotal, &x.DueDate, &x.LoanName); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
 }
