@@ -40,50 +40,38 @@ const (
 func (l ledger) ExpensesLike(ctx context.Context, userID string, amount finance.Money, from, to, near finance.Date, exceptID string, limit int) ([]finance.Expense, error) {
 	rows, err := l.query(ctx, expensesLikeSQL, func(h *hotStatements) *sql.Stmt { return h.expensesLike },
 		userID, amount, from, to, exceptID, near, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []finance.Expense
-	for rows.Next() {
-		var e finance.Expense
-		if err := rows.Scan(&e.ID, &e.Amount, &e.Date, &e.Description, &e.CreditCardID); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return scanRows(rows, err, func(e *finance.Expense) []any {
+		return []any{&e.ID, &e.Amount, &e.Date, &e.Description, &e.CreditCardID}
+	})
 }
 
 func (l ledger) OpenBillsDue(ctx context.Context, userID string, from, to finance.Date, limit int) ([]finance.Bill, error) {
 	rows, err := l.query(ctx, openBillsDueSQL, func(h *hotStatements) *sql.Stmt { return h.openBillsDue },
 		userID, from, to, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []finance.Bill
-	for rows.Next() {
-		var b finance.Bill
-		if err := rows.Scan(&b.ID, &b.Name, &b.Amount, &b.PaidTotal, &b.DueDate, &b.Status); err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
+	return scanRows(rows, err, func(b *finance.Bill) []any {
+		return []any{&b.ID, &b.Name, &b.Amount, &b.PaidTotal, &b.DueDate, &b.Status}
+	})
 }
 
 func (l ledger) OpenInstancesDue(ctx context.Context, userID string, from, to finance.Date) ([]finance.LoanInstanceFigures, error) {
 	rows, err := l.query(ctx, openInstancesDueSQL, func(h *hotStatements) *sql.Stmt { return h.openInstancesDue },
 		userID, from, to)
+	return scanRows(rows, err, func(x *finance.LoanInstanceFigures) []any {
+		return []any{&x.ID, &x.LoanID, &x.InstallmentNumber, &x.AmountDue, &x.PaidTotal, &x.DueDate, &x.LoanName}
+	})
+}
+
+// scanRows reads every row of a query that returned rows and err into a T,
+// through the fields of T that fields names in the query's column order.
+func scanRows[T any](rows *sql.Rows, err error, fields func(*T) []any) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []finance.LoanInstanceFigures
+	var out []T
 	for rows.Next() {
-		var x finance.LoanInstanceFigures
-		if err := rows.Scan(&x.ID, &x.LoanID, &x.InstallmentNumber, &x.AmountDue, &x.PaidTotal, &x.DueDate, &x.LoanName); err != nil {
+		var x T
+		if err := rows.Scan(fields(&x)...); err != nil {
 			return nil, err
 		}
 		out = append(out, x)
