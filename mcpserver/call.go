@@ -52,7 +52,7 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 		}
 		rec := newRecorder()
 		h.rest.ServeAs(p, rec, rest)
-		return h.result(ctx, t, rec), nil
+		return h.result(ctx, t, rec, t.page && !wantsFull(req.Params.RawArguments)), nil
 	}
 }
 
@@ -80,7 +80,7 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	}
 
 	for _, name := range slices.Sorted(maps.Keys(args)) {
-		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] && !t.keyArg(name) {
+		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] && !t.keyArg(name) && !t.detailArg(name) {
 			v.Add(name, "is not an argument of "+t.name+"; its arguments are: "+strings.Join(t.argumentNames(), ", "))
 		}
 	}
@@ -100,6 +100,13 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	if raw, given := args[idempotencyArg]; given && t.takesIdempotencyKey && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		if err := json.Unmarshal(raw, &idempotencyKey); err != nil {
 			v.Add(idempotencyArg, "must be a string")
+		}
+	}
+
+	if raw, given := args[detailArg]; given && t.page {
+		var d *string
+		if err := json.Unmarshal(raw, &d); err != nil || d != nil && *d != detailCompact && *d != detailFull {
+			v.Add(detailArg, "must be "+detailCompact+" or "+detailFull)
 		}
 	}
 
@@ -199,12 +206,28 @@ func (t tool) pathParam(name string) bool { return slices.Contains(t.pathParams,
 // keyArg reports whether name is the tool's idempotency_key argument.
 func (t tool) keyArg(name string) bool { return t.takesIdempotencyKey && name == idempotencyArg }
 
+// detailArg reports whether name is the detail argument of a list tool.
+func (t tool) detailArg(name string) bool { return t.page && name == detailArg }
+
+// wantsFull reports whether a list tool's call asks for its items in full
+// (arguments that request has already checked).
+func wantsFull(raw json.RawMessage) bool {
+	var args struct {
+		Detail *string `json:"detail"`
+	}
+	_ = json.Unmarshal(raw, &args)
+	return args.Detail != nil && *args.Detail == detailFull
+}
+
 func (t tool) argumentNames() []string {
 	names := slices.Clone(t.pathParams)
 	names = append(names, slices.Sorted(maps.Keys(t.queryParams))...)
 	names = append(names, slices.Sorted(maps.Keys(t.bodyFields))...)
 	if t.takesIdempotencyKey {
 		names = append(names, idempotencyArg)
+	}
+	if t.page {
+		names = append(names, detailArg)
 	}
 	return names
 }
@@ -223,8 +246,9 @@ func invalid(ve *finance.ValidationError) *restError {
 	return &restError{Code: "VALIDATION_ERROR", Message: ve.Message, Fields: ve.Fields}
 }
 
-// result turns the REST envelope into the tool result.
-func (h *Handler) result(ctx context.Context, t tool, rec *recorder) *mcp.CallToolResult {
+// result turns the REST envelope into the tool result; compact leaves out
+// of a page's items what compactPage does.
+func (h *Handler) result(ctx context.Context, t tool, rec *recorder, compact bool) *mcp.CallToolResult {
 	var env struct {
 		Success bool            `json:"success"`
 		Data    json.RawMessage `json:"data"`
@@ -241,6 +265,9 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder) *mcp.CallTo
 	data := bytes.TrimSpace(env.Data)
 	if len(data) == 0 {
 		data = []byte("null")
+	}
+	if compact {
+		data = compactPage(data)
 	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(data))}}
 	if data[0] == '{' {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,6 +44,10 @@ type operation struct {
 	queryParams  map[string]bool // name -> known
 	bodyFields   map[string]bool // top-level request body fields
 	hasBody      bool
+	// page is set for a read answering a page of items ({items,
+	// pagination}): a list tool, whose items are compact unless the call
+	// asks for detail=full.
+	page bool
 	// takesIdempotencyKey is set when the operation takes the
 	// Idempotency-Key header: the tool then has the idempotencyArg argument.
 	takesIdempotencyKey bool
@@ -59,6 +64,16 @@ const (
 		"(1 to 255 visible ASCII characters). Calling again with the same key and the same arguments within 24 hours " +
 		"returns the first call's result instead of writing again, so keep the key when retrying after a lost reply; " +
 		"the same key with other arguments is an error. Use a new key for each new write."
+)
+
+// The tool argument of a list tool that asks for its items in full. It is
+// the tool's own: the route always answers in full, and the tool leaves out
+// of each item what compact leaves out (see compactPage).
+const (
+	detailArg            = "detail"
+	detailCompact        = "compact"
+	detailFull           = "full"
+	detailArgDescription = "compact (default): items without null fields, nested lists and timestamps; full: every field."
 )
 
 // operation resolves method and path (the contract's form, /api/v1/expenses/{id})
@@ -99,6 +114,13 @@ func (c *contract) operation(method, path string) (*operation, error) {
 			p, err := c.resolveMap(raw)
 			if err != nil {
 				return nil, err
+			}
+			if m, _ := raw.(map[string]any); m["$ref"] != nil {
+				// A shared parameter (page, dateFrom, the record id)
+				// describes itself for every route in the contract; the
+				// tool's description says what this route makes of it.
+				p = maps.Clone(p)
+				delete(p, "description")
 			}
 			key := fmt.Sprint(p["in"]) + ":" + fmt.Sprint(p["name"])
 			if _, seen := params[key]; !seen {
@@ -187,6 +209,16 @@ func (c *contract) operation(method, path string) (*operation, error) {
 		}
 	}
 
+	if out.outputSchema, out.page, err = c.outputSchema(op, method == "GET"); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if out.page {
+		if err := add(detailArg, map[string]any{"type": "string", "enum": []any{detailCompact, detailFull},
+			"description": detailArgDescription}); err != nil {
+			return nil, err
+		}
+	}
+
 	schema := map[string]any{
 		"type":                 "object",
 		"properties":           properties,
@@ -203,9 +235,6 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	if out.outputSchema, err = c.outputSchema(op); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, path, err)
-	}
 	return out, nil
 }
 
@@ -216,7 +245,7 @@ const successEnvelope = "#/components/schemas/SuccessEnvelope"
 // 201): the part of the envelope's allOf that narrows data. It is nil unless
 // that data is an object, since structuredContent is an object and a tool
 // with an outputSchema must return structuredContent matching it.
-func (c *contract) outputSchema(op map[string]any) (json.RawMessage, error) {
+func (c *contract) outputSchema(op map[string]any, read bool) (json.RawMessage, bool, error) {
 	responses, _ := op["responses"].(map[string]any)
 	for _, code := range []string{"200", "201"} {
 		raw, ok := responses[code]
@@ -225,11 +254,11 @@ func (c *contract) outputSchema(op map[string]any) (json.RawMessage, error) {
 		}
 		resp, err := c.resolveMap(raw)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		body, ok := dig(resp, "content", "application/json", "schema").(map[string]any)
 		if !ok {
-			return nil, nil
+			return nil, false, nil
 		}
 		var data any
 		for _, part := range asList(body["allOf"]) {
@@ -238,33 +267,42 @@ func (c *contract) outputSchema(op map[string]any) (json.RawMessage, error) {
 			}
 			m, err := c.resolveMap(part)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if d := dig(m, "properties", "data"); d != nil {
 				data = d
 			}
 		}
 		if data == nil {
-			return nil, nil
+			return nil, false, nil
 		}
 		inlined, err := c.inline(data, nil)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		schema, _ := inlined.(map[string]any)
-		if !isObjectSchema(schema) {
-			return nil, nil
+		if m, _ := inlined.(map[string]any); !isObjectSchema(m) {
+			return nil, false, nil
 		}
-		// MCP requires "type": "object" at the root of an output schema,
-		// also where the contract composes the object with allOf.
-		schema["type"] = "object"
-		portable, err := withoutTypeArrays(schema)
+		// A read answering a page ({items, pagination}) is a list tool.
+		page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
+		schema, err := c.outputSchemaOf(data, page)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return json.Marshal(portable)
+		out, err := json.Marshal(schema)
+		return out, page, err
 	}
-	return nil, nil
+	return nil, false, nil
+}
+
+// hasProperty reports whether an object schema, or a part of its allOf,
+// has the property name.
+func hasProperty(schema any, name string) bool {
+	if dig(schema, "properties", name) != nil {
+		return true
+	}
+	m, _ := schema.(map[string]any)
+	return slices.ContainsFunc(asList(m["allOf"]), func(part any) bool { return hasProperty(part, name) })
 }
 
 // isObjectSchema reports whether every value schema accepts is a JSON
@@ -331,10 +369,17 @@ func (c *contract) resolveMap(v any) (map[string]any, error) {
 }
 
 // inline returns a copy of v with every $ref replaced by what it names, so
-// that each tool's schema stands alone (clients and models do not follow
+// that each tool's input schema stands alone (models do not follow
 // references into a document they never see). Keys beside a $ref (OpenAPI
-// 3.1 allows a description there) win over the target's. expanding guards
-// against cycles, which a JSON value could not represent inline.
+// 3.1 allows a description there) win over the target's.
+//
+// The schema is cut to what a model needs to fill the value in: a shared
+// definition's own description (Date's, Money's) is written once for people
+// reading the contract, and what the value means here is the description at
+// the place that uses it, so only that one is kept; examples and comments
+// are dropped, and so is a pattern beside a format that says the same
+// (date, uuid). expanding guards against cycles, which a JSON value could
+// not represent inline.
 func (c *contract) inline(v any, expanding []string) (any, error) {
 	switch v := v.(type) {
 	case map[string]any:
@@ -356,11 +401,13 @@ func (c *contract) inline(v any, expanding []string) (any, error) {
 				return nil, fmt.Errorf("%s is not a schema object", ref)
 			}
 			for k, x := range m {
-				out[k] = x
+				if k != "description" && k != "title" {
+					out[k] = x
+				}
 			}
 		}
 		for k, x := range v {
-			if k == "$ref" {
+			if k == "$ref" || isPeopleNote(k, x) {
 				continue
 			}
 			y, err := c.inline(x, expanding)
@@ -368,6 +415,11 @@ func (c *contract) inline(v any, expanding []string) (any, error) {
 				return nil, err
 			}
 			out[k] = y
+		}
+		if _, ok := out["format"].(string); ok {
+			if _, ok := out["pattern"].(string); ok {
+				delete(out, "pattern")
+			}
 		}
 		return out, nil
 	case []any:
@@ -382,6 +434,20 @@ func (c *contract) inline(v any, expanding []string) (any, error) {
 		return out, nil
 	}
 	return v, nil
+}
+
+// isPeopleNote reports whether the member k: x of a schema is one no tool
+// input schema carries: examples and comments speak to people reading the
+// contract, not to a model filling in a call. The value's type is checked
+// too, so that a property of that name (a schema) is kept.
+func isPeopleNote(k string, x any) bool {
+	switch x.(type) {
+	case []any:
+		return k == "examples"
+	case string:
+		return k == "$comment"
+	}
+	return false
 }
 
 // lookup follows a local JSON pointer such as #/components/schemas/Date.

@@ -46,7 +46,11 @@ func TestLoanTools(t *testing.T) {
 		{"list_loan_instances", map[string]any{"id": loanID, "limit": 2}, "/api/v1/loans/" + loanID + "/instances?limit=2"},
 		{"get_current_month_loan_dues", map[string]any{}, "/api/v1/loans/current-month-dues"},
 	} {
-		if diff := cmp.Diff(env.readBack(tc.route), env.okTool(key, tc.tool, tc.args)); diff != "" {
+		want := any(env.readBack(tc.route))
+		if tc.tool != "get_loan" {
+			want = compacted(want)
+		}
+		if diff := cmp.Diff(want, any(env.okTool(key, tc.tool, tc.args))); diff != "" {
 			t.Errorf("%s differs from REST (-rest +tool):\n%s", tc.tool, diff)
 		}
 	}
