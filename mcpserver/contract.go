@@ -60,10 +60,9 @@ const (
 	idempotencyArg    = "idempotency_key"
 	// idempotencyArgDescription replaces the header's description, which
 	// speaks of HTTP, in the tool's schema.
-	idempotencyArgDescription = "Optional: a unique key for this one intended write, such as a new random UUID " +
-		"(1 to 255 visible ASCII characters). Calling again with the same key and the same arguments within 24 hours " +
-		"returns the first call's result instead of writing again, so keep the key when retrying after a lost reply; " +
-		"the same key with other arguments is an error. Use a new key for each new write."
+	// The instructions explain the rule once (safety rule 3); each tool's
+	// argument only names it.
+	idempotencyArgDescription = "A new UUID per write; the same one to retry it (24 hours): the retry returns the first result."
 )
 
 // The tool argument of a list tool that asks for its items in full. It is
@@ -143,6 +142,7 @@ func (c *contract) operation(method, path string) (*operation, error) {
 				prop = map[string]any{}
 			}
 			prop["description"] = idempotencyArgDescription
+			delete(prop, "pattern") // visible ASCII: a UUID is; the route names any other
 			out.takesIdempotencyKey = true
 			if err := add(idempotencyArg, prop); err != nil {
 				return nil, err
@@ -231,7 +231,7 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	out.inputSchema, err = json.Marshal(portable)
+	out.inputSchema, err = json.Marshal(lean(portable))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
