@@ -71,7 +71,8 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) server.Database, configure 
 		sdb = wrap(db)
 	}
 	srv := server.New(cfg, log, svc, sdb)
-	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: cfg.MCPCORSOrigins})
+	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: cfg.MCPCORSOrigins,
+		Settings: srv.Ledger()})
 	if err != nil {
 		t.Fatalf("mcpserver.New: %v", err)
 	}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,9 +121,8 @@ func TestLoanToolsNeedTheirScope(t *testing.T) {
 			t.Error("a finance:read key sees record_loan_payment")
 		}
 	}
-	msg := env.rpc(reader, "tools/call", map[string]any{"name": "record_loan_payment",
-		"arguments": map[string]any{"instanceId": "x", "amount": 1}})
-	if msg.Error == nil {
-		t.Errorf("a finance:read key called record_loan_payment: %s", msg.Result)
+	res := env.callTool(reader, "record_loan_payment", map[string]any{"instanceId": "x", "amount": 1})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "needs the scope loans:write") {
+		t.Errorf("a finance:read key called record_loan_payment: %+v", res)
 	}
 }

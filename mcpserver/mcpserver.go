@@ -44,6 +44,11 @@ type Config struct {
 	// ResourceMetadataURL is the protected resource metadata (RFC 9728) that
 	// the step-up challenge of an OAuth token lacking a tool's scope names.
 	ResourceMetadataURL string
+	// Settings gives the instructions the user's today, timezone and
+	// currency; nil leaves them out.
+	Settings Settings
+	// Now is the clock of "today"; nil means time.Now.
+	Now func() time.Time
 }
 
 // ProtocolVersions are the MCP revisions this endpoint speaks, newest first.
@@ -59,10 +64,11 @@ var ProtocolVersions = []string{
 }
 
 // How long a client may reuse a tools/list or server/discover result
-// (ttlMs of 2026-07-28).
+// (ttlMs of 2026-07-28). Both depend on the caller (its scopes; the
+// discover instructions also carry the user's today), so both are private.
 const (
 	ToolsListTTL = 5 * time.Minute
-	DiscoverTTL  = time.Hour
+	DiscoverTTL  = 5 * time.Minute
 )
 
 // Instructions are sent to every client in the initialize result: the safety
@@ -91,14 +97,20 @@ type Handler struct {
 	tools     []tool
 	byName    map[string]tool
 	transport *mcpgo.StreamableHTTPServer
+	settings  Settings
+	now       func() time.Time
 }
 
 // New builds the endpoint and its tools from the table and the contract.
 // It fails when a tool names a route the contract does not have.
 func New(rest REST, cfg Config) (*Handler, error) {
-	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, cors: cfg.CORSOrigins, byName: map[string]tool{}}
+	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, cors: cfg.CORSOrigins, byName: map[string]tool{},
+		settings: cfg.Settings, now: cfg.Now}
 	if h.log == nil {
 		h.log = slog.Default()
+	}
+	if h.now == nil {
+		h.now = time.Now
 	}
 	if cfg.BaseURL != "" {
 		u, err := url.Parse(cfg.BaseURL)
@@ -128,8 +140,12 @@ func New(rest REST, cfg Config) (*Handler, error) {
 	// 2025-11-25 (mcp.NegotiateLegacyVersion); the hook caps the answer at
 	// the versions this endpoint speaks.
 	hooks := &mcpgo.Hooks{}
-	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		res.ProtocolVersion = negotiate(req.Params.ProtocolVersion)
+		res.Instructions = h.withContext(ctx)
+	})
+	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
+		res.Instructions = h.withContext(ctx)
 	})
 	s := mcpgo.NewMCPServer("finance", cfg.Version,
 		mcpgo.WithTitle("Finance"),
@@ -139,9 +155,10 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		mcpgo.WithToolFilter(h.visible),
 		// Caching hints (2026-07-28). The tool list changes only when the
 		// server is upgraded, but it depends on the caller's scopes, so it is
-		// private. server/discover says the same to every caller.
+		// private; server/discover's instructions carry the caller's scopes
+		// and today, so it is private too.
 		mcpgo.WithMethodCacheHints(mcp.MethodToolsList, ToolsListTTL.Milliseconds(), mcp.CacheScopePrivate),
-		mcpgo.WithMethodCacheHints(mcp.MethodServerDiscover, DiscoverTTL.Milliseconds(), mcp.CacheScopePublic),
+		mcpgo.WithMethodCacheHints(mcp.MethodServerDiscover, DiscoverTTL.Milliseconds(), mcp.CacheScopePrivate),
 	)
 	for _, t := range h.tools {
 		s.AddTool(t.mcpTool(), h.call(t))
@@ -247,7 +264,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if h.stepUp(w, r, msg) {
+	if h.stepUp(w, r, msg) || h.hiddenTool(w, r, msg) {
 		return
 	}
 	// Handle rather than ServeHTTP: ServeHTTP adds mcp-go's own DNS rebinding
@@ -269,7 +286,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // client can then ask the user to approve just that scope and call again
 // (step-up authorization, MCP 2025-11-25), so it need not ask for every
 // scope up front. API keys cannot be widened that way: for them the tool is
-// hidden, and calling it is the tool-not-found error of mcp-go.
+// hidden, and calling it is a tool error naming the scope (hiddenTool).
 func (h *Handler) stepUp(w http.ResponseWriter, r *http.Request, msg message) bool {
 	if msg.method != string(mcp.MethodToolsCall) {
 		return false

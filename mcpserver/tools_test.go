@@ -206,21 +206,34 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 	}
 }
 
+// A tool the key's scopes hide cannot be called, and the call says why:
+// a tool error naming the scope the tool needs and how the user grants it
+// (a key's scopes cannot change, so a new key), never "not found", which
+// leaves an agent nothing to tell the user. A name that is no tool at all
+// is still not found.
 func TestHiddenToolCannotBeCalled(t *testing.T) {
 	env := newTestEnv(t)
 	reader := env.key(auth.ScopeRead, auth.ScopeMCP)
-	msg := env.rpc(reader, "tools/call", map[string]any{"name": "create_category",
-		"arguments": map[string]any{"name": "Sneaky", "kind": "expense"}})
-	if msg.Error == nil || !strings.Contains(msg.Error.Message, "not found") {
-		t.Fatalf("calling a hidden tool: %s, want a JSON-RPC error", msg.Result)
+	res := env.callTool(reader, "create_category", map[string]any{"name": "Sneaky", "kind": "expense"})
+	want := `{"message":"Tool create_category needs the scope settings:write, which this API key does not hold. ` +
+		"Create an API key that also holds settings:write (the API keys page in Settings, or `finance keys create --scopes ...`) " +
+		`and connect with it; a key's scopes cannot be changed.","code":"FORBIDDEN"}`
+	if !res.IsError || len(res.Content) != 1 || res.Content[0].Text != want {
+		t.Errorf("calling a hidden tool: %+v\nwant the tool error %s", res, want)
 	}
 	_, list := env.rest(env.key(auth.ScopeRead), http.MethodGet, "/api/v1/categories?search=Sneaky", "")
 	if items := list.Data.(map[string]any)["items"].([]any); len(items) != 0 {
 		t.Errorf("the hidden tool wrote: %v", items)
 	}
-	msg = env.rpc(reader, "tools/call", map[string]any{"name": "no_such_tool"})
-	if msg.Error == nil {
-		t.Errorf("an unknown tool was called: %s", msg.Result)
+	// A read tool hidden from a writer of another domain names finance:read.
+	writer := env.key(auth.ScopeExpensesWrite, auth.ScopeMCP)
+	res = env.callTool(writer, "list_bills", map[string]any{})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "Tool list_bills needs the scope finance:read, which this API key does not hold") {
+		t.Errorf("calling a hidden read tool: %+v", res)
+	}
+	msg := env.rpc(reader, "tools/call", map[string]any{"name": "no_such_tool"})
+	if msg.Error == nil || !strings.Contains(msg.Error.Message, "not found") {
+		t.Errorf("an unknown tool: %s, want a JSON-RPC not-found error", msg.Result)
 	}
 }
 
