@@ -21,8 +21,11 @@ type hints struct {
 	idempotent  bool
 }
 
-// The annotation sets of the table. Deletes, voids, splits, payments and
-// balance adjustments are destructive; other writes are not.
+// The annotation sets of the table. A tool whose call can remove, void or
+// move money is destructive: deletes, voids, cancels, splits, payments,
+// balance adjustments, conversions to installments, links to a statement,
+// updates of a money field and replacements of a set (TestEveryToolHas...
+// derives which from the routes); other writes are not.
 var (
 	// reads change nothing.
 	reads = hints{readOnly: true, idempotent: true}
@@ -30,6 +33,11 @@ var (
 	creates = hints{}
 	// updates set the fields they are given; repeating one changes nothing more.
 	updates = hints{idempotent: true}
+	// rewrites are updates of money already recorded (an amount, the account
+	// or card that pays, the rows on a statement): the linked account line
+	// or card row is voided and written again, a template's future bills
+	// are made again. Repeating one changes nothing more.
+	rewrites = hints{destructive: true, idempotent: true}
 	// voids reverse a record and its linked lines; repeating one is refused.
 	voids = hints{destructive: true, idempotent: true}
 	// reshapes replace part of a record's history (split parts, a balance
@@ -232,7 +240,7 @@ var toolTable = []toolSpec{
 			"method with the user. Each call records a new expense: after a lost reply, check list_expenses before retrying.",
 	},
 	{
-		name: "update_expense", title: "Update an expense", method: "PUT", path: "/api/v1/expenses/{id}", hints: updates,
+		name: "update_expense", title: "Update an expense", method: "PUT", path: "/api/v1/expenses/{id}", hints: rewrites,
 		description: "Change an expense; only the fields given change. The linked account debit or card purchase follows " +
 			"(a changed method or account/card voids the old line and creates a new one). amount, date, payment_method, " +
 			"account_id and credit_card_id can change only while the card transaction is unbilled and the expense is not a " +
@@ -262,7 +270,7 @@ var toolTable = []toolSpec{
 			"the user first; each call records new income, so after a lost reply check list_income before retrying.",
 	},
 	{
-		name: "update_income", title: "Update income", method: "PUT", path: "/api/v1/income/{id}", hints: updates,
+		name: "update_income", title: "Update income", method: "PUT", path: "/api/v1/income/{id}", hints: rewrites,
 		description: "Change an income record; only the fields given change. The account credit follows: it is updated in " +
 			"place, moved to a new account_id, or voided when account_id is null. Read get_income first and confirm the " +
 			"change with the user.",
@@ -285,7 +293,7 @@ var toolTable = []toolSpec{
 			"account, so after a lost reply check list_accounts before retrying.",
 	},
 	{
-		name: "update_account", title: "Update an account", method: "PUT", path: "/api/v1/accounts/{id}", hints: updates,
+		name: "update_account", title: "Update an account", method: "PUT", path: "/api/v1/accounts/{id}", hints: rewrites,
 		description: "Change an account's name, type, institution, account_number_last4, opening_balance or notes; only " +
 			"the fields given change, and null clears institution, account_number_last4 and notes (and sets opening_balance " +
 			"to 0). Its id, status and transactions do not change here, and an archived account cannot be changed. A new " +
@@ -303,7 +311,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_account_transaction", title: "Update an account transaction", method: "PUT",
-		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: updates,
+		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: rewrites,
 		description: "Change a manual or adjustment line of an active account (type, amount, date, description); id is the " +
 			"account's and transactionId the line's, both from list_account_transactions. Lines created by an expense, " +
 			"income or payment change only through that record. Confirm the change with the user.",
@@ -364,7 +372,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "convert_transaction_to_installment", title: "Convert a card purchase to installments", method: "POST",
-		path: "/api/v1/credit-cards/transactions/{id}/convert-to-installment", hints: creates,
+		path: "/api/v1/credit-cards/transactions/{id}/convert-to-installment", hints: reshapes,
 		description: "Convert an unbilled card purchase (id: the purchase's, from list_unbilled_transactions) into a " +
 			"monthly installment plan. months (2 to 60) is required. interest_type is none (the default) or add_on; " +
 			"with add_on give interest_rate (the monthly add-on percent, 0.75 for 0.75% a month) or the bank's quoted " +
@@ -386,7 +394,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_credit_card_transaction", title: "Update a card transaction", method: "PUT",
-		path: "/api/v1/credit-cards/transactions/{id}", hints: updates,
+		path: "/api/v1/credit-cards/transactions/{id}", hints: rewrites,
 		description: "Change a card transaction; only the fields given change. credit_card_id, amount and date change only " +
 			"while it is unbilled; description and category change in any state but voided; a purchase's expense is kept " +
 			"in step. Installment rows change through their plan. Read list_unbilled_transactions first and confirm with the user.",
@@ -417,14 +425,14 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "link_transaction_to_soa", title: "Link transactions to a card statement", method: "POST",
-		path: "/api/v1/credit-cards/soa/{id}/transactions/link", hints: updates,
+		path: "/api/v1/credit-cards/soa/{id}/transactions/link", hints: rewrites,
 		description: "Put unbilled transactions of the statement's card (transaction_ids, 1 to 100, from " +
 			"list_unbilled_transactions) on the statement, all or none; each must be dated on or before the statement " +
 			"date. Use it when the bank billed a late posting on this statement. Returns the statement. Confirm with the user.",
 	},
 	{
 		name: "update_soa_transaction", title: "Update a card statement line", method: "PUT",
-		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: updates,
+		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: rewrites,
 		description: "Change a transaction on a statement: a statement line (is_soa_line) can change its type (fee, " +
 			"interest, refund), amount, date and description; a linked purchase only its description. Returns the " +
 			"statement. Read get_credit_card_soa first and confirm with the user.",
@@ -505,7 +513,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
-		path: "/api/v1/bills/templates/{id}", hints: updates,
+		path: "/api/v1/bills/templates/{id}", hints: rewrites,
 		description: "Change a recurring bill; only the fields given change. The template's future bills that are still " +
 			"untouched (unpaid, no payments, never edited) are deleted and, while it is active, created again from the new " +
 			"terms from today on; past, paid or edited bills keep their own amounts. status=paused stops new bills and " +
@@ -519,7 +527,7 @@ var toolTable = []toolSpec{
 			"while use update_bill_template with status=paused instead. Read get_bill_template and confirm with the user.",
 	},
 	{
-		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: updates,
+		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: rewrites,
 		description: "Change one bill (id from list_bills) when the actual bill differs from the template: amount (greater " +
 			"than 0 and at least what was already paid), due_date and notes; only the fields given change. The bill keeps " +
 			"its changes when its template changes later, and its status is recomputed. Confirm with the user.",

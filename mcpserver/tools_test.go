@@ -252,10 +252,12 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 	if err := json.Unmarshal(msg.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance",
-		"record_credit_card_soa_payment", "delete_soa_transaction", "void_credit_card_soa", "cancel_installment_plan",
-		"update_budget_thresholds", // it drops the thresholds the list leaves out
-		"record_bill_payment", "delete_bill_payment", "delete_bill_template", "record_loan_payment"}
+	destructive := map[string]string{}
+	for _, tl := range env.mcp.tools {
+		if why := movesMoney(tl); why != "" {
+			destructive[tl.name] = why
+		}
+	}
 	for _, tt := range res.Tools {
 		t.Run(tt.Name, func(t *testing.T) {
 			if tt.Title == "" || len(tt.Description) < 100 {
@@ -276,14 +278,57 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 			if readOnly != isRead {
 				t.Errorf("readOnlyHint = %v", readOnly)
 			}
-			if want := slices.Contains(destructive, tt.Name); destr != want {
-				t.Errorf("destructiveHint = %v, want %v", destr, want)
+			if why, want := destructive[tt.Name]; destr != want {
+				t.Errorf("destructiveHint = %v, want %v (its route %s)", destr, want, why)
 			}
 			if openWorld {
 				t.Error("openWorldHint = true; the tools touch only the user's ledger")
 			}
 		})
 	}
+}
+
+// movesMoney says why a tool's call can remove, void or move money, from
+// the route it wraps alone, or "" when it cannot; such a tool must be marked
+// destructive, so a tool added for such a route without the mark fails.
+//   - Every DELETE removes.
+//   - The action routes void, cancel, split, convert to installments, link
+//     to a statement, record a payment or adjust a balance.
+//   - A PUT of a money field (an amount, an opening balance, the account,
+//     card or method that pays) rewrites money already recorded: the linked
+//     account line or card row is voided and written again, a bill
+//     template's future bills are deleted and made again.
+//   - A PUT of a whole list at a path of no record replaces a set: what the
+//     list leaves out is removed.
+func movesMoney(t tool) string {
+	segments := strings.Split(t.path, "/")
+	last := segments[len(segments)-1]
+	switch {
+	case t.method == http.MethodDelete:
+		return "DELETE " + t.path + " removes"
+	case t.method == http.MethodPost && slices.Contains([]string{"void", "cancel", "split", "convert-to-installment", "link",
+		"payments", "balance-adjustment"}, last):
+		return "POST " + t.path + " is an action that voids, cancels or moves money"
+	case t.method != http.MethodPut:
+		return ""
+	}
+	for _, field := range []string{"amount", "opening_balance", "account_id", "credit_card_id", "payment_method"} {
+		if t.bodyFields[field] {
+			return "PUT " + t.path + " rewrites " + field
+		}
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(t.inputSchema, &schema)
+	for name, p := range schema.Properties {
+		if p.Type == "array" && !strings.Contains(t.path, "{") {
+			return "PUT " + t.path + " replaces the whole " + name
+		}
+	}
+	return ""
 }
 
 // No tool input schema, at any depth, has a type array: several clients and
