@@ -59,7 +59,7 @@ test('tools/list shows the tools the key allows, with their hints', async () => 
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.list_expenses.annotations,
-      { title: 'List expenses', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     assert.equal(byName.delete_expense.annotations.destructiveHint, true);
     assert.equal(byName.create_expense.annotations.destructiveHint, false);
     assert.deepEqual(byName.create_expense.inputSchema.required, ['amount', 'date', 'description', 'category', 'payment_method']);

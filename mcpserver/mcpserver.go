@@ -197,8 +197,9 @@ func (t tool) mcpTool() mcp.Tool {
 		// The route's success data, where the contract defines it as an
 		// object; the result's structuredContent is that data.
 		RawOutputSchema: t.outputSchema,
+		// The title is the tool's own (above), not repeated in the
+		// annotations: clients show the tool's title first.
 		Annotations: mcp.ToolAnnotation{
-			Title:           t.title,
 			ReadOnlyHint:    hint(t.hints.readOnly),
 			DestructiveHint: hint(t.hints.destructive),
 			IdempotentHint:  hint(t.hints.idempotent),

@@ -43,6 +43,9 @@ var (
 	// reshapes replace part of a record's history (split parts, a balance
 	// adjustment line); a retry after a lost reply must read first.
 	reshapes = hints{destructive: true}
+	// parses read their input into drafts and save nothing; a call may
+	// answer differently the next time (a model reads it).
+	parses = hints{readOnly: true}
 	// replaces set a whole collection to the list given: repeating one
 	// changes nothing more, but whatever the list leaves out is removed.
 	replaces = hints{destructive: true, idempotent: true}
@@ -51,9 +54,7 @@ var (
 // retryWithKey ends the description of every tool whose repetition would
 // move money twice: balance adjustments now, payments as their tools are
 // added. It is the tool's form of safety rule 3.
-const retryWithKey = "Pass an idempotency_key (a new random UUID for this write) and keep it: after a network " +
-	"failure, read the latest state first, and retry only with the same key, which returns the first result " +
-	"instead of writing twice."
+const retryWithKey = "Send an idempotency_key; after a lost reply read first, and retry only with the same key."
 
 type toolSpec struct {
 	name        string
@@ -62,6 +63,9 @@ type toolSpec struct {
 	path        string // the contract's path, /api/v1/...
 	hints       hints
 	description string
+	// runsAI marks a tool whose route runs the AI itself (parsing, the
+	// assistant): the assistant's own model is not offered it (ToolNames).
+	runsAI bool
 }
 
 var toolTable = []toolSpec{
@@ -260,6 +264,18 @@ var toolTable = []toolSpec{
 			"category becomes null while it is split; the account debit or card purchase does not change. Read get_expense " +
 			"first and confirm the parts with the user.",
 	},
+	{
+		name: "create_expenses", title: "Record many expenses", method: "POST", path: "/api/v1/expenses/bulk", hints: creates,
+		description: "Record 1 to 100 expenses at once (items: each a create_expense body), all or none: every problem " +
+			"comes back in fields as items[i].<field> and nothing is written. Replies with the expenses in input order.",
+	},
+	{
+		name: "parse_expense_text", title: "Read text into expense drafts", method: "POST", path: "/api/v1/expenses/ai/parse-text",
+		hints: parses, runsAI: true,
+		description: "Turn natural_text (at most 2,000 characters, e.g. 'lunch 250 cash yesterday, grab 180 card') into " +
+			"expense drafts. Saves nothing: fill each draft's null fields, ask the user about those in guessed, then " +
+			"send them to create_expense or create_expenses.",
+	},
 
 	// income:write
 	{
@@ -302,6 +318,15 @@ var toolTable = []toolSpec{
 			"first and confirm the change with the user.",
 	},
 	{
+		name: "archive_account", title: "Archive an account", method: "PATCH", path: "/api/v1/accounts/{id}/archive", hints: updates,
+		description: "Archive an active account, whatever its balance; its history stays, it leaves lists and takes no new " +
+			"writes. unarchive_account undoes it.",
+	},
+	{
+		name: "unarchive_account", title: "Unarchive an account", method: "PATCH", path: "/api/v1/accounts/{id}/unarchive", hints: updates,
+		description: "Make an archived account active again: it is listed and takes writes.",
+	},
+	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
 		path: "/api/v1/accounts/{id}/transactions", hints: creates,
 		description: "Post a manual line on an account (id from list_accounts): a debit (money out) or credit (money in) " +
@@ -315,6 +340,12 @@ var toolTable = []toolSpec{
 		description: "Change a manual or adjustment line of an active account (type, amount, date, description); id is the " +
 			"account's and transactionId the line's, both from list_account_transactions. Lines created by an expense, " +
 			"income or payment change only through that record. Confirm the change with the user.",
+	},
+	{
+		name: "void_account_transaction", title: "Void an account transaction", method: "DELETE",
+		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: voids,
+		description: "Void a manual or adjustment line (is_editable) of an account: it stays readable as voided and leaves " +
+			"the balance. Lines of an expense, income or payment are voided through their own record. Confirm with the user.",
 	},
 	{
 		name: "adjust_account_balance", title: "Adjust an account's balance", method: "POST",
@@ -342,6 +373,15 @@ var toolTable = []toolSpec{
 			"notes, and resets cycle_start_date (today), minimum_due_percent (3) and minimum_due_floor (500.00). New " +
 			"statement and due days apply to statements generated afterwards; its transactions and existing statements do " +
 			"not change, and an archived card cannot be changed. Read get_credit_card first and confirm the change with the user.",
+	},
+	{
+		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
+		description: "Archive an active card: it leaves lists and takes no new charges; its statements can still be paid. " +
+			"unarchive_credit_card undoes it.",
+	},
+	{
+		name: "unarchive_credit_card", title: "Unarchive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/unarchive",
+		hints: updates, description: "Make an archived card active again: it is listed and takes charges.",
 	},
 	{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
@@ -583,6 +623,16 @@ var toolTable = []toolSpec{
 			"per kind among active categories, case-insensitively: check list_categories first and reuse an existing one " +
 			"when it fits.",
 	},
+	{
+		name: "update_category", title: "Rename or recolor a category", method: "PUT", path: "/api/v1/categories/{id}", hints: updates,
+		description: "Change a category's name, color or icon (not its kind). Records keep it under its new name. A system " +
+			"category keeps its name.",
+	},
+	{
+		name: "archive_category", title: "Archive a category", method: "DELETE", path: "/api/v1/categories/{id}", hints: voids,
+		description: "Archive a category and remove its budget threshold; records keep it, but new writes cannot name it. " +
+			"System categories cannot be archived. Confirm with the user.",
+	},
 
 	// Loans: their reads (finance:read) sit with their write.
 	{
@@ -629,5 +679,36 @@ var toolTable = []toolSpec{
 			"counts as spending (Loan Interest). The loan completes by itself when its last instance is paid. Only an " +
 			"unpaid or partially paid instance of an active loan takes payments. Payments are permanent: they cannot " +
 			"be deleted or undone, so confirm the amount, instance and account with the user first. " + retryWithKey,
+	},
+	{
+		name: "create_loan", title: "Add a loan", method: "POST", path: "/api/v1/loans", hints: creates,
+		description: "Add a loan and its monthly schedule: name, principal, interest_type (none, add_on or diminishing), " +
+			"interest_rate per rate_period, term_months, start_date (the release date), optional first_due_date and the " +
+			"lender's monthly_amount. No money moves. Check list_loans first: each call adds a loan.",
+	},
+	{
+		name: "update_loan", title: "Change or cancel a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: rewrites,
+		description: "Change a loan's name, lender or notes, or its status: cancelled cancels its open instances (payments " +
+			"stay), active undoes that. The terms never change. Confirm a cancel with the user.",
+	},
+	{
+		name: "delete_loan", title: "Delete a loan", method: "DELETE", path: "/api/v1/loans/{id}", hints: voids,
+		description: "Erase a loan and its schedule; only a loan that was never paid (else cancel it with update_loan). " +
+			"Confirm with the user.",
+	},
+
+	// The assistant (finance:read: each write it proposes is checked
+	// against the caller's scopes when confirmed).
+	{
+		name: "assistant_chat", title: "Ask the assistant", method: "POST", path: "/api/v1/ai-assistant/chat", hints: creates,
+		runsAI: true,
+		description: "Send one message to the app's assistant (optional conversation_id to continue). It answers from the " +
+			"user's data and turns requests to record or pay into proposals, writing nothing; assistant_confirm executes one.",
+	},
+	{
+		name: "assistant_confirm", title: "Confirm or reject a proposal", method: "POST", path: "/api/v1/ai-assistant/confirm",
+		hints: voids, runsAI: true,
+		description: "Decide a proposal of assistant_chat (proposal_id, decision confirm or reject). confirm runs its " +
+			"write once, with that route's scope and checks; repeating it returns the first result. Confirm with the user.",
 	},
 }
