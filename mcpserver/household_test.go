@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -196,4 +197,22 @@ func mustLocation(t *testing.T, name string) *time.Location {
 		t.Fatal(err)
 	}
 	return loc
+}
+
+// The assistant's model is offered the tool table without the tools that
+// run the AI themselves: it would otherwise parse through a second model,
+// or call the assistant back.
+func TestAssistantTableLeavesOutTheAITools(t *testing.T) {
+	env := newTestEnv(t)
+	names := env.mcp.ToolNames()
+	for _, name := range []string{"parse_expense_text", "assistant_chat", "assistant_confirm"} {
+		if slices.Contains(names, name) {
+			t.Errorf("the assistant's table offers %s", name)
+		}
+	}
+	for _, name := range []string{"create_expenses", "create_loan", "list_expenses"} {
+		if !slices.Contains(names, name) {
+			t.Errorf("the assistant's table lacks %s", name)
+		}
+	}
 }
