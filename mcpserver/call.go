@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -134,7 +136,14 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 		target += "?" + query.Encode()
 	}
 	var payload []byte
-	if t.hasBody {
+	contentType := "application/json"
+	switch {
+	case t.files != nil:
+		var problem *restError
+		if payload, contentType, problem = t.form(body); problem != nil {
+			return nil, problem
+		}
+	case t.hasBody:
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
 			return nil, invalid(finance.Invalid("arguments", "must be valid JSON"))
@@ -146,12 +155,57 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	}
 	r.Header.Set("Accept", "application/json")
 	if t.hasBody {
-		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Content-Type", contentType)
 	}
 	if idempotencyKey != nil {
 		r.Header.Set(idempotencyHeader, *idempotencyKey)
 	}
 	return r, nil
+}
+
+// form builds the multipart/form-data body of a route that takes files:
+// each file argument (base64 text, or a list of it) becomes one file part
+// per file, in order, under its field name; other arguments are text parts.
+// The route checks the files themselves (kind, size, count).
+func (t tool) form(body map[string]json.RawMessage) ([]byte, string, *restError) {
+	var v finance.Validator
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, name := range slices.Sorted(maps.Keys(body)) {
+		raw := body[name]
+		if !t.files[name] {
+			s, ok := queryValue(raw)
+			if !ok {
+				v.Add(name, "must be a string, number or boolean")
+			} else if s != nil {
+				_ = w.WriteField(name, *s)
+			}
+			continue
+		}
+		var list []string
+		if err := json.Unmarshal(raw, &list); err != nil {
+			var one string
+			if err := json.Unmarshal(raw, &one); err != nil {
+				v.Add(name, "must be base64 text, or a list of it")
+				continue
+			}
+			list = []string{one}
+		}
+		for i, text := range list {
+			data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(text))
+			if err != nil {
+				v.Add(fmt.Sprintf("%s[%d]", name, i), "must be base64 text")
+				continue
+			}
+			part, _ := w.CreateFormFile(name, fmt.Sprintf("%s-%d", name, i+1))
+			_, _ = part.Write(data)
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, "", invalid(err.(*finance.ValidationError))
+	}
+	_ = w.Close()
+	return buf.Bytes(), w.FormDataContentType(), nil
 }
 
 // repeatedNames returns the member names that a JSON object names more than

@@ -51,6 +51,33 @@ type operation struct {
 	// takesIdempotencyKey is set when the operation takes the
 	// Idempotency-Key header: the tool then has the idempotencyArg argument.
 	takesIdempotencyKey bool
+	// files is set for a route that takes multipart/form-data: the body
+	// fields that are files (a binary string, or a list of them), which
+	// the tool takes as base64 text. Nil for a JSON body.
+	files map[string]bool
+}
+
+// base64Files rewrites a form field that is a file, or a list of files
+// (format: binary), as base64 text, and reports whether it was one.
+func base64Files(prop any) bool {
+	m, _ := prop.(map[string]any)
+	if m == nil {
+		return false
+	}
+	if items, _ := m["items"].(map[string]any); m["type"] == "array" && items != nil {
+		return base64Files(items)
+	}
+	if m["type"] != "string" || m["format"] != "binary" {
+		return false
+	}
+	delete(m, "format")
+	m["contentEncoding"] = "base64"
+	if d, _ := m["description"].(string); d != "" {
+		m["description"] = d + " Base64."
+	} else {
+		m["description"] = "Base64."
+	}
+	return true
 }
 
 // The tool argument that a route's Idempotency-Key header becomes. It is
@@ -188,7 +215,14 @@ func (c *contract) operation(method, path string) (*operation, error) {
 		if err != nil {
 			return nil, err
 		}
-		schema, err := c.inline(dig(body, "content", "application/json", "schema"), nil)
+		raw := dig(body, "content", "application/json", "schema")
+		if raw == nil {
+			// A route that takes only a form upload: the tool takes each
+			// file as base64 text and sends the route its form.
+			raw = dig(body, "content", "multipart/form-data", "schema")
+			out.files = map[string]bool{}
+		}
+		schema, err := c.inline(raw, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -200,6 +234,9 @@ func (c *contract) operation(method, path string) (*operation, error) {
 		out.hasBody = true
 		for name, prop := range fields {
 			out.bodyFields[name] = true
+			if out.files != nil && base64Files(prop) {
+				out.files[name] = true
+			}
 			if err := add(name, prop); err != nil {
 				return nil, err
 			}

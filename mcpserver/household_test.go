@@ -1,13 +1,17 @@
 package mcpserver
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/ai/aitest"
 	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/server"
 )
 
 // The tools an agent running a household fell back to REST for, each
@@ -214,5 +218,43 @@ func TestAssistantTableLeavesOutTheAITools(t *testing.T) {
 		if !slices.Contains(names, name) {
 			t.Errorf("the assistant's table lacks %s", name)
 		}
+	}
+}
+
+// A receipt photo goes to the tool as base64 and reaches the route as the
+// form it takes; the route's own checks answer for what is not an image,
+// and nothing is saved.
+func TestParseReceiptImagesTool(t *testing.T) {
+	aitest.RequireOCR(t)
+	ocr, err := ai.FindOCR("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newTestEnv(t, func(c *server.Config) { c.AI = ai.New(ai.Config{OCR: ocr}) })
+	key := env.key(auth.ScopeExpensesWrite, auth.ScopeMCP)
+	photo := base64.StdEncoding.EncodeToString(aitest.ReceiptPNG(t, aitest.SampleReceipt))
+
+	drafts := env.okTool(key, "parse_receipt_images", map[string]any{"images": []any{photo}})
+	items := drafts["items"].([]any)
+	if drafts["engine"] != "ocr" || len(items) != 1 {
+		t.Fatalf("drafts %v", drafts)
+	}
+	if d := items[0].(map[string]any); d["amount"] != json.Number("492.00") || d["description"] != "Jollibee Foods" {
+		t.Errorf("draft %v", d)
+	}
+
+	res := env.callTool(key, "parse_receipt_images", map[string]any{"images": []any{photo,
+		base64.StdEncoding.EncodeToString([]byte("%PDF-1.7 receipt"))}})
+	problem := res.problem(t)
+	if fields, _ := problem["fields"].(map[string]any); !res.IsError || problem["code"] != "VALIDATION_ERROR" ||
+		fields["images[1]"] != "must be a PNG, JPEG or WebP image" {
+		t.Errorf("a PDF: %+v", problem)
+	}
+	res = env.callTool(key, "parse_receipt_images", map[string]any{"images": []any{"not base64!"}})
+	if fields, _ := res.problem(t)["fields"].(map[string]any); !res.IsError || fields["images[0]"] != "must be base64 text" {
+		t.Errorf("text that is not base64: %+v", res.problem(t))
+	}
+	if n := len(env.readBack("/api/v1/expenses")["items"].([]any)); n != 0 {
+		t.Errorf("parsing saved %d expenses", n)
 	}
 }

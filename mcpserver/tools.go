@@ -276,6 +276,13 @@ var toolTable = []toolSpec{
 			"expense drafts. Saves nothing: fill each draft's null fields, ask the user about those in guessed, then " +
 			"send them to create_expense or create_expenses.",
 	},
+	{
+		name: "parse_receipt_images", title: "Read receipt photos into drafts", method: "POST",
+		path: "/api/v1/expenses/ai/parse-images", hints: parses, runsAI: true,
+		description: "Read 1 to 5 receipt photos (images: base64 PNG, JPEG or WebP; a call is at most 1 MiB, so about " +
+			"750 KB of images) into one expense draft each: total, date, merchant, category. Saves nothing; confirm, then " +
+			"create_expense.",
+	},
 
 	// income:write
 	{

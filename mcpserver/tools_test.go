@@ -51,7 +51,7 @@ var specTools = map[auth.Scope][]string{
 // text into drafts, and the app's assistant.
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm"},
-	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text"},
+	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
 	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "delete_loan"},
@@ -63,7 +63,7 @@ var beyondSpec = map[auth.Scope][]string{
 // need finance:read, and the writes it proposes are checked against the
 // caller's scopes when confirmed.
 var (
-	readsUnderWriteScope = []string{"parse_expense_text"}
+	readsUnderWriteScope = []string{"parse_expense_text", "parse_receipt_images"}
 	writesUnderReadScope = []string{"assistant_chat", "assistant_confirm"}
 )
 
@@ -166,7 +166,7 @@ var (
 		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_unbilled_transactions"}
 	assistantTools = []string{"assistant_chat", "assistant_confirm"}
-	expenseWrites  = []string{"create_expense", "create_expenses", "delete_expense", "parse_expense_text", "split_expense", "update_expense"}
+	expenseWrites  = []string{"create_expense", "create_expenses", "delete_expense", "parse_expense_text", "parse_receipt_images", "split_expense", "update_expense"}
 )
 
 func TestToolsListIsFilteredByScope(t *testing.T) {
