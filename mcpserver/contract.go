@@ -89,7 +89,7 @@ const (
 	// speaks of HTTP, in the tool's schema.
 	// The instructions explain the rule once (safety rule 3); each tool's
 	// argument only names it.
-	idempotencyArgDescription = "A new UUID per write; the same one to retry it (24 hours): the retry returns the first result."
+	idempotencyArgDescription = "A new UUID per write; resend it only to retry that write."
 )
 
 // The tool argument of a list tool that asks for its items in full. It is
@@ -99,7 +99,7 @@ const (
 	detailArg            = "detail"
 	detailCompact        = "compact"
 	detailFull           = "full"
-	detailArgDescription = "compact (default): items without null fields, nested lists and timestamps; full: every field."
+	detailArgDescription = "full: every field; compact (default) leaves out nulls, nested lists, timestamps."
 )
 
 // operation resolves method and path (the contract's form, /api/v1/expenses/{id})
