@@ -73,21 +73,8 @@ func credential(p auth.Principal) string {
 // is no tool at all is still not found. An OAuth token that can be widened
 // is answered with a step-up challenge before this (stepUp).
 func (h *Handler) hiddenTool(w http.ResponseWriter, r *http.Request, msg message) bool {
-	if msg.method != string(mcp.MethodToolsCall) {
-		return false
-	}
-	p, ok := auth.FromContext(r.Context())
-	if !ok {
-		return false
-	}
-	var name string
-	_ = json.Unmarshal(msg.params["name"], &name)
-	t, ok := h.byName[name]
-	if !ok {
-		return false
-	}
-	var refused *auth.Error
-	if err := p.Allow(t.access); !errors.As(err, &refused) {
+	p, t, refused := h.refusedCall(r, msg)
+	if refused == nil {
 		return false
 	}
 	var missing []string
@@ -118,4 +105,28 @@ func (h *Handler) hiddenTool(w http.ResponseWriter, r *http.Request, msg message
 		Result  mcp.CallToolResult `json:"result"`
 	}{mcp.JSONRPC_VERSION, id, result})
 	return true
+}
+
+// refusedCall reports a tools/call of a tool the caller's scopes do not
+// allow: the caller, the tool, and the refusal (nil for any other message,
+// an unknown tool, or an allowed call).
+func (h *Handler) refusedCall(r *http.Request, msg message) (auth.Principal, tool, *auth.Error) {
+	if msg.method != string(mcp.MethodToolsCall) {
+		return auth.Principal{}, tool{}, nil
+	}
+	p, ok := auth.FromContext(r.Context())
+	if !ok {
+		return auth.Principal{}, tool{}, nil
+	}
+	var name string
+	_ = json.Unmarshal(msg.params["name"], &name)
+	t, ok := h.byName[name]
+	if !ok {
+		return auth.Principal{}, tool{}, nil
+	}
+	var refused *auth.Error
+	if err := p.Allow(t.access); !errors.As(err, &refused) {
+		return auth.Principal{}, tool{}, nil
+	}
+	return p, t, refused
 }

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -289,21 +288,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // scope up front. API keys cannot be widened that way: for them the tool is
 // hidden, and calling it is a tool error naming the scope (hiddenTool).
 func (h *Handler) stepUp(w http.ResponseWriter, r *http.Request, msg message) bool {
-	if msg.method != string(mcp.MethodToolsCall) {
-		return false
-	}
-	p, ok := auth.FromContext(r.Context())
-	if !ok || p.Method != auth.MethodOAuth {
-		return false
-	}
-	var name string
-	_ = json.Unmarshal(msg.params["name"], &name)
-	t, ok := h.byName[name]
-	if !ok {
-		return false
-	}
-	var refused *auth.Error
-	if err := p.Allow(t.access); !errors.As(err, &refused) || len(refused.Needed) == 0 {
+	p, t, refused := h.refusedCall(r, msg)
+	if refused == nil || p.Method != auth.MethodOAuth || len(refused.Needed) == 0 {
 		return false
 	}
 	c := auth.Challenge{ResourceMetadata: h.metadata, Error: "insufficient_scope", Scopes: refused.Needed,
