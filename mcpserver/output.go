@@ -216,6 +216,23 @@ func mergeAllOf(m map[string]any) map[string]any {
 	}
 	props := map[string]any{}
 	var required []any
+	// add takes in one object schema's properties and required names.
+	add := func(part map[string]any) bool {
+		partProps, _ := part["properties"].(map[string]any)
+		for name, s := range partProps {
+			merged, ok := narrow(props[name], s)
+			if !ok {
+				return false
+			}
+			props[name] = merged
+		}
+		for _, r := range asList(part["required"]) {
+			if !slices.Contains(required, r) {
+				required = append(required, r)
+			}
+		}
+		return true
+	}
 	for _, p := range parts {
 		part, _ := p.(map[string]any)
 		for k := range part {
@@ -226,18 +243,8 @@ func mergeAllOf(m map[string]any) map[string]any {
 		if t, ok := part["type"]; ok && t != "object" {
 			return m
 		}
-		partProps, _ := part["properties"].(map[string]any)
-		for name, s := range partProps {
-			merged, ok := narrow(props[name], s)
-			if !ok {
-				return m
-			}
-			props[name] = merged
-		}
-		for _, r := range asList(part["required"]) {
-			if !slices.Contains(required, r) {
-				required = append(required, r)
-			}
+		if !add(part) {
+			return m
 		}
 	}
 	out := maps.Clone(m)
@@ -245,21 +252,11 @@ func mergeAllOf(m map[string]any) map[string]any {
 	if t, ok := out["type"]; ok && t != "object" {
 		return m
 	}
+	if !add(out) {
+		return m
+	}
 	out["type"] = "object"
-	own, _ := out["properties"].(map[string]any)
-	for name, s := range own {
-		merged, ok := narrow(props[name], s)
-		if !ok {
-			return m
-		}
-		props[name] = merged
-	}
 	out["properties"] = props
-	for _, r := range asList(out["required"]) {
-		if !slices.Contains(required, r) {
-			required = append(required, r)
-		}
-	}
 	if len(required) > 0 {
 		out["required"] = required
 	}
