@@ -113,7 +113,10 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	}
 
 	query := url.Values{}
-	body := map[string]json.RawMessage{}
+	body := maps.Clone(t.fixedBody)
+	if body == nil {
+		body = map[string]json.RawMessage{}
+	}
 	for name, value := range args {
 		switch {
 		case t.queryParams[name]:

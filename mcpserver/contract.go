@@ -55,6 +55,9 @@ type operation struct {
 	// fields that are files (a binary string, or a list of them), which
 	// the tool takes as base64 text. Nil for a JSON body.
 	files map[string]bool
+	// fixedBody is the whole body of a tool that always sends the same one
+	// (see withFixedBody); its arguments are the route's parameters only.
+	fixedBody map[string]json.RawMessage
 }
 
 // base64Files rewrites a form field that is a file, or a list of files
@@ -518,4 +521,41 @@ func dig(v any, keys ...string) any {
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// withFixedBody is op for a tool that always sends body (a JSON object the
+// route takes): the body's fields leave the input schema and the arguments,
+// so the tool takes only the route's parameters.
+func (op *operation) withFixedBody(body string) (*operation, error) {
+	var fixed map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(body), &fixed); err != nil || !op.hasBody || op.files != nil {
+		return nil, fmt.Errorf("fixed body %s: the route must take a JSON object", body)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(op.inputSchema, &schema); err != nil {
+		return nil, err
+	}
+	props, _ := schema["properties"].(map[string]any)
+	for name := range op.bodyFields {
+		delete(props, name)
+	}
+	for name := range fixed {
+		if !op.bodyFields[name] {
+			return nil, fmt.Errorf("fixed body %s: %s is not a field of the route's body", body, name)
+		}
+	}
+	required := slices.DeleteFunc(asList(schema["required"]), func(r any) bool { return op.bodyFields[fmt.Sprint(r)] })
+	if len(required) == 0 {
+		delete(schema, "required")
+	} else {
+		schema["required"] = required
+	}
+	out := *op
+	var err error
+	if out.inputSchema, err = json.Marshal(schema); err != nil {
+		return nil, err
+	}
+	out.bodyFields = map[string]bool{}
+	out.fixedBody = fixed
+	return &out, nil
 }

@@ -39,14 +39,20 @@ func TestLoanWriteTools(t *testing.T) {
 		t.Errorf("%d loans, want 1", n)
 	}
 
-	// Cancelling cancels the open instances; reactivating restores them.
-	env.okTool(key, "update_loan", map[string]any{"id": id, "status": "cancelled", "lender": "City Bank"})
+	// cancel_loan takes the loan's id alone and cancels its open
+	// instances; update_loan changes the rest and reactivates it.
+	res := env.callTool(key, "cancel_loan", map[string]any{"id": id, "status": "active"})
+	if problem := res.problem(t); !res.IsError || problem["code"] != "VALIDATION_ERROR" {
+		t.Errorf("cancel_loan with a status: %v", problem)
+	}
+	env.okTool(key, "update_loan", map[string]any{"id": id, "lender": "City Bank"})
+	env.okTool(key, "cancel_loan", map[string]any{"id": id})
 	stored = env.readBack("/api/v1/loans/" + id)
 	first := stored["instances"].([]any)[0].(map[string]any)
 	if stored["status"] != "cancelled" || stored["lender"] != "City Bank" || first["status"] != "cancelled" {
 		t.Errorf("after cancelling: status %v, lender %v, first instance %v", stored["status"], stored["lender"], first["status"])
 	}
-	env.toolErrorLikeREST(t, key, key, "update_loan", `{"id":"`+id+`","status":"cancelled"}`,
+	env.toolErrorLikeREST(t, key, key, "cancel_loan", `{"id":"`+id+`"}`,
 		http.MethodPatch, "/api/v1/loans/"+id, `{"status":"cancelled"}`, "INVALID_STATUS")
 	env.okTool(key, "update_loan", map[string]any{"id": id, "status": "active"})
 	if got := env.readBack("/api/v1/loans/" + id); got["status"] != "active" {

@@ -130,6 +130,11 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		if _, dup := h.byName[spec.name]; dup {
 			return nil, fmt.Errorf("mcpserver: tool %s is in the table twice", spec.name)
 		}
+		if spec.body != "" {
+			if op, err = op.withFixedBody(spec.body); err != nil {
+				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
+			}
+		}
 		t := tool{toolSpec: spec, operation: op}
 		h.tools = append(h.tools, t)
 		h.byName[spec.name] = t

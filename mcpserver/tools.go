@@ -66,6 +66,10 @@ type toolSpec struct {
 	// runsAI marks a tool whose route runs the AI itself (parsing, the
 	// assistant): the assistant's own model is not offered it (ToolNames).
 	runsAI bool
+	// body, when set, is the route's whole JSON body, fixed: the tool is
+	// one use of a route that does several (cancel_loan is PATCH /loans/{id}
+	// with status cancelled) and takes none of the body's fields.
+	body string
 }
 
 var toolTable = []toolSpec{
@@ -694,13 +698,19 @@ var toolTable = []toolSpec{
 			"lender's monthly_amount. No money moves. Check list_loans first: each call adds a loan.",
 	},
 	{
-		name: "update_loan", title: "Change or cancel a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: rewrites,
-		description: "Change a loan's name, lender or notes, or its status: cancelled cancels its open instances (payments " +
-			"stay), active undoes that. The terms never change. Confirm a cancel with the user.",
+		name: "update_loan", title: "Change a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: rewrites,
+		description: "Change a loan's name, lender or notes, or its status: cancelled cancels it (as cancel_loan), active " +
+			"reactivates a cancelled loan. The terms never change.",
+	},
+	{
+		name: "cancel_loan", title: "Cancel a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: voids,
+		body: `{"status":"cancelled"}`,
+		description: "Cancel an active loan: its unpaid and partially paid instances are cancelled, payments stay. " +
+			"update_loan with status active undoes it. Confirm with the user.",
 	},
 	{
 		name: "delete_loan", title: "Delete a loan", method: "DELETE", path: "/api/v1/loans/{id}", hints: voids,
-		description: "Erase a loan and its schedule; only a loan that was never paid (else cancel it with update_loan). " +
+		description: "Erase a loan and its schedule; only a loan that was never paid (else cancel_loan). " +
 			"Confirm with the user.",
 	},
 

@@ -54,7 +54,7 @@ var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
-	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "delete_loan"},
+	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "cancel_loan", "delete_loan"},
 	auth.ScopeSettingsWrite: {"update_app_settings", "update_category", "archive_category"},
 }
 
@@ -207,7 +207,7 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 			"get_app_settings", "get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds",
 			"update_category"}},
 		{"loans:write reads loans, adds, changes and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
-			[]string{"create_loan", "delete_loan", "get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans",
+			[]string{"cancel_loan", "create_loan", "delete_loan", "get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans",
 				"record_loan_payment", "update_loan"}},
 		{"bills:write", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP},
 			[]string{"create_bill_template", "delete_bill_payment", "delete_bill_template", "get_bill", "get_bill_form_options",
@@ -314,7 +314,8 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 //   - The action routes void, cancel, split, convert to installments, link
 //     to a statement, record a payment, adjust a balance or confirm a
 //     proposed write.
-//   - A PUT or PATCH that can set a status of cancelled or voided.
+//   - A PUT or PATCH that can set a status of cancelled or voided (or
+//     always does: a tool with a fixed body).
 //   - A PUT or PATCH of a money field (an amount, an opening balance, the account,
 //     card or method that pays) rewrites money already recorded: the linked
 //     account line or card row is voided and written again, a bill
@@ -345,7 +346,14 @@ func movesMoney(t tool) string {
 		} `json:"properties"`
 	}
 	_ = json.Unmarshal(t.inputSchema, &schema)
-	if status := schema.Properties["status"].Enum; slices.Contains(status, "cancelled") || slices.Contains(status, "voided") {
+	var fixed struct {
+		Status string `json:"status"`
+	}
+	if raw, err := json.Marshal(t.fixedBody); err == nil {
+		_ = json.Unmarshal(raw, &fixed)
+	}
+	status := append(schema.Properties["status"].Enum, fixed.Status)
+	if slices.Contains(status, "cancelled") || slices.Contains(status, "voided") {
 		return t.method + " " + t.path + " can set a status that cancels or voids"
 	}
 	for name, p := range schema.Properties {
