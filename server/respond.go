@@ -11,7 +11,8 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-// Error codes of the specification. Every error response carries one.
+// Error codes of the specification, and one of the product's. Every error
+// response carries one.
 const (
 	CodeUnauthorized         = "UNAUTHORIZED"
 	CodeForbidden            = "FORBIDDEN"
@@ -21,6 +22,9 @@ const (
 	CodeNotFound             = "NOT_FOUND"
 	CodeSubscriptionRequired = "SUBSCRIPTION_REQUIRED"
 	CodeInternal             = "INTERNAL_SERVER_ERROR"
+	// CodeIdempotencyConflict is the product's own: an Idempotency-Key
+	// sent again with another request (errIdempotencyConflict).
+	CodeIdempotencyConflict = "IDEMPOTENCY_CONFLICT"
 )
 
 // envelope is the body of every success response.
