@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // Idempotent writes (specification, safety rule 3). A client that lost the
@@ -99,15 +100,12 @@ func (s *Server) idempotent(rt Route, h handlerFunc) handlerFunc {
 // and replays instead). The message never says to send a new key: the key
 // was kept because its first request was carried out, so for an expense or
 // an income, which no state check stops twice, a new key is a second write.
-var errIdempotencyConflict = &httpError{
-	status: http.StatusUnprocessableEntity,
-	code:   CodeIdempotencyConflict,
-	message: "This Idempotency-Key was used in the last 24 hours with a different request, which was carried out; " +
-		"nothing was written now. Read the current state first to see what that request did. If it is the write " +
-		"you meant, it is done (the same request with the same key returns its answer); if it is not, decide " +
-		"with the user whether another write is wanted before sending one.",
-	fields: map[string]string{IdempotencyKeyHeader: "was used with a different request"},
-}
+var errIdempotencyConflict = httperr.New(http.StatusUnprocessableEntity, CodeIdempotencyConflict,
+	"This Idempotency-Key was used in the last 24 hours with a different request, which was carried out; "+
+		"nothing was written now. Read the current state first to see what that request did. If it is the write "+
+		"you meant, it is done (the same request with the same key returns its answer); if it is not, decide "+
+		"with the user whether another write is wanted before sending one.").
+	WithFields(map[string]string{IdempotencyKeyHeader: "was used with a different request"})
 
 // onceRules tell once what of a handler's response to keep, and how to
 // answer a repeat with what was kept.
@@ -221,7 +219,7 @@ func idempotencyKey(h http.Header) (key string, ok bool, err error) {
 		return "", false, nil
 	}
 	if len(values) > 1 {
-		return "", false, badRequest("Idempotency-Key is given more than once; send one key per request",
+		return "", false, httperr.BadRequest("Idempotency-Key is given more than once; send one key per request",
 			map[string]string{IdempotencyKeyHeader: "must be given once"})
 	}
 	key = values[0]
@@ -230,7 +228,7 @@ func idempotencyKey(h http.Header) (key string, ok bool, err error) {
 		valid = key[i] >= 0x21 && key[i] <= 0x7e
 	}
 	if !valid {
-		return "", false, badRequest(fmt.Sprintf("Idempotency-Key must be 1 to %d visible ASCII characters, "+
+		return "", false, httperr.BadRequest(fmt.Sprintf("Idempotency-Key must be 1 to %d visible ASCII characters, "+
 			"without spaces; a random UUID is a good key", maxIdempotencyKey),
 			map[string]string{IdempotencyKeyHeader: fmt.Sprintf("must be 1 to %d visible ASCII characters", maxIdempotencyKey)})
 	}
