@@ -31,6 +31,8 @@ type tool struct {
 // caller's principal, and turns the route's envelope into the tool result:
 // the data as structuredContent and as JSON text, or, for a REST error,
 // isError with the REST error object (message, code, fields) as JSON text.
+// A replayed answer (the same idempotency_key again) says so in a second
+// text block.
 func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
 		p, ok := auth.FromContext(ctx)
@@ -332,8 +334,21 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder, compact boo
 		// reach the client exactly as the REST route wrote them.
 		res.StructuredContent = json.RawMessage(data)
 	}
+	if rec.header.Get(replayedHeader) == "true" {
+		// A block of its own after the data, so that the first block stays
+		// the JSON that programs parse.
+		res.Content = append(res.Content, mcp.NewTextContent(replayedNote))
+	}
 	return res
 }
+
+// replayedHeader marks the REST route's stored answer to an earlier request
+// with the same Idempotency-Key; the tool result says so in replayedNote.
+const (
+	replayedHeader = "Idempotent-Replayed"
+	replayedNote   = "Replayed: an earlier call with the same idempotency_key and the same arguments already did " +
+		"this write, and this is its result; nothing was written again."
+)
 
 // errorResult is a tool execution error carrying the REST error object as
 // JSON text, which models and programs both read. It has no

@@ -77,7 +77,7 @@ const Instructions = `This server is the user's personal finance ledger: expense
 Safety rules:
 1. Read first to identify accounts, cards, statements, bills, loan installments and categories (for example list_accounts, list_credit_cards, list_categories, get_expense_form_options) before writing.
 2. Ask the user to confirm before calling write tools, especially payments, deletes, splits and balance adjustments.
-3. Do not blindly retry payment or balance tools after a network failure; read the latest state first. Where a tool takes an idempotency_key, send a new one with each write and the same one when retrying it: a repeat within 24 hours returns the first result instead of writing twice.
+3. Do not blindly retry payment or balance tools after a network failure; read the latest state first. Where a tool takes an idempotency_key, send a new one with each write and the same one when retrying it: a repeat within 24 hours returns the first result, marked as replayed, instead of writing twice. IDEMPOTENCY_CONFLICT means the key already did another write: read the state before anything else, and write again only if the user wants another write.
 4. Payment methods are only Cash, Account Debit and Credit Card.
 5. Account Debit needs an active account_id; Credit Card needs an active credit_card_id where supported.
 6. Grant only the write scopes an integration needs.`
