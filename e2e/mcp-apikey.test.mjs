@@ -41,6 +41,7 @@ test('the SDK connects with an API key and negotiates its newest version, 2025-1
     assert.equal(transport.protocolVersion, '2025-11-25');
     assert.equal(transport.sessionId, undefined, 'the endpoint is stateless: no session id');
     assert.match(client.getInstructions(), /Ask the user to confirm before calling write tools/);
+    assert.match(client.getInstructions(), /^Today is \d{4}-\d{2}-\d{2} in Asia\/Manila; amounts are PHP\. This API key holds the scopes /);
     assert.ok(client.getServerCapabilities().tools, 'tools capability');
   } finally {
     await client.close();
@@ -60,7 +61,7 @@ test('tools/list shows the tools the key allows, with their hints', async () => 
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.list_expenses.annotations,
-      { title: 'List expenses', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     assert.equal(byName.delete_expense.annotations.destructiveHint, true);
     assert.equal(byName.create_expense.annotations.destructiveHint, false);
     assert.deepEqual(byName.create_expense.inputSchema.required, ['amount', 'date', 'description', 'category', 'payment_method']);
@@ -116,11 +117,14 @@ test('a REST validation error comes back as a tool error', async () => {
     assert.equal(problem.message, 'Validation failed: amount must be greater than 0');
     assert.deepEqual(problem.fields, { amount: 'must be greater than 0' });
 
-    // A tool the key's scopes do not allow cannot be called either.
-    await assert.rejects(
-      client.callTool({ name: 'create_income', arguments: { amount: 5, date: '2025-03-08', category: 'Salary' } }),
-      /not found/,
-    );
+    // A tool the key's scopes do not allow cannot be called either: the
+    // tool error names the scope it needs; a name that is no tool is not found.
+    const hidden = await client.callTool({ name: 'create_income', arguments: { amount: 5, date: '2025-03-08', category: 'Salary' } });
+    assert.equal(hidden.isError, true);
+    const refused = JSON.parse(hidden.content[0].text);
+    assert.equal(refused.code, 'FORBIDDEN');
+    assert.match(refused.message, /^Tool create_income needs the scope income:write, which this API key does not hold\. Create an API key/);
+    await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /not found/);
   } finally {
     await client.close();
   }
