@@ -45,10 +45,13 @@ type SOAPaymentRequest struct {
 	Notes     Field[string] `json:"notes"`
 }
 
-// SOAPaymentResult is the reply of a payment: the payment and the statement after it.
+// SOAPaymentResult is the reply of a payment: the new payment and the
+// statement's figures after it, without its lines (GET
+// /credit-cards/soa/{id} lists them), so the reply keeps its size however
+// many lines the statement has.
 type SOAPaymentResult struct {
 	Payment SOAPayment `json:"payment"`
-	SOA     SOADetail  `json:"soa"`
+	SOA     SOA        `json:"soa"`
 	// Warnings: the answer's warnings, if any (warning.go).
 	Warnings []Warning `json:"warnings,omitempty"`
 }

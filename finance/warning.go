@@ -17,9 +17,6 @@ const (
 	WarnMatchesLoanInstalment = "MATCHES_LOAN_INSTALLMENT"
 )
 
-// WarningCodes lists every code, in the order the contract names them.
-var WarningCodes = []string{WarnAccountBelowZero, WarnCardOverLimit, WarnPossibleDuplicate, WarnMatchesBill, WarnMatchesLoanInstalment}
-
 // Warning says why a write that was saved looks like a mistake. Warnings
 // never block or change a write; they ride on its answer. Only the ids
 // the code concerns are set.

@@ -13,9 +13,10 @@ import (
 )
 
 // Warnings over MCP (docs/domain.md, Warnings): a write that looks like a
-// mistake is saved, its result's first text block lists the warnings for
-// the agent to show, the JSON block and structuredContent carry them as REST
-// does, and a write with nothing to warn about has neither.
+// mistake is saved, its result's text block after the JSON lists the
+// warnings for the agent to show, the JSON block and structuredContent
+// carry them as REST does, and a write with nothing to warn about has
+// neither.
 func TestWriteWarnings(t *testing.T) {
 	env := newTestEnv(t)
 	all := env.key(auth.ScopeAll)
@@ -56,8 +57,8 @@ func TestWriteWarnings(t *testing.T) {
 		return args
 	}
 	// call records an expense and checks its result: the warning's code and
-	// ids in structuredContent and in the first text block, the JSON block
-	// unchanged after it, and the expense saved as sent.
+	// ids in structuredContent and in the text block after the JSON, which
+	// stays the first block, and the expense saved as sent.
 	call := func(args map[string]any, code string, ids map[string]any) map[string]any {
 		t.Helper()
 		res := env.callTool(key, "create_expense", args)
@@ -80,9 +81,9 @@ func TestWriteWarnings(t *testing.T) {
 			return got
 		}
 		if len(res.Content) != 2 {
-			t.Fatalf("want the warnings block, then the JSON; got %+v", res.Content)
+			t.Fatalf("want the JSON, then the warnings block; got %+v", res.Content)
 		}
-		note, text := res.Content[0].Text, res.Content[1].Text
+		text, note := res.Content[0].Text, res.Content[1].Text
 		if !strings.HasPrefix(note, "Warnings (the write was saved; show these to the user before going on):\n- "+code+": ") ||
 			strings.Count(note, "\n- ") != 1 {
 			t.Errorf("warnings block %q, want one line with %s", note, code)
