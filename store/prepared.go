@@ -25,6 +25,9 @@ type hotStatements struct {
 	categoryByName   *sql.Stmt
 	insertExpense    *sql.Stmt
 	statementCursors *sql.Stmt
+	// Every write appends its activity entry (activity.go).
+	upsertActor    *sql.Stmt
+	insertActivity *sql.Stmt
 }
 
 // The statements' SQL. expenseColumns and user_seq must name every column
@@ -65,7 +68,16 @@ func (h *hotStatements) prepare(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return errors.Join(err, cat.Close(), ins.Close())
 	}
+	actor, err := db.PrepareContext(ctx, upsertActorSQL)
+	if err != nil {
+		return errors.Join(err, cat.Close(), ins.Close(), cur.Close())
+	}
+	entry, err := db.PrepareContext(ctx, insertActivitySQL)
+	if err != nil {
+		return errors.Join(err, cat.Close(), ins.Close(), cur.Close(), actor.Close())
+	}
 	h.categoryByName, h.insertExpense, h.statementCursors, h.ready = cat, ins, cur, true
+	h.upsertActor, h.insertActivity = actor, entry
 	return nil
 }
 
@@ -77,7 +89,8 @@ func (h *hotStatements) close() error {
 		return nil
 	}
 	h.ready = false
-	return errors.Join(h.categoryByName.Close(), h.insertExpense.Close(), h.statementCursors.Close())
+	return errors.Join(h.categoryByName.Close(), h.insertExpense.Close(), h.statementCursors.Close(),
+		h.upsertActor.Close(), h.insertActivity.Close())
 }
 
 // query runs one of the constant queries that run on most requests, with
