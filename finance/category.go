@@ -1,9 +1,9 @@
 package finance
 
 import (
-	"fmt"
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"time"
 )

@@ -1,8 +1,8 @@
 package finance
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"strings"
 	"time"
 )

@@ -65,7 +65,7 @@ SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expens
 	name: "20261129002310", comment: "expenses_source_agent", table: "expenses",
 	create: strings.Replace(expensesUserSeqTable, "CHECK (source IN ('manual', 'bill_payment'))",
 		"CHECK (source IN ('manual', 'bill_payment', 'agent'))", 1),
-	fill: `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
+	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
 	indexes: expenseIndexes(),
 }}
 
