@@ -46,7 +46,9 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 			}
 		}()
 
-		rest, problem := t.request(ctx, req.Params.RawArguments)
+		// An agent's writes say so: their activity entries and the
+		// expenses they create have source agent.
+		rest, problem := t.request(finance.ViaAgent(ctx), req.Params.RawArguments)
 		if problem != nil {
 			return errorResult(*problem), nil
 		}

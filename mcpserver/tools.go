@@ -221,6 +221,12 @@ var toolTable = []toolSpec{
 			"warning_percent of the limit) or exceeded. month=YYYY-MM picks another month (default: the current one). " +
 			"Use it to answer 'am I within budget' and always before update_budget_thresholds.",
 	},
+	{
+		name: "list_activity", title: "Who did what", method: "GET", path: "/api/v1/activity", hints: reads,
+		description: "List the user's writes, newest first: record kind and id, action, what changed, and who made it " +
+			"(web, app, api_key, oauth_client, telegram, assistant or system, with its name then; source agent for MCP). " +
+			"Filter by actor (a kind), actorId, kind, source, dateFrom/dateTo. Use it to check what was already recorded.",
+	},
 
 	// expenses:write
 	{

@@ -43,9 +43,10 @@ var specTools = map[auth.Scope][]string{
 // beyondSpec are the tools the specification's list lacks, by scope: an
 // agent setting up a household needs to add and change accounts and cards,
 // and to read one by id before changing it; it may also change the app settings
-// it reads (get_app_settings is in the specification). Each wraps an existing REST route.
+// it reads (get_app_settings is in the specification), and to see what was
+// already written, and by whom (list_activity). Each wraps an existing REST route.
 var beyondSpec = map[auth.Scope][]string{
-	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances"},
+	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "list_activity"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa"},
 	auth.ScopeSettingsWrite: {"update_app_settings"},
@@ -147,7 +148,7 @@ var (
 	readTools = []string{"get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
 		"get_bills_summary", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
 		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
-		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_bill_payments",
+		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_unbilled_transactions"}
