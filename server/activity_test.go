@@ -360,7 +360,9 @@ func (d *faultyWrites) Write(ctx context.Context, fn func(finance.Repo) error) e
 
 type failingAppend struct{ finance.Repo }
 
-func (failingAppend) AppendActivity(context.Context, string, finance.Activity) error { return errInjected }
+func (failingAppend) AppendActivity(context.Context, string, finance.Activity) error {
+	return errInjected
+}
 
 // An entry and its write are one transaction: an Account Debit expense (the
 // expense, the account's line and balance, and the entry) whose entry
