@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,10 +50,10 @@ type rule struct {
 }
 
 var (
-	dbLibs  = []string{"github.com/uptrace/bun", "modernc.org/sqlite"}
-	web     = []string{"github.com/uptrace/bunrouter", "net/http"}
-	mcpLib  = []string{"github.com/mark3labs/mcp-go"}
-	cliLibs = []string{"github.com/spf13/cobra", "github.com/adrg/xdg"}
+	dbLibs   = []string{"github.com/uptrace/bun", "modernc.org/sqlite"}
+	httpLibs = []string{"github.com/uptrace/bunrouter", "net/http"}
+	mcpLib   = []string{"github.com/mark3labs/mcp-go"}
+	cliLibs  = []string{"github.com/spf13/cobra", "github.com/adrg/xdg"}
 )
 
 func concat(lists ...[]string) []string {
@@ -64,23 +65,31 @@ func concat(lists ...[]string) []string {
 }
 
 var rules = []rule{
-	{"finance", concat([]string{module + "/"}, dbLibs, web, mcpLib, cliLibs),
+	{"finance", concat([]string{module + "/"}, dbLibs, httpLibs, mcpLib, cliLibs),
 		"the domain imports nothing from this module and no HTTP, DB, MCP or CLI library"},
 	{"server", concat([]string{module + "/store", module + "/mcpserver"}, dbLibs, mcpLib, cliLibs),
 		"server never imports store; only store imports bun and drivers; only mcpserver imports mcp-go"},
-	{"auth", concat([]string{module + "/store", module + "/server", module + "/mcpserver", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+	{"web", concat([]string{module + "/store", module + "/server", module + "/mcpserver", module + "/cmd"}, dbLibs, mcpLib, cliLibs),
+		"the web app calls the finance services, never the store; the server mounts it, never the reverse"},
+	{"httperr", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/cmd",
+		"github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+		"the error table is shared by the REST handlers and the pages and depends on neither"},
+	{"queryparam", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/cmd"},
+		dbLibs, httpLibs, mcpLib, cliLibs),
+		"the query readers are shared by the REST handlers and the pages and depend on neither, nor on HTTP"},
+	{"auth", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"auth verifies credentials below the HTTP layer; persistence is a port implemented by store"},
-	{"oauth", concat([]string{module + "/store", module + "/server", module + "/mcpserver", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+	{"oauth", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"the authorization server decides; server routes to it and store persists it through its port"},
 	{"mcpserver", concat([]string{module + "/store", "github.com/uptrace/bunrouter"}, dbLibs, cliLibs),
 		"mcpserver wraps the REST handlers and never reaches the store"},
-	{"store", concat([]string{module + "/server", module + "/mcpserver", "github.com/uptrace/bunrouter"}, mcpLib, cliLibs),
+	{"store", concat([]string{module + "/server", module + "/web", module + "/mcpserver", "github.com/uptrace/bunrouter"}, mcpLib, cliLibs),
 		"store implements the ports of finance, auth and oauth and sits below every HTTP package; it knows nothing of HTTP routing, MCP or the CLI"},
 	{"embed", []string{module + "/"}, "embed only holds files"},
-	{"ai", concat([]string{module + "/store", module + "/server", module + "/mcpserver", module + "/cmd", module + "/embed",
+	{"ai", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/cmd", module + "/embed",
 		"github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"ai parses into finance's types; it knows nothing of routing, storage, MCP or the CLI"},
-	{"telegram", concat([]string{module + "/store", module + "/server", module + "/mcpserver", module + "/cmd", module + "/embed",
+	{"telegram", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/cmd", module + "/embed",
 		module + "/ai", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"the bot reaches the ledger only through REST routes served in process (its API port); it knows nothing of routing, storage, MCP or the CLI"},
 	{"assistant", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/telegram",
@@ -111,9 +120,11 @@ func TestImportRules(t *testing.T) {
 
 // TestOnlyServerAndCLIImportAI: the engines are wired by the composition
 // root and called by the HTTP layer and the assistant; the domain and the
-// rest never reach them.
+// rest never reach them. The web app names their drafts and limits
+// (ai.Result, ai.MaxImages) but runs them only through the server
+// (web.Host), which holds the AI budget and the job slots.
 func TestOnlyServerAndCLIImportAI(t *testing.T) {
-	allowed := map[string]bool{"server": true, "cmd/finance": true, "ai": true, "assistant": true}
+	allowed := map[string]bool{"server": true, "web": true, "cmd/finance": true, "ai": true, "assistant": true}
 	for _, p := range listPackages(t) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		if allowed[rel] || strings.HasPrefix(rel, "ai/") {
@@ -121,7 +132,7 @@ func TestOnlyServerAndCLIImportAI(t *testing.T) {
 		}
 		for _, imp := range p.Imports {
 			if imp == module+"/ai" {
-				t.Errorf("%s imports %s; only server, assistant and cmd/finance may", p.ImportPath, imp)
+				t.Errorf("%s imports %s; only server, web, assistant and cmd/finance may", p.ImportPath, imp)
 			}
 		}
 	}
@@ -168,10 +179,11 @@ func TestAssistantImportsNoHTTP(t *testing.T) {
 }
 
 // TestOnlyServerStoreAndCLIImportTelegram: the bot is wired by the
-// composition root, fed by the server's webhook route, and persisted by
-// store through its port; the domain and the rest never reach it.
+// composition root, fed by the server's webhook route, its chats linked on
+// the web app's Messaging page, and persisted by store through its port;
+// the domain and the rest never reach it.
 func TestOnlyServerStoreAndCLIImportTelegram(t *testing.T) {
-	allowed := map[string]bool{"server": true, "cmd/finance": true, "store": true, "telegram": true}
+	allowed := map[string]bool{"server": true, "web": true, "cmd/finance": true, "store": true, "telegram": true}
 	for _, p := range listPackages(t) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		if allowed[rel] || strings.HasPrefix(rel, "telegram/") {
@@ -179,7 +191,7 @@ func TestOnlyServerStoreAndCLIImportTelegram(t *testing.T) {
 		}
 		for _, imp := range p.Imports {
 			if imp == module+"/telegram" {
-				t.Errorf("%s imports %s; only server, store and cmd/finance may", p.ImportPath, imp)
+				t.Errorf("%s imports %s; only server, web, store and cmd/finance may", p.ImportPath, imp)
 			}
 		}
 	}
@@ -188,21 +200,34 @@ func TestOnlyServerStoreAndCLIImportTelegram(t *testing.T) {
 // TestOnlyAllowedPackagesImportLibraries checks the "only X imports Y" rules
 // across every package, so a new package cannot quietly break them.
 func TestOnlyAllowedPackagesImportLibraries(t *testing.T) {
-	owners := map[string]string{
-		"github.com/uptrace/bun":       "store",
-		"modernc.org/sqlite":           "store",
-		"github.com/uptrace/bunrouter": "server",
-		"github.com/mark3labs/mcp-go":  "mcpserver",
-		"github.com/spf13/cobra":       "cmd/finance",
-		"github.com/adrg/xdg":          "cmd/finance",
+	owners := map[string][]string{
+		"github.com/uptrace/bun":       {"store"},
+		"modernc.org/sqlite":           {"store"},
+		"github.com/uptrace/bunrouter": {"server", "web"},
+		"github.com/mark3labs/mcp-go":  {"mcpserver"},
+		"github.com/spf13/cobra":       {"cmd/finance"},
+		"github.com/adrg/xdg":          {"cmd/finance"},
 	}
 	for _, p := range listPackages(t) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		for _, imp := range p.Imports {
-			for lib, owner := range owners {
-				if (imp == lib || strings.HasPrefix(imp, lib+"/")) && rel != owner {
-					t.Errorf("%s imports %s; only %s may", p.ImportPath, imp, owner)
+			for lib, allowed := range owners {
+				if (imp == lib || strings.HasPrefix(imp, lib+"/")) && !slices.Contains(allowed, rel) {
+					t.Errorf("%s imports %s; only %s may", p.ImportPath, imp, strings.Join(allowed, " and "))
 				}
+			}
+		}
+	}
+}
+
+// TestTestkitOnlyInTests: the shared test kit (internal/testkit) opens
+// databases and signs users in with a known password; no program may import
+// it. go list reports the imports of a package without its tests.
+func TestTestkitOnlyInTests(t *testing.T) {
+	for _, p := range listPackages(t) {
+		for _, imp := range p.Imports {
+			if imp == module+"/internal/testkit" {
+				t.Errorf("%s imports %s; only tests may", p.ImportPath, imp)
 			}
 		}
 	}

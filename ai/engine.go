@@ -112,6 +112,13 @@ func (e *Engine) Acquire(ctx context.Context) (func(), error) {
 // MaxTextLen is the longest natural_text, in characters.
 const MaxTextLen = 2000
 
+// Limits of one parse of receipt photos (POST /expenses/ai/parse-images and
+// the Record page's receipt form): how many photos, and the largest.
+const (
+	MaxImages     = 5
+	MaxImageBytes = 5 << 20
+)
+
 // ParseText drafts the expenses a text describes: with the model when one
 // is configured, else (or when it fails) with the built-in parser.
 func (e *Engine) ParseText(ctx context.Context, in finance.ParseInputs, text string) (Result, error) {

@@ -82,6 +82,14 @@ func NewService(store Store, jwt *JWT) *Service {
 // JWT returns the first-party token issuer.
 func (s *Service) JWT() *JWT { return s.jwt }
 
+// PasswordChangeRequest is a signed-in user's change of their own password:
+// the body of PUT /user-settings/account/password and the password
+// settings page's form.
+type PasswordChangeRequest struct {
+	CurrentPassword finance.Field[string] `json:"current_password"`
+	NewPassword     finance.Field[string] `json:"new_password"`
+}
+
 // CreateUserRequest describes a new user.
 type CreateUserRequest struct {
 	Email    string

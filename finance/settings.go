@@ -249,6 +249,9 @@ type ProfilePicture struct {
 // MaxPictureURLLen bounds an external profile picture URL.
 const MaxPictureURLLen = 2048
 
+// MaxPictureBytes is the largest profile picture upload: 2 MiB.
+const MaxPictureBytes = 2 << 20
+
 // PictureURLRequest is the JSON body of PUT /user-settings/account/profile-picture.
 type PictureURLRequest struct {
 	URL Field[string] `json:"url"`

@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Accounts, their lines and balance adjustments (domain.md §2.3). The static
@@ -124,26 +125,11 @@ func (s *Server) unarchiveAccount(w http.ResponseWriter, r bunrouter.Request) er
 	return nil
 }
 
-// lineFilter parses the filters shared by both line lists.
-func lineFilter(v *finance.Validator, q url.Values) finance.AccountTransactionFilter {
-	f := finance.AccountTransactionFilter{
-		Status: queryEnum(v, q, "status", finance.LineStatuses...),
-		Type:   queryEnum(v, q, "type", finance.LineTypes...),
-		Source: queryEnum(v, q, "source", finance.LineSources...),
-		Search: q.Get("search"),
-	}
-	if f.Status == "" {
-		f.Status = finance.LinePosted
-	}
-	f.DateFrom, f.DateTo = dateRange(v, q)
-	return f
-}
-
 func (s *Server) listAllAccountTransactions(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.AccountTransactionFilter
 	p, err := listQuery(r.Request, finance.AccountTransactionList, func(v *finance.Validator, q url.Values) {
-		f = lineFilter(v, q)
-		f.AccountID = queryID(v, q, "accountId")
+		f = queryparam.LineFilter(v, q)
+		f.AccountID = queryparam.ID(v, q, "accountId")
 	})
 	if err != nil {
 		return err
@@ -163,7 +149,7 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r bunrouter.Requ
 	}
 	var f finance.AccountTransactionFilter
 	p, err := listQuery(r.Request, finance.AccountTransactionList, func(v *finance.Validator, q url.Values) {
-		f = lineFilter(v, q)
+		f = queryparam.LineFilter(v, q)
 	})
 	if err != nil {
 		return err

@@ -19,6 +19,8 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/web"
 )
 
 // AI parsing (specification §4.2, rule 5): text or receipt photos in,
@@ -34,14 +36,8 @@ func (s *Server) registerAIRoutes() {
 	const base = "/api/v1/expenses/ai"
 	s.add(Route{Method: http.MethodPost, Path: base + "/parse-text", Access: write, WritesNothing: true}, s.parseText)
 	s.add(Route{Method: http.MethodPost, Path: base + "/parse-images", Access: write, WritesNothing: true,
-		Upload: MaxParseImages * MaxParseImageBytes}, s.parseImages)
+		Upload: ai.MaxImages * ai.MaxImageBytes}, s.parseImages)
 }
-
-// Limits of POST /expenses/ai/parse-images.
-const (
-	MaxParseImages     = 5
-	MaxParseImageBytes = 5 << 20
-)
 
 // AI budget weights: a parse of text costs one call of the per-user AI
 // budget, each image five (OCR or a vision model is that much heavier).
@@ -147,7 +143,7 @@ func (s *Server) parseReceiptForm(r *http.Request, h http.Header, userID, formSe
 	if err := s.aiAvailable(r.Context(), h, userID, aiImageWeight); err != nil {
 		return refused(err)
 	}
-	release, err := s.reserveUpload(r, h, s.cfg.MaxBodyBytes+MaxParseImages*MaxParseImageBytes+maxNoteBytes)
+	release, err := s.reserveUpload(r, h, s.cfg.MaxBodyBytes+ai.MaxImages*ai.MaxImageBytes+web.MaxNoteBytes)
 	defer release()
 	if err != nil {
 		return refused(err)
@@ -195,10 +191,6 @@ func (u receiptUpload) remove() {
 	}
 }
 
-// maxNoteBytes bounds the note read from a form: a description's 255
-// characters of up to 4 bytes each, and one byte more to tell it is longer.
-const maxNoteBytes = finance.MaxDescription*4 + 1
-
 // openImagesForm checks the request of a parse-images form and returns its
 // multipart reader, before any file is read. A web page's form (formSecret
 // not empty: the session id) must come from the page and carry its form
@@ -206,24 +198,24 @@ const maxNoteBytes = finance.MaxDescription*4 + 1
 // refused before anything else of it is read.
 func (s *Server) openImagesForm(r *http.Request, formSecret string) (*multipart.Reader, error) {
 	if formSecret != "" && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-		return nil, errFormExpired
+		return nil, web.ErrFormExpired
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
 		if formSecret != "" {
-			return nil, errFormExpired // a page's form is always multipart with its token
+			return nil, web.ErrFormExpired // a page's form is always multipart with its token
 		}
-		return nil, badRequest("Content-Type must be multipart/form-data with 1 to "+strconv.Itoa(MaxParseImages)+" files named images", nil)
+		return nil, httperr.BadRequest("Content-Type must be multipart/form-data with 1 to "+strconv.Itoa(ai.MaxImages)+" files named images", nil)
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, badRequest("Request body is not a valid multipart form", nil)
+		return nil, httperr.BadRequest("Request body is not a valid multipart form", nil)
 	}
 	if formSecret == "" {
 		return mr, nil
 	}
 	part, err := mr.NextPart()
 	if errors.Is(err, io.EOF) {
-		return nil, errFormExpired
+		return nil, web.ErrFormExpired
 	}
 	if err != nil {
 		return nil, s.formReadError(err)
@@ -233,14 +225,14 @@ func (s *Server) openImagesForm(r *http.Request, formSecret string) (*multipart.
 		return nil, s.formReadError(err)
 	}
 	if part.FormName() != "csrf" || !auth.CSRFValid(formSecret, string(token)) {
-		return nil, errFormExpired
+		return nil, web.ErrFormExpired
 	}
 	return mr, nil
 }
 
 // readImagesForm reads the parts of a parse-images form after its token: 1
-// to MaxParseImages files named "images", each streamed to an upload file up
-// to one byte past MaxParseImageBytes and refused on its own field when
+// to ai.MaxImages files named "images", each streamed to an upload file up
+// to one byte past ai.MaxImageBytes and refused on its own field when
 // larger, sniffed as PNG, JPEG or WebP from its bytes (the part's declared
 // type is not trusted), and refused when its header does not give a size in
 // pixels within MaxImagePixels. The first problem is answered once the whole
@@ -268,7 +260,7 @@ func (s *Server) readImagesForm(mr *multipart.Reader, page bool) (receiptUpload,
 				continue
 			}
 		case "note":
-			b, err := io.ReadAll(io.LimitReader(part, maxNoteBytes))
+			b, err := io.ReadAll(io.LimitReader(part, web.MaxNoteBytes))
 			if err != nil {
 				return form, s.formReadError(err)
 			}
@@ -283,8 +275,8 @@ func (s *Server) readImagesForm(mr *multipart.Reader, page bool) (receiptUpload,
 		if problem != nil {
 			continue // the next part skips what is left of this one
 		}
-		if len(form.Images) == MaxParseImages {
-			problem = finance.Invalid("images", fmt.Sprintf("must hold 1 to %d images", MaxParseImages))
+		if len(form.Images) == ai.MaxImages {
+			problem = finance.Invalid("images", fmt.Sprintf("must hold 1 to %d images", ai.MaxImages))
 			continue
 		}
 		img, bad, err := s.readImage(part, fmt.Sprintf("images[%d]", len(form.Images)))
@@ -301,7 +293,7 @@ func (s *Server) readImagesForm(mr *multipart.Reader, page bool) (receiptUpload,
 	case problem != nil:
 		return form, problem
 	case len(form.Images) == 0:
-		return form, finance.Invalid("images", fmt.Sprintf("is required: send 1 to %d PNG, JPEG or WebP files named images", MaxParseImages))
+		return form, finance.Invalid("images", fmt.Sprintf("is required: send 1 to %d PNG, JPEG or WebP files named images", ai.MaxImages))
 	case page && utf8.RuneCountInString(form.Note) > finance.MaxDescription:
 		return form, finance.Invalid("note", "must be at most "+strconv.Itoa(finance.MaxDescription)+" characters")
 	}
@@ -323,7 +315,7 @@ func (s *Server) readImage(part io.Reader, field string) (img ai.Image, bad, err
 	if !ok {
 		return ai.Image{}, finance.Invalid(field, "must be a PNG, JPEG or WebP image"), nil
 	}
-	path, size, err := s.spool(head, part, ext, MaxParseImageBytes)
+	path, size, err := s.spool(head, part, ext, ai.MaxImageBytes)
 	if err != nil {
 		return ai.Image{}, nil, err
 	}
@@ -333,8 +325,8 @@ func (s *Server) readImage(part io.Reader, field string) (img ai.Image, bad, err
 			os.Remove(path)
 		}
 	}()
-	if size > MaxParseImageBytes {
-		return ai.Image{}, finance.Invalid(field, "must be at most 5 MiB ("+strconv.Itoa(MaxParseImageBytes)+" bytes)"), nil
+	if size > ai.MaxImageBytes {
+		return ai.Image{}, finance.Invalid(field, "must be at most 5 MiB ("+strconv.Itoa(ai.MaxImageBytes)+" bytes)"), nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -366,7 +358,7 @@ func discardImages(mr *multipart.Reader) (string, error) {
 			return note, err
 		}
 		if part.FormName() == "note" {
-			b, err := io.ReadAll(io.LimitReader(part, maxNoteBytes))
+			b, err := io.ReadAll(io.LimitReader(part, web.MaxNoteBytes))
 			if err != nil {
 				return note, err
 			}
@@ -440,8 +432,8 @@ func (s *Server) aiError(h http.Header, err error) error {
 		h.Set("RateLimit-Policy", fmt.Sprintf(`"ai-jobs";q=%d;w=%d`, s.aiJobs, secs))
 		h.Set("RateLimit", fmt.Sprintf(`"ai-jobs";r=0;t=%d`, secs))
 		h.Set("Retry-After", strconv.Itoa(secs))
-		return &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-			message: "The server is already running as many AI parsing jobs as it allows; retry after the number of seconds in the Retry-After header"}
+		return httperr.New(http.StatusTooManyRequests, CodeRateLimitExceeded,
+			"The server is already running as many AI parsing jobs as it allows; retry after the number of seconds in the Retry-After header")
 	}
 	return err
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -19,6 +17,7 @@ import (
 	"github.com/finance-app/finance/ai/aitest"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // newAIEnv is newSpendingEnv (today is 2025-03-11) with the server's config adjusted.
@@ -201,18 +200,9 @@ func imagesForm(t testing.TB, files ...[]byte) (string, string) {
 	return buf.String(), w.FormDataContentType()
 }
 
-// pngStub is a whole PNG of one pixel: its header gives its size.
-var pngStub = func() []byte {
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
-		panic(err)
-	}
-	return buf.Bytes()
-}()
-
 func TestParseImagesWithoutEngine(t *testing.T) {
 	env, alice, _ := newAIEnv(t, func(c *Config) { c.AI = ai.New(ai.Config{}) })
-	body, ct := imagesForm(t, pngStub)
+	body, ct := imagesForm(t, testkit.PNGStub)
 	apiScenario{method: http.MethodPost, url: parseImagesURL, body: body,
 		headers:    map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct},
 		wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
@@ -243,10 +233,10 @@ func TestParseImagesOCR(t *testing.T) {
 			wantStatus: http.StatusBadRequest, wantCode: CodeValidation, wantFields: fields}.run(t, env)
 	}
 	refuse("no file", map[string]string{"images": "is required: send 1 to 5 PNG, JPEG or WebP files named images"})
-	refuse("not an image", map[string]string{"images[1]": "must be a PNG, JPEG or WebP image"}, pngStub, []byte("%PDF-1.7 receipt"))
-	refuse("a GIF", map[string]string{"images[0]": "must be a PNG, JPEG or WebP image"}, gifBytes)
-	refuse("six files", map[string]string{"images": "must hold 1 to 5 images"}, pngStub, pngStub, pngStub, pngStub, pngStub, pngStub)
-	big := append(append([]byte{}, pngStub...), make([]byte, MaxParseImageBytes)...)
+	refuse("not an image", map[string]string{"images[1]": "must be a PNG, JPEG or WebP image"}, testkit.PNGStub, []byte("%PDF-1.7 receipt"))
+	refuse("a GIF", map[string]string{"images[0]": "must be a PNG, JPEG or WebP image"}, testkit.GIFBytes)
+	refuse("six files", map[string]string{"images": "must hold 1 to 5 images"}, testkit.PNGStub, testkit.PNGStub, testkit.PNGStub, testkit.PNGStub, testkit.PNGStub, testkit.PNGStub)
+	big := append(append([]byte{}, testkit.PNGStub...), make([]byte, ai.MaxImageBytes)...)
 	refuse("too large", map[string]string{"images[0]": "must be at most 5 MiB (5242880 bytes)"}, big)
 	apiScenario{method: http.MethodPost, url: parseImagesURL, body: textBody("x"), headers: bearer(alice.key),
 		wantStatus: http.StatusBadRequest, wantCode: CodeValidation}.run(t, env)
@@ -290,7 +280,7 @@ func TestAIBudget(t *testing.T) {
 	env, alice, bob := newAIEnv(t, func(c *Config) {
 		c.AI, c.AIRateLimit = eng, Rate{Count: 6, Window: time.Hour, Burst: 6}
 	})
-	body, ct := imagesForm(t, pngStub)
+	body, ct := imagesForm(t, testkit.PNGStub)
 	images := func(u ledgerUser, status int) apiResult {
 		return apiScenario{method: http.MethodPost, url: parseImagesURL, body: body,
 			headers: map[string]string{"Authorization": "Bearer " + u.key, "Content-Type": ct}, wantStatus: status}.run(t, env)

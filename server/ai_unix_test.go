@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/ai"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // An OCR command that hangs under a wrapper script (its child sleeps,
@@ -27,7 +28,7 @@ func TestParseImagesWithAHungOCRWrapper(t *testing.T) {
 		t.Fatal(err)
 	}
 	env, alice, bob := newAIEnv(t, func(c *Config) { c.AI = ai.New(ai.Config{OCR: ocr, MaxJobs: 2}) })
-	body, ct := imagesForm(t, pngStub)
+	body, ct := imagesForm(t, testkit.PNGStub)
 	answers := make(chan apiResult, 2)
 	for _, u := range []ledgerUser{alice, bob} {
 		go func() {

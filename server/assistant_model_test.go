@@ -17,6 +17,7 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/assistant"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/mcpserver"
 )
 
@@ -89,7 +90,7 @@ func says(text string) func(w http.ResponseWriter, r *http.Request) {
 func newModelEnv(t *testing.T, f *fakeChatService, timeout time.Duration, maxJobs int) (*testEnv, *testClock, ledgerUser, ledgerUser) {
 	t.Helper()
 	env, clock, alice, bob := newAssistantEnv(t, f.config(timeout, maxJobs))
-	h, err := mcpserver.New(env.srv, mcpserver.Config{BaseURL: testBaseURL})
+	h, err := mcpserver.New(env.srv, mcpserver.Config{BaseURL: testkit.BaseURL})
 	if err != nil {
 		t.Fatal(err)
 	}

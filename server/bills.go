@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Bills (domain.md §2.10): recurring templates, the instances materialized
@@ -47,11 +48,11 @@ func (s *Server) pathBillTemplate(r bunrouter.Request) (string, error) {
 func (s *Server) listBills(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.BillFilter
 	p, err := listQuery(r.Request, finance.BillList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.BillStatusFilters...)
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.BillStatusFilters...)
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 		f.Search = q.Get("search")
 		f.Category = q.Get("category")
-		f.TemplateID = queryID(v, q, "templateId")
+		f.TemplateID = queryparam.ID(v, q, "templateId")
 	})
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func (s *Server) listBills(w http.ResponseWriter, r bunrouter.Request) error {
 
 func (s *Server) billSummary(w http.ResponseWriter, r bunrouter.Request) error {
 	var v finance.Validator
-	month := queryMonth(&v, r.URL.Query(), "month")
+	month := queryparam.Month(&v, r.URL.Query(), "month")
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func (s *Server) billFormOptions(w http.ResponseWriter, r bunrouter.Request) err
 func (s *Server) listBillTemplates(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.BillTemplateFilter
 	p, err := listQuery(r.Request, finance.BillTemplateList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.BillTemplateStatuses...)
+		f.Status = queryparam.Enum(v, q, "status", finance.BillTemplateStatuses...)
 		f.Search = q.Get("search")
 		f.Category = q.Get("category")
 	})
@@ -215,8 +216,8 @@ func (s *Server) listBillPayments(w http.ResponseWriter, r bunrouter.Request) er
 	}
 	var f finance.BillPaymentFilter
 	p, err := listQuery(r.Request, finance.BillPaymentList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.PaymentStatuses...)
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.PaymentStatuses...)
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 	})
 	if err != nil {
 		return err

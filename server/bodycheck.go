@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // checkBody walks a syntactically valid JSON body the way encoding/json
@@ -34,7 +36,7 @@ func checkBody(body []byte, t reflect.Type) error {
 	}
 	if err := c.value("", t); err != nil {
 		// The body is known to be valid JSON, so this is unexpected.
-		return badRequest("Request body is not valid JSON", nil)
+		return httperr.BadRequest("Request body is not valid JSON", nil)
 	}
 	return c.v.Err()
 }
@@ -140,9 +142,9 @@ func (c *bodyChecker) object(path string, t reflect.Type) error {
 }
 
 // fieldName is how a member path is named in error.fields: as it is when
-// it is plain, else as "body" (see plainName).
+// it is plain, else as "body" (see queryparam.PlainName).
 func fieldName(path string) string {
-	if !plainName.MatchString(path) {
+	if !queryparam.PlainName.MatchString(path) {
 		return "body"
 	}
 	return path

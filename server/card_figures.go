@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Card figures across cards (domain.md §5.2, §2.12): metrics, the monthly
@@ -25,7 +26,7 @@ func (s *Server) registerCardFigureRoutes() {
 func (s *Server) cardMetrics(w http.ResponseWriter, r bunrouter.Request) error {
 	var v finance.Validator
 	q := r.URL.Query()
-	f := finance.CardMetricsFilter{CardID: queryID(&v, q, "cardId"), IncludeArchived: queryBool(&v, q, "includeArchived")}
+	f := finance.CardMetricsFilter{CardID: queryparam.ID(&v, q, "cardId"), IncludeArchived: queryparam.Bool(&v, q, "includeArchived")}
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -40,7 +41,7 @@ func (s *Server) cardMetrics(w http.ResponseWriter, r bunrouter.Request) error {
 func (s *Server) cardUsageSummary(w http.ResponseWriter, r bunrouter.Request) error {
 	var v finance.Validator
 	q := r.URL.Query()
-	month, cardID := queryMonth(&v, q, "month"), queryID(&v, q, "cardId")
+	month, cardID := queryparam.Month(&v, q, "month"), queryparam.ID(&v, q, "cardId")
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -56,11 +57,11 @@ func (s *Server) listCardLogs(w http.ResponseWriter, r bunrouter.Request) error 
 	var f finance.CardLogFilter
 	var from, to finance.Date
 	p, err := listQuery(r.Request, finance.CardLogList, func(v *finance.Validator, q url.Values) {
-		f.CardID = queryID(v, q, "cardId")
-		from, to = dateRange(v, q)
+		f.CardID = queryparam.ID(v, q, "cardId")
+		from, to = queryparam.DateRange(v, q)
 		f.Search = q.Get("search")
-		f.Action = queryEnum(v, q, "action", finance.LogActions...)
-		f.EntityType = queryEnum(v, q, "entity_type", finance.LogEntityTypes...)
+		f.Action = queryparam.Enum(v, q, "action", finance.LogActions...)
+		f.EntityType = queryparam.Enum(v, q, "entity_type", finance.LogEntityTypes...)
 	})
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Card transactions (domain.md §2.7): purchases, fees, interest and refunds
@@ -26,10 +27,10 @@ func (s *Server) registerCardTransactionRoutes() {
 func (s *Server) listCardTransactions(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.CardTransactionFilter
 	p, err := listQuery(r.Request, finance.CardTransactionList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.CardStatuses...)
-		f.Type = queryEnum(v, q, "type", finance.CardTypeFilters...)
-		f.CardID = queryID(v, q, "cardId")
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.CardStatuses...)
+		f.Type = queryparam.Enum(v, q, "type", finance.CardTypeFilters...)
+		f.CardID = queryparam.ID(v, q, "cardId")
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 		f.Search, f.Category = q.Get("search"), q.Get("category")
 	})
 	if err != nil {

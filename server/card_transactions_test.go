@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 func TestCardTransactionCreate(t *testing.T) {
@@ -166,7 +167,7 @@ func TestCardTransactionUpdate(t *testing.T) {
 
 	// A billed row: description and category only.
 	billed := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":70,"date":"2025-02-01","description":"Old","category":"Shopping"}`)
-	setCardRowStatus(t, env, alice.user.ID, billed.ID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, billed.ID, finance.CardBilled)
 	alice.do(t, http.MethodPut, "/api/v1/credit-cards/transactions/"+billed.ID,
 		`{"description":"Old shoes","category":"Groceries","amount":70,"date":"2025-02-01"}`, http.StatusOK).decodeData(t, &got)
 	if got.Description != "Old shoes" || *got.Category != "Groceries" || got.Status != finance.CardBilled {
@@ -189,7 +190,7 @@ func TestCardTransactionUpdate(t *testing.T) {
 	voided := alice.createCardRow(t, `{"credit_card_id":"`+other.ID+`","type":"fee","amount":1,"date":"2025-03-01","description":"x"}`)
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+voided.ID, "", http.StatusOK)
 	converted := alice.createCardRow(t, `{"credit_card_id":"`+other.ID+`","type":"purchase","amount":300,"date":"2025-03-01","description":"TV","category":"Shopping"}`)
-	setCardRowStatus(t, env, alice.user.ID, converted.ID, finance.CardConverted)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, converted.ID, finance.CardConverted)
 
 	put := func(name, id, body string, status int, code string, fields map[string]string) apiScenario {
 		return alice.sc(apiScenario{name: name, method: http.MethodPut, url: "/api/v1/credit-cards/transactions/" + id, body: body,
@@ -253,9 +254,9 @@ func TestCardTransactionVoid(t *testing.T) {
 	}
 
 	billed := alice.createCardRow(t, `{`+card+`,"type":"fee","amount":1,"date":"2025-03-01","description":"x"}`)
-	setCardRowStatus(t, env, alice.user.ID, billed.ID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, billed.ID, finance.CardBilled)
 	converted := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":300,"date":"2025-03-01","description":"TV","category":"Shopping"}`)
-	setCardRowStatus(t, env, alice.user.ID, converted.ID, finance.CardConverted)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, converted.ID, finance.CardConverted)
 	installment := insertCardRow(t, env, alice.user.ID, finance.CardTransaction{CreditCardID: c.ID, Type: finance.CardInstallment,
 		Amount: 1000, Date: finance.NewDate(2025, 3, 1), Description: "Installment 1 of 3", Status: finance.CardUnbilled})
 	del := func(name, id string, status int, code string) apiScenario {
@@ -288,7 +289,7 @@ func TestCardTransactionList(t *testing.T) {
 	fee := alice.createCardRow(t, `{`+card+`,"type":"fee","amount":20,"date":"2025-03-02","description":"Late fee"}`)
 	refund := alice.createCardRow(t, `{`+card+`,"type":"refund","amount":5,"date":"2025-03-04","description":"Returned milk","category":"groceries"}`)
 	billed := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":40,"date":"2025-02-01","description":"Old","category":"Shopping"}`)
-	setCardRowStatus(t, env, alice.user.ID, billed.ID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, billed.ID, finance.CardBilled)
 	voided := alice.createCardRow(t, `{`+card+`,"type":"interest","amount":50,"date":"2025-03-05","description":"x"}`)
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+voided.ID, "", http.StatusOK)
 	split := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":60,"date":"2025-03-06","description":"Mall","category":"Shopping"}`)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Credit cards (domain.md §2.6). The static /credit-cards/form-options (and
@@ -125,8 +126,8 @@ func (s *Server) listUnbilledTransactions(w http.ResponseWriter, r bunrouter.Req
 	}
 	var f finance.CardTransactionFilter
 	p, err := listQuery(r.Request, finance.CardTransactionList, func(v *finance.Validator, q url.Values) {
-		f.Type = queryEnum(v, q, "type", finance.CardTypeFilters...)
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Type = queryparam.Enum(v, q, "type", finance.CardTypeFilters...)
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 		f.Search = q.Get("search")
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // Helpers shared by the card, card transaction and expense tests.
@@ -82,23 +83,6 @@ func expenseIDs(items []finance.Expense) []string {
 
 func cardRowIDs(items []finance.CardTransaction) []string {
 	return ids(items, func(t finance.CardTransaction) string { return t.ID })
-}
-
-// setCardRowStatus moves a card row to status the way statements and
-// installment plans will (they are not built yet): straight in the store.
-func setCardRowStatus(t testing.TB, env *testEnv, userID, id, status string) {
-	t.Helper()
-	err := env.db.Write(context.Background(), func(tx finance.Repo) error {
-		ct, err := tx.CardTransaction(context.Background(), userID, id)
-		if err != nil {
-			return err
-		}
-		ct.Status = status
-		return tx.UpdateCardTransaction(context.Background(), userID, ct)
-	})
-	if err != nil {
-		t.Fatalf("set card row %s to %s: %v", id, status, err)
-	}
 }
 
 // spendingState is everything the ledger holds for one user, cards and
@@ -354,9 +338,9 @@ func TestCardFigures(t *testing.T) {
 	card := `"credit_card_id":"` + c.ID + `"`
 	purchase := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":"3.00","date":"2025-03-01","description":"a","category":"Shopping"}`)
 	billed := alice.createCardRow(t, `{`+card+`,"type":"fee","amount":"1.00","date":"2025-02-01","description":"annual fee"}`)
-	setCardRowStatus(t, env, alice.user.ID, billed.ID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, billed.ID, finance.CardBilled)
 	converted := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":"100.00","date":"2025-03-01","description":"tv","category":"Shopping"}`)
-	setCardRowStatus(t, env, alice.user.ID, converted.ID, finance.CardConverted)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, converted.ID, finance.CardConverted)
 	voided := alice.createCardRow(t, `{`+card+`,"type":"interest","amount":"50.00","date":"2025-03-01","description":"x"}`)
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+voided.ID, "", http.StatusOK)
 	alice.createCardRow(t, `{`+card+`,"type":"refund","amount":"0.95","date":"2025-03-02","description":"return","category":"Shopping"}`)
@@ -435,7 +419,7 @@ func TestCardUnbilledTransactions(t *testing.T) {
 	fee := alice.createCardRow(t, `{`+card+`,"type":"fee","amount":20,"date":"2025-03-05","description":"Late fee"}`)
 	future := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":5,"date":"2025-04-01","description":"Preorder","category":"Shopping"}`)
 	billed := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":7,"date":"2025-02-01","description":"Old","category":"Shopping"}`)
-	setCardRowStatus(t, env, alice.user.ID, billed.ID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, billed.ID, finance.CardBilled)
 	voided := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":8,"date":"2025-03-02","description":"Oops","category":"Shopping"}`)
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+voided.ID, "", http.StatusOK)
 	alice.createCardRow(t, `{"credit_card_id":"`+other.ID+`","type":"fee","amount":1,"date":"2025-03-01","description":"x"}`)

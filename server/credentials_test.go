@@ -11,19 +11,19 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // wwwAuthenticate is the challenge of a 401 to a request without a
 // credential: it points OAuth clients at the protected resource metadata
 // (RFC 9728) and names the scopes a typical agent needs.
-var wwwAuthenticate = map[string]string{"WWW-Authenticate": `Bearer realm="finance", scope="finance:read mcp:connect", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`}
+var wwwAuthenticate = map[string]string{"WWW-Authenticate": `Bearer realm="finance", scope="finance:read mcp:connect", resource_metadata="` + testkit.BaseURL + `/.well-known/oauth-protected-resource"`}
 
 // invalidTokenChallenge is the challenge of a 401 to a request whose
 // credential was refused with message: error="invalid_token" tells an OAuth
 // client to get a new token rather than retry this one.
 func invalidTokenChallenge(message string) map[string]string {
-	return map[string]string{"WWW-Authenticate": `Bearer realm="finance", error="invalid_token", error_description="` + message +
-		`", scope="finance:read mcp:connect", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`}
+	return map[string]string{"WWW-Authenticate": testkit.InvalidTokenChallenge(message)}
 }
 
 // retiredKeyMessage refuses a key in the retired <public>.<secret> form.
@@ -239,7 +239,7 @@ func TestLogin(t *testing.T) {
 	t.Run("success", func(t *testing.T) {
 		res := apiScenario{
 			method: http.MethodPost, url: "/api/v1/auth/login",
-			body:       `{"email":"  ` + strings.ToUpper(u.Email) + `  ","password":"` + testPassword + `"}`,
+			body:       `{"email":"  ` + strings.ToUpper(u.Email) + `  ","password":"` + testkit.Password + `"}`,
 			wantStatus: http.StatusOK, wantMessage: "Signed in",
 			noHeaders: []string{"Set-Cookie"},
 		}.run(t, env)
@@ -262,10 +262,10 @@ func TestLogin(t *testing.T) {
 		}
 	}
 	runScenarios(t, env, []apiScenario{
-		failed("wrong password", u.Email, testPassword+"x"),
-		failed("password of another case", u.Email, strings.ToUpper(testPassword)),
-		failed("unknown email", "nobody@example.com", testPassword),
-		failed("not an email", "nobody", testPassword),
+		failed("wrong password", u.Email, testkit.Password+"x"),
+		failed("password of another case", u.Email, strings.ToUpper(testkit.Password)),
+		failed("unknown email", "nobody@example.com", testkit.Password),
+		failed("not an email", "nobody", testkit.Password),
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // decodeJSON reads a request body into dst: a JSON object, or a
@@ -27,7 +28,7 @@ func (s *Server) decodeJSON(r *http.Request, dst any) error {
 		return err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return badRequest("Request body is required: send a JSON object", nil)
+		return httperr.BadRequest("Request body is required: send a JSON object", nil)
 	}
 	if !json.Valid(body) {
 		return jsonError(json.Unmarshal(body, dst)) // names the byte where it breaks
@@ -47,7 +48,7 @@ func (s *Server) readBody(r *http.Request) ([]byte, error) {
 			return s.formAsJSON(r)
 		}
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-			return nil, badRequest("Content-Type must be application/json or multipart/form-data", nil)
+			return nil, httperr.BadRequest("Content-Type must be application/json or multipart/form-data", nil)
 		}
 	}
 	return s.readAll(r)
@@ -59,9 +60,9 @@ func (s *Server) readAll(r *http.Request) ([]byte, error) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, errTooLarge(tooLarge.Limit)
+			return nil, httperr.TooLarge(tooLarge.Limit)
 		}
-		return nil, badRequest("Could not read the request body", nil)
+		return nil, httperr.BadRequest("Could not read the request body", nil)
 	}
 	return body, nil
 }
@@ -78,9 +79,9 @@ func (s *Server) formAsJSON(r *http.Request) ([]byte, error) {
 	if err := r.ParseMultipartForm(s.cfg.MaxBodyBytes); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, errTooLarge(tooLarge.Limit)
+			return nil, httperr.TooLarge(tooLarge.Limit)
 		}
-		return nil, badRequest("Request body is not a valid multipart form", nil)
+		return nil, httperr.BadRequest("Request body is not a valid multipart form", nil)
 	}
 	obj := map[string]json.RawMessage{}
 	var v finance.Validator
@@ -126,20 +127,20 @@ func jsonError(err error) error {
 	)
 	switch {
 	case errors.As(err, &syntax):
-		return badRequest(fmt.Sprintf("Request body is not valid JSON (at byte %d)", syntax.Offset), nil)
+		return httperr.BadRequest(fmt.Sprintf("Request body is not valid JSON (at byte %d)", syntax.Offset), nil)
 	case errors.As(err, &typ):
 		if typ.Field == "" {
-			return badRequest("Request body must be a JSON object", nil)
+			return httperr.BadRequest("Request body must be a JSON object", nil)
 		}
 		return finance.Invalid(typ.Field, "must be "+jsonKind(typ.Type.Kind().String()))
 	}
 	if p := finance.MoneyProblem(err); p != "" {
-		return badRequest("Invalid amount: "+p, nil)
+		return httperr.BadRequest("Invalid amount: "+p, nil)
 	}
 	if p := finance.DateProblem(err); p != "" {
-		return badRequest("Invalid date: "+p, nil)
+		return httperr.BadRequest("Invalid date: "+p, nil)
 	}
-	return badRequest("Request body is not valid JSON", nil)
+	return httperr.BadRequest("Request body is not valid JSON", nil)
 }
 
 func jsonKind(goKind string) string {

@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/httperr"
 
 	assets "github.com/finance-app/finance/embed"
 )
@@ -16,7 +17,7 @@ import (
 // interactive page that renders it. Both are embedded; nothing comes from a CDN.
 const (
 	OpenAPIPath = "/api/openapi.yaml"
-	DocsPath    = "/api/docs"
+	DocsPath    = httperr.DocsPath
 )
 
 func (s *Server) registerDocsRoutes() {
@@ -46,7 +47,7 @@ func (s *Server) docsAsset(w http.ResponseWriter, r bunrouter.Request) error {
 
 func serveEmbedded(w http.ResponseWriter, r bunrouter.Request, name string) error {
 	if _, err := fs.Stat(assets.Docs, name); err != nil {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	w.Header().Set("Content-Security-Policy", docsCSP)
 	w.Header().Set("X-Content-Type-Options", "nosniff")

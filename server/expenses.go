@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Expenses (domain.md §2.4, §5.1). The static /expenses/bulk, /summary and
@@ -31,14 +32,14 @@ func (s *Server) registerExpenseRoutes() {
 func (s *Server) listExpenses(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.ExpenseFilter
 	p, err := listQuery(r.Request, finance.ExpenseList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.ExpenseStatuses...)
+		f.Status = queryparam.Enum(v, q, "status", finance.ExpenseStatuses...)
 		if f.Status == "" {
 			f.Status = finance.StatusActive
 		}
-		f.DateFrom, f.DateTo = dateRange(v, q)
-		f.PaymentMethod = queryPaymentMethod(v, q)
-		f.CardID = queryID(v, q, "cardId")
-		f.AccountID = queryID(v, q, "accountId")
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
+		f.PaymentMethod = queryparam.PaymentMethod(v, q)
+		f.CardID = queryparam.ID(v, q, "cardId")
+		f.AccountID = queryparam.ID(v, q, "accountId")
 		f.Search, f.Category = q.Get("search"), q.Get("category")
 	})
 	if err != nil {
@@ -154,7 +155,7 @@ func (s *Server) expenseFormOptions(w http.ResponseWriter, r bunrouter.Request) 
 
 func (s *Server) expenseSummary(w http.ResponseWriter, r bunrouter.Request) error {
 	var v finance.Validator
-	from, to := dateRange(&v, r.URL.Query())
+	from, to := queryparam.DateRange(&v, r.URL.Query())
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // expenseBody is a create body with the given method fields (the JSON text
@@ -265,7 +266,7 @@ func TestExpenseUpdate(t *testing.T) {
 
 	t.Run("billed purchase: description and category only, copied to the row", func(t *testing.T) {
 		e := alice.createExpense(t, expenseBody("10", `"Credit Card","credit_card_id":"`+visa.ID+`"`))
-		setCardRowStatus(t, env, alice.user.ID, *e.CardTransactionID, finance.CardBilled)
+		testkit.SetCardRowStatus(t, env.db, alice.user.ID, *e.CardTransactionID, finance.CardBilled)
 		got := put(t, e.ID, `{"description":"Dinner","category":"Groceries","notes":"x","amount":10,"payment_method":"Credit Card"}`)
 		if got.Description != "Dinner" || *got.Category != "Groceries" || *got.CardTransactionStatus != finance.CardBilled {
 			t.Errorf("updated %+v", got)
@@ -314,9 +315,9 @@ func TestExpenseUpdateRejected(t *testing.T) {
 	cash := alice.createExpense(t, expenseBody("10", `"Cash"`))
 	debit := alice.createExpense(t, expenseBody("10", `"Account Debit","account_id":"`+acc.ID+`"`))
 	billed := alice.createExpense(t, expenseBody("10", `"Credit Card","credit_card_id":"`+c.ID+`"`))
-	setCardRowStatus(t, env, alice.user.ID, *billed.CardTransactionID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, *billed.CardTransactionID, finance.CardBilled)
 	converted := alice.createExpense(t, expenseBody("10", `"Credit Card","credit_card_id":"`+c.ID+`"`))
-	setCardRowStatus(t, env, alice.user.ID, *converted.CardTransactionID, finance.CardConverted)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, *converted.CardTransactionID, finance.CardConverted)
 	split := alice.createExpense(t, expenseBody("10", `"Cash"`))
 	alice.do(t, http.MethodPost, "/api/v1/expenses/"+split.ID+"/split",
 		`{"parts":[{"amount":4,"category":"Groceries"},{"amount":6,"category":"Shopping"}]}`, http.StatusOK)
@@ -424,9 +425,9 @@ func TestExpenseVoid(t *testing.T) {
 	}
 
 	billed := alice.createExpense(t, expenseBody("20", `"Credit Card","credit_card_id":"`+c.ID+`"`))
-	setCardRowStatus(t, env, alice.user.ID, *billed.CardTransactionID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, *billed.CardTransactionID, finance.CardBilled)
 	converted := alice.createExpense(t, expenseBody("20", `"Credit Card","credit_card_id":"`+c.ID+`"`))
-	setCardRowStatus(t, env, alice.user.ID, *converted.CardTransactionID, finance.CardConverted)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, *converted.CardTransactionID, finance.CardConverted)
 	bill := insertExpense(t, env, alice.user.ID, finance.Expense{Amount: 500, Date: finance.NewDate(2025, 3, 1),
 		Description: "Water", PaymentMethod: finance.MethodCash, Source: finance.ExpenseBillPayment}, "Utilities")
 	del := func(name, id string) apiScenario {
@@ -714,7 +715,7 @@ func TestExpenseSummary(t *testing.T) {
 	card := `"credit_card_id":"` + c.ID + `"`
 	alice.createCardRow(t, `{`+card+`,"type":"fee","amount":"1.50","date":"2025-03-05","description":"fee"}`)
 	in := alice.createCardRow(t, `{`+card+`,"type":"interest","amount":"0.25","date":"2025-03-06","description":"interest"}`)
-	setCardRowStatus(t, env, alice.user.ID, in.ID, finance.CardBilled)
+	testkit.SetCardRowStatus(t, env.db, alice.user.ID, in.ID, finance.CardBilled)
 	gone := alice.createCardRow(t, `{`+card+`,"type":"fee","amount":9,"date":"2025-03-05","description":"waived"}`)
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+gone.ID, "", http.StatusOK)
 	alice.createCardRow(t, `{`+card+`,"type":"refund","amount":"0.40","date":"2025-03-20","description":"r","category":"Shopping"}`)

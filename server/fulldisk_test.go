@@ -12,7 +12,10 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/store"
+	"github.com/finance-app/finance/web"
 )
 
 // fullDisk is the test database on a disk that can fill up. While full,
@@ -86,7 +89,7 @@ func TestWriteOnAFullDisk(t *testing.T) {
 	disk.fill(true)
 	notSaved := func(sc apiScenario) {
 		t.Helper()
-		sc.wantStatus, sc.wantCode, sc.wantMessage = http.StatusInsufficientStorage, CodeInternal, storageFullMessage
+		sc.wantStatus, sc.wantCode, sc.wantMessage = http.StatusInsufficientStorage, CodeInternal, httperr.StorageFullMessage
 		sc.check = func(t testing.TB, res apiResult) {
 			if res.env.Error == nil || res.env.Error.RequestID == "" || res.env.Error.RequestID != res.header.Get("X-Request-Id") {
 				t.Errorf("the answer does not carry its request id: %s", res.raw)
@@ -119,20 +122,20 @@ func TestWriteOnAFullDisk(t *testing.T) {
 func TestPageWriteOnAFullDisk(t *testing.T) {
 	disk := &fullDisk{}
 	env := newTestEnvOn(t, func(db *store.DB) Database { disk.DB = db; return disk })
-	env.srv.Ledger().SetClock(func() time.Time { return webAppNow })
+	env.srv.Ledger().SetClock(func() time.Time { return testkit.Now })
 	u := env.createUser(finance.PlanFree)
 	b := env.browser(t)
-	b.signIn(u)
-	page := b.get(RecordPath)
+	b.SignIn(u)
+	page := b.Get(web.RecordPath)
 	disk.fill(true)
-	x := b.post(RecordPath, url.Values{"csrf": {csrf(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
+	x := b.Post(web.RecordPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "kind": {"expense"}, "amount": {"90"}, "date": {"2025-03-15"},
 		"description": {"Market"}, "category": {"Groceries"}, "payment_method": {"Cash"}})
-	wantPage(t, "a form on a full disk", x, http.StatusInsufficientStorage, "<h1>Not saved</h1>",
+	testkit.WantPage(t, "a form on a full disk", x, http.StatusInsufficientStorage, "<h1>Not saved</h1>",
 		"The server could not save: its disk is full, so nothing was saved.", "Back button returns to the form, which still holds what you entered")
-	if x.contains("Something went wrong") {
-		t.Errorf("the page of an unexpected failure:\n%s", x.body)
+	if x.Contains("Something went wrong") {
+		t.Errorf("the page of an unexpected failure:\n%s", x.Body)
 	}
-	if n := len(expensesOf(t, env, u, "")); n != 0 {
+	if n := len(testkit.ExpensesOf(t, env.srv.Ledger(), u, "")); n != 0 {
 		t.Errorf("%d expenses saved on a full disk", n)
 	}
 }

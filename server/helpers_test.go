@@ -2,8 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,23 +12,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/store"
 )
-
-// testBaseURL is the base URL of every test server.
-const testBaseURL = "http://finance.test"
-
-// testPassword is the password of every user the tests create.
-const testPassword = "correct horse battery staple"
 
 // testEnv is one server over its own migrated SQLite database. Tests build it
 // with newTestEnv, may register extra routes on srv before the first request,
@@ -55,23 +46,9 @@ func newTestEnv(t testing.TB, configure ...func(*Config)) *testEnv {
 // database itself (a database whose disk is full, say); nil wraps nothing.
 func newTestEnvOn(t testing.TB, wrap func(*store.DB) Database, configure ...func(*Config)) *testEnv {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
-	if err != nil {
-		t.Fatalf("store.Open: %v", err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatalf("Migrate: %v", err)
-	}
-	secret := make([]byte, 32)
-	_, _ = rand.Read(secret)
-	issuer, err := auth.NewJWT(secret, auth.DefaultJWTTTL)
-	if err != nil {
-		t.Fatalf("NewJWT: %v", err)
-	}
-	svc := auth.NewService(db, issuer)
-	cfg := Config{BaseURL: testBaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media"),
+	db := testkit.OpenDB(t)
+	secret, issuer, svc := testkit.NewAuth(t, db)
+	cfg := Config{BaseURL: testkit.BaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media"),
 		UploadDir: t.TempDir()}
 	for _, c := range configure {
 		c(&cfg)
@@ -84,21 +61,10 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) Database, configure ...func
 	return &testEnv{t: t, db: db, jwtSecret: secret, jwt: issuer, auth: svc, srv: New(cfg, log, svc, sdb)}
 }
 
-var userSeq atomic.Int64
-
-// createUser stores a user on plan whose password is testPassword.
+// createUser stores a user on plan whose password is testkit.Password.
 func (e *testEnv) createUser(plan finance.Plan) finance.User {
 	e.t.Helper()
-	u, err := e.auth.CreateUser(context.Background(), auth.CreateUserRequest{
-		Email:    fmt.Sprintf("user%d@example.com", userSeq.Add(1)),
-		Name:     "Test User",
-		Plan:     plan,
-		Password: testPassword,
-	})
-	if err != nil {
-		e.t.Fatalf("CreateUser: %v", err)
-	}
-	return u
+	return testkit.CreateUser(e.t, e.auth, plan)
 }
 
 // createKey creates an API key for userID with scopes and returns the full key string.
@@ -111,42 +77,13 @@ func (e *testEnv) createKey(userID string, scopes ...auth.Scope) string {
 // createKeyRecord is createKey that also returns the stored key.
 func (e *testEnv) createKeyRecord(userID string, scopes ...auth.Scope) (auth.APIKey, string) {
 	e.t.Helper()
-	names := make([]string, len(scopes))
-	for i, s := range scopes {
-		names[i] = string(s)
-	}
-	k, key, err := e.auth.CreateKey(context.Background(), auth.CreateKeyRequest{UserID: userID, Name: "test key", Scopes: names})
-	if err != nil {
-		e.t.Fatalf("CreateKey: %v", err)
-	}
-	return k, key
-}
-
-// expiredKeyStore stores every key it is given as having expired an hour
-// before it was created; the key is otherwise real and lives in the same database.
-type expiredKeyStore struct{ *store.DB }
-
-func (s expiredKeyStore) CreateAPIKey(ctx context.Context, k auth.APIKey) error {
-	past := k.CreatedAt.Add(-time.Hour)
-	k.ExpiresAt = &past
-	return s.DB.CreateAPIKey(ctx, k)
+	return testkit.CreateKey(e.t, e.auth, userID, scopes...)
 }
 
 // createExpiredKey creates a key that has already expired.
 func (e *testEnv) createExpiredKey(userID string, scopes ...auth.Scope) string {
 	e.t.Helper()
-	names := make([]string, len(scopes))
-	for i, s := range scopes {
-		names[i] = string(s)
-	}
-	svc := auth.NewService(expiredKeyStore{e.db}, nil)
-	_, key, err := svc.CreateKey(context.Background(), auth.CreateKeyRequest{
-		UserID: userID, Name: "expired key", Scopes: names, ExpiresIn: time.Hour,
-	})
-	if err != nil {
-		e.t.Fatalf("CreateKey: %v", err)
-	}
-	return key
+	return testkit.CreateExpiredKey(e.t, e.db, userID, scopes...)
 }
 
 // login signs u in through POST /api/v1/auth/login and returns the JWT.
@@ -155,7 +92,7 @@ func (e *testEnv) login(u finance.User) string {
 	res := apiScenario{
 		method:     http.MethodPost,
 		url:        "/api/v1/auth/login",
-		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testPassword),
+		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.Password),
 		wantStatus: http.StatusOK,
 	}.run(e.t, e)
 	var data LoginResponse

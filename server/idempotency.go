@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 )
 
 // Idempotent writes (specification, safety rule 3). A client that lost the
@@ -76,7 +77,7 @@ func (s *Server) idempotent(h handlerFunc) handlerFunc {
 		q := idempotentRequest{userID: userID(r), key: key, fingerprint: fingerprint(r.Request, body)}
 		err = s.once(w, r, q, body, h, apiOnce)
 		if errors.Is(err, errKeyReused) {
-			return badRequest("Idempotency-Key was already used with a different request in the last "+
+			return httperr.BadRequest("Idempotency-Key was already used with a different request in the last "+
 				"24 hours; send a new key with a new request",
 				map[string]string{IdempotencyKeyHeader: "was used with a different request"})
 		}
@@ -186,7 +187,7 @@ func idempotencyKey(h http.Header) (key string, ok bool, err error) {
 		return "", false, nil
 	}
 	if len(values) > 1 {
-		return "", false, badRequest("Idempotency-Key is given more than once; send one key per request",
+		return "", false, httperr.BadRequest("Idempotency-Key is given more than once; send one key per request",
 			map[string]string{IdempotencyKeyHeader: "must be given once"})
 	}
 	key = values[0]
@@ -195,7 +196,7 @@ func idempotencyKey(h http.Header) (key string, ok bool, err error) {
 		valid = key[i] >= 0x21 && key[i] <= 0x7e
 	}
 	if !valid {
-		return "", false, badRequest(fmt.Sprintf("Idempotency-Key must be 1 to %d visible ASCII characters, "+
+		return "", false, httperr.BadRequest(fmt.Sprintf("Idempotency-Key must be 1 to %d visible ASCII characters, "+
 			"without spaces; a random UUID is a good key", maxIdempotencyKey),
 			map[string]string{IdempotencyKeyHeader: fmt.Sprintf("must be 1 to %d visible ASCII characters", maxIdempotencyKey)})
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // cashExpense is a create body of a Cash expense of amount.
@@ -402,7 +403,7 @@ func TestIdempotencyKeyOnEveryWrite(t *testing.T) {
 		t.Errorf("checked %d routes; the API has more POST routes than that", checked)
 	}
 	apiScenario{method: http.MethodPost, url: "/api/v1/auth/login",
-		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testPassword),
+		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.Password),
 		headers:    map[string]string{IdempotencyKeyHeader: "not a key"},
 		wantStatus: http.StatusOK, noHeaders: []string{IdempotentReplayedHeader}}.run(t, env)
 }

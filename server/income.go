@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Income (domain.md §2.5). The static /income/form-options is matched before /income/:id.
@@ -27,15 +28,15 @@ func (s *Server) listIncome(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.IncomeFilter
 	p, err := listQuery(r.Request, finance.IncomeList, func(v *finance.Validator, q url.Values) {
 		f = finance.IncomeFilter{
-			Status:    queryEnum(v, q, "status", finance.IncomeStatuses...),
+			Status:    queryparam.Enum(v, q, "status", finance.IncomeStatuses...),
 			Search:    q.Get("search"),
 			Category:  q.Get("category"),
-			AccountID: queryID(v, q, "accountId"),
+			AccountID: queryparam.ID(v, q, "accountId"),
 		}
 		if f.Status == "" {
 			f.Status = finance.IncomeActive
 		}
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 	})
 	if err != nil {
 		return err

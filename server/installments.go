@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Installment plans (domain.md §2.9): an unbilled purchase converted into
@@ -43,9 +44,9 @@ func (s *Server) convertToInstallment(w http.ResponseWriter, r bunrouter.Request
 func (s *Server) listInstallmentPlans(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.PlanFilter
 	p, err := listQuery(r.Request, finance.PlanList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.PlanStatuses...)
-		f.CardID = queryID(v, q, "cardId")
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.PlanStatuses...)
+		f.CardID = queryparam.ID(v, q, "cardId")
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 		f.Search = q.Get("search")
 	})
 	if err != nil {

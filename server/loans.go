@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Loans (domain.md §2.11): a loan with its monthly instances, created at
@@ -40,8 +41,8 @@ func (s *Server) pathLoanInstance(r bunrouter.Request) (string, error) {
 func (s *Server) listLoans(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.LoanFilter
 	p, err := listQuery(r.Request, finance.LoanList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.LoanStatuses...)
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.LoanStatuses...)
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 		f.Search = q.Get("search")
 	})
 	if err != nil {
@@ -131,8 +132,8 @@ func (s *Server) listLoanInstances(w http.ResponseWriter, r bunrouter.Request) e
 	}
 	var f finance.LoanInstanceFilter
 	p, err := listQuery(r.Request, finance.LoanInstanceList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.LoanInstanceStatusFilters...)
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.LoanInstanceStatusFilters...)
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 	})
 	if err != nil {
 		return err

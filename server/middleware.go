@@ -136,22 +136,3 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		next.ServeHTTP(rec, r)
 	})
 }
-
-// errRouteNotFound answers a path no route has. The message names the
-// method but never repeats the path: a path can carry any text, and an
-// answer must not hand back what a link planted in it.
-func errRouteNotFound(r *http.Request) error {
-	return &httpError{status: http.StatusNotFound, code: CodeNotFound,
-		message: fmt.Sprintf("No route for %s on this path; the routes are listed at %s", methodName(r.Method), DocsPath)}
-}
-
-// methodName is the request's method when it is one HTTP defines, else a
-// placeholder: net/http accepts any token as a method.
-func methodName(m string) string {
-	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-		return m
-	}
-	return "this method"
-}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // form encodes fields as multipart/form-data and returns the body and its Content-Type.
@@ -70,7 +71,7 @@ func TestMultipartBodies(t *testing.T) {
 		t.Errorf("expenses stored: %d (%v), want 3", page.Pagination.TotalItems, err)
 	}
 
-	body, ct = form(t, [][2]string{{"email", u.Email}, {"password", testPassword}})
+	body, ct = form(t, [][2]string{{"email", u.Email}, {"password", testkit.Password}})
 	apiScenario{method: http.MethodPost, url: "/api/v1/auth/login", body: body, headers: map[string]string{"Content-Type": ct},
 		wantStatus: http.StatusOK}.run(t, env)
 }

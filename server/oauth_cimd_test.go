@@ -22,7 +22,9 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/oauth"
+	"github.com/finance-app/finance/web"
 )
 
 // docHost is the host of the metadata documents in the tests: the test TLS
@@ -111,24 +113,24 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	env, docs := newCIMDEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 
 	id := "https://" + docHost + "/oauth/client.json"
 	docs.set("/oauth/client.json", jsonDoc(clientDoc(id, "Doc Client", testRedirect, "https://example.com/cb")))
 	a := newAuthRequest(id)
 	a.redirectURI = "http://127.0.0.1:50505/callback" // loopback: any port, as for registered clients
-	page := b.consent(a)
-	if !page.contains("Doc Client") || !page.contains("<strong>example.com</strong> says this app is") {
-		t.Fatalf("the consent page does not show the name and the document's host:\n%s", page.body)
+	page := consent(b, a)
+	if !page.Contains("Doc Client") || !page.Contains("<strong>example.com</strong> says this app is") {
+		t.Fatalf("the consent page does not show the name and the document's host:\n%s", page.Body)
 	}
 	// Until the person approves, the document is only in memory.
 	wantNoClientRow(t, env, id)
-	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "code": {"x"},
-		"code_verifier": {a.verifier}, "client_id": {id}}).wantOAuthError(t, http.StatusUnauthorized, "invalid_client")
+	wantOAuthError(t, env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "code": {"x"},
+		"code_verifier": {a.verifier}, "client_id": {id}}), http.StatusUnauthorized, "invalid_client")
 
-	x := b.decide(a, page, "approve", "finance:read")
-	if x.status != http.StatusSeeOther {
-		t.Fatalf("approve: status %d: %s", x.status, x.body)
+	x := decide(b, a, page, "approve", "finance:read")
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("approve: status %d: %s", x.Status, x.Body)
 	}
 	stored := storedClient(t, env, id)
 	want := oauth.Client{ID: id, Name: "Doc Client", RedirectURIs: []string{testRedirect, "https://example.com/cb"},
@@ -136,18 +138,18 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	if diff := cmp.Diff(want, stored, cmpopts.IgnoreFields(oauth.Client{}, "CreatedAt", "FetchedAt")); diff != "" || stored.FetchedAt == nil {
 		t.Errorf("client stored at approval (-want +got):\n%s\nfetched at %v", diff, stored.FetchedAt)
 	}
-	code := x.location(t).Query().Get("code")
+	code := x.Location(t).Query().Get("code")
 	tx := env.redeem(t, a, code)
-	if tx.status != http.StatusOK {
-		t.Fatalf("token: status %d: %s", tx.status, tx.body)
+	if tx.Status != http.StatusOK {
+		t.Fatalf("token: status %d: %s", tx.Status, tx.Body)
 	}
 	var tok oauth.TokenResponse
-	tx.json(t, &tok)
+	tx.JSON(t, &tok)
 	if env.health(t, tok.AccessToken) != http.StatusOK {
 		t.Error("access token refused")
 	}
-	if rx := env.refresh(t, id, tok.RefreshToken); rx.status != http.StatusOK {
-		t.Errorf("refresh: status %d: %s", rx.status, rx.body)
+	if rx := env.refresh(t, id, tok.RefreshToken); rx.Status != http.StatusOK {
+		t.Errorf("refresh: status %d: %s", rx.Status, rx.Body)
 	}
 	if grants, err := env.oauth.ListGrants(context.Background(), u.ID); err != nil || len(grants) != 1 || grants[0].ClientName != "Doc Client" {
 		t.Errorf("grants = %+v, %v", grants, err)
@@ -157,20 +159,20 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	// is, and the stored client follows it only when the person approves
 	// again: showing the consent page changes nothing stored.
 	docs.set("/oauth/client.json", jsonDoc(clientDoc(id, "Renamed Client", testRedirect)))
-	if page := b.consent(newAuthRequest(id)); !page.contains("Doc Client") {
-		t.Errorf("the cached document was not used:\n%s", page.body)
+	if page := consent(b, newAuthRequest(id)); !page.Contains("Doc Client") {
+		t.Errorf("the cached document was not used:\n%s", page.Body)
 	}
 	env.clock.Advance(6 * time.Minute)
 	again := newAuthRequest(id)
-	page = b.consent(again)
-	if !page.contains("Renamed Client") {
-		t.Errorf("the document was not fetched again:\n%s", page.body)
+	page = consent(b, again)
+	if !page.Contains("Renamed Client") {
+		t.Errorf("the document was not fetched again:\n%s", page.Body)
 	}
 	if got := storedClient(t, env, id); got.Name != "Doc Client" || len(got.RedirectURIs) != 2 {
 		t.Errorf("a consent page refreshed the stored client: %+v", got)
 	}
-	if x := b.decide(again, page, "approve", "finance:read"); x.status != http.StatusSeeOther {
-		t.Fatalf("approve again: status %d: %s", x.status, x.body)
+	if x := decide(b, again, page, "approve", "finance:read"); x.Status != http.StatusSeeOther {
+		t.Fatalf("approve again: status %d: %s", x.Status, x.Body)
 	}
 	if got := storedClient(t, env, id); got.Name != "Renamed Client" || !slices.Equal(got.RedirectURIs, []string{testRedirect}) ||
 		!got.CreatedAt.Equal(stored.CreatedAt) {
@@ -181,15 +183,14 @@ func TestOAuthClientMetadataDocument(t *testing.T) {
 	denied := "https://" + docHost + "/oauth/denied.json"
 	docs.set("/oauth/denied.json", jsonDoc(clientDoc(denied, "Denied Client", testRedirect)))
 	d := newAuthRequest(denied)
-	if x := b.decide(d, b.consent(d), "deny"); x.status != http.StatusSeeOther || x.location(t).Query().Get("error") != "access_denied" {
-		t.Errorf("deny: %d to %q", x.status, x.header.Get("Location"))
+	if x := decide(b, d, consent(b, d), "deny"); x.Status != http.StatusSeeOther || x.Location(t).Query().Get("error") != "access_denied" {
+		t.Errorf("deny: %d to %q", x.Status, x.Header.Get("Location"))
 	}
 	wantNoClientRow(t, env, denied)
 
 	// A metadata document URL that never went through authorization has no client row.
-	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "code": {"x"},
-		"code_verifier": {a.verifier}, "client_id": {"https://" + docHost + "/never.json"}}).
-		wantOAuthError(t, http.StatusUnauthorized, "invalid_client")
+	wantOAuthError(t, env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"authorization_code"}, "code": {"x"},
+		"code_verifier": {a.verifier}, "client_id": {"https://" + docHost + "/never.json"}}), http.StatusUnauthorized, "invalid_client")
 }
 
 // metadataRefused is what a person is told about every metadata document
@@ -201,7 +202,7 @@ func TestOAuthClientMetadataDocumentRefused(t *testing.T) {
 	env, docs := newCIMDEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 	blockUntil := t.Context()
 
 	good := func(path string) string { return "https://" + docHost + path }
@@ -273,16 +274,16 @@ func TestOAuthClientMetadataDocumentRefused(t *testing.T) {
 			if tt.redirect != "" {
 				a.redirectURI = tt.redirect
 			}
-			x := b.get(oauth.AuthorizePath + "?" + a.query().Encode())
+			x := b.Get(oauth.AuthorizePath + "?" + a.query().Encode())
 			if tt.want != "" {
 				wantRefusalPage(t, x, tt.want)
 				return
 			}
 			wantRefusalPage(t, x, metadataRefused)
 			if neutral == nil {
-				neutral = x.body
-			} else if !bytes.Equal(neutral, x.body) {
-				t.Errorf("the page differs from the first failure's:\n%s\nfirst:\n%s", x.body, neutral)
+				neutral = x.Body
+			} else if !bytes.Equal(neutral, x.Body) {
+				t.Errorf("the page differs from the first failure's:\n%s\nfirst:\n%s", x.Body, neutral)
 			}
 			wantNoClientRow(t, env, id)
 		})
@@ -307,28 +308,28 @@ func TestOAuthMetadataAuthorizeFlood(t *testing.T) {
 	anonymous := env.browser(t)
 	var allowed, limited int
 	for _, id := range ids {
-		x := anonymous.get(oauth.AuthorizePath + "?" + newAuthRequest(id).query().Encode())
+		x := anonymous.Get(oauth.AuthorizePath + "?" + newAuthRequest(id).query().Encode())
 		switch {
-		case x.status == http.StatusSeeOther && x.location(t).Path == LoginPath:
+		case x.Status == http.StatusSeeOther && x.Location(t).Path == web.LoginPath:
 			allowed++
-		case x.status == http.StatusTooManyRequests:
+		case x.Status == http.StatusTooManyRequests:
 			limited++
-			if s, err := strconv.Atoi(x.header.Get("Retry-After")); err != nil || s < 1 || s > 180 {
-				t.Fatalf("Retry-After %q, want 1 to 180 seconds", x.header.Get("Retry-After"))
+			if s, err := strconv.Atoi(x.Header.Get("Retry-After")); err != nil || s < 1 || s > 180 {
+				t.Fatalf("Retry-After %q, want 1 to 180 seconds", x.Header.Get("Retry-After"))
 			}
-			if !x.contains("Too many attempts from your network") || !strings.HasPrefix(x.header.Get("Content-Type"), "text/html") {
-				t.Fatalf("the refusal is not the page that says so:\n%s", x.body)
+			if !x.Contains("Too many attempts from your network") || !strings.HasPrefix(x.Header.Get("Content-Type"), "text/html") {
+				t.Fatalf("the refusal is not the page that says so:\n%s", x.Body)
 			}
 		default:
-			t.Fatalf("%s: status %d: %s", id, x.status, x.body)
+			t.Fatalf("%s: status %d: %s", id, x.Status, x.Body)
 		}
 	}
 	if allowed != 20 || limited != 280 || fetched.Load() != 20 {
 		t.Errorf("%d sent to sign in, %d limited, %d documents fetched; want 20, 280, 20", allowed, limited, fetched.Load())
 	}
 	// The fallback path is the same endpoint, with the same count.
-	if x := anonymous.get(oauth.FallbackAuthorizePath + "?" + newAuthRequest(ids[0]).query().Encode()); x.status != http.StatusTooManyRequests {
-		t.Errorf("%s after the limit: status %d", oauth.FallbackAuthorizePath, x.status)
+	if x := anonymous.Get(oauth.FallbackAuthorizePath + "?" + newAuthRequest(ids[0]).query().Encode()); x.Status != http.StatusTooManyRequests {
+		t.Errorf("%s after the limit: status %d", oauth.FallbackAuthorizePath, x.Status)
 	}
 	for _, id := range ids {
 		wantNoClientRow(t, env, id)
@@ -348,26 +349,26 @@ func TestOAuthMetadataFetchesInFlightAreCapped(t *testing.T) {
 	})
 	quick := docs.set("/quick.json", jsonDoc(clientDoc("https://"+docHost+"/quick.json", "Quick", testRedirect)))
 	b := env.browser(t)
-	done := make(chan exchange)
-	go func() { done <- b.get(oauth.AuthorizePath + "?" + newAuthRequest(slow).query().Encode()) }()
+	done := make(chan testkit.Exchange)
+	go func() { done <- b.Get(oauth.AuthorizePath + "?" + newAuthRequest(slow).query().Encode()) }()
 	<-entered
-	x := b.get(oauth.AuthorizePath + "?" + newAuthRequest(quick).query().Encode())
+	x := b.Get(oauth.AuthorizePath + "?" + newAuthRequest(quick).query().Encode())
 	close(release)
-	if x.status != http.StatusServiceUnavailable || x.header.Get("Retry-After") != "10" || x.header.Get("Location") != "" {
+	if x.Status != http.StatusServiceUnavailable || x.Header.Get("Retry-After") != "10" || x.Header.Get("Location") != "" {
 		t.Errorf("at the cap: status %d, Retry-After %q, Location %q; want 503, 10 and no redirect",
-			x.status, x.header.Get("Retry-After"), x.header.Get("Location"))
+			x.Status, x.Header.Get("Retry-After"), x.Header.Get("Location"))
 	}
-	if !x.contains("The server is busy") || !x.contains("try again in a few seconds") {
-		t.Errorf("the refusal does not say the server is busy:\n%s", x.body)
+	if !x.Contains("The server is busy") || !x.Contains("try again in a few seconds") {
+		t.Errorf("the refusal does not say the server is busy:\n%s", x.Body)
 	}
-	if first := <-done; first.status != http.StatusSeeOther {
-		t.Errorf("the fetch in flight: status %d: %s", first.status, first.body)
+	if first := <-done; first.Status != http.StatusSeeOther {
+		t.Errorf("the fetch in flight: status %d: %s", first.Status, first.Body)
 	}
 	// With the slot free, the refused request goes through; and the slow
 	// document is now served from the cache.
 	for _, id := range []string{quick, slow} {
-		if x := b.get(oauth.AuthorizePath + "?" + newAuthRequest(id).query().Encode()); x.status != http.StatusSeeOther {
-			t.Errorf("%s after the cap: status %d: %s", id, x.status, x.body)
+		if x := b.Get(oauth.AuthorizePath + "?" + newAuthRequest(id).query().Encode()); x.Status != http.StatusSeeOther {
+			t.Errorf("%s after the cap: status %d: %s", id, x.Status, x.Body)
 		}
 	}
 }

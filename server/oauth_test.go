@@ -1,13 +1,11 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"html"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -17,32 +15,31 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/oauth"
+	"github.com/finance-app/finance/web"
 )
-
-var allScopeNames = []string{"finance:read", "expenses:write", "income:write", "accounts:write", "bills:write",
-	"loans:write", "credit_cards:write", "settings:write", "mcp:connect"}
 
 func TestOAuthMetadata(t *testing.T) {
 	env := newOAuthEnv(t)
 	wantResource := map[string]any{
-		"resource":                 testBaseURL + "/api/mcp",
-		"authorization_servers":    []any{testBaseURL},
-		"scopes_supported":         jsonValue(t, allScopeNames),
+		"resource":                 testkit.BaseURL + "/api/mcp",
+		"authorization_servers":    []any{testkit.BaseURL},
+		"scopes_supported":         jsonValue(t, testkit.AllScopeNames),
 		"bearer_methods_supported": []any{"header"},
 		"resource_name":            "finance MCP endpoint",
-		"resource_documentation":   testBaseURL + "/api/docs",
+		"resource_documentation":   testkit.BaseURL + "/api/docs",
 	}
 	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/api/mcp"} {
 		t.Run(path, func(t *testing.T) {
 			x := env.call(t, http.MethodGet, path, "", "", nil)
-			if x.status != http.StatusOK {
-				t.Fatalf("status %d: %s", x.status, x.body)
+			if x.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", x.Status, x.Body)
 			}
-			if diff := cmp.Diff(any(wantResource), jsonValue(t, json.RawMessage(x.body))); diff != "" {
+			if diff := cmp.Diff(any(wantResource), jsonValue(t, json.RawMessage(x.Body))); diff != "" {
 				t.Errorf("metadata (-want +got):\n%s", diff)
 			}
-			if got := x.header.Get("Access-Control-Allow-Origin"); got != "*" {
+			if got := x.Header.Get("Access-Control-Allow-Origin"); got != "*" {
 				t.Errorf("Access-Control-Allow-Origin = %q, want *", got)
 			}
 		})
@@ -50,12 +47,12 @@ func TestOAuthMetadata(t *testing.T) {
 
 	x := env.call(t, http.MethodGet, "/.well-known/oauth-authorization-server", "", "", nil)
 	want := map[string]any{
-		"issuer":                                         testBaseURL,
-		"authorization_endpoint":                         testBaseURL + "/api/oauth/authorize",
-		"token_endpoint":                                 testBaseURL + "/api/oauth/token",
-		"registration_endpoint":                          testBaseURL + "/api/oauth/register",
-		"revocation_endpoint":                            testBaseURL + "/api/oauth/revoke",
-		"scopes_supported":                               jsonValue(t, allScopeNames),
+		"issuer":                                         testkit.BaseURL,
+		"authorization_endpoint":                         testkit.BaseURL + "/api/oauth/authorize",
+		"token_endpoint":                                 testkit.BaseURL + "/api/oauth/token",
+		"registration_endpoint":                          testkit.BaseURL + "/api/oauth/register",
+		"revocation_endpoint":                            testkit.BaseURL + "/api/oauth/revoke",
+		"scopes_supported":                               jsonValue(t, testkit.AllScopeNames),
 		"response_types_supported":                       []any{"code"},
 		"response_modes_supported":                       []any{"query"},
 		"grant_types_supported":                          []any{"authorization_code", "refresh_token"},
@@ -64,9 +61,9 @@ func TestOAuthMetadata(t *testing.T) {
 		"code_challenge_methods_supported":               []any{"S256"},
 		"authorization_response_iss_parameter_supported": true,
 		"client_id_metadata_document_supported":          true,
-		"service_documentation":                          testBaseURL + "/api/docs",
+		"service_documentation":                          testkit.BaseURL + "/api/docs",
 	}
-	if diff := cmp.Diff(any(want), jsonValue(t, json.RawMessage(x.body))); diff != "" {
+	if diff := cmp.Diff(any(want), jsonValue(t, json.RawMessage(x.Body))); diff != "" {
 		t.Errorf("authorization server metadata (-want +got):\n%s", diff)
 	}
 
@@ -75,25 +72,25 @@ func TestOAuthMetadata(t *testing.T) {
 			"Origin": "http://localhost:6274", "Access-Control-Request-Method": "POST",
 			"Access-Control-Request-Headers": "content-type",
 		})
-		if x.status != http.StatusNoContent || x.header.Get("Access-Control-Allow-Origin") != "*" ||
-			!strings.Contains(x.header.Get("Access-Control-Allow-Headers"), "Content-Type") {
-			t.Errorf("preflight: status %d, headers %v", x.status, x.header)
+		if x.Status != http.StatusNoContent || x.Header.Get("Access-Control-Allow-Origin") != "*" ||
+			!strings.Contains(x.Header.Get("Access-Control-Allow-Headers"), "Content-Type") {
+			t.Errorf("preflight: status %d, headers %v", x.Status, x.Header)
 		}
 	})
 
 	t.Run("a 401 points at the metadata and names the scopes an agent needs", func(t *testing.T) {
 		x := env.call(t, http.MethodGet, "/api/v1/health", "", "", nil)
-		want := `Bearer realm="finance", scope="finance:read mcp:connect", resource_metadata="` + testBaseURL + `/.well-known/oauth-protected-resource"`
-		if got := x.header.Get("WWW-Authenticate"); x.status != http.StatusUnauthorized || got != want {
-			t.Errorf("status %d, WWW-Authenticate = %q, want 401 with %q", x.status, got, want)
+		want := `Bearer realm="finance", scope="finance:read mcp:connect", resource_metadata="` + testkit.BaseURL + `/.well-known/oauth-protected-resource"`
+		if got := x.Header.Get("WWW-Authenticate"); x.Status != http.StatusUnauthorized || got != want {
+			t.Errorf("status %d, WWW-Authenticate = %q, want 401 with %q", x.Status, got, want)
 		}
 	})
 	t.Run("a 401 for a dead token says invalid_token", func(t *testing.T) {
 		x := env.call(t, http.MethodGet, "/api/v1/health", "", "", map[string]string{"Authorization": "Bearer fat_expired-or-revoked"})
-		got := x.header.Get("WWW-Authenticate")
-		if x.status != http.StatusUnauthorized || !strings.HasPrefix(got, `Bearer realm="finance", error="invalid_token", error_description="`) ||
-			!strings.HasSuffix(got, `", scope="finance:read mcp:connect", resource_metadata="`+testBaseURL+`/.well-known/oauth-protected-resource"`) {
-			t.Errorf("status %d, WWW-Authenticate = %q, want 401 with error=invalid_token", x.status, got)
+		got := x.Header.Get("WWW-Authenticate")
+		if x.Status != http.StatusUnauthorized || !strings.HasPrefix(got, `Bearer realm="finance", error="invalid_token", error_description="`) ||
+			!strings.HasSuffix(got, `", scope="finance:read mcp:connect", resource_metadata="`+testkit.BaseURL+`/.well-known/oauth-protected-resource"`) {
+			t.Errorf("status %d, WWW-Authenticate = %q, want 401 with error=invalid_token", x.Status, got)
 		}
 	})
 }
@@ -165,18 +162,18 @@ func TestOAuthRegistration(t *testing.T) {
 				ct = "application/json"
 			}
 			x := env.call(t, http.MethodPost, oauth.RegisterPath, ct, tt.body, nil)
-			if x.header.Get("Access-Control-Allow-Origin") != "*" {
+			if x.Header.Get("Access-Control-Allow-Origin") != "*" {
 				t.Errorf("no CORS header")
 			}
 			if tt.wantErr != "" {
-				x.wantOAuthError(t, http.StatusBadRequest, tt.wantErr)
+				wantOAuthError(t, x, http.StatusBadRequest, tt.wantErr)
 				return
 			}
-			if x.status != http.StatusCreated {
-				t.Fatalf("status %d: %s", x.status, x.body)
+			if x.Status != http.StatusCreated {
+				t.Fatalf("status %d: %s", x.Status, x.Body)
 			}
 			var reg oauth.RegisterResponse
-			x.json(t, &reg)
+			x.JSON(t, &reg)
 			want := oauth.RegisterResponse{ClientID: reg.ClientID, ClientIDIssuedAt: reg.ClientIDIssuedAt, ClientName: tt.wantName,
 				RedirectURIs: tt.wantURIs, GrantTypes: []string{"authorization_code", "refresh_token"},
 				ResponseTypes: []string{"code"}, TokenEndpointAuthMethod: "none"}
@@ -203,8 +200,8 @@ func TestOAuthRegistrationRateLimited(t *testing.T) {
 		if i == 2 {
 			want = http.StatusTooManyRequests
 		}
-		if x.status != want {
-			t.Errorf("registration %d: status %d, want %d", i+1, x.status, want)
+		if x.Status != want {
+			t.Errorf("registration %d: status %d, want %d", i+1, x.Status, want)
 		}
 	}
 }
@@ -219,8 +216,8 @@ func TestOAuthAuthorizeErrors(t *testing.T) {
 	clientID := env.register(t, "Test client", testRedirect, "https://app.example/cb")
 	single := env.register(t, "Single", "https://single.example/cb")
 	signedIn := env.browser(t)
-	signedIn.signIn(u)
-	browsers := map[string]*browser{"signed in": signedIn, "signed out": env.browser(t)}
+	signedIn.SignIn(u)
+	browsers := map[string]*testkit.Browser{"signed in": signedIn, "signed out": env.browser(t)}
 
 	refused := []struct {
 		name   string
@@ -244,7 +241,7 @@ func TestOAuthAuthorizeErrors(t *testing.T) {
 		{"no response type", func(q url.Values) { q.Del("response_type") }, "response_type is required"},
 		{"unknown scope", func(q url.Values) { q.Set("scope", "finance:read admin") }, "unknown scope admin"},
 		{"another resource", func(q url.Values) { q.Set("resource", "https://other.example/api/mcp") }, "unknown resource"},
-		{"the REST API as resource", func(q url.Values) { q.Set("resource", testBaseURL+"/api/v1") }, "unknown resource"},
+		{"the REST API as resource", func(q url.Values) { q.Set("resource", testkit.BaseURL+"/api/v1") }, "unknown resource"},
 		{"two resources", func(q url.Values) { q.Add("resource", "https://other.example") }, "only one resource"},
 		{"state twice", func(q url.Values) { q.Add("state", "again") }, "state appears more than once"},
 		{"state too long", func(q url.Values) { q.Set("state", strings.Repeat("s", 1025)) }, "state must be at most 1024"},
@@ -254,7 +251,7 @@ func TestOAuthAuthorizeErrors(t *testing.T) {
 			t.Run(tt.name+", "+who, func(t *testing.T) {
 				q := newAuthRequest(clientID).query()
 				tt.modify(q)
-				wantRefusalPage(t, b.get(oauth.AuthorizePath+"?"+q.Encode()), tt.want)
+				wantRefusalPage(t, b.Get(oauth.AuthorizePath+"?"+q.Encode()), tt.want)
 			})
 		}
 	}
@@ -274,8 +271,8 @@ func TestOAuthAuthorizeErrors(t *testing.T) {
 		t.Run("accepted: "+tt.name, func(t *testing.T) {
 			q := newAuthRequest(clientID).query()
 			tt.modify(q)
-			if x := signedIn.get(oauth.AuthorizePath + "?" + q.Encode()); x.status != http.StatusOK || !x.contains("wants to use your finance data") {
-				t.Errorf("status %d, want the consent page: %s", x.status, x.body)
+			if x := signedIn.Get(oauth.AuthorizePath + "?" + q.Encode()); x.Status != http.StatusOK || !x.Contains("wants to use your finance data") {
+				t.Errorf("status %d, want the consent page: %s", x.Status, x.Body)
 			}
 		})
 	}
@@ -293,7 +290,7 @@ func TestOAuthAuthorizeIsNoOpenRedirector(t *testing.T) {
 
 	t.Run("a bare link, signed out", func(t *testing.T) {
 		q := url.Values{"client_id": {evil}, "redirect_uri": {"https://evil.example/cb"}}
-		wantRefusalPage(t, env.browser(t).get(oauth.AuthorizePath+"?"+q.Encode()), "response_type is required")
+		wantRefusalPage(t, env.browser(t).Get(oauth.AuthorizePath+"?"+q.Encode()), "response_type is required")
 	})
 
 	// A client stored before private-use schemes of OS protocol handlers were
@@ -304,15 +301,15 @@ func TestOAuthAuthorizeIsNoOpenRedirector(t *testing.T) {
 		t.Fatal(err)
 	}
 	signedIn := env.browser(t)
-	signedIn.signIn(u)
-	for who, b := range map[string]*browser{"signed in": signedIn, "signed out": env.browser(t)} {
+	signedIn.SignIn(u)
+	for who, b := range map[string]*testkit.Browser{"signed in": signedIn, "signed out": env.browser(t)} {
 		t.Run("an OS protocol handler as redirect URI, "+who, func(t *testing.T) {
 			a := newAuthRequest(handler.ID)
 			a.redirectURI = handler.RedirectURIs[0]
-			wantRefusalPage(t, b.get(oauth.AuthorizePath+"?"+a.query().Encode()), "ms-msdt")
+			wantRefusalPage(t, b.Get(oauth.AuthorizePath+"?"+a.query().Encode()), "ms-msdt")
 			q := a.query()
 			q.Set("response_type", "token")
-			wantRefusalPage(t, b.get(oauth.AuthorizePath+"?"+q.Encode()), "ms-msdt")
+			wantRefusalPage(t, b.Get(oauth.AuthorizePath+"?"+q.Encode()), "ms-msdt")
 		})
 	}
 
@@ -320,20 +317,20 @@ func TestOAuthAuthorizeIsNoOpenRedirector(t *testing.T) {
 	// after the page was shown is refused there the same way, approve or deny.
 	a := newAuthRequest(evil)
 	a.redirectURI = "https://evil.example/cb"
-	page := signedIn.consent(a)
+	page := consent(signedIn, a)
 	for _, decision := range []string{"approve", "deny"} {
 		t.Run("consent form with a tampered request, "+decision, func(t *testing.T) {
 			bad := a
 			bad.challenge = "short"
-			wantRefusalPage(t, signedIn.decide(bad, page, decision, "finance:read"), "43 characters")
+			wantRefusalPage(t, decide(signedIn, bad, page, decision, "finance:read"), "43 characters")
 		})
 	}
 	wantNoGrant(t, env, u)
 
 	t.Run("the user's deny goes back to the client", func(t *testing.T) {
-		x := signedIn.decide(a, page, "deny", "finance:read")
-		if loc := x.location(t); x.status != http.StatusSeeOther || loc.Host != "evil.example" || loc.Query().Get("error") != "access_denied" {
-			t.Errorf("deny: status %d to %s; want 303 to the client with access_denied", x.status, loc)
+		x := decide(signedIn, a, page, "deny", "finance:read")
+		if loc := x.Location(t); x.Status != http.StatusSeeOther || loc.Host != "evil.example" || loc.Query().Get("error") != "access_denied" {
+			t.Errorf("deny: status %d to %s; want 303 to the client with access_denied", x.Status, loc)
 		}
 	})
 	wantNoGrant(t, env, u)
@@ -341,14 +338,14 @@ func TestOAuthAuthorizeIsNoOpenRedirector(t *testing.T) {
 
 // wantRefusalPage checks that an authorization request was refused on an
 // error page saying want, with no redirect.
-func wantRefusalPage(t *testing.T, x exchange, want string) {
+func wantRefusalPage(t *testing.T, x testkit.Exchange, want string) {
 	t.Helper()
-	if x.status != http.StatusBadRequest || x.header.Get("Location") != "" {
-		t.Fatalf("status %d, Location %q; want 400 and no redirect", x.status, x.header.Get("Location"))
+	if x.Status != http.StatusBadRequest || x.Header.Get("Location") != "" {
+		t.Fatalf("status %d, Location %q; want 400 and no redirect", x.Status, x.Header.Get("Location"))
 	}
-	checkPageHeaders(t, x)
-	if !x.contains("This connection request cannot be completed") || !x.contains(html.EscapeString(want)) {
-		t.Errorf("the page does not say %q:\n%s", want, x.body)
+	testkit.CheckPageHeaders(t, x)
+	if !x.Contains("This connection request cannot be completed") || !x.Contains(html.EscapeString(want)) {
+		t.Errorf("the page does not say %q:\n%s", want, x.Body)
 	}
 }
 
@@ -368,26 +365,26 @@ func TestOAuthConsentNeedsSignIn(t *testing.T) {
 	b := env.browser(t)
 
 	target := oauth.AuthorizePath + "?" + a.query().Encode()
-	x := b.get(target)
-	if x.status != http.StatusSeeOther {
-		t.Fatalf("without a session: status %d, want 303 to sign-in", x.status)
+	x := b.Get(target)
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("without a session: status %d, want 303 to sign-in", x.Status)
 	}
-	loc := x.location(t)
-	if loc.Path != LoginPath || loc.Query().Get("next") != target {
+	loc := x.Location(t)
+	if loc.Path != web.LoginPath || loc.Query().Get("next") != target {
 		t.Fatalf("redirected to %s; want /login?next=<the request>", loc)
 	}
 
-	login := b.get(loc.String())
-	if !login.contains("Sign in to review the app") {
-		t.Errorf("sign-in page does not say an app is waiting:\n%s", login.body)
+	login := b.Get(loc.String())
+	if !login.Contains("Sign in to review the app") {
+		t.Errorf("sign-in page does not say an app is waiting:\n%s", login.Body)
 	}
-	x = b.post(LoginPath, url.Values{"csrf": {csrf(t, login)}, "email": {u.Email}, "password": {testPassword},
+	x = b.Post(web.LoginPath, url.Values{"csrf": {testkit.CSRF(t, login)}, "email": {u.Email}, "password": {testkit.Password},
 		"next": {loc.Query().Get("next")}})
-	if x.status != http.StatusSeeOther || x.header.Get("Location") != target {
-		t.Fatalf("after sign-in: status %d, Location %q; want back to %s", x.status, x.header.Get("Location"), target)
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != target {
+		t.Fatalf("after sign-in: status %d, Location %q; want back to %s", x.Status, x.Header.Get("Location"), target)
 	}
 
-	page := b.get(target)
+	page := b.Get(target)
 	for _, want := range []string{
 		"Claude &lt;Desktop&gt;", // the client's name, escaped
 		"an app on this device (127.0.0.1:43210)",
@@ -396,14 +393,14 @@ func TestOAuthConsentNeedsSignIn(t *testing.T) {
 		`value="finance:read" checked`, `value="expenses:write" checked`,
 		`name="decision" value="approve"`, `name="decision" value="deny"`,
 	} {
-		if !page.contains(want) {
+		if !page.Contains(want) {
 			t.Errorf("consent page lacks %q", want)
 		}
 	}
-	if page.contains(auth.ScopeDescriptions[auth.ScopeIncomeWrite]) {
+	if page.Contains(auth.ScopeDescriptions[auth.ScopeIncomeWrite]) {
 		t.Error("consent page offers a scope the client did not ask for")
 	}
-	if csp := page.header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' http://127.0.0.1:43210;") {
+	if csp := page.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "form-action 'self' http://127.0.0.1:43210;") {
 		t.Errorf("CSP %q does not let the form redirect to the client", csp)
 	}
 }
@@ -413,11 +410,11 @@ func TestOAuthConsentWithoutScopeOffersReadOnlyFirst(t *testing.T) {
 	a := newAuthRequest(env.register(t, "App", testRedirect))
 	a.scope = ""
 	b := env.browser(t)
-	b.signIn(env.createUser(finance.PlanPro))
-	page := b.consent(a)
-	if !page.contains(`value="finance:read" checked`) || page.contains(`value="expenses:write" checked`) ||
-		!page.contains(`value="settings:write"`) {
-		t.Errorf("without a scope every scope is offered, only finance:read ticked:\n%s", page.body)
+	b.SignIn(env.createUser(finance.PlanPro))
+	page := consent(b, a)
+	if !page.Contains(`value="finance:read" checked`) || page.Contains(`value="expenses:write" checked`) ||
+		!page.Contains(`value="settings:write"`) {
+		t.Errorf("without a scope every scope is offered, only finance:read ticked:\n%s", page.Body)
 	}
 }
 
@@ -427,27 +424,27 @@ func TestOAuthFullFlow(t *testing.T) {
 	a := newAuthRequest(env.register(t, "Flow client", testRedirect))
 	a.redirectURI = "http://127.0.0.1:50505/callback" // another loopback port than registered
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 
-	x := b.decide(a, b.consent(a), "approve", "finance:read", "expenses:write")
-	if x.status != http.StatusSeeOther {
-		t.Fatalf("approve: status %d: %s", x.status, x.body)
+	x := decide(b, a, consent(b, a), "approve", "finance:read", "expenses:write")
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("approve: status %d: %s", x.Status, x.Body)
 	}
-	loc := x.location(t)
+	loc := x.Location(t)
 	if got := loc.Scheme + "://" + loc.Host + loc.Path; got != a.redirectURI {
 		t.Errorf("redirected to %s, want %s", got, a.redirectURI)
 	}
 	q := loc.Query()
-	if q.Get("state") != a.state || q.Get("iss") != testBaseURL || q.Get("code") == "" {
-		t.Fatalf("redirect query %v; want code, state %q and iss %q", q, a.state, testBaseURL)
+	if q.Get("state") != a.state || q.Get("iss") != testkit.BaseURL || q.Get("code") == "" {
+		t.Fatalf("redirect query %v; want code, state %q and iss %q", q, a.state, testkit.BaseURL)
 	}
 
 	tx := env.redeem(t, a, q.Get("code"))
-	if tx.status != http.StatusOK || tx.header.Get("Cache-Control") != "no-store" {
-		t.Fatalf("token: status %d, Cache-Control %q: %s", tx.status, tx.header.Get("Cache-Control"), tx.body)
+	if tx.Status != http.StatusOK || tx.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("token: status %d, Cache-Control %q: %s", tx.Status, tx.Header.Get("Cache-Control"), tx.Body)
 	}
 	var tok oauth.TokenResponse
-	tx.json(t, &tok)
+	tx.JSON(t, &tok)
 	if !strings.HasPrefix(tok.AccessToken, "fat_") || !strings.HasPrefix(tok.RefreshToken, "frt_") ||
 		tok.TokenType != "Bearer" || tok.ExpiresIn != 3600 || tok.Scope != "finance:read expenses:write mcp:connect" {
 		t.Fatalf("token response %+v", tok)
@@ -466,18 +463,18 @@ func TestOAuthFullFlow(t *testing.T) {
 
 	// Stored only as hashes: the database holds neither token.
 	for _, secret := range []string{tok.AccessToken, tok.RefreshToken, q.Get("code")} {
-		if dbContains(t, env.testEnv, secret) {
+		if testkit.DBContains(t, env.db, secret) {
 			t.Errorf("the database holds a token in clear text")
 		}
 	}
 
 	// Refresh rotates: new tokens, and the old refresh token is spent.
 	rx := env.refresh(t, a.clientID, tok.RefreshToken)
-	if rx.status != http.StatusOK {
-		t.Fatalf("refresh: status %d: %s", rx.status, rx.body)
+	if rx.Status != http.StatusOK {
+		t.Fatalf("refresh: status %d: %s", rx.Status, rx.Body)
 	}
 	var tok2 oauth.TokenResponse
-	rx.json(t, &tok2)
+	rx.JSON(t, &tok2)
 	if tok2.RefreshToken == tok.RefreshToken || tok2.AccessToken == tok.AccessToken || tok2.RefreshToken == "" {
 		t.Fatalf("refresh did not rotate: %+v", tok2)
 	}
@@ -486,38 +483,22 @@ func TestOAuthFullFlow(t *testing.T) {
 	}
 	rx3 := env.refresh(t, a.clientID, tok2.RefreshToken)
 	var tok3 oauth.TokenResponse
-	rx3.json(t, &tok3)
-	if rx3.status != http.StatusOK {
-		t.Fatalf("second refresh: %d %s", rx3.status, rx3.body)
+	rx3.JSON(t, &tok3)
+	if rx3.Status != http.StatusOK {
+		t.Fatalf("second refresh: %d %s", rx3.Status, rx3.Body)
 	}
 
 	// Replaying a spent refresh token revokes the whole grant.
-	env.refresh(t, a.clientID, tok.RefreshToken).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	wantOAuthError(t, env.refresh(t, a.clientID, tok.RefreshToken), http.StatusBadRequest, "invalid_grant")
 	for _, at := range []string{tok.AccessToken, tok2.AccessToken, tok3.AccessToken} {
 		if got := env.health(t, at); got != http.StatusUnauthorized {
 			t.Errorf("access token after replay: status %d, want 401", got)
 		}
 	}
-	env.refresh(t, a.clientID, tok3.RefreshToken).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	wantOAuthError(t, env.refresh(t, a.clientID, tok3.RefreshToken), http.StatusBadRequest, "invalid_grant")
 	if grants, _ := env.oauth.ListGrants(context.Background(), u.ID); len(grants) != 0 {
 		t.Errorf("connected apps after replay: %+v, want none", grants)
 	}
-}
-
-// dbContains reports whether the database files (the main file and its
-// write-ahead log) hold s anywhere, in any table.
-func dbContains(t testing.TB, env *testEnv, s string) bool {
-	t.Helper()
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(env.db.Path() + suffix)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(b, []byte(s)) {
-			return true
-		}
-	}
-	return false
 }
 
 func TestOAuthScopesLimitTheToken(t *testing.T) {
@@ -548,10 +529,10 @@ func TestOAuthScopesLimitTheToken(t *testing.T) {
 		a := newAuthRequest(env.register(t, "App", testRedirect))
 		a.scope = "finance:read"
 		b := env.browser(t)
-		b.signIn(u)
-		x := b.decide(a, b.consent(a), "approve", "finance:read", "settings:write")
-		if x.status != http.StatusBadRequest || x.header.Get("Location") != "" {
-			t.Errorf("status %d, Location %q; want 400 and no code", x.status, x.header.Get("Location"))
+		b.SignIn(u)
+		x := decide(b, a, consent(b, a), "approve", "finance:read", "settings:write")
+		if x.Status != http.StatusBadRequest || x.Header.Get("Location") != "" {
+			t.Errorf("status %d, Location %q; want 400 and no code", x.Status, x.Header.Get("Location"))
 		}
 	})
 
@@ -559,18 +540,18 @@ func TestOAuthScopesLimitTheToken(t *testing.T) {
 		a, tok := env.connect(t, u, "finance:read", "expenses:write")
 		x := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken},
 			"client_id": {a.clientID}, "scope": {"finance:read settings:write"}})
-		x.wantOAuthError(t, http.StatusBadRequest, "invalid_scope")
+		wantOAuthError(t, x, http.StatusBadRequest, "invalid_scope")
 		x = env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken},
 			"client_id": {a.clientID}, "scope": {"finance:read"}})
 		var narrow oauth.TokenResponse
-		x.json(t, &narrow)
-		if x.status != http.StatusOK || narrow.Scope != "finance:read" {
-			t.Fatalf("narrowing refresh: %d %s", x.status, x.body)
+		x.JSON(t, &narrow)
+		if x.Status != http.StatusOK || narrow.Scope != "finance:read" {
+			t.Fatalf("narrowing refresh: %d %s", x.Status, x.Body)
 		}
 		// The new refresh token keeps the full grant.
 		x = env.refresh(t, a.clientID, narrow.RefreshToken)
 		var full oauth.TokenResponse
-		x.json(t, &full)
+		x.JSON(t, &full)
 		if full.Scope != "finance:read expenses:write mcp:connect" {
 			t.Errorf("after narrowing, the next refresh grants %q", full.Scope)
 		}
@@ -581,13 +562,13 @@ func TestOAuthDeny(t *testing.T) {
 	env := newOAuthEnv(t)
 	a := newAuthRequest(env.register(t, "App", testRedirect))
 	b := env.browser(t)
-	b.signIn(env.createUser(finance.PlanPro))
-	x := b.decide(a, b.consent(a), "deny", "finance:read")
-	if x.status != http.StatusSeeOther {
-		t.Fatalf("deny: status %d", x.status)
+	b.SignIn(env.createUser(finance.PlanPro))
+	x := decide(b, a, consent(b, a), "deny", "finance:read")
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("deny: status %d", x.Status)
 	}
-	q := x.location(t).Query()
-	if q.Get("error") != "access_denied" || q.Get("state") != a.state || q.Get("iss") != testBaseURL || q.Get("code") != "" {
+	q := x.Location(t).Query()
+	if q.Get("error") != "access_denied" || q.Get("state") != a.state || q.Get("iss") != testkit.BaseURL || q.Get("code") != "" {
 		t.Errorf("deny redirect query = %v", q)
 	}
 }
@@ -597,7 +578,7 @@ func TestOAuthPKCEAndRedirectAtTheTokenEndpoint(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	clientID := env.register(t, "App", testRedirect)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 
 	tests := []struct {
 		name   string
@@ -620,7 +601,7 @@ func TestOAuthPKCEAndRedirectAtTheTokenEndpoint(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newAuthRequest(clientID)
-			code := b.approve(a, "finance:read")
+			code := approve(b, a, "finance:read")
 			form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {a.verifier},
 				"redirect_uri": {a.redirectURI}, "client_id": {a.clientID}}
 			if tt.modify != nil {
@@ -628,24 +609,24 @@ func TestOAuthPKCEAndRedirectAtTheTokenEndpoint(t *testing.T) {
 			} else {
 				form.Set("code_verifier", a.challenge)
 			}
-			env.postForm(t, oauth.TokenPath, form).wantOAuthError(t, tt.status, tt.want)
+			wantOAuthError(t, env.postForm(t, oauth.TokenPath, form), tt.status, tt.want)
 		})
 	}
 
 	t.Run("a failed attempt spends the code", func(t *testing.T) {
 		a := newAuthRequest(clientID)
-		code := b.approve(a, "finance:read")
+		code := approve(b, a, "finance:read")
 		form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {a.challenge},
 			"redirect_uri": {a.redirectURI}, "client_id": {a.clientID}}
-		env.postForm(t, oauth.TokenPath, form).wantOAuthError(t, 400, "invalid_grant")
-		env.redeem(t, a, code).wantOAuthError(t, 400, "invalid_grant")
+		wantOAuthError(t, env.postForm(t, oauth.TokenPath, form), 400, "invalid_grant")
+		wantOAuthError(t, env.redeem(t, a, code), 400, "invalid_grant")
 	})
 
 	t.Run("a code of another client", func(t *testing.T) {
 		a := newAuthRequest(clientID)
-		code := b.approve(a, "finance:read")
+		code := approve(b, a, "finance:read")
 		a.clientID = env.register(t, "Other", testRedirect)
-		env.redeem(t, a, code).wantOAuthError(t, 400, "invalid_grant")
+		wantOAuthError(t, env.redeem(t, a, code), 400, "invalid_grant")
 	})
 
 	t.Run("redirect URI omitted in both requests", func(t *testing.T) {
@@ -653,18 +634,18 @@ func TestOAuthPKCEAndRedirectAtTheTokenEndpoint(t *testing.T) {
 		a := newAuthRequest(single)
 		q := a.query()
 		q.Del("redirect_uri")
-		page := b.get(oauth.AuthorizePath + "?" + q.Encode())
-		q.Set("csrf", csrf(t, page))
+		page := b.Get(oauth.AuthorizePath + "?" + q.Encode())
+		q.Set("csrf", testkit.CSRF(t, page))
 		q.Set("decision", "approve")
-		x := b.post(oauth.AuthorizePath, q)
-		loc := x.location(t)
+		x := b.Post(oauth.AuthorizePath, q)
+		loc := x.Location(t)
 		if loc.Host != "single.example" {
 			t.Fatalf("redirected to %s", loc)
 		}
 		form := url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")},
 			"code_verifier": {a.verifier}, "client_id": {single}}
-		if x := env.postForm(t, oauth.TokenPath, form); x.status != http.StatusOK {
-			t.Errorf("status %d: %s", x.status, x.body)
+		if x := env.postForm(t, oauth.TokenPath, form); x.Status != http.StatusOK {
+			t.Errorf("status %d: %s", x.Status, x.Body)
 		}
 	})
 }
@@ -674,22 +655,22 @@ func TestOAuthCodeExpiresAfter60Seconds(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	clientID := env.register(t, "App", testRedirect)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 
 	a := newAuthRequest(clientID)
-	code := b.approve(a, "finance:read")
+	code := approve(b, a, "finance:read")
 	env.clock.Advance(59 * time.Second)
-	if x := env.redeem(t, a, code); x.status != http.StatusOK {
-		t.Errorf("after 59 s: status %d: %s", x.status, x.body)
+	if x := env.redeem(t, a, code); x.Status != http.StatusOK {
+		t.Errorf("after 59 s: status %d: %s", x.Status, x.Body)
 	}
 
 	a = newAuthRequest(clientID)
-	code = b.approve(a, "finance:read")
+	code = approve(b, a, "finance:read")
 	env.clock.Advance(60 * time.Second)
 	x := env.redeem(t, a, code)
-	x.wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	wantOAuthError(t, x, http.StatusBadRequest, "invalid_grant")
 	var e oauthErr
-	x.json(t, &e)
+	x.JSON(t, &e)
 	if !strings.Contains(e.Description, "expired") {
 		t.Errorf("description %q does not say the code expired", e.Description)
 	}
@@ -700,18 +681,18 @@ func TestOAuthCodeReuseRevokesTheGrant(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	a := newAuthRequest(env.register(t, "App", testRedirect))
 	b := env.browser(t)
-	b.signIn(u)
-	code := b.approve(a, "finance:read")
+	b.SignIn(u)
+	code := approve(b, a, "finance:read")
 	var tok oauth.TokenResponse
-	env.redeem(t, a, code).json(t, &tok)
+	env.redeem(t, a, code).JSON(t, &tok)
 	if env.health(t, tok.AccessToken) != http.StatusOK {
 		t.Fatal("first redemption's token refused")
 	}
-	env.redeem(t, a, code).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	wantOAuthError(t, env.redeem(t, a, code), http.StatusBadRequest, "invalid_grant")
 	if got := env.health(t, tok.AccessToken); got != http.StatusUnauthorized {
 		t.Errorf("after the code was reused, its access token gets %d, want 401", got)
 	}
-	env.refresh(t, a.clientID, tok.RefreshToken).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+	wantOAuthError(t, env.refresh(t, a.clientID, tok.RefreshToken), http.StatusBadRequest, "invalid_grant")
 }
 
 func TestOAuthAccessTokenExpiresAfterAnHour(t *testing.T) {
@@ -724,8 +705,8 @@ func TestOAuthAccessTokenExpiresAfterAnHour(t *testing.T) {
 	env.clock.Advance(time.Minute)
 	apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer(tok.AccessToken),
 		wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantInMsg: []string{"expired"}}.run(t, env.testEnv)
-	if x := env.refresh(t, a.clientID, tok.RefreshToken); x.status != http.StatusOK {
-		t.Errorf("refresh after the access token expired: %d %s", x.status, x.body)
+	if x := env.refresh(t, a.clientID, tok.RefreshToken); x.Status != http.StatusOK {
+		t.Errorf("refresh after the access token expired: %d %s", x.Status, x.Body)
 	}
 }
 
@@ -734,17 +715,17 @@ func TestOAuthProUsersOnly(t *testing.T) {
 	free := env.createUser(finance.PlanFree)
 	a := newAuthRequest(env.register(t, "App", testRedirect))
 	b := env.browser(t)
-	b.signIn(free)
-	page := b.consent(a)
-	if !page.contains("Connecting apps is a Pro plan feature") || !page.contains(`value="approve" class="button" disabled`) {
-		t.Errorf("a free user's consent page does not refuse:\n%s", page.body)
+	b.SignIn(free)
+	page := consent(b, a)
+	if !page.Contains("Connecting apps is a Pro plan feature") || !page.Contains(`value="approve" class="button" disabled`) {
+		t.Errorf("a free user's consent page does not refuse:\n%s", page.Body)
 	}
-	x := b.decide(a, page, "approve", "finance:read")
-	if x.status != http.StatusPaymentRequired || x.header.Get("Location") != "" {
-		t.Errorf("free user approving: status %d, Location %q; want 402 and no code", x.status, x.header.Get("Location"))
+	x := decide(b, a, page, "approve", "finance:read")
+	if x.Status != http.StatusPaymentRequired || x.Header.Get("Location") != "" {
+		t.Errorf("free user approving: status %d, Location %q; want 402 and no code", x.Status, x.Header.Get("Location"))
 	}
 	// Denying still tells the client.
-	if x := b.decide(a, page, "deny"); x.location(t).Query().Get("error") != "access_denied" {
+	if x := decide(b, a, page, "deny"); x.Location(t).Query().Get("error") != "access_denied" {
 		t.Error("a free user cannot deny")
 	}
 
@@ -777,12 +758,12 @@ func TestOAuthClientIDAloneGrantsNothing(t *testing.T) {
 		{"grant_type": {"refresh_token"}, "client_id": {clientID}, "refresh_token": {"frt_guess"}},
 		{"grant_type": {"refresh_token"}, "client_id": {clientID}, "refresh_token": {"fat_guess"}},
 	} {
-		env.postForm(t, oauth.TokenPath, form).wantOAuthError(t, http.StatusBadRequest, "invalid_grant")
+		wantOAuthError(t, env.postForm(t, oauth.TokenPath, form), http.StatusBadRequest, "invalid_grant")
 	}
-	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"client_credentials"}, "client_id": {clientID}}).
-		wantOAuthError(t, http.StatusBadRequest, "unsupported_grant_type")
-	env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"password"}, "client_id": {clientID}, "username": {"a"}, "password": {"b"}}).
-		wantOAuthError(t, http.StatusBadRequest, "unsupported_grant_type")
+	wantOAuthError(t, env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"client_credentials"}, "client_id": {clientID}}),
+		http.StatusBadRequest, "unsupported_grant_type")
+	wantOAuthError(t, env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"password"}, "client_id": {clientID}, "username": {"a"}, "password": {"b"}}),
+		http.StatusBadRequest, "unsupported_grant_type")
 	apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer("fat_" + strings.Repeat("a", 52)),
 		wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized}.run(t, env.testEnv)
 	apiScenario{method: http.MethodGet, url: "/api/v1/health", headers: bearer(clientID),
@@ -795,7 +776,7 @@ func TestOAuthTokenEndpointRequests(t *testing.T) {
 	codeOnly := func() string {
 		body := `{"redirect_uris":["` + testRedirect + `"],"grant_types":["authorization_code"]}`
 		var reg oauth.RegisterResponse
-		env.call(t, http.MethodPost, oauth.RegisterPath, "application/json", body, nil).json(t, &reg)
+		env.call(t, http.MethodPost, oauth.RegisterPath, "application/json", body, nil).JSON(t, &reg)
 		return reg.ClientID
 	}()
 	tests := []struct {
@@ -829,8 +810,8 @@ func TestOAuthTokenEndpointRequests(t *testing.T) {
 				ct = "application/x-www-form-urlencoded"
 			}
 			x := env.call(t, http.MethodPost, oauth.TokenPath, ct, tt.body, tt.header)
-			x.wantOAuthError(t, tt.status, tt.want)
-			if tt.header != nil && x.header.Get("WWW-Authenticate") == "" {
+			wantOAuthError(t, x, tt.status, tt.want)
+			if tt.header != nil && x.Header.Get("WWW-Authenticate") == "" {
 				t.Error("a 401 to a client that sent Authorization has no challenge")
 			}
 		})
@@ -844,32 +825,32 @@ func TestOAuthRevocation(t *testing.T) {
 	t.Run("an access token", func(t *testing.T) {
 		a, tok := env.connect(t, u, "finance:read")
 		x := env.postForm(t, oauth.RevokePath, url.Values{"token": {tok.AccessToken}, "client_id": {a.clientID}})
-		if x.status != http.StatusOK {
-			t.Fatalf("status %d: %s", x.status, x.body)
+		if x.Status != http.StatusOK {
+			t.Fatalf("status %d: %s", x.Status, x.Body)
 		}
 		if env.health(t, tok.AccessToken) != http.StatusUnauthorized {
 			t.Error("revoked access token still works")
 		}
-		if x := env.refresh(t, a.clientID, tok.RefreshToken); x.status != http.StatusOK {
-			t.Errorf("revoking an access token also stopped the refresh token: %s", x.body)
+		if x := env.refresh(t, a.clientID, tok.RefreshToken); x.Status != http.StatusOK {
+			t.Errorf("revoking an access token also stopped the refresh token: %s", x.Body)
 		}
 	})
 	t.Run("a refresh token revokes the grant", func(t *testing.T) {
 		a, tok := env.connect(t, u, "finance:read")
 		x := env.postForm(t, oauth.RevokePath, url.Values{"token": {tok.RefreshToken}, "token_type_hint": {"refresh_token"}})
-		if x.status != http.StatusOK {
-			t.Fatalf("status %d", x.status)
+		if x.Status != http.StatusOK {
+			t.Fatalf("status %d", x.Status)
 		}
 		if env.health(t, tok.AccessToken) != http.StatusUnauthorized {
 			t.Error("access token of a revoked grant still works")
 		}
-		env.refresh(t, a.clientID, tok.RefreshToken).wantOAuthError(t, 400, "invalid_grant")
+		wantOAuthError(t, env.refresh(t, a.clientID, tok.RefreshToken), 400, "invalid_grant")
 	})
 	t.Run("another client's token is left alone", func(t *testing.T) {
 		_, tok := env.connect(t, u, "finance:read")
 		other := env.register(t, "Other", testRedirect)
-		if x := env.postForm(t, oauth.RevokePath, url.Values{"token": {tok.AccessToken}, "client_id": {other}}); x.status != http.StatusOK {
-			t.Errorf("status %d", x.status)
+		if x := env.postForm(t, oauth.RevokePath, url.Values{"token": {tok.AccessToken}, "client_id": {other}}); x.Status != http.StatusOK {
+			t.Errorf("status %d", x.Status)
 		}
 		if env.health(t, tok.AccessToken) != http.StatusOK {
 			t.Error("another client revoked the token")
@@ -880,13 +861,13 @@ func TestOAuthRevocation(t *testing.T) {
 		"garbage":       {"token": {"x"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if x := env.postForm(t, oauth.RevokePath, form); x.status != http.StatusOK || len(x.body) != 0 {
-				t.Errorf("status %d, body %q; want 200 and nothing", x.status, x.body)
+			if x := env.postForm(t, oauth.RevokePath, form); x.Status != http.StatusOK || len(x.Body) != 0 {
+				t.Errorf("status %d, body %q; want 200 and nothing", x.Status, x.Body)
 			}
 		})
 	}
 	t.Run("no token", func(t *testing.T) {
-		env.postForm(t, oauth.RevokePath, url.Values{"client_id": {"x"}}).wantOAuthError(t, 400, "invalid_request")
+		wantOAuthError(t, env.postForm(t, oauth.RevokePath, url.Values{"client_id": {"x"}}), 400, "invalid_request")
 	})
 }
 
@@ -929,8 +910,8 @@ func TestOAuthPrune(t *testing.T) {
 	if env.health(t, tok.AccessToken) != http.StatusUnauthorized {
 		t.Error("expired access token works")
 	}
-	if x := env.refresh(t, a.clientID, tok.RefreshToken); x.status != http.StatusOK {
-		t.Errorf("refresh after prune: %s", x.body)
+	if x := env.refresh(t, a.clientID, tok.RefreshToken); x.Status != http.StatusOK {
+		t.Errorf("refresh after prune: %s", x.Body)
 	}
 	if _, err := env.db.OAuthClient(ctx, unused); err != nil {
 		t.Errorf("a new client was pruned: %v", err)
@@ -953,16 +934,16 @@ func TestOAuthConcurrentRefreshRevokes(t *testing.T) {
 	env := newOAuthEnv(t)
 	u := env.createUser(finance.PlanPro)
 	a, tok := env.connect(t, u, "finance:read")
-	results := make(chan exchange, 4)
+	results := make(chan testkit.Exchange, 4)
 	for range 4 {
 		go func() { results <- env.refresh(t, a.clientID, tok.RefreshToken) }()
 	}
 	ok := 0
 	var fresh oauth.TokenResponse
 	for range 4 {
-		if x := <-results; x.status == http.StatusOK {
+		if x := <-results; x.Status == http.StatusOK {
 			ok++
-			x.json(t, &fresh)
+			x.JSON(t, &fresh)
 		}
 	}
 	if ok > 1 {
@@ -986,10 +967,10 @@ func TestOAuthErrorsDoNotRepeatInput(t *testing.T) {
 
 	reg := env.call(t, http.MethodPost, oauth.RegisterPath, "application/json",
 		`{"redirect_uris":["https://app.example/`+planted+` now"],"grant_types":["authorization_code","<b>`+planted+`</b>"]}`, nil)
-	reg.wantOAuthError(t, http.StatusBadRequest, "invalid_redirect_uri")
+	wantOAuthError(t, reg, http.StatusBadRequest, "invalid_redirect_uri")
 	reg2 := env.call(t, http.MethodPost, oauth.RegisterPath, "application/json",
 		`{"redirect_uris":["https://app.example/cb"],"scope":"finance:read <i>`+planted+`</i>"}`, nil)
-	reg2.wantOAuthError(t, http.StatusBadRequest, "invalid_client_metadata")
+	wantOAuthError(t, reg2, http.StatusBadRequest, "invalid_client_metadata")
 
 	a := newAuthRequest(clientID)
 	unregistered := a.query()
@@ -999,29 +980,29 @@ func TestOAuthErrorsDoNotRepeatInput(t *testing.T) {
 	badResource := a.query()
 	badResource.Set("resource", "https://evil.example/"+planted)
 	b := env.browser(t)
-	pages := []exchange{
-		b.get(oauth.AuthorizePath + "?" + unregistered.Encode()),
-		b.get(oauth.AuthorizePath + "?" + badMethod.Encode()),
-		b.get(oauth.AuthorizePath + "?" + badResource.Encode()),
+	pages := []testkit.Exchange{
+		b.Get(oauth.AuthorizePath + "?" + unregistered.Encode()),
+		b.Get(oauth.AuthorizePath + "?" + badMethod.Encode()),
+		b.Get(oauth.AuthorizePath + "?" + badResource.Encode()),
 	}
 	token := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"<b>" + planted}, "client_id": {clientID}})
-	token.wantOAuthError(t, http.StatusBadRequest, "unsupported_grant_type")
+	wantOAuthError(t, token, http.StatusBadRequest, "unsupported_grant_type")
 	token2 := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "client_id": {clientID},
 		"refresh_token": {"frt_x"}, "resource": {"https://evil.example/" + planted}})
-	token2.wantOAuthError(t, http.StatusBadRequest, "invalid_target")
+	wantOAuthError(t, token2, http.StatusBadRequest, "invalid_target")
 
 	for i, x := range append(pages, reg, reg2, token, token2) {
-		if x.status != http.StatusBadRequest {
-			t.Errorf("answer %d: status %d, want 400: %s", i, x.status, x.body)
+		if x.Status != http.StatusBadRequest {
+			t.Errorf("answer %d: status %d, want 400: %s", i, x.Status, x.Body)
 		}
-		if x.contains(planted) {
-			t.Errorf("answer %d repeats the request's text: %s", i, x.body)
+		if x.Contains(planted) {
+			t.Errorf("answer %d repeats the request's text: %s", i, x.Body)
 		}
 	}
 	// A plain token is still named, which helps the app's developer.
 	plain := env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"password"}, "client_id": {clientID}})
-	if !plain.contains("grant_type password is not supported") {
-		t.Errorf("a plain grant type is not named: %s", plain.body)
+	if !plain.Contains("grant_type password is not supported") {
+		t.Errorf("a plain grant type is not named: %s", plain.Body)
 	}
 }
 
@@ -1031,43 +1012,43 @@ func TestOAuthHarmlessScopesAreIgnored(t *testing.T) {
 	env := newOAuthEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 	clientID := env.register(t, "App", testRedirect)
 
 	a := newAuthRequest(clientID)
 	a.scope = "openid finance:read offline_access"
-	page := b.consent(a)
-	if !page.contains(`value="finance:read" checked`) || page.contains(`value="expenses:write"`) || page.contains(`value="offline_access"`) {
-		t.Errorf("openid and offline_access beside finance:read: the page should offer finance:read alone:\n%s", page.body)
+	page := consent(b, a)
+	if !page.Contains(`value="finance:read" checked`) || page.Contains(`value="expenses:write"`) || page.Contains(`value="offline_access"`) {
+		t.Errorf("openid and offline_access beside finance:read: the page should offer finance:read alone:\n%s", page.Body)
 	}
 
 	a = newAuthRequest(clientID)
 	a.scope = "offline_access openid"
-	page = b.consent(a)
-	if !page.contains(`value="finance:read" checked`) || !page.contains(`value="settings:write"`) || page.contains(`value="expenses:write" checked`) {
-		t.Errorf("only ignored scopes is like no scope: every scope offered, finance:read ticked:\n%s", page.body)
+	page = consent(b, a)
+	if !page.Contains(`value="finance:read" checked`) || !page.Contains(`value="settings:write"`) || page.Contains(`value="expenses:write" checked`) {
+		t.Errorf("only ignored scopes is like no scope: every scope offered, finance:read ticked:\n%s", page.Body)
 	}
 
 	x := env.call(t, http.MethodPost, oauth.RegisterPath, "application/json",
 		`{"client_name":"OIDC app","redirect_uris":["`+testRedirect+`"],"scope":"openid offline_access finance:read"}`, nil)
-	if x.status != http.StatusCreated {
-		t.Errorf("register with openid and offline_access: status %d: %s", x.status, x.body)
+	if x.Status != http.StatusCreated {
+		t.Errorf("register with openid and offline_access: status %d: %s", x.Status, x.Body)
 	}
 
 	a, tok := env.connect(t, u, "finance:read")
 	x = env.postForm(t, oauth.TokenPath, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken},
 		"client_id": {a.clientID}, "scope": {"offline_access"}})
 	var refreshed oauth.TokenResponse
-	x.json(t, &refreshed)
-	if x.status != http.StatusOK || refreshed.Scope != "finance:read mcp:connect" {
-		t.Errorf("refresh asking offline_access: status %d, scope %q; want the grant's scopes: %s", x.status, refreshed.Scope, x.body)
+	x.JSON(t, &refreshed)
+	if x.Status != http.StatusOK || refreshed.Scope != "finance:read mcp:connect" {
+		t.Errorf("refresh asking offline_access: status %d, scope %q; want the grant's scopes: %s", x.Status, refreshed.Scope, x.Body)
 	}
 
 	a = newAuthRequest(clientID)
 	a.scope = "finance:read profile"
-	x = b.get(oauth.AuthorizePath + "?" + a.query().Encode())
-	if x.status != http.StatusBadRequest || !x.contains("invalid_scope") {
-		t.Errorf("an unknown scope: status %d, want 400 invalid_scope", x.status)
+	x = b.Get(oauth.AuthorizePath + "?" + a.query().Encode())
+	if x.Status != http.StatusBadRequest || !x.Contains("invalid_scope") {
+		t.Errorf("an unknown scope: status %d, want 400 invalid_scope", x.Status)
 	}
 }
 
@@ -1083,30 +1064,30 @@ func TestOAuthEndpointsAtTheOrigin(t *testing.T) {
 	var reg struct {
 		ClientID string `json:"client_id"`
 	}
-	x.json(t, &reg)
-	if x.status != http.StatusCreated || reg.ClientID == "" {
-		t.Fatalf("POST /register: status %d: %s", x.status, x.body)
+	x.JSON(t, &reg)
+	if x.Status != http.StatusCreated || reg.ClientID == "" {
+		t.Fatalf("POST /register: status %d: %s", x.Status, x.Body)
 	}
 
 	a := newAuthRequest(reg.ClientID)
 	b := env.browser(t)
-	if x := b.get(oauth.FallbackAuthorizePath + "?" + a.query().Encode()); x.status != http.StatusSeeOther ||
-		!strings.HasPrefix(x.header.Get("Location"), LoginPath+"?next="+url.QueryEscape(oauth.FallbackAuthorizePath+"?")) {
-		t.Errorf("GET /authorize signed out: status %d, Location %q; want the sign-in page, then back", x.status, x.header.Get("Location"))
+	if x := b.Get(oauth.FallbackAuthorizePath + "?" + a.query().Encode()); x.Status != http.StatusSeeOther ||
+		!strings.HasPrefix(x.Header.Get("Location"), web.LoginPath+"?next="+url.QueryEscape(oauth.FallbackAuthorizePath+"?")) {
+		t.Errorf("GET /authorize signed out: status %d, Location %q; want the sign-in page, then back", x.Status, x.Header.Get("Location"))
 	}
-	b.signIn(u)
-	page := b.get(oauth.FallbackAuthorizePath + "?" + a.query().Encode())
-	if page.status != http.StatusOK || !page.contains("Old SDK") {
-		t.Fatalf("GET /authorize: status %d: %s", page.status, page.body)
+	b.SignIn(u)
+	page := b.Get(oauth.FallbackAuthorizePath + "?" + a.query().Encode())
+	if page.Status != http.StatusOK || !page.Contains("Old SDK") {
+		t.Fatalf("GET /authorize: status %d: %s", page.Status, page.Body)
 	}
 	form := a.query()
-	form.Set("csrf", csrf(t, page))
+	form.Set("csrf", testkit.CSRF(t, page))
 	form.Set("decision", "approve")
 	form["scope_grant"] = []string{"finance:read"}
-	x = b.post(oauth.FallbackAuthorizePath, form)
-	code := x.location(t).Query().Get("code")
-	if x.status != http.StatusSeeOther || code == "" {
-		t.Fatalf("POST /authorize: status %d: %s", x.status, x.body)
+	x = b.Post(oauth.FallbackAuthorizePath, form)
+	code := x.Location(t).Query().Get("code")
+	if x.Status != http.StatusSeeOther || code == "" {
+		t.Fatalf("POST /authorize: status %d: %s", x.Status, x.Body)
 	}
 
 	x = env.postForm(t, oauth.FallbackTokenPath, url.Values{
@@ -1114,16 +1095,16 @@ func TestOAuthEndpointsAtTheOrigin(t *testing.T) {
 		"redirect_uri": {a.redirectURI}, "client_id": {a.clientID},
 	})
 	var tok oauth.TokenResponse
-	x.json(t, &tok)
-	if x.status != http.StatusOK || tok.RefreshToken == "" {
-		t.Fatalf("POST /token (code): status %d: %s", x.status, x.body)
+	x.JSON(t, &tok)
+	if x.Status != http.StatusOK || tok.RefreshToken == "" {
+		t.Fatalf("POST /token (code): status %d: %s", x.Status, x.Body)
 	}
 	x = env.postForm(t, oauth.FallbackTokenPath, url.Values{
 		"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken}, "client_id": {a.clientID},
 	})
 	var refreshed oauth.TokenResponse
-	x.json(t, &refreshed)
-	if x.status != http.StatusOK || env.health(t, refreshed.AccessToken) != http.StatusOK {
-		t.Errorf("POST /token (refresh): status %d: %s", x.status, x.body)
+	x.JSON(t, &refreshed)
+	if x.Status != http.StatusOK || env.health(t, refreshed.AccessToken) != http.StatusOK {
+		t.Errorf("POST /token (refresh): status %d: %s", x.Status, x.Body)
 	}
 }

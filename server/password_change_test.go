@@ -12,9 +12,9 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
+	"github.com/finance-app/finance/web"
 )
-
-const newPassword = "a brand new password"
 
 // staleToken is the 401 of an access token from before a password change.
 func staleToken(name, token string) apiScenario {
@@ -22,23 +22,23 @@ func staleToken(name, token string) apiScenario {
 }
 
 // signedIn reports whether the browser's session still opens the API keys page.
-func signedIn(t *testing.T, b *browser) bool {
+func signedIn(t *testing.T, b *testkit.Browser) bool {
 	t.Helper()
-	x := b.get(APIKeysPath)
+	x := b.Get(web.APIKeysPath)
 	switch {
-	case x.status == http.StatusOK:
+	case x.Status == http.StatusOK:
 		return true
-	case x.status == http.StatusSeeOther && x.header.Get("Location") == LoginPath+"?next="+url.QueryEscape(APIKeysPath):
+	case x.Status == http.StatusSeeOther && x.Header.Get("Location") == web.LoginPath+"?next="+url.QueryEscape(web.APIKeysPath):
 		return false
 	}
-	t.Fatalf("GET %s: %d to %q", APIKeysPath, x.status, x.header.Get("Location"))
+	t.Fatalf("GET %s: %d to %q", web.APIKeysPath, x.Status, x.Header.Get("Location"))
 	return false
 }
 
 // sessionStored reports whether the database still holds the session of the browser's cookie.
-func (e *testEnv) sessionStored(t *testing.T, b *browser) bool {
+func (e *testEnv) sessionStored(t *testing.T, b *testkit.Browser) bool {
 	t.Helper()
-	c := b.cookies["finance_session"]
+	c := b.Cookies["finance_session"]
 	if c == nil {
 		t.Fatal("the browser has no session cookie")
 	}
@@ -72,11 +72,11 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 	_, connected := env.connect(t, u, string(auth.ScopeRead))
 	token := env.login(u)
 	b := env.browser(t)
-	b.signIn(u)
-	keysPage := b.get(APIKeysPath)
+	b.SignIn(u)
+	keysPage := b.Get(web.APIKeysPath)
 	otherToken := env.login(other)
 	ob := env.browser(t)
-	ob.signIn(other)
+	ob.SignIn(other)
 
 	ok := func(name, token string) apiScenario {
 		return apiScenario{name: name, method: http.MethodGet, url: "/api/v1/health", headers: bearer(token),
@@ -87,7 +87,7 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 		t.Fatal("before the change: the browser is signed out or the epoch is not 0")
 	}
 
-	if err := env.auth.SetPassword(ctx, u.Email, newPassword); err != nil {
+	if err := env.auth.SetPassword(ctx, u.Email, testkit.NewPassword); err != nil {
 		t.Fatal(err)
 	}
 
@@ -101,9 +101,9 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 		t.Error("the browser is still signed in")
 	}
 	// The old session cannot mint a key any more.
-	x := b.post(APIKeysPath, url.Values{"csrf": {csrf(t, keysPage)}, "name": {"after the change"}, "scopes": {"all"}, "expires_in": {"never"}})
-	if x.status != http.StatusSeeOther || x.location(t).Path != LoginPath {
-		t.Errorf("creating a key with the old session: %d to %q, want a redirect to sign in", x.status, x.header.Get("Location"))
+	x := b.Post(web.APIKeysPath, url.Values{"csrf": {testkit.CSRF(t, keysPage)}, "name": {"after the change"}, "scopes": {"all"}, "expires_in": {"never"}})
+	if x.Status != http.StatusSeeOther || x.Location(t).Path != web.LoginPath {
+		t.Errorf("creating a key with the old session: %d to %q, want a redirect to sign in", x.Status, x.Header.Get("Location"))
 	}
 	if keys, err := env.auth.ListKeys(ctx, u.ID); err != nil || len(keys) != 1 {
 		t.Errorf("keys after the refused create: %d, %v; want the 1 from before", len(keys), err)
@@ -116,7 +116,7 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 		ok("another user's JWT", otherToken),
 		{
 			name: "the old password", method: http.MethodPost, url: "/api/v1/auth/login",
-			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testPassword),
+			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.Password),
 			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized, wantMessage: "Invalid email or password",
 		},
 	})
@@ -126,7 +126,7 @@ func TestPasswordChangeEndsSignIns(t *testing.T) {
 
 	res := apiScenario{
 		method: http.MethodPost, url: "/api/v1/auth/login",
-		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, newPassword),
+		body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.NewPassword),
 		wantStatus: http.StatusOK, wantMessage: "Signed in",
 	}.run(t, env.testEnv)
 	var fresh LoginResponse
@@ -145,10 +145,10 @@ func TestPasswordChangeCanKeepTheCallersSession(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	token := env.login(u)
 	caller, elsewhere := env.browser(t), env.browser(t)
-	caller.signIn(u)
-	elsewhere.signIn(u)
+	caller.SignIn(u)
+	elsewhere.SignIn(u)
 
-	who, err := env.auth.ChangePassword(ctx, u.ID, newPassword, caller.cookies["finance_session"].Value)
+	who, err := env.auth.ChangePassword(ctx, u.ID, testkit.NewPassword, caller.Cookies["finance_session"].Value)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,11 +178,11 @@ func TestSignInRacingAPasswordChange(t *testing.T) {
 	env := newTestEnv(t)
 	ctx := context.Background()
 	u := env.createUser(finance.PlanPro)
-	checked, err := env.auth.Login(ctx, u.Email, testPassword)
+	checked, err := env.auth.Login(ctx, u.Email, testkit.Password)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := env.auth.SetPassword(ctx, u.Email, newPassword); err != nil {
+	if err := env.auth.SetPassword(ctx, u.Email, testkit.NewPassword); err != nil {
 		t.Fatal(err)
 	}
 
@@ -227,13 +227,13 @@ func TestPasswordChangeGuessesAreLimited(t *testing.T) {
 	u, other := env.createUser(finance.PlanPro), env.createUser(finance.PlanPro)
 	token, otherToken := env.tokenFor(t, u), env.tokenFor(t, other)
 	b := env.browser(t) // from 192.0.2.1, as the API calls below unless they say otherwise
-	b.signIn(u)
-	page := b.get(PasswordPath)
+	b.SignIn(u)
+	page := b.Get(web.PasswordPath)
 	const elsewhere, third = "198.51.100.7:4000", "198.51.100.8:4000"
 
 	change := func(name, token, current, remoteAddr string) apiScenario {
 		return apiScenario{name: name, method: http.MethodPut, url: passwordURL, headers: bearer(token), remoteAddr: remoteAddr,
-			body: fmt.Sprintf(`{"current_password":%q,"new_password":%q}`, current, newPassword)}
+			body: fmt.Sprintf(`{"current_password":%q,"new_password":%q}`, current, testkit.NewPassword)}
 	}
 	wrong := func(name, token, remoteAddr string) apiScenario {
 		sc := change(name, token, "not my password", remoteAddr)
@@ -252,13 +252,13 @@ func TestPasswordChangeGuessesAreLimited(t *testing.T) {
 		}
 		return sc
 	}
-	pagePost := func(current string) exchange {
-		return b.post(PasswordPath, url.Values{"csrf": {csrf(t, page)}, "current_password": {current},
-			"new_password": {newPassword}, "new_password_confirm": {newPassword}})
+	pagePost := func(current string) testkit.Exchange {
+		return b.Post(web.PasswordPath, url.Values{"csrf": {testkit.CSRF(t, page)}, "current_password": {current},
+			"new_password": {testkit.NewPassword}, "new_password_confirm": {testkit.NewPassword}})
 	}
 	unchanged := func(name string, u finance.User) {
 		t.Helper()
-		if _, err := env.auth.Login(ctx, u.Email, testPassword); err != nil || env.epoch(t, u.ID) != 0 {
+		if _, err := env.auth.Login(ctx, u.Email, testkit.Password); err != nil || env.epoch(t, u.ID) != 0 {
 			t.Errorf("%s: the password of %s changed (%v, epoch %d)", name, u.Email, err, env.epoch(t, u.ID))
 		}
 	}
@@ -269,30 +269,30 @@ func TestPasswordChangeGuessesAreLimited(t *testing.T) {
 	short.wantFields = fieldsOf("new_password", "must be 8 to 128 characters")
 	runScenarios(t, env.testEnv, []apiScenario{short, short, short, short,
 		wrong("first wrong guess, by the API", token, "")})
-	wantPage(t, "second wrong guess, on the page", pagePost("still not it"), http.StatusBadRequest,
+	testkit.WantPage(t, "second wrong guess, on the page", pagePost("still not it"), http.StatusBadRequest,
 		`id="current_password-error">Current password is not your current password<`)
 	wrong("third wrong guess, by the API", token, "").run(t, env.testEnv)
 
-	limited("the right password after three wrong ones", change("", token, testPassword, "")).run(t, env.testEnv)
+	limited("the right password after three wrong ones", change("", token, testkit.Password, "")).run(t, env.testEnv)
 	unchanged("after the refused API change", u)
-	x := pagePost(testPassword)
-	wantPage(t, "the right password on the page", x, http.StatusTooManyRequests,
+	x := pagePost(testkit.Password)
+	testkit.WantPage(t, "the right password on the page", x, http.StatusTooManyRequests,
 		"Too many wrong current passwords for this account or from this network. Try again in ",
 		"The password was not changed.")
-	if s, err := strconv.Atoi(x.header.Get("Retry-After")); err != nil || s < 1 || s > 1200 {
-		t.Errorf("the page's Retry-After %q, want 1 to 1200 seconds", x.header.Get("Retry-After"))
+	if s, err := strconv.Atoi(x.Header.Get("Retry-After")); err != nil || s < 1 || s > 1200 {
+		t.Errorf("the page's Retry-After %q, want 1 to 1200 seconds", x.Header.Get("Retry-After"))
 	}
 	unchanged("after the refused page change", u)
 
 	runScenarios(t, env.testEnv, []apiScenario{
-		limited("the same user from another address", change("", token, testPassword, elsewhere)),
-		limited("another user from the same address", change("", otherToken, testPassword, "")),
+		limited("the same user from another address", change("", token, testkit.Password, elsewhere)),
+		limited("another user from the same address", change("", otherToken, testkit.Password, "")),
 	})
 	unchanged("another user", other)
 
 	// Neither the user nor the address is spent: the guess is checked, and the right password changes it.
 	wrong("another user from a third address", otherToken, third).run(t, env.testEnv)
-	ok := change("another user's right password from a third address", otherToken, testPassword, third)
+	ok := change("another user's right password from a third address", otherToken, testkit.Password, third)
 	ok.wantStatus, ok.wantMessage = http.StatusOK, "Password changed; every other sign-in has ended"
 	ok.run(t, env.testEnv)
 	if env.epoch(t, other.ID) != 1 {

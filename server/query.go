@@ -4,7 +4,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,9 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
+	"github.com/finance-app/finance/web"
 )
 
 // APIPrefix starts every route of the REST API.
@@ -31,11 +33,6 @@ var listParams = []string{"page", "limit", "sortBy", "sortOrder"}
 // then its own filters.
 func list(filters ...string) []string { return append(slices.Clone(listParams), filters...) }
 
-// plainName matches parameter names and member paths (items[2].amount) that
-// an error may repeat back as they are: they cannot carry markup or control
-// characters. Others are named by where they are ("query", "body").
-var plainName = regexp.MustCompile(`^[A-Za-z0-9_.\-\[\]]{1,200}$`)
-
 // checkQuery refuses a query string that the route would not read exactly as
 // sent: a parameter the route does not take (an agent reading an unfiltered
 // list as filtered is worse than an error), a parameter given twice, a value
@@ -48,14 +45,14 @@ func checkQuery(rawQuery string, accepted []string) error {
 	}
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return badRequest("The query string is malformed: encode each name and value (a ';' as %3B, a '%' as %25)", nil)
+		return httperr.BadRequest("The query string is malformed: encode each name and value (a ';' as %3B, a '%' as %25)", nil)
 	}
 	var v finance.Validator
 	for _, name := range slices.Sorted(maps.Keys(q)) {
 		values := q[name]
 		if !slices.Contains(accepted, name) {
 			field := name
-			if !plainName.MatchString(name) {
+			if !queryparam.PlainName.MatchString(name) {
 				field = "query"
 			}
 			v.Add(field, unknownParamProblem(accepted))
@@ -73,51 +70,12 @@ func checkQuery(rawQuery string, accepted []string) error {
 	return v.Err()
 }
 
-// maxPageValueLen bounds a web page's query and form values, in characters.
-// It is far looser than the API's MaxQueryValueLen: a page's "back"
-// parameter carries a list's whole address, and the domain's own limits
-// (2,000 characters of text to parse, 1,000 of notes) must keep answering
-// next to their fields. It only keeps a search (4 bytes a character at most,
-// each escaped) below the 50,000 bytes SQLite's LIKE refuses.
-const maxPageValueLen = 10000
-
-// checkPageValues checks a page's query or posted form: every name and value
-// plain text, every value at most maxPageValueLen characters. Pages ignore
-// parameters they do not take (a person's bookmarks outlive them), so unlike
-// checkQuery nothing is refused for its name alone.
-func checkPageValues(values url.Values, where string) error {
-	var v finance.Validator
-	for _, name := range slices.Sorted(maps.Keys(values)) {
-		field := name
-		if !plainName.MatchString(name) {
-			field = where
-		}
-		for _, value := range values[name] {
-			if problem := pageValueProblem(name, value); problem != "" {
-				v.Add(field, problem) // once per name
-				break
-			}
-		}
-	}
-	return v.Err()
-}
-
-func pageValueProblem(name, value string) string {
-	switch {
-	case !finance.PlainText(name) || !finance.PlainText(value):
-		return finance.ProblemText
-	case utf8.RuneCountInString(value) > maxPageValueLen:
-		return "must be at most " + strconv.Itoa(maxPageValueLen) + " characters"
-	}
-	return ""
-}
-
-// checkedPageQuery runs checkPageValues on a page's query before h.
+// checkedPageQuery runs web.CheckPageValues on a page's query before h.
 func checkedPageQuery(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r bunrouter.Request) error {
 		// A malformed pair is dropped, as r.URL.Query() does for the page.
 		q, _ := url.ParseQuery(r.URL.RawQuery)
-		if err := checkPageValues(q, "query"); err != nil {
+		if err := web.CheckPageValues(q, "query"); err != nil {
 			return err
 		}
 		return h(w, r)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 // frozenClock returns a clock for a limiter that stands still until advanced,
@@ -159,7 +160,7 @@ func TestLoginRateLimitPerIP(t *testing.T) {
 	})
 	env.srv.loginLimiter.now, _ = frozenClock()
 	u := env.createUser(finance.PlanPro)
-	good := `{"email":"` + u.Email + `","password":"` + testPassword + `"}`
+	good := `{"email":"` + u.Email + `","password":"` + testkit.Password + `"}`
 	bad := `{"email":"` + u.Email + `","password":"wrong password"}`
 	login := func(name, body, remote string, headers map[string]string, status int) apiScenario {
 		sc := apiScenario{name: name, method: http.MethodPost, url: "/api/v1/auth/login", body: body,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 const (
@@ -581,7 +582,7 @@ func TestReportParameters(t *testing.T) {
 		bad("a malformed card id", "credit-card-utilization?cardId=visa", fieldsOf("cardId", "must be a UUID")),
 		bad("a malformed month", "budget-vs-actual?month=2025-13", fieldsOf("month", finance.DateProblem(parseErr(t, finance.ParseMonth, "2025-13")))),
 		bad("a parameter no report takes", "spending-trend?sortBy=date",
-			fieldsOf("sortBy", "is not a query parameter of this route; it takes: "+strings.Join(reportQueryParams(), ", "))),
+			fieldsOf("sortBy", "is not a query parameter of this route; it takes: "+strings.Join(queryparam.ReportParams(), ", "))),
 	})
 	// At the limits: exactly five years, exactly 366 days (2024 is a leap year).
 	five := report[finance.CashFlowReport](t, alice, finance.ReportCashFlow, "?dateFrom=2020-03-01&dateTo=2025-02-28")

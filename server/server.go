@@ -20,8 +20,10 @@ import (
 	"github.com/finance-app/finance/assistant"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/telegram"
+	"github.com/finance-app/finance/web"
 )
 
 // Config holds the settings of the HTTP layer.
@@ -150,8 +152,8 @@ type Server struct {
 	// assistant answers the assistant's routes; it reaches the REST
 	// routes through the server (assistantRoutes).
 	assistant *assistant.Assistant
-	// setupCode must accompany the first-run setup form (see SetupURL).
-	setupCode string
+	// web is the web app, whose routes are mounted as pages (mountWeb).
+	web *web.Site
 	// heavySlots holds one token per heavy read running (Route.Heavy).
 	heavySlots chan struct{}
 	// heavyHook, when set by a test, runs in each heavy read once it has its slot.
@@ -240,7 +242,6 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 		authorizeLimiter: newLimiter("authorize", cfg.AuthorizeRateLimit),
 		aiLimiter:        newLimiter("ai", cfg.AIRateLimit),
 		ai:               cfg.AI,
-		setupCode:        auth.NewSecret()[:26],
 		uploads:          uploadBudget{limit: cfg.MaxUploadBytes},
 	}
 	if s.ai == nil {
@@ -261,7 +262,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerHealthRoutes()
 	s.registerLoginRoutes()
 	s.registerDocsRoutes()
-	s.registerPageRoutes()
+	s.mountWeb()
 	s.registerOAuthRoutes()
 	s.registerCategoryRoutes()
 	s.registerAccountRoutes()
@@ -309,17 +310,10 @@ func (s *Server) heavy(method, path string, access auth.Requirement, h handlerFu
 	s.add(Route{Method: method, Path: path, Access: access, Query: query, Heavy: true}, h)
 }
 
-// page registers an HTML or static route (public, outside the API contract).
+// page registers an HTML or static route of the server's own (public,
+// outside the API contract): the API's documentation, the uploaded pictures.
 func (s *Server) page(method, path string, h handlerFunc) {
 	s.add(Route{Method: method, Path: path, Access: auth.Public, Page: true}, h)
-}
-
-// heavyPage registers a page that runs expensive reads (a dashboard, a
-// report, a whole list as CSV) in the heavy-read slots the API's summaries
-// and reports use; with parameters, only a request carrying one of them is
-// heavy (a list's text search).
-func (s *Server) heavyPage(path string, h handlerFunc, with ...string) {
-	s.add(Route{Method: http.MethodGet, Path: path, Access: auth.Public, Page: true, Heavy: len(with) == 0, HeavyWith: with}, h)
 }
 
 func (s *Server) add(rt Route, h handlerFunc) {
@@ -351,7 +345,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		if err := s.serve(rt, h, w, r); err != nil {
 			if rt.Page {
 				// A person is reading: answer with a page, not JSON.
-				s.renderPageError(w, r.Request, err)
+				s.web.RenderError(w, r.Request, err)
 				return nil
 			}
 			if c, ok := s.challenge(r.Request, err); ok {
@@ -371,7 +365,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 
 func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrouter.Request) error {
 	if rt.Upload == 0 && r.ContentLength > s.cfg.MaxBodyBytes {
-		return errTooLarge(s.cfg.MaxBodyBytes)
+		return httperr.TooLarge(s.cfg.MaxBodyBytes)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
 
@@ -519,15 +513,8 @@ func (s *Server) MountMCP(h http.Handler) {
 	s.Mount(http.MethodPost, MCPPath, auth.MCPConnect, h)
 }
 
-var errRateLimited = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-	message: "Too many requests; retry after the number of seconds in the Retry-After header"}
-
-// errTooLarge refuses a body larger than limit, the limit of its route: the
-// server's body limit, and for a route that takes files, their limit besides.
-func errTooLarge(limit int64) error {
-	return &httpError{status: http.StatusRequestEntityTooLarge, code: CodeValidation,
-		message: fmt.Sprintf("Request body is larger than the %d byte limit of this route", limit)}
-}
+var errRateLimited = httperr.New(http.StatusTooManyRequests, CodeRateLimitExceeded,
+	"Too many requests; retry after the number of seconds in the Retry-After header")
 
 // bearerToken reads Authorization: Bearer <token>, or else X-Service-API-Key
 // for MCP clients that cannot set Authorization.
@@ -569,13 +556,13 @@ func (s *Server) notFound(w http.ResponseWriter, r bunrouter.Request) error {
 // routeNotFound answers a path no route has, with status 404 either way: a
 // program (the API, MCP and OAuth under /api/, metadata under
 // /.well-known/) gets the JSON envelope it can read; a person who typed or
-// followed a wrong address gets a page (pageNotFound).
+// followed a wrong address gets the web app's not-found page.
 func (s *Server) routeNotFound(w http.ResponseWriter, r *http.Request) {
 	if forPrograms(r.URL.Path) {
-		writeError(w, r, errRouteNotFound(r))
+		writeError(w, r, httperr.RouteNotFound(r))
 		return
 	}
-	s.pageNotFound(w, r)
+	s.web.NotFound(w, r)
 }
 
 // forPrograms reports whether path lies where programs call, not people.
@@ -597,7 +584,7 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r bunrouter.Request) er
 	}
 	slices.Sort(allow)
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	writeError(w, r.Request, &httpError{status: http.StatusMethodNotAllowed, code: CodeValidation,
-		message: fmt.Sprintf("Method %s is not allowed on this path; allowed: %s", methodName(r.Method), strings.Join(allow, ", "))})
+	writeError(w, r.Request, httperr.New(http.StatusMethodNotAllowed, CodeValidation,
+		fmt.Sprintf("Method %s is not allowed on this path; allowed: %s", httperr.MethodName(r.Method), strings.Join(allow, ", "))))
 	return nil
 }

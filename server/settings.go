@@ -16,6 +16,9 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/queryparam"
+	"github.com/finance-app/finance/web"
 )
 
 // User settings (domain.md §2.1): the account with its profile picture and
@@ -27,28 +30,21 @@ func (s *Server) registerSettingsRoutes() {
 	s.handle(http.MethodGet, base+"/account", read, s.getUserAccount)
 	// No domain scope covers the picture: the first-party JWT or a key with all.
 	s.add(Route{Method: http.MethodPut, Path: base + "/account/profile-picture", Access: auth.FirstPartyOrAll,
-		Upload: MaxPictureBytes}, s.putProfilePicture)
+		Upload: finance.MaxPictureBytes}, s.putProfilePicture)
 	s.handle(http.MethodPut, base+"/account/password", auth.FirstPartyOnly, s.changePassword)
 	s.handle(http.MethodGet, base+"/app", read, s.getAppSettings)
 	s.handle(http.MethodPut, base+"/app", write, s.updateAppSettings)
 	s.handle(http.MethodGet, base+"/budget-thresholds", read, s.listBudgetThresholds, list("month")...)
 	s.handle(http.MethodPut, base+"/budget-thresholds", write, s.replaceBudgetThresholds)
-	s.page(http.MethodGet, ProfilePicturesPath+"/:file", s.profilePictureFile)
+	s.page(http.MethodGet, web.ProfilePicturesPath+"/:file", s.profilePictureFile)
 }
-
-// ProfilePicturesPath is where uploaded profile pictures are served, publicly:
-// each is named by a fresh UUIDv7, which nobody can guess.
-const ProfilePicturesPath = "/media/profile-pictures"
-
-// MaxPictureBytes is the largest profile picture upload: 2 MiB.
-const MaxPictureBytes = 2 << 20
 
 // pictureDir is the folder of the uploads, inside the media directory.
 func (s *Server) pictureDir() string { return filepath.Join(s.cfg.MediaDir, "profile-pictures") }
 
 // account is the account as the API shows it: uploads at their public address.
 func (s *Server) account(a finance.UserAccount) finance.UserAccount {
-	a.ResolvePicture(s.cfg.BaseURL + ProfilePicturesPath)
+	a.ResolvePicture(s.cfg.BaseURL + web.ProfilePicturesPath)
 	return a
 }
 
@@ -62,7 +58,7 @@ func (s *Server) getUserAccount(w http.ResponseWriter, r bunrouter.Request) erro
 }
 
 // putProfilePicture takes a multipart file (stored under the media
-// directory and served at ProfilePicturesPath) or a JSON {url} (null removes
+// directory and served at web.ProfilePicturesPath) or a JSON {url} (null removes
 // the picture). The previous upload is deleted once the change has
 // committed; a failed change deletes the new file instead, so the folder
 // holds only the pictures that users have.
@@ -123,7 +119,7 @@ type pictureUpload struct {
 var pictureTypes = map[string]string{"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
 
 // readPictureForm reads a multipart body part by part: the file is read up
-// to one byte past MaxPictureBytes, so a larger one is refused on its field
+// to one byte past finance.MaxPictureBytes, so a larger one is refused on its field
 // after 2 MiB, whatever the body's length. A url field may stand in for the
 // file, as in the JSON body.
 //
@@ -132,11 +128,11 @@ var pictureTypes = map[string]string{"image/png": "png", "image/jpeg": "jpg", "i
 // so a forged upload is refused before its file is read.
 func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUpload, finance.ProfilePicture, error) {
 	if formSecret != "" && r.Header.Get("Sec-Fetch-Site") == "cross-site" {
-		return nil, finance.ProfilePicture{}, errFormExpired
+		return nil, finance.ProfilePicture{}, web.ErrFormExpired
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, finance.ProfilePicture{}, badRequest("Request body is not a valid multipart form", nil)
+		return nil, finance.ProfilePicture{}, httperr.BadRequest("Request body is not a valid multipart form", nil)
 	}
 	formChecked := formSecret == ""
 	var file []byte
@@ -157,7 +153,7 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 				return nil, finance.ProfilePicture{}, s.formReadError(err)
 			}
 			if name != "csrf" || !auth.CSRFValid(formSecret, string(token)) {
-				return nil, finance.ProfilePicture{}, errFormExpired
+				return nil, finance.ProfilePicture{}, web.ErrFormExpired
 			}
 			formChecked = true
 			continue
@@ -168,13 +164,13 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 		seen[name] = true
 		switch name {
 		case "file":
-			file, err = io.ReadAll(io.LimitReader(part, MaxPictureBytes+1))
+			file, err = io.ReadAll(io.LimitReader(part, finance.MaxPictureBytes+1))
 			if err != nil {
 				return nil, finance.ProfilePicture{}, s.formReadError(err)
 			}
-			if len(file) > MaxPictureBytes {
+			if len(file) > finance.MaxPictureBytes {
 				return nil, finance.ProfilePicture{}, finance.Invalid("file",
-					"must be at most 2 MiB ("+strconv.Itoa(MaxPictureBytes)+" bytes)")
+					"must be at most 2 MiB ("+strconv.Itoa(finance.MaxPictureBytes)+" bytes)")
 			}
 		case "url":
 			b, err := io.ReadAll(io.LimitReader(part, finance.MaxPictureURLLen*4+1))
@@ -191,7 +187,7 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 	}
 	switch {
 	case !formChecked:
-		return nil, finance.ProfilePicture{}, errFormExpired
+		return nil, finance.ProfilePicture{}, web.ErrFormExpired
 	case seen["file"] && urlField != nil:
 		return nil, finance.ProfilePicture{}, finance.Invalid("url", "must not be sent with a file; send one or the other")
 	case urlField != nil:
@@ -211,9 +207,9 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 func (s *Server) formReadError(err error) error {
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return errTooLarge(tooLarge.Limit)
+		return httperr.TooLarge(tooLarge.Limit)
 	}
-	return badRequest("Request body is not a valid multipart form", nil)
+	return httperr.BadRequest("Request body is not a valid multipart form", nil)
 }
 
 // savePicture writes an upload under a new name, readable by the server's
@@ -274,11 +270,11 @@ func (s *Server) profilePictureFile(w http.ResponseWriter, r bunrouter.Request) 
 	name := r.Param("file")
 	m := pictureName.FindStringSubmatch(name)
 	if m == nil || s.cfg.MediaDir == "" {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	}
 	f, err := os.OpenInRoot(s.pictureDir(), name)
 	if errors.Is(err, os.ErrNotExist) {
-		return errRouteNotFound(r.Request)
+		return httperr.RouteNotFound(r.Request)
 	} else if err != nil {
 		return err
 	}
@@ -299,12 +295,6 @@ func (s *Server) profilePictureFile(w http.ResponseWriter, r bunrouter.Request) 
 	return nil
 }
 
-// PasswordChangeRequest is the body of PUT /user-settings/account/password.
-type PasswordChangeRequest struct {
-	CurrentPassword finance.Field[string] `json:"current_password"`
-	NewPassword     finance.Field[string] `json:"new_password"`
-}
-
 // PasswordChanged is the reply to a password change. The caller's own
 // access token was issued before the change and stops working with it, like
 // every other sign-in; AccessToken replaces it, so the client that made the
@@ -321,7 +311,7 @@ type PasswordChanged struct {
 // "finance users set-password": the credential epoch moves on, which ends
 // every access token issued before, and every web session is deleted.
 func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) error {
-	var req PasswordChangeRequest
+	var req auth.PasswordChangeRequest
 	if err := s.decodeJSON(r.Request, &req); err != nil {
 		return err
 	}
@@ -339,20 +329,14 @@ func (s *Server) changePassword(w http.ResponseWriter, r bunrouter.Request) erro
 	return nil
 }
 
-// errPasswordGuesses refuses a password change once the user or the client
-// IP has guessed the current password wrong too often (passwordLimiter).
-var errPasswordGuesses = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-	message: "Too many wrong current passwords for this account or from this network; " +
-		"retry after the number of seconds in the Retry-After header"}
-
 // changeOwnPassword checks a password change request and makes it, keeping
 // the web session keepSessionID ("" for none): the API route and the
 // password settings page share it, so both refuse the same things and count
 // wrong current passwords together. A request refused for its fields checks
 // no password and counts nothing; once the user or the client IP is out of
-// guesses, even the right password changes nothing (errPasswordGuesses,
+// guesses, even the right password changes nothing (httperr.ErrPasswordGuesses,
 // with Retry-After).
-func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, userID string, req PasswordChangeRequest, keepSessionID string) (auth.Identity, error) {
+func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, userID string, req auth.PasswordChangeRequest, keepSessionID string) (auth.Identity, error) {
 	var v finance.Validator
 	current, next := "", ""
 	if finance.Readable(&v, "current_password", req.CurrentPassword) && req.CurrentPassword.Value != "" {
@@ -375,7 +359,7 @@ func (s *Server) changeOwnPassword(w http.ResponseWriter, r *http.Request, userI
 	d, done := s.passwordLimiter.admit("user:"+userID, "ip:"+s.clientIP(r))
 	if !d.allowed {
 		s.passwordLimiter.setHeaders(w.Header(), d)
-		return auth.Identity{}, errPasswordGuesses
+		return auth.Identity{}, httperr.ErrPasswordGuesses
 	}
 	who, err := s.auth.ChangeOwnPassword(r.Context(), userID, current, next, keepSessionID)
 	done(errors.Is(err, auth.ErrWrongPassword))
@@ -407,7 +391,7 @@ func (s *Server) updateAppSettings(w http.ResponseWriter, r bunrouter.Request) e
 func (s *Server) listBudgetThresholds(w http.ResponseWriter, r bunrouter.Request) error {
 	var month finance.Date
 	p, err := listQuery(r.Request, finance.BudgetThresholdList, func(v *finance.Validator, q url.Values) {
-		month = queryMonth(v, q, "month")
+		month = queryparam.Month(v, q, "month")
 	})
 	if err != nil {
 		return err

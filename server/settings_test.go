@@ -17,6 +17,8 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
+	"github.com/finance-app/finance/web"
 )
 
 const (
@@ -359,20 +361,6 @@ func TestBudgetThresholds(t *testing.T) {
 	}
 }
 
-// pngBytes is a PNG signature padded to size bytes: the server sniffs
-// the type from the first bytes and never decodes the image.
-func pngBytes(size int) []byte {
-	b := make([]byte, size)
-	copy(b, "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-	return b
-}
-
-var (
-	jpegBytes = []byte("\xFF\xD8\xFF\xE0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00")
-	webpBytes = []byte("RIFF\x24\x00\x00\x00WEBPVP8 \x18\x00\x00\x00\x30\x01\x00\x9d\x01\x2a")
-	gifBytes  = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!")
-)
-
 // pictureForm is a multipart body with one file part.
 func pictureForm(t testing.TB, field, filename string, data []byte) (string, string) {
 	t.Helper()
@@ -407,13 +395,13 @@ func TestProfilePicture(t *testing.T) {
 	}
 	served := func(url string) apiResult {
 		t.Helper()
-		return apiScenario{method: http.MethodGet, url: strings.TrimPrefix(url, testBaseURL)}.run(t, env)
+		return apiScenario{method: http.MethodGet, url: strings.TrimPrefix(url, testkit.BaseURL)}.run(t, env)
 	}
 	missing := func(url string) {
 		t.Helper()
 		apiScenario{method: http.MethodGet, url: url, wantStatus: http.StatusNotFound}.run(t, env)
 	}
-	prefix := testBaseURL + ProfilePicturesPath + "/"
+	prefix := testkit.BaseURL + web.ProfilePicturesPath + "/"
 
 	account := apiScenario{method: http.MethodGet, url: accountURL, headers: bearer(settingsKey), wantStatus: http.StatusOK,
 		wantMessage: "Account retrieved"}.run(t, env)
@@ -427,7 +415,7 @@ func TestProfilePicture(t *testing.T) {
 	}
 
 	// Exactly 2 MiB is accepted, under any file name; the type is sniffed.
-	png := pngBytes(MaxPictureBytes)
+	png := testkit.PNGBytes(finance.MaxPictureBytes)
 	a = upload(token, png, "me.gif")
 	first := strings.TrimPrefix(*a.ProfilePictureURL, prefix)
 	if !strings.HasPrefix(*a.ProfilePictureURL, prefix) || !pictureName.MatchString(first) || !strings.HasSuffix(first, ".png") {
@@ -450,16 +438,16 @@ func TestProfilePicture(t *testing.T) {
 	}
 
 	// A new upload (a key with all may do it too) replaces the file.
-	a = upload(allKey, jpegBytes, "me.png")
+	a = upload(allKey, testkit.JPEGBytes, "me.png")
 	second := strings.TrimPrefix(*a.ProfilePictureURL, prefix)
 	if !strings.HasSuffix(second, ".jpg") || slices.Contains(env.uploads(t), first) {
 		t.Errorf("after replacing: %s, uploads %v", second, env.uploads(t))
 	}
-	missing(ProfilePicturesPath + "/" + first)
+	missing(web.ProfilePicturesPath + "/" + first)
 	if res := served(*a.ProfilePictureURL); res.header.Get("Content-Type") != "image/jpeg" {
 		t.Errorf("JPEG served as %q", res.header.Get("Content-Type"))
 	}
-	a = upload(token, webpBytes, "me.webp")
+	a = upload(token, testkit.WebPBytes, "me.webp")
 	third := strings.TrimPrefix(*a.ProfilePictureURL, prefix)
 	if !strings.HasSuffix(third, ".webp") || served(*a.ProfilePictureURL).header.Get("Content-Type") != "image/webp" {
 		t.Errorf("WebP: %s", third)
@@ -496,11 +484,11 @@ func TestProfilePicture(t *testing.T) {
 		return sc
 	}
 	const notImage = "must be a PNG, JPEG or WebP image"
-	tooLarge := form("10 MiB: the file's field, not a 413", "file", "big.png", pngBytes(10<<20), token)
+	tooLarge := form("10 MiB: the file's field, not a 413", "file", "big.png", testkit.PNGBytes(10<<20), token)
 	runRejectedSettings(t, env, users, []apiScenario{
-		bad(form("one byte over 2 MiB", "file", "me.png", pngBytes(MaxPictureBytes+1), token), "file", "must be at most 2 MiB (2097152 bytes)"),
+		bad(form("one byte over 2 MiB", "file", "me.png", testkit.PNGBytes(finance.MaxPictureBytes+1), token), "file", "must be at most 2 MiB (2097152 bytes)"),
 		bad(tooLarge, "file", "must be at most 2 MiB (2097152 bytes)"),
-		bad(form("GIF bytes named .png", "file", "me.png", gifBytes, token), "file", notImage),
+		bad(form("GIF bytes named .png", "file", "me.png", testkit.GIFBytes, token), "file", notImage),
 		bad(form("HTML named .png", "file", "me.png", []byte("<html><script>alert(1)</script></html>"), token), "file", notImage),
 		bad(form("empty file", "file", "me.png", nil, token), "file", notImage),
 		bad(form("no file field", "picture", "me.png", png[:100], token), "file", "is required: send a PNG, JPEG or WebP image, or a url"),
@@ -520,8 +508,8 @@ func TestProfilePicture(t *testing.T) {
 	apiScenario{method: http.MethodPut, url: pictureURL, headers: bearer(token),
 		body: `{"url":"https://example.com/` + strings.Repeat("a", 2028) + `"}`, wantStatus: http.StatusOK}.run(t, env)
 
-	for _, path := range []string{ProfilePicturesPath + "/", ProfilePicturesPath + "/" + finance.NewID() + ".png",
-		ProfilePicturesPath + "/..%2F..%2Ffinance.db", ProfilePicturesPath + "/" + finance.NewID() + ".gif", "/media/x.png", "/media/"} {
+	for _, path := range []string{web.ProfilePicturesPath + "/", web.ProfilePicturesPath + "/" + finance.NewID() + ".png",
+		web.ProfilePicturesPath + "/..%2F..%2Ffinance.db", web.ProfilePicturesPath + "/" + finance.NewID() + ".gif", "/media/x.png", "/media/"} {
 		missing(path)
 	}
 }
@@ -534,7 +522,7 @@ func TestPasswordChange(t *testing.T) {
 	key := env.createKey(u.ID, auth.ScopeAll)
 	_, connected := env.connect(t, u, string(auth.ScopeRead))
 	b := env.browser(t)
-	b.signIn(u)
+	b.SignIn(u)
 	users := []ledgerUser{{env: env.testEnv, user: u}, {env: env.testEnv, user: other}}
 	body := func(current, next string) string {
 		return fmt.Sprintf(`{"current_password":%q,"new_password":%q}`, current, next)
@@ -542,21 +530,21 @@ func TestPasswordChange(t *testing.T) {
 
 	runRejectedSettings(t, env.testEnv, users, []apiScenario{
 		{name: "an API key, even with all", method: http.MethodPut, url: passwordURL, headers: bearer(key),
-			body: body(testPassword, newPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden,
+			body: body(testkit.Password, testkit.NewPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden,
 			wantMessage: "This action requires signing in with your password; API keys and OAuth tokens cannot perform it"},
 		{name: "an OAuth token", method: http.MethodPut, url: passwordURL, headers: bearer(connected.AccessToken),
-			body: body(testPassword, newPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden},
+			body: body(testkit.Password, testkit.NewPassword), wantStatus: http.StatusForbidden, wantCode: CodeForbidden},
 		{name: "wrong current password", method: http.MethodPut, url: passwordURL, headers: bearer(token),
-			body: body("not it at all", newPassword), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			body: body("not it at all", testkit.NewPassword), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("current_password", "is not your current password")},
 		{name: "too short, and missing current", method: http.MethodPut, url: passwordURL, headers: bearer(token),
 			body: `{"new_password":"short"}`, wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("current_password", "is required", "new_password", "must be 8 to 128 characters")},
 		{name: "too long", method: http.MethodPut, url: passwordURL, headers: bearer(token),
-			body: body(testPassword, strings.Repeat("x", 129)), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			body: body(testkit.Password, strings.Repeat("x", 129)), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("new_password", "must be 8 to 128 characters")},
 		{name: "the same password", method: http.MethodPut, url: passwordURL, headers: bearer(token),
-			body: body(testPassword, testPassword), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+			body: body(testkit.Password, testkit.Password), wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 			wantFields: fieldsOf("new_password", "must differ from the current password")},
 		{name: "not strings", method: http.MethodPut, url: passwordURL, headers: bearer(token),
 			body: `{"current_password":1,"new_password":null}`, wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
@@ -566,7 +554,7 @@ func TestPasswordChange(t *testing.T) {
 		t.Fatal("a rejected change signed the browser out")
 	}
 
-	res := apiScenario{method: http.MethodPut, url: passwordURL, headers: bearer(token), body: body(testPassword, newPassword),
+	res := apiScenario{method: http.MethodPut, url: passwordURL, headers: bearer(token), body: body(testkit.Password, testkit.NewPassword),
 		wantStatus: http.StatusOK, wantMessage: "Password changed; every other sign-in has ended"}.run(t, env.testEnv)
 	var changed PasswordChanged
 	res.decodeData(t, &changed)
@@ -591,10 +579,10 @@ func TestPasswordChange(t *testing.T) {
 		ok("an OAuth connection", connected.AccessToken),
 		ok("another user's token", otherToken),
 		{name: "the old password", method: http.MethodPost, url: "/api/v1/auth/login",
-			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testPassword),
+			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.Password),
 			wantStatus: http.StatusUnauthorized, wantCode: CodeUnauthorized},
 		{name: "the new password", method: http.MethodPost, url: "/api/v1/auth/login",
-			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, newPassword),
+			body:       fmt.Sprintf(`{"email":%q,"password":%q}`, u.Email, testkit.NewPassword),
 			wantStatus: http.StatusOK},
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // Statements of account (domain.md §2.8): generated from each card's cycle,
@@ -37,9 +38,9 @@ func (s *Server) pathSOA(r bunrouter.Request) (string, error) {
 func (s *Server) listSOAs(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.SOAFilter
 	p, err := listQuery(r.Request, finance.SOAList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.SOAStatusFilters...)
-		f.CardID = queryID(v, q, "cardId")
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.SOAStatusFilters...)
+		f.CardID = queryparam.ID(v, q, "cardId")
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 	})
 	if err != nil {
 		return err
@@ -54,7 +55,7 @@ func (s *Server) listSOAs(w http.ResponseWriter, r bunrouter.Request) error {
 
 func (s *Server) soaCounts(w http.ResponseWriter, r bunrouter.Request) error {
 	var v finance.Validator
-	cardID := queryID(&v, r.URL.Query(), "cardId")
+	cardID := queryparam.ID(&v, r.URL.Query(), "cardId")
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -103,8 +104,8 @@ func (s *Server) listSOAPayments(w http.ResponseWriter, r bunrouter.Request) err
 	}
 	var f finance.SOAPaymentFilter
 	p, err := listQuery(r.Request, finance.SOAPaymentList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryEnum(v, q, "status", finance.PaymentStatuses...)
-		f.DateFrom, f.DateTo = dateRange(v, q)
+		f.Status = queryparam.Enum(v, q, "status", finance.PaymentStatuses...)
+		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
 	})
 	if err != nil {
 		return err

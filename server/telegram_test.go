@@ -20,8 +20,10 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/ai/aitest"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/telegram"
 	"github.com/finance-app/finance/telegram/telegramtest"
+	"github.com/finance-app/finance/web"
 )
 
 const (
@@ -66,7 +68,7 @@ func newBotEnv(t *testing.T, configure ...func(*Config)) *botEnv {
 }
 
 // post sends body to the webhook with the secret header value secret.
-func (e *botEnv) post(secret string, body []byte) exchange {
+func (e *botEnv) post(secret string, body []byte) testkit.Exchange {
 	e.t.Helper()
 	req := httptest.NewRequest(http.MethodPost, MessagingWebhookPath, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -74,7 +76,7 @@ func (e *botEnv) post(secret string, body []byte) exchange {
 		req.Header.Set(telegram.WebhookHeader, secret)
 	}
 	resp, raw := serveAPI(e.t, e.srv.Handler(), req, body, true)
-	return exchange{status: resp.StatusCode, header: resp.Header, body: raw}
+	return testkit.Exchange{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 }
 
 // deliver posts an update (with a fresh update_id unless it has one) and
@@ -86,8 +88,8 @@ func (e *botEnv) deliver(update map[string]any) int64 {
 	}
 	id := update["update_id"].(int64)
 	body, _ := json.Marshal(update)
-	if x := e.post(testWebhookSecret, body); x.status != http.StatusOK {
-		e.t.Fatalf("webhook: status %d: %s", x.status, x.body)
+	if x := e.post(testWebhookSecret, body); x.Status != http.StatusOK {
+		e.t.Fatalf("webhook: status %d: %s", x.Status, x.Body)
 	}
 	e.waitHandled(id)
 	return id
@@ -216,10 +218,10 @@ func TestMessagingWebhookSecret(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x := env.post(tc.secret, body)
-			if x.status != http.StatusUnauthorized || !bytes.Contains(x.body, []byte(`"code":"UNAUTHORIZED"`)) {
-				t.Fatalf("status %d: %s", x.status, x.body)
+			if x.Status != http.StatusUnauthorized || !bytes.Contains(x.Body, []byte(`"code":"UNAUTHORIZED"`)) {
+				t.Fatalf("status %d: %s", x.Status, x.Body)
 			}
-			if x.header.Get("WWW-Authenticate") != "" {
+			if x.Header.Get("WWW-Authenticate") != "" {
 				t.Error("the webhook's 401 offers a bearer challenge; it takes no bearer token")
 			}
 		})
@@ -232,17 +234,17 @@ func TestMessagingWebhookSecret(t *testing.T) {
 		t.Fatalf("refused deliveries reached the Bot API: %+v", calls)
 	}
 
-	if x := env.post(testWebhookSecret, []byte(`{"message":{}}`)); x.status != http.StatusBadRequest {
-		t.Errorf("an update without update_id: status %d", x.status)
+	if x := env.post(testWebhookSecret, []byte(`{"message":{}}`)); x.Status != http.StatusBadRequest {
+		t.Errorf("an update without update_id: status %d", x.Status)
 	}
 	big := append([]byte(`{"update_id":78,"message":{"text":"`), bytes.Repeat([]byte("a"), telegram.MaxUpdateBytes)...)
 	big = append(big, []byte(`"}}`)...)
-	if x := env.post(testWebhookSecret, big); x.status != http.StatusRequestEntityTooLarge {
-		t.Errorf("an update over the limit: status %d", x.status)
+	if x := env.post(testWebhookSecret, big); x.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("an update over the limit: status %d", x.Status)
 	}
 	// The right secret: stored, answered 200, handled (an unlinked chat gets instructions).
-	if x := env.post(testWebhookSecret, body); x.status != http.StatusOK {
-		t.Fatalf("status %d: %s", x.status, x.body)
+	if x := env.post(testWebhookSecret, body); x.Status != http.StatusOK {
+		t.Fatalf("status %d: %s", x.Status, x.Body)
 	}
 	env.waitHandled(77)
 	if got := env.lastText(5); !strings.Contains(got, "/link CODE") {
@@ -278,8 +280,8 @@ func TestTelegramReplayIsHandledOnce(t *testing.T) {
 	update["update_id"] = int64(5000)
 	body, _ := json.Marshal(update)
 	for range 3 {
-		if x := env.post(testWebhookSecret, body); x.status != http.StatusOK {
-			t.Fatalf("delivery: status %d", x.status)
+		if x := env.post(testWebhookSecret, body); x.Status != http.StatusOK {
+			t.Fatalf("delivery: status %d", x.Status)
 		}
 	}
 	env.waitHandled(5000)
@@ -570,38 +572,38 @@ func TestMessagingSettingsPage(t *testing.T) {
 	env := newBotEnv(t)
 	u := env.createUser(finance.PlanPro)
 	b := env.browser(t)
-	b.signIn(u)
-	page := b.get(MessagingPath)
-	if page.status != http.StatusOK || !page.contains("No chat is linked") {
-		t.Fatalf("status %d:\n%s", page.status, page.body)
+	b.SignIn(u)
+	page := b.Get(web.MessagingPath)
+	if page.Status != http.StatusOK || !page.Contains("No chat is linked") {
+		t.Fatalf("status %d:\n%s", page.Status, page.Body)
 	}
-	checkPageHeaders(t, page)
-	if x := b.post(MessagingPath+"/link-code", url.Values{}); x.status != http.StatusForbidden {
-		t.Errorf("a code without the form token: %d", x.status)
+	testkit.CheckPageHeaders(t, page)
+	if x := b.Post(web.MessagingPath+"/link-code", url.Values{}); x.Status != http.StatusForbidden {
+		t.Errorf("a code without the form token: %d", x.Status)
 	}
-	x := b.post(MessagingPath+"/link-code", url.Values{"csrf": {csrf(t, page)}})
-	m := linkCodeField.FindSubmatch(x.body)
-	if x.status != http.StatusOK || m == nil {
-		t.Fatalf("link code page %d:\n%s", x.status, x.body)
+	x := b.Post(web.MessagingPath+"/link-code", url.Values{"csrf": {testkit.CSRF(t, page)}})
+	m := linkCodeField.FindSubmatch(x.Body)
+	if x.Status != http.StatusOK || m == nil {
+		t.Fatalf("link code page %d:\n%s", x.Status, x.Body)
 	}
 	env.deliver(textUpdate(700, "/link "+string(m[1])))
 	if got := env.lastText(700); !strings.HasPrefix(got, "*Linked") {
 		t.Fatalf("linking with the page's code: %q", got)
 	}
-	page = b.get(MessagingPath)
-	if !page.contains("@ana_spends") {
-		t.Fatalf("the linked chat is not listed:\n%s", page.body)
+	page = b.Get(web.MessagingPath)
+	if !page.Contains("@ana_spends") {
+		t.Fatalf("the linked chat is not listed:\n%s", page.Body)
 	}
 	// Another user cannot unlink it.
 	other := env.browser(t)
-	other.signIn(env.createUser(finance.PlanPro))
-	op := other.get(MessagingPath)
-	if x := other.post(MessagingPath+"/chats/700/unlink", url.Values{"csrf": {csrf(t, op)}}); x.status != http.StatusNotFound {
-		t.Errorf("another user unlinking: %d", x.status)
+	other.SignIn(env.createUser(finance.PlanPro))
+	op := other.Get(web.MessagingPath)
+	if x := other.Post(web.MessagingPath+"/chats/700/unlink", url.Values{"csrf": {testkit.CSRF(t, op)}}); x.Status != http.StatusNotFound {
+		t.Errorf("another user unlinking: %d", x.Status)
 	}
-	x = b.post(MessagingPath+"/chats/700/unlink", url.Values{"csrf": {csrf(t, page)}})
-	if x.status != http.StatusSeeOther {
-		t.Fatalf("unlink: %d", x.status)
+	x = b.Post(web.MessagingPath+"/chats/700/unlink", url.Values{"csrf": {testkit.CSRF(t, page)}})
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("unlink: %d", x.Status)
 	}
 	if _, err := env.db.TelegramChat(context.Background(), 700); err == nil {
 		t.Error("still linked")
@@ -609,13 +611,13 @@ func TestMessagingSettingsPage(t *testing.T) {
 
 	// A free-plan user gets no code.
 	fb := env.browser(t)
-	fb.signIn(env.createUser(finance.PlanFree))
-	fp := fb.get(MessagingPath)
-	if !fp.contains("Pro plan feature") {
+	fb.SignIn(env.createUser(finance.PlanFree))
+	fp := fb.Get(web.MessagingPath)
+	if !fp.Contains("Pro plan feature") {
 		t.Error("the free plan is not explained")
 	}
-	if x := fb.post(MessagingPath+"/link-code", url.Values{"csrf": {csrf(t, fp)}}); x.status != http.StatusPaymentRequired || linkCodeField.Match(x.body) {
-		t.Errorf("free plan code: %d", x.status)
+	if x := fb.Post(web.MessagingPath+"/link-code", url.Values{"csrf": {testkit.CSRF(t, fp)}}); x.Status != http.StatusPaymentRequired || linkCodeField.Match(x.Body) {
+		t.Errorf("free plan code: %d", x.Status)
 	}
 }
 
@@ -634,8 +636,8 @@ func TestTelegramUpdatesStoredBeforeStartAreHandledAtStart(t *testing.T) {
 	update := textUpdate(900, "hello")
 	update["update_id"] = int64(900)
 	body, _ := json.Marshal(update)
-	if x := env.post(testWebhookSecret, body); x.status != http.StatusOK {
-		t.Fatalf("status %d", x.status)
+	if x := env.post(testWebhookSecret, body); x.Status != http.StatusOK {
+		t.Fatalf("status %d", x.Status)
 	}
 	if calls := fake.Calls(""); len(calls) != 0 {
 		t.Fatalf("sent before the bot started: %+v", calls)

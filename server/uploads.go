@@ -37,7 +37,10 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/web"
 )
 
 // DefaultMaxUploadBytes is the default bound on the bytes of uploads the
@@ -48,7 +51,7 @@ const DefaultMaxUploadBytes = 128 << 20
 // the largest upload (the Record page's five photos and its note) with a
 // body limit of maxBody bytes besides.
 func MinUploadBytes(maxBody int64) int64 {
-	return maxBody + MaxParseImages*MaxParseImageBytes + maxNoteBytes
+	return maxBody + ai.MaxImages*ai.MaxImageBytes + web.MaxNoteBytes
 }
 
 // UploadDirName is the folder of the data directory that holds receipt
@@ -106,8 +109,8 @@ func (b *uploadBudget) release(n int64) {
 // time for the uploads in flight to be read and parsed.
 const uploadRetryAfter = 10 * time.Second
 
-var errUploadsFull = &httpError{status: http.StatusTooManyRequests, code: CodeRateLimitExceeded,
-	message: "The server is receiving as many uploads as it holds at once; retry after the number of seconds in the Retry-After header"}
+var errUploadsFull = httperr.New(http.StatusTooManyRequests, CodeRateLimitExceeded,
+	"The server is receiving as many uploads as it holds at once; retry after the number of seconds in the Retry-After header")
 
 // reserveUpload takes r's share of the bound on uploads in flight, before
 // its body is read: the length it declares, or limit (its route's body

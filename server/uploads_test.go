@@ -21,6 +21,9 @@ import (
 
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+	"github.com/finance-app/finance/internal/testkit"
+	"github.com/finance-app/finance/web"
 )
 
 // countingBody is a request body that counts the bytes the server read of it.
@@ -118,7 +121,7 @@ func TestParseImagesRefusedBeforeReading(t *testing.T) {
 	env, alice, _ := newAIEnv(t, func(c *Config) {
 		c.AI, c.AIRateLimit = eng, Rate{Count: aiImageWeight, Window: time.Hour, Burst: aiImageWeight} // one image an hour
 	})
-	big := padded(pngStub, MaxParseImageBytes)
+	big := padded(testkit.PNGStub, ai.MaxImageBytes)
 	attack, ct := imagesForm(t, big, big, big, big, big)
 	send := func(what string, status int, code, message string) *countingBody {
 		t.Helper()
@@ -143,7 +146,7 @@ func TestParseImagesRefusedBeforeReading(t *testing.T) {
 	wantRefusal(t, "not an image", serve(env, uploadRequest(alice, strings.NewReader(notImage), nct, int64(len(notImage)))),
 		http.StatusBadRequest, CodeValidation, "images[0] must be a PNG, JPEG or WebP image")
 	// ...so the one image of the hour is still there.
-	one, oct := imagesForm(t, pngStub)
+	one, oct := imagesForm(t, testkit.PNGStub)
 	if rec := serve(env, uploadRequest(alice, strings.NewReader(one), oct, int64(len(one)))); rec.Code != http.StatusOK {
 		t.Fatalf("one image after a refused form: %d %s", rec.Code, rec.Body)
 	}
@@ -180,7 +183,7 @@ func TestUploadsInFlightAreBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := part.Write(padded(pngStub, 64<<10)); err != nil {
+	if _, err := part.Write(padded(testkit.PNGStub, 64<<10)); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; len(uploadFiles(t, env)) == 0; i++ {
@@ -191,7 +194,7 @@ func TestUploadsInFlightAreBounded(t *testing.T) {
 	}
 
 	// Bob's upload finds no room.
-	form, ct := imagesForm(t, pngStub)
+	form, ct := imagesForm(t, testkit.PNGStub)
 	body := &countingBody{r: strings.NewReader(form)}
 	req := uploadRequest(bob, body, ct, int64(len(form)))
 	rec := serve(env, req)
@@ -296,7 +299,7 @@ func TestParseImagesPixelLimit(t *testing.T) {
 		t.Run(engine.name, func(t *testing.T) {
 			env, alice, _ := newAIEnv(t, func(c *Config) { c.AI = engine.eng })
 			for _, bomb := range bombs {
-				body, ct := imagesForm(t, pngStub, bomb.image)
+				body, ct := imagesForm(t, testkit.PNGStub, bomb.image)
 				(apiScenario{name: bomb.name, method: http.MethodPost, url: parseImagesURL, body: body,
 					headers:    map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct},
 					wantStatus: http.StatusBadRequest, wantCode: CodeValidation, wantFields: map[string]string{"images[1]": bomb.problem},
@@ -325,9 +328,9 @@ func TestParseImagesPixelLimit(t *testing.T) {
 func TestParseImagesTooLargeNamesItsLimit(t *testing.T) {
 	eng, calls := countingModel(t)
 	env, alice, _ := newAIEnv(t, func(c *Config) { c.AI = eng })
-	big := padded(pngStub, MaxParseImageBytes)
+	big := padded(testkit.PNGStub, ai.MaxImageBytes)
 	body, ct := imagesForm(t, big, big, big, big, big, big) // six photos: 30 MiB
-	limit := DefaultMaxBodyBytes + MaxParseImages*MaxParseImageBytes
+	limit := DefaultMaxBodyBytes + ai.MaxImages*ai.MaxImageBytes
 	// Sent without the contract's check, which would parse all 30 MiB.
 	wantRefusal(t, "six photos", serve(env, uploadRequest(alice, strings.NewReader(body), ct, int64(len(body)))),
 		http.StatusRequestEntityTooLarge, CodeValidation, fmt.Sprintf("Request body is larger than the %d byte limit of this route", limit))
@@ -356,12 +359,12 @@ func TestParseImagesOnAFullDisk(t *testing.T) {
 		c.AI, c.AIRateLimit = eng, Rate{Count: aiImageWeight, Window: time.Hour, Burst: aiImageWeight}
 	})
 	env.srv.spoolHook = func(io.Writer) io.Writer { return noRoom{} }
-	body, ct := imagesForm(t, pngStub)
+	body, ct := imagesForm(t, testkit.PNGStub)
 	(apiScenario{method: http.MethodPost, url: parseImagesURL, body: body,
 		headers:     map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct},
 		wantStatus:  http.StatusInsufficientStorage,
 		wantCode:    CodeInternal,
-		wantMessage: storageFullMessage,
+		wantMessage: httperr.StorageFullMessage,
 	}).run(t, env)
 	if n := calls.Load(); n != 0 {
 		t.Errorf("the model was asked %d times", n)
@@ -373,10 +376,10 @@ func TestParseImagesOnAFullDisk(t *testing.T) {
 	// The web page's door, for a person.
 	u := env.createUser(finance.PlanFree)
 	b := env.browser(t)
-	b.signIn(u)
-	form, fct := receiptForm(t, csrf(t, b.get(RecordPath)), "lunch", pngStub)
-	x := b.send(http.MethodPost, RecordReceiptPath, form, fct)
-	wantPage(t, "a receipt on a full disk", x, http.StatusInsufficientStorage, "<h1>Not saved</h1>",
+	b.SignIn(u)
+	form, fct := testkit.ReceiptForm(t, testkit.CSRF(t, b.Get(web.RecordPath)), "lunch", testkit.PNGStub)
+	x := b.Send(http.MethodPost, web.RecordReceiptPath, form, fct)
+	testkit.WantPage(t, "a receipt on a full disk", x, http.StatusInsufficientStorage, "<h1>Not saved</h1>",
 		"The server could not save: its disk is full, so nothing was saved.")
 
 	// Room again: the hour's one image was not spent.

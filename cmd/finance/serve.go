@@ -23,6 +23,7 @@ import (
 	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/telegram"
+	"github.com/finance-app/finance/web"
 )
 
 // serveFlags are the settings of serve, from its flags or their environment
@@ -230,7 +231,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		fmt.Fprintf(c.stderr, "\nNo users yet. Open the setup page to create the first one (the link carries a one-time setup code):\n  %s\n"+
 			"or create it on the command line with:\n  %s\n"+
 			"then sign in at %s to create API keys and approve MCP clients.\n\n",
-			srv.SetupURL(), firstUserCommand(executable(), c.dataDir), baseURL+server.LoginPath)
+			srv.SetupURL(), firstUserCommand(executable(), c.dataDir), baseURL+web.LoginPath)
 	}
 
 	select {

@@ -1,0 +1,100 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// display formats money and dates on the web app's pages as the user's app
+// settings ask: amounts in their currency, dates in their date format.
+// Templates call its methods ({{$.Data.Show.Money .Amount}}).
+type display struct {
+	currency string
+	layout   string // a time layout for the user's date_format
+	today    finance.Date
+}
+
+// currencySymbols are the currencies shown with a symbol; any other is
+// shown with its code ("CHF 12.50"). A symbol is only used where it is
+// unambiguous for the people who use that currency.
+var currencySymbols = map[string]string{
+	"PHP": "₱", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "KRW": "₩", "VND": "₫", "THB": "฿",
+}
+
+// dateLayouts maps the app settings' date formats to time layouts.
+var dateLayouts = map[string]string{
+	"YYYY-MM-DD":  "2006-01-02",
+	"MM/DD/YYYY":  "01/02/2006",
+	"DD/MM/YYYY":  "02/01/2006",
+	"DD MMM YYYY": "02 Jan 2006",
+}
+
+// displayFor reads the user's settings. A user who never saved any gets
+// the defaults, as everywhere else.
+func (s *Site) displayFor(ctx context.Context, userID string) (display, error) {
+	st, err := s.ledger.AppSettings(ctx, userID)
+	if err != nil {
+		return display{}, err
+	}
+	loc, err := finance.LoadTimezone(st.Timezone)
+	if err != nil {
+		loc = time.UTC
+	}
+	return newDisplay(st, finance.Today(s.ledger.Now(), loc)), nil
+}
+
+func newDisplay(st finance.AppSettings, today finance.Date) display {
+	layout, ok := dateLayouts[st.DateFormat]
+	if !ok {
+		layout = dateLayouts[finance.DateFormats[0]]
+	}
+	return display{currency: st.Currency, layout: layout, today: today}
+}
+
+// Money formats m with thousands separators and the currency: "₱1,234.50",
+// "-$0.05", "CHF 12.00". It works on the decimal text, never a float.
+func (d display) Money(m finance.Money) string {
+	sign := ""
+	if m < 0 {
+		sign = "-"
+	}
+	text := m.Abs().String()
+	whole, cents, _ := strings.Cut(text, ".")
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	amount := b.String() + "." + cents
+	if sym, ok := currencySymbols[d.currency]; ok {
+		return sign + sym + amount
+	}
+	if d.currency == "" {
+		return sign + amount
+	}
+	return sign + d.currency + " " + amount
+}
+
+// Date formats a calendar date in the user's date format.
+func (d display) Date(v finance.Date) string {
+	if v.IsZero() {
+		return ""
+	}
+	return v.In(time.UTC).Format(d.layout)
+}
+
+// Month names a month ("March 2025") from any day in it.
+func (d display) Month(v finance.Date) string { return v.In(time.UTC).Format("January 2006") }
+
+// deref is *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,318 @@
+package web
+
+// A loan's pages in the web app: the form that creates a loan, and a
+// loan's own page with its whole schedule, a card to pay or change the
+// status of one installment, the loan's name, lender and notes, and
+// cancelling, reactivating or (while nothing was paid) deleting it. They
+// write through the same service calls as the /loans REST routes and show
+// the API's problems beside the fields.
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+)
+
+// LoanNewPath is the form that creates a loan.
+const LoanNewPath = LoansPath + "/new"
+
+func (s *Site) registerWebAppLoanRoutes() {
+	s.page(http.MethodGet, LoanNewPath, s.loanNewPage)
+	s.oncePage(LoansPath, s.loanCreate)
+	s.page(http.MethodGet, LoansPath+"/:id", s.loanPage)
+	s.page(http.MethodPost, LoansPath+"/:id", s.loanUpdate)
+	s.page(http.MethodPost, LoansPath+"/:id/status", s.loanStatusSubmit)
+	s.page(http.MethodPost, LoansPath+"/:id/delete", s.loanDelete)
+	s.page(http.MethodPost, LoansPath+"/instances/:id/status", s.loanInstanceStatusSubmit)
+}
+
+// --- New loan -----------------------------------------------------------------------
+
+// loanForm is the new loan form's fields, with the API's names.
+type loanForm struct {
+	Name, Lender, Principal, InterestType, InterestRate, RatePeriod string
+	TermMonths, StartDate, FirstDueDate, MonthlyAmount, Notes       string
+}
+
+func postedLoanForm(f url.Values) loanForm {
+	return loanForm{Name: f.Get("name"), Lender: f.Get("lender"), Principal: f.Get("principal"), InterestType: f.Get("interest_type"),
+		InterestRate: f.Get("interest_rate"), RatePeriod: f.Get("rate_period"), TermMonths: f.Get("term_months"),
+		StartDate: f.Get("start_date"), FirstDueDate: f.Get("first_due_date"), MonthlyAmount: f.Get("monthly_amount"), Notes: f.Get("notes")}
+}
+
+func (f loanForm) request() finance.LoanRequest {
+	var req finance.LoanRequest
+	formRequest(&req, map[string]string{"name": f.Name, "lender": f.Lender, "principal": f.Principal, "interest_type": f.InterestType,
+		"interest_rate": f.InterestRate, "rate_period": f.RatePeriod, "term_months": f.TermMonths, "start_date": f.StartDate,
+		"first_due_date": f.FirstDueDate, "monthly_amount": f.MonthlyAmount, "notes": f.Notes})
+	return req
+}
+
+type loanNewData struct {
+	Form   loanForm
+	Fields map[string]string
+}
+
+func (s *Site) loanNewPage(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, show, ok, err := s.signedInShow(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	return s.render(w, r.Request, "loannew", pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
+		Data: loanNewData{Form: loanForm{InterestType: finance.InterestDiminishing, StartDate: show.today.String()}, Fields: map[string]string{}}})
+}
+
+// loanCreate creates the loan and its schedule as POST /loans does, then
+// shows the schedule.
+func (s *Site) loanCreate(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
+		return err
+	}
+	form := postedLoanForm(r.PostForm)
+	l, err := s.ledger.CreateLoan(r.Context(), u.ID, form.request())
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
+		return s.render(w, r.Request, "loannew", pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
+			status: http.StatusBadRequest, Error: "Not created. " + ve.Error() + ".", Data: loanNewData{Form: form, Fields: ve.Fields}})
+	} else if err != nil {
+		return err
+	}
+	return Redirect(w, r.Request, LoansPath+"/"+l.ID+"?notice=loan-created")
+}
+
+// --- A loan's page ------------------------------------------------------------------
+
+// loanEditForm is the loan's descriptive fields, the ones PATCH /loans/{id} changes.
+type loanEditForm struct {
+	Name, Lender, Notes string
+}
+
+// loanPaymentRow is one payment of the loan with its installment's number.
+type loanPaymentRow struct {
+	finance.LoanPayment
+	Installment int
+}
+
+type loanData struct {
+	Show     display
+	Loan     finance.LoanDetail
+	Interest string // the interest terms in words
+	// Selected is the installment the "Installment" card pays or changes:
+	// the one asked for, else the first open one; nil when there is none.
+	Selected   *finance.LoanInstance
+	Form       payForm
+	Fields     map[string]string
+	Pay        payChoices
+	Edit       loanEditForm
+	EditFields map[string]string
+	Payments   []loanPaymentRow
+}
+
+// instanceOpen reports whether an instance still expects money.
+func instanceOpen(x finance.LoanInstance) bool {
+	return x.Status == finance.InstanceUnpaid || x.Status == finance.InstancePartiallyPaid
+}
+
+// loanView reads loan id with its schedule and payments; installment (0:
+// none asked for) picks the installment card's instance.
+func (s *Site) loanView(r *http.Request, u finance.User, id string, installment int) (loanData, error) {
+	ctx := r.Context()
+	if !finance.ValidID(id) {
+		return loanData{}, finance.NotFound("loan")
+	}
+	l, err := s.ledger.GetLoan(ctx, u.ID, id)
+	if err != nil {
+		return loanData{}, err
+	}
+	show, err := s.displayFor(ctx, u.ID)
+	if err != nil {
+		return loanData{}, err
+	}
+	accts, err := s.ledger.AccountOptions(ctx, u.ID)
+	if err != nil {
+		return loanData{}, err
+	}
+	d := loanData{Show: show, Loan: l, Fields: map[string]string{}, Pay: payChoices{Show: show, Accounts: accts},
+		Edit: loanEditForm{Name: l.Name}, EditFields: map[string]string{}}
+	d.Interest = loanInterest(l.Loan)
+	if l.Lender != nil {
+		d.Edit.Lender = *l.Lender
+	}
+	if l.Notes != nil {
+		d.Edit.Notes = *l.Notes
+	}
+	for i, x := range l.Instances {
+		if x.InstallmentNumber == installment || (installment == 0 && d.Selected == nil && instanceOpen(x)) {
+			d.Selected = &l.Instances[i]
+		}
+		for _, p := range x.Payments {
+			d.Payments = append(d.Payments, loanPaymentRow{LoanPayment: p, Installment: x.InstallmentNumber})
+		}
+	}
+	if d.Selected != nil {
+		d.Form = payForm{Amount: d.Selected.Remaining.String(), Date: show.today.String()}
+	}
+	return d, nil
+}
+
+// loanInterest says how a loan's interest is computed: "None", "Add-on,
+// 1.5% a month", "Diminishing balance, 12% a year".
+func loanInterest(l finance.Loan) string {
+	var b strings.Builder
+	switch l.InterestType {
+	case finance.InterestNone:
+		return "None"
+	case finance.InterestAddOn:
+		b.WriteString("Add-on")
+	default:
+		b.WriteString("Diminishing balance")
+	}
+	if l.InterestRate != nil {
+		b.WriteString(", " + l.InterestRate.String() + "%")
+		if l.RatePeriod != nil && *l.RatePeriod == finance.RateAnnual {
+			b.WriteString(" a year")
+		} else {
+			b.WriteString(" a month")
+		}
+	}
+	return b.String()
+}
+
+func (s *Site) loanPage(w http.ResponseWriter, r bunrouter.Request) error {
+	n, _ := strconv.Atoi(r.URL.Query().Get("installment")) // anything else: the next open one
+	return showNamed(s, w, r, "loan", "loans", func(rq *http.Request, u finance.User) (loanData, error) {
+		return s.loanView(rq, u, r.Param("id"), n)
+	}, func(d loanData) string { return d.Loan.Name })
+}
+
+// loanRefused shows the loan's page again after a refused write, with the
+// installment card on installment: a validation problem goes beside the
+// fields of the form that fill puts back, any other refusal at the top in
+// the API's words.
+func (s *Site) loanRefused(w http.ResponseWriter, r *http.Request, u finance.User, sid, loanID string, installment int,
+	err error, fill func(d *loanData, fields map[string]string)) error {
+	status, ok := pageRefusal(err)
+	if !ok {
+		return err
+	}
+	d, verr := s.loanView(r, u, loanID, installment)
+	if verr != nil {
+		return verr
+	}
+	p := pageView{Title: d.Loan.Name, Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid), status: status}
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
+		fill(&d, ve.Fields)
+		p.Error = "Not saved. " + ve.Error() + "."
+	} else {
+		_, detail := httperr.Response(err, "")
+		p.Error = detail.Message
+	}
+	p.Data = d
+	return s.render(w, r, "loan", p)
+}
+
+// loanPageReturn is the loan's page with the installment card on installment.
+func loanPageReturn(loanID string, installment int, notice string) string {
+	return fmt.Sprintf("%s/%s?installment=%d&notice=%s#installment", LoansPath, loanID, installment, notice)
+}
+
+// loanPayRefused answers a refused payment posted from the loan's page.
+func (s *Site) loanPayRefused(w http.ResponseWriter, r *http.Request, u finance.User, sid, instanceID string, form payForm, err error) error {
+	x, ferr := s.ledger.FindLoanInstance(r.Context(), u.ID, instanceID)
+	if ferr != nil {
+		return ferr
+	}
+	return s.loanRefused(w, r, u, sid, x.LoanID, x.InstallmentNumber, err, func(d *loanData, fields map[string]string) {
+		d.Form, d.Fields = form, fields
+	})
+}
+
+// loanUpdate saves the loan's name, lender and notes as PATCH /loans/{id}
+// does; an empty lender or notes clears it.
+func (s *Site) loanUpdate(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
+		return err
+	}
+	id, f := r.Param("id"), r.PostForm
+	if !finance.ValidID(id) {
+		return finance.NotFound("loan")
+	}
+	form := loanEditForm{Name: f.Get("name"), Lender: f.Get("lender"), Notes: f.Get("notes")}
+	_, err = s.ledger.UpdateLoan(r.Context(), u.ID, id, finance.LoanUpdateRequest{Name: finance.Of(form.Name),
+		Lender: finance.Of(form.Lender), Notes: finance.Of(form.Notes)})
+	if errors.Is(err, finance.ErrNotFound) {
+		return err
+	} else if err != nil {
+		return s.loanRefused(w, r.Request, u, sid, id, 0, err, func(d *loanData, fields map[string]string) {
+			d.Edit, d.EditFields = form, fields
+		})
+	}
+	return Redirect(w, r.Request, LoansPath+"/"+id+"?notice=loan-saved")
+}
+
+// loanStatusSubmit cancels or reactivates the loan as PATCH /loans/{id}
+// with a status does (§3.5).
+func (s *Site) loanStatusSubmit(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "loan")
+	if !ok {
+		return err
+	}
+	l, err := s.ledger.UpdateLoan(r.Context(), u.ID, id, finance.LoanUpdateRequest{Status: finance.Of(r.PostForm.Get("status"))})
+	if errors.Is(err, finance.ErrNotFound) {
+		return err
+	} else if err != nil {
+		return s.loanRefused(w, r.Request, u, sid, id, 0, err, func(*loanData, map[string]string) {})
+	}
+	return Redirect(w, r.Request, LoansPath+"/"+id+"?notice=loan-"+l.Status)
+}
+
+// loanDelete erases a loan without payments as DELETE /loans/{id} does.
+func (s *Site) loanDelete(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "loan")
+	if !ok {
+		return err
+	}
+	_, err = s.ledger.DeleteLoan(r.Context(), u.ID, id)
+	if errors.Is(err, finance.ErrNotFound) {
+		return err
+	} else if err != nil {
+		return s.loanRefused(w, r.Request, u, sid, id, 0, err, func(*loanData, map[string]string) {})
+	}
+	return Redirect(w, r.Request, LoansPath+"?notice=loan-deleted")
+}
+
+// loanInstanceStatusSubmit marks an installment paid (without money),
+// waives it, or opens it again, as PATCH /loans/instances/{id}/status does
+// (§3.6).
+func (s *Site) loanInstanceStatusSubmit(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
+		return err
+	}
+	id := r.Param("id")
+	if !finance.ValidID(id) {
+		return finance.NotFound("loan instance")
+	}
+	x, err := s.ledger.FindLoanInstance(r.Context(), u.ID, id)
+	if err != nil {
+		return err
+	}
+	out, err := s.ledger.SetLoanInstanceStatus(r.Context(), u.ID, id,
+		finance.LoanInstanceStatusRequest{Status: finance.Of(r.PostForm.Get("status"))})
+	if err != nil {
+		return s.loanRefused(w, r.Request, u, sid, x.LoanID, x.InstallmentNumber, err, func(*loanData, map[string]string) {})
+	}
+	return Redirect(w, r.Request, loanPageReturn(x.LoanID, x.InstallmentNumber, "installment-"+out.Instance.Status))
+}

@@ -1,0 +1,644 @@
+package web
+
+// The frame of every page (templates, security headers, error pages,
+// cookies and sessions, form tokens), first-run setup, sign-in and sign-out.
+// The pages are server-rendered with html/template from embedded files, use
+// no script at all, and are declared as routes (Route) that the server
+// registers as pages, outside the API contract.
+//
+// Browser sessions live in an HttpOnly cookie holding a random id whose
+// SHA-256 is stored (auth.WebSession). Every state-changing form carries a
+// token derived from a cookie secret (auth.CSRFToken) and is refused when a
+// browser says it comes from another site (Sec-Fetch-Site). The API routes
+// (/api/v1, /api/mcp) never read cookies: only the Authorization and
+// X-Service-API-Key headers authenticate them.
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/httperr"
+
+	assets "github.com/finance-app/finance/embed"
+)
+
+// Paths of the web pages.
+const (
+	SetupPath        = "/setup"
+	LoginPath        = "/login"
+	LogoutPath       = "/logout"
+	APIKeysPath      = "/settings/api-keys"
+	ConnectedAppPath = "/settings/connected-apps"
+	staticPath       = "/static"
+)
+
+// pageCSP allows this origin's stylesheet and images and nothing else: no
+// script at all, no framing (clickjacking), forms only to this origin.
+// The consent page adds the client's redirect origin to form-action, since
+// browsers apply form-action to the redirect that follows the form.
+const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'%s; " +
+	"frame-ancestors 'none'; base-uri 'none'"
+
+// pageFuncs are the functions templates may call beyond the built-in ones:
+// they hand a partial (templates/partials) the one value it shows.
+var pageFuncs = template.FuncMap{
+	"payFields": payFields,
+	"label":     label,
+	"once":      onceInput,
+	"filterEnd": filterEnd,
+}
+
+// filterEndView is what the "filter-end" partial shows: the search box
+// with what was searched, and Clear back to the unfiltered page at Path.
+type filterEndView struct{ Path, Search string }
+
+func filterEnd(path, search string) filterEndView { return filterEndView{Path: path, Search: search} }
+
+// pageTemplates are parsed once: each page file with the shared layout and
+// the partials (the pieces several pages show, such as a payment form's fields).
+var pageTemplates = func() map[string]*template.Template {
+	m := map[string]*template.Template{}
+	for _, name := range []string{"setup", "login", "consent", "apikeys", "apps", "messaging", "error", "home", "record", "expenses", "bills", "loans",
+		"income", "reports", "report",
+		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
+		"settings", "profile", "password", "appsettings", "categories", "budgets",
+		"bill", "billtemplates", "billtemplate", "loan", "loannew",
+		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line"} {
+		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
+			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
+	}
+	return m
+}()
+
+// pageView is what every template gets; Data is the page's own content.
+type pageView struct {
+	Title     string
+	Nav       string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports or settings (every settings page)
+	Narrow    bool   // a single form (sign-in, setup, consent) rather than a list
+	User      *finance.User
+	CSRF      string
+	Notice    string
+	Error     string
+	ErrorLink *pageLink // where to do what Error advises, if anywhere
+	Data      any
+
+	status     int
+	formAction string // an extra form-action source (the consent page's redirect target)
+}
+
+// setPageHeaders sets the security headers every page carries.
+func setPageHeaders(h http.Header, formAction string) {
+	extra := ""
+	if formAction != "" {
+		extra = " " + formAction
+	}
+	h.Set("Content-Security-Policy", fmt.Sprintf(pageCSP, extra))
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	// Pages carry form tokens, and the API keys page a new key: never cache them.
+	h.Set("Cache-Control", "no-store")
+}
+
+// render writes a page. Rendering goes to a buffer first, so a template
+// failure is a clean 500 rather than half a page.
+func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pageView) error {
+	t, ok := pageTemplates[name]
+	if !ok {
+		return fmt.Errorf("no template %q", name)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		return fmt.Errorf("render %s: %w", name, err)
+	}
+	setPageHeaders(w.Header(), p.formAction)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	status := p.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
+	return nil
+}
+
+// errorPage is the content of the error template. SignIn offers sign-in
+// instead of the start page, to a visitor who is not signed in.
+type errorPage struct {
+	Heading, Message, Hint string
+	SignIn                 bool
+}
+
+// NotFound is the page of an address no route has: with the navigation
+// for a signed-in person, else with a link to sign in. It never repeats the
+// address, which can carry any text a link planted in it.
+func (s *Site) NotFound(w http.ResponseWriter, r *http.Request) {
+	d := errorPage{Heading: "Page not found", Message: "There is no page at this address.", Hint: "The link may be mistyped or out of date."}
+	p := pageView{Title: d.Heading, Narrow: true, status: http.StatusNotFound}
+	u, sid, ok, err := s.SessionUser(r)
+	if err != nil { // the page for a visitor still answers
+		s.log.ErrorContext(r.Context(), "not found page: session", "request_id", s.requestID(r.Context()), "err", err)
+	}
+	if ok {
+		p.User, p.CSRF = &u, auth.CSRFToken(sid)
+	} else {
+		d.SignIn = true
+	}
+	p.Data = d
+	if err := s.render(w, r, "error", p); err != nil {
+		s.log.ErrorContext(r.Context(), "render not found page", "err", err)
+		http.Error(w, d.Heading, http.StatusNotFound)
+	}
+}
+
+// RenderError answers a page route's error with an HTML page, mapping
+// it to a status as the API does (one table, httperr.Response). 5xx causes are
+// logged and not shown.
+func (s *Site) RenderError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, finance.ErrStorageFull) {
+		s.log.ErrorContext(r.Context(), "page write found the disk full", "request_id", s.requestID(r.Context()),
+			"method", r.Method, "path", r.URL.Path, "err", err)
+		err = errNotSaved
+	}
+	var pf *pageFailure
+	if errors.As(err, &pf) {
+		if rerr := s.showFailure(w, r, pf); rerr == nil {
+			return
+		}
+	}
+	id := s.requestID(r.Context())
+	status, detail := httperr.Response(err, id)
+	heading := http.StatusText(status)
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "page failed", "request_id", id, "method", r.Method, "path", r.URL.Path, "err", err)
+		heading = "Something went wrong"
+	}
+	if status == http.StatusTooManyRequests {
+		detail.Message = "Too many attempts from your network. Wait a minute and try again."
+	}
+	p := pageView{Title: heading, Narrow: true, status: status, Data: errorPage{Heading: heading, Message: detail.Message}}
+	if rerr := s.render(w, r, "error", p); rerr != nil {
+		s.log.ErrorContext(r.Context(), "render error page", "err", rerr)
+		http.Error(w, detail.Message, status)
+	}
+}
+
+// pageFailure is a page error with its own status, heading and hint.
+type pageFailure struct {
+	status           int
+	heading, message string
+	hint             string
+}
+
+func (e *pageFailure) Error() string { return e.message }
+
+// showFailure renders f as an error page.
+func (s *Site) showFailure(w http.ResponseWriter, r *http.Request, f *pageFailure) error {
+	return s.render(w, r, "error", pageView{Title: f.heading, Narrow: true, status: f.status,
+		Data: errorPage{Heading: f.heading, Message: f.message, Hint: f.hint}})
+}
+
+// errNotSaved is the page of a write that found the server's disk full: what
+// the API says, and the way back to the form, which the browser still holds.
+var errNotSaved = &pageFailure{status: http.StatusInsufficientStorage, heading: "Not saved",
+	message: httperr.StorageFullMessage, hint: "Your browser's Back button returns to the form, which still holds what you entered, to send again later."}
+
+// ErrFormExpired refuses a form whose token does not verify or that a
+// browser says came from another site; the server's upload forms (a receipt,
+// a profile picture), whose token it reads before their files, refuse with it.
+var ErrFormExpired = &pageFailure{status: http.StatusForbidden, heading: "This form has expired",
+	message: "The form could not be verified (it is older than your sign-in, or came from another site).",
+	hint:    "Go back, reload the page and try again."}
+
+// --- cookies and sessions ---------------------------------------------------
+
+// cookieSecure reports whether cookies get the Secure attribute: when the
+// service is reached over https. Then the names also carry the __Host-
+// prefix, which makes browsers refuse the cookie unless it is Secure,
+// host-only and for path /, so a sibling subdomain cannot plant one.
+func (s *Site) cookieSecure() bool { return strings.HasPrefix(s.cfg.BaseURL, "https://") }
+
+func (s *Site) cookieName(base string) string {
+	if s.cookieSecure() {
+		return "__Host-" + base
+	}
+	return base
+}
+
+const (
+	sessionCookie = "finance_session"
+	// formCookie holds the secret behind the form tokens of pages shown
+	// before sign-in (setup, sign-in), which have no session yet.
+	formCookie = "finance_form"
+)
+
+func (s *Site) setCookie(w http.ResponseWriter, name, value string, maxAge int, sameSite http.SameSite) {
+	http.SetCookie(w, &http.Cookie{
+		Name: s.cookieName(name), Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, Secure: s.cookieSecure(), SameSite: sameSite,
+	})
+}
+
+func (s *Site) cookieValue(r *http.Request, name string) string {
+	c, err := r.Cookie(s.cookieName(name))
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+// startSession signs u in on this browser: a new session id (never one the
+// browser brought, so a planted id is not promoted) in a cookie that is
+// HttpOnly, SameSite=Lax and, over https, Secure. Lax, not Strict: the
+// consent page is reached by a redirect from the client's site, and the
+// session must come along.
+func (s *Site) startSession(w http.ResponseWriter, r *http.Request, u auth.Identity) error {
+	id, ws, err := s.auth.StartSession(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	s.setCookie(w, sessionCookie, id, int(time.Until(ws.ExpiresAt).Seconds()), http.SameSiteLaxMode)
+	return nil
+}
+
+// SessionUser returns the signed-in user and the session id, if any.
+func (s *Site) SessionUser(r *http.Request) (finance.User, string, bool, error) {
+	id := s.cookieValue(r, sessionCookie)
+	if id == "" {
+		return finance.User{}, "", false, nil
+	}
+	u, err := s.auth.SessionUser(r.Context(), id)
+	if errors.Is(err, auth.ErrUnauthenticated) {
+		return finance.User{}, "", false, nil
+	} else if err != nil {
+		return finance.User{}, "", false, err
+	}
+	return u, id, true, nil
+}
+
+// formSecret returns the pre-session form secret of this browser, setting
+// the cookie when it has none. SameSite=Strict: it is only needed on forms
+// posted from this site's own pages.
+func (s *Site) formSecret(w http.ResponseWriter, r *http.Request) string {
+	if v := s.cookieValue(r, formCookie); v != "" && len(v) <= 128 {
+		return v
+	}
+	v := auth.NewSecret()
+	s.setCookie(w, formCookie, v, 0, http.SameSiteStrictMode)
+	return v
+}
+
+// checkForm parses a posted form and checks its token against secret (the
+// session id, or the pre-session form secret). A browser that labels the
+// request cross-site is refused whatever the token says.
+func checkForm(r *http.Request, secret string) error {
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return ErrFormExpired
+	}
+	if err := r.ParseForm(); err != nil {
+		return httperr.BadRequest("The form could not be read", nil)
+	}
+	if !auth.CSRFValid(secret, r.PostForm.Get("csrf")) {
+		return ErrFormExpired
+	}
+	return CheckPageValues(r.PostForm, "form")
+}
+
+// signedIn loads the session of a settings page, or redirects to sign-in
+// and reports false.
+func (s *Site) signedIn(w http.ResponseWriter, r *http.Request) (finance.User, string, bool, error) {
+	u, sid, ok, err := s.SessionUser(r)
+	if err != nil || ok {
+		return u, sid, ok, err
+	}
+	next := r.URL.RequestURI()
+	if r.Method != http.MethodGet {
+		next = "/" // a form posted after the session ended: start from the settings again
+	}
+	setPageHeaders(w.Header(), "")
+	http.Redirect(w, r, LoginPath+"?next="+url.QueryEscape(next), http.StatusSeeOther)
+	return finance.User{}, "", false, nil
+}
+
+// signedInShow is signedIn with the person's display settings, for a page
+// that formats money or dates itself.
+func (s *Site) signedInShow(w http.ResponseWriter, r *http.Request) (finance.User, string, display, bool, error) {
+	u, sid, ok, err := s.signedIn(w, r)
+	if !ok || err != nil {
+		return u, sid, display{}, ok, err
+	}
+	show, err := s.displayFor(r.Context(), u.ID)
+	return u, sid, show, err == nil, err
+}
+
+// signedInForm is signedIn for a posted form: the session, then its token.
+// ok is false when the response is decided: a redirect to sign-in (err nil)
+// or a refusal (err).
+func (s *Site) signedInForm(w http.ResponseWriter, r *http.Request) (finance.User, string, bool, error) {
+	u, sid, ok, err := s.signedIn(w, r)
+	if !ok || err != nil {
+		return u, sid, false, err
+	}
+	if err := checkForm(r, sid); err != nil {
+		return u, sid, false, err
+	}
+	return u, sid, true, nil
+}
+
+// SafeNext returns next when it is a path on this site, else "/". It keeps
+// the sign-in page from being an open redirect.
+func SafeNext(next string) string {
+	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" {
+		return "/"
+	}
+	return next
+}
+
+// --- routes -----------------------------------------------------------------
+
+func (s *Site) registerPageRoutes() {
+	s.heavyPage("/", s.home) // Home is the dashboard
+	s.page(http.MethodGet, staticPath+"/:file", s.staticFile)
+	s.page(http.MethodGet, SetupPath, s.setupPage)
+	s.add(Route{Method: http.MethodPost, Path: SetupPath, Limit: SignInLimit, Handler: s.setupSubmit})
+	s.page(http.MethodGet, LoginPath, s.loginPage)
+	s.add(Route{Method: http.MethodPost, Path: LoginPath, Limit: SignInLimit, Handler: s.loginSubmit})
+	s.page(http.MethodPost, LogoutPath, s.logout)
+	s.page(http.MethodGet, APIKeysPath, s.apiKeysPage)
+	s.page(http.MethodPost, APIKeysPath, s.apiKeysCreate)
+	s.page(http.MethodPost, APIKeysPath+"/:id/revoke", s.apiKeysRevoke)
+	s.page(http.MethodGet, ConnectedAppPath, s.appsPage)
+	s.page(http.MethodPost, ConnectedAppPath+"/:id/revoke", s.appsRevoke)
+	s.registerWebAppRoutes()
+	s.registerWebAppBillLoanRoutes()
+	s.registerConsentRoutes()
+	s.registerMessagingRoutes()
+}
+
+// home is the signed-in person's dashboard (homePage); anyone else is sent
+// to the first-run setup while there is no user, else to sign-in.
+func (s *Site) home(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.SessionUser(r.Request)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return s.homePage(w, r.Request, u, sid)
+	}
+	n, err := s.auth.CountUsers(r.Context())
+	if err != nil {
+		return err
+	}
+	target := LoginPath
+	if n == 0 {
+		target = SetupPath
+	}
+	return Redirect(w, r.Request, target)
+}
+
+func (s *Site) staticFile(w http.ResponseWriter, r bunrouter.Request) error {
+	name := "static/" + path.Base(r.Param("file"))
+	if _, err := fs.Stat(assets.Static, name); err != nil {
+		return httperr.RouteNotFound(r.Request)
+	}
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "public, max-age=3600")
+	http.ServeFileFS(w, r.Request, assets.Static, name)
+	return nil
+}
+
+// --- first-run setup ----------------------------------------------------------
+
+// SetupURL is the link to the first-run setup page, with the setup code
+// that proves the visitor can read the server's log. Without the code,
+// anyone who reached a fresh server on the LAN before its owner could
+// claim it.
+func (s *Site) SetupURL() string { return s.cfg.BaseURL + SetupPath + "?code=" + s.setupCode }
+
+type setupForm struct {
+	Code, Name, Email string
+	Fields            map[string]string
+}
+
+// setupOpen reports whether setup is still possible (no user exists); when
+// it is not, it redirects to sign-in.
+func (s *Site) setupOpen(w http.ResponseWriter, r *http.Request) (bool, error) {
+	n, err := s.auth.CountUsers(r.Context())
+	if err != nil {
+		return false, err
+	}
+	if n > 0 {
+		setPageHeaders(w.Header(), "")
+		http.Redirect(w, r, LoginPath, http.StatusSeeOther)
+		return false, nil
+	}
+	return true, nil
+}
+
+func (s *Site) setupPage(w http.ResponseWriter, r bunrouter.Request) error {
+	if open, err := s.setupOpen(w, r.Request); !open || err != nil {
+		return err
+	}
+	return s.render(w, r.Request, "setup", pageView{Title: "Set up", Narrow: true, CSRF: auth.CSRFToken(s.formSecret(w, r.Request)),
+		Data: setupForm{Code: r.URL.Query().Get("code")}})
+}
+
+func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
+	if open, err := s.setupOpen(w, r.Request); !open || err != nil {
+		return err
+	}
+	secret := s.formSecret(w, r.Request)
+	if err := checkForm(r.Request, secret); err != nil {
+		return err
+	}
+	f := r.PostForm
+	form := setupForm{Code: f.Get("code"), Name: f.Get("name"), Email: f.Get("email"), Fields: map[string]string{}}
+	p := pageView{Title: "Set up", Narrow: true, CSRF: auth.CSRFToken(secret), status: http.StatusBadRequest}
+	switch {
+	case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(form.Code)), []byte(s.setupCode)) != 1:
+		p.Error = "The setup code is not right. Use the setup link printed in the server log."
+	case f.Get("password") != f.Get("password_confirm"):
+		p.Error = "The two passwords differ."
+	}
+	if p.Error != "" {
+		p.Data = form
+		return s.render(w, r.Request, "setup", p)
+	}
+	u, err := s.auth.SetupFirstUser(r.Context(), auth.CreateUserRequest{Email: form.Email, Name: form.Name, Password: f.Get("password")})
+	var ve *finance.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		form.Fields = ve.Fields
+		p.Error = "Check the highlighted fields."
+		p.Data = form
+		return s.render(w, r.Request, "setup", p)
+	case errors.Is(err, finance.ErrInvalidStatus):
+		setPageHeaders(w.Header(), "")
+		http.Redirect(w, r.Request, LoginPath, http.StatusSeeOther)
+		return nil
+	case err != nil:
+		return err
+	}
+	if err := s.startSession(w, r.Request, u); err != nil {
+		return err
+	}
+	setPageHeaders(w.Header(), "")
+	http.Redirect(w, r.Request, HomePath+"?notice=welcome", http.StatusSeeOther)
+	return nil
+}
+
+// --- sign-in and sign-out -----------------------------------------------------
+
+type loginForm struct {
+	Next, Email string
+	ForApp      bool // the sign-in leads to a consent page
+}
+
+func (s *Site) loginPage(w http.ResponseWriter, r bunrouter.Request) error {
+	next := SafeNext(r.URL.Query().Get("next"))
+	if _, _, ok, err := s.SessionUser(r.Request); err != nil {
+		return err
+	} else if ok {
+		setPageHeaders(w.Header(), "")
+		http.Redirect(w, r.Request, next, http.StatusSeeOther)
+		return nil
+	}
+	if n, err := s.auth.CountUsers(r.Context()); err != nil {
+		return err
+	} else if n == 0 {
+		setPageHeaders(w.Header(), "")
+		http.Redirect(w, r.Request, SetupPath, http.StatusSeeOther)
+		return nil
+	}
+	return s.render(w, r.Request, "login", pageView{Title: "Sign in", Narrow: true,
+		CSRF: auth.CSRFToken(s.formSecret(w, r.Request)),
+		Data: loginForm{Next: next, ForApp: strings.HasPrefix(next, "/api/oauth/authorize")}})
+}
+
+func (s *Site) loginSubmit(w http.ResponseWriter, r bunrouter.Request) error {
+	secret := s.formSecret(w, r.Request)
+	if err := checkForm(r.Request, secret); err != nil {
+		return err
+	}
+	f := r.PostForm
+	next := SafeNext(f.Get("next"))
+	u, err := s.auth.Login(r.Context(), f.Get("email"), f.Get("password"))
+	if errors.Is(err, auth.ErrUnauthenticated) {
+		return s.render(w, r.Request, "login", pageView{Title: "Sign in", Narrow: true, CSRF: auth.CSRFToken(secret),
+			status: http.StatusUnauthorized, Error: "Wrong email or password.",
+			Data: loginForm{Next: next, Email: f.Get("email"), ForApp: strings.HasPrefix(next, "/api/oauth/authorize")}})
+	} else if err != nil {
+		return err
+	}
+	if err := s.startSession(w, r.Request, u); err != nil {
+		return err
+	}
+	setPageHeaders(w.Header(), "")
+	http.Redirect(w, r.Request, next, http.StatusSeeOther)
+	return nil
+}
+
+func (s *Site) logout(w http.ResponseWriter, r bunrouter.Request) error {
+	_, sid, ok, err := s.SessionUser(r.Request)
+	if err != nil {
+		return err
+	}
+	setPageHeaders(w.Header(), "")
+	if ok {
+		if err := checkForm(r.Request, sid); err != nil {
+			return err
+		}
+		if err := s.auth.EndSession(r.Context(), sid); err != nil {
+			return err
+		}
+	}
+	s.setCookie(w, sessionCookie, "", -1, http.SameSiteLaxMode)
+	http.Redirect(w, r.Request, LoginPath, http.StatusSeeOther)
+	return nil
+}
+
+// notices are the fixed messages a redirect may ask a page to show; the
+// query names one, so no text from the URL reaches the page.
+var notices = map[string]string{
+	"welcome":                    "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"expense-recorded":           "Expense recorded.",
+	"income-recorded":            "Income recorded.",
+	"expense-voided":             "The expense has been voided.",
+	"expense-updated":            "The expense has been saved.",
+	"expense-split":              "The expense has been split.",
+	"expenses-recorded":          "The expenses have been recorded.",
+	"income-updated":             "The income has been saved.",
+	"bill-paid":                  "Bill payment recorded.",
+	"bill-partially_paid":        "Bill payment recorded.",
+	"bill-skipped":               "The bill has been skipped.",
+	"bill-saved":                 "The bill has been saved; its template no longer changes it.",
+	"loan-paid":                  "Loan payment recorded.",
+	"revoked":                    "The key has been revoked. It no longer works.",
+	"disconnected":               "The app has been disconnected. Its tokens no longer work.",
+	"unlinked":                   "The chat has been unlinked. It can no longer act for you.",
+	"account-created":            "Account created.",
+	"account-saved":              "Account saved.",
+	"account-archived":           "The account has been archived. Its history stays; it takes no new lines.",
+	"account-unarchived":         "The account is active again.",
+	"line-added":                 "Line added.",
+	"line-voided":                "The line has been voided.",
+	"balance-adjusted":           "Balance adjusted: one adjustment line added.",
+	"statement-saved":            "The statement has been saved.",
+	"statement-line-added":       "Line added to the statement.",
+	"statement-line-saved":       "The statement line has been saved.",
+	"card-created":               "Card created.",
+	"card-saved":                 "Card saved.",
+	"card-archived":              "The card has been archived. Its history stays; it takes no new charges.",
+	"card-unarchived":            "The card is active again.",
+	"statement-paid":             "Statement payment recorded.",
+	"statement-linked":           "Transactions linked to the statement.",
+	"statement-line-removed":     "The line has been taken off the statement.",
+	"statement-voided":           "The statement has been voided and reset.",
+	"plan-created":               "Purchase converted to an installment plan.",
+	"plan-cancelled":             "The installment plan has been cancelled.",
+	"profile-saved":              "Your profile has been saved.",
+	"picture-changed":            "Your profile picture has been changed.",
+	"password-changed":           "Your password has been changed. You stay signed in here; every other sign-in has ended. API keys and connected apps keep working.",
+	"settings-saved":             "Your settings have been saved.",
+	"category-created":           "The category has been created.",
+	"category-saved":             "The category has been saved.",
+	"category-archived":          "The category has been archived. Records that use it keep it.",
+	"category-unarchived":        "The category is active again.",
+	"budgets-saved":              "Your budgets have been saved.",
+	"income-voided":              "The income has been voided.",
+	"bill-unpaid":                "The bill is unpaid again.",
+	"bill-payment-deleted":       "The payment has been deleted and its expense voided.",
+	"template-created":           "Bill template created. Its bills are on the calendar.",
+	"template-saved":             "Bill template saved. Its upcoming untouched bills follow the new terms.",
+	"template-deleted":           "Bill template deleted, with its upcoming untouched bills.",
+	"loan-created":               "Loan created. This is its schedule.",
+	"loan-saved":                 "Loan saved.",
+	"loan-cancelled":             "The loan has been cancelled. Its open installments are closed; its payments are kept.",
+	"loan-active":                "The loan is active again.",
+	"loan-deleted":               "The loan has been deleted.",
+	"installment-paid":           "Installment marked paid, without recording money.",
+	"installment-waived":         "Installment waived.",
+	"installment-unpaid":         "The installment is open again.",
+	"installment-partially_paid": "The installment is open again.",
+}
