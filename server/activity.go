@@ -8,6 +8,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/queryparam"
 )
 
 // registerActivityRoutes serves who did what (docs/domain.md "Activity: who
@@ -23,11 +24,11 @@ func (s *Server) listActivity(w http.ResponseWriter, r bunrouter.Request) error 
 	var f finance.ActivityFilter
 	var from, to finance.Date
 	p, err := listQuery(r.Request, finance.ActivityList, func(v *finance.Validator, q url.Values) {
-		f.Actor = queryEnum(v, q, "actor", finance.ActorKinds...)
-		f.ActorID = queryID(v, q, "actorId")
-		f.Kind = queryEnum(v, q, "kind", finance.ActivityKinds...)
-		f.Source = queryEnum(v, q, "source", finance.WriteSources...)
-		from, to = dateRange(v, q)
+		f.Actor = queryparam.Enum(v, q, "actor", finance.ActorKinds...)
+		f.ActorID = queryparam.ID(v, q, "actorId")
+		f.Kind = queryparam.Enum(v, q, "kind", finance.ActivityKinds...)
+		f.Source = queryparam.Enum(v, q, "source", finance.WriteSources...)
+		from, to = queryparam.DateRange(v, q)
 	})
 	if err != nil {
 		return err
