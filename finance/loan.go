@@ -369,11 +369,15 @@ func (s *Service) CreateLoan(ctx context.Context, userID string, r LoanRequest) 
 		if out, err = s.loanDetail(ctx, tx, userID, d.ID, today); err != nil {
 			return err
 		}
-		return s.recordLoan(ctx, tx, userID, LogCreated, out.Loan, fmt.Sprintf("Loan %s of %s over %d months from %s, %s interest",
-			quoted(out.Name), out.Principal, out.TermMonths, out.StartDate, out.InterestType))
+		return s.recordLoan(ctx, tx, userID, LogCreated, out.Loan, fmt.Sprintf("Loan %s of %s over %d months from %s, %s",
+			quoted(out.Name), out.Principal, out.TermMonths, out.StartDate, interestWords[out.InterestType]))
 	})
 	return out, err
 }
+
+// interestWords are the interest types as a summary writes them.
+var interestWords = map[string]string{InterestNone: "no interest", InterestAddOn: "add-on interest",
+	InterestDiminishing: "diminishing interest"}
 
 // GetLoan returns a loan with its figures and every instance with its payments.
 func (s *Service) GetLoan(ctx context.Context, userID, id string) (LoanDetail, error) {
