@@ -16,18 +16,14 @@ import (
 	"github.com/finance-app/finance/ai/aitest"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/store"
 )
 
 // activityOf is the user's activity, newest first, read straight from the ledger.
 func activityOf(t testing.TB, env *testEnv, userID string, f finance.ActivityFilter) []finance.Activity {
 	t.Helper()
-	p, err := env.srv.Ledger().ListActivity(context.Background(), userID, f, finance.Date{}, finance.Date{},
-		finance.ListParams{Page: 1, Limit: 100, SortBy: "created_at", Desc: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Items
+	return testkit.ActivityOf(t, env.srv.Ledger(), userID, f)
 }
 
 // onlyEntry is the one entry about the record id; the test fails unless there is exactly one.
@@ -390,13 +386,5 @@ func TestActivityIsPartOfTheWrite(t *testing.T) {
 // expensesOf is the user's expenses of one status ("" for every status), read straight from the ledger.
 func expensesOf(t *testing.T, env *testEnv, u finance.User, status string) []finance.Expense {
 	t.Helper()
-	if status == "" {
-		return append(expensesOf(t, env, u, finance.StatusActive), expensesOf(t, env, u, finance.StatusVoided)...)
-	}
-	p, err := env.srv.Ledger().ListExpenses(context.Background(), u.ID, finance.ExpenseFilter{Status: status},
-		finance.ListParams{Page: 1, Limit: 100, SortBy: "date", Desc: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Items
+	return testkit.ExpensesOf(t, env.srv.Ledger(), u, status)
 }

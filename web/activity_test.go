@@ -20,12 +20,7 @@ import (
 // activityOf is the user's activity, newest first, read straight from the ledger.
 func activityOf(t testing.TB, env *testEnv, userID string, f finance.ActivityFilter) []finance.Activity {
 	t.Helper()
-	p, err := env.srv.Ledger().ListActivity(context.Background(), userID, f, finance.Date{}, finance.Date{},
-		finance.ListParams{Page: 1, Limit: 100, SortBy: "created_at", Desc: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Items
+	return testkit.ActivityOf(t, env.srv.Ledger(), userID, f)
 }
 
 // A form posted on the web app writes as the web app.
