@@ -2,7 +2,9 @@
 // key (as an Authorization header, and as X-Service-API-Key), lists the
 // tools its scopes allow, calls a read and a write tool, and sees a REST
 // validation error come back as a tool error, also after listing the tools,
-// when the SDK checks every result against the tool's outputSchema.
+// when the SDK checks every result against the tool's outputSchema; and a
+// retry with the same idempotency_key, the amount spelled otherwise, says it
+// was replayed, while another amount under the key is IDEMPOTENCY_CONFLICT.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -39,6 +41,7 @@ test('the SDK connects with an API key and negotiates its newest version, 2025-1
     assert.equal(transport.protocolVersion, '2025-11-25');
     assert.equal(transport.sessionId, undefined, 'the endpoint is stateless: no session id');
     assert.match(client.getInstructions(), /Ask the user to confirm before calling write tools/);
+    assert.match(client.getInstructions(), /^Today is \d{4}-\d{2}-\d{2} in Asia\/Manila; amounts are PHP\. This API key holds the scopes /);
     assert.ok(client.getServerCapabilities().tools, 'tools capability');
   } finally {
     await client.close();
@@ -58,7 +61,7 @@ test('tools/list shows the tools the key allows, with their hints', async () => 
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     assert.deepEqual(byName.list_expenses.annotations,
-      { title: 'List expenses', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     assert.equal(byName.delete_expense.annotations.destructiveHint, true);
     assert.equal(byName.create_expense.annotations.destructiveHint, false);
     assert.deepEqual(byName.create_expense.inputSchema.required, ['amount', 'date', 'description', 'category', 'payment_method']);
@@ -114,11 +117,14 @@ test('a REST validation error comes back as a tool error', async () => {
     assert.equal(problem.message, 'Validation failed: amount must be greater than 0');
     assert.deepEqual(problem.fields, { amount: 'must be greater than 0' });
 
-    // A tool the key's scopes do not allow cannot be called either.
-    await assert.rejects(
-      client.callTool({ name: 'create_income', arguments: { amount: 5, date: '2025-03-08', category: 'Salary' } }),
-      /not found/,
-    );
+    // A tool the key's scopes do not allow cannot be called either: the
+    // tool error names the scope it needs; a name that is no tool is not found.
+    const hidden = await client.callTool({ name: 'create_income', arguments: { amount: 5, date: '2025-03-08', category: 'Salary' } });
+    assert.equal(hidden.isError, true);
+    const refused = JSON.parse(hidden.content[0].text);
+    assert.equal(refused.code, 'FORBIDDEN');
+    assert.match(refused.message, /^Tool create_income needs the scope income:write, which this API key does not hold\. Create an API key/);
+    await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), /not found/);
   } finally {
     await client.close();
   }
@@ -156,6 +162,47 @@ test('after tools/list, a refused call reaches the agent as the REST message and
     const listed = await client.callTool({ name: 'list_expenses', arguments: { search: 'meralco' } });
     assert.equal(listed.isError, undefined);
     assert.equal(listed.structuredContent.pagination.total_items, 0, 'the refused call wrote nothing');
+  } finally {
+    await client.close();
+  }
+});
+
+test('a retry with the same idempotency_key replays however the amount is spelled; another amount is a conflict', async () => {
+  const { client } = await connect({ Authorization: `Bearer ${key}` });
+  try {
+    await client.listTools(); // from here on the SDK checks results against the outputSchema
+    const args = { date: '2025-03-09', description: 'Idempotent coffee', category: 'Food & Dining', payment_method: 'Cash',
+      idempotency_key: 'coffee-0309' };
+    const first = await client.callTool({ name: 'create_expense', arguments: { ...args, amount: 12.5 } });
+    assert.ok(!first.isError, JSON.stringify(first.content));
+    assert.equal(first.content.length, 1, 'the first call is not a replay');
+
+    const again = await client.callTool({ name: 'create_expense', arguments: { ...args, amount: '12.50' } });
+    assert.ok(!again.isError, JSON.stringify(again.content));
+    assert.deepEqual(again.structuredContent, first.structuredContent);
+    assert.equal(again.content[0].text, first.content[0].text);
+    assert.equal(again.content.length, 2);
+    assert.match(again.content[1].text, /^Replayed: .*nothing was written again\.$/);
+
+    // The same key over REST, the amount spelled a third way: the same answer, marked.
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'coffee-0309' };
+    const { idempotency_key: _, ...body } = args;
+    const rest = await fetch(new URL('/api/v1/expenses', finance.baseURL), {
+      method: 'POST', headers, body: JSON.stringify({ ...body, amount: '12.500' }),
+    });
+    assert.equal(rest.status, 201);
+    assert.equal(rest.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual((await rest.json()).data, first.structuredContent);
+
+    const other = await client.callTool({ name: 'create_expense', arguments: { ...args, amount: 13 } });
+    assert.equal(other.isError, true);
+    const problem = JSON.parse(other.content[0].text);
+    assert.equal(problem.code, 'IDEMPOTENCY_CONFLICT');
+    assert.match(problem.message, /Read the current state first/);
+    assert.doesNotMatch(problem.message, /new key/i);
+
+    const listed = await client.callTool({ name: 'list_expenses', arguments: { search: 'idempotent coffee' } });
+    assert.equal(listed.structuredContent.pagination.total_items, 1, 'one expense for the call, its retries and the refusal');
   } finally {
     await client.close();
   }

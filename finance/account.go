@@ -74,6 +74,9 @@ type AccountTransaction struct {
 	VoidedAt    *time.Time `json:"voided_at"`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
+	// Warnings are set on the answer of a write that has something to warn
+	// about (warning.go); never stored, never on reads.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // AccountRepo is the persistence of accounts and their lines.
@@ -507,10 +510,14 @@ func writableAccount(ctx context.Context, tx Repo, userID, id string) (Account, 
 }
 
 // CreateAccountTransaction posts a manual line: a movement that is neither an
-// expense nor income (a transfer, a withdrawal, bank interest).
+// expense nor income (a transfer, a withdrawal, bank interest). A debit that
+// leaves the account below zero is answered with a warning.
 func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountID string, r AccountTransactionRequest) (AccountTransaction, error) {
 	var out AccountTransaction
+	today := s.today(ctx, userID)
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		_, active, err := writableAccount(ctx, tx, userID, accountID)
 		if err != nil {
 			return err
@@ -530,7 +537,11 @@ func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountI
 		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
 			return err
 		}
-		return s.recordLine(ctx, tx, userID, LogCreated, out, lineSummary(out, "recorded"))
+		if err := s.recordLine(ctx, tx, userID, LogCreated, out, lineSummary(out, "recorded")); err != nil {
+			return err
+		}
+		out.Warnings, err = w.balances(ctx)
+		return err
 	})
 	return out, err
 }
@@ -569,7 +580,10 @@ func checkLineEditable(t AccountTransaction) error {
 // UpdateAccountTransaction changes a manual or adjustment line in place.
 func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountID, lineID string, r AccountTransactionRequest) (AccountTransaction, error) {
 	var out AccountTransaction
+	today := s.today(ctx, userID)
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		_, active, err := writableAccount(ctx, tx, userID, accountID)
 		if err != nil {
 			return err
@@ -598,9 +612,12 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 			return err
 		}
 		if c := changes(cur, out, "type", "amount", "date", "description"); len(c) > 0 {
-			return s.recordLine(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Line on %s: %s", quoted(out.AccountName), c))
+			if err := s.recordLine(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Line on %s: %s", quoted(out.AccountName), c)); err != nil {
+				return err
+			}
 		}
-		return nil
+		out.Warnings, err = w.balances(ctx)
+		return err
 	})
 	return out, err
 }

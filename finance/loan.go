@@ -754,6 +754,8 @@ type LoanPaymentResult struct {
 	Payment  LoanPayment         `json:"payment"`
 	Instance LoanInstanceFigures `json:"instance"`
 	Loan     Loan                `json:"loan"`
+	// Warnings: the answer's warnings, if any (warning.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // PayLoanInstance records a payment on an open instance of an active loan
@@ -779,6 +781,8 @@ func (s *Service) PayLoanInstance(ctx context.Context, userID, instanceID string
 	}
 	var out LoanPaymentResult
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		x, err := tx.LoanInstance(ctx, userID, instanceID)
 		if err != nil {
 			return err
@@ -835,9 +839,13 @@ func (s *Service) PayLoanInstance(ctx context.Context, userID, instanceID string
 			return err
 		}
 		out = LoanPaymentResult{Payment: p, Instance: res.Instance, Loan: res.Loan}
-		return s.record(ctx, tx, userID, Activity{Kind: RecordLoanPayment, RecordID: p.ID, Action: LogPaid,
+		if err := s.record(ctx, tx, userID, Activity{Kind: RecordLoanPayment, RecordID: p.ID, Action: LogPaid,
 			Summary: fmt.Sprintf("Loan %s installment %d paid %s (interest %s, principal %s)", quoted(l.Name),
-				x.InstallmentNumber, p.Amount, p.InterestPart, p.PrincipalPart), Amount: &p.Amount})
+				x.InstallmentNumber, p.Amount, p.InterestPart, p.PrincipalPart), Amount: &p.Amount}); err != nil {
+			return err
+		}
+		out.Warnings, err = w.balances(ctx)
+		return err
 	})
 	return out, err
 }

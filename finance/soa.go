@@ -96,11 +96,10 @@ func (s *Service) GetSOA(ctx context.Context, userID, id string) (SOADetail, err
 }
 
 func (s *Service) soaDetail(ctx context.Context, r Repo, userID, id string, today Date) (SOADetail, error) {
-	a, err := r.SOA(ctx, userID, id)
+	a, err := soaFigures(ctx, r, userID, id, today)
 	if err != nil {
 		return SOADetail{}, err
 	}
-	a.derive(today)
 	lines, err := r.SOALines(ctx, userID, id)
 	if err != nil {
 		return SOADetail{}, err
@@ -112,6 +111,16 @@ func (s *Service) soaDetail(ctx context.Context, r Repo, userID, id string, toda
 		lines = []CardTransaction{}
 	}
 	return SOADetail{SOA: a, Transactions: lines}, nil
+}
+
+// soaFigures reads a statement without its lines, its figures derived as of today.
+func soaFigures(ctx context.Context, r Repo, userID, id string, today Date) (SOA, error) {
+	a, err := r.SOA(ctx, userID, id)
+	if err != nil {
+		return SOA{}, err
+	}
+	a.derive(today)
+	return a, nil
 }
 
 // SOACounts counts the user's statements by state, for one card or all.
@@ -149,8 +158,8 @@ type SOARequest struct {
 
 // UpdateSOA sets a statement's due date, minimum due (null reverts to the
 // computed one) and notes. The balance is never set: it is its lines' sum.
-func (s *Service) UpdateSOA(ctx context.Context, userID, soaID string, r SOARequest) (SOADetail, error) {
-	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
+func (s *Service) UpdateSOA(ctx context.Context, userID, soaID string, r SOARequest) (SOA, error) {
+	a, _, err := s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) ([]string, error) {
 		var v Validator
 		if r.DueDate.Set {
 			if d := v.RequiredDate("due_date", r.DueDate); !v.Has("due_date") {
@@ -177,49 +186,89 @@ func (s *Service) UpdateSOA(ctx context.Context, userID, soaID string, r SOARequ
 			a.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
 		}
 		if err := v.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		if a.Status == StatusVoided {
-			return InvalidStatus("statement is voided; it can no longer change")
+			return nil, InvalidStatus("statement is voided; it can no longer change")
 		}
 		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogSOA, EntityID: a.ID,
 			Action: LogUpdated, Message: fmt.Sprintf("Statement of %s updated: due %s, minimum due %s", a.StatementDate, a.DueDate, a.MinimumDue)}); err != nil {
-			return err
+			return nil, err
 		}
-		return nil
+		return nil, nil
 	})
+	return a, err
 }
 
 // changeSOA runs change on the statement soaID in one write transaction,
-// then generates what is now due and reads the statement back, so a write's
-// reply shows the state it committed.
-func (s *Service) changeSOA(ctx context.Context, userID, soaID string, change func(tx Repo, a *SOA, today Date) error) (SOADetail, error) {
+// then generates what is now due and reads back the statement's figures and
+// the rows whose ids change returns, so a write's reply shows the state it
+// committed. The reply holds those rows, never every line of the statement
+// (GET /credit-cards/soa/{id} lists them), so it keeps its size however
+// many lines the statement has.
+func (s *Service) changeSOA(ctx context.Context, userID, soaID string,
+	change func(tx Repo, a *SOA, today Date) (rowIDs []string, err error),
+) (SOA, []CardTransaction, error) {
 	today := s.today(ctx, userID)
-	var out SOADetail
+	var out SOA
+	var rows []CardTransaction
 	err := s.store.Write(ctx, func(tx Repo) error {
 		a, err := tx.SOA(ctx, userID, soaID)
 		if err != nil {
 			return err
 		}
-		if err := change(tx, &a, today); err != nil {
+		ids, err := change(tx, &a, today)
+		if err != nil {
 			return err
 		}
-		out, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
-		return err
+		if out, err = s.finishSOAWrite(ctx, tx, userID, soaID, today); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			t, err := tx.CardTransaction(ctx, userID, id)
+			if err != nil {
+				return err
+			}
+			t.IsFuture = t.Date.After(today)
+			rows = append(rows, t)
+		}
+		return nil
 	})
-	return out, err
+	return out, rows, err
 }
 
-// finishSOAWrite generates whatever is now due and reads the statement back,
-// so a write's reply shows the state it committed.
-func (s *Service) finishSOAWrite(ctx context.Context, tx Repo, userID, id string, today Date) (SOADetail, error) {
+// finishSOAWrite generates whatever is now due and reads the statement's
+// figures back, so a write's reply shows the state it committed.
+func (s *Service) finishSOAWrite(ctx context.Context, tx Repo, userID, id string, today Date) (SOA, error) {
 	if err := s.generate(ctx, tx, userID, today); err != nil {
-		return SOADetail{}, err
+		return SOA{}, err
 	}
-	return s.soaDetail(ctx, tx, userID, id, today)
+	return soaFigures(ctx, tx, userID, id, today)
+}
+
+// SOALineResult is the reply of a write on one row of a statement (a line
+// added, changed or removed): the row after it and the statement's figures.
+type SOALineResult struct {
+	Transaction CardTransaction `json:"transaction"`
+	SOA         SOA             `json:"soa"`
+}
+
+// SOALinkResult is the reply of a link: the rows linked, in the order
+// given, and the statement's figures after it.
+type SOALinkResult struct {
+	Transactions []CardTransaction `json:"transactions"`
+	SOA          SOA               `json:"soa"`
+}
+
+// lineResult is the reply of a write on the one row of rows.
+func lineResult(a SOA, rows []CardTransaction, err error) (SOALineResult, error) {
+	if err != nil {
+		return SOALineResult{}, err
+	}
+	return SOALineResult{Transaction: rows[0], SOA: a}, nil
 }
 
 // SOALineRequest is the body of POST /credit-cards/soa/{id}/transactions and
@@ -274,42 +323,42 @@ func (r SOALineRequest) shape(v *Validator, cur *CardTransaction, a SOA, create 
 
 // AddSOALine adds a fee, interest or refund line to a statement: a card row
 // already billed to it (§2.8). Archived cards still take statement lines.
-func (s *Service) AddSOALine(ctx context.Context, userID, soaID string, r SOALineRequest) (SOADetail, error) {
-	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
+func (s *Service) AddSOALine(ctx context.Context, userID, soaID string, r SOALineRequest) (SOALineResult, error) {
+	return lineResult(s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) ([]string, error) {
 		var v Validator
 		now := s.stamp()
 		t := CardTransaction{ID: NewID(), CreditCardID: a.CreditCardID, Status: CardBilled, SOAID: &a.ID,
 			IsSOALine: true, CreatedAt: now, UpdatedAt: now}
 		category := r.shape(&v, &t, *a, true)
 		if err := v.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		if a.Status == StatusVoided {
-			return InvalidStatus("statement is voided; add the line to its replacement (%s)", replacement(*a))
+			return nil, InvalidStatus("statement is voided; add the line to its replacement (%s)", replacement(*a))
 		}
 		if category != "" {
 			cat, _, err := newRefs(tx, userID, today).expenseCategory(ctx, &v, "category", category)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			t.CategoryID = &cat.ID
 		}
 		if err := v.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogCardTransaction, EntityID: t.ID,
 			Action: LogCreated, Message: fmt.Sprintf("%s line %q added to the statement of %s", titleCase(t.Type), t.Description, a.StatementDate),
 			Amount: &t.Amount}); err != nil {
-			return err
+			return nil, err
 		}
-		return nil
-	})
+		return []string{t.ID}, nil
+	}))
 }
 
 func titleCase(s string) string {
@@ -328,7 +377,7 @@ type LinkRequest struct {
 const MaxLinkIDs = 100
 
 // LinkToSOA bills unbilled rows of the statement's card to it, all or none.
-func (s *Service) LinkToSOA(ctx context.Context, userID, soaID string, r LinkRequest) (SOADetail, error) {
+func (s *Service) LinkToSOA(ctx context.Context, userID, soaID string, r LinkRequest) (SOALinkResult, error) {
 	var v Validator
 	ids := []string{}
 	if Readable(&v, "transaction_ids", r.TransactionIDs) {
@@ -340,36 +389,42 @@ func (s *Service) LinkToSOA(ctx context.Context, userID, soaID string, r LinkReq
 		v.Add("transaction_ids", "is required")
 	}
 	if err := v.Err(); err != nil {
-		return SOADetail{}, err
+		return SOALinkResult{}, err
 	}
-	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
+	a, rows, err := s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) ([]string, error) {
 		if a.Status == StatusVoided {
-			return InvalidStatus("statement is voided; link the transactions to its replacement (%s)", replacement(*a))
+			return nil, InvalidStatus("statement is voided; link the transactions to its replacement (%s)", replacement(*a))
 		}
 		rows, err := s.linkable(ctx, tx, userID, *a, ids)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		now := s.stamp()
-		for _, t := range rows {
+		linked := make([]string, len(rows))
+		for i, t := range rows {
+			linked[i] = t.ID
 			t.Status, t.SOAID, t.UpdatedAt = CardBilled, &a.ID, now
 			if err := tx.UpdateCardTransaction(ctx, userID, t); err != nil {
-				return err
+				return nil, err
 			}
 			if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogCardTransaction, EntityID: t.ID,
 				Action: LogLinked, Message: fmt.Sprintf("%q linked to the statement of %s", t.Description, a.StatementDate),
 				Amount: &t.Amount}); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.settlePlans(ctx, tx, userID, a.CreditCardID); err != nil {
-			return err
+			return nil, err
 		}
-		return nil
+		return linked, nil
 	})
+	if err != nil {
+		return SOALinkResult{}, err
+	}
+	return SOALinkResult{Transactions: rows, SOA: a}, nil
 }
 
 // linkable loads the rows a link request names: every one must be a row of
@@ -430,11 +485,11 @@ func soaRow(ctx context.Context, tx Repo, userID string, a SOA, txID string) (Ca
 // UpdateSOALine changes a statement line (type, amount, date, description,
 // a refund's category) or a linked row's description; a linked row's money
 // fields change only after it is un-linked.
-func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string, r SOALineRequest) (SOADetail, error) {
-	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
+func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string, r SOALineRequest) (SOALineResult, error) {
+	return lineResult(s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) ([]string, error) {
 		cur, err := soaRow(ctx, tx, userID, *a, txID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var v Validator
 		next := cur
@@ -447,23 +502,23 @@ func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string,
 			}
 		}
 		if err := v.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		switch {
 		case a.Status == StatusVoided:
-			return InvalidStatus("statement is voided; it can no longer change")
+			return nil, InvalidStatus("statement is voided; it can no longer change")
 		case cur.Status == StatusVoided:
-			return InvalidStatus("statement line is voided and cannot be changed")
+			return nil, InvalidStatus("statement line is voided and cannot be changed")
 		case !cur.IsSOALine && (r.Type.Set || r.Amount.Set || r.Date.Set || r.Category.Set):
-			return InvalidStatus("a linked transaction keeps its type, amount, date and category on the statement; un-link it to change them, or change its category with PUT /credit-cards/transactions/{id}")
+			return nil, InvalidStatus("a linked transaction keeps its type, amount, date and category on the statement; un-link it to change them, or change its category with PUT /credit-cards/transactions/{id}")
 		}
 		if category != "" {
 			cat, _, err := newRefs(tx, userID, today).expenseCategory(ctx, &v, "category", category)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if err := v.Err(); err != nil {
-				return err
+				return nil, err
 			}
 			next.CategoryID = &cat.ID
 		}
@@ -472,40 +527,40 @@ func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string,
 		if next.ExpenseID != nil {
 			e, err := tx.Expense(ctx, userID, *next.ExpenseID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if err := s.syncPurchaseExpense(ctx, tx, userID, e, next, false, Category{}, now); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if err := tx.UpdateCardTransaction(ctx, userID, next); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogCardTransaction, EntityID: next.ID,
 			Action: LogUpdated, Message: fmt.Sprintf("%q on the statement of %s updated", next.Description, a.StatementDate),
 			Amount: &next.Amount}); err != nil {
-			return err
+			return nil, err
 		}
-		return nil
-	})
+		return []string{next.ID}, nil
+	}))
 }
 
 // RemoveSOALine voids a statement line, or un-links a linked row back to
 // unbilled so the next generated statement takes it. It returns the statement.
-func (s *Service) RemoveSOALine(ctx context.Context, userID, soaID, txID string) (SOADetail, error) {
-	return s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) error {
+func (s *Service) RemoveSOALine(ctx context.Context, userID, soaID, txID string) (SOALineResult, error) {
+	return lineResult(s.changeSOA(ctx, userID, soaID, func(tx Repo, a *SOA, today Date) ([]string, error) {
 		t, err := soaRow(ctx, tx, userID, *a, txID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		switch {
 		case a.Status == StatusVoided:
-			return InvalidStatus("statement is voided; it can no longer change")
+			return nil, InvalidStatus("statement is voided; it can no longer change")
 		case t.Status == StatusVoided:
-			return InvalidStatus("statement line is already voided")
+			return nil, InvalidStatus("statement line is already voided")
 		}
 		now := s.stamp()
 		t.UpdatedAt = now
@@ -517,29 +572,29 @@ func (s *Service) RemoveSOALine(ctx context.Context, userID, soaID, txID string)
 			t.Status, t.SOAID = CardUnbilled, nil
 		}
 		if err := tx.UpdateCardTransaction(ctx, userID, t); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.recomputeSOA(ctx, tx, userID, a, today); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.settlePlans(ctx, tx, userID, a.CreditCardID); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogCardTransaction, EntityID: t.ID,
 			Action: action, Message: message, Amount: &t.Amount}); err != nil {
-			return err
+			return nil, err
 		}
-		return nil
-	})
+		return []string{t.ID}, nil
+	}))
 }
 
 // VoidSOA resets a statement (§2.8): its lines are voided, its linked rows
 // return to unbilled, its payments and their account debits are voided, and
 // its totals are frozen. Generation then bills the released rows on a fresh
 // statement for the same date, which replaced_by_id names.
-func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOADetail, error) {
+func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOA, error) {
 	today := s.today(ctx, userID)
-	var out SOADetail
+	var out SOA
 	err := s.store.Write(ctx, func(tx Repo) error {
 		a, err := writableSOA(ctx, tx, userID, soaID)
 		if err != nil {
@@ -592,7 +647,7 @@ func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOADetail,
 			Amount:  &a.StatementBalance}); err != nil {
 			return err
 		}
-		out, err = s.soaDetail(ctx, tx, userID, soaID, today)
+		out, err = soaFigures(ctx, tx, userID, soaID, today)
 		return err
 	})
 	return out, err

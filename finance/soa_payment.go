@@ -45,10 +45,15 @@ type SOAPaymentRequest struct {
 	Notes     Field[string] `json:"notes"`
 }
 
-// SOAPaymentResult is the reply of a payment: the payment and the statement after it.
+// SOAPaymentResult is the reply of a payment: the new payment and the
+// statement's figures after it, without its lines (GET
+// /credit-cards/soa/{id} lists them), so the reply keeps its size however
+// many lines the statement has.
 type SOAPaymentResult struct {
 	Payment SOAPayment `json:"payment"`
-	SOA     SOADetail  `json:"soa"`
+	SOA     SOA        `json:"soa"`
+	// Warnings: the answer's warnings, if any (warning.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // ListSOAPayments returns a page of a statement's payments.
@@ -66,6 +71,8 @@ func (s *Service) PaySOA(ctx context.Context, userID, soaID string, r SOAPayment
 	today := s.today(ctx, userID)
 	var out SOAPaymentResult
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		a, err := tx.SOA(ctx, userID, soaID)
 		if err != nil {
 			return err
@@ -122,7 +129,10 @@ func (s *Service) PaySOA(ctx context.Context, userID, soaID string, r SOAPayment
 			return err
 		}
 		out.Payment = p
-		out.SOA, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
+		if out.SOA, err = s.finishSOAWrite(ctx, tx, userID, soaID, today); err != nil {
+			return err
+		}
+		out.Warnings, err = w.balances(ctx)
 		return err
 	})
 	return out, err

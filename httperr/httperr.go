@@ -15,7 +15,8 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-// Error codes of the specification. Every error response carries one.
+// Error codes of the specification, and one of the product's. Every error
+// response carries one.
 const (
 	CodeUnauthorized         = "UNAUTHORIZED"
 	CodeForbidden            = "FORBIDDEN"
@@ -25,6 +26,9 @@ const (
 	CodeNotFound             = "NOT_FOUND"
 	CodeSubscriptionRequired = "SUBSCRIPTION_REQUIRED"
 	CodeInternal             = "INTERNAL_SERVER_ERROR"
+	// CodeIdempotencyConflict is the product's own: an Idempotency-Key sent
+	// again with another request.
+	CodeIdempotencyConflict = "IDEMPOTENCY_CONFLICT"
 )
 
 // Detail is an error as the error envelope carries it.
@@ -50,6 +54,13 @@ func New(status int, code, message string) *Error {
 }
 
 func (e *Error) Error() string { return e.message }
+
+// WithFields is e naming the fields it is about.
+func (e *Error) WithFields(fields map[string]string) *Error {
+	c := *e
+	c.fields = fields
+	return &c
+}
 
 // BadRequest is a 400 of the request as a whole (its fields, when given).
 func BadRequest(message string, fields map[string]string) error {

@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -29,6 +31,8 @@ type tool struct {
 // caller's principal, and turns the route's envelope into the tool result:
 // the data as structuredContent and as JSON text, or, for a REST error,
 // isError with the REST error object (message, code, fields) as JSON text.
+// A replayed answer (the same idempotency_key again) says so in a second
+// text block.
 func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return func(ctx context.Context, req mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
 		p, ok := auth.FromContext(ctx)
@@ -54,7 +58,7 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 		}
 		rec := newRecorder()
 		h.rest.ServeAs(p, rec, rest)
-		return h.result(ctx, t, rec), nil
+		return h.result(ctx, t, rec, t.page && !wantsFull(req.Params.RawArguments)), nil
 	}
 }
 
@@ -82,7 +86,7 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	}
 
 	for _, name := range slices.Sorted(maps.Keys(args)) {
-		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] && !t.keyArg(name) {
+		if !t.pathParam(name) && !t.queryParams[name] && !t.bodyFields[name] && !t.keyArg(name) && !t.detailArg(name) {
 			v.Add(name, "is not an argument of "+t.name+"; its arguments are: "+strings.Join(t.argumentNames(), ", "))
 		}
 	}
@@ -105,8 +109,18 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 		}
 	}
 
+	if raw, given := args[detailArg]; given && t.page {
+		var d *string
+		if err := json.Unmarshal(raw, &d); err != nil || d != nil && *d != detailCompact && *d != detailFull {
+			v.Add(detailArg, "must be "+detailCompact+" or "+detailFull)
+		}
+	}
+
 	query := url.Values{}
-	body := map[string]json.RawMessage{}
+	body := maps.Clone(t.fixedBody)
+	if body == nil {
+		body = map[string]json.RawMessage{}
+	}
 	for name, value := range args {
 		switch {
 		case t.queryParams[name]:
@@ -129,7 +143,14 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 		target += "?" + query.Encode()
 	}
 	var payload []byte
-	if t.hasBody {
+	contentType := "application/json"
+	switch {
+	case t.files != nil:
+		var problem *restError
+		if payload, contentType, problem = t.form(body); problem != nil {
+			return nil, problem
+		}
+	case t.hasBody:
 		var err error
 		if payload, err = json.Marshal(body); err != nil {
 			return nil, invalid(finance.Invalid("arguments", "must be valid JSON"))
@@ -141,12 +162,57 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 	}
 	r.Header.Set("Accept", "application/json")
 	if t.hasBody {
-		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Content-Type", contentType)
 	}
 	if idempotencyKey != nil {
 		r.Header.Set(idempotencyHeader, *idempotencyKey)
 	}
 	return r, nil
+}
+
+// form builds the multipart/form-data body of a route that takes files:
+// each file argument (base64 text, or a list of it) becomes one file part
+// per file, in order, under its field name; other arguments are text parts.
+// The route checks the files themselves (kind, size, count).
+func (t tool) form(body map[string]json.RawMessage) ([]byte, string, *restError) {
+	var v finance.Validator
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, name := range slices.Sorted(maps.Keys(body)) {
+		raw := body[name]
+		if !t.files[name] {
+			s, ok := queryValue(raw)
+			if !ok {
+				v.Add(name, "must be a string, number or boolean")
+			} else if s != nil {
+				_ = w.WriteField(name, *s)
+			}
+			continue
+		}
+		var list []string
+		if err := json.Unmarshal(raw, &list); err != nil {
+			var one string
+			if err := json.Unmarshal(raw, &one); err != nil {
+				v.Add(name, "must be base64 text, or a list of it")
+				continue
+			}
+			list = []string{one}
+		}
+		for i, text := range list {
+			data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(text))
+			if err != nil {
+				v.Add(fmt.Sprintf("%s[%d]", name, i), "must be base64 text")
+				continue
+			}
+			part, _ := w.CreateFormFile(name, fmt.Sprintf("%s-%d", name, i+1))
+			_, _ = part.Write(data)
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, "", invalid(err.(*finance.ValidationError))
+	}
+	_ = w.Close()
+	return buf.Bytes(), w.FormDataContentType(), nil
 }
 
 // repeatedNames returns the member names that a JSON object names more than
@@ -201,12 +267,28 @@ func (t tool) pathParam(name string) bool { return slices.Contains(t.pathParams,
 // keyArg reports whether name is the tool's idempotency_key argument.
 func (t tool) keyArg(name string) bool { return t.takesIdempotencyKey && name == idempotencyArg }
 
+// detailArg reports whether name is the detail argument of a list tool.
+func (t tool) detailArg(name string) bool { return t.page && name == detailArg }
+
+// wantsFull reports whether a list tool's call asks for its items in full
+// (arguments that request has already checked).
+func wantsFull(raw json.RawMessage) bool {
+	var args struct {
+		Detail *string `json:"detail"`
+	}
+	_ = json.Unmarshal(raw, &args)
+	return args.Detail != nil && *args.Detail == detailFull
+}
+
 func (t tool) argumentNames() []string {
 	names := slices.Clone(t.pathParams)
 	names = append(names, slices.Sorted(maps.Keys(t.queryParams))...)
 	names = append(names, slices.Sorted(maps.Keys(t.bodyFields))...)
 	if t.takesIdempotencyKey {
 		names = append(names, idempotencyArg)
+	}
+	if t.page {
+		names = append(names, detailArg)
 	}
 	return names
 }
@@ -225,8 +307,9 @@ func invalid(ve *finance.ValidationError) *restError {
 	return &restError{Code: "VALIDATION_ERROR", Message: ve.Message, Fields: ve.Fields}
 }
 
-// result turns the REST envelope into the tool result.
-func (h *Handler) result(ctx context.Context, t tool, rec *recorder) *mcp.CallToolResult {
+// result turns the REST envelope into the tool result; compact leaves out
+// of a page's items what compactPage does.
+func (h *Handler) result(ctx context.Context, t tool, rec *recorder, compact bool) *mcp.CallToolResult {
 	var env struct {
 		Success bool            `json:"success"`
 		Data    json.RawMessage `json:"data"`
@@ -244,14 +327,73 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder) *mcp.CallTo
 	if len(data) == 0 {
 		data = []byte("null")
 	}
+	if compact {
+		data = compactPage(data)
+	}
 	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(data))}}
 	if data[0] == '{' {
 		// structuredContent must be an object; kept as raw JSON so amounts
 		// reach the client exactly as the REST route wrote them.
 		res.StructuredContent = json.RawMessage(data)
+		if note := warningsNote(data); note != "" {
+			// A block of its own after the data, as the replay note is.
+			res.Content = append(res.Content, mcp.NewTextContent(note))
+		}
+	}
+	if rec.header.Get(replayedHeader) == "true" {
+		// A block of its own after the data, so that the first block stays
+		// the JSON that programs parse.
+		res.Content = append(res.Content, mcp.NewTextContent(replayedNote))
 	}
 	return res
 }
+
+// warningsNote is the text block that follows the JSON of a write whose
+// answer carries warnings (data.warnings), so that an agent cannot miss
+// them: some clients show a model only the text, and a line per warning is
+// plainer than a member deep in the JSON. The first block stays exactly the
+// serialized structuredContent, which programs parse.
+func warningsNote(data []byte) string {
+	if !bytes.Contains(data, []byte(`"warnings"`)) {
+		return ""
+	}
+	var answer struct {
+		Warnings []json.RawMessage `json:"warnings"`
+	}
+	if json.Unmarshal(data, &answer) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, raw := range answer.Warnings {
+		var w struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+			Index   *int   `json:"index"`
+		}
+		// Only a write's warnings: objects with a code (a parser's
+		// warnings about its drafts are plain strings).
+		if json.Unmarshal(raw, &w) != nil || w.Code == "" {
+			continue
+		}
+		b.WriteString("\n- ")
+		if w.Index != nil {
+			fmt.Fprintf(&b, "item %d: ", *w.Index)
+		}
+		b.WriteString(w.Code + ": " + w.Message)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "Warnings (the write was saved; show these to the user before going on):" + b.String()
+}
+
+// replayedHeader marks the REST route's stored answer to an earlier request
+// with the same Idempotency-Key; the tool result says so in replayedNote.
+const (
+	replayedHeader = "Idempotent-Replayed"
+	replayedNote   = "Replayed: an earlier call with the same idempotency_key and the same arguments already did " +
+		"this write, and this is its result; nothing was written again."
+)
 
 // errorResult is a tool execution error carrying the REST error object as
 // JSON text, which models and programs both read. It has no

@@ -50,6 +50,9 @@ func TestReadToolReturnsTheRouteData(t *testing.T) {
 			if status != http.StatusOK {
 				t.Fatalf("REST %s: %d", tc.route, status)
 			}
+			if env.mcp.byName[tc.tool].page {
+				want.Data = compacted(want.Data)
+			}
 			if diff := cmp.Diff(want.Data, any(res.structured(t))); diff != "" {
 				t.Errorf("structuredContent differs from the REST data (-rest +tool):\n%s", diff)
 			}
@@ -211,13 +214,15 @@ func TestPathParametersAreEscaped(t *testing.T) {
 }
 
 // A write tool's idempotency_key is the Idempotency-Key header of its REST
-// request: the same call again returns the first result and writes nothing,
-// and the key is the REST route's (another request with it is refused there).
+// request: the same call again, however it spells the amount, returns the
+// first result with a line saying it was replayed, and writes nothing; the
+// same key with other arguments is the REST route's IDEMPOTENCY_CONFLICT,
+// whose message (read the state first) reaches the agent.
 func TestIdempotencyKeyArgument(t *testing.T) {
 	env := newTestEnv(t)
 	rest := env.key(auth.ScopeAll)
 	key := env.key(auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP)
-	args := map[string]any{"amount": json.Number("42.00"), "date": "2025-03-08", "description": "Taxi",
+	args := map[string]any{"amount": json.Number("42"), "date": "2025-03-08", "description": "Taxi",
 		"category": "Transportation", "payment_method": "Cash", "idempotency_key": "taxi-0308"}
 	expenses := func() []any {
 		t.Helper()
@@ -226,44 +231,64 @@ func TestIdempotencyKeyArgument(t *testing.T) {
 	}
 
 	first := env.callTool(key, "create_expense", args)
-	if first.IsError {
-		t.Fatalf("create_expense: %s", first.Content[0].Text)
+	if first.IsError || len(first.Content) != 1 {
+		t.Fatalf("create_expense: %+v, want one text block and no error", first.Content)
 	}
 	if _, _, _, _, err := env.db.IdempotentResponse(context.Background(), env.user.ID, "taxi-0308", time.Now()); err != nil {
 		t.Errorf("no answer stored under the key: %v", err)
 	}
-	again := env.callTool(key, "create_expense", args)
-	if again.IsError || !bytes.Equal(again.StructuredContent, first.StructuredContent) || again.Content[0].Text != first.Content[0].Text {
-		t.Errorf("the repeated call = %s, want the first result %s", again.StructuredContent, first.StructuredContent)
+	for _, amount := range []any{json.Number("42"), json.Number("42.0"), "42.00"} {
+		args["amount"] = amount
+		again := env.callTool(key, "create_expense", args)
+		if again.IsError || !bytes.Equal(again.StructuredContent, first.StructuredContent) || again.Content[0].Text != first.Content[0].Text {
+			t.Errorf("the repeated call with amount %v = %s, want the first result %s", amount, again.StructuredContent, first.StructuredContent)
+		}
+		if len(again.Content) != 2 || again.Content[1].Type != "text" || again.Content[1].Text != replayedNote {
+			t.Errorf("the repeated call with amount %v: content %+v, want the result and the line %q", amount, again.Content, replayedNote)
+		}
 	}
 	if items := expenses(); len(items) != 1 {
-		t.Errorf("expenses after a call and its repeat: %d, want 1", len(items))
+		t.Errorf("expenses after a call and its repeats: %d, want 1", len(items))
 	}
 
 	// The key is not in the body: the same key with other arguments is the
-	// REST route's error, naming the header.
+	// REST route's error, naming the header and telling the agent to read
+	// the state, never to use a new key.
 	args["amount"] = json.Number("43.00")
 	other := env.callTool(key, "create_expense", args)
 	got := other.problem(t)
 	fields, _ := got["fields"].(map[string]any)
-	if got["code"] != "VALIDATION_ERROR" || fields["Idempotency-Key"] != "was used with a different request" {
-		t.Errorf("the key with other arguments: %v, want a VALIDATION_ERROR on Idempotency-Key", got)
+	message, _ := got["message"].(string)
+	if got["code"] != "IDEMPOTENCY_CONFLICT" || fields["Idempotency-Key"] != "was used with a different request" ||
+		!strings.Contains(message, "Read the current state first") || strings.Contains(strings.ToLower(message), "new key") {
+		t.Errorf("the key with other arguments: %v, want IDEMPOTENCY_CONFLICT on Idempotency-Key saying to read the state", got)
 	}
 	if items := expenses(); len(items) != 1 {
 		t.Errorf("expenses after a refused call: %d, want 1", len(items))
 	}
 
-	// Without the argument, each call writes.
+	// Without the argument, each call writes, and none is a replay (the
+	// second taxi is answered with a warning that it looks like a duplicate).
 	delete(args, "idempotency_key")
-	env.callTool(key, "create_expense", args)
-	env.callTool(key, "create_expense", args)
+	for range 2 {
+		res := env.callTool(key, "create_expense", args)
+		replayed := false
+		for _, c := range res.Content {
+			replayed = replayed || strings.HasPrefix(c.Text, "Replayed")
+		}
+		if res.IsError || replayed {
+			t.Errorf("a call without a key: %+v", res.Content)
+		}
+	}
 	if items := expenses(); len(items) != 3 {
 		t.Errorf("expenses after two calls without a key: %d, want 3", len(items))
 	}
 }
 
-// Exactly the tools of POST routes take idempotency_key, and the payment and
-// balance tools tell the model to use it.
+// Exactly the tools of POST routes take idempotency_key, but for those that
+// run the AI, whose routes take none (parsing saves nothing; a proposal's
+// id is the assistant's key), and the payment and balance tools tell the
+// model to use it.
 func TestIdempotencyKeyInSchemas(t *testing.T) {
 	for _, tt := range builtTools(t) {
 		var schema struct {
@@ -273,7 +298,7 @@ func TestIdempotencyKeyInSchemas(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, has := schema.Properties["idempotency_key"]
-		if want := tt.method == http.MethodPost; has != want {
+		if want := tt.method == http.MethodPost && !tt.runsAI; has != want {
 			t.Errorf("%s (%s): idempotency_key in the schema = %v, want %v", tt.name, tt.method, has, want)
 		}
 	}

@@ -17,11 +17,16 @@ import (
 // imports this package, so these methods use plain values and the binary
 // passes the Handler in.
 
-// ToolNames lists the tools in table order.
+// ToolNames lists the tools in table order, but for those whose route runs
+// the AI itself (parsing, the assistant): the assistant's model calling a
+// model would spend the user's AI budget twice for one answer, or call the
+// assistant back.
 func (h *Handler) ToolNames() []string {
-	names := make([]string, len(h.tools))
-	for i, t := range h.tools {
-		names[i] = t.name
+	var names []string
+	for _, t := range h.tools {
+		if !t.runsAI {
+			names = append(names, t.name)
+		}
 	}
 	return names
 }

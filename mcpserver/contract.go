@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,9 +44,43 @@ type operation struct {
 	queryParams  map[string]bool // name -> known
 	bodyFields   map[string]bool // top-level request body fields
 	hasBody      bool
+	// page is set for a read answering a page of items ({items,
+	// pagination}): a list tool, whose items are compact unless the call
+	// asks for detail=full.
+	page bool
 	// takesIdempotencyKey is set when the operation takes the
 	// Idempotency-Key header: the tool then has the idempotencyArg argument.
 	takesIdempotencyKey bool
+	// files is set for a route that takes multipart/form-data: the body
+	// fields that are files (a binary string, or a list of them), which
+	// the tool takes as base64 text. Nil for a JSON body.
+	files map[string]bool
+	// fixedBody is the whole body of a tool that always sends the same one
+	// (see withFixedBody); its arguments are the route's parameters only.
+	fixedBody map[string]json.RawMessage
+}
+
+// base64Files rewrites a form field that is a file, or a list of files
+// (format: binary), as base64 text, and reports whether it was one.
+func base64Files(prop any) bool {
+	m, _ := prop.(map[string]any)
+	if m == nil {
+		return false
+	}
+	if items, _ := m["items"].(map[string]any); m["type"] == "array" && items != nil {
+		return base64Files(items)
+	}
+	if m["type"] != "string" || m["format"] != "binary" {
+		return false
+	}
+	delete(m, "format")
+	m["contentEncoding"] = "base64"
+	if d, _ := m["description"].(string); d != "" {
+		m["description"] = d + " Base64."
+	} else {
+		m["description"] = "Base64."
+	}
+	return true
 }
 
 // The tool argument that a route's Idempotency-Key header becomes. It is
@@ -55,10 +90,19 @@ const (
 	idempotencyArg    = "idempotency_key"
 	// idempotencyArgDescription replaces the header's description, which
 	// speaks of HTTP, in the tool's schema.
-	idempotencyArgDescription = "Optional: a unique key for this one intended write, such as a new random UUID " +
-		"(1 to 255 visible ASCII characters). Calling again with the same key and the same arguments within 24 hours " +
-		"returns the first call's result instead of writing again, so keep the key when retrying after a lost reply; " +
-		"the same key with other arguments is an error. Use a new key for each new write."
+	// The instructions explain the rule once (safety rule 3); each tool's
+	// argument only names it.
+	idempotencyArgDescription = "A new UUID per write; resend it only to retry that write."
+)
+
+// The tool argument of a list tool that asks for its items in full. It is
+// the tool's own: the route always answers in full, and the tool leaves out
+// of each item what compact leaves out (see compactPage).
+const (
+	detailArg            = "detail"
+	detailCompact        = "compact"
+	detailFull           = "full"
+	detailArgDescription = "full: every field; compact (default) leaves out nulls, nested lists, timestamps."
 )
 
 // operation resolves method and path (the contract's form, /api/v1/expenses/{id})
@@ -100,6 +144,13 @@ func (c *contract) operation(method, path string) (*operation, error) {
 			if err != nil {
 				return nil, err
 			}
+			if m, _ := raw.(map[string]any); m["$ref"] != nil {
+				// A shared parameter (page, dateFrom, the record id)
+				// describes itself for every route in the contract; the
+				// tool's description says what this route makes of it.
+				p = maps.Clone(p)
+				delete(p, "description")
+			}
 			key := fmt.Sprint(p["in"]) + ":" + fmt.Sprint(p["name"])
 			if _, seen := params[key]; !seen {
 				order = append(order, key)
@@ -121,6 +172,7 @@ func (c *contract) operation(method, path string) (*operation, error) {
 				prop = map[string]any{}
 			}
 			prop["description"] = idempotencyArgDescription
+			delete(prop, "pattern") // visible ASCII: a UUID is; the route names any other
 			out.takesIdempotencyKey = true
 			if err := add(idempotencyArg, prop); err != nil {
 				return nil, err
@@ -166,7 +218,14 @@ func (c *contract) operation(method, path string) (*operation, error) {
 		if err != nil {
 			return nil, err
 		}
-		schema, err := c.inline(dig(body, "content", "application/json", "schema"), nil)
+		raw := dig(body, "content", "application/json", "schema")
+		if raw == nil {
+			// A route that takes only a form upload: the tool takes each
+			// file as base64 text and sends the route its form.
+			raw = dig(body, "content", "multipart/form-data", "schema")
+			out.files = map[string]bool{}
+		}
+		schema, err := c.inline(raw, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -178,12 +237,25 @@ func (c *contract) operation(method, path string) (*operation, error) {
 		out.hasBody = true
 		for name, prop := range fields {
 			out.bodyFields[name] = true
+			if out.files != nil && base64Files(prop) {
+				out.files[name] = true
+			}
 			if err := add(name, prop); err != nil {
 				return nil, err
 			}
 		}
 		for _, r := range asList(obj["required"]) {
 			required = append(required, fmt.Sprint(r))
+		}
+	}
+
+	if out.outputSchema, out.page, err = c.outputSchema(op, method == "GET"); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if out.page {
+		if err := add(detailArg, map[string]any{"type": "string", "enum": []any{detailCompact, detailFull},
+			"description": detailArgDescription}); err != nil {
+			return nil, err
 		}
 	}
 
@@ -199,11 +271,8 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	out.inputSchema, err = json.Marshal(portable)
+	out.inputSchema, err = json.Marshal(lean(portable))
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if out.outputSchema, err = c.outputSchema(op); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	return out, nil
@@ -216,7 +285,7 @@ const successEnvelope = "#/components/schemas/SuccessEnvelope"
 // 201): the part of the envelope's allOf that narrows data. It is nil unless
 // that data is an object, since structuredContent is an object and a tool
 // with an outputSchema must return structuredContent matching it.
-func (c *contract) outputSchema(op map[string]any) (json.RawMessage, error) {
+func (c *contract) outputSchema(op map[string]any, read bool) (json.RawMessage, bool, error) {
 	responses, _ := op["responses"].(map[string]any)
 	for _, code := range []string{"200", "201"} {
 		raw, ok := responses[code]
@@ -225,11 +294,11 @@ func (c *contract) outputSchema(op map[string]any) (json.RawMessage, error) {
 		}
 		resp, err := c.resolveMap(raw)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		body, ok := dig(resp, "content", "application/json", "schema").(map[string]any)
 		if !ok {
-			return nil, nil
+			return nil, false, nil
 		}
 		var data any
 		for _, part := range asList(body["allOf"]) {
@@ -238,33 +307,42 @@ func (c *contract) outputSchema(op map[string]any) (json.RawMessage, error) {
 			}
 			m, err := c.resolveMap(part)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if d := dig(m, "properties", "data"); d != nil {
 				data = d
 			}
 		}
 		if data == nil {
-			return nil, nil
+			return nil, false, nil
 		}
 		inlined, err := c.inline(data, nil)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		schema, _ := inlined.(map[string]any)
-		if !isObjectSchema(schema) {
-			return nil, nil
+		if m, _ := inlined.(map[string]any); !isObjectSchema(m) {
+			return nil, false, nil
 		}
-		// MCP requires "type": "object" at the root of an output schema,
-		// also where the contract composes the object with allOf.
-		schema["type"] = "object"
-		portable, err := withoutTypeArrays(schema)
+		// A read answering a page ({items, pagination}) is a list tool.
+		page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
+		schema, err := c.outputSchemaOf(data, page)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		return json.Marshal(portable)
+		out, err := json.Marshal(schema)
+		return out, page, err
 	}
-	return nil, nil
+	return nil, false, nil
+}
+
+// hasProperty reports whether an object schema, or a part of its allOf,
+// has the property name.
+func hasProperty(schema any, name string) bool {
+	if dig(schema, "properties", name) != nil {
+		return true
+	}
+	m, _ := schema.(map[string]any)
+	return slices.ContainsFunc(asList(m["allOf"]), func(part any) bool { return hasProperty(part, name) })
 }
 
 // isObjectSchema reports whether every value schema accepts is a JSON
@@ -331,10 +409,17 @@ func (c *contract) resolveMap(v any) (map[string]any, error) {
 }
 
 // inline returns a copy of v with every $ref replaced by what it names, so
-// that each tool's schema stands alone (clients and models do not follow
+// that each tool's input schema stands alone (models do not follow
 // references into a document they never see). Keys beside a $ref (OpenAPI
-// 3.1 allows a description there) win over the target's. expanding guards
-// against cycles, which a JSON value could not represent inline.
+// 3.1 allows a description there) win over the target's.
+//
+// The schema is cut to what a model needs to fill the value in: a shared
+// definition's own description (Date's, Money's) is written once for people
+// reading the contract, and what the value means here is the description at
+// the place that uses it, so only that one is kept; examples and comments
+// are dropped, and so is a pattern beside a format that says the same
+// (date, uuid). expanding guards against cycles, which a JSON value could
+// not represent inline.
 func (c *contract) inline(v any, expanding []string) (any, error) {
 	switch v := v.(type) {
 	case map[string]any:
@@ -356,11 +441,13 @@ func (c *contract) inline(v any, expanding []string) (any, error) {
 				return nil, fmt.Errorf("%s is not a schema object", ref)
 			}
 			for k, x := range m {
-				out[k] = x
+				if k != "description" && k != "title" {
+					out[k] = x
+				}
 			}
 		}
 		for k, x := range v {
-			if k == "$ref" {
+			if k == "$ref" || isPeopleNote(k, x) {
 				continue
 			}
 			y, err := c.inline(x, expanding)
@@ -368,6 +455,11 @@ func (c *contract) inline(v any, expanding []string) (any, error) {
 				return nil, err
 			}
 			out[k] = y
+		}
+		if _, ok := out["format"].(string); ok {
+			if _, ok := out["pattern"].(string); ok {
+				delete(out, "pattern")
+			}
 		}
 		return out, nil
 	case []any:
@@ -382,6 +474,20 @@ func (c *contract) inline(v any, expanding []string) (any, error) {
 		return out, nil
 	}
 	return v, nil
+}
+
+// isPeopleNote reports whether the member k: x of a schema is one no tool
+// input schema carries: examples and comments speak to people reading the
+// contract, not to a model filling in a call. The value's type is checked
+// too, so that a property of that name (a schema) is kept.
+func isPeopleNote(k string, x any) bool {
+	switch x.(type) {
+	case []any:
+		return k == "examples"
+	case string:
+		return k == "$comment"
+	}
+	return false
 }
 
 // lookup follows a local JSON pointer such as #/components/schemas/Date.
@@ -415,4 +521,41 @@ func dig(v any, keys ...string) any {
 func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// withFixedBody is op for a tool that always sends body (a JSON object the
+// route takes): the body's fields leave the input schema and the arguments,
+// so the tool takes only the route's parameters.
+func (op *operation) withFixedBody(body string) (*operation, error) {
+	var fixed map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(body), &fixed); err != nil || !op.hasBody || op.files != nil {
+		return nil, fmt.Errorf("fixed body %s: the route must take a JSON object", body)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(op.inputSchema, &schema); err != nil {
+		return nil, err
+	}
+	props, _ := schema["properties"].(map[string]any)
+	for name := range op.bodyFields {
+		delete(props, name)
+	}
+	for name := range fixed {
+		if !op.bodyFields[name] {
+			return nil, fmt.Errorf("fixed body %s: %s is not a field of the route's body", body, name)
+		}
+	}
+	required := slices.DeleteFunc(asList(schema["required"]), func(r any) bool { return op.bodyFields[fmt.Sprint(r)] })
+	if len(required) == 0 {
+		delete(schema, "required")
+	} else {
+		schema["required"] = required
+	}
+	out := *op
+	var err error
+	if out.inputSchema, err = json.Marshal(schema); err != nil {
+		return nil, err
+	}
+	out.bodyFields = map[string]bool{}
+	out.fixedBody = fixed
+	return &out, nil
 }

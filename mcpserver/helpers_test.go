@@ -71,7 +71,8 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) server.Database, configure 
 		sdb = wrap(db)
 	}
 	srv := server.New(cfg, log, svc, sdb)
-	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: cfg.MCPCORSOrigins})
+	h, err := New(srv, Config{BaseURL: cfg.BaseURL, Version: "test", Logger: log, ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: cfg.MCPCORSOrigins,
+		Settings: srv.Ledger()})
 	if err != nil {
 		t.Fatalf("mcpserver.New: %v", err)
 	}
@@ -337,4 +338,39 @@ func decodeNumbers(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	return dec.Decode(v)
+}
+
+// compacted is what a list tool answers by default for a page the REST
+// route answers: each item without its null members, its nested lists and
+// objects, and its created_at and updated_at.
+func compacted(page any) any {
+	m, ok := page.(map[string]any)
+	if !ok {
+		return page
+	}
+	items, ok := m["items"].([]any)
+	if !ok {
+		return page
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	short := make([]any, len(items))
+	for i, it := range items {
+		item := map[string]any{}
+		for k, v := range it.(map[string]any) {
+			if k == "created_at" || k == "updated_at" {
+				continue
+			}
+			switch v.(type) {
+			case nil, map[string]any, []any:
+				continue
+			}
+			item[k] = v
+		}
+		short[i] = item
+	}
+	out["items"] = short
+	return out
 }

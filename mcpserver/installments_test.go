@@ -40,8 +40,8 @@ func TestInstallmentTools(t *testing.T) {
 	if src := env.readBack("/api/v1/credit-cards/transactions/" + txID); src["status"] != "converted" {
 		t.Errorf("purchase after the conversion: %v", src["status"])
 	}
-	if diff := cmp.Diff(env.readBack("/api/v1/credit-cards/installment-plans?status=active"),
-		env.okTool(key, "list_installment_plans", map[string]any{"status": "active"})); diff != "" {
+	if diff := cmp.Diff(compacted(env.readBack("/api/v1/credit-cards/installment-plans?status=active")),
+		any(env.okTool(key, "list_installment_plans", map[string]any{"status": "active"}))); diff != "" {
 		t.Errorf("list_installment_plans differs from REST (-rest +tool):\n%s", diff)
 	}
 	if diff := cmp.Diff(plan, env.okTool(key, "get_installment_plan", map[string]any{"id": planID})); diff != "" {

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +43,11 @@ type Config struct {
 	// ResourceMetadataURL is the protected resource metadata (RFC 9728) that
 	// the step-up challenge of an OAuth token lacking a tool's scope names.
 	ResourceMetadataURL string
+	// Settings gives the instructions the user's today, timezone and
+	// currency; nil leaves them out.
+	Settings Settings
+	// Now is the clock of "today"; nil means time.Now.
+	Now func() time.Time
 }
 
 // ProtocolVersions are the MCP revisions this endpoint speaks, newest first.
@@ -59,23 +63,26 @@ var ProtocolVersions = []string{
 }
 
 // How long a client may reuse a tools/list or server/discover result
-// (ttlMs of 2026-07-28).
+// (ttlMs of 2026-07-28). Both depend on the caller (its scopes; the
+// discover instructions also carry the user's today), so both are private.
 const (
 	ToolsListTTL = 5 * time.Minute
-	DiscoverTTL  = time.Hour
+	DiscoverTTL  = 5 * time.Minute
 )
 
 // Instructions are sent to every client in the initialize result: the safety
-// rules of the specification (section 4.6).
+// rules of the specification (section 4.6), and the rule that warnings are
+// shown to the user.
 const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD.
 
 Safety rules:
 1. Read first to identify accounts, cards, statements, bills, loan installments and categories (for example list_accounts, list_credit_cards, list_categories, get_expense_form_options) before writing.
 2. Ask the user to confirm before calling write tools, especially payments, deletes, splits and balance adjustments.
-3. Do not blindly retry payment or balance tools after a network failure; read the latest state first. Where a tool takes an idempotency_key, send a new one with each write and the same one when retrying it: a repeat returns the first result instead of writing twice.
+3. Do not blindly retry payment or balance tools after a network failure; read the latest state first. Where a tool takes an idempotency_key, send a new one with each write and the same one when retrying it: a repeat within 24 hours returns the first result, marked as replayed, instead of writing twice. IDEMPOTENCY_CONFLICT means the key already did another write: read the state before anything else, and write again only if the user wants another write.
 4. Payment methods are only Cash, Account Debit and Credit Card.
 5. Account Debit needs an active account_id; Credit Card needs an active credit_card_id where supported.
-6. Grant only the write scopes an integration needs.`
+6. Grant only the write scopes an integration needs.
+7. A write's result may carry a "Warnings" text block: an account left below zero, a card over its limit, a likely duplicate, an expense that looks like a bill or loan payment (also in the result's warnings). The write was saved; show every warning to the user before going on, and let the user decide whether to correct it.`
 
 // Handler is the MCP endpoint. It sits behind the server's middleware, which
 // has already limited the body, authenticated the caller (401 with the OAuth
@@ -91,14 +98,20 @@ type Handler struct {
 	tools     []tool
 	byName    map[string]tool
 	transport *mcpgo.StreamableHTTPServer
+	settings  Settings
+	now       func() time.Time
 }
 
 // New builds the endpoint and its tools from the table and the contract.
 // It fails when a tool names a route the contract does not have.
 func New(rest REST, cfg Config) (*Handler, error) {
-	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, cors: cfg.CORSOrigins, byName: map[string]tool{}}
+	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, cors: cfg.CORSOrigins, byName: map[string]tool{},
+		settings: cfg.Settings, now: cfg.Now}
 	if h.log == nil {
 		h.log = slog.Default()
+	}
+	if h.now == nil {
+		h.now = time.Now
 	}
 	if cfg.BaseURL != "" {
 		u, err := url.Parse(cfg.BaseURL)
@@ -119,6 +132,11 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		if _, dup := h.byName[spec.name]; dup {
 			return nil, fmt.Errorf("mcpserver: tool %s is in the table twice", spec.name)
 		}
+		if spec.body != "" {
+			if op, err = op.withFixedBody(spec.body); err != nil {
+				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
+			}
+		}
 		t := tool{toolSpec: spec, operation: op}
 		h.tools = append(h.tools, t)
 		h.byName[spec.name] = t
@@ -128,8 +146,12 @@ func New(rest REST, cfg Config) (*Handler, error) {
 	// 2025-11-25 (mcp.NegotiateLegacyVersion); the hook caps the answer at
 	// the versions this endpoint speaks.
 	hooks := &mcpgo.Hooks{}
-	hooks.AddAfterInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		res.ProtocolVersion = negotiate(req.Params.ProtocolVersion)
+		res.Instructions = h.withContext(ctx)
+	})
+	hooks.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
+		res.Instructions = h.withContext(ctx)
 	})
 	s := mcpgo.NewMCPServer("finance", cfg.Version,
 		mcpgo.WithTitle("Finance"),
@@ -139,9 +161,10 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		mcpgo.WithToolFilter(h.visible),
 		// Caching hints (2026-07-28). The tool list changes only when the
 		// server is upgraded, but it depends on the caller's scopes, so it is
-		// private. server/discover says the same to every caller.
+		// private; server/discover's instructions carry the caller's scopes
+		// and today, so it is private too.
 		mcpgo.WithMethodCacheHints(mcp.MethodToolsList, ToolsListTTL.Milliseconds(), mcp.CacheScopePrivate),
-		mcpgo.WithMethodCacheHints(mcp.MethodServerDiscover, DiscoverTTL.Milliseconds(), mcp.CacheScopePublic),
+		mcpgo.WithMethodCacheHints(mcp.MethodServerDiscover, DiscoverTTL.Milliseconds(), mcp.CacheScopePrivate),
 	)
 	for _, t := range h.tools {
 		s.AddTool(t.mcpTool(), h.call(t))
@@ -180,8 +203,9 @@ func (t tool) mcpTool() mcp.Tool {
 		// The route's success data, where the contract defines it as an
 		// object; the result's structuredContent is that data.
 		RawOutputSchema: t.outputSchema,
+		// The title is the tool's own (above), not repeated in the
+		// annotations: clients show the tool's title first.
 		Annotations: mcp.ToolAnnotation{
-			Title:           t.title,
 			ReadOnlyHint:    hint(t.hints.readOnly),
 			DestructiveHint: hint(t.hints.destructive),
 			IdempotentHint:  hint(t.hints.idempotent),
@@ -247,7 +271,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if h.stepUp(w, r, msg) {
+	if h.stepUp(w, r, msg) || h.hiddenTool(w, r, msg) {
 		return
 	}
 	// Handle rather than ServeHTTP: ServeHTTP adds mcp-go's own DNS rebinding
@@ -269,23 +293,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // client can then ask the user to approve just that scope and call again
 // (step-up authorization, MCP 2025-11-25), so it need not ask for every
 // scope up front. API keys cannot be widened that way: for them the tool is
-// hidden, and calling it is the tool-not-found error of mcp-go.
+// hidden, and calling it is a tool error naming the scope (hiddenTool).
 func (h *Handler) stepUp(w http.ResponseWriter, r *http.Request, msg message) bool {
-	if msg.method != string(mcp.MethodToolsCall) {
-		return false
-	}
-	p, ok := auth.FromContext(r.Context())
-	if !ok || p.Method != auth.MethodOAuth {
-		return false
-	}
-	var name string
-	_ = json.Unmarshal(msg.params["name"], &name)
-	t, ok := h.byName[name]
-	if !ok {
-		return false
-	}
-	var refused *auth.Error
-	if err := p.Allow(t.access); !errors.As(err, &refused) || len(refused.Needed) == 0 {
+	p, t, refused := h.refusedCall(r, msg)
+	if refused == nil || p.Method != auth.MethodOAuth || len(refused.Needed) == 0 {
 		return false
 	}
 	c := auth.Challenge{ResourceMetadata: h.metadata, Error: "insufficient_scope", Scopes: refused.Needed,

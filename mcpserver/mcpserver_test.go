@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -70,10 +71,57 @@ func TestInitializeNegotiatesProtocolVersion(t *testing.T) {
 			if _, ok := msg.Result.Capabilities["tools"]; !ok {
 				t.Errorf("capabilities %v do not declare tools", msg.Result.Capabilities)
 			}
-			if msg.Result.Instructions != Instructions {
-				t.Errorf("instructions = %q", msg.Result.Instructions)
+			if want := wantInstructions("API key", "finance:read, mcp:connect"); msg.Result.Instructions != want {
+				t.Errorf("instructions = %q\nwant %q", msg.Result.Instructions, want)
 			}
 		})
+	}
+}
+
+// wantInstructions is the instructions a caller of the test user (default
+// settings: Asia/Manila, PHP) holding scopes gets.
+func wantInstructions(credential, scopes string) string {
+	manila, _ := time.LoadLocation("Asia/Manila")
+	return "Today is " + time.Now().In(manila).Format(time.DateOnly) + " in Asia/Manila; amounts are PHP. This " + credential +
+		" holds the scopes " + scopes + "; tools needing others are not listed.\n\n" + Instructions
+}
+
+// The instructions start with what the tool list cannot say: the user's
+// today, timezone and currency, from the user's settings as they are now,
+// and the scopes of the credential; initialize and server/discover agree.
+func TestInstructionsCarryTheUsersContext(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.key(auth.ScopeExpensesWrite, auth.ScopeMCP)
+	instructions := func() (legacy, modern string) {
+		var init, discover struct {
+			Result struct {
+				Instructions string `json:"instructions"`
+			} `json:"result"`
+		}
+		res := env.post(initialize("2025-11-25"), map[string]string{"Authorization": "Bearer " + key, "Accept": "application/json, text/event-stream"})
+		if err := json.Unmarshal(res.body, &init); err != nil {
+			t.Fatal(err)
+		}
+		res = env.post(modernRequest(key, 1, "server/discover", nil))
+		if err := json.Unmarshal(res.body, &discover); err != nil {
+			t.Fatal(err)
+		}
+		return init.Result.Instructions, discover.Result.Instructions
+	}
+	legacy, modern := instructions()
+	if want := wantInstructions("API key", "expenses:write, mcp:connect"); legacy != want || modern != want {
+		t.Errorf("instructions:\n initialize %q\n discover   %q\n want       %q", legacy, modern, want)
+	}
+
+	// The user moves to Honolulu and counts in dollars: the next session says so.
+	if status, env := env.rest(env.key(auth.ScopeSettingsWrite), http.MethodPut, "/api/v1/user-settings/app",
+		`{"timezone":"Pacific/Honolulu","currency":"USD"}`); status != http.StatusOK {
+		t.Fatalf("settings: %d %+v", status, env)
+	}
+	honolulu, _ := time.LoadLocation("Pacific/Honolulu")
+	want := "Today is " + time.Now().In(honolulu).Format(time.DateOnly) + " in Pacific/Honolulu; amounts are USD. "
+	if legacy, modern := instructions(); !strings.HasPrefix(legacy, want) || !strings.HasPrefix(modern, want) {
+		t.Errorf("after the move:\n initialize %q\n discover   %q\n want the prefix %q", legacy, modern, want)
 	}
 }
 
@@ -89,6 +137,19 @@ func TestInstructionsCarryTheSafetyRules(t *testing.T) {
 	} {
 		if !strings.Contains(Instructions, rule) {
 			t.Errorf("instructions lack %q", rule)
+		}
+	}
+}
+
+// The instructions tell agents that a write's warnings were saved with it
+// and are to be shown to the user (docs/domain.md, Warnings).
+func TestInstructionsShowWarnings(t *testing.T) {
+	for _, want := range []string{
+		`A write's result may carry a "Warnings" text block`,
+		"The write was saved; show every warning to the user before going on",
+	} {
+		if !strings.Contains(Instructions, want) {
+			t.Errorf("instructions lack %q", want)
 		}
 	}
 }

@@ -66,11 +66,11 @@ func TestServerDiscover(t *testing.T) {
 	if diff := cmp.Diff(ProtocolVersions, r.SupportedVersions); diff != "" {
 		t.Errorf("supportedVersions (-want +got):\n%s", diff)
 	}
-	if _, ok := r.Capabilities["tools"]; !ok || r.Instructions != Instructions || r.ResultType != "complete" {
+	if _, ok := r.Capabilities["tools"]; !ok || r.Instructions != wantInstructions("API key", "finance:read, mcp:connect") || r.ResultType != "complete" {
 		t.Errorf("result %s: want the tools capability, the instructions and resultType complete", res.body)
 	}
-	if r.TTLMs == nil || *r.TTLMs != DiscoverTTL.Milliseconds() || r.CacheScope != "public" {
-		t.Errorf("caching hints ttlMs=%v cacheScope=%q, want %d and public", r.TTLMs, r.CacheScope, DiscoverTTL.Milliseconds())
+	if r.TTLMs == nil || *r.TTLMs != DiscoverTTL.Milliseconds() || r.CacheScope != "private" {
+		t.Errorf("caching hints ttlMs=%v cacheScope=%q, want %d and private", r.TTLMs, r.CacheScope, DiscoverTTL.Milliseconds())
 	}
 	if r.Meta["io.modelcontextprotocol/serverInfo"].Name != "finance" {
 		t.Errorf("_meta %v does not name the server", r.Meta)

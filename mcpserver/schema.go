@@ -21,14 +21,16 @@ import (
 // Each type of the array becomes one branch holding the keywords that apply
 // to it (limits, pattern, format, enum values of that type), so a branch
 // validates what the type array did. description and title stay at the top,
-// where clients show them, and are repeated in each non-null branch: some
-// converters keep only anyOf and drop its siblings (LiteLLM's Vertex AI
-// adapter does, BerriAI/litellm#11195), and the branch keeps the text then.
+// where clients show them. The title is repeated in each non-null branch;
+// the description is not: some converters keep only anyOf and drop its
+// siblings (LiteLLM's Vertex AI adapter does, BerriAI/litellm#11195), but a
+// copy in every branch doubled the text of each nullable field in a list of
+// tools that every conversation pays for.
 
 var (
 	// annotations stay beside anyOf; branchCopies are also repeated in each non-null branch.
 	annotations  = []string{"description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
-	branchCopies = []string{"description", "title"}
+	branchCopies = []string{"title"}
 	// typedKeywords go to the branch of the type they constrain.
 	typedKeywords = map[string][]string{
 		"string":  {"minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType"},
@@ -185,4 +187,89 @@ func isJSONType(v any, name string) bool {
 		return name == "object"
 	}
 	return false
+}
+
+// lean shortens an input schema for the model that reads it (every tool's
+// input schema is part of each conversation's context) without changing
+// what a call may carry in the values it advertises:
+//
+//   - A string branch with a pattern beside a branch of another kind (an
+//     amount as "12.50" beside the number, a payment method in any letter
+//     case beside the exact names) is an alternative spelling the route
+//     also accepts; the model is shown the canonical one only.
+//   - A branch of anyOf or oneOf left alone is merged into its parent.
+//   - A branch repeating its parent's description loses the copy.
+func lean(schema any) any {
+	switch s := schema.(type) {
+	case []any:
+		out := make([]any, len(s))
+		for i, v := range s {
+			out[i] = lean(v)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(s))
+		for k, v := range s {
+			switch {
+			case slices.Contains(schemaKeywords, k), slices.Contains(schemaListKeywords, k):
+				out[k] = lean(v)
+			case slices.Contains(schemaMapKeywords, k):
+				named, _ := v.(map[string]any)
+				walked := make(map[string]any, len(named))
+				for name, sub := range named {
+					walked[name] = lean(sub)
+				}
+				out[k] = walked
+			default:
+				out[k] = v
+			}
+		}
+		for _, k := range []string{"oneOf", "anyOf"} {
+			branches, ok := out[k].([]any)
+			if !ok {
+				continue
+			}
+			canonical := slices.ContainsFunc(branches, func(b any) bool {
+				m, _ := b.(map[string]any)
+				return m["type"] != "null" && !alternativeSpelling(m)
+			})
+			if canonical && len(branches) > 1 {
+				branches = slices.DeleteFunc(slices.Clone(branches), func(b any) bool {
+					m, _ := b.(map[string]any)
+					return alternativeSpelling(m)
+				})
+			}
+			for _, b := range branches {
+				if m, _ := b.(map[string]any); m != nil && m["description"] == out["description"] {
+					delete(m, "description")
+				}
+			}
+			if len(branches) == 1 {
+				delete(out, k)
+				for bk, bv := range branches[0].(map[string]any) {
+					if _, clash := out[bk]; !clash {
+						out[bk] = bv
+					}
+				}
+				continue
+			}
+			out[k] = branches
+		}
+		return out
+	}
+	return schema
+}
+
+// alternativeSpelling reports whether a branch is a string with a pattern
+// and nothing more: a value written as text that another branch states.
+func alternativeSpelling(m map[string]any) bool {
+	if m["type"] != "string" || m["pattern"] == nil {
+		return false
+	}
+	for k := range m {
+		if k != "type" && k != "pattern" && k != "description" {
+			return false
+		}
+	}
+	return true
 }

@@ -35,10 +35,9 @@ func TestWithoutTypeArrays(t *testing.T) {
 		want string // JSON
 	}{
 		{
-			name: "nullable string keeps its description at the top and on the branch",
+			name: "nullable string keeps its description at the top only",
 			in:   `{type: [string, "null"], description: At most 255 characters.}`,
-			want: `{"description": "At most 255 characters.", "anyOf": [
-				{"type": "string", "description": "At most 255 characters."}, {"type": "null"}]}`,
+			want: `{"description": "At most 255 characters.", "anyOf": [{"type": "string"}, {"type": "null"}]}`,
 		},
 		{
 			name: "limits, pattern and format go to the string branch",
@@ -118,6 +117,39 @@ func TestWithoutTypeArraysRefusesWhatItCannotPlace(t *testing.T) {
 			_, err := withoutTypeArrays(fromYAML(t, tc.in))
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("error %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// lean shows a model the canonical spelling of a value: an amount as a
+// number, not also as a string of digits; a payment method by its names,
+// not also by a case-insensitive pattern. A pattern that is the value's only
+// form (a colour) stays, and so does the null of a nullable field.
+func TestLeanInputSchemas(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"an amount is a number", `{"description":"Greater than 0.","oneOf":[{"type":"number"},{"type":"string","pattern":"^-?\\d+$"}]}`,
+			`{"description":"Greater than 0.","type":"number"}`},
+		{"a nullable day keeps its null", `{"anyOf":[{"oneOf":[{"type":"integer","minimum":1},{"type":"string","pattern":"^\\d+$"}]},{"type":"null"}]}`,
+			`{"anyOf":[{"type":"integer","minimum":1},{"type":"null"}]}`},
+		{"names, not any case", `{"anyOf":[{"type":"string","enum":["Cash"]},{"type":"string","pattern":"^[Cc]ash$"}]}`,
+			`{"type":"string","enum":["Cash"]}`},
+		{"a colour's pattern is its only form", `{"anyOf":[{"type":"string","pattern":"^#"},{"type":"null"}]}`,
+			`{"anyOf":[{"type":"string","pattern":"^#"},{"type":"null"}]}`},
+		{"inside properties", `{"type":"object","properties":{"a":{"oneOf":[{"type":"integer"},{"type":"string","pattern":"x"}]}}}`,
+			`{"type":"object","properties":{"a":{"type":"integer"}}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var in, want any
+			if err := json.Unmarshal([]byte(c.in), &in); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, lean(in)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -274,9 +274,9 @@ func TestSetupToolsNeedTheirScope(t *testing.T) {
 			if slices.Contains(env.listTools(key), tc.tool) {
 				t.Errorf("tools/list shows %s", tc.tool)
 			}
-			msg := env.rpc(key, "tools/call", map[string]any{"name": tc.tool, "arguments": tc.args})
-			if msg.Error == nil || !strings.Contains(msg.Error.Message, "not found") {
-				t.Errorf("calling %s: %s, want a JSON-RPC error", tc.tool, msg.Result)
+			res := env.callTool(key, tc.tool, tc.args)
+			if !res.IsError || !strings.Contains(res.Content[0].Text, "Tool "+tc.tool+" needs the scope") {
+				t.Errorf("calling %s: %+v, want a tool error naming the scope", tc.tool, res)
 			}
 		})
 	}

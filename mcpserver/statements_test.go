@@ -59,7 +59,9 @@ func TestStatementTools(t *testing.T) {
 	if stored := env.readBack("/api/v1/accounts/" + account["id"].(string)); stored["current_balance"] != json.Number("9000.00") {
 		t.Errorf("account after the void: %v", stored["current_balance"])
 	}
+	// The void answers the statement's figures; its lines are GET's to list.
 	stored := env.readBack("/api/v1/credit-cards/soa/" + soaID)
+	delete(stored, "transactions")
 	if diff := cmp.Diff(stored, voided); diff != "" {
 		t.Errorf("void's result differs from the stored statement (-stored +tool):\n%s", diff)
 	}

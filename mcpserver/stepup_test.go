@@ -59,9 +59,10 @@ func TestStepUpForAToolsScope(t *testing.T) {
 		t.Errorf("a permitted call: status %d: %s", res.status, res.body)
 	}
 
-	// A key cannot be widened by asking: the tool is hidden, as before.
+	// A key cannot be widened by asking: the call is a tool error naming the scope.
 	res = env.post(call, map[string]string{"Authorization": "Bearer " + env.key(auth.ScopeRead, auth.ScopeMCP)})
-	if res.status != http.StatusOK || res.header.Get("WWW-Authenticate") != "" || !strings.Contains(string(res.body), "not found") {
+	if res.status != http.StatusOK || res.header.Get("WWW-Authenticate") != "" ||
+		!strings.Contains(string(res.body), "needs the scope settings:write, which this API key does not hold") {
 		t.Errorf("an API key: status %d, WWW-Authenticate %q: %s", res.status, res.header.Get("WWW-Authenticate"), res.body)
 	}
 }

@@ -21,8 +21,11 @@ type hints struct {
 	idempotent  bool
 }
 
-// The annotation sets of the table. Deletes, voids, splits, payments and
-// balance adjustments are destructive; other writes are not.
+// The annotation sets of the table. A tool whose call can remove, void or
+// move money is destructive: deletes, voids, cancels, splits, payments,
+// balance adjustments, conversions to installments, links to a statement,
+// updates of a money field and replacements of a set (TestEveryToolHas...
+// derives which from the routes); other writes are not.
 var (
 	// reads change nothing.
 	reads = hints{readOnly: true, idempotent: true}
@@ -30,11 +33,19 @@ var (
 	creates = hints{}
 	// updates set the fields they are given; repeating one changes nothing more.
 	updates = hints{idempotent: true}
+	// rewrites are updates of money already recorded (an amount, the account
+	// or card that pays, the rows on a statement): the linked account line
+	// or card row is voided and written again, a template's future bills
+	// are made again. Repeating one changes nothing more.
+	rewrites = hints{destructive: true, idempotent: true}
 	// voids reverse a record and its linked lines; repeating one is refused.
 	voids = hints{destructive: true, idempotent: true}
 	// reshapes replace part of a record's history (split parts, a balance
 	// adjustment line); a retry after a lost reply must read first.
 	reshapes = hints{destructive: true}
+	// parses read their input into drafts and save nothing; a call may
+	// answer differently the next time (a model reads it).
+	parses = hints{readOnly: true}
 	// replaces set a whole collection to the list given: repeating one
 	// changes nothing more, but whatever the list leaves out is removed.
 	replaces = hints{destructive: true, idempotent: true}
@@ -43,9 +54,7 @@ var (
 // retryWithKey ends the description of every tool whose repetition would
 // move money twice: balance adjustments now, payments as their tools are
 // added. It is the tool's form of safety rule 3.
-const retryWithKey = "Pass an idempotency_key (a new random UUID for this write) and keep it: after a network " +
-	"failure, read the latest state first, and retry only with the same key, which returns the first result " +
-	"instead of writing twice."
+const retryWithKey = "Send an idempotency_key; after a lost reply read first, and retry only with the same key."
 
 type toolSpec struct {
 	name        string
@@ -54,6 +63,13 @@ type toolSpec struct {
 	path        string // the contract's path, /api/v1/...
 	hints       hints
 	description string
+	// runsAI marks a tool whose route runs the AI itself (parsing, the
+	// assistant): the assistant's own model is not offered it (ToolNames).
+	runsAI bool
+	// body, when set, is the route's whole JSON body, fixed: the tool is
+	// one use of a route that does several (cancel_loan is PATCH /loans/{id}
+	// with status cancelled) and takes none of the body's fields.
+	body string
 }
 
 var toolTable = []toolSpec{
@@ -238,7 +254,7 @@ var toolTable = []toolSpec{
 			"method with the user. Each call records a new expense: after a lost reply, check list_expenses before retrying.",
 	},
 	{
-		name: "update_expense", title: "Update an expense", method: "PUT", path: "/api/v1/expenses/{id}", hints: updates,
+		name: "update_expense", title: "Update an expense", method: "PUT", path: "/api/v1/expenses/{id}", hints: rewrites,
 		description: "Change an expense; only the fields given change. The linked account debit or card purchase follows " +
 			"(a changed method or account/card voids the old line and creates a new one). amount, date, payment_method, " +
 			"account_id and credit_card_id can change only while the card transaction is unbilled and the expense is not a " +
@@ -258,6 +274,25 @@ var toolTable = []toolSpec{
 			"category becomes null while it is split; the account debit or card purchase does not change. Read get_expense " +
 			"first and confirm the parts with the user.",
 	},
+	{
+		name: "create_expenses", title: "Record many expenses", method: "POST", path: "/api/v1/expenses/bulk", hints: creates,
+		description: "Record 1 to 100 expenses at once (items: each a create_expense body), all or none: every problem " +
+			"comes back in fields as items[i].<field> and nothing is written. Replies with the expenses in input order.",
+	},
+	{
+		name: "parse_expense_text", title: "Read text into expense drafts", method: "POST", path: "/api/v1/expenses/ai/parse-text",
+		hints: parses, runsAI: true,
+		description: "Turn natural_text (at most 2,000 characters, e.g. 'lunch 250 cash yesterday, grab 180 card') into " +
+			"expense drafts. Saves nothing: fill each draft's null fields, ask the user about those in guessed, then " +
+			"send them to create_expense or create_expenses.",
+	},
+	{
+		name: "parse_receipt_images", title: "Read receipt photos into drafts", method: "POST",
+		path: "/api/v1/expenses/ai/parse-images", hints: parses, runsAI: true,
+		description: "Read 1 to 5 receipt photos (images: base64 PNG, JPEG or WebP; a call is at most 1 MiB, so about " +
+			"750 KB of images) into one expense draft each: total, date, merchant, category. Saves nothing; confirm, then " +
+			"create_expense.",
+	},
 
 	// income:write
 	{
@@ -268,7 +303,7 @@ var toolTable = []toolSpec{
 			"the user first; each call records new income, so after a lost reply check list_income before retrying.",
 	},
 	{
-		name: "update_income", title: "Update income", method: "PUT", path: "/api/v1/income/{id}", hints: updates,
+		name: "update_income", title: "Update income", method: "PUT", path: "/api/v1/income/{id}", hints: rewrites,
 		description: "Change an income record; only the fields given change. The account credit follows: it is updated in " +
 			"place, moved to a new account_id, or voided when account_id is null. Read get_income first and confirm the " +
 			"change with the user.",
@@ -291,13 +326,22 @@ var toolTable = []toolSpec{
 			"account, so after a lost reply check list_accounts before retrying.",
 	},
 	{
-		name: "update_account", title: "Update an account", method: "PUT", path: "/api/v1/accounts/{id}", hints: updates,
+		name: "update_account", title: "Update an account", method: "PUT", path: "/api/v1/accounts/{id}", hints: rewrites,
 		description: "Change an account's name, type, institution, account_number_last4, opening_balance or notes; only " +
 			"the fields given change, and null clears institution, account_number_last4 and notes (and sets opening_balance " +
 			"to 0). Its id, status and transactions do not change here, and an archived account cannot be changed. A new " +
 			"opening_balance moves current_balance by the same difference without any transaction; to make today's " +
 			"balance match the bank, use adjust_account_balance instead, which records the difference. Read get_account " +
 			"first and confirm the change with the user.",
+	},
+	{
+		name: "archive_account", title: "Archive an account", method: "PATCH", path: "/api/v1/accounts/{id}/archive", hints: updates,
+		description: "Archive an active account, whatever its balance; its history stays, it leaves lists and takes no new " +
+			"writes. unarchive_account undoes it.",
+	},
+	{
+		name: "unarchive_account", title: "Unarchive an account", method: "PATCH", path: "/api/v1/accounts/{id}/unarchive", hints: updates,
+		description: "Make an archived account active again: it is listed and takes writes.",
 	},
 	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
@@ -309,10 +353,16 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_account_transaction", title: "Update an account transaction", method: "PUT",
-		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: updates,
+		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: rewrites,
 		description: "Change a manual or adjustment line of an active account (type, amount, date, description); id is the " +
 			"account's and transactionId the line's, both from list_account_transactions. Lines created by an expense, " +
 			"income or payment change only through that record. Confirm the change with the user.",
+	},
+	{
+		name: "void_account_transaction", title: "Void an account transaction", method: "DELETE",
+		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: voids,
+		description: "Void a manual or adjustment line (is_editable) of an account: it stays readable as voided and leaves " +
+			"the balance. Lines of an expense, income or payment are voided through their own record. Confirm with the user.",
 	},
 	{
 		name: "adjust_account_balance", title: "Adjust an account's balance", method: "POST",
@@ -340,6 +390,15 @@ var toolTable = []toolSpec{
 			"notes, and resets cycle_start_date (today), minimum_due_percent (3) and minimum_due_floor (500.00). New " +
 			"statement and due days apply to statements generated afterwards; its transactions and existing statements do " +
 			"not change, and an archived card cannot be changed. Read get_credit_card first and confirm the change with the user.",
+	},
+	{
+		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
+		description: "Archive an active card: it leaves lists and takes no new charges; its statements can still be paid. " +
+			"unarchive_credit_card undoes it.",
+	},
+	{
+		name: "unarchive_credit_card", title: "Unarchive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/unarchive",
+		hints: updates, description: "Make an archived card active again: it is listed and takes charges.",
 	},
 	{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
@@ -370,7 +429,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "convert_transaction_to_installment", title: "Convert a card purchase to installments", method: "POST",
-		path: "/api/v1/credit-cards/transactions/{id}/convert-to-installment", hints: creates,
+		path: "/api/v1/credit-cards/transactions/{id}/convert-to-installment", hints: reshapes,
 		description: "Convert an unbilled card purchase (id: the purchase's, from list_unbilled_transactions) into a " +
 			"monthly installment plan. months (2 to 60) is required. interest_type is none (the default) or add_on; " +
 			"with add_on give interest_rate (the monthly add-on percent, 0.75 for 0.75% a month) or the bank's quoted " +
@@ -392,7 +451,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_credit_card_transaction", title: "Update a card transaction", method: "PUT",
-		path: "/api/v1/credit-cards/transactions/{id}", hints: updates,
+		path: "/api/v1/credit-cards/transactions/{id}", hints: rewrites,
 		description: "Change a card transaction; only the fields given change. credit_card_id, amount and date change only " +
 			"while it is unbilled; description and category change in any state but voided; a purchase's expense is kept " +
 			"in step. Installment rows change through their plan. Read list_unbilled_transactions first and confirm with the user.",
@@ -423,14 +482,14 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "link_transaction_to_soa", title: "Link transactions to a card statement", method: "POST",
-		path: "/api/v1/credit-cards/soa/{id}/transactions/link", hints: updates,
+		path: "/api/v1/credit-cards/soa/{id}/transactions/link", hints: rewrites,
 		description: "Put unbilled transactions of the statement's card (transaction_ids, 1 to 100, from " +
 			"list_unbilled_transactions) on the statement, all or none; each must be dated on or before the statement " +
 			"date. Use it when the bank billed a late posting on this statement. Returns the statement. Confirm with the user.",
 	},
 	{
 		name: "update_soa_transaction", title: "Update a card statement line", method: "PUT",
-		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: updates,
+		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: rewrites,
 		description: "Change a transaction on a statement: a statement line (is_soa_line) can change its type (fee, " +
 			"interest, refund), amount, date and description; a linked purchase only its description. Returns the " +
 			"statement. Read get_credit_card_soa first and confirm with the user.",
@@ -511,7 +570,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
-		path: "/api/v1/bills/templates/{id}", hints: updates,
+		path: "/api/v1/bills/templates/{id}", hints: rewrites,
 		description: "Change a recurring bill; only the fields given change. The template's future bills that are still " +
 			"untouched (unpaid, no payments, never edited) are deleted and, while it is active, created again from the new " +
 			"terms from today on; past, paid or edited bills keep their own amounts. status=paused stops new bills and " +
@@ -525,7 +584,7 @@ var toolTable = []toolSpec{
 			"while use update_bill_template with status=paused instead. Read get_bill_template and confirm with the user.",
 	},
 	{
-		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: updates,
+		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: rewrites,
 		description: "Change one bill (id from list_bills) when the actual bill differs from the template: amount (greater " +
 			"than 0 and at least what was already paid), due_date and notes; only the fields given change. The bill keeps " +
 			"its changes when its template changes later, and its status is recomputed. Confirm with the user.",
@@ -581,6 +640,16 @@ var toolTable = []toolSpec{
 			"per kind among active categories, case-insensitively: check list_categories first and reuse an existing one " +
 			"when it fits.",
 	},
+	{
+		name: "update_category", title: "Rename or recolor a category", method: "PUT", path: "/api/v1/categories/{id}", hints: updates,
+		description: "Change a category's name, color or icon (not its kind). Records keep it under its new name. A system " +
+			"category keeps its name.",
+	},
+	{
+		name: "archive_category", title: "Archive a category", method: "DELETE", path: "/api/v1/categories/{id}", hints: voids,
+		description: "Archive a category and remove its budget threshold; records keep it, but new writes cannot name it. " +
+			"System categories cannot be archived. Confirm with the user.",
+	},
 
 	// Loans: their reads (finance:read) sit with their write.
 	{
@@ -627,5 +696,42 @@ var toolTable = []toolSpec{
 			"counts as spending (Loan Interest). The loan completes by itself when its last instance is paid. Only an " +
 			"unpaid or partially paid instance of an active loan takes payments. Payments are permanent: they cannot " +
 			"be deleted or undone, so confirm the amount, instance and account with the user first. " + retryWithKey,
+	},
+	{
+		name: "create_loan", title: "Add a loan", method: "POST", path: "/api/v1/loans", hints: creates,
+		description: "Add a loan and its monthly schedule: name, principal, interest_type (none, add_on or diminishing), " +
+			"interest_rate per rate_period, term_months, start_date (the release date), optional first_due_date and the " +
+			"lender's monthly_amount. No money moves. Check list_loans first: each call adds a loan.",
+	},
+	{
+		name: "update_loan", title: "Change a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: rewrites,
+		description: "Change a loan's name, lender or notes, or its status: cancelled cancels it (as cancel_loan), active " +
+			"reactivates a cancelled loan. The terms never change.",
+	},
+	{
+		name: "cancel_loan", title: "Cancel a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: voids,
+		body: `{"status":"cancelled"}`,
+		description: "Cancel an active loan: its unpaid and partially paid instances are cancelled, payments stay. " +
+			"update_loan with status active undoes it. Confirm with the user.",
+	},
+	{
+		name: "delete_loan", title: "Delete a loan", method: "DELETE", path: "/api/v1/loans/{id}", hints: voids,
+		description: "Erase a loan and its schedule; only a loan that was never paid (else cancel_loan). " +
+			"Confirm with the user.",
+	},
+
+	// The assistant (finance:read: each write it proposes is checked
+	// against the caller's scopes when confirmed).
+	{
+		name: "assistant_chat", title: "Ask the assistant", method: "POST", path: "/api/v1/ai-assistant/chat", hints: creates,
+		runsAI: true,
+		description: "Send one message to the app's assistant (optional conversation_id to continue). It answers from the " +
+			"user's data and turns requests to record or pay into proposals, writing nothing; assistant_confirm executes one.",
+	},
+	{
+		name: "assistant_confirm", title: "Confirm or reject a proposal", method: "POST", path: "/api/v1/ai-assistant/confirm",
+		hints: voids, runsAI: true,
+		description: "Decide a proposal of assistant_chat (proposal_id, decision confirm or reject). confirm runs its " +
+			"write once, with that route's scope and checks; repeating it returns the first result. Confirm with the user.",
 	},
 }

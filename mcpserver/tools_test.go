@@ -45,12 +45,28 @@ var specTools = map[auth.Scope][]string{
 // and to read one by id before changing it; it may also change the app settings
 // it reads (get_app_settings is in the specification), and to see what was
 // already written, and by whom (list_activity). Each wraps an existing REST route.
+//
+// The rest wrap routes an agent running a household needed and fell back
+// to REST for: loans, many expenses at once, voiding an account line,
+// archiving accounts, cards and categories, renaming a category, reading
+// text into drafts, and the app's assistant.
 var beyondSpec = map[auth.Scope][]string{
-	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "list_activity"},
-	auth.ScopeAccountsWrite: {"create_account", "update_account"},
-	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa"},
-	auth.ScopeSettingsWrite: {"update_app_settings"},
+	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity"},
+	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images"},
+	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction"},
+	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
+	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "cancel_loan", "delete_loan"},
+	auth.ScopeSettingsWrite: {"update_app_settings", "update_category", "archive_category"},
 }
+
+// Tools whose scope says otherwise than their effect: parsing needs
+// expenses:write like its route but saves nothing; the assistant's routes
+// need finance:read, and the writes it proposes are checked against the
+// caller's scopes when confirmed.
+var (
+	readsUnderWriteScope = []string{"parse_expense_text", "parse_receipt_images"}
+	writesUnderReadScope = []string{"assistant_chat", "assistant_confirm"}
+)
 
 func builtTools(t *testing.T) []tool {
 	t.Helper()
@@ -77,11 +93,9 @@ func TestToolsFollowSpecification(t *testing.T) {
 		if err := p.Allow(tt.access); err != nil {
 			t.Errorf("%s is a %s tool, but its route requires %s", name, scope, tt.access)
 		}
-		if scope != auth.ScopeRead && tt.hints.readOnly {
-			t.Errorf("%s is a write tool marked read-only", name)
-		}
-		if scope == auth.ScopeRead && !tt.hints.readOnly {
-			t.Errorf("%s is a read tool not marked read-only", name)
+		wantReadOnly := scope == auth.ScopeRead && !slices.Contains(writesUnderReadScope, name) || slices.Contains(readsUnderWriteScope, name)
+		if tt.hints.readOnly != wantReadOnly {
+			t.Errorf("%s (scope %s): readOnly %v, want %v", name, scope, tt.hints.readOnly, wantReadOnly)
 		}
 	}
 	for scope, names := range specTools {
@@ -152,7 +166,8 @@ var (
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_unbilled_transactions"}
-	expenseWrites = []string{"create_expense", "delete_expense", "split_expense", "update_expense"}
+	assistantTools = []string{"assistant_chat", "assistant_confirm"}
+	expenseWrites  = []string{"create_expense", "create_expenses", "delete_expense", "parse_expense_text", "parse_receipt_images", "split_expense", "update_expense"}
 )
 
 func TestToolsListIsFilteredByScope(t *testing.T) {
@@ -171,27 +186,30 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 		scopes []auth.Scope
 		want   []string
 	}{
-		{"finance:read sees only reads", []auth.Scope{auth.ScopeRead, auth.ScopeMCP}, readTools},
+		{"finance:read sees the reads and the assistant", []auth.Scope{auth.ScopeRead, auth.ScopeMCP}, sorted(readTools, assistantTools)},
 		{"expenses:write adds the expense writes", []auth.Scope{auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP},
-			sorted(readTools, expenseWrites)},
+			sorted(readTools, assistantTools, expenseWrites)},
 		{"expenses:write alone reads expenses too", []auth.Scope{auth.ScopeExpensesWrite, auth.ScopeMCP},
 			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "list_expenses"}, expenseWrites)},
 		{"income:write", []auth.Scope{auth.ScopeIncomeWrite, auth.ScopeMCP},
 			[]string{"create_income", "delete_income", "get_income", "list_income", "update_income"}},
 		{"accounts:write", []auth.Scope{auth.ScopeAccountsWrite, auth.ScopeMCP},
-			[]string{"adjust_account_balance", "create_account", "create_account_transaction", "get_account", "list_account_transactions",
-				"list_accounts", "update_account", "update_account_transaction"}},
+			[]string{"adjust_account_balance", "archive_account", "create_account", "create_account_transaction", "get_account",
+				"list_account_transactions", "list_accounts", "unarchive_account", "update_account", "update_account_transaction",
+				"void_account_transaction"}},
 		{"credit_cards:write", []auth.Scope{auth.ScopeCardsWrite, auth.ScopeMCP},
-			[]string{"add_soa_transaction", "cancel_installment_plan", "convert_transaction_to_installment",
+			[]string{"add_soa_transaction", "archive_credit_card", "cancel_installment_plan", "convert_transaction_to_installment",
 				"create_credit_card", "create_credit_card_transaction", "delete_soa_transaction", "get_credit_card",
 				"get_credit_card_metrics", "get_credit_card_soa", "get_installment_plan", "link_transaction_to_soa",
 				"list_credit_card_soas", "list_credit_cards", "list_installment_plans", "list_unbilled_transactions",
-				"record_credit_card_soa_payment", "update_credit_card", "update_credit_card_soa",
+				"record_credit_card_soa_payment", "unarchive_credit_card", "update_credit_card", "update_credit_card_soa",
 				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
-		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"create_category", "get_app_settings",
-			"get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds"}},
-		{"loans:write reads loans and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
-			[]string{"get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans", "record_loan_payment"}},
+		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"archive_category", "create_category",
+			"get_app_settings", "get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds",
+			"update_category"}},
+		{"loans:write reads loans, adds, changes and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
+			[]string{"cancel_loan", "create_loan", "delete_loan", "get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans",
+				"record_loan_payment", "update_loan"}},
 		{"bills:write", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP},
 			[]string{"create_bill_template", "delete_bill_payment", "delete_bill_template", "get_bill", "get_bill_form_options",
 				"get_bill_template", "get_bills_summary", "list_bill_payments", "list_bill_templates", "list_bills",
@@ -207,21 +225,34 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 	}
 }
 
+// A tool the key's scopes hide cannot be called, and the call says why:
+// a tool error naming the scope the tool needs and how the user grants it
+// (a key's scopes cannot change, so a new key), never "not found", which
+// leaves an agent nothing to tell the user. A name that is no tool at all
+// is still not found.
 func TestHiddenToolCannotBeCalled(t *testing.T) {
 	env := newTestEnv(t)
 	reader := env.key(auth.ScopeRead, auth.ScopeMCP)
-	msg := env.rpc(reader, "tools/call", map[string]any{"name": "create_category",
-		"arguments": map[string]any{"name": "Sneaky", "kind": "expense"}})
-	if msg.Error == nil || !strings.Contains(msg.Error.Message, "not found") {
-		t.Fatalf("calling a hidden tool: %s, want a JSON-RPC error", msg.Result)
+	res := env.callTool(reader, "create_category", map[string]any{"name": "Sneaky", "kind": "expense"})
+	want := `{"message":"Tool create_category needs the scope settings:write, which this API key does not hold. ` +
+		"Create an API key that also holds settings:write (the API keys page in Settings, or `finance keys create --scopes ...`) " +
+		`and connect with it; a key's scopes cannot be changed.","code":"FORBIDDEN"}`
+	if !res.IsError || len(res.Content) != 1 || res.Content[0].Text != want {
+		t.Errorf("calling a hidden tool: %+v\nwant the tool error %s", res, want)
 	}
 	_, list := env.rest(env.key(auth.ScopeRead), http.MethodGet, "/api/v1/categories?search=Sneaky", "")
 	if items := list.Data.(map[string]any)["items"].([]any); len(items) != 0 {
 		t.Errorf("the hidden tool wrote: %v", items)
 	}
-	msg = env.rpc(reader, "tools/call", map[string]any{"name": "no_such_tool"})
-	if msg.Error == nil {
-		t.Errorf("an unknown tool was called: %s", msg.Result)
+	// A read tool hidden from a writer of another domain names finance:read.
+	writer := env.key(auth.ScopeExpensesWrite, auth.ScopeMCP)
+	res = env.callTool(writer, "list_bills", map[string]any{})
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "Tool list_bills needs the scope finance:read, which this API key does not hold") {
+		t.Errorf("calling a hidden read tool: %+v", res)
+	}
+	msg := env.rpc(reader, "tools/call", map[string]any{"name": "no_such_tool"})
+	if msg.Error == nil || !strings.Contains(msg.Error.Message, "not found") {
+		t.Errorf("an unknown tool: %s, want a JSON-RPC not-found error", msg.Result)
 	}
 }
 
@@ -240,13 +271,16 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 	if err := json.Unmarshal(msg.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	destructive := []string{"delete_expense", "split_expense", "delete_income", "adjust_account_balance",
-		"record_credit_card_soa_payment", "delete_soa_transaction", "void_credit_card_soa", "cancel_installment_plan",
-		"update_budget_thresholds", // it drops the thresholds the list leaves out
-		"record_bill_payment", "delete_bill_payment", "delete_bill_template", "record_loan_payment"}
+	destructive := map[string]string{}
+	for _, tl := range env.mcp.tools {
+		if why := movesMoney(tl); why != "" {
+			destructive[tl.name] = why
+		}
+	}
 	for _, tt := range res.Tools {
 		t.Run(tt.Name, func(t *testing.T) {
-			if tt.Title == "" || len(tt.Description) < 100 {
+			// Short where the tool is simple: every tool's text is in each conversation.
+			if tt.Title == "" || len(tt.Description) < 50 {
 				t.Errorf("title %q, description %q: both are needed, and the description should tell a model when and how to use the tool", tt.Title, tt.Description)
 			}
 			if tt.InputSchema["type"] != "object" || tt.InputSchema["additionalProperties"] != false {
@@ -260,18 +294,75 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 				return string(raw) == "true"
 			}
 			readOnly, destr, _, openWorld := hint("readOnlyHint"), hint("destructiveHint"), hint("idempotentHint"), hint("openWorldHint")
-			isRead := strings.HasPrefix(tt.Name, "list_") || strings.HasPrefix(tt.Name, "get_")
+			isRead := strings.HasPrefix(tt.Name, "list_") || strings.HasPrefix(tt.Name, "get_") || strings.HasPrefix(tt.Name, "parse_")
 			if readOnly != isRead {
 				t.Errorf("readOnlyHint = %v", readOnly)
 			}
-			if want := slices.Contains(destructive, tt.Name); destr != want {
-				t.Errorf("destructiveHint = %v, want %v", destr, want)
+			if why, want := destructive[tt.Name]; destr != want {
+				t.Errorf("destructiveHint = %v, want %v (its route %s)", destr, want, why)
 			}
 			if openWorld {
 				t.Error("openWorldHint = true; the tools touch only the user's ledger")
 			}
 		})
 	}
+}
+
+// movesMoney says why a tool's call can remove, void or move money, from
+// the route it wraps alone, or "" when it cannot; such a tool must be marked
+// destructive, so a tool added for such a route without the mark fails.
+//   - Every DELETE removes.
+//   - The action routes void, cancel, split, convert to installments, link
+//     to a statement, record a payment, adjust a balance or confirm a
+//     proposed write.
+//   - A PUT or PATCH that can set a status of cancelled or voided (or
+//     always does: a tool with a fixed body).
+//   - A PUT or PATCH of a money field (an amount, an opening balance, the account,
+//     card or method that pays) rewrites money already recorded: the linked
+//     account line or card row is voided and written again, a bill
+//     template's future bills are deleted and made again.
+//   - A PUT of a whole list at a path of no record replaces a set: what the
+//     list leaves out is removed.
+func movesMoney(t tool) string {
+	segments := strings.Split(t.path, "/")
+	last := segments[len(segments)-1]
+	switch {
+	case t.method == http.MethodDelete:
+		return "DELETE " + t.path + " removes"
+	case t.method == http.MethodPost && slices.Contains([]string{"void", "cancel", "split", "convert-to-installment", "link",
+		"payments", "balance-adjustment", "confirm"}, last):
+		return "POST " + t.path + " is an action that voids, cancels, moves money or runs a write"
+	case t.method != http.MethodPut && t.method != http.MethodPatch:
+		return ""
+	}
+	for _, field := range []string{"amount", "opening_balance", "account_id", "credit_card_id", "payment_method"} {
+		if t.bodyFields[field] {
+			return "PUT " + t.path + " rewrites " + field
+		}
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Type string   `json:"type"`
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(t.inputSchema, &schema)
+	var fixed struct {
+		Status string `json:"status"`
+	}
+	if raw, err := json.Marshal(t.fixedBody); err == nil {
+		_ = json.Unmarshal(raw, &fixed)
+	}
+	status := append(schema.Properties["status"].Enum, fixed.Status)
+	if slices.Contains(status, "cancelled") || slices.Contains(status, "voided") {
+		return t.method + " " + t.path + " can set a status that cancels or voids"
+	}
+	for name, p := range schema.Properties {
+		if p.Type == "array" && !strings.Contains(t.path, "{") {
+			return "PUT " + t.path + " replaces the whole " + name
+		}
+	}
+	return ""
 }
 
 // No tool input schema, at any depth, has a type array: several clients and

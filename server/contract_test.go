@@ -133,18 +133,6 @@ func mustLoadContract(t testing.TB) contract {
 
 func contractLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-// contractPath turns a bunrouter path (/api/v1/expenses/:id, /files/*path)
-// into its OpenAPI form (/api/v1/expenses/{id}, /files/{path}).
-func contractPath(routerPath string) string {
-	segs := strings.Split(routerPath, "/")
-	for i, s := range segs {
-		if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
-			segs[i] = "{" + s[1:] + "}"
-		}
-	}
-	return strings.Join(segs, "/")
-}
-
 // contractRouteMatches reports whether a request path matches a bunrouter
 // pattern: ":name" matches one non-empty segment, "*name" the rest.
 func contractRouteMatches(pattern, path string) bool {
@@ -482,6 +470,7 @@ func TestContractIdempotencyKey(t *testing.T) {
 		}
 	}
 	const param, header = "#/components/parameters/IdempotencyKey", "#/components/headers/Idempotent-Replayed"
+	const conflict = "#/components/responses/IdempotencyConflict"
 	if p := c.doc.Components.Parameters["IdempotencyKey"]; p == nil || p.Value.In != openapi3.ParameterInHeader ||
 		p.Value.Name != IdempotencyKeyHeader || p.Value.Required {
 		t.Fatalf("components.parameters.IdempotencyKey must be the optional header %s", IdempotencyKeyHeader)
@@ -520,6 +509,9 @@ func TestContractIdempotencyKey(t *testing.T) {
 			t.Errorf("POST %s (%s) lacks parameters: [$ref: %q]", path, op.OperationID, param)
 		default:
 			checked++
+			if r := op.Responses.Value("422"); r == nil || r.Ref != conflict {
+				t.Errorf("POST %s (%s) lacks responses: {\"422\": {$ref: %q}}", path, op.OperationID, conflict)
+			}
 			for status, ref := range op.Responses.Map() {
 				if !strings.HasPrefix(status, "2") {
 					continue

@@ -22,7 +22,10 @@ import (
 // Idempotency-Key header it can simply send the request again. The first
 // request with a key runs and its successful response is stored, scoped to
 // the user, for 24 hours; a repeat of the same request gets that response
-// again, with Idempotent-Replayed: true, and writes nothing.
+// again, with Idempotent-Replayed: true, and writes nothing. "The same
+// request" is the request as the route reads it, however its client spelled
+// it (samerequest.go); the same key with another request is refused with
+// IDEMPOTENCY_CONFLICT, which tells the client to read the state first.
 //
 // The stored response commits in the same transaction as the write it
 // answers (store's write scope), so after a crash either both are there or
@@ -56,10 +59,14 @@ type IdempotencyStore interface {
 		status int, contentType string, body []byte, now time.Time) error
 }
 
-// idempotent wraps the handler of a POST route of the API; it runs after
-// authentication and the scope check, since keys belong to the user. A
-// request without the header is served as it is.
-func (s *Server) idempotent(h handlerFunc) handlerFunc {
+// idempotent wraps the handler of rt, a POST route of the API; it runs
+// after authentication and the scope check, since keys belong to the user.
+// A request without the header is served as it is.
+func (s *Server) idempotent(rt Route, h handlerFunc) handlerFunc {
+	shape, err := requestBodyShape(rt.Method, rt.Path)
+	if err != nil {
+		panic(fmt.Sprintf("server: route %s %s: %v", rt.Method, rt.Path, err))
+	}
 	return func(w http.ResponseWriter, r bunrouter.Request) error {
 		key, ok, err := idempotencyKey(r.Header)
 		if err != nil {
@@ -74,16 +81,31 @@ func (s *Server) idempotent(h handlerFunc) handlerFunc {
 		if err != nil {
 			return err
 		}
-		q := idempotentRequest{userID: userID(r), key: key, fingerprint: fingerprint(r.Request, body)}
+		q := idempotentRequest{userID: userID(r), key: key,
+			fingerprint: s.sameRequestFingerprint(r.Request, body, shape),
+			legacy:      fingerprint(r.Request, body)}
 		err = s.once(w, r, q, body, h, apiOnce)
 		if errors.Is(err, errKeyReused) {
-			return httperr.BadRequest("Idempotency-Key was already used with a different request in the last "+
-				"24 hours; send a new key with a new request",
-				map[string]string{IdempotencyKeyHeader: "was used with a different request"})
+			return errIdempotencyConflict
 		}
 		return err
 	}
 }
+
+// errIdempotencyConflict answers a key that came again with another
+// request. 422, as the IETF's Idempotency-Key draft has it for a key reused
+// with another payload: the request is well formed (a 400 would send the
+// client to fix its fields), and it conflicts with no state (409 is the
+// draft's answer to a repeat of a request still running, which here waits
+// and replays instead). The message never says to send a new key: the key
+// was kept because its first request was carried out, so for an expense or
+// an income, which no state check stops twice, a new key is a second write.
+var errIdempotencyConflict = httperr.New(http.StatusUnprocessableEntity, CodeIdempotencyConflict,
+	"This Idempotency-Key was used in the last 24 hours with a different request, which was carried out; "+
+		"nothing was written now. Read the current state first to see what that request did. If it is the write "+
+		"you meant, it is done (the same request with the same key returns its answer); if it is not, decide "+
+		"with the user whether another write is wanted before sending one.").
+	WithFields(map[string]string{IdempotencyKeyHeader: "was used with a different request"})
 
 // onceRules tell once what of a handler's response to keep, and how to
 // answer a repeat with what was kept.
@@ -173,10 +195,20 @@ var (
 	errKeyReused = errors.New("the key was used with another request")
 )
 
-// idempotentRequest is a request made with a key: whose, which key, and its fingerprint.
+// idempotentRequest is a request made with a key: whose, which key, and
+// its fingerprint, which is stored with its answer. legacy, when set, is
+// the fingerprint this request had before requests were normalized
+// (fingerprint): a key stored then still replays a request of the same
+// bytes for the rest of its 24 hours.
 type idempotentRequest struct {
 	userID, key string
 	fingerprint []byte
+	legacy      []byte
+}
+
+// matches reports whether a stored fingerprint is q's.
+func (q idempotentRequest) matches(stored []byte) bool {
+	return bytes.Equal(stored, q.fingerprint) || (q.legacy != nil && bytes.Equal(stored, q.legacy))
 }
 
 // idempotencyKey reads the Idempotency-Key header: 1 to 255 visible ASCII
@@ -203,15 +235,12 @@ func idempotencyKey(h http.Header) (key string, ok bool, err error) {
 	return key, true, nil
 }
 
-// fingerprint is the SHA-256 of the request: method, path, raw query and
-// body, each but the last prefixed with its length so that no two requests
-// hash the same input. The body is hashed byte for byte, not canonicalised:
-// a client retrying sends the same bytes, and canonical JSON would have to
-// decide which differences do not matter (member order, "10.5" against
-// "10.50", repeated members, which the routes refuse) before the route has
-// read the body, and a wrong decision would replay one request's answer to
-// another. Byte for byte, a request that differs in any way gets a 400 the
-// client can act on. (A multipart form must be resent with the same boundary.)
+// fingerprint is the SHA-256 of the request's bytes: method, path, raw
+// query and body, each but the last prefixed with its length so that no
+// two requests hash the same input. A page form, which the browser resends
+// byte for byte, is kept under it; the API keeps the normalized request's
+// (sameRequestFingerprint), and compares this one only with answers stored
+// before it did.
 func fingerprint(r *http.Request, body []byte) []byte {
 	h := sha256.New()
 	for _, part := range []string{r.Method, r.URL.Path, r.URL.RawQuery} {
@@ -235,7 +264,7 @@ func (s *Server) storedResponse(ctx context.Context, q idempotentRequest) (store
 	if err != nil {
 		return storedResponse{}, err
 	}
-	if !bytes.Equal(fp, q.fingerprint) {
+	if !q.matches(fp) {
 		return storedResponse{}, errKeyReused
 	}
 	return storedResponse{status: status, contentType: contentType, body: body}, nil

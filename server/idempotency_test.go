@@ -3,10 +3,13 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -117,30 +120,59 @@ func TestIdempotentWriteReplays(t *testing.T) {
 	}
 }
 
-// The same key with another request (body, or path) is refused, naming the
-// header, and writes nothing; the stored answer stays.
-func TestIdempotencyKeyReusedForAnotherRequest(t *testing.T) {
+// conflictMessage is the answer to a key sent again with another request:
+// read the state first; never "send a new key".
+const conflictMessage = "This Idempotency-Key was used in the last 24 hours with a different request, which was carried out; " +
+	"nothing was written now. Read the current state first to see what that request did. If it is the write " +
+	"you meant, it is done (the same request with the same key returns its answer); if it is not, decide " +
+	"with the user whether another write is wanted before sending one."
+
+// conflict is a request with alice's key that must be refused as another
+// request than the one the key was used for.
+func conflict(u ledgerUser, name, url, key, body string) apiScenario {
+	return apiScenario{name: name, method: http.MethodPost, url: url, body: body,
+		headers:    map[string]string{"Authorization": "Bearer " + u.key, IdempotencyKeyHeader: key},
+		wantStatus: http.StatusUnprocessableEntity, wantCode: CodeIdempotencyConflict, wantMessage: conflictMessage,
+		wantFields: map[string]string{IdempotencyKeyHeader: "was used with a different request"},
+		noHeaders:  []string{IdempotentReplayedHeader}}
+}
+
+// The same key with another request (another amount, other text, another
+// route) is its own error, 422 IDEMPOTENCY_CONFLICT, whose message sends
+// the client to read the state and never to a new key; it writes nothing,
+// and the stored answer stays.
+func TestIdempotencyConflict(t *testing.T) {
 	env, alice, bob := newSpendingEnv(t)
 	first := alice.postWithKey(t, "/api/v1/expenses", "k1", cashExpense("10.00"), http.StatusCreated)
 	category := alice.postWithKey(t, "/api/v1/categories", "k2", `{"name":"Pets","kind":"expense"}`, http.StatusCreated)
-
-	reuse := func(name, url, key, body string) apiScenario {
-		return apiScenario{name: name, method: http.MethodPost, url: url, body: body,
-			headers:    map[string]string{"Authorization": "Bearer " + alice.key, IdempotencyKeyHeader: key},
-			wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
-			wantMessage: "Idempotency-Key was already used with a different request in the last 24 hours; send a new key with a new request",
-			wantFields:  map[string]string{IdempotencyKeyHeader: "was used with a different request"},
-			noHeaders:   []string{IdempotentReplayedHeader}}
+	if strings.Contains(strings.ToLower(conflictMessage), "new key") {
+		t.Fatal("the conflict message speaks of a new key")
 	}
+
+	lunch := func(description, method string) string {
+		return `{"amount":"10.00","date":"2025-03-05","description":"` + description +
+			`","category":"Food & Dining","payment_method":"` + method + `"}`
+	}
+	alice.postWithKey(t, "/api/v1/categories", "k3", `{"name":"10","kind":"expense"}`, http.StatusCreated)
 	runRejectedSpending(t, env, []ledgerUser{alice, bob}, []apiScenario{
-		reuse("another amount", "/api/v1/expenses", "k1", cashExpense("10.01")),
-		// Bodies are compared byte for byte: the same object spelled otherwise is another request.
-		reuse("the same fields in other bytes", "/api/v1/expenses", "k1", " "+cashExpense("10.00")),
-		reuse("the same body on another route", "/api/v1/user-settings/categories", "k2", `{"name":"Pets","kind":"expense"}`),
-		reuse("another route and body", "/api/v1/categories", "k1", `{"name":"Toys","kind":"expense"}`),
+		conflict(alice, "another amount", "/api/v1/expenses", "k1", cashExpense("10.01")),
+		conflict(alice, "another amount spelled as a number", "/api/v1/expenses", "k1",
+			strings.Replace(cashExpense("x"), `"x"`, "10.1", 1)),
+		// Text compares as sent: the route would trim the blank and read
+		// any letter case of the method, but a retry copies text.
+		conflict(alice, "a description with a trailing blank", "/api/v1/expenses", "k1", lunch("Lunch ", "Cash")),
+		conflict(alice, "the method in another letter case", "/api/v1/expenses", "k1", lunch("Lunch", "cash")),
+		conflict(alice, "a note added", "/api/v1/expenses", "k1", strings.Replace(cashExpense("10.00"), "}", `,"notes":"x"}`, 1)),
+		conflict(alice, "the same body on another route", "/api/v1/user-settings/categories", "k2", `{"name":"Pets","kind":"expense"}`),
+		conflict(alice, "another route and body", "/api/v1/categories", "k1", `{"name":"Toys","kind":"expense"}`),
+		// A text member holding a number is text: "10" is not "10.0".
+		conflict(alice, "a name spelled as another number", "/api/v1/categories", "k3", `{"name":"10.0","kind":"expense"}`),
 	})
 	if cats, _ := alice.categories(t, "/api/v1/categories?search=Toys"); len(cats) != 0 {
 		t.Errorf("a refused request created a category: %v", cats)
+	}
+	if cats, _ := alice.categories(t, "/api/v1/categories?search=10"); len(cats) != 1 {
+		t.Errorf("categories named like 10: %v, want the one written", cats)
 	}
 	stored, err := storedFor(t, alice, "k1")
 	if err != nil || !bytes.Equal(stored.body, first.raw) {
@@ -148,6 +180,124 @@ func TestIdempotencyKeyReusedForAnotherRequest(t *testing.T) {
 	}
 	checkReplay(t, first, alice.postWithKey(t, "/api/v1/expenses", "k1", cashExpense("10.00"), http.StatusCreated))
 	checkReplay(t, category, alice.postWithKey(t, "/api/v1/categories", "k2", `{"name":"Pets","kind":"expense"}`, http.StatusCreated))
+	if got := len(snapshotSpending(t, env, alice.user.ID).Expenses); got != 1 {
+		t.Errorf("expenses: %d, want 1", got)
+	}
+}
+
+// A retry is the same request however its client spells it: an amount as
+// 1, 1.0 or "1.00", members in another order, null for an absent member,
+// blanks between tokens, a form instead of JSON. Each replays the first
+// answer (status, body, the replay header) and the database keeps one row.
+func TestIdempotentSameRequestSpelledOtherwise(t *testing.T) {
+	env, alice, _ := newSpendingEnv(t)
+	const rest = `"date":"2025-03-05","description":"Lunch","category":"Food & Dining","payment_method":"Cash"`
+	first := alice.postWithKey(t, "/api/v1/expenses", "lunch", `{"amount":1,`+rest+`}`, http.StatusCreated)
+	notReplayed(t, first)
+	for _, body := range []string{
+		`{"amount":1.0,` + rest + `}`,
+		`{"amount":"1.00",` + rest + `}`,
+		`{"amount":"01.000",` + rest + `}`,
+		`{` + rest + `,"amount":1}`,
+		`{"amount":1,` + rest + `,"notes":null,"account_id":null}`,
+		" {\n  \"amount\" : 1 ,\t" + rest + " }\n",
+	} {
+		checkReplay(t, first, alice.postWithKey(t, "/api/v1/expenses", "lunch", body, http.StatusCreated))
+	}
+	// A form stands for the same object, whatever its boundary.
+	for range 2 {
+		body, ct := form(t, [][2]string{{"payment_method", "Cash"}, {"amount", "1.0"}, {"date", "2025-03-05"},
+			{"description", "Lunch"}, {"category", "Food & Dining"}})
+		res := apiScenario{method: http.MethodPost, url: "/api/v1/expenses", body: body, wantStatus: http.StatusCreated,
+			headers: map[string]string{"Authorization": "Bearer " + alice.key, "Content-Type": ct, IdempotencyKeyHeader: "lunch"}}.run(t, env)
+		checkReplay(t, first, res)
+	}
+	if got := snapshotSpending(t, env, alice.user.ID).Expenses; len(got) != 1 || got[0].Amount != 1_00 {
+		t.Errorf("expenses after one write and its retries: %+v, want one of 1.00", got)
+	}
+
+	// Nested amounts too: the items of a bulk request.
+	item := func(amount string) string {
+		return `{"amount":` + amount + `,"date":"2025-03-06","description":"Taxi","category":"Transportation","payment_method":"Cash"}`
+	}
+	bulk := alice.postWithKey(t, "/api/v1/expenses/bulk", "bulk", `{"items":[`+item("2.5")+`,`+item("3")+`]}`, http.StatusCreated)
+	checkReplay(t, bulk, alice.postWithKey(t, "/api/v1/expenses/bulk", "bulk", `{"items":[`+item(`"2.50"`)+`,`+item(`"3.00"`)+`]}`, http.StatusCreated))
+	// The items' order is the request's: swapped, they are another request.
+	conflict(alice, "", "/api/v1/expenses/bulk", "bulk", `{"items":[`+item("3")+`,`+item("2.5")+`]}`).run(t, env)
+	if got := len(snapshotSpending(t, env, alice.user.ID).Expenses); got != 3 {
+		t.Errorf("expenses: %d, want 3", got)
+	}
+}
+
+// An absent member the contract gives a constant default is that default,
+// and a count or a day reads as the route reads it ("15", " 15 ", 15): a
+// card sent with and without its defaults, an account with and without its
+// zero opening balance, an adjustment with and without its default reason
+// are one write each.
+func TestIdempotentDefaultsApplied(t *testing.T) {
+	env, alice, _ := newSpendingEnv(t)
+	card := alice.postWithKey(t, "/api/v1/credit-cards", "card",
+		`{"name":"BPI Gold","credit_limit":50000,"statement_day":15,"due_day":5}`, http.StatusCreated)
+	checkReplay(t, card, alice.postWithKey(t, "/api/v1/credit-cards", "card",
+		`{"name":"BPI Gold","credit_limit":"50000.00","statement_day":"15","due_day":" 5 ","minimum_due_percent":"3.0","minimum_due_floor":500}`,
+		http.StatusCreated))
+	checkReplay(t, card, alice.postWithKey(t, "/api/v1/credit-cards", "card",
+		`{"name":"BPI Gold","credit_limit":50000,"statement_day":15,"due_day":5,"minimum_due_percent":null,"minimum_due_floor":"500.00"}`,
+		http.StatusCreated))
+	// Another value than the default is another card.
+	conflict(alice, "", "/api/v1/credit-cards", "card",
+		`{"name":"BPI Gold","credit_limit":50000,"statement_day":15,"due_day":5,"minimum_due_percent":5}`).run(t, env)
+
+	acc := alice.postWithKey(t, "/api/v1/accounts", "acc", `{"name":"BPI","type":"savings","opening_balance":0}`, http.StatusCreated)
+	checkReplay(t, acc, alice.postWithKey(t, "/api/v1/accounts", "acc", `{"name":"BPI","type":"savings"}`, http.StatusCreated))
+	checkReplay(t, acc, alice.postWithKey(t, "/api/v1/accounts", "acc", `{"name":"BPI","type":"savings","opening_balance":"-0.00"}`, http.StatusCreated))
+
+	var account finance.Account
+	acc.decodeData(t, &account)
+	url := "/api/v1/accounts/" + account.ID + "/balance-adjustment"
+	adjusted := alice.postWithKey(t, url, "adjust", `{"target_balance":250,"date":"2025-03-10"}`, http.StatusCreated)
+	checkReplay(t, adjusted, alice.postWithKey(t, url, "adjust",
+		`{"reason":"Balance adjustment","target_balance":"250.00","date":"2025-03-10"}`, http.StatusCreated))
+	// A default that is today's date is not filled in: an omitted date
+	// and today's, spelled out, are two requests.
+	conflict(alice, "", url, "adjust", `{"target_balance":250,"date":"2025-03-11"}`).run(t, env)
+
+	st := snapshotSpending(t, env, alice.user.ID)
+	if len(st.Cards) != 1 || len(st.Ledger.Accounts) != 1 || st.Ledger.Accounts[0].CurrentBalance != 250_00 {
+		t.Errorf("after one card, one account and one adjustment, each retried: %d cards, accounts %+v", len(st.Cards), st.Ledger.Accounts)
+	}
+	lines, _ := alice.lines(t, "/api/v1/accounts/"+account.ID+"/transactions")
+	if len(lines) != 1 {
+		t.Errorf("account lines: %d, want the one adjustment", len(lines))
+	}
+}
+
+// A key stored before requests were normalized kept the SHA-256 of the
+// request's bytes: it still replays a request of the same bytes, and
+// answers any other with the conflict, until it expires.
+func TestIdempotencyKeyStoredBeforeNormalization(t *testing.T) {
+	env, alice, _ := newSpendingEnv(t)
+	body := cashExpense("7.50")
+	first := alice.postWithKey(t, "/api/v1/expenses", "new", body, http.StatusCreated)
+	// The same answer kept under another key, as the server kept it
+	// before: with the fingerprint of the bytes.
+	ctx := context.Background()
+	legacy := fingerprint(httptest.NewRequest(http.MethodPost, "/api/v1/expenses", nil), []byte(body))
+	if len(legacy) != sha256.Size {
+		t.Fatalf("the fingerprint of the bytes is %d bytes, want a bare SHA-256", len(legacy))
+	}
+	err := env.db.WriteScope(ctx, func(ctx context.Context) error {
+		return env.db.SaveIdempotentResponse(ctx, alice.user.ID, "old", legacy, first.status,
+			first.header.Get("Content-Type"), first.raw, env.srv.Ledger().Now())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReplay(t, first, alice.postWithKey(t, "/api/v1/expenses", "old", body, http.StatusCreated))
+	conflict(alice, "", "/api/v1/expenses", "old", strings.Replace(body, `"7.50"`, "7.5", 1)).run(t, env)
+	if got := len(snapshotSpending(t, env, alice.user.ID).Expenses); got != 1 {
+		t.Errorf("expenses: %d, want 1", got)
+	}
 }
 
 // A key that is not 1 to 255 visible ASCII characters, or is given twice, is
@@ -333,12 +483,12 @@ func TestIdempotentWriteIsOneTransaction(t *testing.T) {
 	alice.postWithKey(t, "/api/v1/expenses", "after", cashExpense("1.00"), http.StatusCreated)
 }
 
-// Duplicates sent at once write once: one runs, the others wait for it and
-// replay its answer.
+// Duplicates sent at once write once, however each spells the amount: one
+// runs, the others wait for it and replay its answer.
 func TestIdempotentConcurrentDuplicates(t *testing.T) {
 	env, alice, _ := newSpendingEnv(t)
 	const n = 8
-	body := cashExpense("99.00")
+	spellings := []string{`"99.00"`, `99`, `99.0`, `"99"`, `"099.000"`, `99.00`}
 	type answer struct {
 		status   int
 		body     []byte
@@ -348,6 +498,7 @@ func TestIdempotentConcurrentDuplicates(t *testing.T) {
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := range n {
+		body := strings.Replace(cashExpense("x"), `"x"`, spellings[i%len(spellings)], 1)
 		wg.Go(func() {
 			req := httptest.NewRequest(http.MethodPost, "/api/v1/expenses", strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
@@ -372,6 +523,46 @@ func TestIdempotentConcurrentDuplicates(t *testing.T) {
 	}
 	if ran != 1 {
 		t.Errorf("%d of %d duplicates ran; want exactly 1, the others replayed", ran, n)
+	}
+	if got := snapshotSpending(t, env, alice.user.ID).Expenses; len(got) != 1 || got[0].Amount != 99_00 {
+		t.Errorf("expenses: %+v, want one of 99.00", got)
+	}
+}
+
+// Two different requests sent at once with one key: one writes, the other
+// gets the conflict, whichever comes first, and one row is written.
+func TestIdempotentConcurrentConflict(t *testing.T) {
+	env, alice, _ := newSpendingEnv(t)
+	bodies := []string{cashExpense("40.00"), cashExpense("41.00")}
+	statuses := make([]int, len(bodies))
+	codes := make([]string, len(bodies))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, body := range bodies {
+		wg.Go(func() {
+			req := httptest.NewRequest(http.MethodPost, "/api/v1/expenses", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+alice.key)
+			req.Header.Set(IdempotencyKeyHeader, "race")
+			<-start
+			resp, raw := serveAPI(t, env.srv.Handler(), req, []byte(body), true)
+			statuses[i] = resp.StatusCode
+			var env apiEnvelope
+			_ = json.Unmarshal(raw, &env)
+			if env.Error != nil {
+				codes[i] = env.Error.Code
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	slices.Sort(statuses)
+	slices.Sort(codes)
+	if diff := cmp.Diff([]int{http.StatusCreated, http.StatusUnprocessableEntity}, statuses); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"", CodeIdempotencyConflict}, codes); diff != "" {
+		t.Errorf("codes (-want +got):\n%s", diff)
 	}
 	if got := len(snapshotSpending(t, env, alice.user.ID).Expenses); got != 1 {
 		t.Errorf("expenses: %d, want 1", got)
@@ -408,9 +599,8 @@ func TestIdempotencyKeyOnEveryWrite(t *testing.T) {
 		wantStatus: http.StatusOK, noHeaders: []string{IdempotentReplayedHeader}}.run(t, env)
 }
 
-// A multipart form is a body like any other: resent with the same bytes (and
-// so the same boundary) it replays; the same fields under a new boundary are
-// other bytes, so another request.
+// A multipart form is the JSON object it stands for: resent under another
+// boundary, or as JSON, it replays; another value in it is a conflict.
 func TestIdempotentMultipartForm(t *testing.T) {
 	env, alice, _ := newSpendingEnv(t)
 	fields := [][2]string{{"amount", "12.50"}, {"date", "2025-03-05"}, {"description", "Bus"},
@@ -426,10 +616,14 @@ func TestIdempotentMultipartForm(t *testing.T) {
 
 	again, ct := form(t, fields)
 	headers["Content-Type"] = ct
-	res := post(again, headers, http.StatusBadRequest)
-	if res.env.Error == nil || res.env.Error.Fields[IdempotencyKeyHeader] != "was used with a different request" {
-		t.Errorf("the same fields under another boundary: %s", res.raw)
-	}
+	checkReplay(t, first, post(again, headers, http.StatusCreated))
+	checkReplay(t, first, alice.postWithKey(t, "/api/v1/expenses", "bus",
+		`{"amount":12.5,"date":"2025-03-05","description":"Bus","category":"Transportation","payment_method":"Cash"}`, http.StatusCreated))
+
+	other, ct := form(t, append(fields[1:], [2]string{"amount", "12.00"}))
+	c := conflict(alice, "", "/api/v1/expenses", "bus", other)
+	c.headers["Content-Type"] = ct
+	c.run(t, env)
 	if got := len(snapshotSpending(t, env, alice.user.ID).Expenses); got != 1 {
 		t.Errorf("expenses: %d, want 1", got)
 	}

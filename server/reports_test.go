@@ -738,14 +738,9 @@ func TestKeptTotalsFollowEveryWrite(t *testing.T) {
 	setToday(f.env, "2025-03-20")
 	soa := alice.soas(t, "/api/v1/credit-cards/soa")[0]
 	check("statement generation")
-	line := send[finance.SOADetail](t, alice, http.MethodPost, "/api/v1/credit-cards/soa/"+soa.ID+"/transactions",
+	line := send[finance.SOALineResult](t, alice, http.MethodPost, "/api/v1/credit-cards/soa/"+soa.ID+"/transactions",
 		`{"type":"interest","amount":33,"description":"Finance charge"}`, http.StatusCreated)
-	var lineID string
-	for _, tx := range line.Transactions {
-		if tx.IsSOALine {
-			lineID = tx.ID
-		}
-	}
+	lineID := line.Transaction.ID
 	alice.do(t, http.MethodPut, "/api/v1/credit-cards/soa/"+soa.ID+"/transactions/"+lineID,
 		`{"type":"refund","category":"Shopping","amount":30}`, http.StatusOK)
 	check("a statement line added and turned into a refund")

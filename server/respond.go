@@ -9,7 +9,7 @@ import (
 	"github.com/finance-app/finance/httperr"
 )
 
-// Error codes of the specification (httperr owns them; the REST handlers
+// Error codes of the specification and the product (httperr owns them; the REST handlers
 // and tests name them here).
 const (
 	CodeUnauthorized         = httperr.CodeUnauthorized
@@ -20,6 +20,7 @@ const (
 	CodeNotFound             = httperr.CodeNotFound
 	CodeSubscriptionRequired = httperr.CodeSubscriptionRequired
 	CodeInternal             = httperr.CodeInternal
+	CodeIdempotencyConflict  = httperr.CodeIdempotencyConflict
 )
 
 // envelope is the body of every success response.

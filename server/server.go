@@ -333,7 +333,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		if rt.Method == http.MethodPost && !rt.Access.IsPublic() && !rt.WritesNothing && !rt.NoIdempotencyKey {
 			// Inside the query check: a request the route refuses for its
 			// query is refused before its key is looked at.
-			h = s.idempotent(h)
+			h = s.idempotent(rt, h)
 		}
 		h = checkedQuery(rt.Query, h)
 	}

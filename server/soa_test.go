@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -297,7 +300,7 @@ func TestSOAPaymentsAndVoid(t *testing.T) {
 	p := paid.Payment
 	if p.Amount.String() != "10000.00" || p.Date.String() != ledgerToday || p.Status != finance.PaymentPosted || p.AccountName != "Payroll" ||
 		paid.SOA.Status != finance.SOAPartiallyPaid || paid.SOA.PaidTotal.String() != "10000.00" || paid.SOA.Remaining.String() != "6683.35" || !paid.SOA.MinimumMet {
-		t.Errorf("payment reply %+v / %+v", p, paid.SOA.SOA)
+		t.Errorf("payment reply %+v / %+v", p, paid.SOA)
 	}
 	line := alice.line(t, p.AccountTransactionID)
 	if line.Type != finance.LineDebit || line.Source != finance.SourceSOAPayment || line.SourceID == nil || *line.SourceID != p.ID || line.Amount.String() != "10000.00" {
@@ -332,14 +335,15 @@ func TestSOAPaymentsAndVoid(t *testing.T) {
 	})
 
 	// A fee line raises what remains; paying all of it settles the statement.
-	fee := send[finance.SOADetail](t, alice, http.MethodPost, url+"/transactions", `{"type":"fee","amount":150,"description":"Late fee"}`, http.StatusCreated)
-	if fee.StatementBalance.String() != "16833.35" || fee.Remaining.String() != "6833.35" || fee.TransactionCount != 3 {
-		t.Errorf("after a fee line: %+v", fee.SOA)
+	fee := send[finance.SOALineResult](t, alice, http.MethodPost, url+"/transactions", `{"type":"fee","amount":150,"description":"Late fee"}`, http.StatusCreated)
+	if fee.SOA.StatementBalance.String() != "16833.35" || fee.SOA.Remaining.String() != "6833.35" || fee.SOA.TransactionCount != 3 ||
+		fee.Transaction.Description != "Late fee" || !fee.Transaction.IsSOALine || fee.Transaction.Status != finance.CardBilled {
+		t.Errorf("after a fee line: %+v", fee)
 	}
 	settled := send[finance.SOAPaymentResult](t, alice, http.MethodPost, url+"/payments",
 		`{"amount":"6833.35","account_id":"`+f.account.ID+`","date":"2025-03-09"}`, http.StatusCreated)
 	if settled.SOA.Status != finance.SOAPaid || settled.SOA.Remaining != 0 {
-		t.Errorf("after paying the rest: %+v", settled.SOA.SOA)
+		t.Errorf("after paying the rest: %+v", settled.SOA)
 	}
 	runRejectedSOA(t, env, []ledgerUser{alice}, []apiScenario{
 		alice.sc(apiScenario{name: "paying a paid statement", method: http.MethodPost, url: url + "/payments",
@@ -351,10 +355,10 @@ func TestSOAPaymentsAndVoid(t *testing.T) {
 
 	// Void resets the statement: payments and their debits, the fee line,
 	// and a fresh statement for the same date bills the released purchases.
-	voided := send[finance.SOADetail](t, alice, http.MethodPost, url+"/void", "", http.StatusOK)
+	voided := send[finance.SOA](t, alice, http.MethodPost, url+"/void", "", http.StatusOK)
 	if voided.Status != finance.StatusVoided || voided.VoidedAt == nil || voided.ReplacedByID == nil ||
 		voided.StatementBalance.String() != "16833.35" || voided.PaidTotal.String() != "16833.35" {
-		t.Fatalf("voided statement %+v", voided.SOA)
+		t.Fatalf("voided statement %+v", voided)
 	}
 	fresh := alice.soa(t, *voided.ReplacedByID)
 	if fresh.StatementDate != f.soa.StatementDate || fresh.StatementBalance.String() != "16683.35" || fresh.Status != finance.SOAUnpaid ||
@@ -367,7 +371,7 @@ func TestSOAPaymentsAndVoid(t *testing.T) {
 	if got := alice.line(t, p.AccountTransactionID); got.Status != finance.StatusVoided {
 		t.Errorf("payment's account line is %s after the void", got.Status)
 	}
-	if got := alice.getCardRow(t, cardRowIDs(fee.Transactions)[2]); got.Status != finance.StatusVoided {
+	if got := alice.getCardRow(t, fee.Transaction.ID); got.Status != finance.StatusVoided {
 		t.Errorf("fee line is %s after the void", got.Status)
 	}
 	payments, _ := page[finance.SOAPayment](t, alice, url+"/payments?status=voided")
@@ -403,7 +407,7 @@ func TestSOAVoidReplacement(t *testing.T) {
 	}
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+f.rows[0].ID, "", http.StatusOK)
 	alice.do(t, http.MethodPost, url+"/transactions", `{"type":"interest","amount":"12.34","description":"Finance charge"}`, http.StatusCreated)
-	voided := send[finance.SOADetail](t, alice, http.MethodPost, url+"/void", "", http.StatusOK)
+	voided := send[finance.SOA](t, alice, http.MethodPost, url+"/void", "", http.StatusOK)
 	if voided.ReplacedByID == nil {
 		t.Fatal("the un-linked purchase was not billed on a fresh statement")
 	}
@@ -416,7 +420,7 @@ func TestSOAVoidReplacement(t *testing.T) {
 	alice.do(t, http.MethodDelete, freshURL+"/transactions/"+f.rows[1].ID, "", http.StatusOK)
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+f.rows[1].ID, "", http.StatusOK)
 	alice.do(t, http.MethodPost, freshURL+"/transactions", `{"type":"fee","amount":1,"description":"Fee"}`, http.StatusCreated)
-	last := send[finance.SOADetail](t, alice, http.MethodPost, freshURL+"/void", "", http.StatusOK)
+	last := send[finance.SOA](t, alice, http.MethodPost, freshURL+"/void", "", http.StatusOK)
 	if last.ReplacedByID != nil {
 		t.Errorf("replaced by %v, want none: nothing was left to bill", *last.ReplacedByID)
 	}
@@ -476,28 +480,28 @@ func TestSOALinesAndLinks(t *testing.T) {
 			body: `{`, wantStatus: http.StatusNotFound, wantCode: CodeNotFound}),
 	})
 
-	linked := send[finance.SOADetail](t, alice, http.MethodPost, url+"/transactions/link", `{"transaction_ids":["`+late.ID+`"]}`, http.StatusOK)
-	if linked.StatementBalance.String() != "16733.35" || linked.TransactionCount != 3 || cardRowIDs(linked.Transactions)[2] != late.ID {
-		t.Errorf("after linking: %+v", linked.SOA)
+	linked := send[finance.SOALinkResult](t, alice, http.MethodPost, url+"/transactions/link", `{"transaction_ids":["`+late.ID+`"]}`, http.StatusOK)
+	if linked.SOA.StatementBalance.String() != "16733.35" || linked.SOA.TransactionCount != 3 || len(linked.Transactions) != 1 ||
+		linked.Transactions[0].ID != late.ID || linked.Transactions[0].Status != finance.CardBilled || *linked.Transactions[0].SOAID != f.soa.ID {
+		t.Errorf("after linking: %+v", linked)
 	}
-	refund := send[finance.SOADetail](t, alice, http.MethodPost, url+"/transactions",
+	if got := cardRowIDs(alice.soa(t, f.soa.ID).Transactions); len(got) != 3 || got[2] != late.ID {
+		t.Errorf("the statement's lines after linking: %v", got)
+	}
+	refund := send[finance.SOALineResult](t, alice, http.MethodPost, url+"/transactions",
 		`{"type":"refund","amount":"33.35","description":"Returned cable","category":"Shopping","date":"2025-03-04"}`, http.StatusCreated)
-	if refund.CreditsTotal.String() != "33.35" || refund.StatementBalance.String() != "16700.00" || refund.MinimumDue.String() != "501.00" {
+	if refund.SOA.CreditsTotal.String() != "33.35" || refund.SOA.StatementBalance.String() != "16700.00" || refund.SOA.MinimumDue.String() != "501.00" {
 		t.Errorf("after a refund line: %+v", refund.SOA)
 	}
-	var refundLine finance.CardTransaction
-	for _, r := range refund.Transactions {
-		if r.IsSOALine {
-			refundLine = r
-		}
-	}
-	if refundLine.Status != finance.CardBilled || refundLine.Category == nil || *refundLine.Category != "Shopping" || refundLine.Date.String() != "2025-03-04" {
+	refundLine := refund.Transaction
+	if !refundLine.IsSOALine || refundLine.Status != finance.CardBilled || refundLine.Category == nil || *refundLine.Category != "Shopping" || refundLine.Date.String() != "2025-03-04" {
 		t.Errorf("refund line %+v", refundLine)
 	}
 	// A line changes its type and amount; a linked row only its description (kept on its expense).
-	edited := send[finance.SOADetail](t, alice, http.MethodPut, url+"/transactions/"+refundLine.ID, `{"type":"fee","amount":10,"category":null}`, http.StatusOK)
-	if edited.StatementBalance.String() != "16743.35" || edited.CreditsTotal != 0 {
-		t.Errorf("after turning the refund into a fee: %+v", edited.SOA)
+	edited := send[finance.SOALineResult](t, alice, http.MethodPut, url+"/transactions/"+refundLine.ID, `{"type":"fee","amount":10,"category":null}`, http.StatusOK)
+	if edited.SOA.StatementBalance.String() != "16743.35" || edited.SOA.CreditsTotal != 0 || edited.Transaction.ID != refundLine.ID ||
+		edited.Transaction.Type != finance.CardFee || edited.Transaction.Amount.String() != "10.00" || edited.Transaction.Category != nil {
+		t.Errorf("after turning the refund into a fee: %+v", edited)
 	}
 	alice.do(t, http.MethodPut, url+"/transactions/"+f.rows[0].ID, `{"description":"Laptop (work)"}`, http.StatusOK)
 	if e := alice.getExpense(t, *f.rows[0].ExpenseID); e.Description != "Laptop (work)" {
@@ -505,9 +509,10 @@ func TestSOALinesAndLinks(t *testing.T) {
 	}
 	// DELETE voids a line and un-links a linked row.
 	alice.do(t, http.MethodDelete, url+"/transactions/"+refundLine.ID, "", http.StatusOK)
-	after := send[finance.SOADetail](t, alice, http.MethodDelete, url+"/transactions/"+late.ID, "", http.StatusOK)
-	if after.StatementBalance.String() != "16683.35" || after.TransactionCount != 2 {
-		t.Errorf("after removing both: %+v", after.SOA)
+	after := send[finance.SOALineResult](t, alice, http.MethodDelete, url+"/transactions/"+late.ID, "", http.StatusOK)
+	if after.SOA.StatementBalance.String() != "16683.35" || after.SOA.TransactionCount != 2 || after.Transaction.ID != late.ID ||
+		after.Transaction.Status != finance.CardUnbilled || after.Transaction.SOAID != nil {
+		t.Errorf("after removing both: %+v", after)
 	}
 	if got := alice.getCardRow(t, refundLine.ID); got.Status != finance.StatusVoided {
 		t.Errorf("removed line is %s", got.Status)
@@ -527,19 +532,19 @@ func TestSOAUpdate(t *testing.T) {
 	env, alice, _ := newSpendingEnv(t)
 	f := newStatementFixture(t, alice)
 	url := "/api/v1/credit-cards/soa/" + f.soa.ID
-	got := send[finance.SOADetail](t, alice, http.MethodPut, url, `{"due_date":"2025-03-28","minimum_due":"1000","notes":"  extended  "}`, http.StatusOK)
+	got := send[finance.SOA](t, alice, http.MethodPut, url, `{"due_date":"2025-03-28","minimum_due":"1000","notes":"  extended  "}`, http.StatusOK)
 	if got.DueDate.String() != "2025-03-28" || got.MinimumDue.String() != "1000.00" || got.MinimumDueSource != finance.MinimumDueUser ||
 		got.Notes == nil || *got.Notes != "extended" {
-		t.Errorf("updated %+v", got.SOA)
+		t.Errorf("updated %+v", got)
 	}
 	// A kept minimum survives a line change; null reverts to the computed one.
 	alice.do(t, http.MethodPost, url+"/transactions", `{"type":"fee","amount":100,"description":"Fee"}`, http.StatusCreated)
 	if got := alice.soa(t, f.soa.ID); got.MinimumDue.String() != "1000.00" {
 		t.Errorf("kept minimum %s", got.MinimumDue)
 	}
-	got = send[finance.SOADetail](t, alice, http.MethodPut, url, `{"minimum_due":null,"notes":null}`, http.StatusOK)
+	got = send[finance.SOA](t, alice, http.MethodPut, url, `{"minimum_due":null,"notes":null}`, http.StatusOK)
 	if got.MinimumDue.String() != "503.50" || got.MinimumDueSource != finance.MinimumDueComputed || got.Notes != nil {
-		t.Errorf("reverted %+v", got.SOA)
+		t.Errorf("reverted %+v", got)
 	}
 	runRejectedSOA(t, env, []ledgerUser{alice}, []apiScenario{
 		alice.sc(apiScenario{name: "due on the statement date", method: http.MethodPut, url: url, body: `{"due_date":"2025-03-05"}`,
@@ -620,4 +625,85 @@ func TestSOACountsAndList(t *testing.T) {
 		alice.sc(apiScenario{name: "bad payment filter", method: http.MethodGet, url: "/api/v1/credit-cards/soa/" + aFeb.ID + "/payments?status=open",
 			wantStatus: http.StatusBadRequest, wantCode: CodeValidation}),
 	})
+}
+
+// Every write on a statement answers the statement's figures and the rows
+// it wrote, never the statement's lines: a payment, a line added, changed
+// or removed, a link, an update and a void answer the same size on a
+// statement of 2 lines as on one of 40 (GET /credit-cards/soa/{id} lists
+// them, and still does).
+func TestSOAWriteRepliesHoldNoLines(t *testing.T) {
+	_, alice, _ := newSpendingEnv(t)
+	f := newStatementFixture(t, alice)
+	url := "/api/v1/credit-cards/soa/" + f.soa.ID
+	soaKeys := []string{"charges_total", "created_at", "credit_card_id", "credit_card_name", "credits_total", "days_until_due",
+		"due_date", "id", "is_overdue", "minimum_due", "minimum_due_source", "minimum_met", "notes", "paid_total", "period_end",
+		"period_start", "remaining", "replaced_by_id", "statement_balance", "statement_date", "status", "transaction_count",
+		"updated_at", "voided_at"}
+	keys := func(raw json.RawMessage) []string {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		return slices.Sorted(maps.Keys(m))
+	}
+	figures := func(what string, raw json.RawMessage) {
+		t.Helper()
+		if diff := cmp.Diff(soaKeys, keys(raw)); diff != "" {
+			t.Errorf("%s: the statement's fields (-want +got):\n%s", what, diff)
+		}
+	}
+	sizes := map[string][]int{}
+	reply := func(what, method, target, body string, status int, want ...string) {
+		t.Helper()
+		res := alice.do(t, method, target, body, status)
+		sizes[what] = append(sizes[what], len(res.env.Data))
+		var data map[string]json.RawMessage
+		res.decodeData(t, &data)
+		if want == nil {
+			figures(what, res.env.Data)
+			return
+		}
+		if diff := cmp.Diff(want, keys(res.env.Data)); diff != "" {
+			t.Errorf("%s: reply fields (-want +got):\n%s", what, diff)
+		}
+		figures(what, data["soa"])
+	}
+	const lines = 40
+	var fees []string
+	for n := 1; n <= lines; n++ {
+		res := alice.do(t, http.MethodPost, url+"/transactions", `{"type":"fee","amount":"1.00","description":"Fee"}`, http.StatusCreated)
+		var out finance.SOALineResult
+		res.decodeData(t, &out)
+		fees = append(fees, out.Transaction.ID)
+		if n == 1 || n == lines {
+			sizes["add a line"] = append(sizes["add a line"], len(res.env.Data))
+		}
+	}
+	first, last := fees[0], fees[lines-1]
+	reply("change a line", http.MethodPut, url+"/transactions/"+first, `{"amount":"2.00"}`, http.StatusOK, "soa", "transaction")
+	reply("change a line", http.MethodPut, url+"/transactions/"+last, `{"amount":"2.00"}`, http.StatusOK, "soa", "transaction")
+	reply("remove a line", http.MethodDelete, url+"/transactions/"+first, "", http.StatusOK, "soa", "transaction")
+	reply("remove a line", http.MethodDelete, url+"/transactions/"+last, "", http.StatusOK, "soa", "transaction")
+	reply("update", http.MethodPut, url, `{"notes":"checked"}`, http.StatusOK)
+	late := alice.purchase(t, f.card.ID, "5.00", "2025-03-02")
+	reply("link", http.MethodPost, url+"/transactions/link", `{"transaction_ids":["`+late.ID+`"]}`, http.StatusOK, "soa", "transactions")
+	reply("pay", http.MethodPost, url+"/payments", `{"amount":"1.00","account_id":"`+f.account.ID+`"}`, http.StatusCreated, "payment", "soa")
+	// The lines are all still there to read: the two purchases, the fees
+	// (two of them voided) and the late one linked.
+	if got := len(alice.soa(t, f.soa.ID).Transactions); got != 2+lines+1 {
+		t.Errorf("the statement lists %d rows, want %d", got, 2+lines+1)
+	}
+	reply("void", http.MethodPost, url+"/void", "", http.StatusOK)
+	for what, n := range sizes {
+		// The same fields with other values: within a few bytes whatever the line count.
+		if len(n) == 2 && (n[1]-n[0] > 16 || n[0]-n[1] > 16) {
+			t.Errorf("%s: the reply went from %d to %d bytes", what, n[0], n[1])
+		}
+		for _, size := range n {
+			if size > 2000 {
+				t.Errorf("%s: a %d byte reply", what, size)
+			}
+		}
+	}
 }

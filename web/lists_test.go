@@ -349,7 +349,7 @@ func TestStatementLineEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fee, books finance.CardTransaction
-	for _, row := range a.Transactions {
+	for _, row := range getSOA(t, env, u, a.SOA.ID).Transactions {
 		switch row.Description {
 		case "Late fee":
 			fee = row

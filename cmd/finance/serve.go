@@ -188,7 +188,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
 	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
-		ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins})
+		ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins, Settings: srv.Ledger()})
 	if err != nil {
 		return err
 	}

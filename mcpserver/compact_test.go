@@ -1,0 +1,115 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/auth"
+)
+
+// seedExpenses records n expenses through the bulk route: Cash ones, and
+// every third one from an account with notes, as a household's month has.
+func seedExpenses(t *testing.T, env *testEnv, key string, n int) {
+	t.Helper()
+	_, acct := env.rest(key, http.MethodPost, "/api/v1/accounts", `{"name":"Savings","type":"savings","opening_balance":100000}`)
+	accountID := acct.Data.(map[string]any)["id"].(string)
+	for start := 0; start < n; start += 100 {
+		var items []string
+		for i := start; i < min(n, start+100); i++ {
+			item := fmt.Sprintf(`{"amount":"%d.50","date":"2025-03-%02d","description":"Groceries run %d","category":"Groceries","payment_method":"Cash"`,
+				100+i, 1+i%28, i)
+			if i%3 == 0 {
+				item = fmt.Sprintf(`{"amount":"%d.50","date":"2025-03-%02d","description":"Electricity %d","category":"Utilities","payment_method":"Account Debit","account_id":"%s","notes":"paid online"`,
+					100+i, 1+i%28, i, accountID)
+			}
+			items = append(items, item+"}")
+		}
+		if status, res := env.rest(key, http.MethodPost, "/api/v1/expenses/bulk", `{"items":[`+strings.Join(items, ",")+`]}`); status != http.StatusCreated {
+			t.Fatalf("seed: %d %v", status, res.Error)
+		}
+	}
+}
+
+// A list tool answers compact items by default: each item is the route's
+// item without its null fields, its nested lists (a split expense's parts)
+// and its timestamps, in the route's order and with its amounts as written; detail=full
+// answers the route's items as they are. Both match the tool's outputSchema
+// (callTool checks every result against it).
+func TestListToolsAreCompactUnlessAskedInFull(t *testing.T) {
+	env := newTestEnv(t)
+	all := env.key(auth.ScopeAll)
+	seedExpenses(t, env, all, 100)
+	_, page := env.rest(all, http.MethodGet, "/api/v1/expenses?limit=1&search=Groceries%20run%201&sortBy=amount&sortOrder=asc", "")
+	split := page.Data.(map[string]any)["items"].([]any)[0].(map[string]any)["id"].(string) // 101.50
+	if status, res := env.rest(all, http.MethodPost, "/api/v1/expenses/"+split+"/split",
+		`{"parts":[{"amount":"50.25","category":"Groceries"},{"amount":"51.25","category":"Food & Dining"}]}`); status != http.StatusOK {
+		t.Fatalf("split: %d %v", status, res.Error)
+	}
+	key := env.key(auth.ScopeRead, auth.ScopeMCP)
+
+	full := env.callTool(key, "list_expenses", map[string]any{"limit": 100, "detail": "full"})
+	restRes := env.do(http.MethodGet, "/api/v1/expenses?limit=100", "", map[string]string{"Authorization": "Bearer " + all})
+	var restEnv struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(restRes.body, &restEnv); err != nil {
+		t.Fatal(err)
+	}
+	if full.Content[0].Text != string(restEnv.Data) {
+		t.Errorf("detail=full is not the route's data as it wrote it")
+	}
+	compact := env.callTool(key, "list_expenses", map[string]any{"limit": 100})
+	var restData any
+	if err := decodeNumbers(restEnv.Data, &restData); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(compacted(restData), any(compact.structured(t))); diff != "" {
+		t.Errorf("compact items differ from the route's items without null and nested fields (-want +got):\n%s", diff)
+	}
+	text := compact.Content[0].Text
+	for _, gone := range []string{"null", `"splits"`, "[]", "created_at"} {
+		if strings.Contains(strings.TrimPrefix(text, `{"items":[`), gone) {
+			t.Errorf("a compact item still holds %s", gone)
+		}
+	}
+	if !strings.Contains(text, `"amount":199.50`) || !strings.HasPrefix(text, `{"items":[{"id":"`) {
+		t.Errorf("compact items lost the route's order or its amounts as written: %.200s", text)
+	}
+	var splitItem map[string]any
+	for _, it := range compact.structured(t)["items"].([]any) {
+		if m := it.(map[string]any); m["id"] == split {
+			splitItem = m
+		}
+	}
+	if splitItem == nil || splitItem["is_split"] != true || splitItem["category"] != nil {
+		t.Errorf("the split expense's compact item: %v", splitItem)
+	}
+	t.Logf("list_expenses with 100 rows: %d bytes in full, %d bytes compact", len(full.Content[0].Text), len(text))
+	if len(text) >= len(full.Content[0].Text)*3/4 {
+		t.Errorf("compact (%d bytes) saves less than a quarter of full (%d bytes)", len(text), len(full.Content[0].Text))
+	}
+
+	// A detail the tool does not know, and detail on a tool that is not a
+	// list, are refused naming the argument.
+	problem := env.callTool(key, "list_expenses", map[string]any{"detail": "verbose"}).problem(t)
+	if fields, _ := problem["fields"].(map[string]any); problem["code"] != "VALIDATION_ERROR" || fields["detail"] != "must be compact or full" {
+		t.Errorf("detail=verbose: %v", problem)
+	}
+	problem = env.callTool(key, "get_expense", map[string]any{"id": split, "detail": "full"}).problem(t)
+	if fields, _ := problem["fields"].(map[string]any); !strings.HasPrefix(fmt.Sprint(fields["detail"]), "is not an argument of get_expense") {
+		t.Errorf("detail on get_expense: %v", problem)
+	}
+	// Reads of one record are never cut.
+	one := env.callTool(key, "get_expense", map[string]any{"id": split}).structured(t)
+	if parts, _ := one["splits"].([]any); len(parts) != 2 || one["notes"] != nil {
+		t.Errorf("get_expense: %v", one)
+	}
+	if _, listed := one["notes"]; !listed {
+		t.Error("get_expense left out its null notes")
+	}
+}

@@ -1,0 +1,86 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/finance-app/finance/auth"
+)
+
+// The context budget of tools/list for a key holding every scope: what an
+// agent pays before its first call. The sizes are of the JSON as sent
+// (compact); the test prints them, so a change that grows them shows in the
+// test log before it reaches a budget.
+//
+// The aim is 100 KiB for the whole list and 40 KiB for what a model reads
+// (names, descriptions, input schemas). The budgets below are where the list
+// stands on its way there (85 tools: 214 KB and 80 KB, from 69 tools in
+// 410 KB and 126 KB), so it cannot grow unnoticed: lower them as
+// descriptions and output schemas are cut.
+const (
+	// budgetToolsList bounds the whole tools/list result.
+	budgetToolsList = 212 << 10
+	// budgetPrompt bounds what a model reads of every tool: names,
+	// descriptions and input schemas (output schemas check results).
+	budgetPrompt = 80 << 10
+	// budgetTool bounds one tool: its name, title, description, hints and
+	// input schema. Output schemas are counted in the whole list only.
+	budgetTool = 4 << 10
+)
+
+func TestToolsListSize(t *testing.T) {
+	env := newTestEnv(t)
+	msg := env.rpc(env.key(auth.ScopeAll), "tools/list", map[string]any{})
+	var list struct {
+		Tools []map[string]json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(msg.Result, &list); err != nil {
+		t.Fatal(err)
+	}
+	size := func(v any) int {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
+	}
+	type measured struct {
+		name          string
+		tool, outputs int
+	}
+	var tools []measured
+	whole, prompt, inputs, outputs := size(json.RawMessage(msg.Result)), 0, 0, 0
+	for _, tl := range list.Tools {
+		var name string
+		_ = json.Unmarshal(tl["name"], &name)
+		out := len(tl["outputSchema"])
+		inputs += len(tl["inputSchema"])
+		outputs += out
+		prompt += len(tl["name"]) + len(tl["description"]) + len(tl["inputSchema"])
+		withoutOutput := map[string]json.RawMessage{}
+		for k, v := range tl {
+			if k != "outputSchema" {
+				withoutOutput[k] = v
+			}
+		}
+		tools = append(tools, measured{name, size(withoutOutput), out})
+	}
+	slices.SortFunc(tools, func(a, b measured) int { return b.tool - a.tool })
+	t.Logf("tools/list for an all-scope key: %d tools, %d bytes (budget %d); names+descriptions+input schemas %d bytes (budget %d); input schemas %d, output schemas %d",
+		len(list.Tools), whole, budgetToolsList, prompt, budgetPrompt, inputs, outputs)
+	for _, m := range tools[:min(5, len(tools))] {
+		t.Logf("  %-36s %5d bytes without its output schema (budget %d), output schema %d", m.name, m.tool, budgetTool, m.outputs)
+	}
+	if whole > budgetToolsList {
+		t.Errorf("tools/list is %d bytes, over the %d byte budget", whole, budgetToolsList)
+	}
+	if prompt > budgetPrompt {
+		t.Errorf("names, descriptions and input schemas are %d bytes, over the %d byte budget", prompt, budgetPrompt)
+	}
+	for _, m := range tools {
+		if m.tool > budgetTool {
+			t.Errorf("%s is %d bytes without its output schema, over the %d byte budget", m.name, m.tool, budgetTool)
+		}
+	}
+}
