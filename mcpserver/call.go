@@ -58,7 +58,7 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 		}
 		rec := newRecorder()
 		h.rest.ServeAs(p, rec, rest)
-		return h.result(ctx, t, rec, t.page && !wantsFull(req.Params.RawArguments)), nil
+		return h.result(ctx, t, rec, t.page && !t.whole && !wantsFull(req.Params.RawArguments)), nil
 	}
 }
 
