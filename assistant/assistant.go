@@ -287,7 +287,9 @@ func (a *Assistant) Decide(ctx context.Context, p auth.Principal, id, decision s
 		if err := cur.CheckDecision(a.ledger.Now(), decision); err != nil {
 			return err
 		}
-		res = a.routes.Call(ctx, p, cur.Method, cur.Path, cur.Body)
+		// The assistant is the author of what it proposed and the user
+		// confirmed, whichever door the confirm came through.
+		res = a.routes.Call(finance.WithActor(ctx, Actor(id)), p, cur.Method, cur.Path, cur.Body)
 		if res.Status < 200 || res.Status > 299 || res.Data == nil {
 			return errRefused
 		}
@@ -311,4 +313,10 @@ func (a *Assistant) stored(ctx context.Context, user, id string) (Decision, erro
 		return Decision{}, err
 	}
 	return Decision{Proposal: pr}, nil
+}
+
+// Actor is who the ledger records as writing a confirmed proposal's route:
+// the assistant, by the proposal's id.
+func Actor(proposalID string) finance.Actor {
+	return finance.Actor{Kind: finance.ActorAssistant, ID: proposalID, Name: "Assistant"}
 }

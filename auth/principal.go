@@ -26,6 +26,23 @@ type Principal struct {
 	Method       Method
 	CredentialID string  // API key id, OAuth grant id, or the user id for JWTs
 	Scopes       []Scope // empty for first-party JWTs, which are not scope-limited
+	// CredentialName is the API key's name or the connected app's (OAuth
+	// client's) name, as the user's writes record it.
+	CredentialName string
+}
+
+// Actor is who the ledger records as making p's writes (docs/domain.md
+// "Activity: who did what").
+func (p Principal) Actor() finance.Actor {
+	switch p.Method {
+	case MethodAPIKey:
+		return finance.Actor{Kind: finance.ActorAPIKey, ID: p.CredentialID, Name: p.CredentialName}
+	case MethodOAuth:
+		return finance.Actor{Kind: finance.ActorOAuthClient, ID: p.CredentialID, Name: p.CredentialName}
+	case MethodMessaging:
+		return finance.Actor{Kind: finance.ActorTelegram, ID: p.User.ID, Name: "Telegram"}
+	}
+	return finance.Actor{Kind: finance.ActorApp, ID: p.User.ID, Name: "Signed-in app"}
 }
 
 // UserID is the id of the calling user.

@@ -106,7 +106,7 @@ const (
 	reqAny                // any valid credential, whatever its scopes (GET /health)
 	reqRead               // finance:read, or the domain's write scope
 	reqWrite              // the domain's write scope
-	reqReadOnly           // finance:read only (dashboard, reports)
+	reqReadOnly           // finance:read only (dashboard, reports, activity)
 	reqFirstParty         // only the first-party JWT (password change)
 	reqFirstOrAll         // the first-party JWT or a key holding "all"
 	reqMCP                // mcp:connect

@@ -288,7 +288,7 @@ func (s *Service) authenticateKey(ctx context.Context, token string) (Principal,
 		return Principal{}, unauthenticated("This API key has expired")
 	}
 	s.usage.Record(k.ID, now.UTC())
-	return Principal{User: owner, Method: MethodAPIKey, CredentialID: k.ID, Scopes: k.Scopes}, nil
+	return Principal{User: owner, Method: MethodAPIKey, CredentialID: k.ID, Scopes: k.Scopes, CredentialName: k.Name}, nil
 }
 
 // keyOwnerStore is a Store that reads a key and its owner in one step (the

@@ -181,7 +181,7 @@ test('every settings page at desktop width', async () => {
     ['/settings/categories', 'settings-3-categories'], ['/settings/budgets', 'settings-4-budgets'],
     ['/settings/profile', 'settings-5-profile'], ['/settings/password', 'settings-6-password'],
     ['/settings/api-keys', 'settings-7-api-keys'], ['/settings/connected-apps', 'settings-8-connected-apps'],
-    ['/settings/messaging', 'settings-9-messaging']]) {
+    ['/settings/messaging', 'settings-9-messaging'], ['/activity', 'settings-10-activity']]) {
     await page.goto(finance.baseURL + path);
     assert.equal(await main(page).getByRole('link', { name: 'Settings' }).getAttribute('aria-current'), 'page', path);
     await snap(page, name, desktop.name);
@@ -199,6 +199,52 @@ test('API keys, connected apps and messaging at phone width', async () => {
     await page.goto(finance.baseURL + path);
     await snap(page, name);
   }
+  assert.deepEqual(problems, [], 'no console errors');
+  await context.close();
+});
+
+test('who did what: a key writes, its page shows its last writes, Activity lists them with the web app\'s', async () => {
+  const { context, page, problems } = await openContext(browser, phone);
+  await signInWith(page, newPassword);
+  await page.waitForURL((u) => new URL(u).pathname === '/');
+
+  await page.goto(`${finance.baseURL}/settings/api-keys`);
+  await page.getByLabel('Name').fill('Home script');
+  await page.locator('input[name=scopes][value="expenses:write"]').check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const key = (await page.locator('#new-key').inputValue()).trim();
+  const res = await fetch(`${finance.baseURL}/api/v1/expenses`, {
+    method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ amount: '350.00', date: '2026-11-20', description: 'Lunch from a script', category: 'Food & Dining',
+      payment_method: 'Cash' }),
+  });
+  assert.equal(res.status, 201, await res.text());
+
+  await page.goto(`${finance.baseURL}/settings/api-keys`);
+  const item = page.locator('li.item').filter({ has: page.locator('p.item-title', { hasText: 'Home script' }) });
+  await item.getByText('Last writes').click();
+  assert.match(await item.innerText(), /Expense "Lunch from a script" 350\.00/);
+  await snap(page, 'settings-7-api-keys-writes');
+  await item.getByRole('link', { name: 'All its writes on the Activity page' }).click();
+  await page.waitForURL('**/activity?actorId=*');
+  const main = page.locator('main');
+  assert.match(await main.innerText(), /1 entry/);
+  assert.match(await main.innerText(), /Home script \(API key\)/);
+  await snap(page, 'settings-10-activity-key');
+
+  // From Settings, everyone's writes: the page's own (app settings, a category, a budget) as the web app.
+  await page.goto(`${finance.baseURL}/settings`);
+  await page.getByRole('link', { name: /Activity/ }).click();
+  await page.waitForURL('**/activity');
+  assert.match(await main.innerText(), /Lunch from a script/);
+  await page.getByText('Filter', { exact: true }).first().click();
+  await page.getByLabel('Who').selectOption('web');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL((u) => new URL(u).searchParams.get('actor') === 'web');
+  const text = await main.innerText();
+  assert.match(text, /App settings updated/);
+  assert.doesNotMatch(text, /Lunch from a script/);
+  await snap(page, 'settings-10-activity');
   assert.deepEqual(problems, [], 'no console errors');
   await context.close();
 });

@@ -3,6 +3,7 @@ package finance
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -291,8 +292,11 @@ func (s *Service) CreateAccount(ctx context.Context, userID string, r AccountReq
 			return err
 		}
 		var err error
-		out, err = tx.Account(ctx, userID, a.ID)
-		return err
+		if out, err = tx.Account(ctx, userID, a.ID); err != nil {
+			return err
+		}
+		return s.recordAccount(ctx, tx, userID, LogCreated, out, fmt.Sprintf("Account %s (%s) added, opening balance %s",
+			quoted(out.Name), out.Type, out.OpeningBalance))
 	})
 	return out, err
 }
@@ -317,6 +321,7 @@ func (s *Service) UpdateAccount(ctx context.Context, userID, id string, r Accoun
 		if err != nil {
 			return err
 		}
+		cur := a
 		var v Validator
 		r.apply(&v, &a, false)
 		if err := v.Err(); err != nil {
@@ -332,8 +337,14 @@ func (s *Service) UpdateAccount(ctx context.Context, userID, id string, r Accoun
 		if err := tx.UpdateAccount(ctx, userID, a); err != nil {
 			return err
 		}
-		out, err = tx.Account(ctx, userID, a.ID)
-		return err
+		if out, err = tx.Account(ctx, userID, a.ID); err != nil {
+			return err
+		}
+		c := changes(cur, out, "name", "type", "institution", "account_number_last4", "opening_balance", "notes")
+		if len(c) == 0 {
+			return nil
+		}
+		return s.recordAccount(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Account %s: %s", quoted(out.Name), c))
 	})
 	return out, err
 }
@@ -356,7 +367,8 @@ func (s *Service) ArchiveAccount(ctx context.Context, userID, id string) (Accoun
 			return err
 		}
 		out = a
-		return nil
+		return s.recordAccount(ctx, tx, userID, LogArchived, a, fmt.Sprintf("Account %s archived with balance %s",
+			quoted(a.Name), a.CurrentBalance))
 	})
 	return out, err
 }
@@ -388,9 +400,30 @@ func (s *Service) UnarchiveAccount(ctx context.Context, userID, id string) (Acco
 			return err
 		}
 		out = a
-		return nil
+		return s.recordAccount(ctx, tx, userID, LogUnarchived, a, fmt.Sprintf("Account %s unarchived", quoted(a.Name)))
 	})
 	return out, err
+}
+
+// recordAccount appends the entry of a write on the account a; its amount is
+// the balance.
+func (s *Service) recordAccount(ctx context.Context, tx Repo, userID, action string, a Account, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordAccount, RecordID: a.ID, Action: action, Summary: summary, Amount: &a.CurrentBalance})
+}
+
+// recordLine appends the entry of a write on the manual or adjustment line t.
+func (s *Service) recordLine(ctx context.Context, tx Repo, userID, action string, t AccountTransaction, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordAccountTransaction, RecordID: t.ID, Action: action, Summary: summary, Amount: &t.Amount})
+}
+
+// lineSummary says what happened to a line: `Credit of 500.00 on 2026-11-26
+// recorded on "Savings": "Transfer from BPI"`.
+func lineSummary(t AccountTransaction, verb string) string {
+	out := fmt.Sprintf("%s of %s on %s %s on %s", titleCase(t.Type), t.Amount, t.Date, verb, quoted(t.AccountName))
+	if t.Description != nil {
+		out += ": " + quoted(*t.Description)
+	}
+	return out
 }
 
 // AccountOption is an account as write forms offer it.
@@ -504,6 +537,9 @@ func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountI
 		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
 			return err
 		}
+		if err := s.recordLine(ctx, tx, userID, LogCreated, out, lineSummary(out, "recorded")); err != nil {
+			return err
+		}
 		out.Warnings, err = w.balances(ctx)
 		return err
 	})
@@ -556,6 +592,7 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 		if err != nil {
 			return err
 		}
+		cur := t
 		var v Validator
 		r.apply(&v, &t, false)
 		if err := v.Err(); err != nil {
@@ -573,6 +610,11 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 		}
 		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
 			return err
+		}
+		if c := changes(cur, out, "type", "amount", "date", "description"); len(c) > 0 {
+			if err := s.recordLine(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Line on %s: %s", quoted(out.AccountName), c)); err != nil {
+				return err
+			}
 		}
 		out.Warnings, err = w.balances(ctx)
 		return err
@@ -602,8 +644,10 @@ func (s *Service) VoidAccountTransaction(ctx context.Context, userID, accountID,
 		if err := s.voidLine(ctx, tx, userID, t.ID); err != nil {
 			return err
 		}
-		out, err = tx.AccountTransaction(ctx, userID, t.ID)
-		return err
+		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
+			return err
+		}
+		return s.recordLine(ctx, tx, userID, LogVoided, out, lineSummary(out, "voided"))
 	})
 	return out, err
 }
@@ -676,8 +720,12 @@ func (s *Service) AdjustBalance(ctx context.Context, userID, accountID string, r
 			return err
 		}
 		after, err := tx.Account(ctx, userID, accountID)
+		if err != nil {
+			return err
+		}
 		out.PreviousBalance, out.NewBalance = a.CurrentBalance, after.CurrentBalance
-		return err
+		return s.recordLine(ctx, tx, userID, LogCreated, out.Transaction, fmt.Sprintf("Balance of %s adjusted from %s to %s",
+			quoted(a.Name), out.PreviousBalance, out.NewBalance))
 	})
 	return out, err
 }

@@ -404,8 +404,11 @@ func (s *Service) CreateBillTemplate(ctx context.Context, userID string, r BillT
 		if err := s.generateBills(ctx, tx, userID, today, BillHorizon(today, Date{})); err != nil {
 			return err
 		}
-		out, err = tx.BillTemplate(ctx, userID, d.next.ID)
-		return err
+		if out, err = tx.BillTemplate(ctx, userID, d.next.ID); err != nil {
+			return err
+		}
+		return s.recordTemplate(ctx, tx, userID, LogCreated, out, fmt.Sprintf("Bill %s of %s, %s from %s",
+			quoted(out.Name), out.Amount, out.Frequency, out.StartDate))
 	})
 	return out, err
 }
@@ -453,8 +456,15 @@ func (s *Service) UpdateBillTemplate(ctx context.Context, userID, id string, r B
 		if err := s.generateBills(ctx, tx, userID, today, BillHorizon(today, Date{})); err != nil {
 			return err
 		}
-		out, err = tx.BillTemplate(ctx, userID, id)
-		return err
+		if out, err = tx.BillTemplate(ctx, userID, id); err != nil {
+			return err
+		}
+		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "end_date",
+			"default_payment_method", "default_account_id", "default_credit_card_id", "notes", "status")
+		if len(c) == 0 {
+			return nil
+		}
+		return s.recordTemplate(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Bill %s: %s", quoted(out.Name), c))
 	})
 	return out, err
 }
@@ -479,9 +489,18 @@ func (s *Service) DeleteBillTemplate(ctx context.Context, userID, id string) (Bi
 			return err
 		}
 		out = t
+		if err := s.recordTemplate(ctx, tx, userID, LogDeleted, t, fmt.Sprintf("Bill %s of %s, %s, deleted",
+			quoted(t.Name), t.Amount, t.Frequency)); err != nil {
+			return err
+		}
 		return s.generateBills(ctx, tx, userID, today, BillHorizon(today, Date{}))
 	})
 	return out, err
+}
+
+// recordTemplate appends the entry of a write on the bill template t.
+func (s *Service) recordTemplate(ctx context.Context, tx Repo, userID, action string, t BillTemplate, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordBillTemplate, RecordID: t.ID, Action: action, Summary: summary, Amount: &t.Amount})
 }
 
 // GenerateBills materializes the instances due through the horizon of a

@@ -154,11 +154,19 @@ func (s *Service) changeBill(ctx context.Context, userID, id string, change func
 		if err != nil {
 			return err
 		}
+		before := b
 		if err := change(tx, &b, today); err != nil {
 			return err
 		}
-		out, err = s.finishBillWrite(ctx, tx, userID, id, today)
-		return err
+		if out, err = s.finishBillWrite(ctx, tx, userID, id, today); err != nil {
+			return err
+		}
+		c := changes(before, out, "amount", "due_date", "notes", "status")
+		if len(c) == 0 {
+			return nil
+		}
+		return s.record(ctx, tx, userID, Activity{Kind: RecordBill, RecordID: out.ID, Action: LogUpdated,
+			Summary: fmt.Sprintf("Bill %s due %s: %s", quoted(out.Name), before.DueDate, c), Amount: &out.Amount})
 	})
 	return out, err
 }
@@ -468,7 +476,7 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 		}
 		p := BillPayment{ID: NewID(), BillID: b.ID, Amount: in.amount, Date: in.date, PaymentMethod: in.method,
 			AccountID: in.accountID, CreditCardID: in.cardID, Notes: in.notes, Status: PaymentPosted}
-		e := s.newExpense()
+		e := s.newExpense(ctx)
 		e.Source, e.BillPaymentID = ExpenseBillPayment, &p.ID
 		e.Amount, e.Date, e.Description = in.amount, in.date, fmt.Sprintf("%s (due %s)", b.Name, b.DueDate)
 		e.CategoryID, e.Category = &cat.ID, &cat.Name
@@ -491,12 +499,21 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 		if out.Bill, err = s.finishBillWrite(ctx, tx, userID, b.ID, today); err != nil {
 			return err
 		}
+		if err := s.recordBillPayment(ctx, tx, userID, LogPaid, p, fmt.Sprintf("Bill %s due %s paid %s by %s",
+			quoted(b.Name), b.DueDate, p.Amount, p.PaymentMethod)); err != nil {
+			return err
+		}
 		// The payment's expense may duplicate one recorded by hand; it is the
 		// bill's payment, so it is never said to look like one.
 		out.Warnings, err = w.written(ctx, e)
 		return err
 	})
 	return out, err
+}
+
+// recordBillPayment appends the entry of a write on the bill payment p.
+func (s *Service) recordBillPayment(ctx context.Context, tx Repo, userID, action string, p BillPayment, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordBillPayment, RecordID: p.ID, Action: action, Summary: summary, Amount: &p.Amount})
 }
 
 // resettleBill refreshes a bill's paid total (and, unless sticky, its
@@ -554,8 +571,11 @@ func (s *Service) DeleteBillPayment(ctx context.Context, userID, paymentID strin
 			return err
 		}
 		out.Payment = p
-		out.Bill, err = s.finishBillWrite(ctx, tx, userID, b.ID, today)
-		return err
+		if out.Bill, err = s.finishBillWrite(ctx, tx, userID, b.ID, today); err != nil {
+			return err
+		}
+		return s.recordBillPayment(ctx, tx, userID, LogVoided, p, fmt.Sprintf("Payment of %s on bill %s due %s voided",
+			p.Amount, quoted(b.Name), b.DueDate))
 	})
 	return out, err
 }

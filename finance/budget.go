@@ -3,8 +3,10 @@ package finance
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -206,10 +208,33 @@ func (s *Service) ReplaceBudgetThresholds(ctx context.Context, userID string, re
 		if err := tx.ReplaceBudgetThresholds(ctx, userID, limits, s.stamp()); err != nil {
 			return err
 		}
+		if err := s.record(ctx, tx, userID, Activity{Kind: RecordBudgetThresholds, RecordID: userID, Action: LogUpdated,
+			Summary: thresholdsSummary(limits)}); err != nil {
+			return err
+		}
 		page, err := s.budgetThresholds(ctx, tx, userID, s.today(ctx, userID),
 			ListParams{Page: 1, Limit: MaxLimit, SortBy: BudgetThresholdList.Sorts[0]})
 		out = page
 		return err
 	})
 	return out, err
+}
+
+// thresholdsSummary is the summary of a replaced set of budget thresholds:
+// `Budgets set: "Groceries" 8000.00, "Transportation" 3000.00`, naming at
+// most five so that the entry stays small.
+func thresholdsSummary(limits []BudgetLimit) string {
+	if len(limits) == 0 {
+		return "Budgets removed"
+	}
+	const shown = 5
+	var named []string
+	for i, l := range limits {
+		if i == shown {
+			named = append(named, fmt.Sprintf("and %d more", len(limits)-shown))
+			break
+		}
+		named = append(named, quoted(l.Category)+" "+l.MonthlyLimit.String())
+	}
+	return "Budgets set: " + strings.Join(named, ", ")
 }

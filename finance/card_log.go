@@ -65,28 +65,24 @@ type CardLogFilter struct {
 // CardLogList is the list spec of GET /credit-cards/logs: newest first.
 var CardLogList = ListSpec{Sorts: []string{"created_at"}, DefaultDesc: true}
 
-// LogRepo is the persistence of the activity log.
+// LogRepo is the persistence of the activity, the card log included: one
+// log of entries, of which the card log is those of card records.
 type LogRepo interface {
-	AppendCardLog(ctx context.Context, userID string, l CardLog) error
+	AppendActivity(ctx context.Context, userID string, a Activity) error
+	ListActivity(ctx context.Context, userID string, f ActivityFilter, p ListParams) ([]Activity, int, error)
 	ListCardLogs(ctx context.Context, userID string, f CardLogFilter, p ListParams) ([]CardLog, int, error)
 }
 
-// log appends an entry in tx.
+// log appends an entry about a card record in tx (see record).
 func (s *Service) log(ctx context.Context, tx Repo, userID string, l CardLog) error {
-	l.ID, l.CreatedAt = NewID(), s.stamp()
-	return tx.AppendCardLog(ctx, userID, l)
+	return s.record(ctx, tx, userID, Activity{CreditCardID: l.CreditCardID, Kind: l.EntityType, RecordID: l.EntityID,
+		Action: l.Action, Summary: l.Message, Amount: l.Amount})
 }
 
 // ListCardLogs returns a page of the activity log. dateFrom and dateTo are
 // days in the user's timezone, inclusive.
 func (s *Service) ListCardLogs(ctx context.Context, userID string, f CardLogFilter, dateFrom, dateTo Date, p ListParams) (Page[CardLog], error) {
-	loc := s.location(ctx, userID)
-	if !dateFrom.IsZero() {
-		f.From = dateFrom.In(loc)
-	}
-	if !dateTo.IsZero() {
-		f.Until = dateTo.AddDays(1).In(loc)
-	}
+	f.From, f.Until = s.dayBounds(ctx, userID, dateFrom, dateTo)
 	items, total, err := s.store.Read().ListCardLogs(ctx, userID, f, p)
 	return pageOf(items, total, err, p)
 }

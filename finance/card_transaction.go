@@ -136,7 +136,7 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 		t := d.next
 		var e Expense
 		if t.Type == CardPurchase {
-			e = s.newExpense()
+			e = s.newExpense(ctx)
 			e.Amount, e.Date, e.Description = t.Amount, t.Date, t.Description
 			e.CategoryID, e.Category = &cat.ID, &cat.Name
 			e.PaymentMethod, e.CreditCardID = MethodCreditCard, &card.ID

@@ -3,6 +3,7 @@ package finance
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"time"
 )
@@ -154,7 +155,10 @@ func (s *Service) CreateCategory(ctx context.Context, userID string, r CategoryR
 		if err := uniqueCategoryName(ctx, tx, userID, c); err != nil {
 			return err
 		}
-		return tx.InsertCategory(ctx, userID, c)
+		if err := tx.InsertCategory(ctx, userID, c); err != nil {
+			return err
+		}
+		return s.recordCategory(ctx, tx, userID, LogCreated, c, fmt.Sprintf("Category %s (%s) added", quoted(c.Name), c.Kind))
 	})
 	return c, err
 }
@@ -179,6 +183,7 @@ func (s *Service) UpdateCategory(ctx context.Context, userID, id string, r Categ
 		if err != nil {
 			return err
 		}
+		cur := c
 		var v Validator
 		if r.Kind.Set {
 			if k := parseKind(&v, r.Kind); k != "" && k != c.Kind {
@@ -207,7 +212,13 @@ func (s *Service) UpdateCategory(ctx context.Context, userID, id string, r Categ
 		}
 		c.UpdatedAt = s.stamp()
 		out = c
-		return tx.UpdateCategory(ctx, userID, c)
+		if err := tx.UpdateCategory(ctx, userID, c); err != nil {
+			return err
+		}
+		if ch := changes(cur, c, "name", "color", "icon"); len(ch) > 0 {
+			return s.recordCategory(ctx, tx, userID, LogUpdated, c, fmt.Sprintf("Category %s: %s", quoted(c.Name), ch))
+		}
+		return nil
 	})
 	return out, err
 }
@@ -233,7 +244,10 @@ func (s *Service) ArchiveCategory(ctx context.Context, userID, id string) (Categ
 		if err := tx.DeleteBudgetThreshold(ctx, userID, c.ID); err != nil {
 			return err
 		}
-		return tx.UpdateCategory(ctx, userID, c)
+		if err := tx.UpdateCategory(ctx, userID, c); err != nil {
+			return err
+		}
+		return s.recordCategory(ctx, tx, userID, LogArchived, c, fmt.Sprintf("Category %s archived", quoted(c.Name)))
 	})
 	return out, err
 }
@@ -257,9 +271,17 @@ func (s *Service) UnarchiveCategory(ctx context.Context, userID, id string) (Cat
 		}
 		c.Status, c.ArchivedAt, c.UpdatedAt = StatusActive, nil, s.stamp()
 		out = c
-		return tx.UpdateCategory(ctx, userID, c)
+		if err := tx.UpdateCategory(ctx, userID, c); err != nil {
+			return err
+		}
+		return s.recordCategory(ctx, tx, userID, LogUnarchived, c, fmt.Sprintf("Category %s unarchived", quoted(c.Name)))
 	})
 	return out, err
+}
+
+// recordCategory appends the entry of a write on the category c.
+func (s *Service) recordCategory(ctx context.Context, tx Repo, userID, action string, c Category, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordCategory, RecordID: c.ID, Action: action, Summary: summary})
 }
 
 // activeCategory resolves a category name in a write: an active category of

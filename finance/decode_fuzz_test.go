@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -34,7 +35,7 @@ func FuzzDecodeExpenseRequest(f *testing.F) {
 			}
 			return // not a JSON object: the HTTP layer answers 400
 		}
-		d, err := r.shape(s.newExpense(), true)
+		d, err := r.shape(s.newExpense(context.Background()), true)
 		if err != nil {
 			var ve *ValidationError
 			if !errors.As(err, &ve) || len(ve.Fields) == 0 {

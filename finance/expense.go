@@ -38,8 +38,10 @@ const DefaultPaymentMethod = MethodCash
 
 // Expense sources.
 const (
-	ExpenseManual      = "manual"
+	ExpenseManual      = WriteManual
 	ExpenseBillPayment = "bill_payment"
+	// ExpenseAgent is an expense created through the MCP endpoint.
+	ExpenseAgent = WriteAgent
 )
 
 // ExpenseStatuses are the values of the status filter of GET /expenses.
@@ -381,10 +383,30 @@ func (s *Service) voidCardRow(ctx context.Context, tx Repo, userID, id string) e
 	return s.logRowWritten(ctx, tx, userID, LogVoided, t)
 }
 
-// newExpense is the record a valid create request describes, before its references resolve.
-func (s *Service) newExpense() Expense {
+// newExpense is the record a valid create request describes, before its
+// references resolve. Its source is the door of ctx's writes: manual, or
+// agent through MCP.
+func (s *Service) newExpense(ctx context.Context) Expense {
 	now := s.stamp()
-	return Expense{ID: NewID(), Status: StatusActive, Source: ExpenseManual, Splits: []ExpenseSplit{}, CreatedAt: now, UpdatedAt: now}
+	return Expense{ID: NewID(), Status: StatusActive, Source: writeSource(ctx), Splits: []ExpenseSplit{}, CreatedAt: now, UpdatedAt: now}
+}
+
+// recordExpense appends the entry of a write on the expense e.
+func (s *Service) recordExpense(ctx context.Context, tx Repo, userID, action string, e Expense, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordExpense, RecordID: e.ID, Action: action, Summary: summary, Amount: &e.Amount})
+}
+
+// expenseCreated is the summary of a new expense:
+// `Expense "Lunch" 350.00 on 2026-11-26, Food & Dining, Credit Card`.
+func expenseCreated(e Expense) string {
+	return fmt.Sprintf("Expense %s %s on %s, %s, %s", quoted(e.Description), e.Amount, e.Date,
+		strings.Trim(quotedOptional(e.Category), `"`), e.PaymentMethod)
+}
+
+// expenseChanges lists what an update of an expense changed.
+func expenseChanges(before, after Expense) changeList {
+	return changes(before, after, "amount", "date", "description", "category", "payment_method", "account_id",
+		"credit_card_id", "notes")
 }
 
 // ListExpenses returns a page of the user's expenses, each with its parts.
@@ -402,7 +424,7 @@ func (s *Service) GetExpense(ctx context.Context, userID, id string) (Expense, e
 // Its answer carries the warnings of the expense and of the account or card
 // it was paid with.
 func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseRequest) (Expense, error) {
-	d, err := r.shape(s.newExpense(), true)
+	d, err := r.shape(s.newExpense(ctx), true)
 	if err != nil {
 		return Expense{}, err
 	}
@@ -418,6 +440,9 @@ func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseReq
 			return err
 		}
 		if err := s.insertExpense(ctx, w, userID, &d.next); err != nil {
+			return err
+		}
+		if err := s.recordExpense(ctx, tx, userID, LogCreated, d.next, expenseCreated(d.next)); err != nil {
 			return err
 		}
 		if err := s.billExpenses(ctx, w, userID, today, []*Expense{&d.next}); err != nil {
@@ -491,7 +516,7 @@ func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpen
 	shapeOK := make([]bool, len(r.Items))
 	var v Validator
 	for i, item := range r.Items {
-		d, err := item.shape(s.newExpense(), true)
+		d, err := item.shape(s.newExpense(ctx), true)
 		drafts[i], shapeOK[i] = d, err == nil
 		if err = v.Merge(fmt.Sprintf("items[%d].", i), err); err != nil {
 			return BulkExpenses{}, err
@@ -519,6 +544,9 @@ func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpen
 		warnings = nil
 		for i := range drafts {
 			if err := s.insertExpense(ctx, w, userID, &drafts[i].next); err != nil {
+				return err
+			}
+			if err := s.recordExpense(ctx, tx, userID, LogCreated, drafts[i].next, expenseCreated(drafts[i].next)); err != nil {
 				return err
 			}
 			written[i] = &drafts[i].next
@@ -605,6 +633,11 @@ func (s *Service) UpdateExpense(ctx context.Context, userID, id string, r Expens
 		}
 		if out, err = tx.Expense(ctx, userID, id); err != nil {
 			return err
+		}
+		if c := expenseChanges(cur, out); len(c) > 0 {
+			if err := s.recordExpense(ctx, tx, userID, LogUpdated, out, c.String()); err != nil {
+				return err
+			}
 		}
 		out.Warnings, err = w.changed(ctx, cur, out)
 		return err
@@ -702,6 +735,10 @@ func (s *Service) VoidExpense(ctx context.Context, userID, id string) (Expense, 
 		if err := s.markExpenseVoided(ctx, tx, userID, e); err != nil {
 			return err
 		}
+		if err := s.recordExpense(ctx, tx, userID, LogVoided, e,
+			fmt.Sprintf("Expense %s %s on %s voided", quoted(e.Description), e.Amount, e.Date)); err != nil {
+			return err
+		}
 		out, err = tx.Expense(ctx, userID, id)
 		return err
 	})
@@ -780,10 +817,29 @@ func (s *Service) SplitExpense(ctx context.Context, userID, id string, r SplitRe
 		if err := tx.UpdateExpense(ctx, userID, e); err != nil {
 			return err
 		}
+		if err := s.recordExpense(ctx, tx, userID, LogSplit, e, splitSummary(e, parts)); err != nil {
+			return err
+		}
 		out, err = tx.Expense(ctx, userID, id)
 		return err
 	})
 	return out, err
+}
+
+// splitSummary is the summary of a split: `Expense "Groceries" 100.00 split
+// into 2 parts: 60.00 "Groceries", 40.00 "Household"`, naming at most five
+// parts so that the entry stays small.
+func splitSummary(e Expense, parts []ExpenseSplit) string {
+	const shown = 5
+	var named []string
+	for i, p := range parts {
+		if i == shown {
+			named = append(named, fmt.Sprintf("and %d more", len(parts)-shown))
+			break
+		}
+		named = append(named, p.Amount.String()+" "+quoted(p.Category))
+	}
+	return fmt.Sprintf("Expense %s %s split into %d parts: %s", quoted(e.Description), e.Amount, len(parts), strings.Join(named, ", "))
 }
 
 // ExpenseFormOptions is GET /expenses/form-options (domain.md §2.4).

@@ -2,6 +2,7 @@ package finance
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -173,8 +174,11 @@ func (s *Service) CreateIncome(ctx context.Context, userID string, r IncomeReque
 			return err
 		}
 		var err error
-		out, err = tx.Income(ctx, userID, in.ID)
-		return err
+		if out, err = tx.Income(ctx, userID, in.ID); err != nil {
+			return err
+		}
+		return s.recordIncome(ctx, tx, userID, LogCreated, out, fmt.Sprintf("Income %s on %s, %s",
+			out.Amount, out.Date, quoted(out.Category)))
 	})
 	return out, err
 }
@@ -248,8 +252,13 @@ func (s *Service) UpdateIncome(ctx context.Context, userID, id string, r IncomeR
 		if err := tx.UpdateIncome(ctx, userID, in); err != nil {
 			return err
 		}
-		out, err = tx.Income(ctx, userID, in.ID)
-		return err
+		if out, err = tx.Income(ctx, userID, in.ID); err != nil {
+			return err
+		}
+		if c := changes(cur, out, "amount", "date", "description", "category", "account_id", "notes"); len(c) > 0 {
+			return s.recordIncome(ctx, tx, userID, LogUpdated, out, c.String())
+		}
+		return nil
 	})
 	return out, err
 }
@@ -276,10 +285,18 @@ func (s *Service) VoidIncome(ctx context.Context, userID, id string) (Income, er
 		if err := tx.UpdateIncome(ctx, userID, in); err != nil {
 			return err
 		}
+		if err := s.recordIncome(ctx, tx, userID, LogVoided, in, fmt.Sprintf("Income %s on %s voided", in.Amount, in.Date)); err != nil {
+			return err
+		}
 		out, err = tx.Income(ctx, userID, in.ID)
 		return err
 	})
 	return out, err
+}
+
+// recordIncome appends the entry of a write on the income in.
+func (s *Service) recordIncome(ctx context.Context, tx Repo, userID, action string, in Income, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordIncome, RecordID: in.ID, Action: action, Summary: summary, Amount: &in.Amount})
 }
 
 // IncomeFormOptions is GET /income/form-options: what an income form offers.

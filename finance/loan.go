@@ -366,11 +366,18 @@ func (s *Service) CreateLoan(ctx context.Context, userID string, r LoanRequest) 
 		if err := tx.InsertLoanInstances(ctx, userID, d.Instances); err != nil {
 			return err
 		}
-		out, err = s.loanDetail(ctx, tx, userID, d.ID, today)
-		return err
+		if out, err = s.loanDetail(ctx, tx, userID, d.ID, today); err != nil {
+			return err
+		}
+		return s.recordLoan(ctx, tx, userID, LogCreated, out.Loan, fmt.Sprintf("Loan %s of %s over %d months from %s, %s",
+			quoted(out.Name), out.Principal, out.TermMonths, out.StartDate, interestWords[out.InterestType]))
 	})
 	return out, err
 }
+
+// interestWords are the interest types as a summary writes them.
+var interestWords = map[string]string{InterestNone: "no interest", InterestAddOn: "add-on interest",
+	InterestDiminishing: "diminishing interest"}
 
 // GetLoan returns a loan with its figures and every instance with its payments.
 func (s *Service) GetLoan(ctx context.Context, userID, id string) (LoanDetail, error) {
@@ -504,6 +511,7 @@ func (s *Service) UpdateLoan(ctx context.Context, userID, id string, r LoanUpdat
 		if err != nil {
 			return err
 		}
+		before := l
 		now := s.stamp()
 		if status != "" {
 			if err := checkLoanTransition(l.Status, status); err != nil {
@@ -527,10 +535,25 @@ func (s *Service) UpdateLoan(ctx context.Context, userID, id string, r LoanUpdat
 		if err := tx.UpdateLoan(ctx, userID, l); err != nil {
 			return err
 		}
-		out, err = s.loanDetail(ctx, tx, userID, id, today)
-		return err
+		if out, err = s.loanDetail(ctx, tx, userID, id, today); err != nil {
+			return err
+		}
+		c := changes(before, l, "name", "lender", "notes", "status")
+		if len(c) == 0 {
+			return nil
+		}
+		action := LogUpdated
+		if status == LoanCancelled {
+			action = LogCancelled
+		}
+		return s.recordLoan(ctx, tx, userID, action, out.Loan, fmt.Sprintf("Loan %s: %s", quoted(l.Name), c))
 	})
 	return out, err
+}
+
+// recordLoan appends the entry of a write on the loan l; its amount is the principal.
+func (s *Service) recordLoan(ctx context.Context, tx Repo, userID, action string, l Loan, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordLoan, RecordID: l.ID, Action: action, Summary: summary, Amount: &l.Principal})
 }
 
 // checkLoanTransition applies the loan state table (§3.5) to a PATCH.
@@ -585,7 +608,10 @@ func (s *Service) DeleteLoan(ctx context.Context, userID, id string) (Loan, erro
 			return InvalidStatus("loan has payments, which are permanent; cancel the loan instead")
 		}
 		out = l
-		return tx.DeleteLoan(ctx, userID, id)
+		if err := tx.DeleteLoan(ctx, userID, id); err != nil {
+			return err
+		}
+		return s.recordLoan(ctx, tx, userID, LogDeleted, l, fmt.Sprintf("Loan %s of %s deleted", quoted(l.Name), l.Principal))
 	})
 	return out, err
 }
@@ -641,12 +667,17 @@ func (s *Service) SetLoanInstanceStatus(ctx context.Context, userID, instanceID 
 			x.MarkedPaidManually = false
 			x.Status = x.statusFromPayments()
 		}
+		before := x.Status
 		x.UpdatedAt = s.stamp()
 		if err := tx.UpdateLoanInstance(ctx, userID, x); err != nil {
 			return err
 		}
-		out, err = s.finishInstanceWrite(ctx, tx, userID, l, x.ID, today)
-		return err
+		if out, err = s.finishInstanceWrite(ctx, tx, userID, l, x.ID, today); err != nil {
+			return err
+		}
+		return s.record(ctx, tx, userID, Activity{Kind: RecordLoanInstance, RecordID: x.ID, Action: LogUpdated,
+			Summary: fmt.Sprintf("Loan %s installment %d due %s: status %s → %s", quoted(l.Name), x.InstallmentNumber,
+				x.DueDate, before, out.Instance.Status), Amount: &x.AmountDue})
 	})
 	return out, err
 }
@@ -808,6 +839,11 @@ func (s *Service) PayLoanInstance(ctx context.Context, userID, instanceID string
 			return err
 		}
 		out = LoanPaymentResult{Payment: p, Instance: res.Instance, Loan: res.Loan}
+		if err := s.record(ctx, tx, userID, Activity{Kind: RecordLoanPayment, RecordID: p.ID, Action: LogPaid,
+			Summary: fmt.Sprintf("Loan %s installment %d paid %s (interest %s, principal %s)", quoted(l.Name),
+				x.InstallmentNumber, p.Amount, p.InterestPart, p.PrincipalPart), Amount: &p.Amount}); err != nil {
+			return err
+		}
 		out.Warnings, err = w.balances(ctx)
 		return err
 	})

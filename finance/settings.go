@@ -189,13 +189,23 @@ func (s *Service) UpdateAppSettings(ctx context.Context, userID string, req AppS
 		if err != nil {
 			return err
 		}
+		cur := st
 		var v Validator
 		req.Apply(&v, &st)
 		if err := v.Err(); err != nil {
 			return err
 		}
 		out = st
-		return tx.SaveAppSettings(ctx, userID, st, s.stamp())
+		if err := tx.SaveAppSettings(ctx, userID, st, s.stamp()); err != nil {
+			return err
+		}
+		c := changes(cur, st, "currency", "timezone", "date_format", "week_start", "default_payment_method",
+			"budget_warning_percent", "due_soon_days")
+		if len(c) == 0 {
+			return nil
+		}
+		return s.record(ctx, tx, userID, Activity{Kind: RecordAppSettings, RecordID: userID, Action: LogUpdated,
+			Summary: "Settings: " + c.String()})
 	})
 	if err != nil {
 		return AppSettings{}, err

@@ -50,13 +50,15 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 			}
 		}()
 
-		rest, problem := t.request(ctx, req.Params.RawArguments)
+		// An agent's writes say so: their activity entries and the
+		// expenses they create have source agent.
+		rest, problem := t.request(finance.ViaAgent(ctx), req.Params.RawArguments)
 		if problem != nil {
 			return errorResult(*problem), nil
 		}
 		rec := newRecorder()
 		h.rest.ServeAs(p, rec, rest)
-		return h.result(ctx, t, rec, t.page && !wantsFull(req.Params.RawArguments)), nil
+		return h.result(ctx, t, rec, t.page && !t.whole && !wantsFull(req.Params.RawArguments)), nil
 	}
 }
 

@@ -70,6 +70,9 @@ type toolSpec struct {
 	// one use of a route that does several (cancel_loan is PATCH /loans/{id}
 	// with status cancelled) and takes none of the body's fields.
 	body string
+	// whole marks a list tool whose items are answered whole: what it is
+	// for is nested (an activity entry's actor) or a timestamp.
+	whole bool
 }
 
 var toolTable = []toolSpec{
@@ -236,6 +239,12 @@ var toolTable = []toolSpec{
 			"refunds), what remains (negative when over), percent_used and state: ok, warning (spent reached " +
 			"warning_percent of the limit) or exceeded. month=YYYY-MM picks another month (default: the current one). " +
 			"Use it to answer 'am I within budget' and always before update_budget_thresholds.",
+	},
+	{
+		name: "list_activity", title: "Who did what", method: "GET", path: "/api/v1/activity", hints: reads, whole: true,
+		description: "List the user's writes, newest first: record kind and id, action, what changed, and who made it " +
+			"(web, app, api_key, oauth_client, telegram, assistant or system, with its name then; source agent for MCP). " +
+			"Filter by actor (a kind), actorId, kind, source, dateFrom/dateTo. Use it to check what was already recorded.",
 	},
 
 	// expenses:write

@@ -43,14 +43,15 @@ var specTools = map[auth.Scope][]string{
 // beyondSpec are the tools the specification's list lacks, by scope: an
 // agent setting up a household needs to add and change accounts and cards,
 // and to read one by id before changing it; it may also change the app settings
-// it reads (get_app_settings is in the specification). Each wraps an existing REST route.
+// it reads (get_app_settings is in the specification), and to see what was
+// already written, and by whom (list_activity). Each wraps an existing REST route.
 //
 // The rest wrap routes an agent running a household needed and fell back
 // to REST for: loans, many expenses at once, voiding an account line,
 // archiving accounts, cards and categories, renaming a category, reading
 // text into drafts, and the app's assistant.
 var beyondSpec = map[auth.Scope][]string{
-	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm"},
+	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity"},
 	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
@@ -161,7 +162,7 @@ var (
 	readTools = []string{"get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
 		"get_bills_summary", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
 		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
-		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_bill_payments",
+		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_unbilled_transactions"}

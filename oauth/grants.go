@@ -44,7 +44,7 @@ func (s *Server) VerifyAccessToken(ctx context.Context, token string) (auth.Prin
 		return auth.Principal{}, err
 	}
 	s.usage.Record(g.ID, now.UTC())
-	return auth.Principal{User: u, Method: auth.MethodOAuth, CredentialID: g.ID, Scopes: tok.Scopes}, nil
+	return auth.Principal{User: u, Method: auth.MethodOAuth, CredentialID: g.ID, Scopes: tok.Scopes, CredentialName: g.ClientName}, nil
 }
 
 // ListGrants returns the apps a user has connected and not revoked, newest

@@ -49,7 +49,7 @@ type Grant struct {
 	ID         string
 	UserID     string
 	ClientID   string
-	ClientName string // filled by ListOAuthGrants
+	ClientName string // filled by ListOAuthGrants and OAuthToken
 	Scopes     []auth.Scope
 	Resource   string
 	CreatedAt  time.Time

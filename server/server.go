@@ -280,6 +280,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerLoanRoutes()
 	s.registerReportRoutes()
 	s.registerMessagingRoutes()
+	s.registerActivityRoutes()
 	return s
 }
 
@@ -338,6 +339,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 	}
 	if rt.Page {
 		h = checkedPageQuery(h)
+		h = webWrites(h)
 	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
 		if err := s.serve(rt, h, w, r); err != nil {
@@ -410,7 +412,21 @@ func (s *Server) authorize(rt Route, h handlerFunc, w http.ResponseWriter, r bun
 	if err := p.Allow(rt.Access); err != nil {
 		return err
 	}
-	return h(w, r.WithContext(auth.WithPrincipal(r.Context(), p)))
+	ctx := auth.WithPrincipal(r.Context(), p)
+	if _, ok := finance.ActorOf(ctx); !ok {
+		// The credential makes the writes, unless the caller serving this
+		// request in process already named another author (the assistant).
+		ctx = finance.WithActor(ctx, p.Actor())
+	}
+	return h(w, r.WithContext(ctx))
+}
+
+// webWrites marks what a page writes as the web app's: a person signed in
+// with a session cookie, which the page checks itself.
+func webWrites(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r bunrouter.Request) error {
+		return h(w, r.WithContext(finance.WithActor(r.Context(), finance.WebActor)))
+	}
 }
 
 // limitHeavy runs h in a heavy-read slot when the request is heavy for rt,

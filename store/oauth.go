@@ -255,15 +255,19 @@ func (db *DB) OAuthToken(ctx context.Context, hash []byte) (oauth.Token, oauth.G
 	if err := db.reader.NewSelect().Model(&tok).Where("token_hash = ?", hash).Scan(ctx); err != nil {
 		return oauth.Token{}, oauth.Grant{}, notFound(err, "OAuth token")
 	}
-	var g oauthGrantRow
-	if err := db.reader.NewSelect().Model(&g).Where("id = ?", tok.GrantID).Scan(ctx); err != nil {
+	// With its client's name, which the grant's writes record as their actor.
+	var g oauthGrantListRow
+	if err := db.reader.NewSelect().Model(&g).ColumnExpr("g.*").ColumnExpr("c.name AS client_name").
+		Join("JOIN oauth_clients AS c ON c.id = g.client_id").Where("g.id = ?", tok.GrantID).Scan(ctx); err != nil {
 		return oauth.Token{}, oauth.Grant{}, notFound(err, "OAuth grant")
 	}
 	t := oauth.Token{Hash: tok.TokenHash, GrantID: tok.GrantID, Kind: oauth.TokenKind(tok.Kind),
 		Scopes: splitScopes(tok.Scopes), CreatedAt: tok.CreatedAt.UTC(), ExpiresAt: tok.ExpiresAt.UTC(),
 		UsedAt: utcPtr(tok.UsedAt)}
-	db.creds.putToken(gen, t, g.grant())
-	return t, g.grant(), nil
+	grant := g.grant()
+	grant.ClientName = g.ClientName
+	db.creds.putToken(gen, t, grant)
+	return t, grant, nil
 }
 
 // RotateOAuthRefreshToken spends a refresh token and stores its successors,

@@ -25,6 +25,9 @@ type hotStatements struct {
 	categoryByName   *sql.Stmt
 	insertExpense    *sql.Stmt
 	statementCursors *sql.Stmt
+	// Every write appends its activity entry (activity.go).
+	upsertActor    *sql.Stmt
+	insertActivity *sql.Stmt
 	// The look-ups of a write's warnings (warnings.go), on every expense
 	// write: parsing them would cost more than running them.
 	expensesLike     *sql.Stmt
@@ -64,6 +67,7 @@ func (h *hotStatements) statements() []struct {
 		{&h.categoryByName, categoryByNameSQL}, {&h.insertExpense, insertExpenseSQL},
 		{&h.statementCursors, statementCursorsSQL}, {&h.expensesLike, expensesLikeSQL},
 		{&h.openBillsDue, openBillsDueSQL}, {&h.openInstancesDue, openInstancesDueSQL}, {&h.billsBehind, billsBehindSQL},
+		{&h.upsertActor, upsertActorSQL}, {&h.insertActivity, insertActivitySQL},
 	}
 }
 

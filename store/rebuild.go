@@ -54,7 +54,23 @@ var rebuilds = []rebuild{{
 	// read of rows found through an index became about three times slower:
 	// a text search over a million expenses took 4.8 s instead of 1.5 s.
 	name: "20261128000100", comment: "expenses_user_seq", table: "expenses",
-	create: `CREATE TABLE expenses_new (
+	create: expensesUserSeqTable,
+	fill: `INSERT INTO expenses_new (` + expenseColumns + `, user_seq)
+SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expenses.user_id) FROM expenses`,
+	indexes: expenseIndexes(),
+}, {
+	// An expense's source gains agent: created through the MCP endpoint
+	// (docs/domain.md "Activity: who did what"). SQLite cannot change a
+	// CHECK constraint in place; the table and its indexes are as before.
+	name: "20261129002310", comment: "expenses_source_agent", table: "expenses",
+	create: strings.Replace(expensesUserSeqTable, "CHECK (source IN ('manual', 'bill_payment'))",
+		"CHECK (source IN ('manual', 'bill_payment', 'agent'))", 1),
+	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
+	indexes: expenseIndexes(),
+}}
+
+// expensesUserSeqTable is expenses as the rebuild of 20261128000100 made it.
+const expensesUserSeqTable = `CREATE TABLE expenses_new (
     id                     TEXT PRIMARY KEY,
     user_id                TEXT NOT NULL,
     user_seq               INTEGER NOT NULL,
@@ -75,15 +91,15 @@ var rebuilds = []rebuild{{
     created_at             TIMESTAMP NOT NULL,
     updated_at             TIMESTAMP NOT NULL,
     FOREIGN KEY (user_id, user_seq) REFERENCES users (id, seq) ON DELETE CASCADE
-)`,
-	fill: `INSERT INTO expenses_new (` + expenseColumns + `, user_seq)
-SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expenses.user_id) FROM expenses`,
-	indexes: append(expenseUserIndexes(),
-		// The cardId and accountId filters. Partial: Cash expenses add nothing to them.
+)`
+
+// expenseIndexes are the indexes of expenses: the user's, and the cardId and
+// accountId filters (partial: Cash expenses add nothing to them).
+func expenseIndexes() []string {
+	return append(expenseUserIndexes(),
 		"CREATE INDEX expenses_card ON expenses (credit_card_id, status, date, id) WHERE credit_card_id IS NOT NULL",
-		"CREATE INDEX expenses_account ON expenses (account_id, status, date, id) WHERE account_id IS NOT NULL",
-	),
-}}
+		"CREATE INDEX expenses_account ON expenses (account_id, status, date, id) WHERE account_id IS NOT NULL")
+}
 
 // expenseUserIndexes are the indexes of a user's expenses, one set per
 // status: each is partial, so no entry holds the status, and a list (which

@@ -91,6 +91,7 @@ var defaultKeyForm = keyForm{Scopes: []string{string(auth.ScopeRead)}, Expiry: "
 
 type keyView struct {
 	ID, Name, PublicID, Status, Scopes, Created, Expires, LastUsed string
+	Writes                                                         recentWrites
 }
 
 // newKeyView is the key created by this request, shown once, with the
@@ -121,10 +122,14 @@ func (s *Site) apiKeysView(r *http.Request, u finance.User, form keyForm) (apiKe
 	now := time.Now()
 	d := apiKeysData{Pro: u.Plan == finance.PlanPro, Presets: keyPresets, Form: form, Fields: map[string]string{}}
 	for _, k := range keys {
+		writes, err := s.recentWrites(r.Context(), u.ID, k.ID)
+		if err != nil {
+			return apiKeysData{}, err
+		}
 		d.Keys = append(d.Keys, keyView{
 			ID: k.ID, Name: k.Name, PublicID: k.PublicID, Status: k.Status(now),
 			Scopes: auth.JoinScopes(k.Scopes), Created: displayTime(&k.CreatedAt, ""),
-			Expires: displayTime(k.ExpiresAt, "never"), LastUsed: displayTime(k.LastUsedAt, "never"),
+			Expires: displayTime(k.ExpiresAt, "never"), LastUsed: displayTime(k.LastUsedAt, "never"), Writes: writes,
 		})
 	}
 	all := append([]auth.Scope{auth.ScopeAll}, auth.Scopes...)
@@ -265,6 +270,7 @@ func (s *Site) apiKeysRevoke(w http.ResponseWriter, r bunrouter.Request) error {
 
 type grantView struct {
 	ID, Name, Scopes, Created, LastUsed string
+	Writes                              recentWrites
 }
 
 type appsData struct {
@@ -286,9 +292,13 @@ func (s *Site) appsPage(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	d := appsData{MCPURL: s.mcpURL()}
 	for _, g := range grants {
+		writes, err := s.recentWrites(r.Context(), u.ID, g.ID)
+		if err != nil {
+			return err
+		}
 		d.Grants = append(d.Grants, grantView{
 			ID: g.ID, Name: clientDisplayName(g.ClientName), Scopes: auth.JoinScopes(g.Scopes),
-			Created: displayTime(&g.CreatedAt, ""), LastUsed: displayTime(g.LastUsedAt, "not yet"),
+			Created: displayTime(&g.CreatedAt, ""), LastUsed: displayTime(g.LastUsedAt, "not yet"), Writes: writes,
 		})
 	}
 	return s.render(w, r.Request, "apps", pageView{Title: "Connected apps", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid),

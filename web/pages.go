@@ -55,10 +55,11 @@ const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; for
 // pageFuncs are the functions templates may call beyond the built-in ones:
 // they hand a partial (templates/partials) the one value it shows.
 var pageFuncs = template.FuncMap{
-	"payFields": payFields,
-	"label":     label,
-	"once":      onceInput,
-	"filterEnd": filterEnd,
+	"payFields":    payFields,
+	"label":        label,
+	"once":         onceInput,
+	"filterEnd":    filterEnd,
+	"activityWord": activityWord,
 }
 
 // filterEndView is what the "filter-end" partial shows: the search box
@@ -76,7 +77,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
-		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line"} {
+		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -388,6 +389,7 @@ func (s *Site) registerPageRoutes() {
 	s.page(http.MethodGet, LoginPath, s.loginPage)
 	s.add(Route{Method: http.MethodPost, Path: LoginPath, Limit: SignInLimit, Handler: s.loginSubmit})
 	s.page(http.MethodPost, LogoutPath, s.logout)
+	s.page(http.MethodGet, ActivityPath, s.activityPage)
 	s.page(http.MethodGet, APIKeysPath, s.apiKeysPage)
 	s.page(http.MethodPost, APIKeysPath, s.apiKeysCreate)
 	s.page(http.MethodPost, APIKeysPath+"/:id/revoke", s.apiKeysRevoke)

@@ -22,8 +22,25 @@ func seedExpenses(ctx context.Context, db *store.DB, email string, n int, end fi
 	if err := queryRow(ctx, db, []any{&userID}, "SELECT id FROM users WHERE email = ?", email); err != nil {
 		return fmt.Errorf("seed: user %s: %w", email, err)
 	}
-	cats, err := queryStrings(ctx, db, "SELECT id FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0", userID)
+	const ofUser = "FROM categories WHERE user_id = ? AND kind = 'expense' AND status = 'active' AND is_system = 0 ORDER BY id"
+	cats, err := queryStrings(ctx, db, "SELECT id "+ofUser, userID)
 	if err != nil {
+		return err
+	}
+	catNames, err := queryStrings(ctx, db, "SELECT name "+ofUser, userID)
+	if err != nil {
+		return err
+	}
+	// Each expense has the activity entry a create through the API appends
+	// (docs/domain.md "Activity: who did what"), made by the bench's key, so
+	// the bytes per expense count it.
+	if err := rawExec(ctx, db, `INSERT INTO activity_actors (user_seq, kind, ref, name, source)
+		SELECT seq, 'api_key', 'bench', 'bench', 'manual' FROM users WHERE id = ? ON CONFLICT DO NOTHING`, userID); err != nil {
+		return err
+	}
+	var actor int64
+	if err := queryRow(ctx, db, []any{&actor}, `SELECT a.id FROM activity_actors AS a JOIN users AS u ON u.seq = a.user_seq
+		WHERE u.id = ? AND a.name = 'bench' ORDER BY a.id LIMIT 1`, userID); err != nil {
 		return err
 	}
 	// A large page cache on the writer keeps the four expense indexes in
@@ -43,11 +60,22 @@ func seedExpenses(ctx context.Context, db *store.DB, email string, n int, end fi
 				return err
 			}
 			defer stmt.Close()
+			entry, err := tx.PrepareContext(ctx, `INSERT INTO activity (id, user_seq, at, actor, kind, record_id, action, summary, amount)
+				VALUES (?1, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, 'expense', ?5, 'created', ?6, ?7)`)
+			if err != nil {
+				return err
+			}
+			defer entry.Close()
 			for i := done; i < done+size; i++ {
 				date := end.AddDays(-(i % 1096))
 				amount := int64(100 + (i*7919)%500000)
-				if _, err := stmt.ExecContext(ctx, finance.NewID(), userID, amount, date.String(),
-					fmt.Sprintf("seeded expense %d", i), cats[i%len(cats)], now, now); err != nil {
+				id, description := finance.NewID(), fmt.Sprintf("seeded expense %d", i)
+				if _, err := stmt.ExecContext(ctx, id, userID, amount, date.String(),
+					description, cats[i%len(cats)], now, now); err != nil {
+					return err
+				}
+				summary := fmt.Sprintf("Expense %q %s on %s, %s, Cash", description, finance.Money(amount), date, catNames[i%len(cats)])
+				if _, err := entry.ExecContext(ctx, finance.NewID(), userID, now.Unix(), actor, id, summary, amount); err != nil {
 					return err
 				}
 			}

@@ -101,3 +101,15 @@ func ReceiptForm(t testing.TB, token, note string, files ...[]byte) (string, str
 	}
 	return buf.String(), w.FormDataContentType()
 }
+
+// ActivityOf lists the user's activity through filter f, newest first
+// (at most 100 entries), straight from the ledger.
+func ActivityOf(t testing.TB, ledger *finance.Service, userID string, f finance.ActivityFilter) []finance.Activity {
+	t.Helper()
+	p, err := ledger.ListActivity(context.Background(), userID, f, finance.Date{}, finance.Date{},
+		finance.ListParams{Page: 1, Limit: 100, SortBy: "created_at", Desc: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Items
+}
