@@ -154,3 +154,26 @@ func TestLeanInputSchemas(t *testing.T) {
 		})
 	}
 }
+
+// An enum's values say its type, so an output schema writes the enum alone;
+// a nullable one still lets a compact item leave the value out.
+func TestOutputEnumWithoutType(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"strings", `{"type":"string","enum":["a","b"]}`, `{"enum":["a","b"]}`},
+		{"nullable", `{"type":["string","null"],"enum":["a",null]}`, `{"enum":["a",null]}`},
+		{"a value of another type keeps the type", `{"type":"string","enum":["a",1]}`, `{"type":"string","enum":["a",1]}`},
+		{"no enum", `{"type":"string"}`, `{"type":"string"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in, _ := fromJSON(t, c.in).(map[string]any)
+			if diff := cmp.Diff(fromJSON(t, c.want), any(enumWithoutType(in))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	nullable, _ := fromJSON(t, `{"enum":["monthly","annual",null]}`).(map[string]any)
+	if !compactDrops(nullable, nil) {
+		t.Error("a nullable enum without its type must be one a compact item may leave out")
+	}
+}
