@@ -281,6 +281,10 @@ func alternativeSpelling(m map[string]any) bool {
 // characters after trimming".
 var lengthNote = regexp.MustCompile(`^(At most \d+|\d+ to \d+) characters( after trimming)?(\.$|; )`)
 
+// positive is the contract's description of an amount, a limit or a
+// principal, which terse writes as the bound it states.
+const positive = "Greater than 0."
+
 // terse cuts from an input schema what the route checks and a model
 // needs not read to fill the value in: the length limits of strings (a
 // name, a note; the route answers a 400 naming the field past them) and
@@ -297,6 +301,10 @@ func terse(schema any) any {
 			switch {
 			case k == "minLength" || k == "maxLength":
 				delete(s, k)
+			case k == "description" && v == positive && s["type"] == "number":
+				// The bound says it in fewer bytes, and a client can check it.
+				delete(s, k)
+				s["exclusiveMinimum"] = 0
 			case k == "description":
 				d, _ := v.(string)
 				if loc := lengthNote.FindStringIndex(d); loc != nil {

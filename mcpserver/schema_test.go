@@ -177,3 +177,31 @@ func TestOutputEnumWithoutType(t *testing.T) {
 		t.Error("a nullable enum without its type must be one a compact item may leave out")
 	}
 }
+
+// terse drops the length limits a route checks and the text that only
+// states them, and writes "Greater than 0." as the bound.
+func TestTerseInputSchemas(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"a length note alone goes", `{"type":"string","maxLength":100,"description":"At most 100 characters after trimming."}`,
+			`{"type":"string"}`},
+		{"the rest of a description stays", `{"type":"string","minLength":1,"description":"1 to 100 characters after trimming; unique among active cards."}`,
+			`{"type":"string","description":"Unique among active cards."}`},
+		{"a positive amount is a bound", `{"type":"number","description":"Greater than 0."}`,
+			`{"type":"number","exclusiveMinimum":0}`},
+		{"other descriptions stay", `{"type":"number","description":"Signed; defaults to 0."}`,
+			`{"type":"number","description":"Signed; defaults to 0."}`},
+		{"inside properties and branches", `{"type":"object","properties":{"notes":{"anyOf":[{"type":"string","maxLength":9},{"type":"null"}],"description":"At most 9 characters."}}}`,
+			`{"type":"object","properties":{"notes":{"anyOf":[{"type":"string"},{"type":"null"}]}}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := json.Marshal(terse(fromJSON(t, c.in)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(fromJSON(t, c.want), fromJSON(t, string(b))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

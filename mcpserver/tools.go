@@ -273,8 +273,8 @@ var toolTable = []toolSpec{
 	{
 		name: "void_account_transaction", title: "Void an account transaction", method: "DELETE",
 		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: voids,
-		description: "Void a manual or adjustment line (is_editable); it leaves the balance. Other lines are voided " +
-			"through their record.",
+		description: "Void a manual or adjustment line (id: the account's, transactionId: the line's); it leaves the " +
+			"balance. Other lines are voided through their record.",
 	},
 	{
 		name: "adjust_account_balance", title: "Adjust an account's balance", method: "POST",
@@ -290,8 +290,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_credit_card", title: "Update a credit card", method: "PUT", path: "/api/v1/credit-cards/{id}", hints: updates,
-		description: "Change an active card; only given fields change; null clears bank, last_four and notes and resets " +
-			"the others to defaults. New days apply to later statements.",
+		description: "Change an active card; only given fields change; null clears bank, last_four and notes, and resets " +
+			"cycle_start_date to today. New days apply to later statements.",
 	},
 	{
 		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
@@ -367,14 +367,14 @@ var toolTable = []toolSpec{
 	{
 		name: "update_soa_transaction", title: "Update a card statement line", method: "PUT",
 		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: rewrites,
-		description: "Change a statement row: its own line's type, amount, date, description; a linked purchase's " +
-			"description only.",
+		description: "Change a statement row (id: the statement's, transactionId: the row's): its own line's type, amount, " +
+			"date, description; a linked purchase's description only.",
 	},
 	{
 		name: "delete_soa_transaction", title: "Remove a line from a card statement", method: "DELETE",
 		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: voids,
-		description: "Remove a row from a statement: its own line is voided; a linked row goes back to unbilled for the " +
-			"next statement.",
+		description: "Remove a row (transactionId) from a statement (id): its own line is voided; a linked row goes back " +
+			"to unbilled for the next statement.",
 	},
 	{
 		name: "void_credit_card_soa", title: "Void (reset) a card statement", method: "POST",
