@@ -73,6 +73,9 @@ type AccountTransaction struct {
 	VoidedAt    *time.Time `json:"voided_at"`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
+	// Warnings are set on the answer of a write that has something to warn
+	// about (warning.go); never stored, never on reads.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // AccountRepo is the persistence of accounts and their lines.
@@ -474,10 +477,14 @@ func writableAccount(ctx context.Context, tx Repo, userID, id string) (Account, 
 }
 
 // CreateAccountTransaction posts a manual line: a movement that is neither an
-// expense nor income (a transfer, a withdrawal, bank interest).
+// expense nor income (a transfer, a withdrawal, bank interest). A debit that
+// leaves the account below zero is answered with a warning.
 func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountID string, r AccountTransactionRequest) (AccountTransaction, error) {
 	var out AccountTransaction
+	today := s.today(ctx, userID)
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		_, active, err := writableAccount(ctx, tx, userID, accountID)
 		if err != nil {
 			return err
@@ -494,7 +501,10 @@ func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountI
 		if err := tx.InsertAccountTransaction(ctx, userID, t); err != nil {
 			return err
 		}
-		out, err = tx.AccountTransaction(ctx, userID, t.ID)
+		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
+			return err
+		}
+		out.Warnings, err = w.balances(ctx)
 		return err
 	})
 	return out, err
@@ -534,7 +544,10 @@ func checkLineEditable(t AccountTransaction) error {
 // UpdateAccountTransaction changes a manual or adjustment line in place.
 func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountID, lineID string, r AccountTransactionRequest) (AccountTransaction, error) {
 	var out AccountTransaction
+	today := s.today(ctx, userID)
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		_, active, err := writableAccount(ctx, tx, userID, accountID)
 		if err != nil {
 			return err
@@ -558,7 +571,10 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 		if err := tx.UpdateAccountTransaction(ctx, userID, t); err != nil {
 			return err
 		}
-		out, err = tx.AccountTransaction(ctx, userID, t.ID)
+		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
+			return err
+		}
+		out.Warnings, err = w.balances(ctx)
 		return err
 	})
 	return out, err

@@ -294,6 +294,8 @@ type BillPaymentRequest struct {
 type BillPaymentResult struct {
 	Payment BillPayment `json:"payment"`
 	Bill    Bill        `json:"bill"`
+	// Warnings: the answer's warnings, if any (warning.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // ListBillPayments returns a page of a bill's payments.
@@ -439,6 +441,8 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 	}
 	var out BillPaymentResult
 	err = s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		b, err := tx.Bill(ctx, userID, billID)
 		if err != nil {
 			return err
@@ -484,7 +488,12 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 			return err
 		}
 		out.Payment = p
-		out.Bill, err = s.finishBillWrite(ctx, tx, userID, b.ID, today)
+		if out.Bill, err = s.finishBillWrite(ctx, tx, userID, b.ID, today); err != nil {
+			return err
+		}
+		// The payment's expense may duplicate one recorded by hand; it is the
+		// bill's payment, so it is never said to look like one.
+		out.Warnings, err = w.written(ctx, e)
 		return err
 	})
 	return out, err

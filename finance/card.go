@@ -133,6 +133,9 @@ type CardTransaction struct {
 	VoidedAt          *time.Time `json:"voided_at"`
 	CreatedAt         time.Time  `json:"created_at"`
 	UpdatedAt         time.Time  `json:"updated_at"`
+	// Warnings are set on the answer of a write that has something to warn
+	// about (warning.go); never stored, never on reads.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // CardRepo is the persistence of cards and card transactions.

@@ -116,6 +116,8 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 	today := s.today(ctx, userID)
 	var out CardTransaction
 	err = s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		var v Validator
 		rf := newRefs(tx, userID, today)
 		card, _, err := rf.activeCard(ctx, &v, "credit_card_id", d.next.CreditCardID)
@@ -132,8 +134,9 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 			return err
 		}
 		t := d.next
+		var e Expense
 		if t.Type == CardPurchase {
-			e := s.newExpense()
+			e = s.newExpense()
 			e.Amount, e.Date, e.Description = t.Amount, t.Date, t.Description
 			e.CategoryID, e.Category = &cat.ID, &cat.Name
 			e.PaymentMethod, e.CreditCardID = MethodCreditCard, &card.ID
@@ -163,8 +166,15 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 		if err := s.generate(ctx, tx, userID, today); err != nil {
 			return err
 		}
-		out, err = tx.CardTransaction(ctx, userID, out.ID)
+		if out, err = tx.CardTransaction(ctx, userID, out.ID); err != nil {
+			return err
+		}
 		out.IsFuture = out.Date.After(today)
+		if t.Type == CardPurchase {
+			out.Warnings, err = w.written(ctx, e)
+		} else {
+			out.Warnings, err = w.balances(ctx)
+		}
 		return err
 	})
 	if err != nil {
@@ -181,6 +191,8 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 	today := s.today(ctx, userID)
 	var out CardTransaction
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		cur, err := tx.CardTransaction(ctx, userID, id)
 		if err != nil {
 			return err
@@ -236,7 +248,20 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 			return err
 		}
 		out.IsFuture = out.Date.After(today)
-		return s.logRowChanged(ctx, tx, userID, cur, out)
+		if err := s.logRowChanged(ctx, tx, userID, cur, out); err != nil {
+			return err
+		}
+		if cur.ExpenseID == nil {
+			out.Warnings, err = w.balances(ctx)
+			return err
+		}
+		// A purchase's expense changed with it: the expense rules apply as on PUT /expenses/{id}.
+		after, err := tx.Expense(ctx, userID, *cur.ExpenseID)
+		if err != nil {
+			return err
+		}
+		out.Warnings, err = w.changed(ctx, exp, after)
+		return err
 	})
 	return out, err
 }

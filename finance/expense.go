@@ -70,6 +70,9 @@ type Expense struct {
 	VoidedAt              *time.Time     `json:"voided_at"`
 	CreatedAt             time.Time      `json:"created_at"`
 	UpdatedAt             time.Time      `json:"updated_at"`
+	// Warnings are set on the answer of a write that has something to warn
+	// about (warning.go); never stored, never on reads.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // ExpenseSplit is one part of a split expense.
@@ -396,28 +399,37 @@ func (s *Service) GetExpense(ctx context.Context, userID, id string) (Expense, e
 }
 
 // CreateExpense records an expense and its method's row in one transaction.
+// Its answer carries the warnings of the expense and of the account or card
+// it was paid with.
 func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseRequest) (Expense, error) {
 	d, err := r.shape(s.newExpense(), true)
 	if err != nil {
 		return Expense{}, err
 	}
 	today := s.today(ctx, userID)
+	var warnings []Warning
 	err = s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
 		var v Validator
-		if err := newRefs(tx, userID, today).resolveExpense(ctx, &v, &d, true); err != nil {
+		if err := newRefs(w, userID, today).resolveExpense(ctx, &v, &d, true); err != nil {
 			return err
 		}
 		if err := v.Err(); err != nil {
 			return err
 		}
-		if err := s.insertExpense(ctx, tx, userID, &d.next); err != nil {
+		if err := s.insertExpense(ctx, w, userID, &d.next); err != nil {
 			return err
 		}
-		return s.billExpenses(ctx, tx, userID, today, []*Expense{&d.next})
+		if err := s.billExpenses(ctx, w, userID, today, []*Expense{&d.next}); err != nil {
+			return err
+		}
+		warnings, err = w.written(ctx, d.next)
+		return err
 	})
 	if err != nil {
 		return Expense{}, err
 	}
+	d.next.Warnings = warnings
 	return d.next, nil
 }
 
@@ -464,6 +476,8 @@ type BulkExpenseRequest struct {
 type BulkExpenses struct {
 	Items []Expense `json:"items"`
 	Count int       `json:"count"`
+	// Warnings are the items', each with its item's index (warning.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // CreateExpenses is POST /expenses/bulk: every item is validated and all
@@ -484,8 +498,10 @@ func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpen
 		}
 	}
 	today := s.today(ctx, userID)
+	var warnings []Warning
 	err := s.store.Write(ctx, func(tx Repo) error {
-		rf := newRefs(tx, userID, today)
+		w := s.watch(tx, userID, today)
+		rf := newRefs(w, userID, today)
 		for i := range drafts {
 			if !shapeOK[i] {
 				continue // an item's references are checked once its shape is right (§1.1)
@@ -500,18 +516,27 @@ func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpen
 			return err
 		}
 		written := make([]*Expense, len(drafts))
+		warnings = nil
 		for i := range drafts {
-			if err := s.insertExpense(ctx, tx, userID, &drafts[i].next); err != nil {
+			if err := s.insertExpense(ctx, w, userID, &drafts[i].next); err != nil {
 				return err
 			}
 			written[i] = &drafts[i].next
+			// Checked before the next item is written: each item is compared
+			// with the expenses before it, and a balance warning goes with the
+			// item that crossed the line.
+			ws, err := w.written(ctx, drafts[i].next)
+			if err != nil {
+				return err
+			}
+			warnings = append(warnings, at(ws, i)...)
 		}
-		return s.billExpenses(ctx, tx, userID, today, written)
+		return s.billExpenses(ctx, w, userID, today, written)
 	})
 	if err != nil {
 		return BulkExpenses{}, err
 	}
-	out := BulkExpenses{Items: make([]Expense, len(drafts)), Count: len(drafts)}
+	out := BulkExpenses{Items: make([]Expense, len(drafts)), Count: len(drafts), Warnings: warnings}
 	for i, d := range drafts {
 		out.Items[i] = d.next
 	}
@@ -527,6 +552,8 @@ func (s *Service) UpdateExpense(ctx context.Context, userID, id string, r Expens
 	today := s.today(ctx, userID)
 	var out Expense
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		cur, err := tx.Expense(ctx, userID, id)
 		if err != nil {
 			return err
@@ -576,7 +603,10 @@ func (s *Service) UpdateExpense(ctx context.Context, userID, id string, r Expens
 				return err
 			}
 		}
-		out, err = tx.Expense(ctx, userID, id)
+		if out, err = tx.Expense(ctx, userID, id); err != nil {
+			return err
+		}
+		out.Warnings, err = w.changed(ctx, cur, out)
 		return err
 	})
 	return out, err

@@ -723,6 +723,8 @@ type LoanPaymentResult struct {
 	Payment  LoanPayment         `json:"payment"`
 	Instance LoanInstanceFigures `json:"instance"`
 	Loan     Loan                `json:"loan"`
+	// Warnings: the answer's warnings, if any (warning.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // PayLoanInstance records a payment on an open instance of an active loan
@@ -748,6 +750,8 @@ func (s *Service) PayLoanInstance(ctx context.Context, userID, instanceID string
 	}
 	var out LoanPaymentResult
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		x, err := tx.LoanInstance(ctx, userID, instanceID)
 		if err != nil {
 			return err
@@ -800,7 +804,11 @@ func (s *Service) PayLoanInstance(ctx context.Context, userID, instanceID string
 			return err
 		}
 		res, err := s.finishInstanceWrite(ctx, tx, userID, l, x.ID, today)
+		if err != nil {
+			return err
+		}
 		out = LoanPaymentResult{Payment: p, Instance: res.Instance, Loan: res.Loan}
+		out.Warnings, err = w.balances(ctx)
 		return err
 	})
 	return out, err

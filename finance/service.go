@@ -52,6 +52,7 @@ type Repo interface {
 	SettingsRepo
 	ReportRepo
 	LoanRepo
+	WarningRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -52,6 +52,8 @@ type SOAPaymentRequest struct {
 type SOAPaymentResult struct {
 	Payment SOAPayment `json:"payment"`
 	SOA     SOA        `json:"soa"`
+	// Warnings: the answer's warnings, if any (warning.go).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // ListSOAPayments returns a page of a statement's payments.
@@ -69,6 +71,8 @@ func (s *Service) PaySOA(ctx context.Context, userID, soaID string, r SOAPayment
 	today := s.today(ctx, userID)
 	var out SOAPaymentResult
 	err := s.store.Write(ctx, func(tx Repo) error {
+		w := s.watch(tx, userID, today)
+		tx = w // every change below is watched
 		a, err := tx.SOA(ctx, userID, soaID)
 		if err != nil {
 			return err
@@ -125,7 +129,10 @@ func (s *Service) PaySOA(ctx context.Context, userID, soaID string, r SOAPayment
 			return err
 		}
 		out.Payment = p
-		out.SOA, err = s.finishSOAWrite(ctx, tx, userID, soaID, today)
+		if out.SOA, err = s.finishSOAWrite(ctx, tx, userID, soaID, today); err != nil {
+			return err
+		}
+		out.Warnings, err = w.balances(ctx)
 		return err
 	})
 	return out, err

@@ -333,6 +333,10 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder, compact boo
 		// structuredContent must be an object; kept as raw JSON so amounts
 		// reach the client exactly as the REST route wrote them.
 		res.StructuredContent = json.RawMessage(data)
+		if note := warningsNote(data); note != "" {
+			// A block of its own after the data, as the replay note is.
+			res.Content = append(res.Content, mcp.NewTextContent(note))
+		}
 	}
 	if rec.header.Get(replayedHeader) == "true" {
 		// A block of its own after the data, so that the first block stays
@@ -340,6 +344,45 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder, compact boo
 		res.Content = append(res.Content, mcp.NewTextContent(replayedNote))
 	}
 	return res
+}
+
+// warningsNote is the text block that follows the JSON of a write whose
+// answer carries warnings (data.warnings), so that an agent cannot miss
+// them: some clients show a model only the text, and a line per warning is
+// plainer than a member deep in the JSON. The first block stays exactly the
+// serialized structuredContent, which programs parse.
+func warningsNote(data []byte) string {
+	if !bytes.Contains(data, []byte(`"warnings"`)) {
+		return ""
+	}
+	var answer struct {
+		Warnings []json.RawMessage `json:"warnings"`
+	}
+	if json.Unmarshal(data, &answer) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, raw := range answer.Warnings {
+		var w struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+			Index   *int   `json:"index"`
+		}
+		// Only a write's warnings: objects with a code (a parser's
+		// warnings about its drafts are plain strings).
+		if json.Unmarshal(raw, &w) != nil || w.Code == "" {
+			continue
+		}
+		b.WriteString("\n- ")
+		if w.Index != nil {
+			fmt.Fprintf(&b, "item %d: ", *w.Index)
+		}
+		b.WriteString(w.Code + ": " + w.Message)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "Warnings (the write was saved; show these to the user before going on):" + b.String()
 }
 
 // replayedHeader marks the REST route's stored answer to an earlier request

@@ -71,7 +71,8 @@ const (
 )
 
 // Instructions are sent to every client in the initialize result: the safety
-// rules of the specification (section 4.6).
+// rules of the specification (section 4.6), and the rule that warnings are
+// shown to the user.
 const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD. List tools answer compact items (no null fields, nested lists or timestamps); pass detail=full for every field.
 
 Safety rules:
@@ -80,7 +81,8 @@ Safety rules:
 3. Do not blindly retry payment or balance tools after a network failure; read the latest state first. Where a tool takes an idempotency_key, send a new one with each write and the same one when retrying it: a repeat within 24 hours returns the first result, marked as replayed, instead of writing twice. IDEMPOTENCY_CONFLICT means the key already did another write: read the state before anything else, and write again only if the user wants another write.
 4. Payment methods are only Cash, Account Debit and Credit Card.
 5. Account Debit needs an active account_id; Credit Card needs an active credit_card_id where supported.
-6. Grant only the write scopes an integration needs.`
+6. Grant only the write scopes an integration needs.
+7. A write's result may carry a "Warnings" text block: an account left below zero, a card over its limit, a likely duplicate, an expense that looks like a bill or loan payment (also in the result's warnings). The write was saved; show every warning to the user before going on, and let the user decide whether to correct it.`
 
 // Handler is the MCP endpoint. It sits behind the server's middleware, which
 // has already limited the body, authenticated the caller (401 with the OAuth

@@ -141,6 +141,19 @@ func TestInstructionsCarryTheSafetyRules(t *testing.T) {
 	}
 }
 
+// The instructions tell agents that a write's warnings were saved with it
+// and are to be shown to the user (docs/domain.md, Warnings).
+func TestInstructionsShowWarnings(t *testing.T) {
+	for _, want := range []string{
+		`A write's result may carry a "Warnings" text block`,
+		"The write was saved; show every warning to the user before going on",
+	} {
+		if !strings.Contains(Instructions, want) {
+			t.Errorf("instructions lack %q", want)
+		}
+	}
+}
+
 func TestProtocolVersionHeader(t *testing.T) {
 	env := newTestEnv(t)
 	key := env.key(auth.ScopeRead, auth.ScopeMCP)

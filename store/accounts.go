@@ -79,8 +79,9 @@ type accountTransactionRow struct {
 	UserID string
 }
 
-// lineComputed are the AccountTransaction fields that are not columns.
-var lineComputed = []string{"account_name", "is_editable"}
+// lineComputed are the AccountTransaction fields that are not columns
+// (warnings are the answer of a write, never stored).
+var lineComputed = []string{"account_name", "is_editable", "warnings"}
 
 func (l ledger) selectLines(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(lineComputed...).

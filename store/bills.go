@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 
 	"github.com/uptrace/bun"
 
@@ -72,12 +74,30 @@ func (l ledger) UpdateBillTemplate(ctx context.Context, userID string, t finance
 // templates whose occurrences through horizon, or through their end date
 // when earlier, are not all materialized. It is a seek on bill_templates_user.
 func whereBehind(q *bun.SelectQuery, userID string, horizon finance.Date) *bun.SelectQuery {
-	return q.Where("bt.user_id = ? AND bt.status = 'active'", userID).
-		Where("(bt.generated_through IS NULL OR (bt.generated_through < ? AND (bt.end_date IS NULL OR bt.generated_through < bt.end_date)))", horizon)
+	return q.Where(behindSQL, userID, horizon)
 }
 
+// behindSQL is the condition of an active template of the user (the first
+// argument) whose instances are not generated through the horizon (the
+// second) or its end.
+const behindSQL = `bt.user_id = ? AND bt.status = 'active' AND
+	(bt.generated_through IS NULL OR (bt.generated_through < ? AND (bt.end_date IS NULL OR bt.generated_through < bt.end_date)))`
+
+// billsBehindSQL is BillsBehind, a prepared statement (hotStatements): it
+// runs before every bills read and in every expense write's warnings.
+const billsBehindSQL = `SELECT EXISTS (SELECT 1 FROM bill_templates AS bt WHERE ` + behindSQL + `)`
+
 func (l ledger) BillsBehind(ctx context.Context, userID string, horizon finance.Date) (bool, error) {
-	return whereBehind(l.db.NewSelect().TableExpr("bill_templates AS bt"), userID, horizon).Exists(ctx)
+	rows, err := l.query(ctx, billsBehindSQL, func(h *hotStatements) *sql.Stmt { return h.billsBehind }, userID, horizon)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	var behind bool
+	if rows.Next() {
+		err = rows.Scan(&behind)
+	}
+	return behind, errors.Join(err, rows.Err())
 }
 
 func (l ledger) TemplatesBehind(ctx context.Context, userID string, horizon finance.Date) ([]finance.BillTemplate, error) {

@@ -161,8 +161,9 @@ type cardTransactionRow struct {
 }
 
 // cardRowComputed are the CardTransaction fields that are not columns (or,
-// for soaid, the misnamed column SOAColumn replaces).
-var cardRowComputed = []string{"credit_card_name", "category", "is_future", "soaid"}
+// for soaid, the misnamed column SOAColumn replaces; warnings are the
+// answer of a write, never stored).
+var cardRowComputed = []string{"credit_card_name", "category", "is_future", "soaid", "warnings"}
 
 func newCardTransactionRow(userID string, t finance.CardTransaction) cardTransactionRow {
 	if t.Type == finance.CardPurchase {

@@ -16,8 +16,9 @@ type expenseRow struct {
 	UserID string
 }
 
-// expenseComputed are the Expense fields that are not columns of expenses.
-var expenseComputed = []string{"category", "is_split", "splits", "card_transaction_status"}
+// expenseComputed are the Expense fields that are not columns of expenses
+// (warnings are the answer of a write, never stored).
+var expenseComputed = []string{"category", "is_split", "splits", "card_transaction_status", "warnings"}
 
 // selectExpenses reads expenses with their category's name and their card
 // row's status. Both joins are primary-key lookups per row.

@@ -146,3 +146,29 @@ func (r *queryRecorder) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	defer r.mu.Unlock()
 	r.queries = append(r.queries, e.Query)
 }
+
+// The SQL of the look-ups of a write's warnings.
+const (
+	ExpensesLikeSQL     = expensesLikeSQL
+	OpenBillsDueSQL     = openBillsDueSQL
+	OpenInstancesDueSQL = openInstancesDueSQL
+)
+
+// PlanOf is the query plan of query with args, its steps joined by "; ".
+func (db *DB) PlanOf(ctx context.Context, query string, args ...any) (string, error) {
+	rows, err := db.reader.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var details []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			return "", err
+		}
+		details = append(details, detail)
+	}
+	return strings.Join(details, "; "), rows.Err()
+}

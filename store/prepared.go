@@ -25,6 +25,12 @@ type hotStatements struct {
 	categoryByName   *sql.Stmt
 	insertExpense    *sql.Stmt
 	statementCursors *sql.Stmt
+	// The look-ups of a write's warnings (warnings.go), on every expense
+	// write: parsing them would cost more than running them.
+	expensesLike     *sql.Stmt
+	openBillsDue     *sql.Stmt
+	openInstancesDue *sql.Stmt
+	billsBehind      *sql.Stmt
 }
 
 // The statements' SQL. expenseColumns and user_seq must name every column
@@ -46,6 +52,21 @@ const (
 		FROM credit_cards AS c WHERE c.user_id = ? ORDER BY c.id`
 )
 
+// statements lists each statement with its SQL.
+func (h *hotStatements) statements() []struct {
+	st  **sql.Stmt
+	sql string
+} {
+	return []struct {
+		st  **sql.Stmt
+		sql string
+	}{
+		{&h.categoryByName, categoryByNameSQL}, {&h.insertExpense, insertExpenseSQL},
+		{&h.statementCursors, statementCursorsSQL}, {&h.expensesLike, expensesLikeSQL},
+		{&h.openBillsDue, openBillsDueSQL}, {&h.openInstancesDue, openInstancesDueSQL}, {&h.billsBehind, billsBehindSQL},
+	}
+}
+
 // prepare makes the statements on db, once; a failure is retried on the next write.
 func (h *hotStatements) prepare(ctx context.Context, db *sql.DB) error {
 	h.mu.Lock()
@@ -53,19 +74,19 @@ func (h *hotStatements) prepare(ctx context.Context, db *sql.DB) error {
 	if h.ready {
 		return nil
 	}
-	cat, err := db.PrepareContext(ctx, categoryByNameSQL)
-	if err != nil {
-		return err
+	var made []*sql.Stmt
+	for _, x := range h.statements() {
+		st, err := db.PrepareContext(ctx, x.sql)
+		if err != nil {
+			for _, m := range made {
+				err = errors.Join(err, m.Close())
+			}
+			return err
+		}
+		*x.st = st
+		made = append(made, st)
 	}
-	ins, err := db.PrepareContext(ctx, insertExpenseSQL)
-	if err != nil {
-		return errors.Join(err, cat.Close())
-	}
-	cur, err := db.PrepareContext(ctx, statementCursorsSQL)
-	if err != nil {
-		return errors.Join(err, cat.Close(), ins.Close())
-	}
-	h.categoryByName, h.insertExpense, h.statementCursors, h.ready = cat, ins, cur, true
+	h.ready = true
 	return nil
 }
 
@@ -77,7 +98,11 @@ func (h *hotStatements) close() error {
 		return nil
 	}
 	h.ready = false
-	return errors.Join(h.categoryByName.Close(), h.insertExpense.Close(), h.statementCursors.Close())
+	var err error
+	for _, x := range h.statements() {
+		err = errors.Join(err, (*x.st).Close())
+	}
+	return err
 }
 
 // query runs one of the constant queries that run on most requests, with

@@ -393,11 +393,13 @@ func (s *Site) accountLineCreate(w http.ResponseWriter, r bunrouter.Request) err
 	form := lineForm{Type: f.Get("type"), Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description")}
 	var req finance.AccountTransactionRequest
 	formRequest(&req, map[string]string{"type": form.Type, "amount": form.Amount, "date": form.Date, "description": form.Description})
-	if _, err := s.ledger.CreateAccountTransaction(r.Context(), u.ID, id, req); err != nil {
+	line, err := s.ledger.CreateAccountTransaction(r.Context(), u.ID, id, req)
+	if err != nil {
 		return s.accountRefused(w, r, u, sid, err, "Not added.", func(d *accountData, fields map[string]string) {
 			d.Line, d.LineFields = form, fields
 		})
 	}
+	s.keepWarnings(w, line.Warnings, nil)
 	return Redirect(w, r.Request, AccountsPath+"/"+id+"?notice=line-added")
 }
 

@@ -237,6 +237,7 @@ func (s *Site) billPaySubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return s.billRefused(w, r, u, sid, id, &form, err)
 	}
+	s.keepWarnings(w, out.Warnings, nil)
 	return Redirect(w, r.Request, billReturn(r.Request, out.Bill, "bill-paid"))
 }
 
@@ -487,6 +488,7 @@ func (s *Site) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		out, err = s.ledger.PayLoanInstance(r.Context(), u.ID, id, req)
 	}
 	fromLoan := r.PostForm.Get("from") == "loan" // the loan's own page
+	s.keepWarnings(w, out.Warnings, nil)
 	switch {
 	case err == nil && fromLoan:
 		return Redirect(w, r.Request, loanPageReturn(out.Loan.ID, out.Instance.InstallmentNumber, "loan-paid"))

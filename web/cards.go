@@ -479,7 +479,8 @@ func (s *Site) statementPay(w http.ResponseWriter, r bunrouter.Request) error {
 	form.PaymentMethod, form.CreditCardID = "", "" // a statement is paid from an account
 	var req finance.SOAPaymentRequest
 	formRequest(&req, form.values())
-	if _, err := s.ledger.PaySOA(r.Context(), u.ID, id, req); err != nil {
+	paid, err := s.ledger.PaySOA(r.Context(), u.ID, id, req)
+	if err != nil {
 		return s.statementRefused(w, r, u, sid, id, err, "Not paid.", func(d *statementData, fields map[string]string) {
 			d.PayForm = form
 			if fields != nil {
@@ -487,6 +488,7 @@ func (s *Site) statementPay(w http.ResponseWriter, r bunrouter.Request) error {
 			}
 		})
 	}
+	s.keepWarnings(w, paid.Warnings, nil)
 	return Redirect(w, r.Request, StatementsPath+"/"+id+"?notice=statement-paid")
 }
 

@@ -91,6 +91,7 @@ type pageView struct {
 	User      *finance.User
 	CSRF      string
 	Notice    string
+	Warnings  []pageWarning // the warnings of the write that led here (warnings.go)
 	Error     string
 	ErrorLink *pageLink // where to do what Error advises, if anywhere
 	Data      any
@@ -120,6 +121,9 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pag
 	t, ok := pageTemplates[name]
 	if !ok {
 		return fmt.Errorf("no template %q", name)
+	}
+	if p.User != nil && r.Method == http.MethodGet {
+		p.Warnings = s.takeWarnings(w, r)
 	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {

@@ -483,7 +483,7 @@ func (s *Site) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		req.Items = append(req.Items, item)
 		rowOf = append(rowOf, i)
 	}
-	_, err = s.ledger.CreateExpenses(r.Context(), u.ID, req)
+	saved, err := s.ledger.CreateExpenses(r.Context(), u.ID, req)
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
 		bad := map[int]bool{}
@@ -499,6 +499,7 @@ func (s *Site) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	} else if err != nil {
 		return err
 	}
+	s.keepWarnings(w, saved.Warnings, func(item int) string { return fmt.Sprintf("Row %d", rowOf[item]+1) })
 	return Redirect(w, r.Request, ExpensesPath+"?notice=expenses-recorded")
 }
 

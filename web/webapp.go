@@ -244,6 +244,7 @@ func (s *Site) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		var e finance.Expense
 		e, err = s.ledger.CreateExpense(r.Context(), u.ID, req)
 		written, id = e.Date, e.ID
+		s.keepWarnings(w, e.Warnings, nil)
 	}
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {

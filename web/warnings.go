@@ -1,0 +1,98 @@
+package web
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/finance-app/finance/finance"
+)
+
+// A write that looks like a mistake is saved and answered with warnings
+// (docs/domain.md, Warnings). A form redirects after it, so the warnings
+// ride to the next page in a short-lived cookie and are shown there once,
+// above its content: a query parameter would let any link print words of
+// its choosing in the warning box.
+
+// warningsCookie holds the messages of the last saved write's warnings.
+const warningsCookie = "finance_warnings"
+
+// maxWarningText bounds the messages kept, well under a cookie's 4 KB;
+// the rest are counted.
+const maxWarningText = 2500
+
+// pageWarning is a warning as a page shows it: its message, and a link to
+// the record it concerns (Link empty: none).
+type pageWarning struct {
+	Text string `json:"t"`
+	Link string `json:"l,omitempty"`
+	// LinkText says where Link goes.
+	LinkText string `json:"n,omitempty"`
+}
+
+// warningLink is the page of the record a warning concerns: the account
+// or card left over the line, the earlier expense, the bill or the loan to
+// pay instead.
+func warningLink(x finance.Warning) (href, text string) {
+	switch {
+	case x.AccountID != "":
+		return AccountsPath + "/" + x.AccountID, "Open the account"
+	case x.CreditCardID != "":
+		return CardsPath + "/" + x.CreditCardID, "Open the card"
+	case x.ExpenseID != "":
+		return ExpensesPath + "/" + x.ExpenseID + "/edit", "Open the earlier expense"
+	case x.BillID != "":
+		return BillsPath + "/" + x.BillID, "Open the bill"
+	case x.LoanID != "":
+		return LoansPath + "/" + x.LoanID, "Open the loan"
+	}
+	return "", ""
+}
+
+// keepWarnings keeps ws for the page the write redirects to; label, when
+// not nil, says which row of the form a bulk item's warning is about.
+func (s *Site) keepWarnings(w http.ResponseWriter, ws []finance.Warning, label func(index int) string) {
+	if len(ws) == 0 {
+		return
+	}
+	var kept []pageWarning
+	size := 0
+	for i, x := range ws {
+		p := pageWarning{Text: x.Message}
+		if x.Index != nil && label != nil {
+			p.Text = label(*x.Index) + ": " + p.Text
+		}
+		p.Link, p.LinkText = warningLink(x)
+		if size += len(p.Text) + len(p.Link); size > maxWarningText {
+			kept = append(kept, pageWarning{Text: fmt.Sprintf("And %d more warnings.", len(ws)-i)})
+			break
+		}
+		kept = append(kept, p)
+	}
+	b, _ := json.Marshal(kept)
+	s.setCookie(w, warningsCookie, base64.RawURLEncoding.EncodeToString(b), 300, http.SameSiteLaxMode)
+}
+
+// takeWarnings returns the warnings kept for this page, and forgets them.
+// A link that is not one of this site's pages is dropped, whoever wrote
+// the cookie.
+func (s *Site) takeWarnings(w http.ResponseWriter, r *http.Request) []pageWarning {
+	v := s.cookieValue(r, warningsCookie)
+	if v == "" {
+		return nil
+	}
+	s.setCookie(w, warningsCookie, "", -1, http.SameSiteLaxMode)
+	b, err := base64.RawURLEncoding.DecodeString(v)
+	var kept []pageWarning
+	if err != nil || json.Unmarshal(b, &kept) != nil {
+		return nil
+	}
+	for i := range kept {
+		if l := kept[i].Link; !strings.HasPrefix(l, "/") || strings.HasPrefix(l, "//") {
+			kept[i].Link = ""
+		}
+	}
+	return kept
+}
