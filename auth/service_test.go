@@ -216,7 +216,7 @@ func TestAuthenticate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Principal{User: user, Method: MethodAPIKey, CredentialID: key.ID, Scopes: []Scope{ScopeRead, ScopeIncomeWrite}}
+	want := Principal{User: user, Method: MethodAPIKey, CredentialID: key.ID, CredentialName: "laptop", Scopes: []Scope{ScopeRead, ScopeIncomeWrite}}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("key principal mismatch (-want +got):\n%s", diff)
 	}

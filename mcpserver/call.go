@@ -58,7 +58,7 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 		}
 		rec := newRecorder()
 		h.rest.ServeAs(p, rec, rest)
-		return h.result(ctx, t, rec, t.page && !t.whole && !wantsFull(req.Params.RawArguments)), nil
+		return h.result(ctx, t, rec, t.compacts() && !wantsFull(req.Params.RawArguments)), nil
 	}
 }
 
@@ -109,7 +109,7 @@ func (t tool) request(ctx context.Context, raw json.RawMessage) (*http.Request, 
 		}
 	}
 
-	if raw, given := args[detailArg]; given && t.page {
+	if raw, given := args[detailArg]; given && t.compacts() {
 		var d *string
 		if err := json.Unmarshal(raw, &d); err != nil || d != nil && *d != detailCompact && *d != detailFull {
 			v.Add(detailArg, "must be "+detailCompact+" or "+detailFull)
@@ -267,8 +267,12 @@ func (t tool) pathParam(name string) bool { return slices.Contains(t.pathParams,
 // keyArg reports whether name is the tool's idempotency_key argument.
 func (t tool) keyArg(name string) bool { return t.takesIdempotencyKey && name == idempotencyArg }
 
+// compacts reports whether the tool answers compact items unless called
+// with detail full: a list tool whose items are not always whole.
+func (t tool) compacts() bool { return t.page && !t.whole }
+
 // detailArg reports whether name is the detail argument of a list tool.
-func (t tool) detailArg(name string) bool { return t.page && name == detailArg }
+func (t tool) detailArg(name string) bool { return t.compacts() && name == detailArg }
 
 // wantsFull reports whether a list tool's call asks for its items in full
 // (arguments that request has already checked).
@@ -287,7 +291,7 @@ func (t tool) argumentNames() []string {
 	if t.takesIdempotencyKey {
 		names = append(names, idempotencyArg)
 	}
-	if t.page {
+	if t.compacts() {
 		names = append(names, detailArg)
 	}
 	return names

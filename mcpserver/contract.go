@@ -88,28 +88,23 @@ func base64Files(prop any) bool {
 const (
 	idempotencyHeader = "Idempotency-Key"
 	idempotencyArg    = "idempotency_key"
-	// idempotencyArgDescription replaces the header's description, which
-	// speaks of HTTP, in the tool's schema.
-	// The instructions explain the rule once (safety rule 3); each tool's
-	// argument only names it.
-	idempotencyArgDescription = "A new UUID per write; resend it only to retry that write."
 )
 
 // The tool argument of a list tool that asks for its items in full. It is
 // the tool's own: the route always answers in full, and the tool leaves out
 // of each item what compact leaves out (see compactPage).
 const (
-	detailArg            = "detail"
-	detailCompact        = "compact"
-	detailFull           = "full"
-	detailArgDescription = "full: every field; compact (default) leaves out nulls, nested lists, timestamps."
+	detailArg     = "detail"
+	detailCompact = "compact"
+	detailFull    = "full"
 )
 
 // operation resolves method and path (the contract's form, /api/v1/expenses/{id})
 // into the tool's input schema: path parameters, query parameters and the
 // top-level fields of the JSON request body, as one object schema, with
-// nullable values written as anyOf (see withoutTypeArrays).
-func (c *contract) operation(method, path string) (*operation, error) {
+// nullable values written as anyOf (see withoutTypeArrays). A list's tool
+// takes the detail argument unless its items are always answered whole.
+func (c *contract) operation(method, path string, whole bool) (*operation, error) {
 	item, ok := dig(c.root, "paths", path).(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("the contract has no path %s", path)
@@ -171,7 +166,9 @@ func (c *contract) operation(method, path string) (*operation, error) {
 			if prop == nil {
 				prop = map[string]any{}
 			}
-			prop["description"] = idempotencyArgDescription
+			// The instructions state the rule once (safety rule 3); the
+			// argument's name says the rest.
+			delete(prop, "description")
 			delete(prop, "pattern") // visible ASCII: a UUID is; the route names any other
 			out.takesIdempotencyKey = true
 			if err := add(idempotencyArg, prop); err != nil {
@@ -195,7 +192,6 @@ func (c *contract) operation(method, path string) (*operation, error) {
 		}
 		if in == "path" {
 			prop["type"] = "string"
-			prop["minLength"] = 1
 			out.pathParams = append(out.pathParams, name)
 			required = append(required, name)
 		} else {
@@ -252,9 +248,9 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if out.outputSchema, out.page, err = c.outputSchema(op, method == "GET"); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	if out.page {
-		if err := add(detailArg, map[string]any{"type": "string", "enum": []any{detailCompact, detailFull},
-			"description": detailArgDescription}); err != nil {
+	if out.page && !whole {
+		// The instructions say once what compact leaves out.
+		if err := add(detailArg, map[string]any{"type": "string", "enum": []any{detailCompact, detailFull}}); err != nil {
 			return nil, err
 		}
 	}
@@ -271,7 +267,7 @@ func (c *contract) operation(method, path string) (*operation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	out.inputSchema, err = json.Marshal(lean(portable))
+	out.inputSchema, err = json.Marshal(terse(lean(portable)))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}

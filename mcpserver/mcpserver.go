@@ -73,7 +73,7 @@ const (
 // Instructions are sent to every client in the initialize result: the safety
 // rules of the specification (section 4.6), and the rule that warnings are
 // shown to the user.
-const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD.
+const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD. List tools answer compact items (no null fields, nested lists or timestamps); pass detail=full for every field.
 
 Safety rules:
 1. Read first to identify accounts, cards, statements, bills, loan installments and categories (for example list_accounts, list_credit_cards, list_categories, get_expense_form_options) before writing.
@@ -125,7 +125,7 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 	for _, spec := range toolTable {
-		op, err := c.operation(spec.method, spec.path)
+		op, err := c.operation(spec.method, spec.path, spec.whole)
 		if err != nil {
 			return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
 		}

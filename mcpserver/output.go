@@ -165,7 +165,25 @@ func (b *outputBuilder) build(v any, expanding []string, root bool) (any, error)
 			out[k] = x
 		}
 	}
-	return typeList(mergeAllOf(out)), nil
+	return enumWithoutType(typeList(mergeAllOf(out))), nil
+}
+
+// enumWithoutType drops the type beside an enum whose values are all of
+// that type (or types): the enum alone accepts exactly the same values.
+func enumWithoutType(m map[string]any) map[string]any {
+	enum := asList(m["enum"])
+	types := typesOf(m)
+	if len(enum) == 0 || len(types) == 0 {
+		return m
+	}
+	for _, v := range enum {
+		if !slices.ContainsFunc(types, func(t string) bool { return isJSONType(v, t) }) {
+			return m
+		}
+	}
+	out := maps.Clone(m)
+	delete(out, "type")
+	return out
 }
 
 // typeList writes an anyOf of bare types ({"anyOf": [{"type": "string"},
@@ -351,6 +369,9 @@ func compactDrops(s map[string]any, defs map[string]any) bool {
 		if t == "null" || t == "array" || t == "object" {
 			return true
 		}
+	}
+	if slices.Contains(asList(s["enum"]), nil) {
+		return true // a nullable enum, written without its type
 	}
 	if s["properties"] != nil || s["items"] != nil {
 		return true

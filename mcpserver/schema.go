@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // The contract writes a nullable value the JSON Schema 2020-12 way, with a
@@ -272,4 +274,56 @@ func alternativeSpelling(m map[string]any) bool {
 		}
 	}
 	return true
+}
+
+// lengthNote is a description, or its first clause, that only states a
+// string's length: "At most 255 characters after trimming", "1 to 100
+// characters after trimming".
+var lengthNote = regexp.MustCompile(`^(At most \d+|\d+ to \d+) characters( after trimming)?(\.$|; )`)
+
+// positive is the contract's description of an amount, a limit or a
+// principal, which terse writes as the bound it states.
+const positive = "Greater than 0."
+
+// terse cuts from an input schema what the route checks and a model
+// needs not read to fill the value in: the length limits of strings (a
+// name, a note; the route answers a 400 naming the field past them) and
+// the descriptions, or their first clauses, that only state those limits.
+// What a value means, its type, enum, format and bounds of numbers stay.
+func terse(schema any) any {
+	switch s := schema.(type) {
+	case []any:
+		for i, v := range s {
+			s[i] = terse(v)
+		}
+	case map[string]any:
+		for k, v := range s {
+			switch {
+			case k == "minLength" || k == "maxLength":
+				delete(s, k)
+			case k == "description" && v == positive && s["type"] == "number":
+				// The bound says it in fewer bytes, and a client can check it.
+				delete(s, k)
+				s["exclusiveMinimum"] = 0
+			case k == "description":
+				d, _ := v.(string)
+				if loc := lengthNote.FindStringIndex(d); loc != nil {
+					rest := d[loc[1]:]
+					if rest == "" {
+						delete(s, k)
+					} else {
+						s[k] = strings.ToUpper(rest[:1]) + rest[1:]
+					}
+				}
+			case slices.Contains(schemaKeywords, k), slices.Contains(schemaListKeywords, k):
+				s[k] = terse(v)
+			case slices.Contains(schemaMapKeywords, k):
+				named, _ := v.(map[string]any)
+				for name, sub := range named {
+					named[name] = terse(sub)
+				}
+			}
+		}
+	}
+	return schema
 }

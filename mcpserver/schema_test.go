@@ -154,3 +154,54 @@ func TestLeanInputSchemas(t *testing.T) {
 		})
 	}
 }
+
+// An enum's values say its type, so an output schema writes the enum alone;
+// a nullable one still lets a compact item leave the value out.
+func TestOutputEnumWithoutType(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"strings", `{"type":"string","enum":["a","b"]}`, `{"enum":["a","b"]}`},
+		{"nullable", `{"type":["string","null"],"enum":["a",null]}`, `{"enum":["a",null]}`},
+		{"a value of another type keeps the type", `{"type":"string","enum":["a",1]}`, `{"type":"string","enum":["a",1]}`},
+		{"no enum", `{"type":"string"}`, `{"type":"string"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in, _ := fromJSON(t, c.in).(map[string]any)
+			if diff := cmp.Diff(fromJSON(t, c.want), any(enumWithoutType(in))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	nullable, _ := fromJSON(t, `{"enum":["monthly","annual",null]}`).(map[string]any)
+	if !compactDrops(nullable, nil) {
+		t.Error("a nullable enum without its type must be one a compact item may leave out")
+	}
+}
+
+// terse drops the length limits a route checks and the text that only
+// states them, and writes "Greater than 0." as the bound.
+func TestTerseInputSchemas(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"a length note alone goes", `{"type":"string","maxLength":100,"description":"At most 100 characters after trimming."}`,
+			`{"type":"string"}`},
+		{"the rest of a description stays", `{"type":"string","minLength":1,"description":"1 to 100 characters after trimming; unique among active cards."}`,
+			`{"type":"string","description":"Unique among active cards."}`},
+		{"a positive amount is a bound", `{"type":"number","description":"Greater than 0."}`,
+			`{"type":"number","exclusiveMinimum":0}`},
+		{"other descriptions stay", `{"type":"number","description":"Signed; defaults to 0."}`,
+			`{"type":"number","description":"Signed; defaults to 0."}`},
+		{"inside properties and branches", `{"type":"object","properties":{"notes":{"anyOf":[{"type":"string","maxLength":9},{"type":"null"}],"description":"At most 9 characters."}}}`,
+			`{"type":"object","properties":{"notes":{"anyOf":[{"type":"string"},{"type":"null"}]}}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := json.Marshal(terse(fromJSON(t, c.in)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(fromJSON(t, c.want), fromJSON(t, string(b))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
