@@ -196,14 +196,7 @@ func (r apiResult) decodeData(t testing.TB, v any) {
 // (whose body is reqBody) through h and returns the response and its body.
 func serveAPI(t testing.TB, h http.Handler, req *http.Request, reqBody []byte, inContract bool) (*http.Response, []byte) {
 	t.Helper()
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	resp := rec.Result()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("read response body: %v", err)
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp, body := testkit.Serve(h)(t, req, reqBody)
 	// inContract is false for routes the test registers itself, which the
 	// OpenAPI contract does not describe.
 	if inContract {
