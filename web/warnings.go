@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/finance-app/finance/finance"
@@ -51,6 +52,14 @@ func warningLink(x finance.Warning) (href, text string) {
 	return "", ""
 }
 
+// agentHints are the parts of a warning's message written for an API
+// client or an agent: which tool and route would act on it, and a record's
+// id. A person acts through the link beside the message instead.
+var agentHints = regexp.MustCompile(`\s*\([a-z_]+, (?:GET|POST|PUT|PATCH|DELETE) /api/[^)]*\)|, id [0-9a-f-]{36}`)
+
+// forPeople is a warning's message without its agentHints.
+func forPeople(message string) string { return agentHints.ReplaceAllString(message, "") }
+
 // keepWarnings keeps ws for the page the write redirects to; label, when
 // not nil, says which row of the form a bulk item's warning is about.
 func (s *Site) keepWarnings(w http.ResponseWriter, ws []finance.Warning, label func(index int) string) {
@@ -60,7 +69,7 @@ func (s *Site) keepWarnings(w http.ResponseWriter, ws []finance.Warning, label f
 	var kept []pageWarning
 	size := 0
 	for i, x := range ws {
-		p := pageWarning{Text: x.Message}
+		p := pageWarning{Text: forPeople(x.Message)}
 		if x.Index != nil && label != nil {
 			p.Text = label(*x.Index) + ": " + p.Text
 		}
