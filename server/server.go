@@ -121,6 +121,7 @@ type Database interface {
 	finance.Store
 	IdempotencyStore
 	assistant.Store
+	Exporter
 }
 
 // Server is the HTTP application.
@@ -281,6 +282,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerReportRoutes()
 	s.registerMessagingRoutes()
 	s.registerActivityRoutes()
+	s.registerExportRoutes()
 	return s
 }
 
