@@ -343,9 +343,14 @@ func writeRow(bw *bufio.Writer, cols []exportColumn, vals []any) error {
 	return nil
 }
 
+// jsonString is s as a JSON string, with <, > and & as they are: the
+// document is a file, never HTML, and a person may read it.
 func jsonString(s string) string {
-	b, _ := json.Marshal(s) // a string always marshals
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // ErrRestoreNotEmpty refuses a restore into a user who already has records:
