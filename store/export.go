@@ -355,7 +355,7 @@ func jsonString(s string) string {
 
 // ErrRestoreNotEmpty refuses a restore into a user who already has records:
 // a restore adds a whole ledger, and merging two would count money twice.
-var ErrRestoreNotEmpty = errors.New("the user already has records: restore only into a new user (finance users create)")
+var ErrRestoreNotEmpty = errors.New("the user already has records")
 
 // RestoreCount is how many records of one kind a restore wrote.
 type RestoreCount struct {
@@ -675,7 +675,11 @@ func (rs *restorer) checkEmpty(ctx context.Context) error {
 			return err
 		}
 		if found {
-			return fmt.Errorf("%w (it has %s)", ErrRestoreNotEmpty, strings.ReplaceAll(k.key, "_", " "))
+			what := strings.ReplaceAll(k.key, "_", " ")
+			if k.key == "categories" {
+				what = "categories of their own"
+			}
+			return fmt.Errorf("%w (%s): restore only into a new user (finance users create)", ErrRestoreNotEmpty, what)
 		}
 	}
 	return nil

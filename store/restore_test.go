@@ -165,8 +165,26 @@ func TestRestoreRefusals(t *testing.T) {
 		createAccount(t, dst, u.ID, `{"name":"Mine","type":"savings"}`)
 		before := userRows(t, dst, u.ID)
 		_, err := dst.Restore(ctx, u.ID, strings.NewReader(doc))
-		if !errors.Is(err, store.ErrRestoreNotEmpty) || !strings.Contains(err.Error(), "it has accounts") {
+		if !errors.Is(err, store.ErrRestoreNotEmpty) || err.Error() != "the user already has records (accounts): restore only into a new user (finance users create)" {
 			t.Fatalf("Restore: %v; want ErrRestoreNotEmpty naming accounts", err)
+		}
+		if after := userRows(t, dst, u.ID); after != before {
+			t.Errorf("a refused restore wrote: %s, before %s", after, before)
+		}
+	})
+	t.Run("a user with a category of their own", func(t *testing.T) {
+		u := createUser(t, dst, "pets@example.com")
+		var req finance.CategoryRequest
+		if err := json.Unmarshal([]byte(`{"name":"Pets","kind":"expense"}`), &req); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := finance.NewService(dst).CreateCategory(ctx, u.ID, req); err != nil {
+			t.Fatal(err)
+		}
+		before := userRows(t, dst, u.ID)
+		_, err := dst.Restore(ctx, u.ID, strings.NewReader(doc))
+		if !errors.Is(err, store.ErrRestoreNotEmpty) || !strings.Contains(err.Error(), "(categories of their own)") {
+			t.Fatalf("Restore: %v; want ErrRestoreNotEmpty naming categories", err)
 		}
 		if after := userRows(t, dst, u.ID); after != before {
 			t.Errorf("a refused restore wrote: %s, before %s", after, before)
