@@ -149,27 +149,16 @@ func TestRestoreRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := createUser(t, dst, strings.ReplaceAll(tc.name, " ", "-")+"@example.com")
-			before := userRows(t, dst, u.ID)
-			_, err := dst.Restore(ctx, u.ID, strings.NewReader(tc.doc))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("Restore: %v; want an error with %q", err, tc.want)
-			}
-			if after := userRows(t, dst, u.ID); after != before {
-				t.Errorf("a refused restore wrote: %s, before %s", after, before)
-			}
+			wantRefused(t, dst, u.ID, tc.doc, tc.want)
 		})
 	}
 
 	t.Run("a user with records", func(t *testing.T) {
 		u := createUser(t, dst, "busy@example.com")
 		createAccount(t, dst, u.ID, `{"name":"Mine","type":"savings"}`)
-		before := userRows(t, dst, u.ID)
-		_, err := dst.Restore(ctx, u.ID, strings.NewReader(doc))
-		if !errors.Is(err, store.ErrRestoreNotEmpty) || err.Error() != "the user already has records (accounts): restore only into a new user (finance users create)" {
-			t.Fatalf("Restore: %v; want ErrRestoreNotEmpty naming accounts", err)
-		}
-		if after := userRows(t, dst, u.ID); after != before {
-			t.Errorf("a refused restore wrote: %s, before %s", after, before)
+		err := wantRefused(t, dst, u.ID, doc, "the user already has records (accounts): restore only into a new user (finance users create)")
+		if !errors.Is(err, store.ErrRestoreNotEmpty) {
+			t.Errorf("Restore: %v; want ErrRestoreNotEmpty", err)
 		}
 	})
 	t.Run("a user with a category of their own", func(t *testing.T) {
@@ -181,14 +170,7 @@ func TestRestoreRefusals(t *testing.T) {
 		if _, err := finance.NewService(dst).CreateCategory(ctx, u.ID, req); err != nil {
 			t.Fatal(err)
 		}
-		before := userRows(t, dst, u.ID)
-		_, err := dst.Restore(ctx, u.ID, strings.NewReader(doc))
-		if !errors.Is(err, store.ErrRestoreNotEmpty) || !strings.Contains(err.Error(), "(categories of their own)") {
-			t.Fatalf("Restore: %v; want ErrRestoreNotEmpty naming categories", err)
-		}
-		if after := userRows(t, dst, u.ID); after != before {
-			t.Errorf("a refused restore wrote: %s, before %s", after, before)
-		}
+		wantRefused(t, dst, u.ID, doc, "the user already has records (categories of their own)")
 	})
 	t.Run("a second restore", func(t *testing.T) {
 		fresh := openDB(t)
@@ -196,13 +178,7 @@ func TestRestoreRefusals(t *testing.T) {
 		if _, err := fresh.Restore(ctx, u.ID, strings.NewReader(doc)); err != nil {
 			t.Fatal(err)
 		}
-		before := userRows(t, fresh, u.ID)
-		if _, err := fresh.Restore(ctx, u.ID, strings.NewReader(doc)); !errors.Is(err, store.ErrRestoreNotEmpty) {
-			t.Fatalf("second Restore: %v; want ErrRestoreNotEmpty", err)
-		}
-		if after := userRows(t, fresh, u.ID); after != before {
-			t.Errorf("a refused restore wrote: %s, before %s", after, before)
-		}
+		wantRefused(t, fresh, u.ID, doc, "the user already has records (categories of their own)")
 	})
 	t.Run("a link to another user's record", func(t *testing.T) {
 		fresh := openDB(t)
@@ -212,13 +188,22 @@ func TestRestoreRefusals(t *testing.T) {
 		line := `"account_transactions":[` + "\n" + `{"id":"` + finance.NewID() + `","account_id":"` + theirs.ID +
 			`","type":"credit","amount":5,"date":"2026-01-01","description":null,"source":"manual","source_id":null,"status":"posted","voided_at":null,` +
 			`"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}]`
-		before := userRows(t, fresh, mallory.ID)
-		_, err := fresh.Restore(ctx, mallory.ID, strings.NewReader(strings.Replace(doc, `"account_transactions":[]`, line, 1)))
-		if err == nil || !strings.Contains(err.Error(), "account_transactions: account_id "+theirs.ID+" is another user's record") {
-			t.Fatalf("Restore: %v; want a refusal of the other user's account", err)
-		}
-		if after := userRows(t, fresh, mallory.ID); after != before {
-			t.Errorf("a refused restore wrote: %s, before %s", after, before)
-		}
+		wantRefused(t, fresh, mallory.ID, strings.Replace(doc, `"account_transactions":[]`, line, 1),
+			"account_transactions: account_id "+theirs.ID+" is another user's record")
 	})
+}
+
+// wantRefused restores doc into the user and wants an error holding want,
+// with nothing written: the user keeps exactly what they had.
+func wantRefused(t *testing.T, db *store.DB, userID, doc, want string) error {
+	t.Helper()
+	before := userRows(t, db, userID)
+	_, err := db.Restore(context.Background(), userID, strings.NewReader(doc))
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Restore: %v; want an error with %q", err, want)
+	}
+	if after := userRows(t, db, userID); after != before {
+		t.Errorf("a refused restore wrote: %s, before %s", after, before)
+	}
+	return err
 }
