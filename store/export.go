@@ -393,7 +393,7 @@ type restorer struct {
 	counts  []RestoreCount
 	next    int // exportKinds[next:] may still come
 	header  struct{ format, version, schema bool }
-	columns map[string]exportColumn
+	columns map[string]exportColumn // the columns of the kind being read, by name
 }
 
 func (rs *restorer) close() {
