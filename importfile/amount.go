@@ -183,15 +183,16 @@ func detectDecimal(values []string) byte {
 			} else {
 				dots++
 			}
-		case comma >= 0 && strings.Count(v, ",") == 1 && digitsAfter(v, comma) != 3:
-			commas++
-		case comma >= 0:
+		case comma >= 0 && strings.Count(v, ",") > 1:
 			dots++ // "1,234,567": commas group, so "." is the decimal
-		case dot >= 0 && strings.Count(v, ".") == 1 && digitsAfter(v, dot) != 3:
-			dots++
-		case dot >= 0:
+		case comma >= 0 && digitsAfter(v, comma) != 3:
+			commas++
+		case dot >= 0 && strings.Count(v, ".") > 1:
 			commas++ // "1.234.567"
+		case dot >= 0 && digitsAfter(v, dot) != 3:
+			dots++
 		}
+		// A lone separator before three digits ("1,234") could be either: no vote.
 	}
 	if commas > dots {
 		return ','

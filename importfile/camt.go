@@ -86,7 +86,6 @@ func readCAMT(text string, opt Options) (*Result, error) {
 	res := &Result{}
 	rows := rowCounter{max: opt.MaxRows}
 	dec := xml.NewDecoder(strings.NewReader(text))
-	dec.Strict = false
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // already decoded to UTF-8
 	seenStatement := false
 	haveAcct := false // the statement's own account, ahead of its entries

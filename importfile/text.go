@@ -49,12 +49,14 @@ func decode(data []byte, name string) (string, string, error) {
 	default:
 		enc, used = charmap.Windows1252, "windows-1252"
 	}
+	if used == "utf-8" && !utf8.Valid(data) {
+		// UTF-8 named, or marked by a BOM, yet not UTF-8: decoding would
+		// turn the bad bytes into U+FFFD without a word.
+		return "", "", &Error{Field: "encoding", Message: "the file is not valid UTF-8; set the encoding (windows-1252 is common for bank files)"}
+	}
 	out, err := enc.NewDecoder().Bytes(data)
 	if err != nil {
 		return "", "", &Error{Field: "encoding", Message: fmt.Sprintf("the file is not valid %s: %v", used, err)}
-	}
-	if used == "utf-8" && !utf8.Valid(out) {
-		return "", "", &Error{Field: "encoding", Message: "the file is not valid UTF-8; set the encoding (windows-1252 is common for bank files)"}
 	}
 	text := strings.TrimPrefix(string(out), "\uFEFF")
 	// Old Macintosh files end lines in a lone CR, Windows in CRLF.
