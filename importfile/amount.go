@@ -18,6 +18,17 @@ var (
 	errNoAmountText = errors.New("is empty")
 )
 
+// rowAmount reads a row's amount, which must not be zero: such a row
+// moves no money, and a zero where an amount belongs is more often a
+// column mapped wrong than a transaction.
+func rowAmount(text string, dec byte) (finance.Money, bool, error) {
+	m, neg, err := parseAmount(text, dec)
+	if err == nil && m == 0 {
+		err = errZeroAmount
+	}
+	return m, neg, err
+}
+
 // parseAmount reads an amount as banks write it: "1.234,56", "1,234.56",
 // "(1,234.56)", "-5", "+5", "12.34-", "₱1,234.50", "PHP 1,234.50",
 // "1.234,50 EUR", "12.34 DR". dec is the decimal separator, '.' or ',', or

@@ -412,21 +412,13 @@ func readCSV(text string, opt Options) (*Result, error) {
 		}
 		return vs
 	}
-	if opt.DecimalSeparator != "" {
-		plan.dec = opt.DecimalSeparator[0]
-	} else {
-		plan.dec = detectDecimal(slices.Concat(column(plan.amount), column(plan.debit), column(plan.credit)))
+	plan.dec = chooseDecimal(slices.Concat(column(plan.amount), column(plan.debit), column(plan.credit)), opt.DecimalSeparator)
+	preferred := ""
+	if pre != nil {
+		preferred = pre.dateFormat
 	}
-	if opt.DateFormat != "" {
-		plan.layout, _ = layoutNamed(opt.DateFormat)
-	} else {
-		preferred := ""
-		if pre != nil {
-			preferred = pre.dateFormat
-		}
-		if plan.layout, err = detectDateLayout(column(plan.date), preferred); err != nil {
-			return nil, err
-		}
+	if plan.layout, err = chooseLayout(column(plan.date), opt.DateFormat, preferred); err != nil {
+		return nil, err
 	}
 	res.DateFormat, res.DecimalSeparator = plan.layout.name, string(plan.dec)
 	res.Mapping = &m
@@ -509,10 +501,7 @@ func (p csvPlan) row(rec []string) (Row, string) {
 		if text == "" {
 			return row, "the amount is empty"
 		}
-		amount, neg, err := parseAmount(text, p.dec)
-		if err == nil && amount == 0 {
-			err = errZeroAmount
-		}
+		amount, neg, err := rowAmount(text, p.dec)
 		if err != nil {
 			return row, amountProblem("amount", text, err)
 		}

@@ -170,6 +170,27 @@ func lineAt(text string, off int) int {
 	return strings.Count(text[:min(off, len(text))], "\n") + 1
 }
 
+// lineCursor finds the lines of increasing offsets, counting each newline
+// once: a statement written on one 10 MB line with thousands of entries
+// would cost a full count per entry with lineAt.
+type lineCursor struct {
+	text      string
+	off, line int
+}
+
+func (c *lineCursor) at(off int) int {
+	if c.line == 0 {
+		c.line = 1
+	}
+	off = min(off, len(c.text))
+	if off < c.off {
+		return lineAt(c.text, off)
+	}
+	c.line += strings.Count(c.text[c.off:off], "\n")
+	c.off = off
+	return c.line
+}
+
 // refuseEntities turns away XML that declares entities: encoding/xml never
 // expands them, but such a file is no bank's statement, and a reader that
 // did expand them would be open to the billion laughs.
