@@ -254,9 +254,7 @@ func TestReadCSVAmbiguousDates(t *testing.T) {
 	csv := []byte("Date,Amount,Description\n01/02/2026,-5.00,Coffee\n03/04/2026,-6.00,Tea\n")
 	e := readFails(t, "bank.csv", csv, Options{})
 	want := &Error{Field: "date_format", Message: `dates such as "01/02/2026" read as DD/MM/YYYY or MM/DD/YYYY alike, and no date in the file tells which; set the date format`}
-	if diff := cmp.Diff(want, e); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
-	}
+	checkError(t, want, e)
 	res := readOK(t, "bank.csv", csv, Options{DateFormat: "DD/MM/YYYY"})
 	checkRows(t, res, []Row{
 		{Line: 2, Date: date(t, "2026-02-01"), Amount: 500, Direction: Debit, Description: "Coffee"},
@@ -282,14 +280,10 @@ func TestReadCSVMapping(t *testing.T) {
 
 	e := readFails(t, "bank.csv", csv, Options{Mapping: &Mapping{Date: "Posted", Amount: "Betrag"}})
 	want := &Error{Field: "mapping", Message: `amount column "Betrag" is not in the file's header; the columns are: Posted, Text, Value, Ref`}
-	if diff := cmp.Diff(want, e); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
-	}
+	checkError(t, want, e)
 	e = readFails(t, "bank.csv", csv, Options{})
 	want = &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: Posted, Text, Value, Ref"}
-	if diff := cmp.Diff(want, e); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
-	}
+	checkError(t, want, e)
 
 	// No header: columns by number; without a mapping, an error saying so.
 	bare := []byte("2026-01-31;Coffee;-5,00\n2026-02-01;Tea;-1,50\n")

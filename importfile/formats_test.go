@@ -3,8 +3,6 @@ package importfile
 import (
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestReadOFX(t *testing.T) {
@@ -118,9 +116,7 @@ func TestReadCAMT(t *testing.T) {
 			"<Document><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&lol2;</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>"
 		e := readFails(t, "x.xml", []byte(bomb), Options{})
 		want := &Error{Line: 3, Field: "file", Message: "the file declares XML entities (<!ENTITY ...>), which no statement needs; it is refused"}
-		if diff := cmp.Diff(want, e); diff != "" {
-			t.Errorf("error (-want +got):\n%s", diff)
-		}
+		checkError(t, want, e)
 	})
 }
 

@@ -155,9 +155,7 @@ func TestReadLimits(t *testing.T) {
 	} {
 		e := readFails(t, tt.name, []byte(tt.text), Options{})
 		want := &Error{Line: 3, Field: "file", Message: "the line is longer than 64 KiB; this is not a statement line"}
-		if diff := cmp.Diff(want, e); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
-		}
+		checkError(t, want, e)
 	}
 
 	var csv strings.Builder
@@ -166,9 +164,7 @@ func TestReadLimits(t *testing.T) {
 		csv.WriteString("2026-01-31,5\n")
 	}
 	e := readFails(t, "x.csv", []byte(csv.String()), Options{MaxRows: 10})
-	if diff := cmp.Diff(&Error{Line: 12, Field: "file", Message: "the file has more than 10 rows; split it into smaller files"}, e); diff != "" {
-		t.Errorf("CSV rows (-want +got):\n%s", diff)
-	}
+	checkError(t, &Error{Line: 12, Field: "file", Message: "the file has more than 10 rows; split it into smaller files"}, e)
 	if res := readOK(t, "x.csv", []byte(csv.String()), Options{MaxRows: 11}); len(res.Rows) != 11 {
 		t.Errorf("%d rows; want 11 within the limit", len(res.Rows))
 	}
@@ -178,9 +174,7 @@ func TestReadLimits(t *testing.T) {
 		qif.WriteString("D01/31/2026\nT5\n^\n")
 	}
 	e = readFails(t, "x.qif", []byte(qif.String()), Options{MaxRows: 2})
-	if diff := cmp.Diff(&Error{Line: 8, Field: "file", Message: "the file has more than 2 rows; split it into smaller files"}, e); diff != "" {
-		t.Errorf("QIF rows (-want +got):\n%s", diff)
-	}
+	checkError(t, &Error{Line: 8, Field: "file", Message: "the file has more than 2 rows; split it into smaller files"}, e)
 	e = readFails(t, "statement.sta", fixture(t, "statement.sta"), Options{MaxRows: 2})
 	if e.Line != 12 || e.Field != "file" {
 		t.Errorf("MT940 rows: %+v; want line 12", e)
