@@ -26,7 +26,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "bpi-savings.csv",
 			want: want{preset: "generic", encoding: "utf-8", dateFormat: "DD/MM/YYYY", decimal: ".",
 				mapping: Mapping{Date: "Transaction Date", Debit: "Debit", Credit: "Credit", Description: "Description",
-					Delimiter: ",", Header: ptr(true), SkipLines: 4},
+					Delimiter: ",", Header: ptrTo(true), SkipLines: 4},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 6, Date: date(t, "2026-01-02"), Amount: 123456, Direction: Debit, Description: "POS PURCHASE SM SUPERMARKET MAKATI"},
@@ -44,7 +44,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "bdo-card.csv",
 			opt:  Options{Mapping: &Mapping{Negate: true}},
 			want: want{preset: "generic", encoding: "utf-8", dateFormat: "MM/DD/YYYY", decimal: ".",
-				mapping: Mapping{Date: "Posting Date", Amount: "Amount", Description: "Description", Negate: true, Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Posting Date", Amount: "Amount", Description: "Description", Negate: true, Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2025-12-29"), Amount: 123450, Direction: Debit, Description: "GRAB* A-1234567 MAKATI"},
@@ -59,7 +59,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "sparkasse.csv",
 			want: want{preset: "generic", encoding: "windows-1252", dateFormat: "DD.MM.YYYY", decimal: ",", currency: "EUR",
 				mapping: Mapping{Date: "Buchungstag", Amount: "Betrag", Description: "Verwendungszweck", Payee: "Auftraggeber/Empfänger",
-					Currency: "Währung", Delimiter: ";", Header: ptr(true)},
+					Currency: "Währung", Delimiter: ";", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2025-12-30"), Amount: 123456, Direction: Debit, Description: "Stromabschlag Dezember Vertrag 4711", Payee: "Stadtwerke München GmbH", Currency: "EUR"},
@@ -75,7 +75,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "firefly-export.csv",
 			want: want{preset: "firefly", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".", currency: "PHP",
 				mapping: Mapping{Date: "date", Amount: "amount", Description: "description", Payee: "destination_name", PayeeIn: "source_name",
-					Category: "category", Reference: "journal_id", Type: "type", Currency: "currency_code", Delimiter: ",", Header: ptr(true)},
+					Category: "category", Reference: "journal_id", Type: "type", Currency: "currency_code", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "Groceries at Puregold", Payee: "Puregold Libis", Category: "Groceries", BankID: "151", Currency: "PHP"},
@@ -87,7 +87,7 @@ func TestReadCSVFixtures(t *testing.T) {
 		{
 			file: "actual-export.csv",
 			want: want{preset: "actual", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".",
-				mapping: Mapping{Date: "Date", Amount: "Amount", Description: "Notes", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Date", Amount: "Amount", Description: "Notes", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "weekly groceries", Payee: "Puregold", Category: "Food"},
@@ -101,7 +101,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// Its dates are all ambiguous; YNAB's own MM/DD/YYYY settles them.
 			file: "ynab-register.csv",
 			want: want{preset: "ynab", encoding: "utf-8", dateFormat: "MM/DD/YYYY", decimal: ".",
-				mapping: Mapping{Date: "Date", Debit: "Outflow", Credit: "Inflow", Description: "Memo", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Date", Debit: "Outflow", Credit: "Inflow", Description: "Memo", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-02"), Amount: 8412, Direction: Debit, Description: "Safeway", Payee: "Safeway", Category: "Groceries"},
@@ -115,7 +115,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// Modification keeps its sign.
 			file: "ezbookkeeping-export.csv",
 			want: want{preset: "ezbookkeeping", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".", currency: "PHP",
-				mapping: Mapping{Date: "Time", Amount: "Amount", Description: "Description", Category: "Sub Category", Type: "Type", Currency: "Account Currency", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Time", Amount: "Amount", Description: "Description", Category: "Sub Category", Type: "Type", Currency: "Account Currency", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "Puregold Libis", Category: "Groceries", Currency: "PHP"},
@@ -129,7 +129,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// This app's expenses download: positive amounts are money out.
 			file: "finance-expenses.csv",
 			want: want{preset: "finance", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".",
-				mapping: Mapping{Date: "date", Amount: "amount", Negate: true, Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "date", Amount: "amount", Negate: true, Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "Groceries at Puregold", Category: "Food", BankID: "0194a3b2-7c1d-7e22-9f00-1a2b3c4d5e6f"},
@@ -141,7 +141,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// This app's income download: money in.
 			file: "finance-income.csv",
 			want: want{preset: "finance", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".",
-				mapping: Mapping{Date: "date", Amount: "amount", Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "date", Amount: "amount", Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-15"), Amount: 3500000, Direction: Credit, Description: "January salary", Category: "Salary", BankID: "0194a3b2-bbbb-7e22-9f00-1a2b3c4d5e71"},
@@ -306,8 +306,17 @@ func TestReadCSVMapping(t *testing.T) {
 
 	// Lines to skip and a header stated.
 	skipped := []byte("Statement of account\nDate,Amount\n2026-01-31,9.99\n")
-	res = readOK(t, "bank.csv", skipped, Options{Mapping: &Mapping{SkipLines: 1, Header: ptr(true), Date: "Date", Amount: "Amount"}})
+	res = readOK(t, "bank.csv", skipped, Options{Mapping: &Mapping{SkipLines: 1, Header: ptrTo(true), Date: "Date", Amount: "Amount"}})
 	checkRows(t, res, []Row{{Line: 3, Date: date(t, "2026-01-31"), Amount: 999, Direction: Credit}}, nil)
+}
+
+// TestReadCSVNegateBesidePreset: a caller's negate for this app's expense
+// download keeps its expenses money out rather than undoing the preset's.
+func TestReadCSVNegateBesidePreset(t *testing.T) {
+	res := readOK(t, "finance-expenses.csv", fixture(t, "finance-expenses.csv"), Options{Mapping: &Mapping{Negate: true}})
+	if res.Preset != "finance" || len(res.Rows) != 2 || res.Rows[0].Direction != Debit || res.Rows[1].Direction != Debit {
+		t.Errorf("preset %q rows %+v; want two expenses as money out", res.Preset, res.Rows)
+	}
 }
 
 // TestReadCSVTypeColumn: a generic file's Dr/Cr column decides the way of

@@ -74,5 +74,3 @@ func checkError(t *testing.T, want, got *Error) {
 		t.Errorf("error (-want +got):\n%s", diff)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
