@@ -329,3 +329,25 @@ func TestReadCSVTypeColumn(t *testing.T) {
 		{Line: 3, Date: date(t, "2026-01-31"), Amount: 90000, Direction: Credit, Description: "Salary"},
 	}, nil)
 }
+
+// TestReadCSVMappingRoundTrip: the mapping a read reports, saved and given
+// back with the formats it reports, reads the same rows, as a saved mapping
+// per account must.
+func TestReadCSVMappingRoundTrip(t *testing.T) {
+	for _, file := range []string{"bpi-savings.csv", "bdo-card.csv", "sparkasse.csv", "firefly-export.csv", "actual-export.csv",
+		"ynab-register.csv", "ezbookkeeping-export.csv", "finance-expenses.csv", "finance-income.csv"} {
+		t.Run(file, func(t *testing.T) {
+			opt := Options{}
+			if file == "bdo-card.csv" {
+				opt.Mapping = &Mapping{Negate: true}
+			}
+			first := readOK(t, file, fixture(t, file), opt)
+			saved := *first.Mapping
+			again := readOK(t, file, fixture(t, file), Options{Mapping: &saved, DateFormat: first.DateFormat, DecimalSeparator: first.DecimalSeparator})
+			checkRows(t, again, first.Rows, first.Errors)
+			if diff := cmp.Diff(first.Mapping, again.Mapping); diff != "" {
+				t.Errorf("mapping (-first +again):\n%s", diff)
+			}
+		})
+	}
+}
