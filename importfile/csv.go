@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/finance-app/finance/finance"
@@ -420,7 +421,13 @@ func readCSV(text string, opt Options) (*Result, error) {
 			m = detected
 		}
 	} else if !given {
-		return nil, &Error{Field: "mapping", Message: "the file has no header row; map its columns by number (date, amount or debit and credit, description)"}
+		guessed, ok := guessColumns(records)
+		if !ok {
+			return nil, &Error{Field: "mapping", Message: "the file has no header row and its date and amount columns could not be told apart; map its columns by number (date, amount or debit and credit, description). The first row is: " +
+				strings.Join(records.cells[0], " | ")}
+		}
+		guessed.Negate, guessed.SkipLines = m.Negate, m.SkipLines
+		m = guessed
 	}
 	m.Header = ptrTo(hdr != nil)
 	m.Delimiter = string(delim)
@@ -468,6 +475,78 @@ func readCSV(text string, opt Options) (*Result, error) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// guessSample is how many rows of a file without a header its columns are
+// guessed from.
+const guessSample = 20
+
+// guessColumns maps a file without a header by its cells: the date column
+// is the one whose cells read as dates; the amounts are the columns whose
+// every cell is a number. One such column is the amount; two that are
+// never filled on the same row are debit and credit; otherwise the first
+// is the amount and the next a running balance. The description is the
+// longest text. The result is a mapping by column number that the caller
+// shows and can correct.
+func guessColumns(rs csvRecords) (Mapping, bool) {
+	sample := rs.cells[:min(len(rs.cells), guessSample)]
+	width := 0
+	for _, rec := range sample {
+		width = max(width, len(rec))
+	}
+	date, description, longest := -1, -1, 0
+	var numbers []int
+	for c := range width {
+		dates, amounts, filled, length := 0, 0, 0, 0
+		for _, rec := range sample {
+			if c >= len(rec) || strings.TrimSpace(rec[c]) == "" {
+				continue
+			}
+			cell := strings.TrimSpace(rec[c])
+			filled++
+			length += len(cell)
+			if anyDate([]string{cell}) {
+				dates++
+			}
+			if _, _, err := parseAmount(cell, 0); err == nil {
+				amounts++
+			}
+		}
+		switch {
+		case filled == 0:
+		case date < 0 && dates*2 > len(sample):
+			date = c
+		case amounts == filled:
+			numbers = append(numbers, c)
+		case length > longest:
+			description, longest = c, length
+		}
+	}
+	m := Mapping{}
+	if date < 0 || len(numbers) == 0 {
+		return m, false
+	}
+	col := func(i int) string { return strconv.Itoa(i + 1) }
+	m.Date = col(date)
+	if description >= 0 {
+		m.Description = col(description)
+	}
+	if len(numbers) >= 2 && neverTogether(sample, numbers[0], numbers[1]) {
+		m.Debit, m.Credit = col(numbers[0]), col(numbers[1])
+	} else {
+		m.Amount = col(numbers[0])
+	}
+	return m, true
+}
+
+// neverTogether reports whether no row fills both columns a and b.
+func neverTogether(rows [][]string, a, b int) bool {
+	for _, rec := range rows {
+		if a < len(rec) && b < len(rec) && strings.TrimSpace(rec[a]) != "" && strings.TrimSpace(rec[b]) != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // findHeader returns the first record, among the first lines, that is a
 // header by the test; -1 when none is.

@@ -295,8 +295,8 @@ func TestReadCSVMapping(t *testing.T) {
 	if *res.Mapping.Header || res.Mapping.Delimiter != ";" {
 		t.Errorf("mapping %+v; want no header and ';'", res.Mapping)
 	}
-	e = readFails(t, "bank.csv", bare, Options{})
-	if e.Field != "mapping" || !strings.Contains(e.Message, "no header row") {
+	e = readFails(t, "bank.csv", []byte("2026-01-31;Coffee;abc\n"), Options{})
+	if e.Field != "mapping" || e.Message != "the file has no header row and its date and amount columns could not be told apart; map its columns by number (date, amount or debit and credit, description). The first row is: 2026-01-31 | Coffee | abc" {
 		t.Errorf("error %+v; want the mapping named for a file with no header", e)
 	}
 	e = readFails(t, "bank.csv", bare, Options{Mapping: &Mapping{Date: "1", Amount: "7"}})
@@ -316,6 +316,51 @@ func TestReadCSVNegateBesidePreset(t *testing.T) {
 	res := readOK(t, "finance-expenses.csv", fixture(t, "finance-expenses.csv"), Options{Mapping: &Mapping{Negate: true}})
 	if res.Preset != "finance" || len(res.Rows) != 2 || res.Rows[0].Direction != Debit || res.Rows[1].Direction != Debit {
 		t.Errorf("preset %q rows %+v; want two expenses as money out", res.Preset, res.Rows)
+	}
+}
+
+// TestReadCSVWithoutHeader: a file with no header is mapped by its cells,
+// and the mapping by number is reported for the caller to show.
+func TestReadCSVWithoutHeader(t *testing.T) {
+	tests := []struct {
+		name, csv string
+		mapping   Mapping
+		rows      func(t *testing.T) []Row
+	}{
+		{
+			name:    "signed amount and a running balance",
+			csv:     "31/01/2026,\"GRAB FOOD, MAKATI\",-245.00,\"10,000.00\"\n30/01/2026,SALARY,\"35,000.00\",\"10,245.00\"\n",
+			mapping: Mapping{Date: "1", Description: "2", Amount: "3", Delimiter: ",", Header: ptrTo(false)},
+			rows: func(t *testing.T) []Row {
+				return []Row{
+					{Line: 1, Date: date(t, "2026-01-31"), Amount: 24500, Direction: Debit, Description: "GRAB FOOD, MAKATI"},
+					{Line: 2, Date: date(t, "2026-01-30"), Amount: 3500000, Direction: Credit, Description: "SALARY"},
+				}
+			},
+		},
+		{
+			name:    "debit and credit columns",
+			csv:     "2026-01-31;Miete;1.234,56;;5.000,00\n2026-01-30;Gehalt;;3.450,00;6.234,56\n",
+			mapping: Mapping{Date: "1", Description: "2", Debit: "3", Credit: "4", Delimiter: ";", Header: ptrTo(false)},
+			rows: func(t *testing.T) []Row {
+				return []Row{
+					{Line: 1, Date: date(t, "2026-01-31"), Amount: 123456, Direction: Debit, Description: "Miete"},
+					{Line: 2, Date: date(t, "2026-01-30"), Amount: 345000, Direction: Credit, Description: "Gehalt"},
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := readOK(t, "bank.csv", []byte(tt.csv), Options{})
+			if diff := cmp.Diff(&tt.mapping, res.Mapping); diff != "" {
+				t.Errorf("mapping (-want +got):\n%s", diff)
+			}
+			checkRows(t, res, tt.rows(t), nil)
+			if res.Preset != "" || res.Columns != nil {
+				t.Errorf("preset %q columns %q; want none for a file without a header", res.Preset, res.Columns)
+			}
+		})
 	}
 }
 
