@@ -54,7 +54,8 @@ func TestDetectRefuses(t *testing.T) {
 	}{
 		{"statement.zip", "PK\x03\x04\x14\x00\x00\x00\x08\x00", "file", "the file is a zip archive (or an Excel .xlsx workbook); unzip it, or save the sheet as CSV, and upload the statement itself"},
 		{"statement.xlsx", "PK\x03\x04rest", "file", "the file is a zip archive (or an Excel .xlsx workbook); unzip it, or save the sheet as CSV, and upload the statement itself"},
-		{"scan.pdf", "%PDF-1.7\n\x00\x01\x02\x03\x04\x05\x06\x07\x08", "format", "the file is not a bank statement this reader knows (CSV, OFX, QFX, QIF, CAMT.053/.052, MT940)"},
+		{"statement.pdf", "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "format", "the file is a PDF, whose text is not read; download the statement as CSV, OFX, QIF, CAMT or MT940 instead"},
+		{"photo.jpg", "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00", "format", "the file is not a bank statement this reader knows (CSV, OFX, QFX, QIF, CAMT.053/.052, MT940)"},
 		{"other.xml", "<?xml version=\"1.0\"?><Invoice/>", "format", "the XML file is neither a CAMT statement (BkToCstmrStmt or BkToCstmrAcctRpt) nor OFX"},
 		{"empty.csv", "\n\n  \n", "file", "the file is empty"},
 	}

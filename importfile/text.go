@@ -97,6 +97,9 @@ func detectText(name, text string) (Format, error) {
 	case strings.HasPrefix(head, "{1:") || (strings.HasPrefix(head, ":20:") && strings.Contains(head, "\n:25:")):
 		return MT940, nil
 	}
+	if strings.HasPrefix(head, "%PDF") {
+		return "", &Error{Field: "format", Message: "the file is a PDF, whose text is not read; download the statement as CSV, OFX, QIF, CAMT or MT940 instead"}
+	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".ofx", ".qfx":
 		return OFX, nil
