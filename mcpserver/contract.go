@@ -198,6 +198,9 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		if in == "query" && name == "sortBy" {
 			// The description says the list's order ("newest first").
 			delete(prop, "default")
+			if enum, _ := prop["enum"].([]any); len(enum) == 1 {
+				continue // one order only: nothing to choose
+			}
 		}
 		if in == "path" {
 			prop["type"] = "string"
@@ -254,7 +257,7 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		}
 	}
 
-	if out.outputSchema, out.page, err = c.outputSchema(op, method == "GET"); err != nil {
+	if out.outputSchema, out.page, err = c.outputSchema(op, method == "GET", whole); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	if out.page && !whole {
@@ -297,7 +300,7 @@ const successEnvelope = "#/components/schemas/SuccessEnvelope"
 // 201): the part of the envelope's allOf that narrows data. It is nil unless
 // that data is an object, since structuredContent is an object and a tool
 // with an outputSchema must return structuredContent matching it.
-func (c *contract) outputSchema(op map[string]any, read bool) (json.RawMessage, bool, error) {
+func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMessage, bool, error) {
 	responses, _ := op["responses"].(map[string]any)
 	for _, code := range []string{"200", "201"} {
 		raw, ok := responses[code]
@@ -337,7 +340,7 @@ func (c *contract) outputSchema(op map[string]any, read bool) (json.RawMessage, 
 		}
 		// A read answering a page ({items, pagination}) is a list tool.
 		page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
-		schema, err := c.outputSchemaOf(data, page)
+		schema, err := c.outputSchemaOf(data, page && !whole)
 		if err != nil {
 			return nil, false, err
 		}
