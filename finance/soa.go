@@ -627,24 +627,7 @@ func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOA, error
 		if err := tx.UpdateSOA(ctx, userID, a); err != nil {
 			return err
 		}
-		if err := s.generate(ctx, tx, userID, today); err != nil {
-			return err
-		}
-		switch fresh, err := tx.LiveSOA(ctx, userID, a.CreditCardID, a.StatementDate); {
-		case err == nil:
-			a.ReplacedByID = &fresh.ID
-			if err := tx.UpdateSOA(ctx, userID, a); err != nil {
-				return err
-			}
-		case !errors.Is(err, ErrNotFound):
-			return err
-		}
-		if err := s.settlePlans(ctx, tx, userID, a.CreditCardID); err != nil {
-			return err
-		}
-		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogSOA, EntityID: a.ID, Action: LogVoided,
-			Message: fmt.Sprintf("Statement of %s voided; replacement: %s", a.StatementDate, replacement(a)),
-			Amount:  &a.StatementBalance}); err != nil {
+		if err := s.rebill(ctx, tx, userID, today, []SOA{a}); err != nil {
 			return err
 		}
 		out, err = soaFigures(ctx, tx, userID, soaID, today)
