@@ -111,7 +111,7 @@ const importInsertChunk = 1000
 
 func (l ledger) InsertImport(ctx context.Context, userID string, b finance.ImportBatch, rows []finance.ImportRow) error {
 	head := newImportBatchRow(userID, b)
-	if _, err := l.db.NewInsert().Model(&head).ExcludeColumn("target_name").Exec(ctx); err != nil {
+	if _, err := l.db.NewInsert().Model(&head).Exec(ctx); err != nil {
 		return err
 	}
 	for start := 0; start < len(rows); start += importInsertChunk {
@@ -129,7 +129,7 @@ func (l ledger) InsertImport(ctx context.Context, userID string, b finance.Impor
 
 // selectImports reads batches with their target's name.
 func (l ledger) selectImports(rows any) *bun.SelectQuery {
-	return l.db.NewSelect().Model(rows).
+	return l.db.NewSelect().Model(rows).ColumnExpr("b.*").
 		ColumnExpr(`COALESCE((SELECT a.name FROM accounts AS a WHERE a.id = b.target_id),
 			(SELECT c.name FROM credit_cards AS c WHERE c.id = b.target_id), '') AS target_name`)
 }
@@ -192,7 +192,7 @@ func (l ledger) UpdateImportRow(ctx context.Context, batchID string, r finance.I
 
 func (l ledger) UpdateImport(ctx context.Context, userID string, b finance.ImportBatch) error {
 	row := newImportBatchRow(userID, b)
-	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn("target_name", "created_at").
+	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn("created_at").
 		Where("id = ? AND user_id = ?", b.ID, userID).Exec(ctx)
 	return err
 }
