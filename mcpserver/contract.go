@@ -58,6 +58,9 @@ type operation struct {
 	// fixedBody is the whole body of a tool that always sends the same one
 	// (see withFixedBody); its arguments are the route's parameters only.
 	fixedBody map[string]json.RawMessage
+	// textFile is the form's file field of a tool that takes the file as
+	// text or base64 with a file name (see withTextFile); "" for none.
+	textFile string
 }
 
 // base64Files rewrites a form field that is a file, or a list of files
@@ -553,5 +556,48 @@ func (op *operation) withFixedBody(body string) (*operation, error) {
 	}
 	out.bodyFields = map[string]bool{}
 	out.fixedBody = fixed
+	return &out, nil
+}
+
+// The arguments of a tool that takes a form's file as text (withTextFile).
+const (
+	fileTextArg   = "text"
+	fileBase64Arg = "base64"
+	fileNameArg   = "file_name"
+)
+
+// withTextFile is op for a tool whose route takes one file in the form field
+// field, and whose callers hold it as text (a CSV, an OFX) more often than
+// as bytes: the tool takes it as text or as base64, with its file name
+// (which the route reads the format from), instead of the field.
+func (op *operation) withTextFile(field string) (*operation, error) {
+	if !op.files[field] {
+		return nil, fmt.Errorf("text file %s: not a file field of the route's form", field)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(op.inputSchema, &schema); err != nil {
+		return nil, err
+	}
+	props, _ := schema["properties"].(map[string]any)
+	delete(props, field)
+	props[fileTextArg] = map[string]any{"type": "string", "description": "The file's content as text (or base64)."}
+	props[fileBase64Arg] = map[string]any{"type": "string", "contentEncoding": "base64"}
+	props[fileNameArg] = map[string]any{"type": "string", "description": "Its name, e.g. statement.ofx."}
+	required := slices.DeleteFunc(asList(schema["required"]), func(r any) bool { return fmt.Sprint(r) == field })
+	if len(required) == 0 {
+		delete(schema, "required")
+	} else {
+		schema["required"] = required
+	}
+	out := *op
+	var err error
+	if out.inputSchema, err = json.Marshal(schema); err != nil {
+		return nil, err
+	}
+	out.bodyFields = maps.Clone(op.bodyFields)
+	delete(out.bodyFields, field)
+	out.bodyFields[fileTextArg], out.bodyFields[fileBase64Arg], out.bodyFields[fileNameArg] = true, true, true
+	out.files = map[string]bool{}
+	out.textFile = field
 	return &out, nil
 }
