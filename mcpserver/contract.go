@@ -193,6 +193,15 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		if d, ok := p["description"].(string); ok && d != "" {
 			prop["description"] = strings.TrimSpace(d)
 		}
+		if in == "query" && (name == "page" || name == "limit") {
+			// The instructions say once how every list pages, so each
+			// list tool's paging arguments carry their type only.
+			prop = map[string]any{"type": "integer"}
+		}
+		if in == "query" && name == "sortBy" {
+			// The description says the list's order ("newest first").
+			delete(prop, "default")
+		}
 		if in == "path" {
 			prop["type"] = "string"
 			out.pathParams = append(out.pathParams, name)
@@ -258,10 +267,12 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		}
 	}
 
+	// No additionalProperties: a call naming an argument the tool does not
+	// take is answered with the list of those it does (tool.request), in
+	// fewer bytes than every schema saying so.
 	schema := map[string]any{
-		"type":                 "object",
-		"properties":           properties,
-		"additionalProperties": false,
+		"type":       "object",
+		"properties": properties,
 	}
 	if len(required) > 0 {
 		schema["required"] = required
@@ -269,6 +280,11 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 	portable, err := withoutTypeArrays(schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if method == "POST" {
+		// A create reads null as absent (the default applies), so its
+		// arguments are shown without the null a PUT needs to clear a field.
+		portable = withoutNull(portable)
 	}
 	out.inputSchema, err = json.Marshal(terse(lean(portable)))
 	if err != nil {
