@@ -202,6 +202,9 @@ type ImportRepo interface {
 	// CategoryUses returns, per description key (nameKey), the active category
 	// of kind most used by the user's active records with that description.
 	CategoryUses(ctx context.Context, userID string, kind CategoryKind, descriptions []string) (map[string]CategoryUse, error)
+	// VoidImported voids every record a batch's commit created, and the
+	// account lines and card rows they wrote.
+	VoidImported(ctx context.Context, userID, batchID string, now time.Time) error
 }
 
 // CategoryUse is a category and how many records used it.

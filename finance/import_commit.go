@@ -257,7 +257,7 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 				}
 			}
 		}
-		statements, err := s.checkUnchanged(ctx, tx, userID, created)
+		records, statements, err := s.unchangedRecords(ctx, tx, userID, created)
 		if err != nil {
 			return err
 		}
@@ -278,8 +278,13 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 			}
 			released = append(released, a)
 		}
-		for _, r := range created {
-			if err := s.voidImported(ctx, tx, userID, r); err != nil {
+		// A batch holds up to MaxImportRows records: they are voided in a
+		// few statements, and each void recorded as its own void would.
+		if err := tx.VoidImported(ctx, userID, id, now); err != nil {
+			return err
+		}
+		for _, rec := range records {
+			if err := s.recordVoid(ctx, tx, userID, rec); err != nil {
 				return err
 			}
 		}
@@ -298,136 +303,119 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 	return out, err
 }
 
-// checkUnchanged refuses a revert when a record the commit created has
-// changed since (edited, voided, split, converted, paid on a statement),
-// naming each; it returns the statements that billed the card rows.
-func (s *Service) checkUnchanged(ctx context.Context, tx Repo, userID string, rows []ImportRow) ([]string, error) {
+// imported is a record a commit created, as a revert reads it: the
+// expense, income or account line, and the card row it wrote (or is).
+type imported struct {
+	row     ImportRow
+	expense *Expense
+	income  *Income
+	line    *AccountTransaction
+	card    *CardTransaction
+}
+
+// unchangedRecords reads the records a commit created and refuses the revert
+// when any has changed since (edited, voided, split, converted, on a paid
+// statement), naming each; it returns them and the statements that billed
+// their card rows.
+func (s *Service) unchangedRecords(ctx context.Context, tx Repo, userID string, rows []ImportRow) ([]imported, []string, error) {
 	changed := map[string]string{}
 	var statements []string
 	seen := map[string]bool{}
+	records := make([]imported, 0, len(rows))
 	for _, r := range rows {
-		same, soaID, err := s.unchanged(ctx, tx, userID, r)
+		rec, same, err := readImported(ctx, tx, userID, r)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !same {
 			changed[fmt.Sprintf("rows[%d]", r.Line)] = "record " + *r.CreatedID + " changed since the commit"
 			continue
 		}
-		if soaID != "" && !seen[soaID] {
-			seen[soaID] = true
-			statements = append(statements, soaID)
+		records = append(records, rec)
+		if rec.card != nil && rec.card.SOAID != nil && !seen[*rec.card.SOAID] {
+			seen[*rec.card.SOAID] = true
+			statements = append(statements, *rec.card.SOAID)
 		}
 	}
 	for _, soaID := range statements {
 		paid, _, err := tx.ListSOAPayments(ctx, userID, soaID, SOAPaymentFilter{Status: PaymentPosted}, ListParams{Page: 1, Limit: 1, SortBy: SOAPaymentList.Sorts[0]})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(paid) > 0 {
 			changed["statement "+soaID] = "has a payment; a paid statement's rows cannot be taken back"
 		}
 	}
 	if len(changed) > 0 {
-		return nil, InvalidStatusOf(changed, "import cannot be reverted: %d of its records changed since the commit", len(changed))
+		return nil, nil, InvalidStatusOf(changed, "import cannot be reverted: %d of its records changed since the commit", len(changed))
 	}
-	return statements, nil
+	return records, statements, nil
 }
 
-// unchanged reports whether the record of row r is as the commit made it,
-// and the statement that billed its card row, if any.
-func (s *Service) unchanged(ctx context.Context, tx Repo, userID string, r ImportRow) (bool, string, error) {
+// readImported reads the record of row r and reports whether it is as the
+// commit made it.
+func readImported(ctx context.Context, tx Repo, userID string, r ImportRow) (imported, bool, error) {
+	rec := imported{row: r}
 	id := *r.CreatedID
 	same := func(amount Money, date Date, desc string) bool {
 		return amount == *r.Amount && date == *r.Date && desc == r.Description
 	}
-	cardRow := func(rowID string) (bool, string, error) {
+	cardRow := func(rowID string) (bool, error) {
 		t, err := tx.CardTransaction(ctx, userID, rowID)
-		if err != nil {
-			return false, "", err
-		}
-		if t.Status != CardUnbilled && t.Status != CardBilled {
-			return false, "", nil
-		}
-		soa := ""
-		if t.SOAID != nil {
-			soa = *t.SOAID
-		}
-		return same(t.Amount, t.Date, t.Description), soa, nil
+		rec.card = &t
+		return err == nil && (t.Status == CardUnbilled || t.Status == CardBilled) && same(t.Amount, t.Date, t.Description), err
 	}
 	switch r.Record {
 	case RecordImportExpense:
 		e, err := tx.Expense(ctx, userID, id)
 		if err != nil {
-			return false, "", err
+			return rec, false, err
 		}
+		rec.expense = &e
 		if e.Status != StatusActive || e.IsSplit || e.Notes != nil || e.Category == nil || r.Category == nil ||
 			*e.Category != *r.Category || !same(e.Amount, e.Date, e.Description) {
-			return false, "", nil
+			return rec, false, nil
 		}
-		if e.CardTransactionID != nil {
-			return cardRow(*e.CardTransactionID)
+		if e.CardTransactionID == nil {
+			return rec, true, nil
 		}
-		return true, "", nil
+		ok, err := cardRow(*e.CardTransactionID)
+		return rec, ok, err
 	case RecordImportIncome:
 		in, err := tx.Income(ctx, userID, id)
-		if err != nil {
-			return false, "", err
-		}
-		return in.Status == StatusActive && in.Notes == nil && in.Description != nil && r.Category != nil &&
-			in.Category == *r.Category && same(in.Amount, in.Date, *in.Description), "", nil
+		rec.income = &in
+		return rec, err == nil && in.Status == StatusActive && in.Notes == nil && in.Description != nil && r.Category != nil &&
+			in.Category == *r.Category && same(in.Amount, in.Date, *in.Description), err
 	case RecordImportLine:
 		t, err := tx.AccountTransaction(ctx, userID, id)
-		if err != nil {
-			return false, "", err
-		}
-		return t.Status == LinePosted && t.Description != nil && same(t.Amount, t.Date, *t.Description), "", nil
+		rec.line = &t
+		return rec, err == nil && t.Status == LinePosted && t.Description != nil && same(t.Amount, t.Date, *t.Description), err
 	}
-	return cardRow(id)
+	ok, err := cardRow(id)
+	return rec, ok, err
 }
 
-// voidImported voids the record a row created, as its own void would.
-func (s *Service) voidImported(ctx context.Context, tx Repo, userID string, r ImportRow) error {
-	id := *r.CreatedID
-	switch r.Record {
-	case RecordImportExpense:
-		e, err := tx.Expense(ctx, userID, id)
-		if err != nil {
+// recordVoid appends the activity entries of voiding rec, as its own void
+// would: an expense's or income's entry, a manual line's, a card row's.
+func (s *Service) recordVoid(ctx context.Context, tx Repo, userID string, rec imported) error {
+	if rec.card != nil {
+		t := *rec.card
+		t.Status = StatusVoided
+		if err := s.logRowWritten(ctx, tx, userID, LogVoided, t); err != nil {
 			return err
 		}
-		if err := s.unlinkExpense(ctx, tx, userID, e); err != nil {
-			return err
-		}
-		if err := s.markExpenseVoided(ctx, tx, userID, e); err != nil {
-			return err
-		}
-		return s.recordExpense(ctx, tx, userID, LogVoided, e,
-			fmt.Sprintf("Expense %s %s on %s voided", quoted(e.Description), e.Amount, e.Date))
-	case RecordImportIncome:
-		in, err := tx.Income(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		if err := s.voidLine(ctx, tx, userID, *in.AccountTransactionID); err != nil {
-			return err
-		}
-		now := s.stamp()
-		in.Status, in.VoidedAt, in.UpdatedAt = StatusVoided, &now, now
-		if err := tx.UpdateIncome(ctx, userID, in); err != nil {
-			return err
-		}
-		return s.recordIncome(ctx, tx, userID, LogVoided, in, fmt.Sprintf("Income %s on %s voided", in.Amount, in.Date))
-	case RecordImportLine:
-		if err := s.voidLine(ctx, tx, userID, id); err != nil {
-			return err
-		}
-		t, err := tx.AccountTransaction(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		return s.recordLine(ctx, tx, userID, LogVoided, t, lineSummary(t, "voided"))
 	}
-	return s.voidCardRow(ctx, tx, userID, id)
+	switch {
+	case rec.expense != nil:
+		e := *rec.expense
+		return s.recordExpense(ctx, tx, userID, LogVoided, e, fmt.Sprintf("Expense %s %s on %s voided", quoted(e.Description), e.Amount, e.Date))
+	case rec.income != nil:
+		in := *rec.income
+		return s.recordIncome(ctx, tx, userID, LogVoided, in, fmt.Sprintf("Income %s on %s voided", in.Amount, in.Date))
+	case rec.line != nil:
+		return s.recordLine(ctx, tx, userID, LogVoided, *rec.line, lineSummary(*rec.line, "voided"))
+	}
+	return nil
 }
 
 // rebill generates statements again after the statements released were
