@@ -189,6 +189,8 @@ type ImportRepo interface {
 	ImportRows(ctx context.Context, batchID string, f ImportRowFilter, p ListParams) ([]ImportRow, int, error)
 	ImportRow(ctx context.Context, batchID string, line int) (ImportRow, error)
 	UpdateImportRow(ctx context.Context, batchID string, r ImportRow) error
+	// SetImportCreated stores the CreatedID and CreatedRowID of rows.
+	SetImportCreated(ctx context.Context, batchID string, rows []ImportRow) error
 	// UpdateImport stores a batch's status, times and summary.
 	UpdateImport(ctx context.Context, userID string, b ImportBatch) error
 	DeleteImport(ctx context.Context, userID, id string) error

@@ -67,13 +67,15 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 				return err
 			}
 		}
+		done := make([]ImportRow, len(create))
 		for i, r := range create {
 			if err := s.createImported(ctx, tx, userID, b.Target, card, r, cats[i]); err != nil {
 				return err
 			}
-			if err := tx.UpdateImportRow(ctx, id, *r); err != nil {
-				return err
-			}
+			done[i] = *r
+		}
+		if err := tx.SetImportCreated(ctx, id, done); err != nil {
+			return err
 		}
 		if b.Target.Kind == TargetCard {
 			// After every row: a card's history bills as its statements did.

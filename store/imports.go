@@ -322,3 +322,24 @@ func (l ledger) VoidImported(ctx context.Context, userID, batchID string, now ti
 	}
 	return nil
 }
+
+// SetImportCreated stores what a commit created from each of rows, a
+// thousand rows a statement.
+func (l ledger) SetImportCreated(ctx context.Context, batchID string, rows []finance.ImportRow) error {
+	for start := 0; start < len(rows); start += importInsertChunk {
+		part := rows[start:min(len(rows), start+importInsertChunk)]
+		values := make([]string, len(part))
+		args := make([]any, 0, 3*len(part)+1)
+		for i, r := range part {
+			values[i] = "(?, ?, ?)"
+			args = append(args, r.Line, r.CreatedID, r.CreatedRowID)
+		}
+		args = append(args, batchID)
+		_, err := l.db.ExecContext(ctx, `UPDATE import_rows SET record_id = v.column2, row_id = v.column3
+			FROM (VALUES `+strings.Join(values, ", ")+`) AS v WHERE import_rows.batch_id = ? AND import_rows.line = v.column1`, args...)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
