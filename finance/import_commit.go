@@ -15,14 +15,7 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 	today := s.today(ctx, userID)
 	var out ImportBatch
 	err := s.store.Write(ctx, func(tx Repo) error {
-		b, err := tx.Import(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		if b.Status != ImportPreview {
-			return InvalidStatus("import is %s; only a preview can be committed", b.Status)
-		}
-		rows, _, err := tx.ImportRows(ctx, id, ImportRowFilter{}, ListParams{Page: 1, Limit: allRows, SortBy: "line"})
+		b, rows, err := batchIn(ctx, tx, userID, id, ImportPreview, "only a preview can be committed")
 		if err != nil {
 			return err
 		}
@@ -32,12 +25,8 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 				create = append(create, &rows[i])
 			}
 		}
-		if allowed != nil {
-			for _, r := range create {
-				if err := allowed(r.Record); err != nil {
-					return err
-				}
-			}
+		if err := allowedAll(allowed, create); err != nil {
+			return err
 		}
 		var card CreditCard
 		switch b.Target.Kind {
@@ -92,6 +81,32 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 		return nil
 	})
 	return out, err
+}
+
+// batchIn loads a batch that must be in status, and all its rows.
+func batchIn(ctx context.Context, tx Repo, userID, id, status, rule string) (ImportBatch, []ImportRow, error) {
+	b, err := tx.Import(ctx, userID, id)
+	if err != nil {
+		return ImportBatch{}, nil, err
+	}
+	if b.Status != status {
+		return ImportBatch{}, nil, InvalidStatus("import is %s; %s", b.Status, rule)
+	}
+	rows, _, err := tx.ImportRows(ctx, id, ImportRowFilter{}, ListParams{Page: 1, Limit: allRows, SortBy: "line"})
+	return b, rows, err
+}
+
+// allowedAll checks that the caller may write the record of every row (nil allows all).
+func allowedAll(allowed ImportAllowed, rows []*ImportRow) error {
+	if allowed == nil {
+		return nil
+	}
+	for _, r := range rows {
+		if err := allowed(r.Record); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // importCategories resolves the category of each row to create, naming
@@ -235,29 +250,18 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 	today := s.today(ctx, userID)
 	var out ImportBatch
 	err := s.store.Write(ctx, func(tx Repo) error {
-		b, err := tx.Import(ctx, userID, id)
+		b, rows, err := batchIn(ctx, tx, userID, id, ImportCommitted, "only a committed import can be reverted")
 		if err != nil {
 			return err
 		}
-		if b.Status != ImportCommitted {
-			return InvalidStatus("import is %s; only a committed import can be reverted", b.Status)
+		var created []*ImportRow
+		for i := range rows {
+			if rows[i].CreatedID != nil {
+				created = append(created, &rows[i])
+			}
 		}
-		rows, _, err := tx.ImportRows(ctx, id, ImportRowFilter{}, ListParams{Page: 1, Limit: allRows, SortBy: "line"})
-		if err != nil {
+		if err := allowedAll(allowed, created); err != nil {
 			return err
-		}
-		var created []ImportRow
-		for _, r := range rows {
-			if r.CreatedID != nil {
-				created = append(created, r)
-			}
-		}
-		if allowed != nil {
-			for _, r := range created {
-				if err := allowed(r.Record); err != nil {
-					return err
-				}
-			}
 		}
 		records, statements, err := s.unchangedRecords(ctx, tx, userID, created)
 		if err != nil {
@@ -271,11 +275,7 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 			if err != nil {
 				return err
 			}
-			if err := tx.ReleaseSOA(ctx, userID, a.ID, now); err != nil {
-				return err
-			}
-			a.Status, a.VoidedAt, a.UpdatedAt = StatusVoided, &now, now
-			if err := tx.UpdateSOA(ctx, userID, a); err != nil {
+			if err := releaseSOA(ctx, tx, userID, &a, now); err != nil {
 				return err
 			}
 			released = append(released, a)
@@ -319,13 +319,13 @@ type imported struct {
 // when any has changed since (edited, voided, split, converted, on a paid
 // statement), naming each; it returns them and the statements that billed
 // their card rows.
-func (s *Service) unchangedRecords(ctx context.Context, tx Repo, userID string, rows []ImportRow) ([]imported, []string, error) {
+func (s *Service) unchangedRecords(ctx context.Context, tx Repo, userID string, rows []*ImportRow) ([]imported, []string, error) {
 	changed := map[string]string{}
 	var statements []string
 	seen := map[string]bool{}
 	records := make([]imported, 0, len(rows))
 	for _, r := range rows {
-		rec, same, err := readImported(ctx, tx, userID, r)
+		rec, same, err := readImported(ctx, tx, userID, *r)
 		if err != nil {
 			return nil, nil, err
 		}
