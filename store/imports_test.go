@@ -289,3 +289,29 @@ func TestImportCommitRefusesARowWithoutCategory(t *testing.T) {
 		t.Errorf("a refused commit wrote %d income", n)
 	}
 }
+
+// A preview is kept for 7 days: the next preview removes older ones, and
+// committed batches stay.
+func TestImportPreviewsExpireAfterSevenDays(t *testing.T) {
+	f := newImportFixture(t)
+	target := finance.ImportTargetRequest{AccountID: f.acct.ID}
+	old, err := f.svc.PreviewImport(f.ctx, f.user.ID, target, bankCSV())
+	f.must(err)
+	kept, err := f.svc.PreviewImport(f.ctx, f.user.ID, target, bankCSV())
+	f.must(err)
+	_, err = f.svc.CommitImport(f.ctx, f.user.ID, kept.ID, nil)
+	f.must(err)
+
+	f.svc.SetClock(func() time.Time { return time.Date(2026, 11, 27, 4, 0, 1, 0, time.UTC) }) // 7 days and a second later
+	_, err = f.svc.PreviewImport(f.ctx, f.user.ID, target, bankCSV())
+	f.must(err)
+	if _, err := f.svc.GetImport(f.ctx, f.user.ID, old.ID); !errors.Is(err, finance.ErrNotFound) {
+		t.Errorf("an 8-day-old preview: %v, want it removed", err)
+	}
+	if n := f.count("SELECT COUNT(*) FROM import_rows WHERE batch_id = ?", old.ID); n != 0 {
+		t.Errorf("the removed preview left %d rows", n)
+	}
+	if b, err := f.svc.GetImport(f.ctx, f.user.ID, kept.ID); err != nil || b.Status != finance.ImportCommitted {
+		t.Errorf("the committed batch: %v %v, want it kept", b.Status, err)
+	}
+}
