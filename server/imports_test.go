@@ -405,3 +405,21 @@ func TestImportBadFiles(t *testing.T) {
 		})
 	}
 }
+
+// A preview is not wrapped for Idempotency-Key: the same upload with the
+// same key makes a second preview, answered as new, and changes no record.
+func TestImportPreviewTakesNoIdempotencyKey(t *testing.T) {
+	e := newImportEnv(t)
+	body, ct := importUpload(t, "bpi.csv", bankCSV, [2]string{"target_account_id", e.acct})
+	headers := map[string]string{"Authorization": "Bearer " + e.key, "Content-Type": ct, IdempotencyKeyHeader: "upload-1"}
+	var ids []string
+	for range 2 {
+		var b finance.ImportBatch
+		apiScenario{method: http.MethodPost, url: "/api/v1/imports", body: body, headers: headers, wantStatus: http.StatusCreated,
+			noHeaders: []string{IdempotentReplayedHeader}}.run(t, e.testEnv).decodeData(t, &b)
+		ids = append(ids, b.ID)
+	}
+	if ids[0] == ids[1] || e.batches() != 2 {
+		t.Errorf("two uploads with one key: batches %v, %d stored; want two previews", ids, e.batches())
+	}
+}
