@@ -531,19 +531,25 @@ func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountI
 		if err := active(); err != nil {
 			return err
 		}
-		if err := tx.InsertAccountTransaction(ctx, userID, t); err != nil {
-			return err
-		}
-		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
-			return err
-		}
-		if err := s.recordLine(ctx, tx, userID, LogCreated, out, lineSummary(out, "recorded")); err != nil {
+		if out, err = s.insertLine(ctx, tx, userID, t); err != nil {
 			return err
 		}
 		out.Warnings, err = w.balances(ctx)
 		return err
 	})
 	return out, err
+}
+
+// insertLine stores a manual line and records it; it returns the line as read back.
+func (s *Service) insertLine(ctx context.Context, tx Repo, userID string, t AccountTransaction) (AccountTransaction, error) {
+	if err := tx.InsertAccountTransaction(ctx, userID, t); err != nil {
+		return AccountTransaction{}, err
+	}
+	out, err := tx.AccountTransaction(ctx, userID, t.ID)
+	if err != nil {
+		return AccountTransaction{}, err
+	}
+	return out, s.recordLine(ctx, tx, userID, LogCreated, out, lineSummary(out, "recorded"))
 }
 
 // lineOfAccount loads a line under its path account: 404 unless it is on that account.

@@ -164,6 +164,7 @@ var ActivityList = ListSpec{Sorts: []string{"created_at"}, DefaultDesc: true}
 // before it reaches the service.
 func (s *Service) record(ctx context.Context, tx Repo, userID string, a Activity) error {
 	a.ID, a.CreatedAt, a.Source = NewID(), s.stamp(), writeSource(ctx)
+	a.Summary += importNote(ctx)
 	actor, ok := ActorOf(ctx)
 	if !ok {
 		actor = SystemActor

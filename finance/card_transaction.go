@@ -149,19 +149,12 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 			}
 			out = *row
 		} else {
-			now := s.stamp()
-			t.ID, t.Status, t.CreatedAt, t.UpdatedAt = NewID(), CardUnbilled, now, now
-			t.CreditCardName = card.Name
 			if t.Type == CardRefund {
 				t.CategoryID, t.Category = &cat.ID, &cat.Name
 			}
-			if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
+			if out, err = s.insertCardRow(ctx, tx, userID, card, t); err != nil {
 				return err
 			}
-			if err := s.logRowWritten(ctx, tx, userID, LogCreated, t); err != nil {
-				return err
-			}
-			out = t
 		}
 		if err := s.generate(ctx, tx, userID, today); err != nil {
 			return err
@@ -181,6 +174,17 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 		return CardTransaction{}, err
 	}
 	return out, nil
+}
+
+// insertCardRow stores t, a row other than a purchase, unbilled on card, and logs it.
+func (s *Service) insertCardRow(ctx context.Context, tx Repo, userID string, card CreditCard, t CardTransaction) (CardTransaction, error) {
+	now := s.stamp()
+	t.ID, t.Status, t.CreatedAt, t.UpdatedAt = NewID(), CardUnbilled, now, now
+	t.CreditCardID, t.CreditCardName = card.ID, card.Name
+	if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
+		return CardTransaction{}, err
+	}
+	return t, s.logRowWritten(ctx, tx, userID, LogCreated, t)
 }
 
 // UpdateCardTransaction is PUT /credit-cards/transactions/{id}. The card,

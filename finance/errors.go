@@ -24,8 +24,24 @@ var (
 
 // kindError carries a user-facing message while matching a sentinel with errors.Is.
 type kindError struct {
-	kind error
-	msg  string
+	kind   error
+	msg    string
+	fields map[string]string
+}
+
+// InvalidStatusOf returns an ErrInvalidStatus that also names the records
+// in the way, field by field (a revert refused by the records changed since).
+func InvalidStatusOf(fields map[string]string, format string, args ...any) error {
+	return &kindError{kind: ErrInvalidStatus, msg: fmt.Sprintf(format, args...), fields: fields}
+}
+
+// FieldsOf returns the fields an error names beyond a ValidationError's: those of InvalidStatusOf.
+func FieldsOf(err error) map[string]string {
+	var ke *kindError
+	if errors.As(err, &ke) {
+		return ke.fields
+	}
+	return nil
 }
 
 func (e *kindError) Error() string { return e.msg }

@@ -42,6 +42,8 @@ const (
 	ExpenseBillPayment = "bill_payment"
 	// ExpenseAgent is an expense created through the MCP endpoint.
 	ExpenseAgent = WriteAgent
+	// ExpenseImport is an expense created by committing an imported file.
+	ExpenseImport = "import"
 )
 
 // ExpenseStatuses are the values of the status filter of GET /expenses.

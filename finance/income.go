@@ -162,25 +162,32 @@ func (s *Service) CreateIncome(ctx context.Context, userID string, r IncomeReque
 			return err
 		}
 		in := c.next
-		in.CreatedAt, in.UpdatedAt = s.stamp(), s.stamp()
-		if c.accountID != "" {
-			line := s.newLine(c.accountID, LineCredit, in.Amount, in.Date, incomeLineDescription(in), SourceIncome, &in.ID)
-			if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
-				return err
-			}
-			in.AccountID, in.AccountTransactionID = &line.AccountID, &line.ID
-		}
-		if err := tx.InsertIncome(ctx, userID, in); err != nil {
+		if err := s.insertIncome(ctx, tx, userID, &in, c.accountID); err != nil {
 			return err
 		}
 		var err error
-		if out, err = tx.Income(ctx, userID, in.ID); err != nil {
-			return err
-		}
-		return s.recordIncome(ctx, tx, userID, LogCreated, out, fmt.Sprintf("Income %s on %s, %s",
-			out.Amount, out.Date, quoted(out.Category)))
+		out, err = tx.Income(ctx, userID, in.ID)
+		return err
 	})
 	return out, err
+}
+
+// insertIncome stores in, with its credit line on accountID when there is
+// one, and records it.
+func (s *Service) insertIncome(ctx context.Context, tx Repo, userID string, in *Income, accountID string) error {
+	in.CreatedAt, in.UpdatedAt = s.stamp(), s.stamp()
+	if accountID != "" {
+		line := s.newLine(accountID, LineCredit, in.Amount, in.Date, incomeLineDescription(*in), SourceIncome, &in.ID)
+		if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
+			return err
+		}
+		in.AccountID, in.AccountTransactionID = &line.AccountID, &line.ID
+	}
+	if err := tx.InsertIncome(ctx, userID, *in); err != nil {
+		return err
+	}
+	return s.recordIncome(ctx, tx, userID, LogCreated, *in, fmt.Sprintf("Income %s on %s, %s",
+		in.Amount, in.Date, quoted(in.Category)))
 }
 
 // UpdateIncome changes the fields present in r and keeps the account line in

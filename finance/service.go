@@ -53,6 +53,7 @@ type Repo interface {
 	ReportRepo
 	LoanRepo
 	WarningRepo
+	ImportRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

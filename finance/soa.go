@@ -620,37 +620,26 @@ func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOA, error
 				return err
 			}
 		}
-		if err := tx.ReleaseSOA(ctx, userID, a.ID, now); err != nil {
+		if err := releaseSOA(ctx, tx, userID, &a, now); err != nil {
 			return err
 		}
-		a.Status, a.VoidedAt, a.UpdatedAt = StatusVoided, &now, now
-		if err := tx.UpdateSOA(ctx, userID, a); err != nil {
-			return err
-		}
-		if err := s.generate(ctx, tx, userID, today); err != nil {
-			return err
-		}
-		switch fresh, err := tx.LiveSOA(ctx, userID, a.CreditCardID, a.StatementDate); {
-		case err == nil:
-			a.ReplacedByID = &fresh.ID
-			if err := tx.UpdateSOA(ctx, userID, a); err != nil {
-				return err
-			}
-		case !errors.Is(err, ErrNotFound):
-			return err
-		}
-		if err := s.settlePlans(ctx, tx, userID, a.CreditCardID); err != nil {
-			return err
-		}
-		if err := s.log(ctx, tx, userID, CardLog{CreditCardID: &a.CreditCardID, EntityType: LogSOA, EntityID: a.ID, Action: LogVoided,
-			Message: fmt.Sprintf("Statement of %s voided; replacement: %s", a.StatementDate, replacement(a)),
-			Amount:  &a.StatementBalance}); err != nil {
+		if err := s.rebill(ctx, tx, userID, today, []SOA{a}); err != nil {
 			return err
 		}
 		out, err = soaFigures(ctx, tx, userID, soaID, today)
 		return err
 	})
 	return out, err
+}
+
+// releaseSOA voids a statement: its own lines are voided and its linked
+// rows return to unbilled. Generation (rebill) bills them again.
+func releaseSOA(ctx context.Context, tx Repo, userID string, a *SOA, now time.Time) error {
+	if err := tx.ReleaseSOA(ctx, userID, a.ID, now); err != nil {
+		return err
+	}
+	a.Status, a.VoidedAt, a.UpdatedAt = StatusVoided, &now, now
+	return tx.UpdateSOA(ctx, userID, *a)
 }
 
 // FindSOA returns a statement without its lines (path checks).

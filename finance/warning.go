@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 )
 
 // Warning codes (docs/domain.md, Warnings). A code is stable, so programs
@@ -383,9 +382,7 @@ func similarText(a, b string) bool {
 
 func words(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), notWordRune) {
 		out[w] = true
 	}
 	return out

@@ -120,7 +120,7 @@ func Response(err error, requestID string) (int, Detail) {
 	case errors.Is(err, finance.ErrNotFound):
 		return http.StatusNotFound, Detail{Message: capitalize(err.Error()), Code: CodeNotFound}
 	case errors.Is(err, finance.ErrInvalidStatus):
-		return http.StatusBadRequest, Detail{Message: capitalize(err.Error()), Code: CodeInvalidStatus}
+		return http.StatusBadRequest, Detail{Message: capitalize(err.Error()), Code: CodeInvalidStatus, Fields: finance.FieldsOf(err)}
 	case errors.Is(err, finance.ErrStorageFull):
 		// 507 Insufficient Storage (RFC 4918 §11.5): the server, not the
 		// request, is at fault, and the write can be sent again as it is once

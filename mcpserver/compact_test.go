@@ -113,3 +113,38 @@ func TestListToolsAreCompactUnlessAskedInFull(t *testing.T) {
 		t.Error("get_expense left out its null notes")
 	}
 }
+
+// A compacting list tool's output schema describes the compact item: the
+// members a compact item never carries (timestamps, nested lists) are not
+// in it, the members that may be null are not required, and a list tool
+// that answers whole items keeps them all.
+func TestCompactItemSchema(t *testing.T) {
+	env := newTestEnv(t)
+	item := func(tool string) map[string]any {
+		var schema map[string]any
+		if err := json.Unmarshal(env.mcp.byName[tool].outputSchema, &schema); err != nil {
+			t.Fatal(err)
+		}
+		m, _ := dig(schema, "properties", "items", "items").(map[string]any)
+		return m
+	}
+	expense := item("list_expenses")
+	props, _ := expense["properties"].(map[string]any)
+	for _, name := range []string{"splits", "created_at", "updated_at"} {
+		if _, ok := props[name]; ok {
+			t.Errorf("list_expenses items describe %s, which a compact item never carries", name)
+		}
+	}
+	for _, name := range []string{"id", "amount", "notes", "voided_at"} {
+		if _, ok := props[name]; !ok {
+			t.Errorf("list_expenses items do not describe %s", name)
+		}
+	}
+	if req := fmt.Sprint(expense["required"]); strings.Contains(req, "notes") || !strings.Contains(req, "amount") {
+		t.Errorf("list_expenses items require %s: notes may be null, amount never is", req)
+	}
+	entry := item("list_activity")
+	if props, _ := entry["properties"].(map[string]any); props["actor"] == nil || props["created_at"] == nil {
+		t.Errorf("list_activity answers whole entries, but its items leave out actor or created_at: %v", entry)
+	}
+}

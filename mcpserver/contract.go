@@ -58,6 +58,9 @@ type operation struct {
 	// fixedBody is the whole body of a tool that always sends the same one
 	// (see withFixedBody); its arguments are the route's parameters only.
 	fixedBody map[string]json.RawMessage
+	// textFile is the form's file field of a tool that takes the file as
+	// text or base64 with a file name (see withTextFile); "" for none.
+	textFile string
 }
 
 // base64Files rewrites a form field that is a file, or a list of files
@@ -198,6 +201,9 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		if in == "query" && name == "sortBy" {
 			// The description says the list's order ("newest first").
 			delete(prop, "default")
+			if enum, _ := prop["enum"].([]any); len(enum) == 1 {
+				continue // one order only: nothing to choose
+			}
 		}
 		if in == "path" {
 			prop["type"] = "string"
@@ -254,7 +260,7 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		}
 	}
 
-	if out.outputSchema, out.page, err = c.outputSchema(op, method == "GET"); err != nil {
+	if out.outputSchema, out.page, err = c.outputSchema(op, method == "GET", whole); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	if out.page && !whole {
@@ -297,7 +303,7 @@ const successEnvelope = "#/components/schemas/SuccessEnvelope"
 // 201): the part of the envelope's allOf that narrows data. It is nil unless
 // that data is an object, since structuredContent is an object and a tool
 // with an outputSchema must return structuredContent matching it.
-func (c *contract) outputSchema(op map[string]any, read bool) (json.RawMessage, bool, error) {
+func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMessage, bool, error) {
 	responses, _ := op["responses"].(map[string]any)
 	for _, code := range []string{"200", "201"} {
 		raw, ok := responses[code]
@@ -337,7 +343,7 @@ func (c *contract) outputSchema(op map[string]any, read bool) (json.RawMessage, 
 		}
 		// A read answering a page ({items, pagination}) is a list tool.
 		page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
-		schema, err := c.outputSchemaOf(data, page)
+		schema, err := c.outputSchemaOf(data, page && !whole)
 		if err != nil {
 			return nil, false, err
 		}
@@ -543,20 +549,35 @@ func (op *operation) withFixedBody(body string) (*operation, error) {
 	if err := json.Unmarshal([]byte(body), &fixed); err != nil || !op.hasBody || op.files != nil {
 		return nil, fmt.Errorf("fixed body %s: the route must take a JSON object", body)
 	}
-	var schema map[string]any
-	if err := json.Unmarshal(op.inputSchema, &schema); err != nil {
-		return nil, err
-	}
-	props, _ := schema["properties"].(map[string]any)
-	for name := range op.bodyFields {
-		delete(props, name)
-	}
 	for name := range fixed {
 		if !op.bodyFields[name] {
 			return nil, fmt.Errorf("fixed body %s: %s is not a field of the route's body", body, name)
 		}
 	}
-	required := slices.DeleteFunc(asList(schema["required"]), func(r any) bool { return op.bodyFields[fmt.Sprint(r)] })
+	out, err := op.withArguments(func(name string) bool { return op.bodyFields[name] }, nil)
+	if err != nil {
+		return nil, err
+	}
+	out.bodyFields = map[string]bool{}
+	out.fixedBody = fixed
+	return out, nil
+}
+
+// withArguments is op whose input schema leaves out the arguments drop
+// says and takes those of add besides.
+func (op *operation) withArguments(drop func(name string) bool, add map[string]any) (*operation, error) {
+	var schema map[string]any
+	if err := json.Unmarshal(op.inputSchema, &schema); err != nil {
+		return nil, err
+	}
+	props, _ := schema["properties"].(map[string]any)
+	for name := range props {
+		if drop(name) {
+			delete(props, name)
+		}
+	}
+	maps.Copy(props, add)
+	required := slices.DeleteFunc(asList(schema["required"]), func(r any) bool { return drop(fmt.Sprint(r)) })
 	if len(required) == 0 {
 		delete(schema, "required")
 	} else {
@@ -564,10 +585,37 @@ func (op *operation) withFixedBody(body string) (*operation, error) {
 	}
 	out := *op
 	var err error
-	if out.inputSchema, err = json.Marshal(schema); err != nil {
+	out.inputSchema, err = json.Marshal(schema)
+	return &out, err
+}
+
+// The arguments of a tool that takes a form's file as text (withTextFile).
+const (
+	fileTextArg   = "text"
+	fileBase64Arg = "base64"
+	fileNameArg   = "file_name"
+)
+
+// withTextFile is op for a tool whose route takes one file in the form field
+// field, and whose callers hold it as text (a CSV, an OFX) more often than
+// as bytes: the tool takes it as text or as base64, with its file name
+// (which the route reads the format from), instead of the field.
+func (op *operation) withTextFile(field string) (*operation, error) {
+	if !op.files[field] {
+		return nil, fmt.Errorf("text file %s: not a file field of the route's form", field)
+	}
+	out, err := op.withArguments(func(name string) bool { return name == field }, map[string]any{
+		fileTextArg:   map[string]any{"type": "string", "description": "The file's content as text (or base64)."},
+		fileBase64Arg: map[string]any{"type": "string", "contentEncoding": "base64"},
+		fileNameArg:   map[string]any{"type": "string", "description": "Its name, e.g. statement.ofx."},
+	})
+	if err != nil {
 		return nil, err
 	}
-	out.bodyFields = map[string]bool{}
-	out.fixedBody = fixed
-	return &out, nil
+	out.bodyFields = maps.Clone(op.bodyFields)
+	delete(out.bodyFields, field)
+	out.bodyFields[fileTextArg], out.bodyFields[fileBase64Arg], out.bodyFields[fileNameArg] = true, true, true
+	out.files = map[string]bool{}
+	out.textFile = field
+	return out, nil
 }

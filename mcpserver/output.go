@@ -40,9 +40,9 @@ type outputBuilder struct {
 }
 
 // outputSchemaOf builds the output schema of data, the contract's schema of
-// a route's success data (an object); page says it is a page of a list
-// tool, whose items may be compact.
-func (c *contract) outputSchemaOf(data any, page bool) (map[string]any, error) {
+// a route's success data (an object); compact says it is a page of a list
+// tool whose items are compact.
+func (c *contract) outputSchemaOf(data any, compact bool) (map[string]any, error) {
 	b := &outputBuilder{c: c, uses: map[string]int{}, defs: map[string]any{}}
 	if err := b.count(data, nil); err != nil {
 		return nil, err
@@ -58,13 +58,54 @@ func (c *contract) outputSchemaOf(data any, page bool) (map[string]any, error) {
 	// MCP requires "type": "object" at the root of an output schema, also
 	// where the contract composes the object with allOf.
 	root["type"] = "object"
-	if page {
-		loosenItems(root, b.defs)
+	if compact {
+		compactItems(root, b.defs)
+		pruneDefs(root, b.defs)
 	}
 	if len(b.defs) > 0 {
 		root["$defs"] = b.defs
 	}
 	return root, nil
+}
+
+// pruneDefs removes the definitions nothing refers to any more (the
+// nested members a compact item leaves out may have been their only use).
+func pruneDefs(root, defs map[string]any) {
+	for {
+		used := map[string]bool{}
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				if ref, ok := v["$ref"].(string); ok {
+					used[strings.TrimPrefix(ref, "#/$defs/")] = true
+				}
+				for _, x := range v {
+					walk(x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			}
+		}
+		walk(root)
+		for name, def := range defs {
+			if used[name] {
+				walk(def)
+			}
+		}
+		removed := false
+		for name := range defs {
+			if !used[name] {
+				delete(defs, name)
+				removed = true
+			}
+		}
+		if !removed {
+			return
+		}
+	}
 }
 
 // count walks v with every reference expanded and counts the definitions it names.
@@ -165,7 +206,35 @@ func (b *outputBuilder) build(v any, expanding []string, root bool) (any, error)
 			out[k] = x
 		}
 	}
-	return enumWithoutType(typeList(mergeAllOf(out))), nil
+	return nullableEnum(enumWithoutType(typeList(mergeAllOf(out)))), nil
+}
+
+// nullableEnum writes an anyOf of an enum and null ({"anyOf": [{"enum":
+// ["a", "b"]}, {"type": "null"}]}) as the one enum it means ({"enum": ["a",
+// "b", null]}), as the contract writes some nullable enums already.
+func nullableEnum(m map[string]any) map[string]any {
+	branches := asList(m["anyOf"])
+	if len(branches) != 2 {
+		return m
+	}
+	var values []any
+	null := false
+	for _, b := range branches {
+		branch, _ := b.(map[string]any)
+		switch {
+		case len(branch) == 1 && branch["type"] == "null":
+			null = true
+		case len(branch) == 1 && branch["enum"] != nil:
+			values = asList(branch["enum"])
+		}
+	}
+	if !null || values == nil {
+		return m
+	}
+	out := maps.Clone(m)
+	delete(out, "anyOf")
+	out["enum"] = append(slices.Clone(values), nil)
+	return out
 }
 
 // enumWithoutType drops the type beside an enum whose values are all of
@@ -317,9 +386,12 @@ func jsonLen(v any) int {
 
 // The compact items of a list tool (see compactPage) leave out their null
 // members, their nested lists and objects and their timestamps, so the
-// items' schema does not require those: a compact item and a full one both
-// match it.
-func loosenItems(root map[string]any, defs map[string]any) {
+// items' schema describes what a compact item holds: it does not require a
+// member that may be null, and it leaves out the members a compact item
+// never carries (nested lists and objects, timestamps), which detail=full
+// adds as the record's own read tool describes them. A full item matches it
+// too: the schema does not close the object.
+func compactItems(root map[string]any, defs map[string]any) {
 	items, _ := dig(root, "properties", "items").(map[string]any)
 	if items == nil {
 		return
@@ -327,23 +399,28 @@ func loosenItems(root map[string]any, defs map[string]any) {
 	item, _ := items["items"].(map[string]any)
 	if ref, ok := item["$ref"].(string); ok {
 		// A definition of its own, shared with the rest of the schema:
-		// the items get a loosened copy.
+		// the items get a compact copy.
 		def, _ := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
 		item = deepClone(def)
 	}
 	if item == nil {
 		return
 	}
-	loosen(item, defs)
+	compactItem(item, defs)
 	items["items"] = item
 }
 
-func loosen(s map[string]any, defs map[string]any) {
+func compactItem(s map[string]any, defs map[string]any) {
 	props, _ := s["properties"].(map[string]any)
+	for name, p := range props {
+		if m, _ := p.(map[string]any); slices.Contains(bookkeeping, name) || neverScalar(m, defs) {
+			delete(props, name)
+		}
+	}
 	if req := asList(s["required"]); req != nil {
 		kept := slices.DeleteFunc(slices.Clone(req), func(name any) bool {
 			p, _ := props[fmt.Sprint(name)].(map[string]any)
-			return p == nil || slices.Contains(bookkeeping, fmt.Sprint(name)) || compactDrops(p, defs)
+			return p == nil || compactDrops(p, defs)
 		})
 		if len(kept) == 0 {
 			delete(s, "required")
@@ -353,9 +430,36 @@ func loosen(s map[string]any, defs map[string]any) {
 	}
 	for _, part := range asList(s["allOf"]) {
 		if m, ok := part.(map[string]any); ok {
-			loosen(m, defs)
+			compactItem(m, defs)
 		}
 	}
+}
+
+// neverScalar reports whether every value of schema s is a list, an object
+// or null: a member a compact item never carries.
+func neverScalar(s map[string]any, defs map[string]any) bool {
+	if ref, ok := s["$ref"].(string); ok {
+		def, _ := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+		return def != nil && neverScalar(def, defs)
+	}
+	if s["properties"] != nil || s["items"] != nil {
+		if types := typesOf(s); len(types) == 0 {
+			return true
+		}
+	}
+	types := typesOf(s)
+	if len(types) == 0 {
+		for _, key := range []string{"anyOf", "oneOf"} {
+			if branches := asList(s[key]); len(branches) > 0 {
+				return !slices.ContainsFunc(branches, func(b any) bool {
+					m, _ := b.(map[string]any)
+					return !neverScalar(m, defs)
+				})
+			}
+		}
+		return false
+	}
+	return !slices.ContainsFunc(types, func(t string) bool { return t != "null" && t != "array" && t != "object" })
 }
 
 // compactDrops reports whether a value of schema s may be left out of a

@@ -325,7 +325,8 @@ const positive = "Greater than 0."
 // needs not read to fill the value in: the length limits of strings (a
 // name, a note; the route answers a 400 naming the field past them), the
 // descriptions, or their first clauses, that only state those limits, and
-// those that only state that a name is unique.
+// those that only state that a name is unique, and the date format the
+// instructions state once.
 // What a value means, its type, enum, format and bounds of numbers stay.
 func terse(schema any) any {
 	switch s := schema.(type) {
@@ -337,6 +338,10 @@ func terse(schema any) any {
 		for k, v := range s {
 			switch {
 			case k == "minLength" || k == "maxLength":
+				delete(s, k)
+			case k == "format" && v == "date":
+				// The instructions say once that dates are YYYY-MM-DD, and
+				// every date argument is named for one.
 				delete(s, k)
 			case k == "description" && v == positive && s["type"] == "number":
 				// The bound says it in fewer bytes, and a client can check it.

@@ -94,6 +94,9 @@ type toolSpec struct {
 	// one use of a route that does several (cancel_loan is PATCH /loans/{id}
 	// with status cancelled) and takes none of the body's fields.
 	body string
+	// fileAsText, when set, is the form's file field that the tool takes
+	// as text or base64 with a file name (withTextFile).
+	fileAsText string
 	// whole marks a list tool whose items are answered whole: what it is
 	// for is nested (an activity entry's actor) or a timestamp.
 	whole bool
@@ -232,6 +235,37 @@ var toolTable = []toolSpec{
 		path: "/api/v1/expenses/ai/parse-images", hints: parses, runsAI: true,
 		description: "Read 1 to 5 receipt photos (base64 PNG, JPEG or WebP; about 750 KB in all) into expense drafts; " +
 			"saves nothing.",
+	},
+	{
+		name: "preview_import", title: "Preview a bank file import", method: "POST", path: "/api/v1/imports", hints: creates,
+		fileAsText: "file",
+		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) for one account or card into a preview: rows " +
+			"matched against the ledger (duplicates skip), categories suggested. Nothing is saved until commit_import.",
+	},
+	{
+		name: "get_import", title: "Get an import batch", method: "GET", path: "/api/v1/imports/{id}", hints: reads,
+		description: "One import batch by id: status, target and counts of rows.",
+	},
+	{
+		name: "list_import_rows", title: "List an import's rows", method: "GET", path: "/api/v1/imports/{id}/rows", hints: reads,
+		description: "A batch's rows in file order; match.record_id is the duplicate account line or card row.",
+	},
+	{
+		name: "update_import_row", title: "Change an import row", method: "PUT", path: "/api/v1/imports/{id}/rows/{line}",
+		hints:       updates,
+		description: "Before commit: set a row's action, record, category or description.",
+	},
+	{
+		name: "commit_import", title: "Commit an import", method: "POST", path: "/api/v1/imports/{id}/commit", hints: creates,
+		description: "Write a preview's create rows to the ledger, all or none; a second commit is refused.",
+	},
+	{
+		name: "revert_import", title: "Revert an import", method: "POST", path: "/api/v1/imports/{id}/revert", hints: voids,
+		description: "Void every record a commit created, unless one changed since.",
+	},
+	{
+		name: "delete_import", title: "Delete an import preview", method: "DELETE", path: "/api/v1/imports/{id}", hints: voids,
+		description: "Drop a preview and its rows (revert a committed one); the ledger is unchanged.",
 	},
 
 	// income:write

@@ -80,6 +80,9 @@ type Config struct {
 	// MaxUploadBytes bounds the bytes of uploads the server receives at
 	// once (DefaultMaxUploadBytes when 0, and never below MinUploadBytes).
 	MaxUploadBytes int64
+	// MaxImportBytes is the largest file POST /imports takes
+	// (DefaultMaxImportBytes when 0).
+	MaxImportBytes int64
 	// WriteTimeout is the HTTP server's write timeout (WriteTimeout when
 	// 0): the AI parse routes answer well within it (aiContext).
 	WriteTimeout time.Duration
@@ -218,7 +221,10 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	if cfg.MaxUploadBytes <= 0 {
 		cfg.MaxUploadBytes = DefaultMaxUploadBytes
 	}
-	cfg.MaxUploadBytes = max(cfg.MaxUploadBytes, MinUploadBytes(cfg.MaxBodyBytes))
+	if cfg.MaxImportBytes <= 0 {
+		cfg.MaxImportBytes = DefaultMaxImportBytes
+	}
+	cfg.MaxUploadBytes = max(cfg.MaxUploadBytes, MinUploadBytes(cfg.MaxBodyBytes), cfg.MaxBodyBytes+cfg.MaxImportBytes)
 	if cfg.UploadDir == "" {
 		cfg.UploadDir = os.TempDir()
 	}
@@ -283,6 +289,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerMessagingRoutes()
 	s.registerActivityRoutes()
 	s.registerExportRoutes()
+	s.registerImportRoutes()
 	return s
 }
 

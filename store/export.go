@@ -98,6 +98,9 @@ var exportLeftOut = map[string]string{
 	"assistant_conversations": "conversations with the assistant, not records of money",
 	"assistant_turns":         "conversations with the assistant",
 	"assistant_proposals":     "the assistant's proposals, which expire",
+	"import_batches": "bank-file imports: previews and each batch's history stay on this server; the records a " +
+		"committed batch created are exported as records (a later import finds them by date and amount, not by bank id)",
+	"import_rows":             "the rows of an import batch",
 	"telegram_updates":        "the Telegram bot's inbox",
 	"telegram_link_codes":     "codes that link a chat to this server, which expire",
 	"telegram_chats":          "chats linked to this server's bot",

@@ -67,6 +67,14 @@ SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expens
 		"CHECK (source IN ('manual', 'bill_payment', 'agent'))", 1),
 	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
 	indexes: expenseIndexes(),
+}, {
+	// An expense's source gains import: created by committing an imported
+	// file (docs/domain.md "Importing a file").
+	name: "20261130000110", comment: "expenses_source_import", table: "expenses",
+	create: strings.Replace(expensesUserSeqTable, "CHECK (source IN ('manual', 'bill_payment'))",
+		"CHECK (source IN ('manual', 'bill_payment', 'agent', 'import'))", 1),
+	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
+	indexes: expenseIndexes(),
 }}
 
 // expensesUserSeqTable is expenses as the rebuild of 20261128000100 made it.

@@ -40,7 +40,7 @@ func parseServeFlags(t *testing.T, env map[string]string, args ...string) (serve
 
 var serveDefaults = serveFlags{
 	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
-	authorizeRateLimit: "30/min", maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, accessLog: true,
+	authorizeRateLimit: "30/min", maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, maxImportBytes: server.DefaultMaxImportBytes, accessLog: true,
 	aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h", telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
 }
 

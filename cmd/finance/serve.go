@@ -36,6 +36,7 @@ type serveFlags struct {
 	rateBurst, loginBurst     int
 	corsOrigins               []string
 	maxBody, maxUploadBytes   int64
+	maxImportBytes            int64
 	accessLog, trustProxy     bool
 	// AI parsing: an OpenAI-compatible service, OCR, and the per-user budget.
 	aiBaseURL, aiModel, aiVisionModel, aiAPIKey string
@@ -74,6 +75,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes")
 	fl.Int64Var(&f.maxUploadBytes, "max-upload-bytes", server.DefaultMaxUploadBytes,
 		"bytes of uploads (receipt photos) the server receives at once, held in DATA_DIR/"+server.UploadDirName+"; more are refused with 429 until some are done")
+	fl.Int64Var(&f.maxImportBytes, "max-import-bytes", server.DefaultMaxImportBytes,
+		"largest statement or export file POST /api/v1/imports takes, in bytes")
 	boolVar(fl, &f.accessLog, "access-log", true, "log one line per request: true or false (also 1/0, yes/no, on/off)")
 	boolVar(fl, &f.trustProxy, "trust-proxy", false, "take the client IP from X-Forwarded-For (only behind a reverse proxy)")
 	fl.StringVar(&f.aiBaseURL, "ai-base-url", "", "OpenAI-compatible chat-completions service for AI parsing, e.g. http://127.0.0.1:11434/v1 (Ollama); empty: the built-in parser only")
@@ -180,7 +183,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		BaseURL: baseURL, Version: appVersion(),
 		RateLimit: keyRate, LoginRateLimit: loginRate, AuthorizeRateLimit: authorizeRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
-		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes, WriteTimeout: server.WriteTimeout,
+		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes, MaxImportBytes: f.maxImportBytes, WriteTimeout: server.WriteTimeout,
 		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 		Telegram: bot, WebhookRateLimit: webhookRate,
@@ -315,6 +318,14 @@ func (f serveFlags) checkUploads() error {
 	}
 	if least := server.MinUploadBytes(maxBody); f.maxUploadBytes < least {
 		return fmt.Errorf("--max-upload-bytes %d is too small: at least %d, one Record page's five 5 MiB photos with --max-body besides",
+			f.maxUploadBytes, least)
+	}
+	if f.maxImportBytes <= 0 {
+		return fmt.Errorf("--max-import-bytes %d must be greater than 0", f.maxImportBytes)
+	}
+	// An import's file is an upload in flight too (server/uploads.go).
+	if least := maxBody + f.maxImportBytes; f.maxUploadBytes < least {
+		return fmt.Errorf("--max-upload-bytes %d is too small: at least %d, one --max-import-bytes file with --max-body besides",
 			f.maxUploadBytes, least)
 	}
 	return nil
