@@ -143,6 +143,10 @@ func (r *ImportRow) setError(msg string) {
 type ImportRowFilter struct {
 	Action string
 	Match  string // exact, probable or none
+	// Matched keeps the rows with a match of either kind, and Failed the rows
+	// with an error: the web page's "duplicates" and "errors", which the
+	// summary counts the same way.
+	Matched, Failed bool
 }
 
 // ImportFile is a file as the readers understood it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/finance-app/finance/finance"
@@ -291,6 +292,20 @@ func skipLines(text string, n int) (string, int) {
 // banks print the account's name, number and period above it.
 const headerSearchLines = 30
 
+// columnNumbers names the columns of a file without a header by number,
+// as a mapping names them, up to the widest record.
+func columnNumbers(records [][]string) []string {
+	width := 0
+	for _, rec := range records {
+		width = max(width, len(rec))
+	}
+	out := make([]string, width)
+	for i := range out {
+		out[i] = strconv.Itoa(i + 1)
+	}
+	return out
+}
+
 func readCSV(text string, opt Options) (*Result, error) {
 	if err := checkLineLengths(text); err != nil {
 		return nil, err
@@ -373,14 +388,16 @@ func readCSV(text string, opt Options) (*Result, error) {
 		}
 		if !given {
 			if !ok {
-				return nil, &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: " + strings.Join(h.names, ", ")}
+				return nil, &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: " + strings.Join(h.names, ", "),
+					Columns: h.names}
 			}
 			detected.Negate = detected.Negate != m.Negate
 			detected.Delimiter, detected.SkipLines = m.Delimiter, m.SkipLines
 			m = detected
 		}
 	} else if !given {
-		return nil, &Error{Field: "mapping", Message: "the file has no header row; map its columns by number (date, amount or debit and credit, description)"}
+		return nil, &Error{Field: "mapping", Message: "the file has no header row; map its columns by number (date, amount or debit and credit, description)",
+			Columns: columnNumbers(records)}
 	}
 	hasHeader := at >= 0
 	m.Header = &hasHeader
@@ -398,6 +415,12 @@ func readCSV(text string, opt Options) (*Result, error) {
 	}
 	plan, err := resolve(m, hdr, width)
 	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Columns = res.Columns
+			if hdr == nil {
+				e.Columns = columnNumbers(records)
+			}
+		}
 		return nil, err
 	}
 	column := func(i int) []string {

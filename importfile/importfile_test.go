@@ -279,6 +279,26 @@ func TestReadForLedger(t *testing.T) {
 	if !errors.As(err, &ve) || ve.Fields["mapping"] == "" {
 		t.Errorf("a mapping naming no column: %v, want a problem on mapping", err)
 	}
+	// A mapping problem comes with the columns to map, by name or, without
+	// a header, by number.
+	for name, c := range map[string]struct {
+		data    string
+		mapping *Mapping
+		want    []string
+	}{
+		"unknown header":     {"When,What,How much\n2026-03-02,Grocer,-12.50\n", nil, []string{"When", "What", "How much"}},
+		"no header":          {"2026-03-02,Grocer,-12.50\n2026-03-03,Salary,1000.00,x\n", nil, []string{"1", "2", "3", "4"}},
+		"a column not there": {string(data), &Mapping{Date: "When", Amount: "Amount"}, []string{"Date", "Description", "Amount", "Ref"}},
+	} {
+		_, res, err := ReadForLedger("x.csv", []byte(c.data), Options{Mapping: c.mapping})
+		if !errors.As(err, &ve) || ve.Fields["mapping"] == "" || res == nil {
+			t.Errorf("%s: %v, %v; want a problem on mapping with the columns", name, res, err)
+			continue
+		}
+		if diff := cmp.Diff(c.want, res.Columns); diff != "" {
+			t.Errorf("%s: columns (-want +got):\n%s", name, diff)
+		}
+	}
 	_, _, err = ReadForLedger("x.bin", []byte("PK\x03\x04zip"), Options{})
 	if !errors.As(err, &ve) || !strings.Contains(ve.Fields["file"], "zip") {
 		t.Errorf("a zip: %v, want a problem on file", err)

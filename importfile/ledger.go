@@ -13,7 +13,8 @@ import (
 // *finance.ValidationError on the field to fix (file, format, mapping,
 // date_format, decimal_separator, encoding) with the line; the Result is
 // returned beside the rows for what a page shows of the file (its columns
-// and the mapping used).
+// and the mapping used), and beside a mapping problem with the CSV's
+// columns alone, for a form to map them.
 func ReadForLedger(name string, data []byte, opt Options) (finance.ImportFile, *Result, error) {
 	opt.MaxRows = finance.MaxImportRows
 	res, err := Read(name, data, opt)
@@ -23,7 +24,11 @@ func ReadForLedger(name string, data []byte, opt Options) (finance.ImportFile, *
 		if field == "" {
 			field = "file"
 		}
-		return finance.ImportFile{}, nil, finance.Invalid(field, fe.Error())
+		var res *Result
+		if fe.Columns != nil {
+			res = &Result{Format: CSV, Columns: fe.Columns}
+		}
+		return finance.ImportFile{}, res, finance.Invalid(field, fe.Error())
 	}
 	if err != nil {
 		return finance.ImportFile{}, nil, err
