@@ -142,9 +142,10 @@ type importData struct {
 	Encodings []string
 	MaxSize   string
 	// The mapping step: the file's columns, and the file kept for the next read.
-	Columns  []string
-	KeptFile string
-	FileName string
+	Columns      []string
+	KeptFile     string
+	FileName     string
+	Unrecognised bool // the reader recognised none of the columns
 }
 
 // mapping reports whether the page is the mapping step.
@@ -212,11 +213,14 @@ func (s *Site) importUpload(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	file, res, err := importfile.ReadForLedger(name, data, form.options())
 	switch {
+	case err != nil && res != nil && len(res.Columns) > 0 && !form.mapped():
+		// Only a CSV's mapping problem comes with its columns: a file whose
+		// columns were not recognised is the step itself, not a refusal.
+		return s.importMapStep(w, r.Request, u, sid, form, name, data, res.Columns, nil, true)
 	case err != nil && res != nil && len(res.Columns) > 0:
-		// Only a CSV's mapping problem comes with its columns.
-		return s.importMapStep(w, r.Request, u, sid, form, name, data, res.Columns, err)
+		return s.importMapStep(w, r.Request, u, sid, form, name, data, res.Columns, err, false)
 	case err == nil && form.MapColumns && !form.mapped() && res.Format == importfile.CSV:
-		return s.importMapStep(w, r.Request, u, sid, form.withMapping(res.Mapping), name, data, res.Columns, nil)
+		return s.importMapStep(w, r.Request, u, sid, form.withMapping(res.Mapping), name, data, res.Columns, nil, false)
 	case err != nil:
 		return s.importRefused(w, r.Request, u, sid, form, err, nil)
 	}
@@ -228,19 +232,24 @@ func (s *Site) importUpload(w http.ResponseWriter, r bunrouter.Request) error {
 }
 
 // importMapStep shows the columns of the file to map, the file kept in the
-// form; refused, when not nil, is why the last mapping did not read.
+// form; refused, when not nil, is why the mapping sent did not read, and
+// unrecognised says the columns were not recognised by themselves.
 func (s *Site) importMapStep(w http.ResponseWriter, r *http.Request, u finance.User, sid string, form importForm,
-	name string, data []byte, columns []string, refused error) error {
-	return s.importRefused(w, r, u, sid, form, refused, func(d *importData) {
-		d.Columns, d.FileName = columns, name
+	name string, data []byte, columns []string, refused error, unrecognised bool) error {
+	return s.importRefused(w, r, u, sid, form, refused, func(p *pageView, d *importData) {
+		d.Columns, d.FileName, d.Unrecognised = columns, name, unrecognised
 		d.KeptFile = base64.StdEncoding.EncodeToString(data)
+		p.Title = "Map the columns"
+		if refused != nil {
+			p.Error = "Not read with these columns. Check them below."
+		}
 	})
 }
 
 // importRefused shows the Import form again with what was sent, the
 // problems beside their fields, and the mapping step when step sets it.
 func (s *Site) importRefused(w http.ResponseWriter, r *http.Request, u finance.User, sid string, form importForm, err error,
-	step func(*importData)) error {
+	step func(*pageView, *importData)) error {
 	p := frame(&u, sid, "Import", "settings")
 	var fields map[string]string
 	if err != nil {
@@ -260,10 +269,7 @@ func (s *Site) importRefused(w http.ResponseWriter, r *http.Request, u finance.U
 		d.Fields[k] = v
 	}
 	if step != nil {
-		step(&d)
-		if err == nil {
-			p.Title = "Map the columns"
-		}
+		step(&p, &d)
 	}
 	p.Data = d
 	return s.render(w, r, "import", p)

@@ -262,7 +262,7 @@ func TestImportPageMapsCSVColumns(t *testing.T) {
 	const odd = "When;What;How much\n01/03/2025;GROCER MAKATI;-12,50\n02/03/2025;PAYROLL;1.000,00\n"
 
 	x := importUpload(t, b, token, map[string]string{"target": "account:" + acct.ID}, "odd.csv", odd)
-	testkit.WantPage(t, "mapping step", x, http.StatusBadRequest, "Map the columns", "no date and amount columns were recognised",
+	testkit.WantPage(t, "mapping step", x, http.StatusOK, "Map the columns", "The columns of <strong>odd.csv</strong> were not recognised.",
 		`<select id="col_date" name="col_date">`, `<option value="How much">How much</option>`, `name="file_name" value="odd.csv"`,
 		"Positive amounts are money out", "Read with these columns")
 	m := keptFile.FindStringSubmatch(string(x.Body))
@@ -286,7 +286,8 @@ func TestImportPageMapsCSVColumns(t *testing.T) {
 	// A mapping naming no amount stays on the step with the problem.
 	delete(mapped, "col_amount")
 	x = importUpload(t, b, token, mapped, "", "")
-	testkit.WantPage(t, "a mapping without an amount", x, http.StatusBadRequest, "Map the columns", "the mapping names no amount column")
+	testkit.WantPage(t, "a mapping without an amount", x, http.StatusBadRequest, "Not read with these columns. Check them below.",
+		"Map the columns", "the mapping names no amount column")
 
 	// Asked for: the step with the columns it recognised chosen.
 	x = importUpload(t, b, token, map[string]string{"target": "account:" + acct.ID, "map": "1"}, "march.csv", statementCSV)
