@@ -66,7 +66,8 @@ type importForm struct {
 	MapColumns                               bool // the person asked to choose the columns
 	Date, Amount, Debit, Credit, Description string
 	Payee, Category                          string
-	Negate                                   bool // positive amounts are money out
+	Negate                                   bool     // positive amounts are money out
+	Columns                                  []string // the file's columns, sent back by the mapping step
 }
 
 // mapped reports whether the form names columns (the mapping step was sent).
@@ -212,23 +213,29 @@ func (s *Site) importUpload(w http.ResponseWriter, r bunrouter.Request) error {
 		return s.importRefused(w, r.Request, u, sid, form, err, nil)
 	}
 	file, res, err := importfile.ReadForLedger(name, data, form.options())
+	columns := form.Columns
+	if res != nil && len(res.Columns) > 0 {
+		columns = res.Columns
+	}
 	switch {
 	case err != nil && res != nil && len(res.Columns) > 0 && !form.mapped():
 		// Only a CSV's mapping problem comes with its columns: a file whose
 		// columns were not recognised is the step itself, not a refusal.
-		return s.importMapStep(w, r.Request, u, sid, form, name, data, res.Columns, nil, true)
-	case err != nil && res != nil && len(res.Columns) > 0:
-		return s.importMapStep(w, r.Request, u, sid, form, name, data, res.Columns, err, false)
+		return s.importMapStep(w, r.Request, u, sid, form, name, data, columns, nil, true)
 	case err == nil && form.MapColumns && !form.mapped() && res.Format == importfile.CSV:
-		return s.importMapStep(w, r.Request, u, sid, form.withMapping(res.Mapping), name, data, res.Columns, nil, false)
-	case err != nil:
-		return s.importRefused(w, r.Request, u, sid, form, err, nil)
+		return s.importMapStep(w, r.Request, u, sid, form.withMapping(res.Mapping), name, data, columns, nil, false)
+	case err == nil:
+		var b finance.ImportBatch
+		if b, err = s.ledger.PreviewImport(r.Context(), u.ID, form.target(), file); err == nil {
+			return Redirect(w, r.Request, ImportsPath+"/"+b.ID+"?notice=import-previewed")
+		}
 	}
-	b, err := s.ledger.PreviewImport(r.Context(), u.ID, form.target(), file)
-	if err != nil {
-		return s.importRefused(w, r.Request, u, sid, form, err, nil)
+	if form.mapped() {
+		// Refused on the mapping step (the columns, the target, a date
+		// format): the step again, so the file is not lost.
+		return s.importMapStep(w, r.Request, u, sid, form, name, data, columns, err, false)
 	}
-	return Redirect(w, r.Request, ImportsPath+"/"+b.ID+"?notice=import-previewed")
+	return s.importRefused(w, r.Request, u, sid, form, err, nil)
 }
 
 // importMapStep shows the columns of the file to map, the file kept in the
@@ -292,6 +299,12 @@ func (s *Site) readImportUpload(r *http.Request, sid string) (importForm, string
 	if err != nil {
 		return form, "", nil, httperr.FormRead(err)
 	}
+	// The small fields, by their names on the page.
+	text := map[string]*string{"target": &form.Target, "format": &form.Format, "date_format": &form.DateFormat,
+		"decimal_separator": &form.Decimal, "encoding": &form.Encoding, "col_date": &form.Date, "col_amount": &form.Amount,
+		"col_debit": &form.Debit, "col_credit": &form.Credit, "col_description": &form.Description, "col_payee": &form.Payee,
+		"col_category": &form.Category}
+	flags := map[string]*bool{"map": &form.MapColumns, "negate": &form.Negate}
 	var name string
 	var data []byte
 	var problem error
@@ -343,34 +356,14 @@ func (s *Site) readImportUpload(r *http.Request, sid string) (importForm, string
 			if name == "" {
 				name = v
 			}
-		case "target":
-			form.Target = v
-		case "format":
-			form.Format = v
-		case "date_format":
-			form.DateFormat = v
-		case "decimal_separator":
-			form.Decimal = v
-		case "encoding":
-			form.Encoding = v
-		case "map":
-			form.MapColumns = v != ""
-		case "col_date":
-			form.Date = v
-		case "col_amount":
-			form.Amount = v
-		case "col_debit":
-			form.Debit = v
-		case "col_credit":
-			form.Credit = v
-		case "col_description":
-			form.Description = v
-		case "col_payee":
-			form.Payee = v
-		case "col_category":
-			form.Category = v
-		case "negate":
-			form.Negate = v != ""
+		case "column":
+			form.Columns = append(form.Columns, v)
+		default:
+			if p, ok := text[field]; ok {
+				*p = v
+			} else if p, ok := flags[field]; ok {
+				*p = v != ""
+			}
 		}
 	}
 	if !checked {

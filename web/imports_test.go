@@ -272,8 +272,16 @@ func TestImportPageMapsCSVColumns(t *testing.T) {
 	if n := len(importsOf(t, env, u)); n != 0 {
 		t.Fatalf("%d batches stored before the mapping", n)
 	}
-	mapped := map[string]string{"target": "account:" + acct.ID, "kept_file": html.UnescapeString(m[1]), "file_name": "odd.csv",
+	mapped := map[string]string{"kept_file": html.UnescapeString(m[1]), "file_name": "odd.csv", "column": "When",
 		"col_date": "When", "col_amount": "How much", "col_description": "What", "date_format": "DD/MM/YYYY", "decimal_separator": ","}
+	// Refused on the step (no target): the step again, the file still kept.
+	x = importUpload(t, b, token, mapped, "", "")
+	testkit.WantPage(t, "a mapping without a target", x, http.StatusBadRequest, "Map the columns", `id="target-error">Into: is required`,
+		`name="kept_file" value="`+m[1]+`"`, `<option value="When" selected>When</option>`)
+	if n := len(importsOf(t, env, u)); n != 0 {
+		t.Fatalf("%d batches stored without a target", n)
+	}
+	mapped["target"] = "account:" + acct.ID
 	x = importUpload(t, b, token, mapped, "", "")
 	if x.Status != http.StatusSeeOther {
 		t.Fatalf("mapped upload: %d\n%s", x.Status, x.Body)
