@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 DATA_DIR  ?=
 
-.PHONY: build run test test-race lint fmt fuzz bench bench-auth bench-reports e2e release-snapshot clean
+.PHONY: build run test test-race lint fmt fuzz bench bench-auth bench-reports bench-import e2e release-snapshot clean
 
 build: ## Build the single static binary into bin/finance
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/finance
@@ -60,6 +60,7 @@ fuzz: ## Run each fuzz target for a short while
 	$(GO) test ./finance -run '^$$' -fuzz FuzzParseDate -fuzztime 30s
 	$(GO) test ./finance -run '^$$' -fuzz FuzzDecodeExpenseRequest -fuzztime 30s
 	$(GO) test ./server -run '^$$' -fuzz FuzzCheckBody -fuzztime 30s
+	$(GO) test ./importfile -run '^$$' -fuzz FuzzRead -fuzztime 30s
 
 # goreleaser is pinned to the newest release that the Go of go.mod (1.26.8)
 # can build: v2.17.0 declares go 1.26.4; v2.18 needs go 1.27.1, so @latest
@@ -81,3 +82,6 @@ bench-auth: build ## Measure only authenticated health and creates (1-16 writers
 
 bench-reports: build ## Measure only the dashboard and reports over five years of history for two users
 	$(GO) run ./cmd/bench -bin $(BIN) -only reports
+
+bench-import: ## Measure reading a 10,000-row bank CSV, as an import preview does
+	$(GO) test ./importfile -run '^$$' -bench ReadCSV10k -benchmem

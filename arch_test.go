@@ -97,6 +97,32 @@ var rules = []rule{
 		"the assistant's propose/confirm rules sit below the HTTP layer: it reaches the routes, its store and the tool table only through its ports"},
 }
 
+// TestImportfileImportsOnlyTextAndFinance: the statement readers are a pure
+// package (the standard library, golang.org/x/text for charsets, finance
+// for money and dates), so every format can be tested and fuzzed alone.
+func TestImportfileImportsOnlyTextAndFinance(t *testing.T) {
+	found := false
+	for _, p := range listPackages(t) {
+		if p.ImportPath != module+"/importfile" {
+			continue
+		}
+		found = true
+		// Its own imports: finance's are held by finance's rule.
+		for _, imp := range p.Imports {
+			first, _, _ := strings.Cut(imp, "/")
+			switch {
+			case !strings.Contains(first, "."): // the standard library
+			case imp == module+"/finance", strings.HasPrefix(imp, "golang.org/x/text/"):
+			default:
+				t.Errorf("importfile imports %s; it may use only the standard library, golang.org/x/text and finance", imp)
+			}
+		}
+	}
+	if !found {
+		t.Error("package importfile not found")
+	}
+}
+
 func TestImportRules(t *testing.T) {
 	byPath := map[string]pkgInfo{}
 	for _, p := range listPackages(t) {

@@ -83,8 +83,7 @@ for (const era of ['modern', 'auto']) {
       `the result is not a 2026-07-28 one (no ${serverInfo} in _meta): the client fell back`);
   });
 
-  // The Inspector reads the tool list before it calls, so it checks results
-  // against the outputSchema: a refusal must come through as the REST error.
+  // A refusal must come through as the REST error.
   test(`Inspector CLI (${era}): a refused tools/call shows the REST message and code`, { timeout: 120_000 }, async (t) => {
     const r = await inspector(t.signal, era, ['--method', 'tools/call', '--tool-name', 'create_category',
       '--tool-args-json', JSON.stringify({ name: `Refused ${era}`, kind: 'savings' })]);

@@ -60,8 +60,9 @@ test('tools/list shows the tools the key allows, with their hints', async () => 
       assert.ok(!names.includes(name), `${name} needs a scope the key lacks and is hidden`);
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    assert.deepEqual(byName.list_expenses.annotations,
-      { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    // A read says only that it is one; a write states destructiveHint,
+    // whose MCP default is true.
+    assert.deepEqual(byName.list_expenses.annotations, { readOnlyHint: true, openWorldHint: false });
     assert.equal(byName.delete_expense.annotations.destructiveHint, true);
     assert.equal(byName.create_expense.annotations.destructiveHint, false);
     assert.deepEqual(byName.create_expense.inputSchema.required, ['amount', 'date', 'description', 'category', 'payment_method']);
@@ -132,13 +133,16 @@ test('a REST validation error comes back as a tool error', async () => {
 
 // Every real agent lists the tools before calling one, and from then on the
 // SDK checks each result's structuredContent against the tool's
-// outputSchema: a refusal must still reach the agent as the REST message.
+// outputSchema (reads have one; a write answers the record its read tool
+// describes): a refusal must still reach the agent as the REST message.
 test('after tools/list, a refused call reaches the agent as the REST message and code', async () => {
   const { client } = await connect({ Authorization: `Bearer ${key}` });
   try {
     const { tools } = await client.listTools();
-    const create = tools.find((t) => t.name === 'create_expense');
-    assert.equal(create.outputSchema?.type, 'object', 'create_expense has an outputSchema, which the SDK now enforces');
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.equal(byName.list_expenses.outputSchema?.type, 'object', 'list_expenses has an outputSchema, which the SDK now enforces');
+    assert.equal(byName.get_expense.outputSchema?.type, 'object');
+    assert.equal(byName.create_expense.outputSchema, undefined, 'a write advertises no outputSchema');
 
     const result = await client.callTool({
       name: 'create_expense',
@@ -153,6 +157,13 @@ test('after tools/list, a refused call reaches the agent as the REST message and
     const problem = JSON.parse(result.content[0].text);
     assert.equal(problem.code, 'VALIDATION_ERROR');
     assert.equal(problem.fields.account_id, 'is required when payment_method is Account Debit');
+
+    // A read with an outputSchema, refused: the SDK passes the error through.
+    const badList = await client.callTool({ name: 'list_expenses', arguments: { dateFrom: '2025-13-01' } });
+    assert.equal(badList.isError, true, JSON.stringify(badList));
+    assert.equal(badList.structuredContent, undefined);
+    assert.equal(JSON.parse(badList.content[0].text).code, 'VALIDATION_ERROR');
+    assert.ok(JSON.parse(badList.content[0].text).fields.dateFrom, badList.content[0].text);
 
     // A missing record is a tool error too, and a successful call after it
     // still passes the SDK's check.

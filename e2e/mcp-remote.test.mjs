@@ -106,7 +106,8 @@ async function useTools(client, description) {
   const names = tools.map((t) => t.name);
   assert.ok(names.includes('create_expense') && names.includes('list_expenses'), names.join(', '));
   assert.ok(!names.includes('create_income'), 'a tool outside the key\'s scopes is listed');
-  assert.equal(tools.find((t) => t.name === 'create_expense').outputSchema?.type, 'object');
+  assert.equal(tools.find((t) => t.name === 'list_expenses').outputSchema?.type, 'object');
+  assert.equal(tools.find((t) => t.name === 'create_expense').outputSchema, undefined, 'a write advertises no outputSchema');
 
   const created = await client.callTool({
     name: 'create_expense',

@@ -193,6 +193,8 @@ type ImportRepo interface {
 	ImportRows(ctx context.Context, batchID string, f ImportRowFilter, p ListParams) ([]ImportRow, int, error)
 	ImportRow(ctx context.Context, batchID string, line int) (ImportRow, error)
 	UpdateImportRow(ctx context.Context, batchID string, r ImportRow) error
+	// SetImportCreated stores the CreatedID and CreatedRowID of rows.
+	SetImportCreated(ctx context.Context, batchID string, rows []ImportRow) error
 	// UpdateImport stores a batch's status, times and summary.
 	UpdateImport(ctx context.Context, userID string, b ImportBatch) error
 	DeleteImport(ctx context.Context, userID, id string) error
@@ -206,6 +208,9 @@ type ImportRepo interface {
 	// CategoryUses returns, per description key (nameKey), the active category
 	// of kind most used by the user's active records with that description.
 	CategoryUses(ctx context.Context, userID string, kind CategoryKind, descriptions []string) (map[string]CategoryUse, error)
+	// VoidImported voids every record a batch's commit created, and the
+	// account lines and card rows they wrote.
+	VoidImported(ctx context.Context, userID, batchID string, now time.Time) error
 }
 
 // CategoryUse is a category and how many records used it.

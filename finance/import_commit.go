@@ -15,14 +15,7 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 	today := s.today(ctx, userID)
 	var out ImportBatch
 	err := s.store.Write(ctx, func(tx Repo) error {
-		b, err := tx.Import(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		if b.Status != ImportPreview {
-			return InvalidStatus("import is %s; only a preview can be committed", b.Status)
-		}
-		rows, _, err := tx.ImportRows(ctx, id, ImportRowFilter{}, ListParams{Page: 1, Limit: allRows, SortBy: "line"})
+		b, rows, err := batchIn(ctx, tx, userID, id, ImportPreview, "only a preview can be committed")
 		if err != nil {
 			return err
 		}
@@ -32,12 +25,8 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 				create = append(create, &rows[i])
 			}
 		}
-		if allowed != nil {
-			for _, r := range create {
-				if err := allowed(r.Record); err != nil {
-					return err
-				}
-			}
+		if err := allowedAll(allowed, create); err != nil {
+			return err
 		}
 		var card CreditCard
 		switch b.Target.Kind {
@@ -67,13 +56,15 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 				return err
 			}
 		}
+		done := make([]ImportRow, len(create))
 		for i, r := range create {
 			if err := s.createImported(ctx, tx, userID, b.Target, card, r, cats[i]); err != nil {
 				return err
 			}
-			if err := tx.UpdateImportRow(ctx, id, *r); err != nil {
-				return err
-			}
+			done[i] = *r
+		}
+		if err := tx.SetImportCreated(ctx, id, done); err != nil {
+			return err
 		}
 		if b.Target.Kind == TargetCard {
 			// After every row: a card's history bills as its statements did.
@@ -90,6 +81,32 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 		return nil
 	})
 	return out, err
+}
+
+// batchIn loads a batch that must be in status, and all its rows.
+func batchIn(ctx context.Context, tx Repo, userID, id, status, rule string) (ImportBatch, []ImportRow, error) {
+	b, err := tx.Import(ctx, userID, id)
+	if err != nil {
+		return ImportBatch{}, nil, err
+	}
+	if b.Status != status {
+		return ImportBatch{}, nil, InvalidStatus("import is %s; %s", b.Status, rule)
+	}
+	rows, _, err := tx.ImportRows(ctx, id, ImportRowFilter{}, ListParams{Page: 1, Limit: allRows, SortBy: "line"})
+	return b, rows, err
+}
+
+// allowedAll checks that the caller may write the record of every row (nil allows all).
+func allowedAll(allowed ImportAllowed, rows []*ImportRow) error {
+	if allowed == nil {
+		return nil
+	}
+	for _, r := range rows {
+		if err := allowed(r.Record); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // importCategories resolves the category of each row to create, naming
@@ -233,31 +250,20 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 	today := s.today(ctx, userID)
 	var out ImportBatch
 	err := s.store.Write(ctx, func(tx Repo) error {
-		b, err := tx.Import(ctx, userID, id)
+		b, rows, err := batchIn(ctx, tx, userID, id, ImportCommitted, "only a committed import can be reverted")
 		if err != nil {
 			return err
 		}
-		if b.Status != ImportCommitted {
-			return InvalidStatus("import is %s; only a committed import can be reverted", b.Status)
+		var created []*ImportRow
+		for i := range rows {
+			if rows[i].CreatedID != nil {
+				created = append(created, &rows[i])
+			}
 		}
-		rows, _, err := tx.ImportRows(ctx, id, ImportRowFilter{}, ListParams{Page: 1, Limit: allRows, SortBy: "line"})
-		if err != nil {
+		if err := allowedAll(allowed, created); err != nil {
 			return err
 		}
-		var created []ImportRow
-		for _, r := range rows {
-			if r.CreatedID != nil {
-				created = append(created, r)
-			}
-		}
-		if allowed != nil {
-			for _, r := range created {
-				if err := allowed(r.Record); err != nil {
-					return err
-				}
-			}
-		}
-		statements, err := s.checkUnchanged(ctx, tx, userID, created)
+		records, statements, err := s.unchangedRecords(ctx, tx, userID, created)
 		if err != nil {
 			return err
 		}
@@ -269,17 +275,18 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 			if err != nil {
 				return err
 			}
-			if err := tx.ReleaseSOA(ctx, userID, a.ID, now); err != nil {
-				return err
-			}
-			a.Status, a.VoidedAt, a.UpdatedAt = StatusVoided, &now, now
-			if err := tx.UpdateSOA(ctx, userID, a); err != nil {
+			if err := releaseSOA(ctx, tx, userID, &a, now); err != nil {
 				return err
 			}
 			released = append(released, a)
 		}
-		for _, r := range created {
-			if err := s.voidImported(ctx, tx, userID, r); err != nil {
+		// A batch holds up to MaxImportRows records: they are voided in a
+		// few statements, and each void recorded as its own void would.
+		if err := tx.VoidImported(ctx, userID, id, now); err != nil {
+			return err
+		}
+		for _, rec := range records {
+			if err := s.recordVoid(ctx, tx, userID, rec); err != nil {
 				return err
 			}
 		}
@@ -298,136 +305,119 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 	return out, err
 }
 
-// checkUnchanged refuses a revert when a record the commit created has
-// changed since (edited, voided, split, converted, paid on a statement),
-// naming each; it returns the statements that billed the card rows.
-func (s *Service) checkUnchanged(ctx context.Context, tx Repo, userID string, rows []ImportRow) ([]string, error) {
+// imported is a record a commit created, as a revert reads it: the
+// expense, income or account line, and the card row it wrote (or is).
+type imported struct {
+	row     ImportRow
+	expense *Expense
+	income  *Income
+	line    *AccountTransaction
+	card    *CardTransaction
+}
+
+// unchangedRecords reads the records a commit created and refuses the revert
+// when any has changed since (edited, voided, split, converted, on a paid
+// statement), naming each; it returns them and the statements that billed
+// their card rows.
+func (s *Service) unchangedRecords(ctx context.Context, tx Repo, userID string, rows []*ImportRow) ([]imported, []string, error) {
 	changed := map[string]string{}
 	var statements []string
 	seen := map[string]bool{}
+	records := make([]imported, 0, len(rows))
 	for _, r := range rows {
-		same, soaID, err := s.unchanged(ctx, tx, userID, r)
+		rec, same, err := readImported(ctx, tx, userID, *r)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !same {
 			changed[fmt.Sprintf("rows[%d]", r.Line)] = "record " + *r.CreatedID + " changed since the commit"
 			continue
 		}
-		if soaID != "" && !seen[soaID] {
-			seen[soaID] = true
-			statements = append(statements, soaID)
+		records = append(records, rec)
+		if rec.card != nil && rec.card.SOAID != nil && !seen[*rec.card.SOAID] {
+			seen[*rec.card.SOAID] = true
+			statements = append(statements, *rec.card.SOAID)
 		}
 	}
 	for _, soaID := range statements {
 		paid, _, err := tx.ListSOAPayments(ctx, userID, soaID, SOAPaymentFilter{Status: PaymentPosted}, ListParams{Page: 1, Limit: 1, SortBy: SOAPaymentList.Sorts[0]})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(paid) > 0 {
 			changed["statement "+soaID] = "has a payment; a paid statement's rows cannot be taken back"
 		}
 	}
 	if len(changed) > 0 {
-		return nil, InvalidStatusOf(changed, "import cannot be reverted: %d of its records changed since the commit", len(changed))
+		return nil, nil, InvalidStatusOf(changed, "import cannot be reverted: %d of its records changed since the commit", len(changed))
 	}
-	return statements, nil
+	return records, statements, nil
 }
 
-// unchanged reports whether the record of row r is as the commit made it,
-// and the statement that billed its card row, if any.
-func (s *Service) unchanged(ctx context.Context, tx Repo, userID string, r ImportRow) (bool, string, error) {
+// readImported reads the record of row r and reports whether it is as the
+// commit made it.
+func readImported(ctx context.Context, tx Repo, userID string, r ImportRow) (imported, bool, error) {
+	rec := imported{row: r}
 	id := *r.CreatedID
 	same := func(amount Money, date Date, desc string) bool {
 		return amount == *r.Amount && date == *r.Date && desc == r.Description
 	}
-	cardRow := func(rowID string) (bool, string, error) {
+	cardRow := func(rowID string) (bool, error) {
 		t, err := tx.CardTransaction(ctx, userID, rowID)
-		if err != nil {
-			return false, "", err
-		}
-		if t.Status != CardUnbilled && t.Status != CardBilled {
-			return false, "", nil
-		}
-		soa := ""
-		if t.SOAID != nil {
-			soa = *t.SOAID
-		}
-		return same(t.Amount, t.Date, t.Description), soa, nil
+		rec.card = &t
+		return err == nil && (t.Status == CardUnbilled || t.Status == CardBilled) && same(t.Amount, t.Date, t.Description), err
 	}
 	switch r.Record {
 	case RecordImportExpense:
 		e, err := tx.Expense(ctx, userID, id)
 		if err != nil {
-			return false, "", err
+			return rec, false, err
 		}
+		rec.expense = &e
 		if e.Status != StatusActive || e.IsSplit || e.Notes != nil || e.Category == nil || r.Category == nil ||
 			*e.Category != *r.Category || !same(e.Amount, e.Date, e.Description) {
-			return false, "", nil
+			return rec, false, nil
 		}
-		if e.CardTransactionID != nil {
-			return cardRow(*e.CardTransactionID)
+		if e.CardTransactionID == nil {
+			return rec, true, nil
 		}
-		return true, "", nil
+		ok, err := cardRow(*e.CardTransactionID)
+		return rec, ok, err
 	case RecordImportIncome:
 		in, err := tx.Income(ctx, userID, id)
-		if err != nil {
-			return false, "", err
-		}
-		return in.Status == StatusActive && in.Notes == nil && in.Description != nil && r.Category != nil &&
-			in.Category == *r.Category && same(in.Amount, in.Date, *in.Description), "", nil
+		rec.income = &in
+		return rec, err == nil && in.Status == StatusActive && in.Notes == nil && in.Description != nil && r.Category != nil &&
+			in.Category == *r.Category && same(in.Amount, in.Date, *in.Description), err
 	case RecordImportLine:
 		t, err := tx.AccountTransaction(ctx, userID, id)
-		if err != nil {
-			return false, "", err
-		}
-		return t.Status == LinePosted && t.Description != nil && same(t.Amount, t.Date, *t.Description), "", nil
+		rec.line = &t
+		return rec, err == nil && t.Status == LinePosted && t.Description != nil && same(t.Amount, t.Date, *t.Description), err
 	}
-	return cardRow(id)
+	ok, err := cardRow(id)
+	return rec, ok, err
 }
 
-// voidImported voids the record a row created, as its own void would.
-func (s *Service) voidImported(ctx context.Context, tx Repo, userID string, r ImportRow) error {
-	id := *r.CreatedID
-	switch r.Record {
-	case RecordImportExpense:
-		e, err := tx.Expense(ctx, userID, id)
-		if err != nil {
+// recordVoid appends the activity entries of voiding rec, as its own void
+// would: an expense's or income's entry, a manual line's, a card row's.
+func (s *Service) recordVoid(ctx context.Context, tx Repo, userID string, rec imported) error {
+	if rec.card != nil {
+		t := *rec.card
+		t.Status = StatusVoided
+		if err := s.logRowWritten(ctx, tx, userID, LogVoided, t); err != nil {
 			return err
 		}
-		if err := s.unlinkExpense(ctx, tx, userID, e); err != nil {
-			return err
-		}
-		if err := s.markExpenseVoided(ctx, tx, userID, e); err != nil {
-			return err
-		}
-		return s.recordExpense(ctx, tx, userID, LogVoided, e,
-			fmt.Sprintf("Expense %s %s on %s voided", quoted(e.Description), e.Amount, e.Date))
-	case RecordImportIncome:
-		in, err := tx.Income(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		if err := s.voidLine(ctx, tx, userID, *in.AccountTransactionID); err != nil {
-			return err
-		}
-		now := s.stamp()
-		in.Status, in.VoidedAt, in.UpdatedAt = StatusVoided, &now, now
-		if err := tx.UpdateIncome(ctx, userID, in); err != nil {
-			return err
-		}
-		return s.recordIncome(ctx, tx, userID, LogVoided, in, fmt.Sprintf("Income %s on %s voided", in.Amount, in.Date))
-	case RecordImportLine:
-		if err := s.voidLine(ctx, tx, userID, id); err != nil {
-			return err
-		}
-		t, err := tx.AccountTransaction(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		return s.recordLine(ctx, tx, userID, LogVoided, t, lineSummary(t, "voided"))
 	}
-	return s.voidCardRow(ctx, tx, userID, id)
+	switch {
+	case rec.expense != nil:
+		e := *rec.expense
+		return s.recordExpense(ctx, tx, userID, LogVoided, e, fmt.Sprintf("Expense %s %s on %s voided", quoted(e.Description), e.Amount, e.Date))
+	case rec.income != nil:
+		in := *rec.income
+		return s.recordIncome(ctx, tx, userID, LogVoided, in, fmt.Sprintf("Income %s on %s voided", in.Amount, in.Date))
+	case rec.line != nil:
+		return s.recordLine(ctx, tx, userID, LogVoided, *rec.line, lineSummary(*rec.line, "voided"))
+	}
+	return nil
 }
 
 // rebill generates statements again after the statements released were

@@ -620,11 +620,7 @@ func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOA, error
 				return err
 			}
 		}
-		if err := tx.ReleaseSOA(ctx, userID, a.ID, now); err != nil {
-			return err
-		}
-		a.Status, a.VoidedAt, a.UpdatedAt = StatusVoided, &now, now
-		if err := tx.UpdateSOA(ctx, userID, a); err != nil {
+		if err := releaseSOA(ctx, tx, userID, &a, now); err != nil {
 			return err
 		}
 		if err := s.rebill(ctx, tx, userID, today, []SOA{a}); err != nil {
@@ -634,6 +630,16 @@ func (s *Service) VoidSOA(ctx context.Context, userID, soaID string) (SOA, error
 		return err
 	})
 	return out, err
+}
+
+// releaseSOA voids a statement: its own lines are voided and its linked
+// rows return to unbilled. Generation (rebill) bills them again.
+func releaseSOA(ctx context.Context, tx Repo, userID string, a *SOA, now time.Time) error {
+	if err := tx.ReleaseSOA(ctx, userID, a.ID, now); err != nil {
+		return err
+	}
+	a.Status, a.VoidedAt, a.UpdatedAt = StatusVoided, &now, now
+	return tx.UpdateSOA(ctx, userID, *a)
 }
 
 // FindSOA returns a statement without its lines (path checks).

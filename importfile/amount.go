@@ -18,6 +18,17 @@ var (
 	errNoAmountText = errors.New("is empty")
 )
 
+// rowAmount reads a row's amount, which must not be zero: such a row
+// moves no money, and a zero where an amount belongs is more often a
+// column mapped wrong than a transaction.
+func rowAmount(text string, dec byte) (finance.Money, bool, error) {
+	m, neg, err := parseAmount(text, dec)
+	if err == nil && m == 0 {
+		err = errZeroAmount
+	}
+	return m, neg, err
+}
+
 // parseAmount reads an amount as banks write it: "1.234,56", "1,234.56",
 // "(1,234.56)", "-5", "+5", "12.34-", "₱1,234.50", "PHP 1,234.50",
 // "1.234,50 EUR", "12.34 DR". dec is the decimal separator, '.' or ',', or
@@ -30,19 +41,20 @@ func parseAmount(text string, dec byte) (finance.Money, bool, error) {
 	if s == "" {
 		return 0, false, errNoAmountText
 	}
-	neg := false
-	// Marks may wrap one another ("PHP (1,234.50)", "-$5.00", "$-5.00"),
-	// so peel them until only the number is left.
-	for range 4 {
+	neg, signed := false, false
+	// Marks may wrap one another ("PHP (1,234.50)", "-$5.00", "$-5.00",
+	// "PHP -1,234.50 DR"), so peel them until only the number is left.
+	// Every mark of money out says the same, so two of them do not cancel;
+	// but a second sign is no amount a bank writes ("--5").
+	for range 6 {
 		s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Sc, r) })
 		if len(s) >= 2 && s[0] == '(' && s[len(s)-1] == ')' {
-			neg = !neg
-			s = s[1 : len(s)-1]
+			neg, s = true, s[1:len(s)-1]
 			continue
 		}
-		if u := strings.ToUpper(s); len(s) > 2 && (strings.HasSuffix(u, "DR") || strings.HasSuffix(u, "CR")) && !isLetter(s[len(s)-3]) {
-			neg = neg || strings.HasSuffix(u, "DR")
-			s = s[:len(s)-2]
+		if n := len(s); n > 2 && !isLetter(s[n-3]) && (strings.EqualFold(s[n-2:], "DR") || strings.EqualFold(s[n-2:], "CR")) {
+			neg = neg || strings.EqualFold(s[n-2:], "DR")
+			s = s[:n-2]
 			continue
 		}
 		if t := strings.TrimFunc(s, isCurrencyLetter); t != s {
@@ -50,8 +62,10 @@ func parseAmount(text string, dec byte) (finance.Money, bool, error) {
 			continue
 		}
 		if r, rest, ok := cutSign(s); ok {
-			neg = neg != (r == '-')
-			s = rest
+			if signed {
+				return 0, false, errNotNumber
+			}
+			neg, signed, s = neg || r == '-', true, rest
 			continue
 		}
 		break

@@ -89,6 +89,7 @@ func readCAMT(text string, opt Options) (*Result, error) {
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil } // already decoded to UTF-8
 	seenStatement := false
 	haveAcct := false // the statement's own account, ahead of its entries
+	lines := lineCursor{text: text}
 	for {
 		off := dec.InputOffset()
 		tok, err := dec.Token()
@@ -125,7 +126,7 @@ func readCAMT(text string, opt Options) (*Result, error) {
 				haveAcct = true
 			}
 		case "Ntry":
-			line := lineAt(text, int(off))
+			line := lines.at(int(off))
 			var e camtEntry
 			if err := dec.DecodeElement(&e, &start); err != nil {
 				if len(res.Rows) == 0 && len(res.Errors) == 0 {
@@ -160,6 +161,9 @@ func xmlProblem(err error) string {
 	return err.Error()
 }
 
+// errSignedCAMT: ISO 20022 amounts are unsigned, and CdtDbtInd says the way.
+var errSignedCAMT = errors.New("has a sign, which a CAMT amount never has (CdtDbtInd says the way)")
+
 type camtRow struct {
 	row     Row
 	problem string
@@ -171,7 +175,7 @@ func (e camtEntry) rows(line int, currency string) []camtRow {
 		return []camtRow{{problem: "the entry is not booked yet (status " + status + "); only booked entries are read"}}
 	}
 	dateText := firstNonEmpty(e.BookgDt.text(), e.ValDt.text())
-	date, ok := dateLayouts[0].parse(dateText)
+	date, ok := isoDate.parse(dateText)
 	if !ok {
 		if dateText == "" {
 			return []camtRow{{problem: "the entry has no BookgDt (booking date)"}}
@@ -205,12 +209,9 @@ func (e camtEntry) rows(line int, currency string) []camtRow {
 			indicator = firstNonEmpty(t.CdtDbtInd, e.CdtDbtInd)
 			row.Currency = strings.ToUpper(firstNonEmpty(amt.Ccy, row.Currency))
 		}
-		amount, neg, err := parseAmount(amt.Value, '.')
-		if err == nil && (neg || amount == 0) {
-			err = errNotNumber // ISO 20022 amounts are unsigned; the indicator says the way
-			if amount == 0 {
-				err = errZeroAmount
-			}
+		amount, neg, err := rowAmount(amt.Value, '.')
+		if err == nil && neg {
+			err = errSignedCAMT
 		}
 		if err != nil {
 			out = append(out, camtRow{problem: amountProblem("Amt", amt.Value, err)})

@@ -277,13 +277,12 @@ func delimiterNamed(s string) (byte, bool) {
 // lines were cut.
 func skipLines(text string, n int) (string, int) {
 	cut := 0
-	for cut < n {
+	for ; cut < n; cut++ {
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {
-			return "", cut + 1
+			return "", cut
 		}
 		text = text[i+1:]
-		cut++
 	}
 	return text, cut
 }
@@ -291,6 +290,80 @@ func skipLines(text string, n int) (string, int) {
 // headerSearchLines is how far down a file the header is looked for:
 // banks print the account's name, number and period above it.
 const headerSearchLines = 30
+
+// csvRecords are a file's non-blank records with the physical line each
+// starts on.
+type csvRecords struct {
+	cells [][]string
+	lines []int
+}
+
+func (rs csvRecords) from(i int) csvRecords { return csvRecords{rs.cells[i:], rs.lines[i:]} }
+
+// column returns the non-empty cells of column i.
+func (rs csvRecords) column(i int) []string {
+	if i < 0 {
+		return nil
+	}
+	var vs []string
+	for _, rec := range rs.cells {
+		if i < len(rec) && strings.TrimSpace(rec[i]) != "" {
+			vs = append(vs, strings.TrimSpace(rec[i]))
+		}
+	}
+	return vs
+}
+
+// readRecords splits the text into records, stopping after limit of them
+// so a huge file is not held whole; skipped is the number of lines cut
+// above the text, to number lines as the file does.
+func readRecords(body string, delim byte, skipped, limit int) (csvRecords, error) {
+	r := csv.NewReader(strings.NewReader(body))
+	r.Comma = rune(delim)
+	r.FieldsPerRecord = -1
+	r.LazyQuotes = true // a bare quote inside a cell ("12" screen") is common in bank exports
+	var rs csvRecords
+	for len(rs.cells) <= limit {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return rs, fileError(pe.StartLine+skipped, "the CSV cannot be read: %v", pe.Err)
+			}
+			return rs, fileError(0, "the CSV cannot be read: %v", err)
+		}
+		if blank(rec) {
+			continue
+		}
+		line, _ := r.FieldPos(0)
+		rs.cells, rs.lines = append(rs.cells, rec), append(rs.lines, line+skipped)
+	}
+	return rs, nil
+}
+
+// locateHeader returns the index of the header record, -1 for none: the
+// record the caller's mapping names, or the first one a preset or the
+// generic names recognise, or else the first record unless it holds a date.
+func locateHeader(rs csvRecords, m Mapping, given bool) int {
+	at := -1
+	switch {
+	case m.Header != nil && *m.Header:
+		return 0
+	case m.Header != nil:
+		return -1
+	case given:
+		at = findHeader(rs.cells, func(h header) bool { return nameIn(h, m.Date) })
+	default:
+		at = findHeader(rs.cells, func(h header) bool { _, _, ok := detectMapping(h); return ok })
+	}
+	if at < 0 && !anyDate(rs.cells[0]) {
+		at = 0 // a header, though not one this reader recognises
+	}
+	return at
+}
 
 // columnNumbers names the columns of a file without a header by number,
 // as a mapping names them, up to the widest record.
@@ -319,71 +392,36 @@ func readCSV(text string, opt Options) (*Result, error) {
 		return nil, &Error{Field: "mapping", Message: "skip_lines must not be negative"}
 	}
 	body, skipped := skipLines(text, m.SkipLines)
-	var delim byte
+	delim := detectDelimiter(body)
 	if m.Delimiter != "" {
 		d, ok := delimiterNamed(m.Delimiter)
 		if !ok {
 			return nil, &Error{Field: "mapping", Message: fmt.Sprintf("delimiter %q is not one of \",\" \";\" tab \"|\"", m.Delimiter)}
 		}
 		delim = d
-	} else {
-		delim = detectDelimiter(body)
 	}
-
-	r := csv.NewReader(strings.NewReader(body))
-	r.Comma = rune(delim)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true // a bare quote inside a cell ("12" screen") is common in bank exports
-	var records [][]string
-	var lines []int
-	for len(records) <= opt.MaxRows+headerSearchLines {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, fileError(pe.StartLine+skipped, "the CSV cannot be read: %v", pe.Err)
-			}
-			return nil, fileError(0, "the CSV cannot be read: %v", err)
-		}
-		if blank(rec) {
-			continue
-		}
-		line, _ := r.FieldPos(0)
-		records, lines = append(records, rec), append(lines, line+skipped)
+	records, err := readRecords(body, delim, skipped, opt.MaxRows+headerSearchLines)
+	if err != nil {
+		return nil, err
 	}
-	if len(records) == 0 {
+	if len(records.cells) == 0 {
 		return nil, fileError(0, "the file has no rows")
 	}
 
 	res := &Result{}
-	var pre *preset
-	at := -1 // the header's record, -1 for none
-	switch {
-	case m.Header != nil && *m.Header:
-		at = 0
-	case m.Header != nil:
-	case given:
-		at = findHeader(records, func(h header) bool { return nameIn(h, m.Date) })
-	default:
-		at = findHeader(records, func(h header) bool { _, _, ok := detectMapping(h); return ok })
-	}
-	if at < 0 && m.Header == nil && !anyDate(records[0]) {
-		at = 0 // a header, though not one this reader recognises
-	}
 	var hdr *header
-	if at >= 0 {
-		h := newHeader(records[at])
+	preferredDates := ""
+	if at := locateHeader(records, m, given); at >= 0 {
+		h := newHeader(records.cells[at])
 		hdr = &h
 		res.Columns = h.names
-		m.SkipLines = lines[at] - 1
-		records, lines = records[at+1:], lines[at+1:]
+		m.SkipLines = records.lines[at] - 1
+		records = records.from(at + 1)
 		detected, p, ok := detectMapping(h)
-		if p != nil {
-			res.Preset, pre = p.name, p
-		} else if ok {
+		switch {
+		case p != nil:
+			res.Preset, preferredDates = p.name, p.dateFormat
+		case ok:
 			res.Preset = "generic"
 		}
 		if !given {
@@ -391,23 +429,29 @@ func readCSV(text string, opt Options) (*Result, error) {
 				return nil, &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: " + strings.Join(h.names, ", "),
 					Columns: h.names}
 			}
-			detected.Negate = detected.Negate != m.Negate
-			detected.Delimiter, detected.SkipLines = m.Delimiter, m.SkipLines
+			// The caller's negate stands beside a preset's own (this app's
+			// expenses are money out already), never undoing it.
+			detected.Negate = detected.Negate || m.Negate
+			detected.SkipLines = m.SkipLines
 			m = detected
 		}
 	} else if !given {
-		return nil, &Error{Field: "mapping", Message: "the file has no header row; map its columns by number (date, amount or debit and credit, description)",
-			Columns: columnNumbers(records)}
+		guessed, ok := guessColumns(records)
+		if !ok {
+			return nil, &Error{Field: "mapping", Message: "the file has no header row and its date and amount columns could not be told apart; map its columns by number (date, amount or debit and credit, description). The first row is: " +
+				strings.Join(records.cells[0], " | "), Columns: columnNumbers(records.cells)}
+		}
+		guessed.Negate, guessed.SkipLines = m.Negate, m.SkipLines
+		m = guessed
 	}
-	hasHeader := at >= 0
-	m.Header = &hasHeader
+	m.Header = ptrTo(hdr != nil)
 	m.Delimiter = string(delim)
-	if len(records) > opt.MaxRows {
-		return nil, fileError(lines[opt.MaxRows], "the file has more than %d rows; split it into smaller files", opt.MaxRows)
+	if len(records.cells) > opt.MaxRows {
+		return nil, fileError(records.lines[opt.MaxRows], "the file has more than %d rows; split it into smaller files", opt.MaxRows)
 	}
 
 	width := 0
-	for _, rec := range records {
+	for _, rec := range records.cells {
 		width = max(width, len(rec))
 	}
 	if hdr != nil {
@@ -418,59 +462,111 @@ func readCSV(text string, opt Options) (*Result, error) {
 		if e, ok := err.(*Error); ok {
 			e.Columns = res.Columns
 			if hdr == nil {
-				e.Columns = columnNumbers(records)
+				e.Columns = columnNumbers(records.cells)
 			}
 		}
 		return nil, err
 	}
-	column := func(i int) []string {
-		var vs []string
-		if i < 0 {
-			return nil
-		}
-		for _, rec := range records {
-			if i < len(rec) && strings.TrimSpace(rec[i]) != "" {
-				vs = append(vs, strings.TrimSpace(rec[i]))
-			}
-		}
-		return vs
-	}
-	if opt.DecimalSeparator != "" {
-		plan.dec = opt.DecimalSeparator[0]
-	} else {
-		plan.dec = detectDecimal(slices.Concat(column(plan.amount), column(plan.debit), column(plan.credit)))
-	}
-	if opt.DateFormat != "" {
-		plan.layout, _ = layoutNamed(opt.DateFormat)
-	} else {
-		preferred := ""
-		if pre != nil {
-			preferred = pre.dateFormat
-		}
-		if plan.layout, err = detectDateLayout(column(plan.date), preferred); err != nil {
-			return nil, err
-		}
+	amounts := slices.Concat(records.column(plan.amount), records.column(plan.debit), records.column(plan.credit))
+	plan.dec = chooseDecimal(amounts, opt.DecimalSeparator)
+	if plan.layout, err = chooseLayout(records.column(plan.date), opt.DateFormat, preferredDates); err != nil {
+		return nil, err
 	}
 	res.DateFormat, res.DecimalSeparator = plan.layout.name, string(plan.dec)
 	res.Mapping = &m
 
 	currencies := map[string]bool{}
-	for i, rec := range records {
+	for i, rec := range records.cells {
 		row, problem := plan.row(rec)
-		row.Line = lines[i]
+		row.Line = records.lines[i]
 		if problem != "" {
-			res.Errors = append(res.Errors, RowError{Line: lines[i], Message: problem})
+			res.Errors = append(res.Errors, RowError{Line: row.Line, Message: problem})
 			continue
 		}
 		currencies[row.Currency] = true
 		res.Rows = append(res.Rows, row)
 	}
+	// A currency column that says one currency throughout is the file's.
 	if len(currencies) == 1 {
 		for c := range currencies {
 			res.Currency = c
 		}
 	}
 	return res, nil
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// guessSample is how many rows of a file without a header its columns are
+// guessed from.
+const guessSample = 20
+
+// guessColumns maps a file without a header by its cells: the date column
+// is the one whose cells read as dates; the amounts are the columns whose
+// every cell is a number. One such column is the amount; two that are
+// never filled on the same row are debit and credit; otherwise the first
+// is the amount and the next a running balance. The description is the
+// longest text. The result is a mapping by column number that the caller
+// shows and can correct.
+func guessColumns(rs csvRecords) (Mapping, bool) {
+	sample := rs.cells[:min(len(rs.cells), guessSample)]
+	width := 0
+	for _, rec := range sample {
+		width = max(width, len(rec))
+	}
+	date, description, longest := -1, -1, 0
+	var numbers []int
+	for c := range width {
+		dates, amounts, filled, length := 0, 0, 0, 0
+		for _, rec := range sample {
+			if c >= len(rec) || strings.TrimSpace(rec[c]) == "" {
+				continue
+			}
+			cell := strings.TrimSpace(rec[c])
+			filled++
+			length += len(cell)
+			if anyDate([]string{cell}) {
+				dates++
+			}
+			if _, _, err := parseAmount(cell, 0); err == nil {
+				amounts++
+			}
+		}
+		switch {
+		case filled == 0:
+		case date < 0 && dates*2 > len(sample):
+			date = c
+		case amounts == filled:
+			numbers = append(numbers, c)
+		case length > longest:
+			description, longest = c, length
+		}
+	}
+	m := Mapping{}
+	if date < 0 || len(numbers) == 0 {
+		return m, false
+	}
+	col := func(i int) string { return strconv.Itoa(i + 1) }
+	m.Date = col(date)
+	if description >= 0 {
+		m.Description = col(description)
+	}
+	if len(numbers) >= 2 && neverTogether(sample, numbers[0], numbers[1]) {
+		m.Debit, m.Credit = col(numbers[0]), col(numbers[1])
+	} else {
+		m.Amount = col(numbers[0])
+	}
+	return m, true
+}
+
+// neverTogether reports whether no row fills both columns a and b.
+func neverTogether(rows [][]string, a, b int) bool {
+	for _, rec := range rows {
+		if a < len(rec) && b < len(rec) && strings.TrimSpace(rec[a]) != "" && strings.TrimSpace(rec[b]) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // findHeader returns the first record, among the first lines, that is a
@@ -532,10 +628,7 @@ func (p csvPlan) row(rec []string) (Row, string) {
 		if text == "" {
 			return row, "the amount is empty"
 		}
-		amount, neg, err := parseAmount(text, p.dec)
-		if err == nil && amount == 0 {
-			err = errZeroAmount
-		}
+		amount, neg, err := rowAmount(text, p.dec)
 		if err != nil {
 			return row, amountProblem("amount", text, err)
 		}

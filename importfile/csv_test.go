@@ -26,7 +26,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "bpi-savings.csv",
 			want: want{preset: "generic", encoding: "utf-8", dateFormat: "DD/MM/YYYY", decimal: ".",
 				mapping: Mapping{Date: "Transaction Date", Debit: "Debit", Credit: "Credit", Description: "Description",
-					Delimiter: ",", Header: ptr(true), SkipLines: 4},
+					Delimiter: ",", Header: ptrTo(true), SkipLines: 4},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 6, Date: date(t, "2026-01-02"), Amount: 123456, Direction: Debit, Description: "POS PURCHASE SM SUPERMARKET MAKATI"},
@@ -44,7 +44,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "bdo-card.csv",
 			opt:  Options{Mapping: &Mapping{Negate: true}},
 			want: want{preset: "generic", encoding: "utf-8", dateFormat: "MM/DD/YYYY", decimal: ".",
-				mapping: Mapping{Date: "Posting Date", Amount: "Amount", Description: "Description", Negate: true, Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Posting Date", Amount: "Amount", Description: "Description", Negate: true, Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2025-12-29"), Amount: 123450, Direction: Debit, Description: "GRAB* A-1234567 MAKATI"},
@@ -59,7 +59,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "sparkasse.csv",
 			want: want{preset: "generic", encoding: "windows-1252", dateFormat: "DD.MM.YYYY", decimal: ",", currency: "EUR",
 				mapping: Mapping{Date: "Buchungstag", Amount: "Betrag", Description: "Verwendungszweck", Payee: "Auftraggeber/Empfänger",
-					Currency: "Währung", Delimiter: ";", Header: ptr(true)},
+					Currency: "Währung", Delimiter: ";", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2025-12-30"), Amount: 123456, Direction: Debit, Description: "Stromabschlag Dezember Vertrag 4711", Payee: "Stadtwerke München GmbH", Currency: "EUR"},
@@ -75,7 +75,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			file: "firefly-export.csv",
 			want: want{preset: "firefly", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".", currency: "PHP",
 				mapping: Mapping{Date: "date", Amount: "amount", Description: "description", Payee: "destination_name", PayeeIn: "source_name",
-					Category: "category", Reference: "journal_id", Type: "type", Currency: "currency_code", Delimiter: ",", Header: ptr(true)},
+					Category: "category", Reference: "journal_id", Type: "type", Currency: "currency_code", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "Groceries at Puregold", Payee: "Puregold Libis", Category: "Groceries", BankID: "151", Currency: "PHP"},
@@ -87,7 +87,7 @@ func TestReadCSVFixtures(t *testing.T) {
 		{
 			file: "actual-export.csv",
 			want: want{preset: "actual", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".",
-				mapping: Mapping{Date: "Date", Amount: "Amount", Description: "Notes", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Date", Amount: "Amount", Description: "Notes", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "weekly groceries", Payee: "Puregold", Category: "Food"},
@@ -101,7 +101,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// Its dates are all ambiguous; YNAB's own MM/DD/YYYY settles them.
 			file: "ynab-register.csv",
 			want: want{preset: "ynab", encoding: "utf-8", dateFormat: "MM/DD/YYYY", decimal: ".",
-				mapping: Mapping{Date: "Date", Debit: "Outflow", Credit: "Inflow", Description: "Memo", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Date", Debit: "Outflow", Credit: "Inflow", Description: "Memo", Payee: "Payee", Category: "Category", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-02"), Amount: 8412, Direction: Debit, Description: "Safeway", Payee: "Safeway", Category: "Groceries"},
@@ -115,7 +115,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// Modification keeps its sign.
 			file: "ezbookkeeping-export.csv",
 			want: want{preset: "ezbookkeeping", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".", currency: "PHP",
-				mapping: Mapping{Date: "Time", Amount: "Amount", Description: "Description", Category: "Sub Category", Type: "Type", Currency: "Account Currency", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "Time", Amount: "Amount", Description: "Description", Category: "Sub Category", Type: "Type", Currency: "Account Currency", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "Puregold Libis", Category: "Groceries", Currency: "PHP"},
@@ -129,7 +129,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// This app's expenses download: positive amounts are money out.
 			file: "finance-expenses.csv",
 			want: want{preset: "finance", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".",
-				mapping: Mapping{Date: "date", Amount: "amount", Negate: true, Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "date", Amount: "amount", Negate: true, Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-03"), Amount: 84550, Direction: Debit, Description: "Groceries at Puregold", Category: "Food", BankID: "0194a3b2-7c1d-7e22-9f00-1a2b3c4d5e6f"},
@@ -141,7 +141,7 @@ func TestReadCSVFixtures(t *testing.T) {
 			// This app's income download: money in.
 			file: "finance-income.csv",
 			want: want{preset: "finance", encoding: "utf-8", dateFormat: "YYYY-MM-DD", decimal: ".",
-				mapping: Mapping{Date: "date", Amount: "amount", Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptr(true)},
+				mapping: Mapping{Date: "date", Amount: "amount", Description: "description", Category: "category", Reference: "id", Delimiter: ",", Header: ptrTo(true)},
 				rows: func(t *testing.T) []Row {
 					return []Row{
 						{Line: 2, Date: date(t, "2026-01-15"), Amount: 3500000, Direction: Credit, Description: "January salary", Category: "Salary", BankID: "0194a3b2-bbbb-7e22-9f00-1a2b3c4d5e71"},
@@ -254,9 +254,7 @@ func TestReadCSVAmbiguousDates(t *testing.T) {
 	csv := []byte("Date,Amount,Description\n01/02/2026,-5.00,Coffee\n03/04/2026,-6.00,Tea\n")
 	e := readFails(t, "bank.csv", csv, Options{})
 	want := &Error{Field: "date_format", Message: `dates such as "01/02/2026" read as DD/MM/YYYY or MM/DD/YYYY alike, and no date in the file tells which; set the date format`}
-	if diff := cmp.Diff(want, e); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
-	}
+	checkError(t, want, e)
 	res := readOK(t, "bank.csv", csv, Options{DateFormat: "DD/MM/YYYY"})
 	checkRows(t, res, []Row{
 		{Line: 2, Date: date(t, "2026-02-01"), Amount: 500, Direction: Debit, Description: "Coffee"},
@@ -283,15 +281,11 @@ func TestReadCSVMapping(t *testing.T) {
 	e := readFails(t, "bank.csv", csv, Options{Mapping: &Mapping{Date: "Posted", Amount: "Betrag"}})
 	want := &Error{Field: "mapping", Message: `amount column "Betrag" is not in the file's header; the columns are: Posted, Text, Value, Ref`,
 		Columns: []string{"Posted", "Text", "Value", "Ref"}}
-	if diff := cmp.Diff(want, e); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
-	}
+	checkError(t, want, e)
 	e = readFails(t, "bank.csv", csv, Options{})
 	want = &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: Posted, Text, Value, Ref",
 		Columns: []string{"Posted", "Text", "Value", "Ref"}}
-	if diff := cmp.Diff(want, e); diff != "" {
-		t.Errorf("error (-want +got):\n%s", diff)
-	}
+	checkError(t, want, e)
 
 	// No header: columns by number; without a mapping, an error saying so.
 	bare := []byte("2026-01-31;Coffee;-5,00\n2026-02-01;Tea;-1,50\n")
@@ -303,8 +297,8 @@ func TestReadCSVMapping(t *testing.T) {
 	if *res.Mapping.Header || res.Mapping.Delimiter != ";" {
 		t.Errorf("mapping %+v; want no header and ';'", res.Mapping)
 	}
-	e = readFails(t, "bank.csv", bare, Options{})
-	if e.Field != "mapping" || !strings.Contains(e.Message, "no header row") {
+	e = readFails(t, "bank.csv", []byte("2026-01-31;Coffee;abc\n"), Options{})
+	if e.Field != "mapping" || e.Message != "the file has no header row and its date and amount columns could not be told apart; map its columns by number (date, amount or debit and credit, description). The first row is: 2026-01-31 | Coffee | abc" {
 		t.Errorf("error %+v; want the mapping named for a file with no header", e)
 	}
 	e = readFails(t, "bank.csv", bare, Options{Mapping: &Mapping{Date: "1", Amount: "7"}})
@@ -314,8 +308,62 @@ func TestReadCSVMapping(t *testing.T) {
 
 	// Lines to skip and a header stated.
 	skipped := []byte("Statement of account\nDate,Amount\n2026-01-31,9.99\n")
-	res = readOK(t, "bank.csv", skipped, Options{Mapping: &Mapping{SkipLines: 1, Header: ptr(true), Date: "Date", Amount: "Amount"}})
+	res = readOK(t, "bank.csv", skipped, Options{Mapping: &Mapping{SkipLines: 1, Header: ptrTo(true), Date: "Date", Amount: "Amount"}})
 	checkRows(t, res, []Row{{Line: 3, Date: date(t, "2026-01-31"), Amount: 999, Direction: Credit}}, nil)
+}
+
+// TestReadCSVNegateBesidePreset: a caller's negate for this app's expense
+// download keeps its expenses money out rather than undoing the preset's.
+func TestReadCSVNegateBesidePreset(t *testing.T) {
+	res := readOK(t, "finance-expenses.csv", fixture(t, "finance-expenses.csv"), Options{Mapping: &Mapping{Negate: true}})
+	if res.Preset != "finance" || len(res.Rows) != 2 || res.Rows[0].Direction != Debit || res.Rows[1].Direction != Debit {
+		t.Errorf("preset %q rows %+v; want two expenses as money out", res.Preset, res.Rows)
+	}
+}
+
+// TestReadCSVWithoutHeader: a file with no header is mapped by its cells,
+// and the mapping by number is reported for the caller to show.
+func TestReadCSVWithoutHeader(t *testing.T) {
+	tests := []struct {
+		name, csv string
+		mapping   Mapping
+		rows      func(t *testing.T) []Row
+	}{
+		{
+			name:    "signed amount and a running balance",
+			csv:     "31/01/2026,\"GRAB FOOD, MAKATI\",-245.00,\"10,000.00\"\n30/01/2026,SALARY,\"35,000.00\",\"10,245.00\"\n",
+			mapping: Mapping{Date: "1", Description: "2", Amount: "3", Delimiter: ",", Header: ptrTo(false)},
+			rows: func(t *testing.T) []Row {
+				return []Row{
+					{Line: 1, Date: date(t, "2026-01-31"), Amount: 24500, Direction: Debit, Description: "GRAB FOOD, MAKATI"},
+					{Line: 2, Date: date(t, "2026-01-30"), Amount: 3500000, Direction: Credit, Description: "SALARY"},
+				}
+			},
+		},
+		{
+			name:    "debit and credit columns",
+			csv:     "2026-01-31;Miete;1.234,56;;5.000,00\n2026-01-30;Gehalt;;3.450,00;6.234,56\n",
+			mapping: Mapping{Date: "1", Description: "2", Debit: "3", Credit: "4", Delimiter: ";", Header: ptrTo(false)},
+			rows: func(t *testing.T) []Row {
+				return []Row{
+					{Line: 1, Date: date(t, "2026-01-31"), Amount: 123456, Direction: Debit, Description: "Miete"},
+					{Line: 2, Date: date(t, "2026-01-30"), Amount: 345000, Direction: Credit, Description: "Gehalt"},
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := readOK(t, "bank.csv", []byte(tt.csv), Options{})
+			if diff := cmp.Diff(&tt.mapping, res.Mapping); diff != "" {
+				t.Errorf("mapping (-want +got):\n%s", diff)
+			}
+			checkRows(t, res, tt.rows(t), nil)
+			if res.Preset != "" || res.Columns != nil {
+				t.Errorf("preset %q columns %q; want none for a file without a header", res.Preset, res.Columns)
+			}
+		})
+	}
 }
 
 // TestReadCSVTypeColumn: a generic file's Dr/Cr column decides the way of
@@ -327,4 +375,26 @@ func TestReadCSVTypeColumn(t *testing.T) {
 		{Line: 2, Date: date(t, "2026-01-30"), Amount: 50000, Direction: Debit, Description: "ATM withdrawal"},
 		{Line: 3, Date: date(t, "2026-01-31"), Amount: 90000, Direction: Credit, Description: "Salary"},
 	}, nil)
+}
+
+// TestReadCSVMappingRoundTrip: the mapping a read reports, saved and given
+// back with the formats it reports, reads the same rows, as a saved mapping
+// per account must.
+func TestReadCSVMappingRoundTrip(t *testing.T) {
+	for _, file := range []string{"bpi-savings.csv", "bdo-card.csv", "sparkasse.csv", "firefly-export.csv", "actual-export.csv",
+		"ynab-register.csv", "ezbookkeeping-export.csv", "finance-expenses.csv", "finance-income.csv"} {
+		t.Run(file, func(t *testing.T) {
+			opt := Options{}
+			if file == "bdo-card.csv" {
+				opt.Mapping = &Mapping{Negate: true}
+			}
+			first := readOK(t, file, fixture(t, file), opt)
+			saved := *first.Mapping
+			again := readOK(t, file, fixture(t, file), Options{Mapping: &saved, DateFormat: first.DateFormat, DecimalSeparator: first.DecimalSeparator})
+			checkRows(t, again, first.Rows, first.Errors)
+			if diff := cmp.Diff(first.Mapping, again.Mapping); diff != "" {
+				t.Errorf("mapping (-first +again):\n%s", diff)
+			}
+		})
+	}
 }

@@ -41,6 +41,12 @@ var dateLayouts = []dateLayout{
 	{name: "MMM D, YYYY", order: "MDY", sep: " ", monthName: true},
 }
 
+// The layouts of the formats that fix their dates.
+var (
+	isoDate, _     = layoutNamed("YYYY-MM-DD")
+	compactDate, _ = layoutNamed("YYYYMMDD")
+)
+
 // DateFormats lists the names Options.DateFormat accepts.
 func DateFormats() []string {
 	names := make([]string, len(dateLayouts))

@@ -3,8 +3,6 @@ package importfile
 import (
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestReadOFX(t *testing.T) {
@@ -98,6 +96,16 @@ func TestReadCAMT(t *testing.T) {
 			{Line: 8, Date: date(t, "2026-02-03"), Amount: 2345, Direction: Debit, Description: "Albert Heijn 1234", Payee: "Albert Heijn 1234", BankID: "NL-1", Currency: "EUR"},
 		}, []RowError{{Line: 19, Message: "the entry is not booked yet (status PDNG); only booked entries are read"}})
 	})
+	t.Run("declared and written in latin-1", func(t *testing.T) {
+		text := "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<Document><BkToCstmrStmt><Stmt><Acct><Ccy>EUR</Ccy></Acct>\n" +
+			"<Ntry><Amt Ccy=\"EUR\">4.80</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-01-05</Dt></BookgDt>" +
+			"<AcctSvcrRef>R1</AcctSvcrRef><AddtlNtryInf>B\xe4ckerei Gr\xf6\xdfer</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>"
+		res := readOK(t, "x.xml", []byte(text), Options{})
+		if res.Encoding != "windows-1252" {
+			t.Errorf("encoding %q; want windows-1252", res.Encoding)
+		}
+		checkRows(t, res, []Row{{Line: 3, Date: date(t, "2026-01-05"), Amount: 480, Direction: Debit, Description: "Bäckerei Größer", BankID: "R1", Currency: "EUR"}}, nil)
+	})
 	t.Run("broken after the first entry", func(t *testing.T) {
 		data := fixture(t, "camt053-v02.xml")
 		cut := strings.Index(string(data), "<NtryRef>2</NtryRef>") + 10
@@ -118,9 +126,7 @@ func TestReadCAMT(t *testing.T) {
 			"<Document><BkToCstmrStmt><Stmt><Ntry><AddtlNtryInf>&lol2;</AddtlNtryInf></Ntry></Stmt></BkToCstmrStmt></Document>"
 		e := readFails(t, "x.xml", []byte(bomb), Options{})
 		want := &Error{Line: 3, Field: "file", Message: "the file declares XML entities (<!ENTITY ...>), which no statement needs; it is refused"}
-		if diff := cmp.Diff(want, e); diff != "" {
-			t.Errorf("error (-want +got):\n%s", diff)
-		}
+		checkError(t, want, e)
 	})
 }
 

@@ -67,4 +67,10 @@ func checkRows(t *testing.T, res *Result, rows []Row, errs []RowError) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
+// checkError compares a refusal with the one expected, field by field.
+func checkError(t *testing.T, want, got *Error) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
+	}
+}

@@ -77,6 +77,7 @@ const MaxLineBytes = 64 << 10
 type Mapping struct {
 	Date, Amount, Debit, Credit, Description, Payee, Category, Reference string
 	// Amount: one signed column (negative = debit); or Debit and Credit columns (each positive).
+	// Reference: the bank's own id of each row (Row.BankID).
 	Negate    bool   // for files where a positive amount is money out (card statements often)
 	Delimiter string // "," ";" "\t" "|"; empty = detect
 	Header    *bool  // nil = detect
@@ -186,6 +187,7 @@ func Read(name string, data []byte, opt Options) (*Result, error) {
 }
 
 // Detect guesses the format from the file name's extension and the first bytes.
+// The bytes win: a ".csv" download that holds OFX is OFX.
 func Detect(name string, data []byte) (Format, error) {
 	if err := refuseArchive(data); err != nil {
 		return "", err

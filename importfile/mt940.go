@@ -132,10 +132,7 @@ func mt940Row(f mt940Field, info []string, currency string) (Row, string) {
 		end++
 	}
 	amountText := s[:end]
-	amount, _, err := parseAmount(amountText, ',')
-	if err == nil && amount == 0 {
-		err = errZeroAmount
-	}
+	amount, _, err := rowAmount(amountText, ',')
 	if err != nil {
 		return row, amountProblem("amount", amountText, err)
 	}
@@ -215,7 +212,7 @@ func yymmdd(s string) (finance.Date, bool) {
 	} else {
 		y += 1900
 	}
-	return dateLayouts[3].parse(strings.Join([]string{itoa4(y), s[2:4], s[4:6]}, ""))
+	return compactDate.parse(itoa4(y) + s[2:6])
 }
 
 // entryDate places the entry date MMDD in the year of the value date, or
@@ -230,7 +227,7 @@ func entryDate(value finance.Date, mmdd string) (finance.Date, bool) {
 	case value.Month() == time.January && m == 12:
 		y--
 	}
-	return dateLayouts[3].parse(itoa4(y) + mmdd)
+	return compactDate.parse(itoa4(y) + mmdd)
 }
 
 func itoa4(n int) string {

@@ -53,7 +53,7 @@ func readOFX(text string, opt Options) (*Result, error) {
 		res.Rows = append(res.Rows, row)
 		return nil
 	}
-	line, counted := 1, 0
+	lines := lineCursor{text: text}
 	pos := start
 	for pos < len(text) {
 		open := strings.IndexByte(text[pos:], '<')
@@ -66,8 +66,7 @@ func readOFX(text string, opt Options) (*Result, error) {
 			break // a tag cut off by the end of the file: what came before still counts
 		}
 		end += open
-		line += strings.Count(text[counted:open], "\n")
-		counted = open
+		line := lines.at(open)
 		tag := strings.ToUpper(strings.TrimSpace(text[open+1 : end]))
 		next := strings.IndexByte(text[end+1:], '<')
 		if next < 0 {
@@ -138,7 +137,7 @@ func (t *ofxTxn) row(currency string) (Row, string) {
 		}
 		return row, "DTPOSTED " + quote(t.posted) + " is not a date in YYYYMMDD"
 	}
-	d, ok := dateLayouts[3].parse(t.posted[:8])
+	d, ok := compactDate.parse(t.posted[:8])
 	if !ok {
 		return row, "DTPOSTED " + quote(t.posted) + " is not a date in YYYYMMDD"
 	}
@@ -146,10 +145,7 @@ func (t *ofxTxn) row(currency string) (Row, string) {
 	if !t.hasAmount || t.amount == "" {
 		return row, "the transaction has no TRNAMT (amount)"
 	}
-	amount, neg, err := parseAmount(t.amount, 0)
-	if err == nil && amount == 0 {
-		err = errZeroAmount
-	}
+	amount, neg, err := rowAmount(t.amount, 0)
 	if err != nil {
 		return row, amountProblem("TRNAMT", t.amount, err)
 	}

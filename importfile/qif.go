@@ -115,10 +115,7 @@ func readQIF(text string, opt Options) (*Result, error) {
 			res.Errors = append(res.Errors, RowError{Line: r.line, Message: "the transaction has no T line (amount)"})
 			continue
 		}
-		amount, neg, err := parseAmount(r.amount, dec)
-		if err == nil && amount == 0 {
-			err = errZeroAmount
-		}
+		amount, neg, err := rowAmount(r.amount, dec)
 		if err != nil {
 			res.Errors = append(res.Errors, RowError{Line: r.line, Message: amountProblem("amount", r.amount, err)})
 			continue

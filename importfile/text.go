@@ -97,6 +97,9 @@ func detectText(name, text string) (Format, error) {
 	case strings.HasPrefix(head, "{1:") || (strings.HasPrefix(head, ":20:") && strings.Contains(head, "\n:25:")):
 		return MT940, nil
 	}
+	if strings.HasPrefix(head, "%PDF") {
+		return "", &Error{Field: "format", Message: "the file is a PDF, whose text is not read; download the statement as CSV, OFX, QIF, CAMT or MT940 instead"}
+	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".ofx", ".qfx":
 		return OFX, nil
@@ -168,6 +171,27 @@ func firstNonEmpty(texts ...string) string {
 // lineAt returns the 1-based line of byte offset off in text.
 func lineAt(text string, off int) int {
 	return strings.Count(text[:min(off, len(text))], "\n") + 1
+}
+
+// lineCursor finds the lines of increasing offsets, counting each newline
+// once: a statement written on one 10 MB line with thousands of entries
+// would cost a full count per entry with lineAt.
+type lineCursor struct {
+	text      string
+	off, line int
+}
+
+func (c *lineCursor) at(off int) int {
+	if c.line == 0 {
+		c.line = 1
+	}
+	off = min(off, len(c.text))
+	if off < c.off {
+		return lineAt(c.text, off)
+	}
+	c.line += strings.Count(c.text[c.off:off], "\n")
+	c.off = off
+	return c.line
 }
 
 // refuseEntities turns away XML that declares entities: encoding/xml never

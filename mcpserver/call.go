@@ -178,6 +178,9 @@ func (t tool) form(body map[string]json.RawMessage) ([]byte, string, *restError)
 	var v finance.Validator
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
+	if t.textFile != "" {
+		t.textFilePart(&v, w, body)
+	}
 	for _, name := range slices.Sorted(maps.Keys(body)) {
 		raw := body[name]
 		if !t.files[name] {
@@ -213,6 +216,42 @@ func (t tool) form(body map[string]json.RawMessage) ([]byte, string, *restError)
 	}
 	_ = w.Close()
 	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// textFilePart writes the file of a text-file tool (withTextFile): its
+// text or base64 argument under the route's file field, with its file name.
+// It takes the three arguments out of body.
+func (t tool) textFilePart(v *finance.Validator, w *multipart.Writer, body map[string]json.RawMessage) {
+	var text, encoded, name string
+	read := func(arg string, into *string) bool {
+		raw, ok := body[arg]
+		delete(body, arg)
+		if ok && json.Unmarshal(raw, into) != nil {
+			v.Add(arg, "must be a string")
+		}
+		return ok
+	}
+	hasText, hasBase64 := read(fileTextArg, &text), read(fileBase64Arg, &encoded)
+	read(fileNameArg, &name)
+	data := []byte(text)
+	switch {
+	case hasText && hasBase64:
+		v.Add(fileBase64Arg, "must be absent when text is given (send the file one way)")
+		return
+	case !hasText && !hasBase64:
+		return // the route answers for the missing file
+	case hasBase64:
+		var err error
+		if data, err = base64.StdEncoding.DecodeString(strings.TrimSpace(encoded)); err != nil {
+			v.Add(fileBase64Arg, "must be base64 text")
+			return
+		}
+	}
+	if name == "" {
+		name = "upload"
+	}
+	part, _ := w.CreateFormFile(t.textFile, name)
+	_, _ = part.Write(data)
 }
 
 // repeatedNames returns the member names that a JSON object names more than

@@ -58,6 +58,9 @@ type operation struct {
 	// fixedBody is the whole body of a tool that always sends the same one
 	// (see withFixedBody); its arguments are the route's parameters only.
 	fixedBody map[string]json.RawMessage
+	// textFile is the form's file field of a tool that takes the file as
+	// text or base64 with a file name (see withTextFile); "" for none.
+	textFile string
 }
 
 // base64Files rewrites a form field that is a file, or a list of files
@@ -190,6 +193,15 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		if d, ok := p["description"].(string); ok && d != "" {
 			prop["description"] = strings.TrimSpace(d)
 		}
+		if in == "query" && (name == "page" || name == "limit") {
+			// The instructions say once how every list pages, so each
+			// list tool's paging arguments carry their type only.
+			prop = map[string]any{"type": "integer"}
+		}
+		if in == "query" && name == "sortBy" {
+			// The description says the list's order ("newest first").
+			delete(prop, "default")
+		}
 		if in == "path" {
 			prop["type"] = "string"
 			out.pathParams = append(out.pathParams, name)
@@ -255,10 +267,12 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		}
 	}
 
+	// No additionalProperties: a call naming an argument the tool does not
+	// take is answered with the list of those it does (tool.request), in
+	// fewer bytes than every schema saying so.
 	schema := map[string]any{
-		"type":                 "object",
-		"properties":           properties,
-		"additionalProperties": false,
+		"type":       "object",
+		"properties": properties,
 	}
 	if len(required) > 0 {
 		schema["required"] = required
@@ -266,6 +280,11 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 	portable, err := withoutTypeArrays(schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if method == "POST" {
+		// A create reads null as absent (the default applies), so its
+		// arguments are shown without the null a PUT needs to clear a field.
+		portable = withoutNull(portable)
 	}
 	out.inputSchema, err = json.Marshal(terse(lean(portable)))
 	if err != nil {
@@ -527,20 +546,35 @@ func (op *operation) withFixedBody(body string) (*operation, error) {
 	if err := json.Unmarshal([]byte(body), &fixed); err != nil || !op.hasBody || op.files != nil {
 		return nil, fmt.Errorf("fixed body %s: the route must take a JSON object", body)
 	}
-	var schema map[string]any
-	if err := json.Unmarshal(op.inputSchema, &schema); err != nil {
-		return nil, err
-	}
-	props, _ := schema["properties"].(map[string]any)
-	for name := range op.bodyFields {
-		delete(props, name)
-	}
 	for name := range fixed {
 		if !op.bodyFields[name] {
 			return nil, fmt.Errorf("fixed body %s: %s is not a field of the route's body", body, name)
 		}
 	}
-	required := slices.DeleteFunc(asList(schema["required"]), func(r any) bool { return op.bodyFields[fmt.Sprint(r)] })
+	out, err := op.withArguments(func(name string) bool { return op.bodyFields[name] }, nil)
+	if err != nil {
+		return nil, err
+	}
+	out.bodyFields = map[string]bool{}
+	out.fixedBody = fixed
+	return out, nil
+}
+
+// withArguments is op whose input schema leaves out the arguments drop
+// says and takes those of add besides.
+func (op *operation) withArguments(drop func(name string) bool, add map[string]any) (*operation, error) {
+	var schema map[string]any
+	if err := json.Unmarshal(op.inputSchema, &schema); err != nil {
+		return nil, err
+	}
+	props, _ := schema["properties"].(map[string]any)
+	for name := range props {
+		if drop(name) {
+			delete(props, name)
+		}
+	}
+	maps.Copy(props, add)
+	required := slices.DeleteFunc(asList(schema["required"]), func(r any) bool { return drop(fmt.Sprint(r)) })
 	if len(required) == 0 {
 		delete(schema, "required")
 	} else {
@@ -548,10 +582,37 @@ func (op *operation) withFixedBody(body string) (*operation, error) {
 	}
 	out := *op
 	var err error
-	if out.inputSchema, err = json.Marshal(schema); err != nil {
+	out.inputSchema, err = json.Marshal(schema)
+	return &out, err
+}
+
+// The arguments of a tool that takes a form's file as text (withTextFile).
+const (
+	fileTextArg   = "text"
+	fileBase64Arg = "base64"
+	fileNameArg   = "file_name"
+)
+
+// withTextFile is op for a tool whose route takes one file in the form field
+// field, and whose callers hold it as text (a CSV, an OFX) more often than
+// as bytes: the tool takes it as text or as base64, with its file name
+// (which the route reads the format from), instead of the field.
+func (op *operation) withTextFile(field string) (*operation, error) {
+	if !op.files[field] {
+		return nil, fmt.Errorf("text file %s: not a file field of the route's form", field)
+	}
+	out, err := op.withArguments(func(name string) bool { return name == field }, map[string]any{
+		fileTextArg:   map[string]any{"type": "string", "description": "The file's content as text (or base64)."},
+		fileBase64Arg: map[string]any{"type": "string", "contentEncoding": "base64"},
+		fileNameArg:   map[string]any{"type": "string", "description": "Its name, e.g. statement.ofx."},
+	})
+	if err != nil {
 		return nil, err
 	}
-	out.bodyFields = map[string]bool{}
-	out.fixedBody = fixed
-	return &out, nil
+	out.bodyFields = maps.Clone(op.bodyFields)
+	delete(out.bodyFields, field)
+	out.bodyFields[fileTextArg], out.bodyFields[fileBase64Arg], out.bodyFields[fileNameArg] = true, true, true
+	out.files = map[string]bool{}
+	out.textFile = field
+	return out, nil
 }

@@ -73,7 +73,7 @@ const (
 // Instructions are sent to every client in the initialize result: the safety
 // rules of the specification (section 4.6), and the rule that warnings are
 // shown to the user.
-const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD. List tools answer compact items (no null fields, nested lists or timestamps); pass detail=full for every field.
+const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD. List tools answer compact items (no null fields, nested lists or timestamps); pass detail=full for every field. They take page (from 1) and limit (1 to 100, default 20).
 
 Safety rules:
 1. Read first to identify accounts, cards, statements, bills, loan installments and categories (for example list_accounts, list_credit_cards, list_categories, get_expense_form_options) before writing.
@@ -137,6 +137,11 @@ func New(rest REST, cfg Config) (*Handler, error) {
 				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
 			}
 		}
+		if spec.fileAsText != "" {
+			if op, err = op.withTextFile(spec.fileAsText); err != nil {
+				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
+			}
+		}
 		t := tool{toolSpec: spec, operation: op}
 		h.tools = append(h.tools, t)
 		h.byName[spec.name] = t
@@ -194,24 +199,24 @@ func negotiate(requested string) string {
 }
 
 func (t tool) mcpTool() mcp.Tool {
-	hint := func(b bool) *bool { return &b }
-	return mcp.Tool{
+	out := mcp.Tool{
 		Name:           t.name,
 		Title:          t.title,
 		Description:    t.description,
 		RawInputSchema: t.inputSchema,
-		// The route's success data, where the contract defines it as an
-		// object; the result's structuredContent is that data.
-		RawOutputSchema: t.outputSchema,
-		// The title is the tool's own (above), not repeated in the
-		// annotations: clients show the tool's title first.
-		Annotations: mcp.ToolAnnotation{
-			ReadOnlyHint:    hint(t.hints.readOnly),
-			DestructiveHint: hint(t.hints.destructive),
-			IdempotentHint:  hint(t.hints.idempotent),
-			OpenWorldHint:   hint(false), // the tools touch only the user's ledger
-		},
+		Annotations:    t.hints.annotations(),
 	}
+	// A read advertises the route's success data, where the contract defines
+	// it as an object; the result's structuredContent is that data. A write
+	// advertises none: its reply is the record it wrote, which the matching
+	// read tool describes, and the schemas of every write would double the
+	// list an agent reads before its first call. Its result still carries
+	// structuredContent (MCP allows it without a schema), and the tests hold
+	// it to the contract's schema all the same.
+	if t.hints.readOnly {
+		out.RawOutputSchema = t.outputSchema
+	}
+	return out
 }
 
 // visible keeps the tools whose route the caller may call. mcp-go applies it

@@ -210,22 +210,7 @@ func lean(schema any) any {
 		}
 		return out
 	case map[string]any:
-		out := make(map[string]any, len(s))
-		for k, v := range s {
-			switch {
-			case slices.Contains(schemaKeywords, k), slices.Contains(schemaListKeywords, k):
-				out[k] = lean(v)
-			case slices.Contains(schemaMapKeywords, k):
-				named, _ := v.(map[string]any)
-				walked := make(map[string]any, len(named))
-				for name, sub := range named {
-					walked[name] = lean(sub)
-				}
-				out[k] = walked
-			default:
-				out[k] = v
-			}
-		}
+		out := withSubschemas(s, lean)
 		for _, k := range []string{"oneOf", "anyOf"} {
 			branches, ok := out[k].([]any)
 			if !ok {
@@ -262,6 +247,53 @@ func lean(schema any) any {
 	return schema
 }
 
+// withoutNull removes the null branches of anyOf and oneOf (as
+// withoutTypeArrays writes a nullable value) and null from enums; lean then
+// merges a branch left alone into its parent.
+func withoutNull(schema any) any {
+	switch s := schema.(type) {
+	case []any:
+		out := make([]any, 0, len(s))
+		for _, v := range s {
+			if m, _ := v.(map[string]any); len(m) == 1 && m["type"] == "null" {
+				continue
+			}
+			out = append(out, withoutNull(v))
+		}
+		return out
+	case map[string]any:
+		out := withSubschemas(s, withoutNull)
+		if enum, ok := out["enum"].([]any); ok {
+			out["enum"] = slices.DeleteFunc(slices.Clone(enum), func(e any) bool { return e == nil })
+		}
+		return out
+	}
+	return schema
+}
+
+// withSubschemas returns a copy of the schema m with f applied to each
+// schema it holds (under items, anyOf, properties, ...); its other
+// keywords are copied as they are.
+func withSubschemas(m map[string]any, f func(any) any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch {
+		case slices.Contains(schemaKeywords, k), slices.Contains(schemaListKeywords, k):
+			out[k] = f(v)
+		case slices.Contains(schemaMapKeywords, k):
+			named, _ := v.(map[string]any)
+			walked := make(map[string]any, len(named))
+			for name, sub := range named {
+				walked[name] = f(sub)
+			}
+			out[k] = walked
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // alternativeSpelling reports whether a branch is a string with a pattern
 // and nothing more: a value written as text that another branch states.
 func alternativeSpelling(m map[string]any) bool {
@@ -281,14 +313,19 @@ func alternativeSpelling(m map[string]any) bool {
 // characters after trimming".
 var lengthNote = regexp.MustCompile(`^(At most \d+|\d+ to \d+) characters( after trimming)?(\.$|; )`)
 
+// uniqueNote is a description that only states a name's uniqueness, which
+// the route checks and answers with a conflict naming the field.
+var uniqueNote = regexp.MustCompile(`^Unique among [^,]+, case-insensitively\.$`)
+
 // positive is the contract's description of an amount, a limit or a
 // principal, which terse writes as the bound it states.
 const positive = "Greater than 0."
 
 // terse cuts from an input schema what the route checks and a model
 // needs not read to fill the value in: the length limits of strings (a
-// name, a note; the route answers a 400 naming the field past them) and
-// the descriptions, or their first clauses, that only state those limits.
+// name, a note; the route answers a 400 naming the field past them), the
+// descriptions, or their first clauses, that only state those limits, and
+// those that only state that a name is unique.
 // What a value means, its type, enum, format and bounds of numbers stay.
 func terse(schema any) any {
 	switch s := schema.(type) {
@@ -308,12 +345,14 @@ func terse(schema any) any {
 			case k == "description":
 				d, _ := v.(string)
 				if loc := lengthNote.FindStringIndex(d); loc != nil {
-					rest := d[loc[1]:]
-					if rest == "" {
-						delete(s, k)
-					} else {
-						s[k] = strings.ToUpper(rest[:1]) + rest[1:]
+					if d = d[loc[1]:]; d != "" {
+						d = strings.ToUpper(d[:1]) + d[1:]
 					}
+				}
+				if d == "" || uniqueNote.MatchString(d) {
+					delete(s, k)
+				} else {
+					s[k] = d
 				}
 			case slices.Contains(schemaKeywords, k), slices.Contains(schemaListKeywords, k):
 				s[k] = terse(v)

@@ -205,3 +205,21 @@ func TestTerseInputSchemas(t *testing.T) {
 		})
 	}
 }
+
+// A create reads null as absent, so its arguments lose their null branches
+// (and null enum values); lean then merges a branch left alone.
+func TestCreateArgumentsWithoutNull(t *testing.T) {
+	in := fromJSON(t, `{"type":"object","properties":{
+		"notes":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Shown on the record."},
+		"rate_period":{"anyOf":[{"type":"string","enum":["monthly","annual",null]},{"type":"null"}]},
+		"items":{"type":"array","items":{"type":"object","properties":{"account_id":{"anyOf":[{"type":"string"},{"type":"null"}]}}}},
+		"amount":{"type":"number"}}}`)
+	want := fromJSON(t, `{"type":"object","properties":{
+		"notes":{"type":"string","description":"Shown on the record."},
+		"rate_period":{"type":"string","enum":["monthly","annual"]},
+		"items":{"type":"array","items":{"type":"object","properties":{"account_id":{"type":"string"}}}},
+		"amount":{"type":"number"}}}`)
+	if diff := cmp.Diff(want, lean(withoutNull(in))); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

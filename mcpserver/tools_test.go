@@ -49,10 +49,13 @@ var specTools = map[auth.Scope][]string{
 // The rest wrap routes an agent running a household needed and fell back
 // to REST for: loans, many expenses at once, voiding an account line,
 // archiving accounts, cards and categories, renaming a category, reading
-// text into drafts, and the app's assistant.
+// text into drafts, the app's assistant, and moving in from a bank's files
+// (import batches, read under expenses:write like their routes).
 var beyondSpec = map[auth.Scope][]string{
-	auth.ScopeRead:          {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity"},
-	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images"},
+	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity",
+		"get_import", "list_import_rows"},
+	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images",
+		"preview_import", "update_import_row", "commit_import", "revert_import", "delete_import"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
 	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "cancel_loan", "delete_loan"},
@@ -162,12 +165,13 @@ var (
 	readTools = []string{"get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
 		"get_bills_summary", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
 		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
-		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
+		"get_import", "get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
-		"list_expenses", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
+		"list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_unbilled_transactions"}
 	assistantTools = []string{"assistant_chat", "assistant_confirm"}
-	expenseWrites  = []string{"create_expense", "create_expenses", "delete_expense", "parse_expense_text", "parse_receipt_images", "split_expense", "update_expense"}
+	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense", "delete_import", "parse_expense_text",
+		"parse_receipt_images", "preview_import", "revert_import", "split_expense", "update_expense", "update_import_row"}
 )
 
 func TestToolsListIsFilteredByScope(t *testing.T) {
@@ -190,7 +194,7 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 		{"expenses:write adds the expense writes", []auth.Scope{auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP},
 			sorted(readTools, assistantTools, expenseWrites)},
 		{"expenses:write alone reads expenses too", []auth.Scope{auth.ScopeExpensesWrite, auth.ScopeMCP},
-			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "list_expenses"}, expenseWrites)},
+			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "get_import", "list_expenses", "list_import_rows"}, expenseWrites)},
 		{"income:write", []auth.Scope{auth.ScopeIncomeWrite, auth.ScopeMCP},
 			[]string{"create_income", "delete_income", "get_income", "list_income", "update_income"}},
 		{"accounts:write", []auth.Scope{auth.ScopeAccountsWrite, auth.ScopeMCP},
@@ -261,11 +265,12 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 	msg := env.rpc(env.key(auth.ScopeAll), "tools/list", map[string]any{})
 	var res struct {
 		Tools []struct {
-			Name        string                     `json:"name"`
-			Title       string                     `json:"title"`
-			Description string                     `json:"description"`
-			InputSchema map[string]any             `json:"inputSchema"`
-			Annotations map[string]json.RawMessage `json:"annotations"`
+			Name         string                     `json:"name"`
+			Title        string                     `json:"title"`
+			Description  string                     `json:"description"`
+			InputSchema  map[string]any             `json:"inputSchema"`
+			OutputSchema map[string]any             `json:"outputSchema"`
+			Annotations  map[string]json.RawMessage `json:"annotations"`
 		} `json:"tools"`
 	}
 	if err := json.Unmarshal(msg.Result, &res); err != nil {
@@ -283,23 +288,40 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 			if tt.Title == "" || len(tt.Description) < 50 {
 				t.Errorf("title %q, description %q: both are needed, and the description should tell a model when and how to use the tool", tt.Title, tt.Description)
 			}
-			if tt.InputSchema["type"] != "object" || tt.InputSchema["additionalProperties"] != false {
-				t.Errorf("inputSchema is not a closed object schema: %v", tt.InputSchema)
+			// No additionalProperties: a call with an unknown argument is
+			// refused by name (TestListToolsAreCompactUnlessAskedInFull).
+			if tt.InputSchema["type"] != "object" {
+				t.Errorf("inputSchema is not an object schema: %v", tt.InputSchema)
 			}
-			hint := func(name string) bool {
+			// A hint is sent where it differs from MCP's default (a
+			// destructive, non-idempotent, open-world write) and means
+			// something: destructive and idempotent only on writes.
+			hint := func(name string) (value, sent bool) {
 				raw, ok := tt.Annotations[name]
-				if !ok {
-					t.Errorf("annotations lack %s; every hint is set explicitly", name)
-				}
-				return string(raw) == "true"
+				return string(raw) == "true", ok
 			}
-			readOnly, destr, _, openWorld := hint("readOnlyHint"), hint("destructiveHint"), hint("idempotentHint"), hint("openWorldHint")
+			readOnly, _ := hint("readOnlyHint")
+			destr, destrSent := hint("destructiveHint")
+			_, idemSent := hint("idempotentHint")
+			openWorld, openWorldSent := hint("openWorldHint")
 			isRead := strings.HasPrefix(tt.Name, "list_") || strings.HasPrefix(tt.Name, "get_") || strings.HasPrefix(tt.Name, "parse_")
 			if readOnly != isRead {
 				t.Errorf("readOnlyHint = %v", readOnly)
 			}
-			if why, want := destructive[tt.Name]; destr != want {
+			if isRead && (destrSent || idemSent) {
+				t.Errorf("a read sends destructiveHint or idempotentHint, which mean nothing beside readOnlyHint: %v", tt.Annotations)
+			}
+			if !isRead && !destrSent {
+				t.Error("a write does not send destructiveHint; MCP's default is true")
+			}
+			if why, want := destructive[tt.Name]; !isRead && destr != want {
 				t.Errorf("destructiveHint = %v, want %v (its route %s)", destr, want, why)
+			}
+			if tt.OutputSchema != nil && !isRead {
+				t.Errorf("a write advertises an outputSchema; its reply is the record its read tool describes")
+			}
+			if !openWorldSent {
+				t.Error("openWorldHint is not sent; MCP's default is true")
 			}
 			if openWorld {
 				t.Error("openWorldHint = true; the tools touch only the user's ledger")
@@ -312,7 +334,7 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 // the route it wraps alone, or "" when it cannot; such a tool must be marked
 // destructive, so a tool added for such a route without the mark fails.
 //   - Every DELETE removes.
-//   - The action routes void, cancel, split, convert to installments, link
+//   - The action routes void, cancel, revert, split, convert to installments, link
 //     to a statement, record a payment, adjust a balance or confirm a
 //     proposed write.
 //   - A PUT or PATCH that can set a status of cancelled or voided (or
@@ -330,7 +352,7 @@ func movesMoney(t tool) string {
 	case t.method == http.MethodDelete:
 		return "DELETE " + t.path + " removes"
 	case t.method == http.MethodPost && slices.Contains([]string{"void", "cancel", "split", "convert-to-installment", "link",
-		"payments", "balance-adjustment", "confirm"}, last):
+		"payments", "balance-adjustment", "confirm", "revert"}, last):
 		return "POST " + t.path + " is an action that voids, cancels, moves money or runs a write"
 	case t.method != http.MethodPut && t.method != http.MethodPatch:
 		return ""

@@ -160,25 +160,6 @@ func (e *importEnv) call(t *testing.T, method, url, body string, wantStatus int)
 	return apiScenario{method: method, url: url, body: body, headers: bearer(e.key), wantStatus: wantStatus}.run(t, e.testEnv)
 }
 
-// rowsOf lists a batch's rows as "line action record match category/reason error".
-func rowsOf(t *testing.T, rows []finance.ImportRow) []string {
-	var out []string
-	for _, r := range rows {
-		s := fmt.Sprintf("%d %s %s", r.Line, r.Action, r.Record)
-		if r.Match != nil {
-			s += " " + r.Match.Kind
-		}
-		if r.Category != nil {
-			s += " " + *r.Category + "/" + *r.CategoryReason
-		}
-		if r.Error != nil {
-			s += " error: " + *r.Error
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 func TestImportPreviewEditCommitReimportRevert(t *testing.T) {
 	e := newImportEnv(t)
 	typed := e.expenses(finance.StatusActive)
@@ -193,7 +174,7 @@ func TestImportPreviewEditCommitReimportRevert(t *testing.T) {
 		"5 create income Other Income/default",
 		`6 skip  error: date "2026-13-01" is not a date in YYYY-MM-DD`,
 	}
-	if got := rowsOf(t, b.Items); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := testkit.ImportRows(b.Items); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("preview rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if s := b.Summary; b.Status != "preview" || b.Target.Name != "BPI Savings" || s.Rows != 5 || s.New != 2 ||
@@ -422,5 +403,23 @@ func TestImportBadFiles(t *testing.T) {
 				t.Errorf("a refused file stored %d batches", n)
 			}
 		})
+	}
+}
+
+// A preview is not wrapped for Idempotency-Key: the same upload with the
+// same key makes a second preview, answered as new, and changes no record.
+func TestImportPreviewTakesNoIdempotencyKey(t *testing.T) {
+	e := newImportEnv(t)
+	body, ct := importUpload(t, "bpi.csv", bankCSV, [2]string{"target_account_id", e.acct})
+	headers := map[string]string{"Authorization": "Bearer " + e.key, "Content-Type": ct, IdempotencyKeyHeader: "upload-1"}
+	var ids []string
+	for range 2 {
+		var b finance.ImportBatch
+		apiScenario{method: http.MethodPost, url: "/api/v1/imports", body: body, headers: headers, wantStatus: http.StatusCreated,
+			noHeaders: []string{IdempotentReplayedHeader}}.run(t, e.testEnv).decodeData(t, &b)
+		ids = append(ids, b.ID)
+	}
+	if ids[0] == ids[1] || e.batches() != 2 {
+		t.Errorf("two uploads with one key: batches %v, %d stored; want two previews", ids, e.batches())
 	}
 }

@@ -298,3 +298,54 @@ func (l ledger) CategoryUses(ctx context.Context, userID string, kind finance.Ca
 	}
 	return best, nil
 }
+
+// VoidImported voids, in four statements whatever the batch's size, every
+// record a batch's commit created and the account line or card row each
+// wrote: what voiding each one would do, row by row (statuses, void times;
+// the kept totals follow through their triggers).
+func (l ledger) VoidImported(ctx context.Context, userID, batchID string, now time.Time) error {
+	created := func(column string, records ...string) *bun.SelectQuery {
+		q := l.db.NewSelect().TableExpr("import_rows").Column(column).Where("batch_id = ? AND ? IS NOT NULL", batchID, bun.Ident(column))
+		if len(records) > 0 {
+			q = q.Where("record IN (?)", bun.In(records))
+		}
+		return q
+	}
+	for _, u := range []struct {
+		table, live string
+		ids         *bun.SelectQuery
+	}{
+		{"account_transactions", "status = 'posted'", created("row_id")},
+		{"card_transactions", "status <> 'voided'", created("row_id")},
+		{"expenses", "status = 'active'", created("record_id", finance.RecordImportExpense)},
+		{"income", "status = 'active'", created("record_id", finance.RecordImportIncome)},
+	} {
+		_, err := l.db.NewUpdate().TableExpr(u.table).Set("status = 'voided'").Set("voided_at = ?", now).Set("updated_at = ?", now).
+			Where("user_id = ? AND id IN (?)", userID, u.ids).Where(u.live).Exec(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetImportCreated stores what a commit created from each of rows, a
+// thousand rows a statement.
+func (l ledger) SetImportCreated(ctx context.Context, batchID string, rows []finance.ImportRow) error {
+	for start := 0; start < len(rows); start += importInsertChunk {
+		part := rows[start:min(len(rows), start+importInsertChunk)]
+		values := make([]string, len(part))
+		args := make([]any, 0, 3*len(part)+1)
+		for i, r := range part {
+			values[i] = "(?, ?, ?)"
+			args = append(args, r.Line, r.CreatedID, r.CreatedRowID)
+		}
+		args = append(args, batchID)
+		_, err := l.db.ExecContext(ctx, `UPDATE import_rows SET record_id = v.column2, row_id = v.column3
+			FROM (VALUES `+strings.Join(values, ", ")+`) AS v WHERE import_rows.batch_id = ? AND import_rows.line = v.column1`, args...)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/store"
 )
 
@@ -81,21 +82,7 @@ func (f *importFixture) rows(id string) []string {
 	f.t.Helper()
 	page, err := f.svc.ListImportRows(f.ctx, f.user.ID, id, finance.ImportRowFilter{}, finance.ListParams{Page: 1, Limit: 100, SortBy: "line"})
 	f.must(err)
-	var out []string
-	for _, r := range page.Items {
-		s := r.Action + " " + r.Record
-		if r.Match != nil {
-			s += " " + r.Match.Kind
-		}
-		if r.Category != nil {
-			s += " " + *r.Category + "/" + *r.CategoryReason
-		}
-		if r.Error != nil {
-			s += " error: " + *r.Error
-		}
-		out = append(out, s)
-	}
-	return out
+	return testkit.ImportRows(page.Items)
 }
 
 func TestImportAccountPreviewCommitReimportRevert(t *testing.T) {
@@ -114,10 +101,10 @@ func TestImportAccountPreviewCommitReimportRevert(t *testing.T) {
 	b, err := f.svc.PreviewImport(f.ctx, f.user.ID, target, bankCSV())
 	f.must(err)
 	want := []string{
-		"skip expense exact Miscellaneous/default",
-		"create expense Miscellaneous/default",
-		"skip expense probable Miscellaneous/default",
-		"create income Other Income/default",
+		"2 skip expense exact Miscellaneous/default",
+		"3 create expense Miscellaneous/default",
+		"4 skip expense probable Miscellaneous/default",
+		"5 create income Other Income/default",
 	}
 	if diff := cmp.Diff(want, f.rows(b.ID)); diff != "" {
 		t.Errorf("preview rows (-want +got):\n%s", diff)
@@ -240,7 +227,7 @@ func TestImportCardHistoryProducesTheBanksStatements(t *testing.T) {
 	}}
 	b, err := f.svc.PreviewImport(f.ctx, f.user.ID, finance.ImportTargetRequest{CardID: f.card.ID}, file)
 	f.must(err)
-	if got := f.rows(b.ID)[4]; got != "skip card_refund Miscellaneous/default" {
+	if got := f.rows(b.ID)[4]; got != "6 skip card_refund Miscellaneous/default" {
 		t.Errorf("the card payment's row = %q, want skipped", got)
 	}
 	_, err = f.svc.CommitImport(f.ctx, f.user.ID, b.ID, nil)
@@ -300,5 +287,31 @@ func TestImportCommitRefusesARowWithoutCategory(t *testing.T) {
 	}
 	if n := f.count("SELECT COUNT(*) FROM income"); n != 0 {
 		t.Errorf("a refused commit wrote %d income", n)
+	}
+}
+
+// A preview is kept for 7 days: the next preview removes older ones, and
+// committed batches stay.
+func TestImportPreviewsExpireAfterSevenDays(t *testing.T) {
+	f := newImportFixture(t)
+	target := finance.ImportTargetRequest{AccountID: f.acct.ID}
+	old, err := f.svc.PreviewImport(f.ctx, f.user.ID, target, bankCSV())
+	f.must(err)
+	kept, err := f.svc.PreviewImport(f.ctx, f.user.ID, target, bankCSV())
+	f.must(err)
+	_, err = f.svc.CommitImport(f.ctx, f.user.ID, kept.ID, nil)
+	f.must(err)
+
+	f.svc.SetClock(func() time.Time { return time.Date(2026, 11, 27, 4, 0, 1, 0, time.UTC) }) // 7 days and a second later
+	_, err = f.svc.PreviewImport(f.ctx, f.user.ID, target, bankCSV())
+	f.must(err)
+	if _, err := f.svc.GetImport(f.ctx, f.user.ID, old.ID); !errors.Is(err, finance.ErrNotFound) {
+		t.Errorf("an 8-day-old preview: %v, want it removed", err)
+	}
+	if n := f.count("SELECT COUNT(*) FROM import_rows WHERE batch_id = ?", old.ID); n != 0 {
+		t.Errorf("the removed preview left %d rows", n)
+	}
+	if b, err := f.svc.GetImport(f.ctx, f.user.ID, kept.ID); err != nil || b.Status != finance.ImportCommitted {
+		t.Errorf("the committed batch: %v %v, want it kept", b.Status, err)
 	}
 }

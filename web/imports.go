@@ -222,7 +222,9 @@ func (s *Site) importUpload(w http.ResponseWriter, r bunrouter.Request) error {
 		// Only a CSV's mapping problem comes with its columns: a file whose
 		// columns were not recognised is the step itself, not a refusal.
 		return s.importMapStep(w, r.Request, u, sid, form, name, data, columns, nil, true)
-	case err == nil && form.MapColumns && !form.mapped() && res.Format == importfile.CSV:
+	case err == nil && form.MapColumns && !form.mapped() && len(res.Columns) > 0:
+		// Asked for, on a CSV with a header (a file without one was mapped
+		// by its cells, which its preview shows).
 		return s.importMapStep(w, r.Request, u, sid, form.withMapping(res.Mapping), name, data, columns, nil, false)
 	case err == nil:
 		var b finance.ImportBatch

@@ -55,10 +55,15 @@ func TestGoSDKAPIKey(t *testing.T) {
 	for _, tool := range tools.Tools {
 		byName[tool.Name] = tool
 	}
-	for _, name := range []string{"list_expenses", "create_expense", "get_expense_form_options"} {
+	for _, name := range []string{"list_expenses", "get_expense", "get_expense_form_options"} {
 		if byName[name] == nil || byName[name].OutputSchema == nil {
 			t.Fatalf("%s is not listed with an output schema", name)
 		}
+	}
+	// A write advertises none: its reply is the record its read tool
+	// describes, which the created expense is held to below.
+	if byName["create_expense"] == nil || byName["create_expense"].OutputSchema != nil {
+		t.Fatalf("create_expense is not listed, or listed with an output schema: %+v", byName["create_expense"])
 	}
 	if byName["create_income"] != nil {
 		t.Error("create_income is listed, though the key lacks income:write")
@@ -66,7 +71,7 @@ func TestGoSDKAPIKey(t *testing.T) {
 
 	created := callStructured(t, cs, "create_expense", map[string]any{
 		"amount": "12.50", "date": "2026-11-21", "description": "Coffee (Go SDK)", "category": "Food & Dining", "payment_method": "Cash",
-	}, byName["create_expense"].OutputSchema)
+	}, byName["get_expense"].OutputSchema)
 	id, _ := created["id"].(string)
 	if id == "" || created["amount"] != 12.5 || created["description"] != "Coffee (Go SDK)" {
 		t.Fatalf("create_expense: %v", created)
@@ -87,8 +92,8 @@ func TestGoSDKAPIKey(t *testing.T) {
 		wrong[k] = v
 	}
 	wrong["id"] = 42
-	if err := resolve(t, byName["create_expense"].OutputSchema).Validate(wrong); err == nil {
-		t.Error("create_expense's output schema accepts an expense whose id is a number")
+	if err := resolve(t, byName["get_expense"].OutputSchema).Validate(wrong); err == nil {
+		t.Error("get_expense's output schema accepts an expense whose id is a number")
 	}
 
 	// A refused call is a tool error whose text is the REST error object,

@@ -163,7 +163,11 @@ func TestMCPGoClientOAuth(t *testing.T) {
 	if _, ok := byName["create_income"]; ok {
 		t.Error("create_income is listed, though income:write was not granted")
 	}
-	if byName["create_expense"].OutputSchema.Type != "object" || byName["create_expense"].OutputSchema.Properties["id"] == nil {
+	if byName["list_expenses"].OutputSchema.Type != "object" || byName["list_expenses"].OutputSchema.Properties["items"] == nil {
+		t.Errorf("list_expenses outputSchema: %+v", byName["list_expenses"].OutputSchema)
+	}
+	// A write advertises no outputSchema: its reply is the record its read tool describes.
+	if byName["create_expense"].OutputSchema.Type != "" || byName["create_expense"].RawOutputSchema != nil {
 		t.Errorf("create_expense outputSchema: %+v", byName["create_expense"].OutputSchema)
 	}
 	created := callTool(t, c, "create_expense", map[string]any{

@@ -3,6 +3,7 @@ package testkit
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -119,3 +120,23 @@ var (
 	WebPBytes = []byte("RIFF\x24\x00\x00\x00WEBPVP8 \x18\x00\x00\x00\x30\x01\x00\x9d\x01\x2a")
 	GIFBytes  = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!")
 )
+
+// ImportRows writes an import batch's rows one a line, as the tests compare
+// them: "line action record [match] [category/reason] [error: …]".
+func ImportRows(rows []finance.ImportRow) []string {
+	var out []string
+	for _, r := range rows {
+		s := fmt.Sprintf("%d %s %s", r.Line, r.Action, r.Record)
+		if r.Match != nil {
+			s += " " + r.Match.Kind
+		}
+		if r.Category != nil {
+			s += " " + *r.Category + "/" + *r.CategoryReason
+		}
+		if r.Error != nil {
+			s += " error: " + *r.Error
+		}
+		out = append(out, s)
+	}
+	return out
+}
