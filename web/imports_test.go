@@ -312,3 +312,25 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// A card's page leads to the form with the card chosen, and a card's
+// preview offers what a card's rows may become.
+func TestImportPageIntoACard(t *testing.T) {
+	env, u, b := webApp(t)
+	cs := newCardSetup(t, env, u)
+	testkit.WantPage(t, "card", b.Get(web.CardsPath+"/"+cs.card.ID), http.StatusOK, `href="/import?card=`+cs.card.ID+`">Import a statement</a>`)
+	form := b.Get(web.ImportPath + "?card=" + cs.card.ID)
+	testkit.WantPage(t, "import form", form, http.StatusOK, `<option value="card:`+cs.card.ID+`" selected>Visa (card)</option>`,
+		`<option value="account:`+cs.account.ID+`">Payroll (account)</option>`)
+	x := importUpload(t, b, testkit.CSRF(t, form), map[string]string{"target": "card:" + cs.card.ID}, "visa.csv",
+		"Date,Description,Amount\n2025-03-13,BOOKSTORE,-45.00\n")
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("upload: %d\n%s", x.Status, x.Body)
+	}
+	batches := importsOf(t, env, u)
+	if len(batches) != 1 || batches[0].Target.Kind != finance.TargetCard || batches[0].Target.ID != cs.card.ID || batches[0].Summary.New != 1 {
+		t.Fatalf("batches = %+v", batches)
+	}
+	testkit.WantPage(t, "card batch", b.Get(x.Header.Get("Location")), http.StatusOK, `<a href="/cards/`+cs.card.ID+`">Visa</a>`,
+		`<option value="expense" selected>Expense</option><option value="card_fee">Card fee</option>`)
+}
