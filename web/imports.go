@@ -321,10 +321,12 @@ func (s *Site) readImportUpload(r *http.Request, sid string) (importForm, string
 		}
 		field := part.FormName()
 		limit := int64(importFieldBytes)
-		switch field {
-		case "file":
+		switch {
+		case !checked:
+			limit = 256 // the token: a forged form's file is never read
+		case field == "file":
 			limit = s.cfg.MaxImportBytes
-		case "kept_file":
+		case field == "kept_file":
 			limit = keptFileBytes(s.cfg.MaxImportBytes)
 		}
 		b, err := io.ReadAll(io.LimitReader(part, limit+1))

@@ -181,6 +181,16 @@ func TestImportPageRefusals(t *testing.T) {
 			t.Errorf("upload with %s: %d", name, x.Status)
 		}
 	}
+	// The token after the file: refused at the file, which is never read.
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	part, _ := mw.CreateFormFile("file", "march.csv")
+	part.Write([]byte(statementCSV))
+	mw.WriteField("csrf", token)
+	mw.Close()
+	if x := b.Send(http.MethodPost, web.ImportPath, buf.String(), mw.FormDataContentType()); x.Status != http.StatusForbidden {
+		t.Errorf("token after the file: %d", x.Status)
+	}
 	x := importUpload(t, b, token, map[string]string{"target": "account:" + acct.ID}, "", "")
 	testkit.WantPage(t, "no file", x, http.StatusBadRequest, "File is required: choose the statement or export to import")
 	x = importUpload(t, b, token, nil, "march.csv", statementCSV)
