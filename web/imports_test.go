@@ -155,6 +155,17 @@ func TestImportPageJourney(t *testing.T) {
 		t.Error("a committed batch still offers to import or change its rows")
 	}
 
+	// The same file again: every readable row is already recorded, linked
+	// to the lines of its day, and nothing is set to be created.
+	again := previewed(t, b, acct)
+	dup := b.Get(web.ImportsPath + "/" + again + "?show=duplicates")
+	testkit.WantPage(t, "the same file again", dup, http.StatusOK, "<dt>Duplicates</dt><dd>2</dd>", "GROCER MAKATI", "PAYROLL",
+		`Already recorded: <a href="/accounts/lines?accountId=`+acct.ID+`&dateFrom=2025-02-26&dateTo=2025-03-04">see it`,
+		"No row is set to be created.", "disabled>Import 0 rows")
+	if n := len(importsOf(t, env, u)); n != 2 {
+		t.Errorf("%d batches after the second upload, want 2", n)
+	}
+
 	confirm := b.Get(back + "/undo")
 	testkit.WantPage(t, "undo confirm", confirm, http.StatusOK, "Undo the import of march.csv?", "The 2 records this import created on BPI Savings are voided",
 		`action="`+back+`/undo"`, "Keep it")
