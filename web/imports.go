@@ -595,9 +595,13 @@ func (s *Site) importUndoConfirm(w http.ResponseWriter, r bunrouter.Request) err
 		return err
 	}
 	back := ImportsPath + "/" + id
+	figure := "the balance goes"
+	if b.Target.Kind == finance.TargetCard {
+		figure = "what is owed on the card goes" // a card shows what is owed, not a balance
+	}
 	d := confirmData{Heading: "Undo the import of " + b.FileName + "?", Action: back + "/undo", Button: "Undo this import", Back: back,
 		Lines: []string{
-			"The " + strconv.Itoa(b.Summary.Created) + " records this import created on " + b.Target.Name + " are voided, and the balance goes back to what it was without them.",
+			"The " + strconv.Itoa(b.Summary.Created) + " records this import created on " + b.Target.Name + " are voided, and " + figure + " back to what it was without them.",
 			"An import can be undone only while none of its records has changed since; the file can then be imported again.",
 		}}
 	p := frame(&u, sid, "Undo import", "settings")
