@@ -143,6 +143,10 @@ func (r *ImportRow) setError(msg string) {
 type ImportRowFilter struct {
 	Action string
 	Match  string // exact, probable or none
+	// Matched keeps the rows with a match of either kind, and Failed the rows
+	// with an error: the web page's "duplicates" and "errors", which the
+	// summary counts the same way.
+	Matched, Failed bool
 }
 
 // ImportFile is a file as the readers understood it.
@@ -247,8 +251,8 @@ func defaultRecord(target, direction string) string {
 	return RecordImportRefund
 }
 
-// recordChoices are the records a row of direction may become on target.
-func recordChoices(target, direction string) []string {
+// ImportRecordChoices are the records a row of direction may become on target.
+func ImportRecordChoices(target, direction string) []string {
 	switch {
 	case target == TargetAccount && direction == DirectionDebit:
 		return []string{RecordImportExpense, RecordImportLine}
@@ -260,8 +264,8 @@ func recordChoices(target, direction string) []string {
 	return []string{RecordImportRefund}
 }
 
-// categoryKind is the kind of category a record needs ("" for none).
-func categoryKind(record string) CategoryKind {
+// ImportCategoryKind is the kind of category a record needs ("" for none).
+func ImportCategoryKind(record string) CategoryKind {
 	switch record {
 	case RecordImportExpense, RecordImportRefund:
 		return KindExpense
@@ -454,7 +458,7 @@ func (s *Service) suggestCategories(ctx context.Context, r Repo, userID string, 
 		}
 		var descs []string
 		for _, row := range rows {
-			if categoryKind(row.Record) == kind && row.Error == nil {
+			if ImportCategoryKind(row.Record) == kind && row.Error == nil {
 				descs = append(descs, row.Description)
 			}
 		}
@@ -468,7 +472,7 @@ func (s *Service) suggestCategories(ctx context.Context, r Repo, userID string, 
 		fallback := active[nameKey(defaultCategory(kind))]
 		for i := range rows {
 			row := &rows[i]
-			if categoryKind(row.Record) != kind || row.Error != nil {
+			if ImportCategoryKind(row.Record) != kind || row.Error != nil {
 				continue
 			}
 			name, reason, n := "", "", 0
@@ -569,7 +573,7 @@ func (s *Service) UpdateImportRow(ctx context.Context, userID, id string, line i
 				func(s string) bool { return slices.Contains(ImportActions, s) })
 		}
 		if req.Record.Set {
-			choices := recordChoices(b.Target.Kind, row.Direction)
+			choices := ImportRecordChoices(b.Target.Kind, row.Direction)
 			row.Record = requiredEnum(&v, "record", req.Record, strings.Join(choices, ", "),
 				func(s string) bool { return slices.Contains(choices, s) })
 		}
@@ -614,7 +618,7 @@ const errNoCategory = "choose a category"
 // one, or the error asking for one. Naming the missing category makes an
 // unmatched row one to create, unless the request also set the action.
 func (s *Service) recategorize(ctx context.Context, tx Repo, userID string, row *ImportRow, category string, actionSet bool) error {
-	kind := categoryKind(row.Record)
+	kind := ImportCategoryKind(row.Record)
 	missing := row.Error != nil && *row.Error == errNoCategory
 	switch {
 	case category != "" && kind == "":

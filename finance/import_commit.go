@@ -117,7 +117,7 @@ func importCategories(ctx context.Context, tx Repo, userID string, today Date, r
 	income := map[string]Category{}
 	out := make([]Category, len(rows))
 	for i, r := range rows {
-		kind := categoryKind(r.Record)
+		kind := ImportCategoryKind(r.Record)
 		field := fmt.Sprintf("rows[%d].category", r.Line)
 		switch {
 		case kind == "":

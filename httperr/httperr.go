@@ -74,6 +74,16 @@ func TooLarge(limit int64) error {
 		fmt.Sprintf("Request body is larger than the %d byte limit of this route", limit))
 }
 
+// FormRead is the answer to a multipart form that could not be read: the
+// body over its route's limit (TooLarge), or a form that is not multipart.
+func FormRead(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return TooLarge(tooLarge.Limit)
+	}
+	return BadRequest("Request body is not a valid multipart form", nil)
+}
+
 // DocsPath is the address of the API's documentation page, which lists
 // every route; a path no route has points there.
 const DocsPath = "/api/docs"

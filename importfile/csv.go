@@ -365,6 +365,20 @@ func locateHeader(rs csvRecords, m Mapping, given bool) int {
 	return at
 }
 
+// columnNumbers names the columns of a file without a header by number,
+// as a mapping names them, up to the widest record.
+func columnNumbers(records [][]string) []string {
+	width := 0
+	for _, rec := range records {
+		width = max(width, len(rec))
+	}
+	out := make([]string, width)
+	for i := range out {
+		out[i] = strconv.Itoa(i + 1)
+	}
+	return out
+}
+
 func readCSV(text string, opt Options) (*Result, error) {
 	if err := checkLineLengths(text); err != nil {
 		return nil, err
@@ -412,7 +426,8 @@ func readCSV(text string, opt Options) (*Result, error) {
 		}
 		if !given {
 			if !ok {
-				return nil, &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: " + strings.Join(h.names, ", ")}
+				return nil, &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: " + strings.Join(h.names, ", "),
+					Columns: h.names}
 			}
 			// The caller's negate stands beside a preset's own (this app's
 			// expenses are money out already), never undoing it.
@@ -424,7 +439,7 @@ func readCSV(text string, opt Options) (*Result, error) {
 		guessed, ok := guessColumns(records)
 		if !ok {
 			return nil, &Error{Field: "mapping", Message: "the file has no header row and its date and amount columns could not be told apart; map its columns by number (date, amount or debit and credit, description). The first row is: " +
-				strings.Join(records.cells[0], " | ")}
+				strings.Join(records.cells[0], " | "), Columns: columnNumbers(records.cells)}
 		}
 		guessed.Negate, guessed.SkipLines = m.Negate, m.SkipLines
 		m = guessed
@@ -444,6 +459,12 @@ func readCSV(text string, opt Options) (*Result, error) {
 	}
 	plan, err := resolve(m, hdr, width)
 	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Columns = res.Columns
+			if hdr == nil {
+				e.Columns = columnNumbers(records.cells)
+			}
+		}
 		return nil, err
 	}
 	amounts := slices.Concat(records.column(plan.amount), records.column(plan.debit), records.column(plan.credit))

@@ -279,10 +279,12 @@ func TestReadCSVMapping(t *testing.T) {
 	}
 
 	e := readFails(t, "bank.csv", csv, Options{Mapping: &Mapping{Date: "Posted", Amount: "Betrag"}})
-	want := &Error{Field: "mapping", Message: `amount column "Betrag" is not in the file's header; the columns are: Posted, Text, Value, Ref`}
+	want := &Error{Field: "mapping", Message: `amount column "Betrag" is not in the file's header; the columns are: Posted, Text, Value, Ref`,
+		Columns: []string{"Posted", "Text", "Value", "Ref"}}
 	checkError(t, want, e)
 	e = readFails(t, "bank.csv", csv, Options{})
-	want = &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: Posted, Text, Value, Ref"}
+	want = &Error{Field: "mapping", Message: "no date and amount columns were recognised; map them by name. The columns are: Posted, Text, Value, Ref",
+		Columns: []string{"Posted", "Text", "Value", "Ref"}}
 	checkError(t, want, e)
 
 	// No header: columns by number; without a mapping, an error saying so.

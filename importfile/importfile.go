@@ -120,6 +120,10 @@ type Error struct {
 	Line    int // 0 when no line is to blame
 	Field   string
 	Message string
+	// Columns are a CSV's columns when its mapping is the problem: the
+	// header's names, or "1", "2", ... for a file without a header, so a
+	// form can offer them to map.
+	Columns []string
 }
 
 func (e *Error) Error() string {

@@ -2,6 +2,7 @@ package importfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/finance"
 )
 
 func TestDetect(t *testing.T) {
@@ -241,5 +244,58 @@ func BenchmarkReadCSV10k(b *testing.B) {
 		if err != nil || len(res.Rows) != 10_000 {
 			b.Fatalf("%v, %d rows", err, len(res.Rows))
 		}
+	}
+}
+
+// ReadForLedger hands the ledger every row and line error the reader found,
+// field by field, and words a file that cannot be read as a problem of the
+// field to fix.
+func TestReadForLedger(t *testing.T) {
+	data := []byte("Date,Description,Amount,Ref\n2026-03-02,Grocer,-12.50,A1\n2026-03-03,Salary,1000.00,A2\nnot a date,Broken,1.00,A3\n")
+	file, res, err := ReadForLedger("march.csv", data, Options{Mapping: &Mapping{Date: "Date", Description: "Description", Amount: "Amount", Reference: "Ref"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := finance.ImportFile{Name: "march.csv", Format: "csv", Encoding: res.Encoding,
+		Rows: []finance.ImportFileRow{
+			{Line: 2, Date: date(t, "2026-03-02"), Amount: 1250, Direction: finance.DirectionDebit, Description: "Grocer", BankID: "A1"},
+			{Line: 3, Date: date(t, "2026-03-03"), Amount: 100000, Direction: finance.DirectionCredit, Description: "Salary", BankID: "A2"},
+		},
+		Errors: []finance.ImportLineError{{Line: 4, Message: res.Errors[0].Message}}}
+	if diff := cmp.Diff(want, file, compareDates); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if res.Columns == nil || res.Columns[0] != "Date" {
+		t.Errorf("columns %q, want the header", res.Columns)
+	}
+
+	_, _, err = ReadForLedger("march.csv", data, Options{Mapping: &Mapping{Date: "When", Amount: "Amount"}})
+	var ve *finance.ValidationError
+	if !errors.As(err, &ve) || ve.Fields["mapping"] == "" {
+		t.Errorf("a mapping naming no column: %v, want a problem on mapping", err)
+	}
+	// A mapping problem comes with the columns to map, by name or, without
+	// a header, by number.
+	for name, c := range map[string]struct {
+		data    string
+		mapping *Mapping
+		want    []string
+	}{
+		"unknown header":     {"When,What,How much\n2026-03-02,Grocer,-12.50\n", nil, []string{"When", "What", "How much"}},
+		"no header":          {"2026-03-02,Grocer,abc\n2026-03-03,Salary,def,x\n", nil, []string{"1", "2", "3", "4"}},
+		"a column not there": {string(data), &Mapping{Date: "When", Amount: "Amount"}, []string{"Date", "Description", "Amount", "Ref"}},
+	} {
+		_, res, err := ReadForLedger("x.csv", []byte(c.data), Options{Mapping: c.mapping})
+		if !errors.As(err, &ve) || ve.Fields["mapping"] == "" || res == nil {
+			t.Errorf("%s: %v, %v; want a problem on mapping with the columns", name, res, err)
+			continue
+		}
+		if diff := cmp.Diff(c.want, res.Columns); diff != "" {
+			t.Errorf("%s: columns (-want +got):\n%s", name, diff)
+		}
+	}
+	_, _, err = ReadForLedger("x.bin", []byte("PK\x03\x04zip"), Options{})
+	if !errors.As(err, &ve) || !strings.Contains(ve.Fields["file"], "zip") {
+		t.Errorf("a zip: %v, want a problem on file", err)
 	}
 }

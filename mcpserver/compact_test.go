@@ -148,3 +148,20 @@ func TestCompactItemSchema(t *testing.T) {
 		t.Errorf("list_activity answers whole entries, but its items leave out actor or created_at: %v", entry)
 	}
 }
+
+// A short list's tool takes no sorting: the argument is refused by name,
+// and the list comes in the route's order; a long list's tool sorts.
+func TestShortListsTakeNoSorting(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.key(auth.ScopeAll)
+	res := env.callTool(key, "list_accounts", map[string]any{"sortBy": "name"})
+	fields, _ := res.problem(t)["fields"].(map[string]any)
+	if !res.IsError || !strings.HasPrefix(fmt.Sprint(fields["sortBy"]), "is not an argument of list_accounts") {
+		t.Errorf("list_accounts with sortBy: %+v", res.problem(t))
+	}
+	seedExpenses(t, env, key, 3)
+	page := env.okTool(key, "list_expenses", map[string]any{"sortBy": "amount", "sortOrder": "asc"})
+	if items := page["items"].([]any); len(items) != 3 || items[0].(map[string]any)["amount"] != json.Number("100.50") {
+		t.Errorf("list_expenses by amount, ascending: %v", items)
+	}
+}

@@ -605,7 +605,7 @@ func (op *operation) withTextFile(field string) (*operation, error) {
 		return nil, fmt.Errorf("text file %s: not a file field of the route's form", field)
 	}
 	out, err := op.withArguments(func(name string) bool { return name == field }, map[string]any{
-		fileTextArg:   map[string]any{"type": "string", "description": "The file's content as text (or base64)."},
+		fileTextArg:   map[string]any{"type": "string"},
 		fileBase64Arg: map[string]any{"type": "string", "contentEncoding": "base64"},
 		fileNameArg:   map[string]any{"type": "string", "description": "Its name, e.g. statement.ofx."},
 	})
@@ -617,5 +617,22 @@ func (op *operation) withTextFile(field string) (*operation, error) {
 	out.bodyFields[fileTextArg], out.bodyFields[fileBase64Arg], out.bodyFields[fileNameArg] = true, true, true
 	out.files = map[string]bool{}
 	out.textFile = field
+	return out, nil
+}
+
+// withoutSorting is op for a list tool whose list is short and read whole
+// (accounts, cards, categories, loans): the tool takes no sortBy or
+// sortOrder, which the route still does, and answers in the route's order.
+// An agent pays for every argument in each conversation; ordering a list
+// of a few records is not worth it.
+func (op *operation) withoutSorting() (*operation, error) {
+	sorting := func(name string) bool { return name == "sortBy" || name == "sortOrder" }
+	out, err := op.withArguments(sorting, nil)
+	if err != nil {
+		return nil, err
+	}
+	out.queryParams = maps.Clone(op.queryParams)
+	delete(out.queryParams, "sortBy")
+	delete(out.queryParams, "sortOrder")
 	return out, nil
 }

@@ -137,6 +137,11 @@ func New(rest REST, cfg Config) (*Handler, error) {
 				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
 			}
 		}
+		if spec.unsorted {
+			if op, err = op.withoutSorting(); err != nil {
+				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
+			}
+		}
 		if spec.fileAsText != "" {
 			if op, err = op.withTextFile(spec.fileAsText); err != nil {
 				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)

@@ -13,13 +13,14 @@ import (
 // (compact); the test prints them, so a change that grows them shows in the
 // test log before it reaches a budget.
 //
-// 86 tools fit in 100 KiB, 40 KiB of it read by a model (69 tools were
+// 91 tools fit in 100 KiB, 40 KiB of it read by a model (69 tools were
 // 410 KB and 126 KB): descriptions say what the name and schema do not,
 // rules every tool shares are said once in the instructions (paging, the
 // payment methods' ids, idempotency keys), input schemas leave out what the
 // route checks and answers by name (string lengths, uniqueness, unknown
-// arguments, a create's nulls), and only reads carry an output schema (a
-// write answers the record its read tool describes). A new tool pays for
+// arguments, a create's nulls, dates' format, sorting a short list), and
+// only reads carry an output schema (a write answers the record its read
+// tool describes; a list's describes its compact item). A new tool pays for
 // itself: make room rather than raise a budget.
 const (
 	// budgetToolsList bounds the whole tools/list result.

@@ -97,6 +97,9 @@ type toolSpec struct {
 	// fileAsText, when set, is the form's file field that the tool takes
 	// as text or base64 with a file name (withTextFile).
 	fileAsText string
+	// unsorted marks a list tool of a short list: it takes no sortBy or
+	// sortOrder (see withoutSorting).
+	unsorted bool
 	// whole marks a list tool whose items are answered whole: what it is
 	// for is nested (an activity entry's actor) or a timestamp.
 	whole bool
@@ -107,19 +110,19 @@ var toolTable = []toolSpec{
 	{
 		name: "get_dashboard_summary", title: "Dashboard of a month", method: "GET", path: "/api/v1/dashboard", hints: reads,
 		description: "A month at a glance (month=YYYY-MM, default this month): income, spending, balances, cards, bills, " +
-			"loans, budgets. Card and loan payments are not spending; their interest is.",
+			"loans, budgets. Card and loan payments are not spending.",
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
 		description: "A report by name over dateFrom/dateTo (default this month); other parameters only where listed. " +
 			"spending-by-category (payment_method, cardId); spending-trend (granularity, category); " +
 			"payment-methods (none); income-vs-expenses (granularity); cash-flow (granularity); budget-vs-actual " +
-			"(month); net-worth (today: accounts less card balances and loan principal); credit-card-utilization " +
-			"(cardId; today); bills-overview (none); loans-overview (none).",
+			"(month); net-worth (none; today); credit-card-utilization (cardId; today); bills-overview (none); " +
+			"loans-overview (none).",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
-		description: "Expenses, newest first; status=voided for voided ones. Totals: get_expense_summary.",
+		description: "Expenses, newest first. Totals: get_expense_summary.",
 	},
 	{
 		name: "get_expense", title: "Get an expense", method: "GET", path: "/api/v1/expenses/{id}", hints: reads,
@@ -136,15 +139,15 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_income", title: "List income", method: "GET", path: "/api/v1/income", hints: reads,
-		description: "Income, newest first. category is a name; status=voided for voided ones.",
+		description: "Income received, newest first; status=voided for voided records.",
 	},
 	{
 		name: "get_income", title: "Get income", method: "GET", path: "/api/v1/income/{id}", hints: reads,
 		description: "One income record (voided too), with the account it credited.",
 	},
 	{
-		name: "list_accounts", title: "List accounts", method: "GET", path: "/api/v1/accounts", hints: reads,
-		description: "Accounts with current balances; active ones unless status says otherwise.",
+		name: "list_accounts", title: "List accounts", method: "GET", path: "/api/v1/accounts", hints: reads, unsorted: true,
+		description: "Accounts with current balances, active ones by default.",
 	},
 	{
 		name: "get_account", title: "Get an account", method: "GET", path: "/api/v1/accounts/{id}", hints: reads,
@@ -155,12 +158,12 @@ var toolTable = []toolSpec{
 		description: "Account lines (debit out, credit in), newest first. Only is_editable lines change here.",
 	},
 	{
-		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads,
+		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads, unsorted: true,
 		description: "Cards with limit, balance, available credit and next dates; active ones by default.",
 	},
 	{
 		name: "get_credit_card_metrics", title: "Credit card metrics", method: "GET", path: "/api/v1/credit-cards/metrics", hints: reads,
-		description: "Each card's standing today (balance, available credit, utilization, unbilled, minimum due, overdue) " +
+		description: "Each card's standing today (balance, available credit, utilization, unbilled, minimum due, overdue), " +
 			"and the statement to pay first.",
 	},
 	{
@@ -174,15 +177,15 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_credit_card_soas", title: "List card statements", method: "GET", path: "/api/v1/credit-cards/soa", hints: reads,
-		description: "Card statements (SOA), newest first, made by each card's cycle. status open = unpaid or partially " +
-			"paid; overdue = open past due.",
+		description: "Card statements (SOA), newest first. status open = unpaid or partially paid; overdue = open past " +
+			"due.",
 	},
 	{
 		name: "get_credit_card_soa", title: "Get a card statement", method: "GET", path: "/api/v1/credit-cards/soa/{id}", hints: reads,
 		description: "One statement with its rows, oldest first; is_soa_line marks its own lines.",
 	},
 	{
-		name: "list_categories", title: "List categories", method: "GET", path: "/api/v1/categories", hints: reads,
+		name: "list_categories", title: "List categories", method: "GET", path: "/api/v1/categories", hints: reads, unsorted: true,
 		description: "Expense and income categories (kind), active by default. Records name a category by name.",
 	},
 	{
@@ -191,7 +194,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_budget_thresholds", title: "Budget thresholds", method: "GET", path: "/api/v1/user-settings/budget-thresholds",
-		hints: reads,
+		hints: reads, unsorted: true,
 		description: "Budget limits per category with the month's spending, remaining and state; month=YYYY-MM, default " +
 			"this month.",
 	},
@@ -209,12 +212,12 @@ var toolTable = []toolSpec{
 	{
 		name: "update_expense", title: "Update an expense", method: "PUT", path: "/api/v1/expenses/{id}", hints: rewrites,
 		description: "Change an expense; its account line or card purchase follows. Money fields change only while " +
-			"unbilled and not a bill payment; a category ends a split.",
+			"unbilled; a category ends a split.",
 	},
 	{
 		name: "delete_expense", title: "Void an expense", method: "DELETE", path: "/api/v1/expenses/{id}", hints: voids,
-		description: "Void an expense with its account debit or card purchase; cannot be undone. Refused once its card row " +
-			"is billed or converted, or for a bill payment.",
+		description: "Void an expense with its account debit or card purchase; cannot be undone. Refused once billed or " +
+			"converted, or for a bill payment.",
 	},
 	{
 		name: "split_expense", title: "Split an expense across categories", method: "POST", path: "/api/v1/expenses/{id}/split", hints: reshapes,
@@ -239,15 +242,12 @@ var toolTable = []toolSpec{
 	{
 		name: "preview_import", title: "Preview a bank file import", method: "POST", path: "/api/v1/imports", hints: creates,
 		fileAsText: "file",
-		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) for one account or card into a preview: rows " +
-			"matched against the ledger (duplicates skip), categories suggested. Nothing is saved until commit_import.",
+		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) for an account or card into a preview, duplicates " +
+			"skipped; nothing is saved until commit_import.",
 	},
 	{
-		name: "get_import", title: "Get an import batch", method: "GET", path: "/api/v1/imports/{id}", hints: reads,
-		description: "One import batch by id: status, target and counts of rows.",
-	},
-	{
-		name: "list_import_rows", title: "List an import's rows", method: "GET", path: "/api/v1/imports/{id}/rows", hints: reads,
+		name: "list_import_rows", title: "List an import's rows", method: "GET", path: "/api/v1/imports/{id}/rows", hints: reads, unsorted: true,
+		whole:       true, // a row's match is what it is read for
 		description: "A batch's rows in file order; match.record_id is the duplicate account line or card row.",
 	},
 	{
@@ -262,10 +262,6 @@ var toolTable = []toolSpec{
 	{
 		name: "revert_import", title: "Revert an import", method: "POST", path: "/api/v1/imports/{id}/revert", hints: voids,
 		description: "Void every record a commit created, unless one changed since.",
-	},
-	{
-		name: "delete_import", title: "Delete an import preview", method: "DELETE", path: "/api/v1/imports/{id}", hints: voids,
-		description: "Drop a preview and its rows (revert a committed one); the ledger is unchanged.",
 	},
 
 	// income:write
@@ -286,7 +282,7 @@ var toolTable = []toolSpec{
 	{
 		name: "create_account", title: "Add an account", method: "POST", path: "/api/v1/accounts", hints: creates,
 		description: "Add an account (savings, checking, e_wallet, cash, other). opening_balance (signed) is its balance " +
-			"before its first line.",
+			"before any line.",
 	},
 	{
 		name: "update_account", title: "Update an account", method: "PUT", path: "/api/v1/accounts/{id}", hints: rewrites,
@@ -328,7 +324,7 @@ var toolTable = []toolSpec{
 	// credit_cards:write
 	{
 		name: "create_credit_card", title: "Add a credit card", method: "POST", path: "/api/v1/credit-cards", hints: creates,
-		description: "Add a credit card. Days 1 to 31 (31 = month end); statements start from cycle_start_date (default " +
+		description: "Add a credit card. Days 1 to 31 (31 = month end); statements start at cycle_start_date (default " +
 			"today).",
 	},
 	{
@@ -353,7 +349,7 @@ var toolTable = []toolSpec{
 	// Installment plans: their two reads (finance:read) sit with their two writes.
 	{
 		name: "list_installment_plans", title: "List installment plans", method: "GET",
-		path: "/api/v1/credit-cards/installment-plans", hints: reads,
+		path: "/api/v1/credit-cards/installment-plans", hints: reads, unsorted: true,
 		description: "Card purchases converted to installments, newest first, with progress.",
 	},
 	{
@@ -371,13 +367,12 @@ var toolTable = []toolSpec{
 		name: "cancel_installment_plan", title: "Cancel an installment plan", method: "POST",
 		path: "/api/v1/credit-cards/installment-plans/{id}/cancel", hints: voids,
 		description: "Cancel an active plan; cannot be undone. Unbilled rows are voided; if some were billed, one row " +
-			"today bills the principal left.",
+			"bills the principal left.",
 	},
 	{
 		name: "update_credit_card_transaction", title: "Update a card transaction", method: "PUT",
 		path: "/api/v1/credit-cards/transactions/{id}", hints: rewrites,
-		description: "Change a card row. Card, amount and date only while unbilled; installment rows change through their " +
-			"plan.",
+		description: "Change a card row. Card, amount and date only while unbilled; installment rows through their plan.",
 	},
 	{
 		name: "update_credit_card_soa", title: "Update a card statement", method: "PUT", path: "/api/v1/credit-cards/soa/{id}", hints: updates,
@@ -417,7 +412,7 @@ var toolTable = []toolSpec{
 		name: "void_credit_card_soa", title: "Void (reset) a card statement", method: "POST",
 		path: "/api/v1/credit-cards/soa/{id}/void", hints: voids,
 		description: "Reset a statement: its payments, their debits and its own lines are voided; its rows go to a fresh " +
-			"statement (replaced_by_id). The only undo of a wrong payment.",
+			"statement. The only undo of a wrong payment.",
 	},
 
 	// Bills: their reads (finance:read) sit with their writes (bills:write).
@@ -438,7 +433,7 @@ var toolTable = []toolSpec{
 		description: "What bill writes can name: categories, accounts and cards with ids, methods, frequencies, statuses.",
 	},
 	{
-		name: "list_bill_templates", title: "List bill templates", method: "GET", path: "/api/v1/bills/templates", hints: reads,
+		name: "list_bill_templates", title: "List bill templates", method: "GET", path: "/api/v1/bills/templates", hints: reads, unsorted: true,
 		description: "Recurring bill templates (active or paused) that make the bills.",
 	},
 	{
@@ -447,12 +442,12 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_bill_payments", title: "List a bill's payments", method: "GET", path: "/api/v1/bills/{id}/payments", hints: reads,
-		description: "A bill's payments, newest first; status=voided for deleted ones.",
+		description: "A bill's payments, newest first; voided ones are deleted payments.",
 	},
 	{
 		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
-		description: "Create a recurring bill. Monthly and longer frequencies fall on due_day (default the start date's; " +
-			"31 = month end). Default payment fields apply when a payment names none.",
+		description: "Create a recurring bill. Monthly and longer ones fall on due_day (default the start date's; 31 = " +
+			"month end). Its default payment fields fill a payment's.",
 	},
 	{
 		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
@@ -511,7 +506,7 @@ var toolTable = []toolSpec{
 
 	// Loans: their reads (finance:read) sit with their write.
 	{
-		name: "list_loans", title: "List loans", method: "GET", path: "/api/v1/loans", hints: reads,
+		name: "list_loans", title: "List loans", method: "GET", path: "/api/v1/loans", hints: reads, unsorted: true,
 		description: "Loans, newest first, with terms and figures (paid, remaining, next due).",
 	},
 	{
@@ -520,12 +515,12 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_loan_instances", title: "List a loan's instances", method: "GET", path: "/api/v1/loans/{id}/instances",
-		hints:       reads,
+		hints: reads, unsorted: true,
 		description: "A loan's monthly instances (id: the loan's), with the instanceId record_loan_payment takes.",
 	},
 	{
 		name: "get_current_month_loan_dues", title: "Get this month's loan dues", method: "GET",
-		path: "/api/v1/loans/current-month-dues", hints: reads,
+		path: "/api/v1/loans/current-month-dues", hints: reads, unsorted: true,
 		description: "Loan instances due this month or overdue. Gives the instanceId for record_loan_payment.",
 	},
 	{

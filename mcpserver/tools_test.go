@@ -53,9 +53,9 @@ var specTools = map[auth.Scope][]string{
 // (import batches, read under expenses:write like their routes).
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity",
-		"get_import", "list_import_rows"},
+		"list_import_rows"},
 	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images",
-		"preview_import", "update_import_row", "commit_import", "revert_import", "delete_import"},
+		"preview_import", "update_import_row", "commit_import", "revert_import"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
 	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "cancel_loan", "delete_loan"},
@@ -165,12 +165,12 @@ var (
 	readTools = []string{"get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
 		"get_bills_summary", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
 		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
-		"get_import", "get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
+		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_unbilled_transactions"}
 	assistantTools = []string{"assistant_chat", "assistant_confirm"}
-	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense", "delete_import", "parse_expense_text",
+	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense", "parse_expense_text",
 		"parse_receipt_images", "preview_import", "revert_import", "split_expense", "update_expense", "update_import_row"}
 )
 
@@ -194,7 +194,7 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 		{"expenses:write adds the expense writes", []auth.Scope{auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP},
 			sorted(readTools, assistantTools, expenseWrites)},
 		{"expenses:write alone reads expenses too", []auth.Scope{auth.ScopeExpensesWrite, auth.ScopeMCP},
-			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "get_import", "list_expenses", "list_import_rows"}, expenseWrites)},
+			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "list_expenses", "list_import_rows"}, expenseWrites)},
 		{"income:write", []auth.Scope{auth.ScopeIncomeWrite, auth.ScopeMCP},
 			[]string{"create_income", "delete_income", "get_income", "list_income", "update_income"}},
 		{"accounts:write", []auth.Scope{auth.ScopeAccountsWrite, auth.ScopeMCP},

@@ -184,35 +184,6 @@ func (s *Server) readImportForm(r *http.Request) (importForm, error) {
 	return form, v.Err()
 }
 
-// readImportFile reads a file into the domain's rows; a file that cannot be
-// read is a 400 naming the field to fix (file, format, mapping, ...) and the line.
-func readImportFile(form importForm) (finance.ImportFile, error) {
-	opt := form.options
-	opt.MaxRows = finance.MaxImportRows
-	res, err := importfile.Read(form.fileName, form.data, opt)
-	var fe *importfile.Error
-	if errors.As(err, &fe) {
-		field := fe.Field
-		if field == "" {
-			field = "file"
-		}
-		return finance.ImportFile{}, finance.Invalid(field, fe.Error())
-	}
-	if err != nil {
-		return finance.ImportFile{}, err
-	}
-	out := finance.ImportFile{Name: form.fileName, Format: string(res.Format), Encoding: res.Encoding, Currency: res.Currency,
-		Rows: make([]finance.ImportFileRow, len(res.Rows)), Errors: make([]finance.ImportLineError, len(res.Errors))}
-	for i, r := range res.Rows {
-		out.Rows[i] = finance.ImportFileRow{Line: r.Line, Date: r.Date, Amount: r.Amount, Direction: string(r.Direction),
-			Description: r.Description, Payee: r.Payee, Category: r.Category, BankID: r.BankID}
-	}
-	for i, e := range res.Errors {
-		out.Errors[i] = finance.ImportLineError{Line: e.Line, Message: e.Message}
-	}
-	return out, nil
-}
-
 func (s *Server) previewImport(w http.ResponseWriter, r bunrouter.Request) error {
 	release, err := s.reserveUpload(r.Request, w.Header(), s.cfg.MaxBodyBytes+s.cfg.MaxImportBytes)
 	defer release()
@@ -230,7 +201,7 @@ func (s *Server) previewImport(w http.ResponseWriter, r bunrouter.Request) error
 	if _, err := importScopes(r, kind); err != nil {
 		return err
 	}
-	file, err := readImportFile(form)
+	file, _, err := importfile.ReadForLedger(form.fileName, form.data, form.options)
 	if err != nil {
 		return err
 	}

@@ -204,13 +204,7 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 }
 
 // formReadError is the answer to a multipart body that could not be read.
-func (s *Server) formReadError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return httperr.TooLarge(tooLarge.Limit)
-	}
-	return httperr.BadRequest("Request body is not a valid multipart form", nil)
-}
+func (s *Server) formReadError(err error) error { return httperr.FormRead(err) }
 
 // savePicture writes an upload under a new name, readable by the server's
 // user only, and returns the name. It is written to a temporary file first,

@@ -17,7 +17,7 @@ import (
 func (s *Server) mountWeb() {
 	s.web = web.New(web.Config{
 		BaseURL: s.cfg.BaseURL, Log: s.log, Auth: s.auth, Ledger: s.ledger, OAuth: s.oauth, Telegram: s.telegram,
-		Host: webHost{s}, RequestID: requestIDFrom,
+		Host: webHost{s}, RequestID: requestIDFrom, MaxImportBytes: s.cfg.MaxImportBytes,
 	})
 	for _, rt := range s.web.Routes() {
 		perIP := map[web.Limit]*limiter{web.SignInLimit: s.loginLimiter, web.AuthorizeLimit: s.authorizeLimiter}[rt.Limit]
@@ -65,4 +65,8 @@ func (h webHost) ChangePassword(w http.ResponseWriter, r *http.Request, userID s
 
 func (h webHost) GenerateDue(ctx context.Context, userID string, statements, bills bool) {
 	h.s.generateDue(ctx, userID, statements, bills)
+}
+
+func (h webHost) ReserveUpload(r *http.Request, hd http.Header, limit int64) (func(), error) {
+	return h.s.reserveUpload(r, hd, limit)
 }

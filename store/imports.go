@@ -166,6 +166,12 @@ func (l ledger) ImportRows(ctx context.Context, batchID string, f finance.Import
 	default:
 		q = q.Where("r.match_kind = ?", f.Match)
 	}
+	if f.Matched {
+		q = q.Where("r.match_kind IS NOT NULL")
+	}
+	if f.Failed {
+		q = q.Where("r.error IS NOT NULL")
+	}
 	q = q.OrderExpr("r.line").Limit(int64(p.Limit)).Offset(int64(p.Offset()))
 	total, err := q.ScanAndCount(ctx)
 	if err != nil {

@@ -61,6 +61,8 @@ var valueWords = map[string]string{
 	"ok": "On track", "warning": "Near limit", "exceeded": "Over limit", // a budget's state
 	"biweekly": "Every two weeks", "semiannual": "Twice a year",
 	"expense": "Expense", "income": "Income", "pro": "Pro", "free": "Free",
+	"csv": "CSV", "ofx": "OFX", "qif": "QIF", "camt": "CAMT", "mt940": "MT940", // an import's file format
+	"account_line": "Account line (not spending)", "card_fee": "Card fee", "card_refund": "Card refund", // what an imported row becomes
 }
 
 // label is an API value in words: "partially_paid" is "Partially paid".

@@ -15,6 +15,7 @@ type display struct {
 	currency string
 	layout   string // a time layout for the user's date_format
 	today    finance.Date
+	loc      *time.Location // the user's timezone, for the day of an instant
 }
 
 // currencySymbols are the currencies shown with a symbol; any other is
@@ -43,7 +44,9 @@ func (s *Site) displayFor(ctx context.Context, userID string) (display, error) {
 	if err != nil {
 		loc = time.UTC
 	}
-	return newDisplay(st, finance.Today(s.ledger.Now(), loc)), nil
+	d := newDisplay(st, finance.Today(s.ledger.Now(), loc))
+	d.loc = loc
+	return d, nil
 }
 
 func newDisplay(st finance.AppSettings, today finance.Date) display {
@@ -86,6 +89,15 @@ func (d display) Date(v finance.Date) string {
 		return ""
 	}
 	return v.In(time.UTC).Format(d.layout)
+}
+
+// Day formats the day of an instant in the user's timezone and date format.
+func (d display) Day(t time.Time) string {
+	loc := d.loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	return d.Date(finance.Today(t, loc))
 }
 
 // Month names a month ("March 2025") from any day in it.

@@ -60,6 +60,7 @@ var pageFuncs = template.FuncMap{
 	"once":         onceInput,
 	"filterEnd":    filterEnd,
 	"activityWord": activityWord,
+	"importColumn": importColumn,
 }
 
 // filterEndView is what the "filter-end" partial shows: the search box
@@ -77,7 +78,8 @@ var pageTemplates = func() map[string]*template.Template {
 		"accounts", "account", "cards", "card", "statement", "convert", "installment", "confirm",
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
-		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity"} {
+		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
+		"import", "importbatch", "imports"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -587,6 +589,11 @@ func (s *Site) logout(w http.ResponseWriter, r bunrouter.Request) error {
 // notices are the fixed messages a redirect may ask a page to show; the
 // query names one, so no text from the URL reaches the page.
 var notices = map[string]string{
+	"import-previewed":           "The file is read. Check the rows below; nothing is saved until you import them.",
+	"import-row-saved":           "The row has been changed.",
+	"import-committed":           "Imported.",
+	"import-discarded":           "The preview has been discarded; nothing was saved.",
+	"import-reverted":            "The import has been undone: its records are voided.",
 	"welcome":                    "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
 	"expense-recorded":           "Expense recorded.",
 	"income-recorded":            "Income recorded.",

@@ -96,6 +96,11 @@ type Host interface {
 	// API's, and once there were too many it returns
 	// httperr.ErrPasswordGuesses with Retry-After set on w.
 	ChangePassword(w http.ResponseWriter, r *http.Request, userID string, req auth.PasswordChangeRequest, keepSessionID string) error
+	// ReserveUpload holds room for an upload of up to limit bytes among the
+	// server's uploads in flight, as the REST routes that take files do;
+	// when there is none it sets Retry-After on h and returns an error the
+	// page shows as "try again". release is always safe to call.
+	ReserveUpload(r *http.Request, h http.Header, limit int64) (release func(), err error)
 	// GenerateDue makes the statements and bills that have come due, as
 	// every read of them through the API does first.
 	GenerateDue(ctx context.Context, userID string, statements, bills bool)
@@ -115,6 +120,9 @@ type Config struct {
 	// page says there is none.
 	Telegram *telegram.Bot
 	Host     Host
+	// MaxImportBytes is the largest statement the Import page takes, the
+	// limit of POST /imports.
+	MaxImportBytes int64
 	// RequestID is the id the server gave the request, for the log and for
 	// a failure's page.
 	RequestID func(context.Context) string

@@ -45,6 +45,7 @@ func (s *Site) registerWebAppRoutes() {
 	s.registerWebAppListRoutes()
 	s.registerWebAppReportRoutes()
 	s.registerWebAppSettingsRoutes()
+	s.registerWebAppImportRoutes()
 }
 
 // Redirect ends a page request with a 303 to target.
