@@ -95,6 +95,7 @@ func TestHeavyRoutesAreDeclared(t *testing.T) {
 		"GET /api/v1/expenses/summary",
 		"GET /api/v1/dashboard",
 		"GET /api/v1/reports/:report",
+		"GET /api/v1/export",
 		// The web app's pages of the same reads.
 		"GET /",
 		"GET /expenses?search",

@@ -124,6 +124,7 @@ type Database interface {
 	finance.Store
 	IdempotencyStore
 	assistant.Store
+	Exporter
 }
 
 // Server is the HTTP application.
@@ -287,6 +288,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerReportRoutes()
 	s.registerMessagingRoutes()
 	s.registerActivityRoutes()
+	s.registerExportRoutes()
 	s.registerImportRoutes()
 	return s
 }

@@ -50,7 +50,7 @@ func newRootCmd(c *cli) *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", defaultDataDir(), "directory holding the database and keys")
 	bindEnv(root.PersistentFlags())
-	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newTelegramCmd(c), newBackupCmd(c), newMigrateCmd(c), newVersionCmd(c))
+	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newTelegramCmd(c), newBackupCmd(c), newExportCmd(c), newImportCmd(c), newMigrateCmd(c), newVersionCmd(c))
 	return root
 }
 

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/finance"
+)
+
+// Exporter writes every record of a user as one export document
+// (docs/domain.md "Export and restore").
+type Exporter interface {
+	Export(ctx context.Context, userID string, exportedAt time.Time, w io.Writer) error
+}
+
+func (s *Server) registerExportRoutes() {
+	// finance:read alone: the document spans every domain, so no domain's
+	// write scope reaches it (as with the dashboard and reports).
+	s.heavy(http.MethodGet, "/api/v1/export", auth.ReportsRead, s.export, "format")
+}
+
+// export streams the user's export document as a download. It is the
+// document itself, not the envelope: the file a person keeps or restores.
+func (s *Server) export(w http.ResponseWriter, r bunrouter.Request) error {
+	if f := r.URL.Query().Get("format"); f != "" && f != "json" {
+		return finance.Invalid("format", "must be json, the only export format")
+	}
+	// What is due is generated first, so the document holds what the
+	// user's lists show now.
+	s.generateDue(r.Context(), userID(r), true, true)
+	at := s.ledger.Now()
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="finance-export-%s.json"`, at.UTC().Format("2006-01-02")))
+	h.Set("Cache-Control", "no-store")
+	out := &startedWriter{w: w}
+	if err := s.db.Export(r.Context(), userID(r), at, out); err != nil {
+		if !out.started {
+			h.Del("Content-Disposition")
+			return err
+		}
+		// Part of the document is on the wire under a 200: cut the
+		// connection so the client sees a failed download, not a short file.
+		s.log.ErrorContext(r.Context(), "export failed while streaming", "error", err)
+		panic(http.ErrAbortHandler)
+	}
+	return nil
+}
+
+// startedWriter records whether anything was written.
+type startedWriter struct {
+	w       io.Writer
+	started bool
+}
+
+func (s *startedWriter) Write(p []byte) (int, error) {
+	s.started = true
+	return s.w.Write(p)
+}
