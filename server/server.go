@@ -274,6 +274,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerCategoryRoutes()
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
+	s.registerTransferRoutes()
 	s.registerCardRoutes()
 	s.registerCardFigureRoutes()
 	s.registerCardTransactionRoutes()
