@@ -60,23 +60,23 @@ const (
 // AccountTransaction is one line of an account. Lines owned by another record
 // (source expense, income, ...) change only through that record.
 type AccountTransaction struct {
-	ID          string     `json:"id"`
-	AccountID   string     `json:"account_id"`
-	AccountName string     `json:"account_name"` // computed: the account's name
-	Type        string     `json:"type"`
-	Amount      Money      `json:"amount"`
-	Date        Date       `json:"date"`
-	Description *string    `json:"description"`
-	Source      string     `json:"source"`
-	SourceID    *string    `json:"source_id"`
-	Status      string     `json:"status"`
-	IsEditable  bool       `json:"is_editable"` // computed: a posted manual or adjustment line on an active account
+	ID          string  `json:"id"`
+	AccountID   string  `json:"account_id"`
+	AccountName string  `json:"account_name"` // computed: the account's name
+	Type        string  `json:"type"`
+	Amount      Money   `json:"amount"`
+	Date        Date    `json:"date"`
+	Description *string `json:"description"`
+	Source      string  `json:"source"`
+	SourceID    *string `json:"source_id"`
+	Status      string  `json:"status"`
+	IsEditable  bool    `json:"is_editable"` // computed: a posted manual or adjustment line on an active account
 	// Transfer is the transfer a line of source transfer belongs to, with the
 	// other side's account (computed; null on other lines).
-	Transfer *LineTransfer `json:"transfer"`
-	VoidedAt    *time.Time `json:"voided_at"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
+	Transfer  *LineTransfer `json:"transfer"`
+	VoidedAt  *time.Time    `json:"voided_at"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 	// Warnings are set on the answer of a write that has something to warn
 	// about (warning.go); never stored, never on reads.
 	Warnings []Warning `json:"warnings,omitempty"`
