@@ -58,7 +58,6 @@ type TransferFilter struct {
 	AccountID string // transfers out of or into the account
 	DateFrom  Date
 	DateTo    Date
-	Search    string
 }
 
 // TransferList is the list spec of GET /transfers.

@@ -16,7 +16,7 @@ import (
 func (s *Server) registerTransferRoutes() {
 	read, write := auth.Read(auth.ScopeAccountsWrite), auth.Write(auth.ScopeAccountsWrite)
 	const base = "/api/v1/transfers"
-	s.handle(http.MethodGet, base, read, s.listTransfers, list("status", "accountId", "dateFrom", "dateTo", "search")...)
+	s.handle(http.MethodGet, base, read, s.listTransfers, list("status", "accountId", "dateFrom", "dateTo")...)
 	s.handle(http.MethodPost, base, write, s.createTransfer)
 	s.handle(http.MethodGet, base+"/:id", read, s.getTransfer)
 	s.handle(http.MethodPut, base+"/:id", write, s.updateTransfer)
@@ -29,7 +29,6 @@ func (s *Server) listTransfers(w http.ResponseWriter, r bunrouter.Request) error
 		f = finance.TransferFilter{
 			Status:    queryparam.Enum(v, q, "status", finance.TransferStatuses...),
 			AccountID: queryparam.ID(v, q, "accountId"),
-			Search:    q.Get("search"),
 		}
 		if f.Status == "" {
 			f.Status = finance.LinePosted

@@ -50,7 +50,6 @@ func (l ledger) ListTransfers(ctx context.Context, userID string, f finance.Tran
 	if !f.DateTo.IsZero() {
 		q = q.Where("tr.date <= ?", f.DateTo)
 	}
-	q = searchAny(q, f.Search, "tr.description")
 	total, err := orderPage(q, transferSorts[p.SortBy], p).ScanAndCount(ctx)
 	if err != nil {
 		return nil, 0, err
