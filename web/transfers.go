@@ -9,6 +9,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/uptrace/bunrouter"
 
@@ -52,7 +53,12 @@ func transferFormOf(t finance.Transfer) transferForm {
 func (f transferForm) request(edit bool) finance.TransferRequest {
 	var req finance.TransferRequest
 	values := map[string]string{"from_account_id": f.From, "to_account_id": f.To, "amount": f.Amount, "date": f.Date,
-		"description": f.Description, "fee": f.Fee, "fee_category": f.FeeCategory}
+		"description": f.Description, "fee": f.Fee}
+	if strings.TrimSpace(f.Fee) != "" {
+		// The category picker keeps its choice when the fee is emptied; it
+		// goes with a fee only.
+		values["fee_category"] = f.FeeCategory
+	}
 	if edit {
 		formRequest(&req, values, "description", "fee")
 	} else {

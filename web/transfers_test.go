@@ -61,7 +61,7 @@ func TestTransferPages(t *testing.T) {
 	edit := b.Get(web.TransfersPath + "/" + tr.ID)
 	testkit.WantPage(t, "edit", edit, http.StatusOK, "<h1>Transfer from BPI to GCash</h1>", `value="250.00"`, `value="15.00"`, "Delete transfer")
 	x = b.Post(web.TransfersPath+"/"+tr.ID, url.Values{"csrf": {testkit.CSRF(t, edit)}, "from_account_id": {bpi.ID}, "to_account_id": {gcash.ID},
-		"amount": {"300"}, "date": {"2025-03-02"}, "fee": {""}})
+		"amount": {"300"}, "date": {"2025-03-02"}, "fee": {""}, "fee_category": {"Miscellaneous"}})
 	testkit.WantRedirect(t, "edit", x, web.AccountsPath+"/"+bpi.ID+"?notice=transfer-saved")
 	if got, _ := ledger.GetTransfer(ctx, u.ID, tr.ID); got.Amount != 30000 || got.Fee != 0 || got.FeeExpenseID != nil {
 		t.Errorf("edited %+v", got)
