@@ -390,17 +390,14 @@ func (s *Service) syncTransferFee(ctx context.Context, tx Repo, userID string, t
 		return s.insertTransferFee(ctx, tx, userID, t)
 	case t.FeeExpenseID == nil:
 		return nil
+	case t.Fee == 0:
+		id := *t.FeeExpenseID
+		t.FeeExpenseID, t.FeeCategory = nil, nil
+		return s.voidTransferFee(ctx, tx, userID, id)
 	}
 	e, err := tx.Expense(ctx, userID, *t.FeeExpenseID)
 	if err != nil {
 		return err
-	}
-	if t.Fee == 0 {
-		t.FeeExpenseID, t.FeeCategory = nil, nil
-		if err := s.unlinkExpense(ctx, tx, userID, e); err != nil {
-			return err
-		}
-		return s.markExpenseVoided(ctx, tx, userID, e)
 	}
 	if t.FeeCategory != nil && (e.Category == nil || *e.Category != *t.FeeCategory) {
 		cat, err := tx.ActiveCategoryByName(ctx, userID, KindExpense, *t.FeeCategory)
@@ -422,6 +419,18 @@ func (s *Service) syncTransferFee(ctx context.Context, tx Repo, userID string, t
 	return tx.UpdateExpense(ctx, userID, e)
 }
 
+// voidTransferFee voids a transfer's fee expense and its account line.
+func (s *Service) voidTransferFee(ctx context.Context, tx Repo, userID, expenseID string) error {
+	e, err := tx.Expense(ctx, userID, expenseID)
+	if err != nil {
+		return err
+	}
+	if err := s.unlinkExpense(ctx, tx, userID, e); err != nil {
+		return err
+	}
+	return s.markExpenseVoided(ctx, tx, userID, e)
+}
+
 // VoidTransfer is DELETE /transfers/{id}: both lines and the fee expense are
 // voided with the transfer, in one transaction (also on an archived account,
 // since a void reverses history).
@@ -441,14 +450,7 @@ func (s *Service) VoidTransfer(ctx context.Context, userID, id string) (Transfer
 			}
 		}
 		if t.FeeExpenseID != nil {
-			e, err := tx.Expense(ctx, userID, *t.FeeExpenseID)
-			if err != nil {
-				return err
-			}
-			if err := s.unlinkExpense(ctx, tx, userID, e); err != nil {
-				return err
-			}
-			if err := s.markExpenseVoided(ctx, tx, userID, e); err != nil {
+			if err := s.voidTransferFee(ctx, tx, userID, *t.FeeExpenseID); err != nil {
 				return err
 			}
 		}
