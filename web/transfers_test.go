@@ -76,5 +76,8 @@ func TestTransferPages(t *testing.T) {
 		t.Errorf("%d voided lines on GCash", n)
 	}
 	testkit.WantPage(t, "deleted", b.Get(web.TransfersPath+"/"+tr.ID), http.StatusOK, "Deleted")
+	// The activity names each write and links to the transfer.
+	testkit.WantPage(t, "activity", b.Get(web.ActivityPath), http.StatusOK, `href="/transfers/`+tr.ID+`"`,
+		`Transfer of 250.00 from "BPI" to "GCash" on 2025-03-01, fee 15.00`)
 	testkit.WantPage(t, "another's", b.Get(web.TransfersPath+"/0190f1a2-0000-7000-8000-000000000000"), http.StatusNotFound)
 }
