@@ -198,7 +198,7 @@ func (r rebuild) steps(ctx context.Context, tx bun.Tx) error {
 // kind each gain transfer. Tables, indexes and triggers are otherwise as
 // before.
 var transferRebuilds = []rebuild{{
-	name: "20261201000110", comment: "account_transactions_source_transfer", table: "account_transactions",
+	name: "20261202000110", comment: "account_transactions_source_transfer", table: "account_transactions",
 	create: `CREATE TABLE account_transactions_new (
     id          TEXT PRIMARY KEY,
     user_id     TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -220,13 +220,13 @@ var transferRebuilds = []rebuild{{
 		"CREATE INDEX account_transactions_user ON account_transactions (user_id, status, date, id)",
 	},
 }, {
-	name: "20261201000120", comment: "expenses_source_transfer", table: "expenses",
+	name: "20261202000120", comment: "expenses_source_transfer", table: "expenses",
 	create: strings.Replace(expensesUserSeqTable, "CHECK (source IN ('manual', 'bill_payment'))",
 		"CHECK (source IN ('manual', 'bill_payment', 'agent', 'import', 'transfer'))", 1),
 	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
 	indexes: expenseIndexes(),
 }, {
-	name: "20261201000130", comment: "activity_kind_transfer", table: "activity",
+	name: "20261202000130", comment: "activity_kind_transfer", table: "activity",
 	create: `CREATE TABLE activity_new (
     seq            INTEGER PRIMARY KEY,
     id             TEXT NOT NULL,

@@ -16,7 +16,7 @@ import (
 
 // beforeTransferRebuilds is the last migration before the rebuilds that let
 // account lines, expenses and activity entries name transfers.
-const beforeTransferRebuilds = "20261201000100"
+const beforeTransferRebuilds = "20261202000100"
 
 // Account lines, expenses and activity entries written before the transfer
 // rebuilds keep every row, kept total, index and trigger through them, and
