@@ -85,7 +85,7 @@ func TestRestoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := exportOf(t, src, alice.ID)
-	for _, want := range []string{`"description_contains":"GRAB","payee_equals":null,"amount_min":0.50,"amount_max":1200.05`,`{"format":"finance-export","version":1,"exported_at":"2026-03-01T09:00:00Z","schema_version":"` + store.SchemaVersion() + `"`,
+	for _, want := range []string{`"description_contains":"GRAB","payee_equals":null,"amount_min":0.50,"amount_max":1200.05`, `{"format":"finance-export","version":1,"exported_at":"2026-03-01T09:00:00Z","schema_version":"` + store.SchemaVersion() + `"`,
 		`"opening_balance":12.34`, `"amount":0.35`, `"date":"2026-02-03"`, `"is_system":true`, `"due_soon_days":12`} {
 		if !bytes.Contains(doc, []byte(want)) {
 			t.Errorf("document lacks %s:\n%s", want, doc)
