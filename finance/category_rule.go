@@ -163,14 +163,8 @@ func (s *Service) CreateCategoryRule(ctx context.Context, userID string, req Cat
 		if err := tx.InsertCategoryRule(ctx, userID, r); err != nil {
 			return err
 		}
-		if position != r.Position {
-			r.Position = position
-			if err := tx.PlaceCategoryRules(ctx, userID, moved(rules, r, position)); err != nil {
-				return err
-			}
-		}
 		out = r
-		return nil
+		return placeRule(ctx, tx, userID, rules, &out, position)
 	})
 	return out, err
 }
@@ -180,11 +174,7 @@ func (s *Service) CreateCategoryRule(ctx context.Context, userID string, req Cat
 func (s *Service) UpdateCategoryRule(ctx context.Context, userID, id string, req CategoryRuleRequest) (CategoryRule, error) {
 	var out CategoryRule
 	err := s.store.Write(ctx, func(tx Repo) error {
-		r, err := tx.CategoryRule(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		rules, err := tx.CategoryRules(ctx, userID)
+		r, rules, err := ruleAmongAll(ctx, tx, userID, id)
 		if err != nil {
 			return err
 		}
@@ -212,14 +202,8 @@ func (s *Service) UpdateCategoryRule(ctx context.Context, userID, id string, req
 		if err := tx.UpdateCategoryRule(ctx, userID, r); err != nil {
 			return err
 		}
-		if position != r.Position {
-			r.Position = position
-			if err := tx.PlaceCategoryRules(ctx, userID, moved(rules, r, position)); err != nil {
-				return err
-			}
-		}
 		out = r
-		return nil
+		return placeRule(ctx, tx, userID, rules, &out, position)
 	})
 	return out, err
 }
@@ -229,38 +213,48 @@ func (s *Service) UpdateCategoryRule(ctx context.Context, userID, id string, req
 func (s *Service) DeleteCategoryRule(ctx context.Context, userID, id string) (CategoryRule, error) {
 	var out CategoryRule
 	err := s.store.Write(ctx, func(tx Repo) error {
-		r, err := tx.CategoryRule(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		rules, err := tx.CategoryRules(ctx, userID)
+		r, rules, err := ruleAmongAll(ctx, tx, userID, id)
 		if err != nil {
 			return err
 		}
 		if err := tx.DeleteCategoryRule(ctx, userID, id); err != nil {
 			return err
 		}
-		ids := make([]string, 0, len(rules))
-		for _, o := range rules {
-			if o.ID != r.ID {
-				ids = append(ids, o.ID)
-			}
-		}
 		out = r
-		return tx.PlaceCategoryRules(ctx, userID, ids)
+		return tx.PlaceCategoryRules(ctx, userID, othersThan(rules, r.ID))
 	})
 	return out, err
 }
 
-// moved is the ids of rules in their order once r stands at position (1 first).
-func moved(rules []CategoryRule, r CategoryRule, position int) []string {
-	ids := make([]string, 0, len(rules)+1)
+// ruleAmongAll returns the user's rule id and all of their rules in order.
+func ruleAmongAll(ctx context.Context, tx Repo, userID, id string) (CategoryRule, []CategoryRule, error) {
+	r, err := tx.CategoryRule(ctx, userID, id)
+	if err != nil {
+		return CategoryRule{}, nil, err
+	}
+	rules, err := tx.CategoryRules(ctx, userID)
+	return r, rules, err
+}
+
+// othersThan is the ids of rules in order, without id.
+func othersThan(rules []CategoryRule, id string) []string {
+	ids := make([]string, 0, len(rules))
 	for _, o := range rules {
-		if o.ID != r.ID {
+		if o.ID != id {
 			ids = append(ids, o.ID)
 		}
 	}
-	return slices.Insert(ids, position-1, r.ID)
+	return ids
+}
+
+// placeRule moves the stored rule r to position (1 first) among rules, the
+// others shifting by one, when it stands elsewhere.
+func placeRule(ctx context.Context, tx Repo, userID string, rules []CategoryRule, r *CategoryRule, position int) error {
+	if position == r.Position {
+		return nil
+	}
+	r.Position = position
+	return tx.PlaceCategoryRules(ctx, userID, slices.Insert(othersThan(rules, r.ID), position-1, r.ID))
 }
 
 // rulePosition reads a requested position, 1 to last.

@@ -5,6 +5,7 @@ package web
 // delete one. It calls the same service as /api/v1/category-rules.
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -163,51 +164,52 @@ func (s *Site) categoryRuleCreate(w http.ResponseWriter, r bunrouter.Request) er
 	return s.categoryRuleDone(w, r.Request, u, sid, "", &sent, "rule-created", err)
 }
 
-func (s *Site) categoryRuleUpdate(w http.ResponseWriter, r bunrouter.Request) error {
+// categoryRuleChange runs a change of the rule the path names (an update,
+// a move, a delete) and ends it; change returns the form it was sent, if
+// any, to show again beside a refusal.
+func (s *Site) categoryRuleChange(w http.ResponseWriter, r bunrouter.Request, notice string,
+	change func(ctx context.Context, userID, id string, form url.Values) (*ruleForm, error)) error {
 	u, sid, ok, err := s.signedInForm(w, r.Request)
 	if !ok || err != nil {
 		return err
 	}
 	id := r.Param("id")
-	sent := sentRule(r.PostForm)
+	var sent *ruleForm
 	err = finance.ErrNotFound
 	if finance.ValidID(id) {
-		_, err = s.ledger.UpdateCategoryRule(r.Context(), u.ID, id, sent.request())
+		sent, err = change(r.Context(), u.ID, id, r.PostForm)
 	}
-	return s.categoryRuleDone(w, r.Request, u, sid, id, &sent, "rule-saved", err)
+	return s.categoryRuleDone(w, r.Request, u, sid, id, sent, notice, err)
+}
+
+func (s *Site) categoryRuleUpdate(w http.ResponseWriter, r bunrouter.Request) error {
+	return s.categoryRuleChange(w, r, "rule-saved", func(ctx context.Context, userID, id string, form url.Values) (*ruleForm, error) {
+		sent := sentRule(form)
+		_, err := s.ledger.UpdateCategoryRule(ctx, userID, id, sent.request())
+		return &sent, err
+	})
 }
 
 // categoryRuleMove moves a rule one place up or down (the form's direction),
 // as PUT /category-rules/{id} with the position next to its own does.
 func (s *Site) categoryRuleMove(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	id := r.Param("id")
-	err = finance.ErrNotFound
-	if finance.ValidID(id) {
-		var rule finance.CategoryRule
-		if rule, err = s.ledger.GetCategoryRule(r.Context(), u.ID, id); err == nil {
-			step := 1
-			if r.PostForm.Get("direction") == "up" {
-				step = -1
-			}
-			_, err = s.ledger.UpdateCategoryRule(r.Context(), u.ID, id, finance.CategoryRuleRequest{Position: finance.Of(rule.Position + step)})
+	return s.categoryRuleChange(w, r, "rule-moved", func(ctx context.Context, userID, id string, form url.Values) (*ruleForm, error) {
+		rule, err := s.ledger.GetCategoryRule(ctx, userID, id)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return s.categoryRuleDone(w, r.Request, u, sid, id, nil, "rule-moved", err)
+		step := 1
+		if form.Get("direction") == "up" {
+			step = -1
+		}
+		_, err = s.ledger.UpdateCategoryRule(ctx, userID, id, finance.CategoryRuleRequest{Position: finance.Of(rule.Position + step)})
+		return nil, err
+	})
 }
 
 func (s *Site) categoryRuleDelete(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	id := r.Param("id")
-	err = finance.ErrNotFound
-	if finance.ValidID(id) {
-		_, err = s.ledger.DeleteCategoryRule(r.Context(), u.ID, id)
-	}
-	return s.categoryRuleDone(w, r.Request, u, sid, id, nil, "rule-deleted", err)
+	return s.categoryRuleChange(w, r, "rule-deleted", func(ctx context.Context, userID, id string, _ url.Values) (*ruleForm, error) {
+		_, err := s.ledger.DeleteCategoryRule(ctx, userID, id)
+		return nil, err
+	})
 }
