@@ -272,6 +272,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.mountWeb()
 	s.registerOAuthRoutes()
 	s.registerCategoryRoutes()
+	s.registerCategoryRuleRoutes()
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
 	s.registerCardRoutes()

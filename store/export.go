@@ -78,6 +78,8 @@ var exportKinds = []exportKind{
 	{key: "loan_payments", table: "loan_payments", money: []string{"amount", "interest_part", "principal_part"}},
 	{key: "budget_thresholds", table: "budget_thresholds", money: []string{"monthly_limit"},
 		integers: []string{"warning_percent"}, order: "category_id"},
+	{key: "category_rules", table: "category_rules", money: []string{"amount_min", "amount_max"}, integers: []string{"position"},
+		order: "position"},
 }
 
 // exportLeftOut are the tables an export leaves out on purpose, and why. A

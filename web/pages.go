@@ -61,6 +61,7 @@ var pageFuncs = template.FuncMap{
 	"filterEnd":    filterEnd,
 	"activityWord": activityWord,
 	"importColumn": importColumn,
+	"ruleFields":   ruleFields,
 }
 
 // filterEndView is what the "filter-end" partial shows: the search box
@@ -79,7 +80,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
 		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
-		"import", "importbatch", "imports"} {
+		"import", "importbatch", "imports", "categoryrules"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -638,6 +639,10 @@ var notices = map[string]string{
 	"category-saved":             "The category has been saved.",
 	"category-archived":          "The category has been archived. Records that use it keep it.",
 	"category-unarchived":        "The category is active again.",
+	"rule-created":               "The rule has been added. It applies to files you import from now on.",
+	"rule-saved":                 "The rule has been saved.",
+	"rule-moved":                 "The rule has been moved.",
+	"rule-deleted":               "The rule has been deleted.",
 	"budgets-saved":              "Your budgets have been saved.",
 	"income-voided":              "The income has been voided.",
 	"bill-unpaid":                "The bill is unpaid again.",
