@@ -51,6 +51,21 @@ func getExport(t testing.TB, env *testEnv, key, query string) (*http.Response, [
 	return serveAPI(t, env.srv.Handler(), req, nil, true)
 }
 
+// wantDownload checks that an export answered 200 as a download of
+// fileName, never cached.
+func wantDownload(t *testing.T, resp *http.Response, body []byte, contentType, fileName string) {
+	t.Helper()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /export: %d %s", resp.StatusCode, body)
+	}
+	for k, v := range map[string]string{"Content-Type": contentType,
+		"Content-Disposition": `attachment; filename="` + fileName + `"`, "Cache-Control": "no-store"} {
+		if got := resp.Header.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+}
+
 // A full export restored into a new user on a fresh server gives the same
 // figures everywhere a person looks: balances, lines, statements, plans,
 // bills, loans, every list in every state, the dashboard and every report.
@@ -74,15 +89,7 @@ func TestExportRestoreRoundTrip(t *testing.T) {
 	testkit.LedgerFigures(t, apiCaller(t, src, aliceKey), today)
 
 	resp, doc := getExport(t, src, aliceKey, "")
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /export: %d %s", resp.StatusCode, doc)
-	}
-	for k, v := range map[string]string{"Content-Type": "application/json",
-		"Content-Disposition": `attachment; filename="finance-export-2025-03-10.json"`, "Cache-Control": "no-store"} {
-		if got := resp.Header.Get(k); got != v {
-			t.Errorf("%s = %q, want %q", k, got, v)
-		}
-	}
+	wantDownload(t, resp, doc, "application/json", "finance-export-2025-03-10.json")
 	var parsed map[string]json.RawMessage
 	if err := json.Unmarshal(doc, &parsed); err != nil {
 		t.Fatalf("the document is not JSON: %v", err)
@@ -170,15 +177,7 @@ func TestExportCSV(t *testing.T) {
 
 	_, doc := getExport(t, env, reader, "")
 	resp, body := getExport(t, env, reader, "?format=csv")
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /export?format=csv: %d %s", resp.StatusCode, body)
-	}
-	for k, v := range map[string]string{"Content-Type": "application/zip",
-		"Content-Disposition": `attachment; filename="finance-export-2025-03-10.zip"`, "Cache-Control": "no-store"} {
-		if got := resp.Header.Get(k); got != v {
-			t.Errorf("%s = %q, want %q", k, got, v)
-		}
-	}
+	wantDownload(t, resp, body, "application/zip", "finance-export-2025-03-10.zip")
 	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
 	if err != nil {
 		t.Fatalf("the answer is not a zip: %v", err)

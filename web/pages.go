@@ -109,7 +109,7 @@ type pageView struct {
 	ErrorLink *pageLink // where to do what Error advises, if anywhere
 	Data      any
 
-	Script    string // the page's script (pageScripts), if any
+	Script string // the page's script (pageScripts), if any
 
 	status     int
 	formAction string // an extra form-action source (the consent page's redirect target)

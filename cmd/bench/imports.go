@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"mime/multipart"
 	"slices"
+	"strings"
 	"time"
-
-	"github.com/finance-app/finance/internal/testkit"
 )
 
 // importRows is the size of the bank file the import measurement reads: the
@@ -32,7 +31,7 @@ func measureImport(c *client, accountID string, add func(string, string, ...any)
 	if err != nil {
 		return err
 	}
-	file := testkit.BankCSV(importRows)
+	file := bankCSV(importRows)
 	fw.Write(file)
 	if err := mw.Close(); err != nil {
 		return err
@@ -65,4 +64,22 @@ func measureImport(c *client, accountID string, add func(string, string, ...any)
 			"%s", ms(time.Since(began)))
 	}
 	return nil
+}
+
+// bankCSV is a bank's statement export of rows lines, the same file as
+// testkit.BankCSV, which BenchmarkReadCSV10k reads (package testkit is for
+// tests only): a preamble before the header, dates DD/MM/YYYY, a debit and
+// a credit column with thousands separators, a running balance.
+func bankCSV(rows int) []byte {
+	var csv strings.Builder
+	csv.WriteString("Account Name:,JUAN DELA CRUZ\n\nTransaction Date,Description,Debit,Credit,Running Balance\n")
+	for i := range rows {
+		day := i%28 + 1
+		if i%3 == 0 {
+			fmt.Fprintf(&csv, "%02d/01/2026,\"SALARY CREDIT %d\",,\"%d,%03d.%02d\",\"1,000.00\"\n", day, i, 1+i%90, i%1000, i%100)
+		} else {
+			fmt.Fprintf(&csv, "%02d/01/2026,POS PURCHASE STORE %d,\"%d,%03d.%02d\",,\"1,000.00\"\n", day, i, 1+i%90, i%1000, i%100)
+		}
+	}
+	return []byte(csv.String())
 }
