@@ -1,7 +1,7 @@
 // Headless Chromium moves a bank's history in, at phone and at desktop
 // size, each on a fresh server: from an account's page "Import a
-// statement" uploads a CSV whose columns the app does not recognise, the
-// person maps them, reviews the rows, changes one row's category, filters
+// statement" uploads a CSV whose columns the app does not recognise (the
+// upload's progress shown while it is sent and read), the person maps them, reviews the rows, changes one row's category, filters
 // the rows, imports them and sees the account's balance change, then undoes
 // the import after a confirm step and sees the balance back. Before the
 // upload the person keeps two category rules (Settings, Category rules: one
@@ -84,7 +84,22 @@ for (const size of [phone, desktop]) {
       assert.equal(await page.locator('#target option:checked').textContent(), 'Payroll (account)');
       await snap(page, 'import-1-form', size.name);
       await page.getByLabel('Statement file').setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) });
+
+      // The upload shows its progress, then that the server reads the file
+      // (the server's answer is held back here so that it can be seen).
+      let answer;
+      const held = new Promise((resolve) => { answer = resolve; });
+      await page.route('**/import', async (route) => {
+        await held;
+        await route.continue();
+      }, { times: 1 }); // the upload's post: the form's page is loaded already
       await page.getByRole('button', { name: 'Upload and review' }).click();
+      const progress = page.locator('.upload-progress');
+      await progress.locator('progress').waitFor();
+      await page.getByRole('status').filter({ hasText: /Uploading…|Reading the file…/ }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Upload and review' }).isDisabled(), true);
+      await snap(page, 'import-1b-uploading', size.name);
+      answer();
 
       // Its columns are not recognised: the mapping step, the file kept.
       await page.waitForSelector('h1:text("Map the columns")');

@@ -47,14 +47,17 @@ func (s *Site) registerWebAppImportRoutes() {
 	s.page(http.MethodGet, ImportPath, s.importPage)
 	// The form carries the file, or on the mapping step the same file kept
 	// in base64, which is the larger of the two.
-	s.add(Route{Method: http.MethodPost, Path: ImportPath, Upload: keptFileBytes(s.cfg.MaxImportBytes), Handler: s.importUpload})
+	// Reading a large file, and committing or undoing its rows, can take
+	// longer than the server's write timeout allows (LongWrite).
+	s.add(Route{Method: http.MethodPost, Path: ImportPath, Upload: keptFileBytes(s.cfg.MaxImportBytes), Handler: s.importUpload,
+		LongWrite: true})
 	s.page(http.MethodGet, ImportsPath, s.importsPage)
 	s.page(http.MethodGet, ImportsPath+"/:id", s.importBatchPage)
 	s.page(http.MethodPost, ImportsPath+"/:id/rows/:line", s.importRowUpdate)
-	s.page(http.MethodPost, ImportsPath+"/:id/commit", s.importCommit)
+	s.add(Route{Method: http.MethodPost, Path: ImportsPath + "/:id/commit", Handler: s.importCommit, LongWrite: true})
 	s.page(http.MethodPost, ImportsPath+"/:id/discard", s.importDiscard)
 	s.page(http.MethodGet, ImportsPath+"/:id/undo", s.importUndoConfirm)
-	s.page(http.MethodPost, ImportsPath+"/:id/undo", s.importUndo)
+	s.add(Route{Method: http.MethodPost, Path: ImportsPath + "/:id/undo", Handler: s.importUndo, LongWrite: true})
 }
 
 // --- the upload form and the mapping step ------------------------------------------
