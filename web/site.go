@@ -68,6 +68,9 @@ type Route struct {
 	Upload int64
 	// Limit is the per-client-IP limit of a route open before sign-in.
 	Limit Limit
+	// LongWrite marks a form whose answer may come later than the server's
+	// write timeout allows (an import's upload, commit and undo).
+	LongWrite bool
 }
 
 // Host is what the pages need of the server that mounts them: work the
