@@ -60,20 +60,23 @@ const (
 // AccountTransaction is one line of an account. Lines owned by another record
 // (source expense, income, ...) change only through that record.
 type AccountTransaction struct {
-	ID          string     `json:"id"`
-	AccountID   string     `json:"account_id"`
-	AccountName string     `json:"account_name"` // computed: the account's name
-	Type        string     `json:"type"`
-	Amount      Money      `json:"amount"`
-	Date        Date       `json:"date"`
-	Description *string    `json:"description"`
-	Source      string     `json:"source"`
-	SourceID    *string    `json:"source_id"`
-	Status      string     `json:"status"`
-	IsEditable  bool       `json:"is_editable"` // computed: a posted manual or adjustment line on an active account
-	VoidedAt    *time.Time `json:"voided_at"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
+	ID          string  `json:"id"`
+	AccountID   string  `json:"account_id"`
+	AccountName string  `json:"account_name"` // computed: the account's name
+	Type        string  `json:"type"`
+	Amount      Money   `json:"amount"`
+	Date        Date    `json:"date"`
+	Description *string `json:"description"`
+	Source      string  `json:"source"`
+	SourceID    *string `json:"source_id"`
+	Status      string  `json:"status"`
+	IsEditable  bool    `json:"is_editable"` // computed: a posted manual or adjustment line on an active account
+	// Transfer is the transfer a line of source transfer belongs to, with the
+	// other side's account (computed; null on other lines).
+	Transfer  *LineTransfer `json:"transfer"`
+	VoidedAt  *time.Time    `json:"voided_at"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 	// Warnings are set on the answer of a write that has something to warn
 	// about (warning.go); never stored, never on reads.
 	Warnings []Warning `json:"warnings,omitempty"`
@@ -166,7 +169,7 @@ const LineVoided = StatusVoided
 // LineTypes, LineSources and LineStatuses are the values the line list filters accept.
 var (
 	LineTypes    = []string{LineDebit, LineCredit}
-	LineSources  = []string{SourceManual, SourceAdjustment, SourceExpense, SourceIncome, SourceSOAPayment, SourceLoanPayment}
+	LineSources  = []string{SourceManual, SourceAdjustment, SourceExpense, SourceIncome, SourceSOAPayment, SourceLoanPayment, SourceTransfer}
 	LineStatuses = []string{LinePosted, LineVoided}
 )
 
@@ -570,11 +573,14 @@ var lineOwners = map[string]string{
 	SourceIncome:      "an income record",
 	SourceSOAPayment:  "a statement payment",
 	SourceLoanPayment: "a loan payment",
+	SourceTransfer:    "a transfer",
 }
 
 // checkLineEditable refuses lines owned by another record and voided lines.
 func checkLineEditable(t AccountTransaction) error {
 	switch {
+	case t.Source == SourceTransfer && t.SourceID != nil:
+		return InvalidStatus("account transaction belongs to transfer %s; change or delete it through /api/v1/transfers/%[1]s", *t.SourceID)
 	case t.Source != SourceManual && t.Source != SourceAdjustment:
 		return InvalidStatus("account transaction belongs to %s; change or void it through that record", lineOwners[t.Source])
 	case t.Status == StatusVoided:

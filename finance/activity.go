@@ -113,6 +113,7 @@ const (
 	RecordLoanPayment        = "loan_payment"
 	RecordAppSettings        = "app_settings"
 	RecordBudgetThresholds   = "budget_thresholds"
+	RecordTransfer           = "transfer"
 )
 
 // Actions of the activity beyond the card log's.
@@ -124,7 +125,7 @@ const (
 // ActivityKinds are the values of the activity's kind filter.
 var ActivityKinds = append([]string{RecordExpense, RecordIncome, RecordAccount, RecordAccountTransaction, RecordCategory},
 	append(LogEntityTypes[:len(LogEntityTypes):len(LogEntityTypes)], RecordBillTemplate, RecordBill, RecordBillPayment,
-		RecordLoan, RecordLoanInstance, RecordLoanPayment, RecordAppSettings, RecordBudgetThresholds)...)
+		RecordLoan, RecordLoanInstance, RecordLoanPayment, RecordAppSettings, RecordBudgetThresholds, RecordTransfer)...)
 
 // Activity is one entry of the activity: who changed which record how,
 // appended in the transaction of the write and never changed. The card log

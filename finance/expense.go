@@ -656,6 +656,9 @@ func checkExpenseEdit(ctx context.Context, tx Repo, userID string, cur Expense, 
 		if cur.Source == ExpenseBillPayment {
 			return InvalidStatus("expense records a bill payment; its amount, date and payment method cannot change (delete the bill payment and record it again)")
 		}
+		if cur.Source == ExpenseTransfer {
+			return InvalidStatus("expense is the fee of a transfer; its amount, date and payment method change through the transfer")
+		}
 		if st := cur.CardTransactionStatus; st != nil && *st != CardUnbilled {
 			return InvalidStatus("expense's card transaction is %s; its amount, date and payment method can no longer change", *st)
 		}
@@ -713,6 +716,8 @@ func checkExpenseVoid(e Expense) error {
 		return InvalidStatus("expense is already voided")
 	case e.Source == ExpenseBillPayment:
 		return InvalidStatus("expense records a bill payment; delete the bill payment instead")
+	case e.Source == ExpenseTransfer:
+		return InvalidStatus("expense is the fee of a transfer; change or delete the transfer instead")
 	case e.CardTransactionStatus != nil && *e.CardTransactionStatus != CardUnbilled:
 		return InvalidStatus("expense's card transaction is %s; only an expense whose card transaction is unbilled can be voided", *e.CardTransactionStatus)
 	}
@@ -793,6 +798,10 @@ func (s *Service) SplitExpense(ctx context.Context, userID, id string, r SplitRe
 		}
 		if e.Status == StatusVoided {
 			return InvalidStatus("expense is voided and cannot be split")
+		}
+		if e.Source == ExpenseTransfer {
+			// The transfer keeps its fee's amount and category in step.
+			return InvalidStatus("expense is the fee of a transfer and cannot be split")
 		}
 		rf := newRefs(tx, userID, today)
 		var sum Money

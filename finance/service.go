@@ -55,6 +55,7 @@ type Repo interface {
 	LoanRepo
 	WarningRepo
 	ImportRepo
+	TransferRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -151,6 +152,9 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		h.tools = append(h.tools, t)
 		h.byName[spec.name] = t
 	}
+	if err := h.saidOnce(); err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
 
 	// mcp-go v1.2.1 answers initialize with any version it knows, up to
 	// 2025-11-25 (mcp.NegotiateLegacyVersion); the hook caps the answer at
@@ -203,10 +207,66 @@ func negotiate(requested string) string {
 	return legacy[0]
 }
 
+// saidOnce leaves out of each update_X tool's arguments the descriptions
+// that create_X gives its argument of the same name word for word ("The
+// name of an active expense category."): a model reads both tools in one
+// list, and the list's every byte is paid by every conversation.
+func (h *Handler) saidOnce() error {
+	for i, t := range h.tools {
+		rest, ok := strings.CutPrefix(t.name, "update_")
+		create, found := h.byName["create_"+rest]
+		if !ok || !found {
+			continue
+		}
+		var upd, cre struct {
+			Properties map[string]map[string]any `json:"properties"`
+		}
+		var whole map[string]any
+		if err := errors.Join(json.Unmarshal(t.inputSchema, &upd), json.Unmarshal(create.inputSchema, &cre),
+			json.Unmarshal(t.inputSchema, &whole)); err != nil {
+			return err
+		}
+		props, _ := whole["properties"].(map[string]any)
+		changed := false
+		for name, p := range upd.Properties {
+			if d, ok := p["description"]; ok && cre.Properties[name] != nil && cre.Properties[name]["description"] == d {
+				delete(props[name].(map[string]any), "description")
+				changed = true
+			}
+		}
+		if !changed {
+			continue
+		}
+		schema, err := json.Marshal(whole)
+		if err != nil {
+			return err
+		}
+		t.inputSchema = schema
+		h.tools[i], h.byName[t.name] = t, t
+	}
+	return nil
+}
+
+// listedTitle is the title tools/list sends: none when it only spells out
+// the name ("List income" for list_income), since a client shows the name
+// where a tool has no title, and every conversation pays for the list. A
+// title that says more ("Void income" for delete_income) is sent. The
+// table keeps every title for the app's assistant.
+func (t tool) listedTitle() string {
+	words := func(s string) []string {
+		return slices.DeleteFunc(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == ' ' || r == '_' || r == '\'' }),
+			func(w string) bool { return w == "a" || w == "an" || w == "the" || w == "s" })
+	}
+	if slices.Equal(words(t.title), words(t.name)) {
+		return ""
+	}
+	return t.title
+}
+
 func (t tool) mcpTool() mcp.Tool {
 	out := mcp.Tool{
 		Name:           t.name,
-		Title:          t.title,
+		Title:          t.listedTitle(),
 		Description:    t.description,
 		RawInputSchema: t.inputSchema,
 		Annotations:    t.hints.annotations(),

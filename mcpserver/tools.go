@@ -114,11 +114,10 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
-		description: "A report by name over dateFrom/dateTo (default this month); other parameters only where listed. " +
-			"spending-by-category (payment_method, cardId); spending-trend (granularity, category); " +
-			"payment-methods (none); income-vs-expenses (granularity); cash-flow (granularity); budget-vs-actual " +
-			"(month); net-worth (none; today); credit-card-utilization (cardId; today); bills-overview (none); " +
-			"loans-overview (none).",
+		description: "A report by name over dateFrom/dateTo (default this month); others where listed: " +
+			"spending-by-category (payment_method, cardId), spending-trend (granularity, category), income-vs-expenses " +
+			"(granularity), cash-flow (granularity), budget-vs-actual (month), net-worth (today), credit-card-utilization " +
+			"(cardId; today), payment-methods (none), bills-overview (none), loans-overview (none).",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
@@ -300,8 +299,7 @@ var toolTable = []toolSpec{
 	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
 		path: "/api/v1/accounts/{id}/transactions", hints: creates,
-		description: "Post a manual debit or credit on account id: neither spending nor income (a transfer, bank " +
-			"interest).",
+		description: "Post a manual debit or credit on account id: neither spending nor income (bank interest).",
 	},
 	{
 		name: "update_account_transaction", title: "Update an account transaction", method: "PUT",
@@ -319,6 +317,19 @@ var toolTable = []toolSpec{
 		name: "adjust_account_balance", title: "Adjust an account's balance", method: "POST",
 		path: "/api/v1/accounts/{id}/balance-adjustment", hints: reshapes,
 		description: "Set an account's balance to target_balance with one adjustment line for the difference. " + retryWithKey,
+	},
+	{
+		name: "list_transfers", title: "List transfers", method: "GET", path: "/api/v1/transfers", hints: reads, unsorted: true,
+		description: "Transfers between own accounts, newest first; accountId for one.",
+	},
+	{
+		name: "create_transfer", title: "Transfer between accounts", method: "POST", path: "/api/v1/transfers", hints: creates,
+		description: "Move money between own accounts: not spending or income. A fee is an expense from the first, " +
+			"in fee_category.",
+	},
+	{
+		name: "delete_transfer", title: "Delete a transfer", method: "DELETE", path: "/api/v1/transfers/{id}", hints: voids,
+		description: "Void a transfer with its two lines and fee; cannot be undone.",
 	},
 
 	// credit_cards:write

@@ -53,10 +53,11 @@ var specTools = map[auth.Scope][]string{
 // (import batches, read under expenses:write like their routes).
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity",
-		"list_import_rows"},
+		"list_import_rows", "list_transfers"},
 	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images",
 		"preview_import", "update_import_row", "commit_import", "revert_import"},
-	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction"},
+	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction",
+		"create_transfer", "delete_transfer"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
 	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "cancel_loan", "delete_loan"},
 	auth.ScopeSettingsWrite: {"update_app_settings", "update_category", "archive_category"},
@@ -168,7 +169,7 @@ var (
 		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
-		"list_unbilled_transactions"}
+		"list_transfers", "list_unbilled_transactions"}
 	assistantTools = []string{"assistant_chat", "assistant_confirm"}
 	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense", "parse_expense_text",
 		"parse_receipt_images", "preview_import", "revert_import", "split_expense", "update_expense", "update_import_row"}
@@ -198,9 +199,9 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 		{"income:write", []auth.Scope{auth.ScopeIncomeWrite, auth.ScopeMCP},
 			[]string{"create_income", "delete_income", "get_income", "list_income", "update_income"}},
 		{"accounts:write", []auth.Scope{auth.ScopeAccountsWrite, auth.ScopeMCP},
-			[]string{"adjust_account_balance", "archive_account", "create_account", "create_account_transaction", "get_account",
-				"list_account_transactions", "list_accounts", "unarchive_account", "update_account", "update_account_transaction",
-				"void_account_transaction"}},
+			[]string{"adjust_account_balance", "archive_account", "create_account", "create_account_transaction", "create_transfer",
+				"delete_transfer", "get_account", "list_account_transactions", "list_accounts", "list_transfers", "unarchive_account",
+				"update_account", "update_account_transaction", "void_account_transaction"}},
 		{"credit_cards:write", []auth.Scope{auth.ScopeCardsWrite, auth.ScopeMCP},
 			[]string{"add_soa_transaction", "archive_credit_card", "cancel_installment_plan", "convert_transaction_to_installment",
 				"create_credit_card", "create_credit_card_transaction", "delete_soa_transaction", "get_credit_card",
@@ -284,9 +285,14 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 	}
 	for _, tt := range res.Tools {
 		t.Run(tt.Name, func(t *testing.T) {
-			// Short where the tool is simple: every tool's text is in each conversation.
-			if tt.Title == "" || len(tt.Description) < 50 {
+			// Short where the tool is simple: every tool's text is in each
+			// conversation. A title is sent where it says more than the name
+			// (listedTitle); the table holds one for every tool.
+			if env.mcp.byName[tt.Name].title == "" || len(tt.Description) < 50 {
 				t.Errorf("title %q, description %q: both are needed, and the description should tell a model when and how to use the tool", tt.Title, tt.Description)
+			}
+			if tt.Title != "" && tt.Title != env.mcp.byName[tt.Name].title {
+				t.Errorf("title %q, want the table's %q", tt.Title, env.mcp.byName[tt.Name].title)
 			}
 			// No additionalProperties: a call with an unknown argument is
 			// refused by name (TestListToolsAreCompactUnlessAskedInFull).

@@ -473,7 +473,7 @@ func TestAccountTransactionCreate(t *testing.T) {
 	res.decodeData(t, &line)
 	want := map[string]any{
 		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 0.10, "date": "2025-03-01",
-		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "is_editable": true,
+		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "is_editable": true, "transfer": nil,
 		"voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {
@@ -601,7 +601,7 @@ func TestAccountTransactionLists(t *testing.T) {
 	runScenarios(t, env, []apiScenario{
 		bad(all+"?status=active", 400, CodeValidation, fieldsOf("status", "must be one of: posted, voided")),
 		bad(all+"?type=withdrawal", 400, CodeValidation, fieldsOf("type", "must be one of: debit, credit")),
-		bad(all+"?source=transfer", 400, CodeValidation, fieldsOf("source", "must be one of: manual, adjustment, expense, income, soa_payment, loan_payment")),
+		bad(all+"?source=bank", 400, CodeValidation, fieldsOf("source", "must be one of: manual, adjustment, expense, income, soa_payment, loan_payment, transfer")),
 		bad(all+"?dateFrom=2025-02-01&dateTo=2025-01-01", 400, CodeValidation, fieldsOf("dateFrom", "must not be after dateTo")),
 		bad(all+"?dateFrom=2025-02-30", 400, CodeValidation, fieldsOf("dateFrom", problemDate)),
 		bad(all+"?accountId=BPI", 400, CodeValidation, fieldsOf("accountId", "must be a UUID")),
@@ -725,7 +725,7 @@ func TestBalanceAdjustment(t *testing.T) {
 	want := map[string]any{
 		"transaction": map[string]any{
 			"id": adj.Transaction.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 50.10,
-			"date": ledgerToday, "description": "Balance adjustment", "source": "adjustment", "source_id": nil,
+			"date": ledgerToday, "description": "Balance adjustment", "source": "adjustment", "source_id": nil, "transfer": nil,
 			"status": "posted", "is_editable": true, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 		},
 		"previous_balance": 99.90,

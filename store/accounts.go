@@ -77,23 +77,41 @@ type accountTransactionRow struct {
 	bun.BaseModel `bun:"table:account_transactions,alias:t"`
 	finance.AccountTransaction
 	UserID string
+	// The other side of a transfer's line, read into Transfer (line).
+	OtherAccountID   *string `bun:",scanonly"`
+	OtherAccountName *string `bun:",scanonly"`
+}
+
+// line is the row's line with its transfer filled.
+func (r accountTransactionRow) line() finance.AccountTransaction {
+	t := r.AccountTransaction
+	if t.Source == finance.SourceTransfer && t.SourceID != nil && r.OtherAccountID != nil && r.OtherAccountName != nil {
+		t.Transfer = &finance.LineTransfer{ID: *t.SourceID, OtherAccountID: *r.OtherAccountID, OtherAccountName: *r.OtherAccountName}
+	}
+	return t
 }
 
 // lineComputed are the AccountTransaction fields that are not columns
 // (warnings are the answer of a write, never stored).
-var lineComputed = []string{"account_name", "is_editable", "warnings"}
+var lineComputed = []string{"account_name", "is_editable", "transfer", "warnings"}
 
+// selectLines selects lines with their account's name and, for a transfer's
+// line, the account on the transfer's other side.
 func (l ledger) selectLines(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(lineComputed...).
 		ColumnExpr("acc.name AS account_name").
 		ColumnExpr("(t.status = 'posted' AND t.source IN ('manual', 'adjustment') AND acc.status = 'active') AS is_editable").
-		Join("JOIN accounts AS acc ON acc.id = t.account_id")
+		ColumnExpr("oa.id AS other_account_id").
+		ColumnExpr("oa.name AS other_account_name").
+		Join("JOIN accounts AS acc ON acc.id = t.account_id").
+		Join("LEFT JOIN transfers AS tr ON t.source = 'transfer' AND tr.id = t.source_id").
+		Join("LEFT JOIN accounts AS oa ON oa.id = CASE WHEN tr.from_account_id = t.account_id THEN tr.to_account_id ELSE tr.from_account_id END")
 }
 
 func (l ledger) AccountTransaction(ctx context.Context, userID, id string) (finance.AccountTransaction, error) {
 	var row accountTransactionRow
 	err := l.selectLines(&row).Where("t.id = ? AND t.user_id = ?", id, userID).Scan(ctx)
-	return row.AccountTransaction, notFound(err, "account transaction")
+	return row.line(), notFound(err, "account transaction")
 }
 
 var lineSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
@@ -123,7 +141,7 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 	}
 	out := make([]finance.AccountTransaction, len(rows))
 	for i, r := range rows {
-		out[i] = r.AccountTransaction
+		out[i] = r.line()
 	}
 	return out, int(total), nil
 }

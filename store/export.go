@@ -61,6 +61,7 @@ var exportKinds = []exportKind{
 	{key: "expense_splits", table: "expense_splits", money: []string{"amount"}, integers: []string{"position"}},
 	{key: "account_transactions", table: "account_transactions", money: []string{"amount"}},
 	{key: "income", table: "income", money: []string{"amount"}},
+	{key: "transfers", table: "transfers", money: []string{"amount", "fee"}},
 	{key: "card_transactions", table: "card_transactions",
 		money: []string{"amount", "principal_portion", "interest_portion"}, integers: []string{"installment_number"}},
 	{key: "statements", table: "soas",

@@ -40,7 +40,7 @@ const userSeqOf = "(SELECT seq FROM users WHERE id = ?)"
 
 // rebuilds are the migrations that rebuild a table, after the .sql ones of
 // earlier names.
-var rebuilds = []rebuild{{
+var rebuilds = append([]rebuild{{
 	// The user indexes of expenses lead with user_seq, a small integer,
 	// instead of the 36-character user_id; the foreign key from (user_id,
 	// user_seq) to the user's (id, seq), with seq unique, makes a row's
@@ -75,7 +75,7 @@ SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expens
 		"CHECK (source IN ('manual', 'bill_payment', 'agent', 'import'))", 1),
 	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
 	indexes: expenseIndexes(),
-}}
+}}, transferRebuilds...)
 
 // expensesUserSeqTable is expenses as the rebuild of 20261128000100 made it.
 const expensesUserSeqTable = `CREATE TABLE expenses_new (
@@ -192,3 +192,65 @@ func (r rebuild) steps(ctx context.Context, tx bun.Tx) error {
 	}
 	return nil
 }
+
+// The rebuilds of transfers (docs/domain.md "Transfers"): an account line's
+// source, an expense's source (a transfer's fee) and an activity entry's
+// kind each gain transfer. Tables, indexes and triggers are otherwise as
+// before.
+var transferRebuilds = []rebuild{{
+	name: "20261202000110", comment: "account_transactions_source_transfer", table: "account_transactions",
+	create: `CREATE TABLE account_transactions_new (
+    id          TEXT PRIMARY KEY,
+    user_id     TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    account_id  TEXT NOT NULL REFERENCES accounts (id),
+    type        TEXT NOT NULL CHECK (type IN ('debit', 'credit')),
+    amount      INTEGER NOT NULL CHECK (amount > 0),
+    date        TEXT NOT NULL,
+    description TEXT,
+    source      TEXT NOT NULL CHECK (source IN ('manual', 'adjustment', 'expense', 'income', 'soa_payment', 'loan_payment', 'transfer')),
+    source_id   TEXT,
+    status      TEXT NOT NULL CHECK (status IN ('posted', 'voided')),
+    voided_at   TIMESTAMP,
+    created_at  TIMESTAMP NOT NULL,
+    updated_at  TIMESTAMP NOT NULL
+)`,
+	fill: `INSERT INTO account_transactions_new SELECT * FROM account_transactions`,
+	indexes: []string{
+		"CREATE INDEX account_transactions_account ON account_transactions (account_id, status, date, id)",
+		"CREATE INDEX account_transactions_user ON account_transactions (user_id, status, date, id)",
+	},
+}, {
+	name: "20261202000120", comment: "expenses_source_transfer", table: "expenses",
+	create: strings.Replace(expensesUserSeqTable, "CHECK (source IN ('manual', 'bill_payment'))",
+		"CHECK (source IN ('manual', 'bill_payment', 'agent', 'import', 'transfer'))", 1),
+	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
+	indexes: expenseIndexes(),
+}, {
+	name: "20261202000130", comment: "activity_kind_transfer", table: "activity",
+	create: `CREATE TABLE activity_new (
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT NOT NULL,
+    user_seq       INTEGER NOT NULL REFERENCES users (seq) ON DELETE CASCADE,
+    at             INTEGER NOT NULL,
+    actor          INTEGER NOT NULL REFERENCES activity_actors (id) ON DELETE CASCADE,
+    kind           TEXT NOT NULL CHECK (kind IN ('expense', 'income', 'account', 'account_transaction', 'category',
+                                                 'credit_card', 'card_transaction', 'soa', 'soa_payment', 'installment_plan',
+                                                 'bill_template', 'bill', 'bill_payment', 'loan', 'loan_instance',
+                                                 'loan_payment', 'app_settings', 'budget_thresholds', 'transfer')),
+    record_id      TEXT NOT NULL,
+    action         TEXT NOT NULL CHECK (action IN ('created', 'updated', 'split', 'voided', 'deleted', 'archived',
+                                                   'unarchived', 'paid', 'generated', 'linked', 'unlinked', 'converted',
+                                                   'cancelled', 'completed')),
+    summary        TEXT NOT NULL,
+    amount         INTEGER,
+    credit_card_id TEXT REFERENCES credit_cards (id)
+)`,
+	fill: `INSERT INTO activity_new SELECT * FROM activity`,
+	indexes: []string{
+		"CREATE INDEX activity_user ON activity (user_seq, at)",
+		"CREATE INDEX activity_kind ON activity (user_seq, kind, at)",
+		"CREATE INDEX activity_actor ON activity (actor, at)",
+		"CREATE INDEX activity_cards ON activity (user_seq, at) WHERE credit_card_id IS NOT NULL",
+		"CREATE INDEX activity_card ON activity (credit_card_id, at) WHERE credit_card_id IS NOT NULL",
+	},
+}}

@@ -202,6 +202,8 @@ func recordLink(a finance.Activity) string {
 		return AppSettingsPath
 	case finance.RecordBudgetThresholds:
 		return BudgetsPath
+	case finance.RecordTransfer:
+		return TransfersPath + "/" + a.RecordID
 	}
 	return ""
 }

@@ -37,6 +37,7 @@ const (
 
 func (s *Site) registerWebAppCardRoutes() {
 	s.registerWebAppAccountRoutes()
+	s.registerWebAppTransferRoutes()
 	s.page(http.MethodGet, CardsPath, s.cardsPage)
 	s.oncePage(CardsPath, s.cardCreate)
 	s.page(http.MethodGet, CardsPath+"/:id", s.cardPage)

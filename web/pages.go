@@ -90,7 +90,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
 		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
-		"import", "importbatch", "imports", "categoryrules"} {
+		"import", "importbatch", "imports", "categoryrules", "transfer"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -618,6 +618,9 @@ var notices = map[string]string{
 	"welcome":                    "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
 	"expense-recorded":           "Expense recorded.",
 	"income-recorded":            "Income recorded.",
+	"transfer-recorded":          "Transfer recorded.",
+	"transfer-saved":             "The transfer has been changed.",
+	"transfer-deleted":           "The transfer has been deleted: both its lines and its fee are voided.",
 	"expense-voided":             "The expense has been voided.",
 	"expense-updated":            "The expense has been saved.",
 	"expense-split":              "The expense has been split.",

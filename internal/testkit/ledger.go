@@ -53,8 +53,9 @@ func id(rec map[string]any, field string) string { s, _ := rec[field].(string); 
 
 // BuildFullLedger records, through the API, a ledger with every kind of
 // record and state an export must carry, dated around today: settings and
-// a budget; categories, one archived; accounts with manual lines, a voided
-// one and an adjustment; cash, debit, card, split and voided expenses;
+// a budget; categories, one archived, and a category rule; accounts with
+// manual lines, a voided one and an adjustment; transfers, one with a fee
+// and one deleted; cash, debit, card, split and voided expenses;
 // income, one voided; a card with purchases, a fee and a refund, statements
 // with a payment and a voided one; installment plans, one cancelled; bill
 // templates with a partly paid and a skipped bill; loans with a payment,
@@ -79,6 +80,12 @@ func BuildFullLedger(t testing.TB, call APICall, today finance.Date) {
 		"date": b.month(-1, 4), "description": "Typo"}, created)
 	b.send("DELETE", "/accounts/"+payroll+"/transactions/"+id(wrong, "id"), nil, ok)
 	b.send("POST", "/accounts/"+wallet+"/balance-adjustment", map[string]any{"target_balance": "450", "date": b.month(0, 1)}, created)
+	b.send("POST", "/transfers", map[string]any{"from_account_id": payroll, "to_account_id": wallet, "amount": "2500",
+		"date": b.month(-1, 5), "description": "Cash for the week", "fee": "15"}, created)
+	undone := b.send("POST", "/transfers", map[string]any{"from_account_id": wallet, "to_account_id": payroll, "amount": "12.34",
+		"date": b.month(-1, 6)}, created)
+	b.send("DELETE", "/transfers/"+id(undone, "id"), nil, ok)
+	b.send("POST", "/category-rules", map[string]any{"description_contains": "grab", "amount_min": "100", "category": "Transportation"}, created)
 
 	card := id(b.send("POST", "/credit-cards", map[string]any{"name": "Gold", "credit_limit": "100000", "statement_day": 15,
 		"due_day": 5, "cycle_start_date": b.month(-4, 1)}, created), "id")
@@ -162,6 +169,7 @@ func LedgerFigures(t testing.TB, call APICall, today finance.Date) map[string]js
 		"/credit-cards/soa/counts", "/credit-cards/installment-plans?limit=100",
 		"/expenses?limit=100", "/expenses?limit=100&status=voided", "/expenses/summary",
 		"/income?limit=100", "/income?limit=100&status=voided",
+		"/transfers?limit=100", "/transfers?limit=100&status=voided",
 		"/bills?limit=100", "/bills/summary", "/bills/templates?limit=100",
 		"/loans?limit=100", "/loans/current-month-dues",
 		"/categories?limit=100", "/categories?limit=100&status=archived",

@@ -1,0 +1,177 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/store"
+)
+
+// beforeTransferRebuilds is the last migration before the rebuilds that let
+// account lines, expenses and activity entries name transfers.
+const beforeTransferRebuilds = "20261202000100"
+
+// Account lines, expenses and activity entries written before the transfer
+// rebuilds keep every row, kept total, index and trigger through them, and
+// a transfer can be written afterwards.
+func TestTransferRebuildsKeepRowsTotalsIndexesAndTriggers(t *testing.T) {
+	ctx := context.Background()
+	db := openAt(t, filepath.Join(t.TempDir(), store.FileName))
+	if err := db.MigrateThrough(ctx, beforeTransferRebuilds); err != nil {
+		t.Fatal(err)
+	}
+	alice := createUser(t, db, "alice@example.com")
+	svc := finance.NewService(db)
+	bpi := createAccount(t, db, alice.ID, `{"name":"BPI","type":"savings","opening_balance":"100.00"}`)
+	gcash := createAccount(t, db, alice.ID, `{"name":"GCash","type":"e_wallet"}`)
+	for i, body := range []string{
+		`{"type":"debit","amount":"10.25","date":"2026-02-03","description":"ATM"}`,
+		`{"type":"credit","amount":"3","date":"2026-02-04"}`,
+		`{"type":"debit","amount":"1","date":"2026-02-05"}`,
+	} {
+		var req finance.AccountTransactionRequest
+		if err := json.Unmarshal([]byte(body), &req); err != nil {
+			t.Fatal(err)
+		}
+		line, err := svc.CreateAccountTransaction(ctx, alice.ID, bpi.ID, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 2 {
+			if _, err := svc.VoidAccountTransaction(ctx, alice.ID, bpi.ID, line.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var exp finance.ExpenseRequest
+	if err := json.Unmarshal([]byte(`{"amount":"5","date":"2026-02-06","description":"Load","category":"Utilities",
+		"payment_method":"Account Debit","account_id":"`+gcash.ID+`"}`), &exp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateExpense(ctx, alice.ID, exp); err != nil {
+		t.Fatal(err)
+	}
+	snapshot := func() map[string][]map[string]any {
+		t.Helper()
+		out := map[string][]map[string]any{}
+		for _, q := range []string{
+			"SELECT * FROM account_transactions ORDER BY id",
+			"SELECT * FROM account_line_totals ORDER BY account_id",
+			"SELECT * FROM expenses ORDER BY id",
+			"SELECT * FROM expense_days ORDER BY user_id, date, payment_method",
+			"SELECT * FROM activity ORDER BY seq",
+			// Every index and trigger of the rebuilt tables, as written.
+			`SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger')
+				AND tbl_name IN ('account_transactions', 'expenses', 'activity') ORDER BY name`,
+		} {
+			var rows []map[string]any
+			if err := db.ReaderScan(ctx, &rows, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			out[q] = rows
+		}
+		return out
+	}
+	before := snapshot()
+	if n := len(before["SELECT * FROM activity ORDER BY seq"]); n < 6 {
+		t.Fatalf("%d activity entries written, want at least 6", n)
+	}
+
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, snapshot()); diff != "" {
+		t.Errorf("rows, totals, indexes or triggers changed by the rebuilds (-before +after):\n%s", diff)
+	}
+	if drift, err := db.TotalsDrift(ctx); err != nil || len(drift) > 0 {
+		t.Errorf("TotalsDrift = %v, %v", drift, err)
+	}
+
+	// The widened checks take a transfer, and the kept totals follow it.
+	var req finance.TransferRequest
+	if err := json.Unmarshal([]byte(`{"from_account_id":"`+bpi.ID+`","to_account_id":"`+gcash.ID+
+		`","amount":"50","date":"2026-02-07","fee":"1.50"}`), &req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateTransfer(ctx, alice.ID, req); err != nil {
+		t.Fatal(err)
+	}
+	if drift, err := db.TotalsDrift(ctx); err != nil || len(drift) > 0 {
+		t.Errorf("TotalsDrift after a transfer = %v, %v", drift, err)
+	}
+	for id, want := range map[string]string{bpi.ID: "41.25", gcash.ID: "45.00"} {
+		if a, err := svc.GetAccount(ctx, alice.ID, id); err != nil || a.CurrentBalance.String() != want {
+			t.Errorf("balance %+v, %v; want %s", a, err, want)
+		}
+	}
+}
+
+// A restore brings a transfer back with both its lines and its fee
+// expense, and the same balances.
+func TestRestoreBringsTransfersBack(t *testing.T) {
+	ctx := context.Background()
+	src := openDB(t)
+	alice := createUser(t, src, "alice@example.com")
+	svc := finance.NewService(src)
+	bpi := createAccount(t, src, alice.ID, `{"name":"BPI","type":"savings","opening_balance":"100.00"}`)
+	gcash := createAccount(t, src, alice.ID, `{"name":"GCash","type":"e_wallet"}`)
+	var req finance.TransferRequest
+	if err := json.Unmarshal([]byte(`{"from_account_id":"`+bpi.ID+`","to_account_id":"`+gcash.ID+
+		`","amount":"30","date":"2026-02-07","fee":"0.75","description":"Top-up"}`), &req); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := svc.CreateTransfer(ctx, alice.ID, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := exportOf(t, src, alice.ID)
+	if !bytes.Contains(doc, []byte("\"transfers\":[\n{\"id\":\""+tr.ID+"\"")) || !bytes.Contains(doc, []byte(`"fee":0.75`)) {
+		t.Errorf("document lacks the transfer:\n%s", doc)
+	}
+
+	dst := openDB(t)
+	bob := createUser(t, dst, "bob@example.com")
+	counts, err := dst.Restore(ctx, bob.ID, bytes.NewReader(doc))
+	if err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	got := map[string]int{}
+	for _, c := range counts {
+		got[c.Kind] = c.N
+	}
+	if got["transfers"] != 1 || got["account_transactions"] != 3 || got["expenses"] != 1 {
+		t.Errorf("counts %+v", counts)
+	}
+	if again := exportOf(t, dst, bob.ID); !bytes.Equal(again, doc) {
+		t.Errorf("the restored user exports another document")
+	}
+	back, err := finance.NewService(dst).GetTransfer(ctx, bob.ID, tr.ID)
+	if err != nil || back.FromLineID != tr.FromLineID || back.ToLineID != tr.ToLineID || back.Fee != 75 ||
+		back.FeeCategory == nil || *back.FeeCategory != "Miscellaneous" {
+		t.Errorf("restored transfer %+v, %v", back, err)
+	}
+	lines, err := finance.NewService(dst).ListAccountTransactions(ctx, bob.ID, finance.AccountTransactionFilter{Status: "posted",
+		Source: finance.SourceTransfer}, finance.ListParams{Page: 1, Limit: 10, SortBy: "date"})
+	if err != nil || len(lines.Items) != 2 {
+		t.Fatalf("restored lines %+v, %v", lines, err)
+	}
+	var others []string
+	for _, l := range lines.Items {
+		others = append(others, l.AccountName+"->"+l.Transfer.OtherAccountName)
+	}
+	if s := strings.Join(others, " "); s != "BPI->GCash GCash->BPI" && s != "GCash->BPI BPI->GCash" {
+		t.Errorf("restored lines link %s", s)
+	}
+	for id, want := range map[string]string{bpi.ID: "69.25", gcash.ID: "30.00"} {
+		if a, err := finance.NewService(dst).GetAccount(ctx, bob.ID, id); err != nil || a.CurrentBalance.String() != want {
+			t.Errorf("restored balance %+v, %v; want %s", a, err, want)
+		}
+	}
+}
