@@ -3,7 +3,6 @@ package finance
 import (
 	"context"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,8 +56,6 @@ type AppSettingsRequest struct {
 	DueSoonDays          Field[int]    `json:"due_soon_days"`
 }
 
-var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
-
 // Apply validates the fields present in r and sets them on st.
 func (r AppSettingsRequest) Apply(v *Validator, st *AppSettings) {
 	def := DefaultAppSettings()
@@ -87,7 +84,13 @@ func (r AppSettingsRequest) Apply(v *Validator, st *AppSettings) {
 	oneOf := func(choices []string) func(string) bool {
 		return func(s string) bool { return slices.Contains(choices, s) }
 	}
-	text("currency", r.Currency, &st.Currency, def.Currency, currencyRE.MatchString, "must be 3 uppercase letters, like PHP or USD")
+	if r.Currency.Set && !r.Currency.Null {
+		if c, ok := LookupCurrency(r.Currency.Value); ok {
+			r.Currency.Value = c.Code // "usd" is USD: people do not type codes in capitals
+		}
+	}
+	text("currency", r.Currency, &st.Currency, def.Currency, func(s string) bool { _, ok := LookupCurrency(s); return ok },
+		"must be an ISO 4217 currency code, like PHP, USD or EUR")
 	text("timezone", r.Timezone, &st.Timezone, def.Timezone, func(s string) bool { _, err := LoadTimezone(s); return err == nil },
 		"must be an IANA timezone name, like Asia/Manila or America/New_York")
 	text("date_format", r.DateFormat, &st.DateFormat, def.DateFormat, oneOf(DateFormats), "must be one of: "+strings.Join(DateFormats, ", "))

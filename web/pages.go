@@ -46,11 +46,17 @@ const (
 )
 
 // pageCSP allows this origin's stylesheet and images and nothing else: no
-// script at all, no framing (clickjacking), forms only to this origin.
-// The consent page adds the client's redirect origin to form-action, since
-// browsers apply form-action to the redirect that follows the form.
+// script (but on the page that asks for pageScriptCSP), no framing
+// (clickjacking), forms only to this origin. The consent page adds the
+// client's redirect origin to form-action, since browsers apply form-action
+// to the redirect that follows the form.
 const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'%s; " +
 	"frame-ancestors 'none'; base-uri 'none'"
+
+// pageScriptCSP is added on the one page with a script, setup: its own
+// file from this origin (static/zone.js), which only picks the browser's
+// timezone in a select. The page works the same without it.
+const pageScriptCSP = "; script-src 'self'"
 
 // pageFuncs are the functions templates may call beyond the built-in ones:
 // they hand a partial (templates/partials) the one value it shows.
@@ -101,7 +107,11 @@ type pageView struct {
 
 	status     int
 	formAction string // an extra form-action source (the consent page's redirect target)
+	script     bool   // the page loads static/zone.js (pageScriptCSP)
 }
+
+// Script reports whether the page loads static/zone.js.
+func (p pageView) Script() bool { return p.script }
 
 // setPageHeaders sets the security headers every page carries.
 func setPageHeaders(h http.Header, formAction string) {
@@ -133,6 +143,9 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pag
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	setPageHeaders(w.Header(), p.formAction)
+	if p.script {
+		w.Header().Set("Content-Security-Policy", w.Header().Get("Content-Security-Policy")+pageScriptCSP)
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	status := p.status
 	if status == 0 {
@@ -447,6 +460,7 @@ func (s *Site) SetupURL() string { return s.cfg.BaseURL + SetupPath + "?code=" +
 type setupForm struct {
 	Code, Name, Email string
 	Fields            map[string]string
+	Picker            zonePicker // currency and timezone
 }
 
 // setupOpen reports whether setup is still possible (no user exists); when
@@ -468,8 +482,10 @@ func (s *Site) setupPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if open, err := s.setupOpen(w, r.Request); !open || err != nil {
 		return err
 	}
+	picker := newZonePicker(currencyForLanguages(r.Header.Get("Accept-Language")), serverTimezone(), nil)
+	picker.BrowserZone = true
 	return s.render(w, r.Request, "setup", pageView{Title: "Set up", Narrow: true, CSRF: auth.CSRFToken(s.formSecret(w, r.Request)),
-		Data: setupForm{Code: r.URL.Query().Get("code")}})
+		script: true, Data: setupForm{Code: r.URL.Query().Get("code"), Picker: picker}})
 }
 
 func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
@@ -481,7 +497,8 @@ func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	f := r.PostForm
-	form := setupForm{Code: f.Get("code"), Name: f.Get("name"), Email: f.Get("email"), Fields: map[string]string{}}
+	form := setupForm{Code: f.Get("code"), Name: f.Get("name"), Email: f.Get("email"), Fields: map[string]string{},
+		Picker: newZonePicker(f.Get("currency"), f.Get("timezone"), nil)}
 	p := pageView{Title: "Set up", Narrow: true, CSRF: auth.CSRFToken(secret), status: http.StatusBadRequest}
 	switch {
 	case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(form.Code)), []byte(s.setupCode)) != 1:
@@ -493,11 +510,12 @@ func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		p.Data = form
 		return s.render(w, r.Request, "setup", p)
 	}
-	u, err := s.auth.SetupFirstUser(r.Context(), auth.CreateUserRequest{Email: form.Email, Name: form.Name, Password: f.Get("password")})
+	u, err := s.auth.SetupFirstUser(r.Context(), auth.CreateUserRequest{Email: form.Email, Name: form.Name, Password: f.Get("password")},
+		pickerSettings(f))
 	var ve *finance.ValidationError
 	switch {
 	case errors.As(err, &ve):
-		form.Fields = ve.Fields
+		form.Fields, form.Picker.Fields = ve.Fields, ve.Fields
 		p.Error = "Check the highlighted fields."
 		p.Data = form
 		return s.render(w, r.Request, "setup", p)
