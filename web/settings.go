@@ -263,7 +263,7 @@ type appSettingsData struct {
 	Form        appSettingsForm
 	Fields      map[string]string
 	Picker      zonePicker // currency and timezone
-	DateFormats []choice // each format with today's date in it
+	DateFormats []choice   // each format with today's date in it
 	WeekStarts  []string
 	Methods     []string
 }
