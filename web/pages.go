@@ -367,7 +367,8 @@ func (s *Site) signedInShow(w http.ResponseWriter, r *http.Request) (finance.Use
 	return u, sid, show, err == nil, err
 }
 
-// signedInForm is signedIn for a posted form: the session, then its token.
+// signedInForm is signedIn for a posted form: the session, then its token,
+// then its money fields read as the person typed them (readPageAmounts).
 // ok is false when the response is decided: a redirect to sign-in (err nil)
 // or a refusal (err).
 func (s *Site) signedInForm(w http.ResponseWriter, r *http.Request) (finance.User, string, bool, error) {
@@ -376,6 +377,13 @@ func (s *Site) signedInForm(w http.ResponseWriter, r *http.Request) (finance.Use
 		return u, sid, false, err
 	}
 	if err := checkForm(r, sid); err != nil {
+		return u, sid, false, err
+	}
+	err = readPageAmounts(r.PostForm, func() (string, error) {
+		st, err := s.ledger.AppSettings(r.Context(), u.ID)
+		return st.Currency, err
+	})
+	if err != nil {
 		return u, sid, false, err
 	}
 	return u, sid, true, nil
