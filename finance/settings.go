@@ -119,6 +119,12 @@ type SettingsRepo interface {
 	// UserAccount returns the user with their profile picture.
 	UserAccount(ctx context.Context, userID string) (UserAccount, error)
 	SetProfilePicture(ctx context.Context, userID string, pic ProfilePicture, at time.Time) error
+	// FirstSteps reports which of the first-run checklist's ledger steps the
+	// user has taken, and whether they put the checklist away.
+	FirstSteps(ctx context.Context, userID string) (FirstSteps, error)
+	// DismissChecklist puts the checklist away (a user who never saved
+	// settings gets the defaults with it).
+	DismissChecklist(ctx context.Context, userID string, at time.Time) error
 	BudgetRepo
 }
 
@@ -312,4 +318,25 @@ func (s *Service) SetProfilePicture(ctx context.Context, userID string, pic Prof
 		return UserAccount{}, ProfilePicture{}, err
 	}
 	return out, prev, nil
+}
+
+// FirstSteps are the ledger's part of the first-run checklist on Home (add
+// an account, add a card, record an expense; connecting an agent is the
+// credentials' part), each true once the user has one of any status, and
+// whether the person put the checklist away (domain.md "First run").
+type FirstSteps struct {
+	Account, Card, Expense bool
+	Dismissed              bool
+}
+
+// FirstSteps reads the user's first-run steps.
+func (s *Service) FirstSteps(ctx context.Context, userID string) (FirstSteps, error) {
+	return s.store.Read().FirstSteps(ctx, userID)
+}
+
+// DismissChecklist puts the user's first-run checklist away for good.
+func (s *Service) DismissChecklist(ctx context.Context, userID string) error {
+	s.cache.write.Lock() // the settings row may be made here: not beside an UpdateAppSettings
+	defer s.cache.write.Unlock()
+	return s.store.Write(ctx, func(tx Repo) error { return tx.DismissChecklist(ctx, userID, s.stamp()) })
 }

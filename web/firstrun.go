@@ -1,15 +1,19 @@
 package web
 
 import (
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/uptrace/bunrouter"
 	"golang.org/x/text/currency"
 	"golang.org/x/text/language"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 )
 
@@ -108,4 +112,69 @@ func pickerSettings(f url.Values) finance.AppSettingsRequest {
 	var req finance.AppSettingsRequest
 	formRequest(&req, map[string]string{"currency": f.Get("currency"), "timezone": f.Get("timezone")})
 	return req
+}
+
+// --- the first-run checklist on Home ---------------------------------------------
+
+// ChecklistDismissPath puts Home's first-run checklist away.
+const ChecklistDismissPath = "/checklist/dismiss"
+
+// checklistStep is one step of the first-run checklist, ticked off once done.
+type checklistStep struct {
+	Label, Href string
+	Done        bool
+}
+
+// checklist is Home's first-run checklist: add an account, add a card,
+// record an expense, connect an agent. It ticks itself off from the user's
+// data; nil once every step is done or the person put it away.
+func (s *Site) checklist(r *http.Request, u finance.User) ([]checklistStep, error) {
+	fs, err := s.ledger.FirstSteps(r.Context(), u.ID)
+	if err != nil || fs.Dismissed {
+		return nil, err
+	}
+	agent, err := s.agentConnected(r, u)
+	if err != nil {
+		return nil, err
+	}
+	steps := []checklistStep{
+		{Label: "Add an account", Href: AccountsPath + "#new-heading", Done: fs.Account},
+		{Label: "Add a card", Href: CardsPath + "#new-heading", Done: fs.Card},
+		{Label: "Record an expense", Href: RecordPath, Done: fs.Expense},
+		{Label: "Connect an agent", Href: APIKeysPath, Done: agent},
+	}
+	if !slices.ContainsFunc(steps, func(st checklistStep) bool { return !st.Done }) {
+		return nil, nil
+	}
+	return steps, nil
+}
+
+// agentConnected reports whether an agent can reach the user's ledger: an
+// API key that still works, or a connected app.
+func (s *Site) agentConnected(r *http.Request, u finance.User) (bool, error) {
+	keys, err := s.auth.ListKeys(r.Context(), u.ID)
+	if err != nil {
+		return false, err
+	}
+	now := time.Now()
+	if slices.ContainsFunc(keys, func(k auth.APIKey) bool { return k.Status(now) == "active" }) {
+		return true, nil
+	}
+	if s.oauth == nil {
+		return false, nil
+	}
+	grants, err := s.oauth.ListGrants(r.Context(), u.ID)
+	return len(grants) > 0, err
+}
+
+// checklistDismiss puts the checklist away for good and goes back Home.
+func (s *Site) checklistDismiss(w http.ResponseWriter, r bunrouter.Request) error {
+	u, _, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
+		return err
+	}
+	if err := s.ledger.DismissChecklist(r.Context(), u.ID); err != nil {
+		return err
+	}
+	return Redirect(w, r.Request, HomePath)
 }

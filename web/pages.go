@@ -408,6 +408,7 @@ func (s *Site) registerPageRoutes() {
 	s.heavyPage("/", s.home) // Home is the dashboard
 	s.page(http.MethodGet, staticPath+"/:file", s.staticFile)
 	s.page(http.MethodGet, SetupPath, s.setupPage)
+	s.page(http.MethodPost, ChecklistDismissPath, s.checklistDismiss)
 	s.add(Route{Method: http.MethodPost, Path: SetupPath, Limit: SignInLimit, Handler: s.setupSubmit})
 	s.page(http.MethodGet, LoginPath, s.loginPage)
 	s.add(Route{Method: http.MethodPost, Path: LoginPath, Limit: SignInLimit, Handler: s.loginSubmit})
@@ -620,7 +621,7 @@ var notices = map[string]string{
 	"import-committed":           "Imported.",
 	"import-discarded":           "The preview has been discarded; nothing was saved.",
 	"import-reverted":            "The import has been undone: its records are voided.",
-	"welcome":                    "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"welcome":                    "Your user is ready. The list below walks through the first steps; each ticks itself off.",
 	"expense-recorded":           "Expense recorded.",
 	"income-recorded":            "Income recorded.",
 	"expense-voided":             "The expense has been voided.",

@@ -65,6 +65,8 @@ type homeData struct {
 	Bars   []chartBar // spending by category, the chart's and the table's figures
 	Chart  template.HTML
 	Trends []reportSection // the twelve months ending at Month
+	// Checklist is the first-run checklist, until done or put away.
+	Checklist []checklistStep
 }
 
 // monthNav is the links of a month page (Home, Bills) to the months around
@@ -132,6 +134,9 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 	data.Bars = spendingBars(d, show)
 	data.Chart = barChart("Spending by category, "+show.Month(first), data.Bars)
 	if data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
+		return err
+	}
+	if data.Checklist, err = s.checklist(r, u); err != nil {
 		return err
 	}
 	return s.render(w, r, "home", pageView{Title: "Home", Nav: "home", User: &u, CSRF: auth.CSRFToken(sid),
