@@ -106,7 +106,7 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   await page.getByLabel('Description').fill('Vet visit');
   await page.getByLabel('Category').selectOption('Pets');
   await page.getByRole('button', { name: 'Save expense' }).click();
-  await page.waitForURL('**/?month=*&notice=expense-recorded');
+  await page.waitForURL('**/?month=*&notice=expense-recorded&amount=*');
   // Home in dollars and in the new date format.
   const recent = await page.textContent('#recent-heading + ul');
   assert.match(recent, /Vet visit/);
