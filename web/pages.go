@@ -3,8 +3,9 @@ package web
 // The frame of every page (templates, security headers, error pages,
 // cookies and sessions, form tokens), first-run setup, sign-in and sign-out.
 // The pages are server-rendered with html/template from embedded files, use
-// no script at all, and are declared as routes (Route) that the server
-// registers as pages, outside the API contract.
+// no script (but setup's zone.js, which only picks the browser's timezone),
+// and are declared as routes (Route) that the server registers as pages,
+// outside the API contract.
 //
 // Browser sessions live in an HttpOnly cookie holding a random id whose
 // SHA-256 is stored (auth.WebSession). Every state-changing form carries a
