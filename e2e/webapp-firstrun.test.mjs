@@ -42,6 +42,16 @@ async function checklist(page) {
     items.map((li) => `${li.textContent.replace('(done)', '').replace('✓', '').trim()}: ${li.classList.contains('done') ? 'done' : 'todo'}`));
 }
 
+/** Follows the checklist's "Record an expense" and saves one, typed as a person would. */
+async function recordFromChecklist(page, amount, description, category) {
+  await page.locator('.checklist').getByRole('link', { name: 'Record an expense' }).click();
+  await page.waitForURL('**/record');
+  await page.locator('#amount').fill(amount);
+  await page.getByLabel('Description').fill(description);
+  await page.getByLabel('Category').selectOption(category);
+  await page.getByRole('button', { name: 'Save expense' }).click();
+}
+
 test('a German browser in Berlin sets up in euros and follows the checklist on a phone', async () => {
   const finance = await server();
   const { context, page, problems } = await openContext(browser, phone, () => false, { locale: 'de-DE', timezoneId: 'Europe/Berlin' });
@@ -80,12 +90,7 @@ test('a German browser in Berlin sets up in euros and follows the checklist on a
   await page.goto(finance.baseURL + '/');
   assert.deepEqual(await checklist(page),
     ['Add an account: done', 'Add a card: done', 'Record an expense: todo', 'Connect an agent: todo']);
-  await page.getByRole('link', { name: 'Record an expense' }).last().click();
-  await page.waitForURL('**/record');
-  await page.locator('#amount').fill('1.234,50');
-  await page.getByLabel('Description').fill('Wocheneinkauf');
-  await page.getByLabel('Category').selectOption('Groceries');
-  await page.getByRole('button', { name: 'Save expense' }).click();
+  await recordFromChecklist(page, '1.234,50', 'Wocheneinkauf', 'Groceries');
   await page.waitForURL('**/?month=*&notice=expense-recorded&amount=1234.50');
   assert.match(await page.textContent('[role=status]'), /Expense recorded: €1,234\.50\./);
   assert.deepEqual(await checklist(page),
@@ -105,12 +110,7 @@ test('an American browser in New York sets up in dollars at desktop width, recor
   await setUp(page, finance, { currency: null, timezone: null });
   await snap(page, 'firstrun-5-home-checklist', 'desktop');
 
-  await page.getByRole('link', { name: 'Record an expense' }).last().click();
-  await page.waitForURL('**/record');
-  await page.locator('#amount').fill('50,000');
-  await page.getByLabel('Description').fill('Rent');
-  await page.getByLabel('Category').selectOption('Rent & Housing');
-  await page.getByRole('button', { name: 'Save expense' }).click();
+  await recordFromChecklist(page, '50,000', 'Rent', 'Rent & Housing');
   await page.waitForURL('**/?month=*&notice=expense-recorded&amount=50000.00');
   assert.match(await page.textContent('[role=status]'), /Expense recorded: \$50,000\.00\./);
   assert.deepEqual(await checklist(page),
