@@ -75,7 +75,7 @@ release-snapshot: ## Cross-compile every release target with goreleaser (no publ
 clean:
 	rm -rf bin dist
 
-bench: build ## Measure the real binary against a bare net/http + SQLite baseline: write rates, health, lists at 100k and 1M rows, cheap reads under heavy load, size, memory, dashboard and reports
+bench: build ## Measure the real binary against a bare net/http + SQLite baseline: write rates, health, lists at 100k and 1M rows, cheap reads under heavy load, size, memory, an import of a 10,000-row bank file, dashboard and reports
 	$(GO) run ./cmd/bench -bin $(BIN)
 
 bench-auth: build ## Measure only authenticated health and creates (1-16 writers) against the baseline, in under a minute
@@ -84,5 +84,6 @@ bench-auth: build ## Measure only authenticated health and creates (1-16 writers
 bench-reports: build ## Measure only the dashboard and reports over five years of history for two users
 	$(GO) run ./cmd/bench -bin $(BIN) -only reports
 
-bench-import: ## Measure reading a 10,000-row bank CSV, as an import preview does
+bench-import: build ## Measure a 10,000-row bank CSV's import through the binary (preview, commit, revert), then reading the file alone
+	$(GO) run ./cmd/bench -bin $(BIN) -only import
 	$(GO) test ./importfile -run '^$$' -bench ReadCSV10k -benchmem

@@ -1,9 +1,12 @@
 // Headless Chromium moves a bank's history in, at phone and at desktop
 // size, each on a fresh server: from an account's page "Import a
-// statement" uploads a CSV whose columns the app does not recognise, the
-// person maps them, reviews the rows, changes one row's category, filters
+// statement" uploads a CSV whose columns the app does not recognise (the
+// upload's progress shown while it is sent and read), the person maps them, reviews the rows, changes one row's category, filters
 // the rows, imports them and sees the account's balance change, then undoes
-// the import after a confirm step and sees the balance back. Every page is
+// the import after a confirm step and sees the balance back. Before the
+// upload the person keeps two category rules (Settings, Category rules: one
+// refused first, one moved up), and the review names the rule behind the
+// coffee's category. Every page is
 // screenshotted in light and dark and checked by the accessibility linter
 // (see webapp-kit.mjs).
 import { test, before, after } from 'node:test';
@@ -33,7 +36,7 @@ const statement = [
 for (const size of [phone, desktop]) {
   test(`import a statement: upload, map, review, import and undo at ${size.name} size`, async () => {
     const finance = await startFinance();
-    const { context, page, problems } = await openContext(browser, size, refusedFormAt('/import'));
+    const { context, page, problems } = await openContext(browser, size, refusedFormAt('/import', '/settings/category-rules'));
     try {
       await setUp(page, finance);
 
@@ -47,13 +50,56 @@ for (const size of [phone, desktop]) {
       await page.waitForURL('**/accounts/*?notice=account-created');
       const account = new URL(page.url()).pathname;
 
+      // Two category rules, kept under Settings; a rule needs a condition.
+      await navLink(page, 'Settings').click();
+      await page.getByRole('link', { name: /^Category rules/ }).click();
+      await page.waitForURL('**/settings/category-rules');
+      await snap(page, 'import-rules-1-empty', size.name);
+      await page.locator('#new-category').selectOption('expense:Food & Dining');
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      assert.match(await page.textContent('#new-description-error'), /is required unless payee_equals/);
+      await snap(page, 'import-rules-2-refused', size.name);
+      await page.locator('#new-description').fill('COFFEE');
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await page.waitForURL('**/settings/category-rules?notice=rule-created');
+      await page.locator('#new-description').fill('BEAN');
+      await page.locator('#new-min').fill('100');
+      await page.locator('#new-max').fill('500');
+      await page.locator('#new-category').selectOption('expense:Entertainment');
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await page.waitForURL('**/settings/category-rules?notice=rule-created');
+      await page.getByRole('button', { name: 'Move up rule 2' }).click();
+      await page.waitForURL('**/settings/category-rules?notice=rule-moved');
+      assert.match(await page.textContent('ol.rules li:first-child'), /Rule 1: description contains "BEAN", amount 100\.00 to 500\.00 → Entertainment/);
+      await page.locator('ol.rules li:first-child summary').click();
+      await snap(page, 'import-rules-3-list', size.name);
+      // The coffee is the second rule's after all: moved back down.
+      await page.getByRole('button', { name: 'Move down rule 1' }).click();
+      await page.waitForURL('**/settings/category-rules?notice=rule-moved');
+      await page.goto(finance.baseURL + account);
+
       // The form, reached from the account, with the account chosen.
       await page.getByRole('link', { name: 'Import a statement' }).click();
       await page.waitForURL('**/import?account=*');
       assert.equal(await page.locator('#target option:checked').textContent(), 'Payroll (account)');
       await snap(page, 'import-1-form', size.name);
       await page.getByLabel('Statement file').setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) });
+
+      // The upload shows its progress, then that the server reads the file
+      // (the server's answer is held back here so that it can be seen).
+      let answer;
+      const held = new Promise((resolve) => { answer = resolve; });
+      await page.route('**/import', async (route) => {
+        await held;
+        await route.continue();
+      }, { times: 1 }); // the upload's post: the form's page is loaded already
       await page.getByRole('button', { name: 'Upload and review' }).click();
+      const progress = page.locator('.upload-progress');
+      await progress.locator('progress').waitFor();
+      await page.getByRole('status').filter({ hasText: /Uploading…|Reading the file…/ }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Upload and review' }).isDisabled(), true);
+      await snap(page, 'import-1b-uploading', size.name);
+      answer();
 
       // Its columns are not recognised: the mapping step, the file kept.
       await page.waitForSelector('h1:text("Map the columns")');
@@ -68,6 +114,8 @@ for (const size of [phone, desktop]) {
       assert.match(await page.textContent('.import-stats'), /Rows\s*3/);
       assert.match(await page.textContent('#row-2'), /GROCER MAKATI/);
       assert.match(await page.textContent('#row-2'), /−₱250\.50/);
+      assert.match(await page.textContent('#row-4'), /rule 1: description contains "COFFEE"/);
+      assert.match(await page.textContent('#row-2'), /the default\s*Make a rule/);
       await snap(page, 'import-3-review', size.name);
 
       // One row's category changed: saved, and the page is back on that row.

@@ -84,15 +84,16 @@ type CategoryRequest struct {
 
 var colorRE = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
 
-func parseKind(v *Validator, f Field[string]) CategoryKind {
-	if !Readable(v, "kind", f) {
+// parseKind reads the category kind named field; null reads as absent.
+func parseKind(v *Validator, field string, f Field[string]) CategoryKind {
+	if !Readable(v, field, f) {
 		return ""
 	}
 	switch k := CategoryKind(f.Value); k {
 	case KindExpense, KindIncome:
 		return k
 	}
-	v.Add("kind", "must be expense or income")
+	v.Add(field, "must be expense or income")
 	return ""
 }
 
@@ -142,7 +143,7 @@ func (s *Service) CreateCategory(ctx context.Context, userID string, r CategoryR
 	var v Validator
 	c := Category{ID: NewID(), Status: StatusActive}
 	c.Name = v.RequiredText("name", r.Name, MaxName)
-	c.Kind = parseKind(&v, r.Kind)
+	c.Kind = parseKind(&v, "kind", r.Kind)
 	if !r.Kind.Set || r.Kind.Null {
 		v.Add("kind", "is required")
 	}
@@ -186,7 +187,7 @@ func (s *Service) UpdateCategory(ctx context.Context, userID, id string, r Categ
 		cur := c
 		var v Validator
 		if r.Kind.Set {
-			if k := parseKind(&v, r.Kind); k != "" && k != c.Kind {
+			if k := parseKind(&v, "kind", r.Kind); k != "" && k != c.Kind {
 				v.Add("kind", "cannot change; create a new category instead")
 			} else if r.Kind.Null {
 				v.Add("kind", "cannot be null")

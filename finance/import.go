@@ -45,6 +45,7 @@ const (
 // Why a row has its category.
 const (
 	ReasonSet     = "set"
+	ReasonRule    = "rule"
 	ReasonFile    = "file"
 	ReasonHistory = "history"
 	ReasonDefault = "default"
@@ -112,21 +113,23 @@ type ImportBatch struct {
 
 // ImportRow is one row of a batch.
 type ImportRow struct {
-	Line           int          `json:"line"`
-	Date           *Date        `json:"date"`
-	Amount         *Money       `json:"amount"`
-	Direction      string       `json:"direction"`
-	Description    string       `json:"description"`
-	Payee          *string      `json:"payee"`
-	BankID         *string      `json:"bank_id"`
-	Category       *string      `json:"category"`
-	CategoryReason *string      `json:"category_reason"`
-	CategoryUses   int          `json:"category_uses"` // earlier records behind a history choice
-	Match          *ImportMatch `json:"match"`
-	Action         string       `json:"action"`
-	Record         string       `json:"record"`
-	Note           *string      `json:"note"`
-	Error          *string      `json:"error"`
+	Line           int     `json:"line"`
+	Date           *Date   `json:"date"`
+	Amount         *Money  `json:"amount"`
+	Direction      string  `json:"direction"`
+	Description    string  `json:"description"`
+	Payee          *string `json:"payee"`
+	BankID         *string `json:"bank_id"`
+	Category       *string `json:"category"`
+	CategoryReason *string `json:"category_reason"`
+	CategoryUses   int     `json:"category_uses"` // earlier records behind a history choice
+	// CategoryRule is the rule behind a rule's choice.
+	CategoryRule *CategoryRuleRef `json:"category_rule"`
+	Match        *ImportMatch     `json:"match"`
+	Action       string           `json:"action"`
+	Record       string           `json:"record"`
+	Note         *string          `json:"note"`
+	Error        *string          `json:"error"`
 	// CreatedID is the record the commit created (an expense, income, account
 	// line or card row) and CreatedRowID the account line or card row it wrote.
 	CreatedID    *string `json:"created_id"`
@@ -444,10 +447,16 @@ func (s *Service) matchImport(ctx context.Context, r Repo, userID string, t Impo
 }
 
 // suggestCategories gives each row that needs one a category, in the order
-// of domain.md: the file's, the person's habit for that description, the
-// default one; else the row cannot be created until one is set.
+// of domain.md: the first rule that matches, the file's, the person's habit
+// for that description, the default one; else the row cannot be created
+// until one is set.
 func (s *Service) suggestCategories(ctx context.Context, r Repo, userID string, rows []ImportRow) error {
+	rules, err := r.CategoryRules(ctx, userID)
+	if err != nil {
+		return err
+	}
 	for _, kind := range []CategoryKind{KindExpense, KindIncome} {
+		applyRules(rules, kind, rows)
 		opts, err := s.CategoryOptions(ctx, userID, kind)
 		if err != nil {
 			return err
@@ -458,7 +467,7 @@ func (s *Service) suggestCategories(ctx context.Context, r Repo, userID string, 
 		}
 		var descs []string
 		for _, row := range rows {
-			if ImportCategoryKind(row.Record) == kind && row.Error == nil {
+			if ImportCategoryKind(row.Record) == kind && row.Error == nil && row.Category == nil {
 				descs = append(descs, row.Description)
 			}
 		}
@@ -472,7 +481,7 @@ func (s *Service) suggestCategories(ctx context.Context, r Repo, userID string, 
 		fallback := active[nameKey(defaultCategory(kind))]
 		for i := range rows {
 			row := &rows[i]
-			if ImportCategoryKind(row.Record) != kind || row.Error != nil {
+			if ImportCategoryKind(row.Record) != kind || row.Error != nil || row.Category != nil {
 				continue
 			}
 			name, reason, n := "", "", 0
@@ -633,7 +642,7 @@ func (s *Service) recategorize(ctx context.Context, tx Repo, userID string, row 
 			return err
 		}
 		reason := ReasonSet
-		row.Category, row.CategoryReason, row.CategoryUses = &c.Name, &reason, 0
+		row.Category, row.CategoryReason, row.CategoryUses, row.CategoryRule = &c.Name, &reason, 0, nil
 		if missing {
 			row.Error = nil
 			if !actionSet && row.Match == nil {
@@ -641,7 +650,7 @@ func (s *Service) recategorize(ctx context.Context, tx Repo, userID string, row 
 			}
 		}
 	case kind == "":
-		row.Category, row.CategoryReason, row.CategoryUses = nil, nil, 0
+		row.Category, row.CategoryReason, row.CategoryUses, row.CategoryRule = nil, nil, 0, nil
 		if missing {
 			row.Error = nil
 		}

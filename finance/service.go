@@ -39,6 +39,7 @@ type Store interface {
 // return an error wrapping ErrNotFound.
 type Repo interface {
 	CategoryRepo
+	CategoryRuleRepo
 	AccountRepo
 	CardRepo
 	ExpenseRepo

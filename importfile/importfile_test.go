@@ -3,7 +3,6 @@ package importfile
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 )
 
 func TestDetect(t *testing.T) {
@@ -227,17 +227,7 @@ func FuzzRead(f *testing.F) {
 
 // BenchmarkReadCSV10k reads a 10,000-row bank CSV, as a preview does.
 func BenchmarkReadCSV10k(b *testing.B) {
-	var csv strings.Builder
-	csv.WriteString("Account Name:,JUAN DELA CRUZ\n\nTransaction Date,Description,Debit,Credit,Running Balance\n")
-	for i := range 10_000 {
-		day := i%28 + 1
-		if i%3 == 0 {
-			fmt.Fprintf(&csv, "%02d/01/2026,\"SALARY CREDIT %d\",,\"%d,%03d.%02d\",\"1,000.00\"\n", day, i, 1+i%90, i%1000, i%100)
-		} else {
-			fmt.Fprintf(&csv, "%02d/01/2026,POS PURCHASE STORE %d,\"%d,%03d.%02d\",,\"1,000.00\"\n", day, i, 1+i%90, i%1000, i%100)
-		}
-	}
-	data := []byte(csv.String())
+	data := testkit.BankCSV(10_000)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		res, err := Read("bank.csv", data, Options{})

@@ -13,10 +13,23 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-// Exporter writes every record of a user as one export document
-// (docs/domain.md "Export and restore").
+// Exporter writes every record of a user as one export document, or as a
+// zip of one CSV file per kind of record (docs/domain.md "Export and restore").
 type Exporter interface {
 	Export(ctx context.Context, userID string, exportedAt time.Time, w io.Writer) error
+	ExportCSV(ctx context.Context, userID string, exportedAt time.Time, w io.Writer) error
+}
+
+// exportFormat is one way GET /export writes the user's records.
+type exportFormat struct {
+	contentType, extension string
+	write                  func(Exporter, context.Context, string, time.Time, io.Writer) error
+}
+
+// exportFormats are the formats by the name the format parameter gives.
+var exportFormats = map[string]exportFormat{
+	"json": {"application/json", "json", Exporter.Export},
+	"csv":  {"application/zip", "zip", Exporter.ExportCSV},
 }
 
 func (s *Server) registerExportRoutes() {
@@ -25,22 +38,29 @@ func (s *Server) registerExportRoutes() {
 	s.heavy(http.MethodGet, "/api/v1/export", auth.ReportsRead, s.export, "format")
 }
 
-// export streams the user's export document as a download. It is the
-// document itself, not the envelope: the file a person keeps or restores.
+// export streams the user's export document, or the zip of CSV files, as a
+// download. It is the file itself, not the envelope: what a person keeps or
+// restores.
 func (s *Server) export(w http.ResponseWriter, r bunrouter.Request) error {
-	if f := r.URL.Query().Get("format"); f != "" && f != "json" {
-		return finance.Invalid("format", "must be json, the only export format")
+	name := r.URL.Query().Get("format")
+	if name == "" {
+		name = "json"
+	}
+	format, ok := exportFormats[name]
+	if !ok {
+		return finance.Invalid("format", "must be json or csv")
 	}
 	// What is due is generated first, so the document holds what the
 	// user's lists show now.
 	s.generateDue(r.Context(), userID(r), true, true)
 	at := s.ledger.Now()
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="finance-export-%s.json"`, at.UTC().Format("2006-01-02")))
+	h.Set("Content-Type", format.contentType)
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="finance-export-%s.%s"`,
+		at.UTC().Format("2006-01-02"), format.extension))
 	h.Set("Cache-Control", "no-store")
 	out := &startedWriter{w: w}
-	if err := s.db.Export(r.Context(), userID(r), at, out); err != nil {
+	if err := format.write(s.db, r.Context(), userID(r), at, out); err != nil {
 		if !out.started {
 			h.Del("Content-Disposition")
 			return err

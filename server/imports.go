@@ -37,13 +37,16 @@ func (s *Server) registerImportRoutes() {
 	// request to compare a retry with, and a file is up to MaxImportBytes.
 	// A repeated upload makes a second preview, which changes no record and
 	// goes with the others after ImportPreviewDays.
-	s.add(Route{Method: http.MethodPost, Path: base, Access: write, Upload: s.cfg.MaxImportBytes, NoIdempotencyKey: true}, s.previewImport)
+	// Reading, matching and writing a large file can outlast the server's
+	// WriteTimeout: the preview, commit and revert have LongWriteTimeout.
+	s.add(Route{Method: http.MethodPost, Path: base, Access: write, Upload: s.cfg.MaxImportBytes, NoIdempotencyKey: true,
+		LongWrite: true}, s.previewImport)
 	s.add(Route{Method: http.MethodGet, Path: base, Access: read, Query: list()}, s.listImports)
 	s.handle(http.MethodGet, base+"/:id", read, s.getImport)
 	s.add(Route{Method: http.MethodGet, Path: base + "/:id/rows", Access: read, Query: list("action", "match")}, s.listImportRows)
 	s.handle(http.MethodPut, base+"/:id/rows/:line", write, s.updateImportRow)
-	s.handle(http.MethodPost, base+"/:id/commit", write, s.commitImport)
-	s.handle(http.MethodPost, base+"/:id/revert", write, s.revertImport)
+	s.add(Route{Method: http.MethodPost, Path: base + "/:id/commit", Access: write, LongWrite: true}, s.commitImport)
+	s.add(Route{Method: http.MethodPost, Path: base + "/:id/revert", Access: write, LongWrite: true}, s.revertImport)
 	s.handle(http.MethodDelete, base+"/:id", write, s.deleteImport)
 }
 

@@ -3,10 +3,13 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -421,5 +424,86 @@ func TestImportPreviewTakesNoIdempotencyKey(t *testing.T) {
 	}
 	if ids[0] == ids[1] || e.batches() != 2 {
 		t.Errorf("two uploads with one key: batches %v, %d stored; want two previews", ids, e.batches())
+	}
+}
+
+// An import's preview, commit and revert answer however long they take:
+// each extends its write deadline past the HTTP server's WriteTimeout
+// (here a nanosecond, which cuts any other route's answer), so a commit
+// that happened is never reported as a dropped connection. The web app's
+// upload, commit and undo forms declare the same.
+func TestImportRoutesOutlastWriteTimeout(t *testing.T) {
+	e := newImportEnv(t)
+	ts := httptest.NewUnstartedServer(e.srv.Handler())
+	ts.Config.WriteTimeout = time.Nanosecond
+	ts.Start()
+	t.Cleanup(ts.Close)
+	client := &http.Client{Timeout: time.Minute} // only catches a hang
+	post := func(path, body, contentType string) (int, string, error) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, ts.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+e.key)
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, "", err
+		}
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(raw), err
+	}
+
+	body, ct := importUpload(t, "bpi.csv", bankCSV, [2]string{"target_account_id", e.acct})
+	status, raw, err := post("/api/v1/imports", body, ct)
+	if err != nil || status != http.StatusCreated {
+		t.Fatalf("preview: %d %s %v", status, raw, err)
+	}
+	var preview struct {
+		Data finance.ImportBatch `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(raw), &preview); err != nil {
+		t.Fatal(err)
+	}
+	id := preview.Data.ID
+
+	// A route without the longer deadline is cut: the timeout is real.
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/imports/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+e.key)
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("GET /imports/{id} answered %d past the write timeout; the test's timeout cuts nothing", resp.StatusCode)
+	}
+
+	status, raw, err = post("/api/v1/imports/"+id+"/commit", "", "")
+	if err != nil || status != http.StatusOK || !strings.Contains(raw, `"status":"committed"`) {
+		t.Fatalf("commit: %d %s %v", status, raw, err)
+	}
+	if b, _, err := e.stored(id); err != nil || b.Status != finance.ImportCommitted {
+		t.Errorf("after the commit: %v %v", b.Status, err)
+	}
+	status, raw, err = post("/api/v1/imports/"+id+"/revert", "", "")
+	if err != nil || status != http.StatusOK || !strings.Contains(raw, `"status":"reverted"`) {
+		t.Fatalf("revert: %d %s %v", status, raw, err)
+	}
+	if b, _, err := e.stored(id); err != nil || b.Status != finance.ImportReverted {
+		t.Errorf("after the revert: %v %v", b.Status, err)
+	}
+
+	long := map[string]bool{}
+	for _, rt := range e.srv.Routes() {
+		if rt.LongWrite {
+			long[rt.Method+" "+rt.Path] = true
+		}
+	}
+	for _, want := range []string{"POST /api/v1/imports", "POST /api/v1/imports/:id/commit", "POST /api/v1/imports/:id/revert",
+		"POST /import", "POST /imports/:id/commit", "POST /imports/:id/undo"} {
+		if !long[want] {
+			t.Errorf("%s does not extend its write deadline", want)
+		}
 	}
 }

@@ -62,6 +62,12 @@ type statusRecorder struct {
 	bytes  int
 }
 
+// SetWriteDeadline lets a long route extend its deadline
+// (http.ResponseController) without the recorder unwrapping to a Flusher.
+func (r *statusRecorder) SetWriteDeadline(t time.Time) error {
+	return http.NewResponseController(r.ResponseWriter).SetWriteDeadline(t)
+}
+
 func (r *statusRecorder) WriteHeader(status int) {
 	if r.status == 0 {
 		r.status = status

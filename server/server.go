@@ -99,6 +99,15 @@ const (
 	WriteTimeout = 60 * time.Second
 )
 
+// LongWriteTimeout is how long a LongWrite route may take to answer,
+// counted from its handler's start. An import's commit and revert of a
+// 50,000-row file took 14 to 42 s on a small two-core server, too near
+// WriteTimeout: past it, net/http drops the answer of a commit that did
+// happen, and the person sees a failure for an import that is in the ledger.
+// The routes are a signed-in person's or a key's own writes, one at a time
+// behind the writer, so a longer deadline holds nothing open for others.
+const LongWriteTimeout = 10 * time.Minute
+
 // HealthChecker checks the database for the health routes.
 type HealthChecker interface {
 	// Ping reports whether the database answers a read.
@@ -209,8 +218,12 @@ type Route struct {
 	HeavyWith []string
 	// Once marks a page form that records something: a form carrying a
 	// once id runs once per id (see pageonce.go).
-	Once    bool
-	handler bunrouter.HandlerFunc
+	Once bool
+	// LongWrite marks a route whose answer may come later than the HTTP
+	// server's WriteTimeout allows (an import of up to 50,000 rows: see
+	// LongWriteTimeout); its handler gets that long from its start.
+	LongWrite bool
+	handler   bunrouter.HandlerFunc
 }
 
 // New builds the server and registers every route.
@@ -272,6 +285,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.mountWeb()
 	s.registerOAuthRoutes()
 	s.registerCategoryRoutes()
+	s.registerCategoryRuleRoutes()
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
 	s.registerCardRoutes()
@@ -337,6 +351,9 @@ func (s *Server) add(rt Route, h handlerFunc) {
 	}
 	if rt.Heavy || len(rt.HeavyWith) > 0 {
 		h = s.limitHeavy(rt, h)
+	}
+	if rt.LongWrite {
+		h = longWrite(h)
 	}
 	if strings.HasPrefix(rt.Path, APIPrefix) {
 		if rt.Method == http.MethodPost && !rt.Access.IsPublic() && !rt.WritesNothing && !rt.NoIdempotencyKey {
@@ -428,6 +445,16 @@ func (s *Server) authorize(rt Route, h handlerFunc, w http.ResponseWriter, r bun
 		ctx = finance.WithActor(ctx, p.Actor())
 	}
 	return h(w, r.WithContext(ctx))
+}
+
+// longWrite gives h LongWriteTimeout to answer, from its start, beyond the
+// HTTP server's WriteTimeout. A ResponseWriter without deadlines (a test's
+// recorder, an in-process call) has none to extend.
+func longWrite(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r bunrouter.Request) error {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(LongWriteTimeout))
+		return h(w, r)
+	}
 }
 
 // webWrites marks what a page writes as the web app's: a person signed in

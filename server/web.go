@@ -22,7 +22,8 @@ func (s *Server) mountWeb() {
 	for _, rt := range s.web.Routes() {
 		perIP := map[web.Limit]*limiter{web.SignInLimit: s.loginLimiter, web.AuthorizeLimit: s.authorizeLimiter}[rt.Limit]
 		s.add(Route{Method: rt.Method, Path: rt.Path, Access: auth.Public, Page: true, PerIP: perIP,
-			Heavy: rt.Heavy, HeavyWith: rt.HeavyWith, Once: rt.Once, Upload: rt.Upload}, handlerFunc(rt.Handler))
+			Heavy: rt.Heavy, HeavyWith: rt.HeavyWith, Once: rt.Once, Upload: rt.Upload, LongWrite: rt.LongWrite},
+			handlerFunc(rt.Handler))
 	}
 }
 

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"archive/zip"
 	"bufio"
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,6 +80,8 @@ var exportKinds = []exportKind{
 	{key: "loan_payments", table: "loan_payments", money: []string{"amount", "interest_part", "principal_part"}},
 	{key: "budget_thresholds", table: "budget_thresholds", money: []string{"monthly_limit"},
 		integers: []string{"warning_percent"}, order: "category_id"},
+	{key: "category_rules", table: "category_rules", money: []string{"amount_min", "amount_max"}, integers: []string{"position"},
+		order: "position"},
 }
 
 // exportLeftOut are the tables an export leaves out on purpose, and why. A
@@ -211,6 +215,46 @@ const storedInstant = "2006-01-02 15:04:05.999999999-07:00"
 // not in it) and writes each row as it reads it, so memory stays bounded
 // however large the ledger.
 func (db *DB) Export(ctx context.Context, userID string, exportedAt time.Time, w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := db.exportRows(ctx, userID, &jsonExport{w: bw, exportedAt: exportedAt}); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// ExportCSV writes every record of the user as a zip of CSV files to w: one
+// file per kind of the export document, named for its array, with the same
+// columns as a header row and the same values as text (money as exact
+// decimals, dates as YYYY-MM-DD, instants in RFC 3339 UTC, true or false,
+// an empty cell for null), and last a manifest.json naming the format, the
+// schema version and each file's row count. It reads the same snapshot the
+// document does, through the same code, and streams the same way: each file
+// is compressed as its rows are read. Restore reads only the JSON document.
+func (db *DB) ExportCSV(ctx context.Context, userID string, exportedAt time.Time, w io.Writer) error {
+	return db.exportRows(ctx, userID, &csvExport{zw: zip.NewWriter(w), exportedAt: exportedAt})
+}
+
+// exportOut is one format of an export: it is handed the schema version,
+// then each kind's columns followed by its rows, then told the end.
+type exportOut interface {
+	start(schema string) error
+	kind(k exportKind, cols []exportColumn) error
+	row(cells []exportCell) error
+	endKind(n int) error
+	end() error
+}
+
+// exportCell is one value of a row as the export writes it.
+type exportCell struct {
+	text string // money as an exact decimal, integers, true or false, an RFC 3339 instant, or the text
+	kind valueKind
+	null bool
+}
+
+// exportRows reads every record of the user from one snapshot and hands it
+// to out: the one reading, and the one list of kinds and columns, behind
+// both formats.
+func (db *DB) exportRows(ctx context.Context, userID string, out exportOut) error {
 	tx, err := db.reader.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -221,21 +265,19 @@ func (db *DB) Export(ctx context.Context, userID string, exportedAt time.Time, w
 	if err := tx.QueryRowContext(ctx, "SELECT max(name) FROM bun_migrations").Scan(&schema); err != nil {
 		return fmt.Errorf("store: export: %w", err)
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, "{\"format\":%s,\"version\":%d,\"exported_at\":%s,\"schema_version\":%s",
-		jsonString(ExportFormat), ExportVersion, jsonString(exportedAt.UTC().Format(time.RFC3339)), jsonString(schema))
+	if err := out.start(schema); err != nil {
+		return err
+	}
 	for _, k := range exportKinds {
-		if err := k.export(ctx, tx, userID, bw); err != nil {
+		if err := k.export(ctx, tx, userID, out); err != nil {
 			return err
 		}
 	}
-	bw.WriteString("}\n")
-	return bw.Flush()
+	return out.end()
 }
 
-// export writes the rows of k: the user object, or an array with one row a
-// line.
-func (k exportKind) export(ctx context.Context, tx *sql.Tx, userID string, bw *bufio.Writer) error {
+// export reads the rows of k and hands them to out.
+func (k exportKind) export(ctx context.Context, tx *sql.Tx, userID string, out exportOut) error {
 	cols, err := k.columns(ctx, tx)
 	if err != nil {
 		return err
@@ -259,91 +301,219 @@ func (k exportKind) export(ctx context.Context, tx *sql.Tx, userID string, bw *b
 		return fmt.Errorf("store: export %s: %w", k.key, err)
 	}
 	defer rows.Close()
-	single := k.key == "user"
-	fmt.Fprintf(bw, ",\n%s:", jsonString(k.key))
-	if !single {
-		bw.WriteString("[")
+	if err := out.kind(k, cols); err != nil {
+		return err
 	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
+	cells := make([]exportCell, len(cols))
 	n := 0
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return fmt.Errorf("store: export %s: %w", k.key, err)
 		}
-		if n > 0 {
-			bw.WriteString(",")
+		for i, c := range cols {
+			if cells[i], err = c.cell(vals[i]); err != nil {
+				return fmt.Errorf("store: export %s: %w", k.key, err)
+			}
 		}
-		if !single {
-			bw.WriteString("\n")
-		}
-		if err := writeRow(bw, cols, vals); err != nil {
-			return fmt.Errorf("store: export %s: %w", k.key, err)
+		if err := out.row(cells); err != nil {
+			return err
 		}
 		n++
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("store: export %s: %w", k.key, err)
 	}
-	switch {
-	case single && n == 0:
-		bw.WriteString("{}") // settings never saved: the defaults
-	case !single && n > 0:
-		bw.WriteString("\n]")
-	case !single:
-		bw.WriteString("]")
+	return out.endKind(n)
+}
+
+// cell is the stored value v of c as the export writes it.
+func (c exportColumn) cell(v any) (exportCell, error) {
+	if v == nil {
+		return exportCell{kind: c.kind, null: true}, nil
+	}
+	switch c.kind {
+	case moneyValue, integerValue, boolValue:
+		n, ok := v.(int64)
+		if !ok {
+			return exportCell{}, fmt.Errorf("%s is %T, not an integer", c.name, v)
+		}
+		switch c.kind {
+		case moneyValue:
+			return exportCell{text: finance.Money(n).String(), kind: c.kind}, nil
+		case boolValue:
+			return exportCell{text: strconv.FormatBool(n != 0), kind: c.kind}, nil
+		default:
+			return exportCell{text: strconv.FormatInt(n, 10), kind: c.kind}, nil
+		}
+	case instantValue:
+		s, _ := v.(string)
+		t, err := time.Parse(storedInstant, s)
+		if err != nil {
+			return exportCell{}, fmt.Errorf("%s: %w", c.name, err)
+		}
+		return exportCell{text: t.UTC().Format(time.RFC3339Nano), kind: c.kind}, nil
+	default:
+		s, ok := v.(string)
+		if !ok {
+			return exportCell{}, fmt.Errorf("%s is %T, not text", c.name, v)
+		}
+		return exportCell{text: s, kind: c.kind}, nil
+	}
+}
+
+// jsonExport writes the export document: a header, then the user object
+// and an array per kind with one row a line.
+type jsonExport struct {
+	w          *bufio.Writer
+	exportedAt time.Time
+	k          exportKind
+	cols       []exportColumn
+	n          int
+}
+
+func (j *jsonExport) start(schema string) error {
+	_, err := fmt.Fprintf(j.w, "{\"format\":%s,\"version\":%d,\"exported_at\":%s,\"schema_version\":%s",
+		jsonString(ExportFormat), ExportVersion, jsonString(j.exportedAt.UTC().Format(time.RFC3339)), jsonString(schema))
+	return err
+}
+
+func (j *jsonExport) single() bool { return j.k.key == "user" }
+
+func (j *jsonExport) kind(k exportKind, cols []exportColumn) error {
+	j.k, j.cols, j.n = k, cols, 0
+	fmt.Fprintf(j.w, ",\n%s:", jsonString(k.key))
+	if !j.single() {
+		j.w.WriteString("[")
 	}
 	return nil
 }
 
-// writeRow writes one row as a JSON object of its columns.
-func writeRow(bw *bufio.Writer, cols []exportColumn, vals []any) error {
-	bw.WriteString("{")
-	for i, c := range cols {
+// row writes one row as a JSON object of its columns.
+func (j *jsonExport) row(cells []exportCell) error {
+	if j.n > 0 {
+		j.w.WriteString(",")
+	}
+	if !j.single() {
+		j.w.WriteString("\n")
+	}
+	j.n++
+	j.w.WriteString("{")
+	for i, c := range cells {
 		if i > 0 {
-			bw.WriteString(",")
+			j.w.WriteString(",")
 		}
-		bw.WriteString(jsonString(c.name))
-		bw.WriteString(":")
-		v := vals[i]
-		if v == nil {
-			bw.WriteString("null")
-			continue
-		}
-		switch c.kind {
-		case moneyValue, integerValue, boolValue:
-			n, ok := v.(int64)
-			if !ok {
-				return fmt.Errorf("%s is %T, not an integer", c.name, v)
-			}
-			switch c.kind {
-			case moneyValue:
-				bw.WriteString(finance.Money(n).String())
-			case boolValue:
-				bw.WriteString(strconv.FormatBool(n != 0))
-			default:
-				bw.WriteString(strconv.FormatInt(n, 10))
-			}
-		case instantValue:
-			s, _ := v.(string)
-			t, err := time.Parse(storedInstant, s)
-			if err != nil {
-				return fmt.Errorf("%s: %w", c.name, err)
-			}
-			bw.WriteString(jsonString(t.UTC().Format(time.RFC3339Nano)))
+		j.w.WriteString(jsonString(j.cols[i].name))
+		j.w.WriteString(":")
+		switch {
+		case c.null:
+			j.w.WriteString("null")
+		case c.kind == textValue || c.kind == instantValue:
+			j.w.WriteString(jsonString(c.text))
 		default:
-			s, ok := v.(string)
-			if !ok {
-				return fmt.Errorf("%s is %T, not text", c.name, v)
-			}
-			bw.WriteString(jsonString(s))
+			j.w.WriteString(c.text)
 		}
 	}
-	bw.WriteString("}")
+	_, err := j.w.WriteString("}")
+	return err
+}
+
+func (j *jsonExport) endKind(n int) error {
+	switch {
+	case j.single() && n == 0:
+		j.w.WriteString("{}") // settings never saved: the defaults
+	case !j.single() && n > 0:
+		j.w.WriteString("\n]")
+	case !j.single():
+		j.w.WriteString("]")
+	}
 	return nil
+}
+
+func (j *jsonExport) end() error {
+	_, err := j.w.WriteString("}\n")
+	return err
+}
+
+// csvExport writes the zip of CSV files.
+type csvExport struct {
+	zw         *zip.Writer
+	exportedAt time.Time
+	cw         *csv.Writer
+	line       []string
+	manifest   csvManifest
+}
+
+// csvManifest is the zip's manifest.json: what the files are and how many
+// rows each holds, so a reader can tell a whole export from a cut one.
+type csvManifest struct {
+	Format        string         `json:"format"`
+	Version       int            `json:"version"`
+	ExportedAt    string         `json:"exported_at"`
+	SchemaVersion string         `json:"schema_version"`
+	Files         []csvFileCount `json:"files"`
+}
+
+type csvFileCount struct {
+	Name string `json:"name"`
+	Rows int    `json:"rows"`
+}
+
+func (c *csvExport) start(schema string) error {
+	c.manifest = csvManifest{Format: ExportFormat, Version: ExportVersion,
+		ExportedAt: c.exportedAt.UTC().Format(time.RFC3339), SchemaVersion: schema}
+	return nil
+}
+
+func (c *csvExport) kind(k exportKind, cols []exportColumn) error {
+	name := k.key + ".csv"
+	f, err := c.zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: c.exportedAt})
+	if err != nil {
+		return err
+	}
+	c.manifest.Files = append(c.manifest.Files, csvFileCount{Name: name})
+	// Lines end in LF, as the app's other CSV downloads: every spreadsheet
+	// reads it, and Go's writer would drop a lone CR inside a cell with CRLF.
+	c.cw = csv.NewWriter(f)
+	c.line = make([]string, len(cols))
+	for i, col := range cols {
+		c.line[i] = col.name
+	}
+	return c.cw.Write(c.line)
+}
+
+// row writes the cells as they are. Unlike the web app's CSV downloads, a
+// text a spreadsheet could read as a formula keeps its first character: the
+// files are the ledger's copy, to be read by programs as much as people,
+// and a changed value would no longer match the JSON document.
+func (c *csvExport) row(cells []exportCell) error {
+	for i, cell := range cells {
+		c.line[i] = cell.text // empty for null
+	}
+	return c.cw.Write(c.line)
+}
+
+func (c *csvExport) endKind(n int) error {
+	c.manifest.Files[len(c.manifest.Files)-1].Rows = n
+	c.cw.Flush()
+	return c.cw.Error()
+}
+
+func (c *csvExport) end() error {
+	f, err := c.zw.CreateHeader(&zip.FileHeader{Name: "manifest.json", Method: zip.Deflate, Modified: c.exportedAt})
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(c.manifest); err != nil {
+		return err
+	}
+	return c.zw.Close()
 }
 
 // jsonString is s as a JSON string, with <, > and & as they are: the

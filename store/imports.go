@@ -74,14 +74,17 @@ type importRowRow struct {
 	Category       *string
 	CategoryReason *string
 	CategoryUses   int
-	MatchKind      *string
-	MatchRecordID  *string
-	Action         string
-	Record         string
-	Note           *string
-	Error          *string
-	RecordID       *string
-	RowID          *string
+	// The rule behind a rule's choice: its id and position at the preview.
+	CategoryRuleID       *string
+	CategoryRulePosition *int
+	MatchKind            *string
+	MatchRecordID        *string
+	Action               string
+	Record               string
+	Note                 *string
+	Error                *string
+	RecordID             *string
+	RowID                *string
 }
 
 func newImportRowRow(batchID string, r finance.ImportRow) importRowRow {
@@ -91,6 +94,9 @@ func newImportRowRow(batchID string, r finance.ImportRow) importRowRow {
 		RecordID: r.CreatedID, RowID: r.CreatedRowID}
 	if r.Match != nil {
 		out.MatchKind, out.MatchRecordID = &r.Match.Kind, &r.Match.RecordID
+	}
+	if r.CategoryRule != nil {
+		out.CategoryRuleID, out.CategoryRulePosition = &r.CategoryRule.ID, &r.CategoryRule.Position
 	}
 	return out
 }
@@ -102,11 +108,14 @@ func (r importRowRow) row() finance.ImportRow {
 	if r.MatchKind != nil {
 		out.Match = &finance.ImportMatch{Kind: *r.MatchKind, RecordID: *r.MatchRecordID}
 	}
+	if r.CategoryRuleID != nil && r.CategoryRulePosition != nil {
+		out.CategoryRule = &finance.CategoryRuleRef{ID: *r.CategoryRuleID, Position: *r.CategoryRulePosition}
+	}
 	return out
 }
 
 // importInsertChunk bounds the rows of one INSERT: SQLite binds at most
-// 32,766 parameters, and a row has 19.
+// 32,766 parameters, and a row has 21.
 const importInsertChunk = 1000
 
 func (l ledger) InsertImport(ctx context.Context, userID string, b finance.ImportBatch, rows []finance.ImportRow) error {

@@ -77,8 +77,15 @@ func TestRestoreRoundTrip(t *testing.T) {
 	if _, err := svc.CreateAccountTransaction(ctx, alice.ID, acct.ID, line); err != nil {
 		t.Fatal(err)
 	}
+	var rule finance.CategoryRuleRequest
+	if err := json.Unmarshal([]byte(`{"description_contains":"GRAB","amount_min":"0.50","amount_max":"1200.05","category":"Transportation"}`), &rule); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateCategoryRule(ctx, alice.ID, rule); err != nil {
+		t.Fatal(err)
+	}
 	doc := exportOf(t, src, alice.ID)
-	for _, want := range []string{`{"format":"finance-export","version":1,"exported_at":"2026-03-01T09:00:00Z","schema_version":"` + store.SchemaVersion() + `"`,
+	for _, want := range []string{`"description_contains":"GRAB","payee_equals":null,"amount_min":0.50,"amount_max":1200.05`, `{"format":"finance-export","version":1,"exported_at":"2026-03-01T09:00:00Z","schema_version":"` + store.SchemaVersion() + `"`,
 		`"opening_balance":12.34`, `"amount":0.35`, `"date":"2026-02-03"`, `"is_system":true`, `"due_soon_days":12`} {
 		if !bytes.Contains(doc, []byte(want)) {
 			t.Errorf("document lacks %s:\n%s", want, doc)
@@ -98,7 +105,8 @@ func TestRestoreRoundTrip(t *testing.T) {
 	for _, c := range counts {
 		got[c.Kind] = c.N
 	}
-	if got["categories"] != len(finance.DefaultCategories()) || got["accounts"] != 1 || got["account_transactions"] != 1 || got["expenses"] != 0 {
+	if got["categories"] != len(finance.DefaultCategories()) || got["accounts"] != 1 || got["account_transactions"] != 1 || got["expenses"] != 0 ||
+		got["category_rules"] != 1 {
 		t.Errorf("counts %+v", counts)
 	}
 	if again := exportOf(t, dst, bob.ID); !bytes.Equal(again, doc) {
@@ -107,6 +115,11 @@ func TestRestoreRoundTrip(t *testing.T) {
 	restored, err := finance.NewService(dst).GetAccount(ctx, bob.ID, acct.ID)
 	if err != nil || restored.CurrentBalance.String() != "11.99" {
 		t.Errorf("restored account %+v, %v; want balance 11.99", restored, err)
+	}
+	rules, err := finance.NewService(dst).AllCategoryRules(ctx, bob.ID)
+	if err != nil || len(rules) != 1 || rules[0].Position != 1 || rules[0].Category != "Transportation" || !rules[0].Active ||
+		rules[0].Conditions() != `description contains "GRAB", amount 0.50 to 1200.05` {
+		t.Errorf("restored rules %+v, %v", rules, err)
 	}
 }
 

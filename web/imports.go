@@ -47,14 +47,17 @@ func (s *Site) registerWebAppImportRoutes() {
 	s.page(http.MethodGet, ImportPath, s.importPage)
 	// The form carries the file, or on the mapping step the same file kept
 	// in base64, which is the larger of the two.
-	s.add(Route{Method: http.MethodPost, Path: ImportPath, Upload: keptFileBytes(s.cfg.MaxImportBytes), Handler: s.importUpload})
+	// Reading a large file, and committing or undoing its rows, can take
+	// longer than the server's write timeout allows (LongWrite).
+	s.add(Route{Method: http.MethodPost, Path: ImportPath, Upload: keptFileBytes(s.cfg.MaxImportBytes), Handler: s.importUpload,
+		LongWrite: true})
 	s.page(http.MethodGet, ImportsPath, s.importsPage)
 	s.page(http.MethodGet, ImportsPath+"/:id", s.importBatchPage)
 	s.page(http.MethodPost, ImportsPath+"/:id/rows/:line", s.importRowUpdate)
-	s.page(http.MethodPost, ImportsPath+"/:id/commit", s.importCommit)
+	s.add(Route{Method: http.MethodPost, Path: ImportsPath + "/:id/commit", Handler: s.importCommit, LongWrite: true})
 	s.page(http.MethodPost, ImportsPath+"/:id/discard", s.importDiscard)
 	s.page(http.MethodGet, ImportsPath+"/:id/undo", s.importUndoConfirm)
-	s.page(http.MethodPost, ImportsPath+"/:id/undo", s.importUndo)
+	s.add(Route{Method: http.MethodPost, Path: ImportsPath + "/:id/undo", Handler: s.importUndo, LongWrite: true})
 }
 
 // --- the upload form and the mapping step ------------------------------------------
@@ -399,21 +402,52 @@ var importShows = []struct {
 // importRowView is one row of the batch page.
 type importRowView struct {
 	finance.ImportRow
-	Categories []finance.CategoryOption // the choices of the row's category, none when its record has no category
-	Records    []choice                 // what the row may become
-	MatchLink  string                   // where the matched record is listed
-	CreatedAt  string                   // where the record a commit created is listed
+	Categories  []finance.CategoryOption // the choices of the row's category, none when its record has no category
+	Records     []choice                 // what the row may become
+	MatchLink   string                   // where the matched record is listed
+	CreatedAt   string                   // where the record a commit created is listed
+	CategoryWhy string                   // why the row has its category
 }
 
 // CategoryName is the row's category, "" for none.
 func (v importRowView) CategoryName() string { return deref(v.Category) }
 
-// categoryWhy words why a row has its category.
+// categoryWhy words why a row has its category; a rule's and history's
+// reasons are worded by categoryWhyOf.
 var categoryWhy = map[string]string{finance.ReasonSet: "your choice", finance.ReasonFile: "from the file",
-	finance.ReasonHistory: "as you usually record it", finance.ReasonDefault: "the default"}
+	finance.ReasonDefault: "the default"}
 
-// CategoryWhy says why the row has its category, "" when it has none.
-func (v importRowView) CategoryWhy() string { return categoryWhy[deref(v.CategoryReason)] }
+// categoryWhyOf says why row has its category, "" when it has none: a rule
+// by its position and conditions (rules holds the rules by id; one deleted
+// since the preview is said to be), history by how many earlier records.
+func categoryWhyOf(row finance.ImportRow, rules map[string]finance.CategoryRule) string {
+	switch reason := deref(row.CategoryReason); {
+	case reason == finance.ReasonRule && row.CategoryRule != nil:
+		why := "rule " + strconv.Itoa(row.CategoryRule.Position)
+		if r, ok := rules[row.CategoryRule.ID]; ok {
+			return why + ": " + r.Conditions()
+		}
+		return why + " (deleted since)"
+	case reason == finance.ReasonHistory && row.CategoryUses == 1:
+		return "like 1 earlier row"
+	case reason == finance.ReasonHistory:
+		return "like " + strconv.Itoa(row.CategoryUses) + " earlier rows"
+	default:
+		return categoryWhy[reason]
+	}
+}
+
+// RuleLink is the Category rules page with a new rule filled in from the
+// row (its description and category), or "" for a row a rule already
+// categorised or one without a category.
+func (v importRowView) RuleLink() string {
+	if v.Category == nil || deref(v.CategoryReason) == finance.ReasonRule {
+		return ""
+	}
+	q := url.Values{"description": {v.Description},
+		"category": {string(finance.ImportCategoryKind(v.Record)) + ":" + *v.Category}}
+	return CategoryRulesPath + "?" + q.Encode() + "#new"
+}
 
 type importBatchData struct {
 	Show   display
@@ -478,8 +512,17 @@ func (s *Site) importBatchView(r *http.Request, u finance.User, id string, q url
 			return d, err
 		}
 	}
+	rules := map[string]finance.CategoryRule{}
+	all, err := s.ledger.AllCategoryRules(r.Context(), u.ID)
+	if err != nil {
+		return d, err
+	}
+	for _, rule := range all {
+		rules[rule.ID] = rule
+	}
 	for _, row := range list.Items {
-		v := importRowView{ImportRow: row, Records: choices(finance.ImportRecordChoices(b.Target.Kind, row.Direction)...)}
+		v := importRowView{ImportRow: row, Records: choices(finance.ImportRecordChoices(b.Target.Kind, row.Direction)...),
+			CategoryWhy: categoryWhyOf(row, rules)}
 		v.Categories = cats[finance.ImportCategoryKind(row.Record)]
 		if row.Match != nil && row.Date != nil {
 			v.MatchLink = ledgerLink(b.Target, *row.Date, 3)

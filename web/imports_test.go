@@ -355,3 +355,34 @@ func TestImportPageIntoACard(t *testing.T) {
 	testkit.WantPage(t, "card batch", b.Get(x.Header.Get("Location")), http.StatusOK, `<a href="/cards/`+cs.card.ID+`">Visa</a>`,
 		`<option value="expense" selected>Expense</option><option value="card_fee">Card fee</option>`)
 }
+
+// The Import form loads its upload-progress script, the one page whose
+// policy lets a script run: this origin's files only, no inline script.
+// Every other page still runs none. The script is served as JavaScript.
+func TestImportPageLoadsItsScript(t *testing.T) {
+	env, u, b := webApp(t)
+	acct := newAccount(t, env, u, "BPI Savings", 1000_00)
+	form := b.Get(web.ImportPath + "?account=" + acct.ID)
+	testkit.WantPage(t, "import form", form, http.StatusOK, `<script src="/static/import.js" defer></script>`,
+		`<form method="post" action="/import" enctype="multipart/form-data" class="stack import-form"`)
+	if csp := form.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'; connect-src 'self';") ||
+		strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("the Import form's policy: %s", csp)
+	}
+	// The form refused (no file) is the same page, with its script.
+	refused := importUpload(t, b, testkit.CSRF(t, form), map[string]string{"target": "account:" + acct.ID}, "", "")
+	if refused.Status != http.StatusBadRequest || !strings.Contains(string(refused.Body), `<script src="/static/import.js"`) || !strings.Contains(refused.Header.Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Errorf("the refused form lost its script: %d %s", refused.Status, refused.Header.Get("Content-Security-Policy"))
+	}
+	for _, path := range []string{web.SettingsPath, web.ImportsPath, web.AccountsPath + "/" + acct.ID} {
+		page := b.Get(path)
+		if csp := page.Header.Get("Content-Security-Policy"); strings.Contains(csp, "script-src") || strings.Contains(string(page.Body), "<script") {
+			t.Errorf("%s runs a script: %s", path, csp)
+		}
+	}
+	js := b.Get("/static/import.js")
+	if js.Status != http.StatusOK || !strings.HasPrefix(js.Header.Get("Content-Type"), "text/javascript") ||
+		!strings.Contains(string(js.Body), "Reading the file…") {
+		t.Errorf("GET /static/import.js: %d %s", js.Status, js.Header.Get("Content-Type"))
+	}
+}

@@ -2,10 +2,10 @@ package web
 
 // The frame of every page (templates, security headers, error pages,
 // cookies and sessions, form tokens), first-run setup, sign-in and sign-out.
-// The pages are server-rendered with html/template from embedded files, use
-// no script (but setup's zone.js, which only picks the browser's timezone),
-// and are declared as routes (Route) that the server registers as pages,
-// outside the API contract.
+// The pages are server-rendered with html/template from embedded files, need
+// no script (pageScripts only add to pages that work without them), and are
+// declared as routes (Route) that the server registers as pages, outside
+// the API contract.
 //
 // Browser sessions live in an HttpOnly cookie holding a random id whose
 // SHA-256 is stored (auth.WebSession). Every state-changing form carries a
@@ -47,17 +47,21 @@ const (
 )
 
 // pageCSP allows this origin's stylesheet and images and nothing else: no
-// script (but on the page that asks for pageScriptCSP), no framing
-// (clickjacking), forms only to this origin. The consent page adds the
-// client's redirect origin to form-action, since browsers apply form-action
-// to the redirect that follows the form.
-const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'%s; " +
+// script (but on the pages of pageScripts), no framing (clickjacking),
+// forms only to this origin. The consent page adds the client's redirect
+// origin to form-action, since browsers apply form-action to the redirect
+// that follows the form.
+const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:;%s form-action 'self'%s; " +
 	"frame-ancestors 'none'; base-uri 'none'"
 
-// pageScriptCSP is added on the one page with a script, setup: its own
-// file from this origin (static/zone.js), which only picks the browser's
-// timezone in a select. The page works the same without it.
-const pageScriptCSP = "; script-src 'self'"
+// scriptCSP is what a page of pageScripts adds to pageCSP: this origin's
+// script files (never an inline script) and requests to this origin.
+const scriptCSP = " script-src 'self'; connect-src 'self';"
+
+// pageScripts are the pages, by template, that load a script of the static
+// folder: each a small enhancement of a page that works without it (the
+// Import form's upload progress; setup's choice of the browser's timezone).
+var pageScripts = map[string]string{"import": staticPath + "/import.js", "setup": staticPath + "/zone.js"}
 
 // pageFuncs are the functions templates may call beyond the built-in ones:
 // they hand a partial (templates/partials) the one value it shows.
@@ -68,6 +72,7 @@ var pageFuncs = template.FuncMap{
 	"filterEnd":    filterEnd,
 	"activityWord": activityWord,
 	"importColumn": importColumn,
+	"ruleFields":   ruleFields,
 }
 
 // filterEndView is what the "filter-end" partial shows: the search box
@@ -86,7 +91,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
 		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
-		"import", "importbatch", "imports"} {
+		"import", "importbatch", "imports", "categoryrules"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -106,21 +111,26 @@ type pageView struct {
 	ErrorLink *pageLink // where to do what Error advises, if anywhere
 	Data      any
 
+	Script string // the page's script (pageScripts), if any
+
 	status     int
 	formAction string // an extra form-action source (the consent page's redirect target)
-	script     bool   // the page loads static/zone.js (pageScriptCSP)
 }
 
-// Script reports whether the page loads static/zone.js.
-func (p pageView) Script() bool { return p.script }
-
 // setPageHeaders sets the security headers every page carries.
-func setPageHeaders(h http.Header, formAction string) {
-	extra := ""
+func setPageHeaders(h http.Header, formAction string) { setPageHeadersScript(h, formAction, false) }
+
+// setPageHeadersScript is setPageHeaders for a page that may load its
+// script when script is set.
+func setPageHeadersScript(h http.Header, formAction string, script bool) {
+	extra, scripts := "", ""
 	if formAction != "" {
 		extra = " " + formAction
 	}
-	h.Set("Content-Security-Policy", fmt.Sprintf(pageCSP, extra))
+	if script {
+		scripts = scriptCSP
+	}
+	h.Set("Content-Security-Policy", fmt.Sprintf(pageCSP, scripts, extra))
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -139,14 +149,12 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pag
 	if p.User != nil && r.Method == http.MethodGet {
 		p.Warnings = s.takeWarnings(w, r)
 	}
+	p.Script = pageScripts[name]
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
 		return fmt.Errorf("render %s: %w", name, err)
 	}
-	setPageHeaders(w.Header(), p.formAction)
-	if p.script {
-		w.Header().Set("Content-Security-Policy", w.Header().Get("Content-Security-Policy")+pageScriptCSP)
-	}
+	setPageHeadersScript(w.Header(), p.formAction, p.Script != "")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	status := p.status
 	if status == 0 {
@@ -495,7 +503,7 @@ func (s *Site) setupPage(w http.ResponseWriter, r bunrouter.Request) error {
 	picker := newZonePicker(currencyForLanguages(r.Header.Get("Accept-Language")), serverTimezone(), nil)
 	picker.BrowserZone = true
 	return s.render(w, r.Request, "setup", pageView{Title: "Set up", Narrow: true, CSRF: auth.CSRFToken(s.formSecret(w, r.Request)),
-		script: true, Data: setupForm{Code: r.URL.Query().Get("code"), Picker: picker}})
+		Data: setupForm{Code: r.URL.Query().Get("code"), Picker: picker}})
 }
 
 func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
@@ -666,6 +674,10 @@ var notices = map[string]string{
 	"category-saved":             "The category has been saved.",
 	"category-archived":          "The category has been archived. Records that use it keep it.",
 	"category-unarchived":        "The category is active again.",
+	"rule-created":               "The rule has been added. It applies to files you import from now on.",
+	"rule-saved":                 "The rule has been saved.",
+	"rule-moved":                 "The rule has been moved.",
+	"rule-deleted":               "The rule has been deleted.",
 	"budgets-saved":              "Your budgets have been saved.",
 	"income-voided":              "The income has been voided.",
 	"bill-unpaid":                "The bill is unpaid again.",

@@ -1,8 +1,8 @@
 // Package web is the web app for people: the pages, their forms, charts and
 // CSV downloads, sign-in and first-run setup, the settings pages and the
 // consent screen of the OAuth server. The pages are server-rendered with
-// html/template from embedded files and use no script (but setup's, which
-// only picks the browser's timezone: pageScriptCSP).
+// html/template from embedded files; no page needs a script (the few there
+// are, pageScripts, only add to a page that works without them).
 //
 // A page calls the same finance services as the REST handlers (and auth,
 // oauth and the Telegram bot where it manages them), never the store, and
@@ -69,6 +69,9 @@ type Route struct {
 	Upload int64
 	// Limit is the per-client-IP limit of a route open before sign-in.
 	Limit Limit
+	// LongWrite marks a form whose answer may come later than the server's
+	// write timeout allows (an import's upload, commit and undo).
+	LongWrite bool
 }
 
 // Host is what the pages need of the server that mounts them: work the

@@ -45,6 +45,7 @@ func (s *Site) registerWebAppRoutes() {
 	s.registerWebAppListRoutes()
 	s.registerWebAppReportRoutes()
 	s.registerWebAppSettingsRoutes()
+	s.registerWebAppCategoryRuleRoutes()
 	s.registerWebAppImportRoutes()
 }
 

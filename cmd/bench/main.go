@@ -34,7 +34,7 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
-	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, under a minute), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history), "lists" (the expense list at 100,000 and -rows expenses, then the bytes per expense), "size" (bytes per expense and per B-tree after loading -rows expenses) or "statements" (a card's five-year statement backlog)`)
+	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, under a minute), "import" (a 10,000-row bank CSV previewed, committed and reverted, in seconds), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history), "lists" (the expense list at 100,000 and -rows expenses, then the bytes per expense), "size" (bytes per expense and per B-tree after loading -rows expenses) or "statements" (a card's five-year statement backlog)`)
 	baselineDir := flag.String("baseline", "", "serve the baseline in this directory (the program starts itself so)")
 	baselineHealth := flag.String("baseline-health", "", "the file of health bytes the baseline answers with")
 	flag.Parse()
@@ -93,6 +93,22 @@ func run(bin string, large, writes, reads int, only string) error {
 		}
 		printTable()
 		return nil
+	case "import":
+		srv, err := start(bin, data)
+		if err != nil {
+			return err
+		}
+		defer srv.stop()
+		c := &client{base: srv.url + "/api/v1", key: key, http: httpClient}
+		accountID, err := createBenchAccount(c)
+		if err != nil {
+			return err
+		}
+		if err := measureImport(c, accountID, add); err != nil {
+			return err
+		}
+		printTable()
+		return nil
 	case "bills", "statements":
 		c := &client{key: key, http: httpClient}
 		part := measureBillsAndLoans
@@ -118,7 +134,7 @@ func run(bin string, large, writes, reads int, only string) error {
 		printTable()
 		return nil
 	default:
-		return fmt.Errorf("-only %q: the parts are: auth, bills, lists, reports, size, statements", only)
+		return fmt.Errorf("-only %q: the parts are: auth, bills, import, lists, reports, size, statements", only)
 	}
 
 	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
@@ -138,11 +154,13 @@ func run(bin string, large, writes, reads int, only string) error {
 		return err
 	}
 
-	var acct struct {
-		Data struct{ ID string } `json:"data"`
+	accountID, err := createBenchAccount(c)
+	if err != nil {
+		return err
 	}
-	if err := c.do("POST", "/accounts", `{"name":"Bench checking","type":"checking","opening_balance":1000}`, &acct); err != nil {
-		return fmt.Errorf("create account: %w", err)
+	fmt.Fprintln(os.Stderr, "measuring an import of a 10,000-row bank file...")
+	if err := measureImport(c, accountID, add); err != nil {
+		return err
 	}
 	rss := srv.peakRSS()
 	if err := srv.stop(); err != nil {
@@ -170,7 +188,7 @@ func run(bin string, large, writes, reads int, only string) error {
 		if err != nil {
 			return err
 		}
-		err = seedAccountLines(ctx, db, acct.Data.ID, 100_000, today)
+		err = seedAccountLines(ctx, db, accountID, 100_000, today)
 		db.Close()
 		if err != nil {
 			return err
@@ -179,7 +197,7 @@ func run(bin string, large, writes, reads int, only string) error {
 	if err := measureLists("100,000"); err != nil {
 		return err
 	}
-	r := c.load(reads, 1, get("/accounts/"+acct.Data.ID))
+	r := c.load(reads, 1, get("/accounts/"+accountID))
 	add("(d) GET /accounts/{id} balance, 100,000 lines", "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
 	if err := srv.stop(); err != nil {
 		return err
@@ -214,6 +232,18 @@ func run(bin string, large, writes, reads int, only string) error {
 	add("(e) peak RSS of the server", "%.1f MB", float64(rss)/1024)
 	printTable()
 	return runReports(bin, reads)
+}
+
+// createBenchAccount creates the checking account the list and import
+// measurements use.
+func createBenchAccount(c *client) (string, error) {
+	var acct struct {
+		Data struct{ ID string } `json:"data"`
+	}
+	if err := c.do("POST", "/accounts", `{"name":"Bench checking","type":"checking","opening_balance":1000}`, &acct); err != nil {
+		return "", fmt.Errorf("create account: %w", err)
+	}
+	return acct.Data.ID, nil
 }
 
 // benchRun is one run's scratch directory (removed by the caller) and the
@@ -555,13 +585,18 @@ type client struct {
 }
 
 func (c *client) do(method, path, body string, out any) error {
+	return c.send(method, path, "application/json", body, out)
+}
+
+// send is do with a body of contentType (a file upload's form, say).
+func (c *client) send(method, path, contentType, body string, out any) error {
 	req, err := http.NewRequest(method, c.base+path, strings.NewReader(body))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.key)
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {

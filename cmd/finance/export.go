@@ -15,9 +15,9 @@ import (
 )
 
 func newExportCmd(c *cli) *cobra.Command {
-	var user string
+	var user, format string
 	cmd := &cobra.Command{
-		Use:   "export --user EMAIL FILE",
+		Use:   "export --user EMAIL [--format json|csv] FILE",
 		Short: "Write everything of one user to FILE as one JSON document (- for stdout), safe while the server runs",
 		Long: `export writes every record of one user (settings, categories, accounts, cards, statements,
 plans, expenses, income, bills, loans, budgets) to FILE as one JSON document: to keep a copy
@@ -26,21 +26,34 @@ consistent snapshot, even while the server runs. FILE must not exist (export nev
 overwrites) and is readable by its owner only; - writes to standard output.
 
 API keys, sign-ins, connected apps, the activity log and assistant conversations stay on
-this server. To copy the whole server, every user and credential, use finance backup.`,
+this server. To copy the whole server, every user and credential, use finance backup.
+
+--format csv writes the same records as a zip of CSV files instead, one per kind of record
+with a header row, and a manifest.json naming the schema version and each file's row
+count: for spreadsheets and other programs. finance import reads only the JSON document.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			export := (*store.DB).Export
+			switch format {
+			case "json":
+			case "csv":
+				export = (*store.DB).ExportCSV
+			default:
+				return fmt.Errorf("--format %q: must be json or csv", format)
+			}
 			db, userID, err := c.openUser(cmd, user)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
 			if args[0] == "-" {
-				return db.Export(cmd.Context(), userID, time.Now(), c.stdout)
+				return export(db, cmd.Context(), userID, time.Now(), c.stdout)
 			}
-			return writeNew(args[0], func(w io.Writer) error { return db.Export(cmd.Context(), userID, time.Now(), w) })
+			return writeNew(args[0], func(w io.Writer) error { return export(db, cmd.Context(), userID, time.Now(), w) })
 		},
 	}
 	cmd.Flags().StringVar(&user, "user", "", "email of the user to export (required)")
+	cmd.Flags().StringVar(&format, "format", "json", "json for the document finance import restores, csv for a zip of CSV files")
 	_ = cmd.MarkFlagRequired("user")
 	return cmd
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"archive/zip"
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,6 +30,33 @@ func TestExportImportRefusals(t *testing.T) {
 		t.Error("an export for an unknown user left a file")
 	}
 	mustFail(t, dir, "", `required flag(s) "user" not set`, "export", file)
+	mustFail(t, dir, "", `--format "xml": must be json or csv`, "export", "--user", "a@example.com", "--format", "xml", missing)
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("an export in an unknown format left a file")
+	}
+	// --format csv writes the zip: the same categories, header first.
+	zipped := filepath.Join(t.TempDir(), "a.zip")
+	mustRun(t, dir, "", "export", "--user", "a@example.com", "--format", "csv", zipped)
+	zr, err := zip.OpenReader(zipped)
+	if err != nil {
+		t.Fatalf("export --format csv: %v", err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	if len(names) == 0 || names[0] != "user.csv" || names[len(names)-1] != "manifest.json" || !slices.Contains(names, "categories.csv") {
+		t.Errorf("export --format csv wrote %q", names)
+	}
+	cats, err := zr.Open("categories.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(cats).ReadAll()
+	if err != nil || len(rows) < 2 || rows[0][0] != "id" || strings.Count(string(before), `"is_system"`) != len(rows)-1 {
+		t.Errorf("categories.csv: %v %q, want a header and the document's categories", err, rows)
+	}
 
 	// The user has the categories every user starts with and nothing else:
 	// that is empty, and the document's categories replace them.

@@ -132,6 +132,9 @@ func ImportRows(rows []finance.ImportRow) []string {
 		}
 		if r.Category != nil {
 			s += " " + *r.Category + "/" + *r.CategoryReason
+			if r.CategoryRule != nil {
+				s += fmt.Sprintf(" %d", r.CategoryRule.Position)
+			}
 		}
 		if r.Error != nil {
 			s += " error: " + *r.Error
