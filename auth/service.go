@@ -37,9 +37,10 @@ type Store interface {
 	// TouchAPIKeys records last-use times in one write (see usageRecorder).
 	TouchAPIKeys(ctx context.Context, lastUsed map[string]time.Time) error
 
-	// CreateFirstUser inserts u only if there is no user yet, in one
-	// transaction; otherwise it fails with an error wrapping finance.ErrInvalidStatus.
-	CreateFirstUser(ctx context.Context, u finance.User, passwordHash string) error
+	// CreateFirstUser inserts u with its app settings only if there is no
+	// user yet, in one transaction; otherwise it fails with an error
+	// wrapping finance.ErrInvalidStatus.
+	CreateFirstUser(ctx context.Context, u finance.User, passwordHash string, st finance.AppSettings) error
 	// CreateWebSession stores a session (and drops expired ones) if the
 	// user's credential epoch is still epoch; otherwise (the password
 	// changed since it was checked, or the user is gone) it stores nothing

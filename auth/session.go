@@ -105,18 +105,26 @@ func CSRFValid(cookieSecret, token string) bool {
 	return subtle.ConstantTimeCompare([]byte(CSRFToken(cookieSecret)), []byte(token)) == 1
 }
 
-// SetupFirstUser creates the first user, on the Pro plan, for the first-run
-// setup page, and returns the Identity to sign in with. The check that no
-// user exists and the insert are one transaction, so two browsers racing
-// through setup cannot both win: the loser gets an error wrapping
+// SetupFirstUser creates the first user, on the Pro plan, with the app
+// settings the setup page asked for (currency and timezone; the rest keep
+// their defaults), and returns the Identity to sign in with. Every problem
+// of the user and the settings is reported at once. The check that no user
+// exists, the user and its settings are one transaction, so two browsers
+// racing through setup cannot both win: the loser gets an error wrapping
 // finance.ErrInvalidStatus.
-func (s *Service) SetupFirstUser(ctx context.Context, req CreateUserRequest) (Identity, error) {
+func (s *Service) SetupFirstUser(ctx context.Context, req CreateUserRequest, prefs finance.AppSettingsRequest) (Identity, error) {
 	req.Plan = finance.PlanPro
+	var v finance.Validator
+	st := finance.DefaultAppSettings()
+	prefs.Apply(&v, &st)
 	u, hash, err := s.newUser(req)
-	if err != nil {
+	if err := v.Merge("", err); err != nil {
 		return Identity{}, err
 	}
-	if err := s.store.CreateFirstUser(ctx, u, hash); err != nil {
+	if err := v.Err(); err != nil {
+		return Identity{}, err
+	}
+	if err := s.store.CreateFirstUser(ctx, u, hash, st); err != nil {
 		return Identity{}, err
 	}
 	return Identity{User: u}, nil // a new user's epoch is 0

@@ -40,7 +40,7 @@ async function recordCardPurchase(page, amount, description, date) {
   await page.getByRole('radio', { name: 'Credit Card' }).check();
   await page.locator('#credit_card_id').selectOption({ index: 1 }); // the only card
   await page.getByRole('button', { name: 'Save expense' }).click();
-  await page.waitForURL('**/?month=*&notice=expense-recorded');
+  await page.waitForURL('**/?month=*&notice=expense-recorded&amount=*');
 }
 
 test('on a phone, a new user pays a card statement from an account and converts a purchase to installments', async () => {

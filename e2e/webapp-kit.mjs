@@ -125,9 +125,10 @@ export async function snap(page, name, size = 'phone') {
  * A browser context of the given size whose console errors and page errors
  * (CSP violations among them) are collected in problems. expected(m) may
  * excuse a console message, for example the 400 document of a refused form.
+ * options go to the context too (locale, timezoneId).
  */
-export async function openContext(browser, size, expected = () => false) {
-  const context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.hasTouch });
+export async function openContext(browser, size, expected = () => false, options = {}) {
+  const context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.hasTouch, ...options });
   // Waits end on their event and the runner's timeout catches a hang; to
   // find what a hanging journey waits for, E2E_WAIT=20000 makes each wait
   // give up after 20 s, naming it.
@@ -146,13 +147,20 @@ export function refusedFormAt(...paths) {
   return (m) => m.text().startsWith('Failed to load resource') && paths.includes(new URL(m.location().url).pathname);
 }
 
-/** Creates the first user through the setup page; the page ends on Home, signed in. */
-export async function setUp(page, finance) {
+/**
+ * Creates the first user through the setup page; the page ends on Home,
+ * signed in. The currency and timezone are chosen (pesos in Manila unless
+ * told otherwise), not left to the browser's language and zone; null leaves
+ * the page's own choice.
+ */
+export async function setUp(page, finance, { currency = 'PHP', timezone = 'Asia/Manila' } = {}) {
   await page.goto(finance.setupURL);
   await page.locator('input[name=name]').fill(owner.name);
   await page.locator('input[name=email]').fill(owner.email);
   await page.locator('input[name=password]').fill(owner.password);
   await page.locator('input[name=password_confirm]').fill(owner.password);
+  if (currency) await page.locator('select[name=currency]').selectOption(currency);
+  if (timezone) await page.locator('select[name=timezone]').selectOption(timezone);
   await page.getByRole('button', { name: 'Create user and sign in' }).click();
   await page.waitForURL('**/?notice=welcome');
 }

@@ -55,7 +55,7 @@ async function recordCardPurchase(page, amount, description, date) {
   await page.getByRole('radio', { name: 'Credit Card' }).check();
   await page.locator('#credit_card_id').selectOption({ index: 1 }); // the only card
   await page.getByRole('button', { name: 'Save expense' }).click();
-  await page.waitForURL('**/?month=*&notice=expense-recorded');
+  await page.waitForURL('**/?month=*&notice=expense-recorded&amount=*');
 }
 
 test('on a phone, a user reads and downloads every account line and card transaction, adjusts a balance and adds a statement fee', async () => {

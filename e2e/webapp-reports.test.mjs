@@ -39,7 +39,7 @@ async function record(page, kind, { amount, description, category }) {
   await page.getByLabel('Description').fill(description);
   await page.getByLabel('Category').selectOption(category);
   await page.getByRole('button', { name: `Save ${kind}` }).click();
-  await page.waitForURL(`**/?month=*&notice=${kind}-recorded`);
+  await page.waitForURL(`**/?month=*&notice=${kind}-recorded&amount=*`);
 }
 
 /** Clicks a download link and returns the downloaded file's name and text. */

@@ -1,9 +1,10 @@
 // Headless Chromium walks the Settings pages on a fresh server at phone
-// size: app settings (a refused currency, then USD and another date format,
-// which Home then speaks), a new category used on Record, a budget that Home
-// shows, a profile picture upload (a PNG made here), and a password change
-// (a wrong current password first), after which the user signs in with the
-// new password and not the old one. Then every settings page at desktop
+// size: app settings (a refused due-soon window, then USD picked from the
+// currency select and another date format, which Home then speaks), a new
+// category used on Record, a budget that Home shows, a profile picture
+// upload (a PNG made here), and a password change (a wrong current password
+// first), after which the user signs in with the new password and not the
+// old one. Then every settings page at desktop
 // width. Each page goes through snap() (light and dark screenshots, no
 // sideways scrolling, no serious accessibility violation).
 import { test, before, after } from 'node:test';
@@ -78,13 +79,14 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   await page.getByRole('link', { name: /App settings/ }).click();
   await page.waitForURL('**/settings/app');
   await snap(page, 'settings-2-app');
-  await page.getByLabel(/Currency/).fill('usd');
+  await page.getByLabel(/Due soon/).fill('40');
   await page.getByRole('button', { name: 'Save settings' }).click();
-  await page.waitForSelector('#currency-error');
-  assert.equal(await page.textContent('#currency-error'), 'Currency must be 3 uppercase letters, like PHP or USD');
-  assert.equal(await page.getByLabel(/Currency/).getAttribute('aria-invalid'), 'true');
+  await page.waitForSelector('#due_soon_days-error');
+  assert.equal(await page.textContent('#due_soon_days-error'), 'Due soon days must be an integer from 1 to 31');
+  assert.equal(await page.getByLabel(/Due soon/).getAttribute('aria-invalid'), 'true');
   await snap(page, 'settings-2-app-refused');
-  await page.getByLabel(/Currency/).fill('USD');
+  await page.getByLabel(/Due soon/).fill('7');
+  await page.getByLabel(/Currency/).selectOption('USD');
   await page.getByLabel('Date format').selectOption('DD MMM YYYY');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await page.waitForURL('**/settings/app?notice=settings-saved');
@@ -106,7 +108,7 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   await page.getByLabel('Description').fill('Vet visit');
   await page.getByLabel('Category').selectOption('Pets');
   await page.getByRole('button', { name: 'Save expense' }).click();
-  await page.waitForURL('**/?month=*&notice=expense-recorded');
+  await page.waitForURL('**/?month=*&notice=expense-recorded&amount=*');
   // Home in dollars and in the new date format.
   const recent = await page.textContent('#recent-heading + ul');
   assert.match(recent, /Vet visit/);

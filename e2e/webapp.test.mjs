@@ -60,7 +60,7 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
 
   await page.locator('#amount').fill('250.50');
   await page.getByRole('button', { name: 'Save expense' }).click();
-  await page.waitForURL('**/?month=*&notice=expense-recorded');
+  await page.waitForURL('**/?month=*&notice=expense-recorded&amount=*');
   assert.match(await page.textContent('[role=status]'), /Expense recorded/);
 
   // The chart draws it, and its table holds the same figures.
@@ -85,7 +85,7 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   await page.getByLabel('Description').fill('November salary');
   await page.getByLabel('Category').selectOption('Salary');
   await page.getByRole('button', { name: 'Save income' }).click();
-  await page.waitForURL('**/?month=*&notice=income-recorded');
+  await page.waitForURL('**/?month=*&notice=income-recorded&amount=*');
   await navLink(page, 'Settings').click();
   await page.getByRole('link', { name: /Budgets/ }).click();
   await page.waitForURL('**/settings/budgets');
@@ -130,7 +130,7 @@ async function recordExpense(page, { amount, description, category, method }) {
   if (method === 'Account Debit') await page.locator('#account_id').selectOption({ index: 1 }); // the only account
   if (method === 'Credit Card') await page.locator('#credit_card_id').selectOption({ index: 1 }); // the only card
   await page.getByRole('button', { name: 'Save expense' }).click();
-  await page.waitForURL('**/?month=*&notice=expense-recorded');
+  await page.waitForURL('**/?month=*&notice=expense-recorded&amount=*');
 }
 
 test('at desktop width the same user adds an account and a card, records with each method and sees all three on Home', async () => {

@@ -22,7 +22,8 @@ var Docs embed.FS
 //go:embed templates
 var Templates embed.FS
 
-// Static holds the stylesheet and icon of the web pages, served under /static.
+// Static holds the stylesheet and icon of the web pages, and the setup
+// page's one script (zone.js), served under /static.
 //
 //go:embed static
 var Static embed.FS

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Money is an exact amount in centavos (minor units). It never passes through
@@ -152,4 +154,93 @@ func MoneyProblem(err error) string {
 		return string(e)
 	}
 	return ""
+}
+
+// ReadAmount reads an amount as a person types it on a page: with grouping
+// ("50,000", "50 000", "1.234.567") and either decimal mark ("1,234.56",
+// "1.234,56", "12,5"). A lone mark followed by exactly three digits ("1,234",
+// "1.234") could be either; it is read as the decimal mark when it is the
+// one decimalComma names for the person's currency, else as grouping, so
+// "1,234" is 1234.00 in pesos and 1.234 (refused: too many decimals) in
+// euros. The result obeys ParseMoney's rules (at most 2 decimal places, the
+// same magnitude); the REST API keeps ParseMoney's exact form.
+func ReadAmount(text string, decimalComma bool) (Money, error) {
+	s := strings.TrimSpace(text)
+	sign := ""
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		sign, s = "-", strings.TrimSpace(rest)
+	}
+	commas, points := strings.Count(s, ","), strings.Count(s, ".")
+	spaced := strings.ContainsAny(s, groupingSpaces)
+	decimal := "" // the decimal mark, if any
+	switch {
+	case commas > 0 && points > 0: // the last one is the decimal mark, and it comes once
+		decimal = "."
+		if strings.LastIndex(s, ",") > strings.LastIndex(s, ".") {
+			decimal = ","
+		}
+	case commas+points == 1:
+		mark := ","
+		if points == 1 {
+			mark = "."
+		}
+		before, after, _ := strings.Cut(s, mark)
+		// Grouping puts one to three digits, not starting with 0, before the mark.
+		if spaced || len(after) != 3 || strings.HasPrefix(before, "0") || (mark == ",") == decimalComma {
+			decimal = mark
+		}
+	}
+	whole, frac, hasFrac := s, "", false
+	if decimal != "" {
+		i := strings.LastIndex(s, decimal)
+		whole, frac, hasFrac = s[:i], s[i+1:], true
+		if strings.Count(s, decimal) > 1 || frac == "" || !allDigits(frac) {
+			return 0, errMoney(problemMoneyFormat)
+		}
+	}
+	digits, ok := ungroup(whole)
+	if !ok {
+		return 0, errMoney(problemMoneyFormat)
+	}
+	canonical := sign + digits
+	if hasFrac {
+		canonical += "." + frac
+	}
+	return ParseMoney(canonical)
+}
+
+// groupingSpaces are the spaces people and spreadsheets put between groups
+// of thousands: a space, a no-break space, a narrow no-break space.
+const groupingSpaces = " \u00a0\u202f"
+
+// ungroup takes the grouping out of the whole part of an amount: one kind
+// of separator (a comma, a point, an apostrophe or a space), with groups of
+// three digits after the first group of one to three. Without a separator
+// any digits do.
+func ungroup(whole string) (string, bool) {
+	sep := strings.IndexFunc(whole, func(r rune) bool { return r < '0' || r > '9' })
+	if sep < 0 {
+		return whole, whole != ""
+	}
+	groups := strings.FieldsFunc(whole, func(r rune) bool { return strings.ContainsRune(",.'’"+groupingSpaces, r) })
+	// One kind of separator, once between each pair of groups.
+	first, _ := utf8.DecodeRuneInString(whole[sep:])
+	if strings.Count(whole, string(first)) != len(groups)-1 || len(groups) < 2 {
+		return "", false
+	}
+	for i, g := range groups {
+		if !allDigits(g) || (i == 0 && len(g) > 3) || (i > 0 && len(g) != 3) {
+			return "", false
+		}
+	}
+	return strings.Join(groups, ""), true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -2,6 +2,7 @@ package finance
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -294,4 +295,96 @@ func mustMoney(t *testing.T, s string) Money {
 		t.Fatalf("ParseMoney(%q): %v", s, err)
 	}
 	return m
+}
+
+func TestReadAmount(t *testing.T) {
+	const point, comma = false, true // the currency's usual decimal mark
+	tests := []struct {
+		name         string
+		in           string
+		decimalComma bool
+		want         Money
+		problem      string // "" when the amount is read
+	}{
+		{"grouping with commas", "50,000", point, 5_000_000, ""},
+		{"grouping with a space", "50 000", point, 5_000_000, ""},
+		{"grouping with a no-break space", "50\u00a0000", comma, 5_000_000, ""},
+		{"grouping with points, decimal comma", "50.000,00", comma, 5_000_000, ""},
+		{"both marks tell themselves apart, whatever the currency", "50.000,00", point, 5_000_000, ""},
+		{"commas and a point", "1,234.56", point, 123_456, ""},
+		{"points and a comma", "1.234,56", comma, 123_456, ""},
+		{"millions", "1,234,567", comma, 123_456_700, ""},
+		{"an apostrophe groups", "1'234.50", point, 123_450, ""},
+		{"a plain decimal point", "12.5", point, 1250, ""},
+		{"a decimal comma", "12,5", point, 1250, ""},
+		{"space groups and a decimal comma", "1 234,5", point, 123_450, ""},
+		{"ambiguous comma in a point currency is grouping", "1,234", point, 123_400, ""},
+		{"ambiguous point in a comma currency is grouping", "1.234", comma, 123_400, ""},
+		{"ambiguous comma in a comma currency is decimal", "1,234", comma, 0, problemMoneyFormat},
+		{"ambiguous point in a point currency is decimal", "1.234", point, 0, problemMoneyFormat},
+		{"a leading zero is never grouped", "0,500", point, 50, ""},
+		{"negative", "-1,500.25", point, -150_025, ""},
+		{"blanks around", "  42 ", point, 4200, ""},
+		{"plain digits", "7", point, 700, ""},
+		{"a sign alone", "-", point, 0, problemMoneyFormat},
+		{"empty", "", point, 0, problemMoneyFormat},
+		{"garbage", "fifty", point, 0, problemMoneyFormat},
+		{"letters inside", "5o,000", point, 0, problemMoneyFormat},
+		{"too many decimals", "12,3456", comma, 0, problemMoneyFormat},
+		{"three decimals in a point currency", "12.345", point, 0, problemMoneyFormat},
+		{"too many decimals after grouping", "1,234.567", point, 0, problemMoneyFormat},
+		{"a group of two", "50,00,000", point, 0, problemMoneyFormat},
+		{"a first group of four", "1234,567.00", point, 0, problemMoneyFormat},
+		{"two kinds of grouping", "1,234 567", point, 0, problemMoneyFormat},
+		{"a decimal mark twice", "1.234,56,7", point, 0, problemMoneyFormat},
+		{"grouping after the decimal mark", "1.5,000", point, 0, problemMoneyFormat},
+		{"a trailing mark", "50,", point, 0, problemMoneyFormat},
+		{"a leading mark", ",50", point, 0, problemMoneyFormat},
+		{"a plus sign", "+5", point, 0, problemMoneyFormat},
+		{"two signs", "--5", point, 0, problemMoneyFormat},
+		{"an exponent", "1e5", point, 0, problemMoneyFormat},
+		{"too large", "1,000,000,000", point, 0, problemMoneyTooLarge},
+		{"the largest", "999,999,999.99", point, MaxMoney, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadAmount(tt.in, tt.decimalComma)
+			if problem := MoneyProblem(err); problem != tt.problem || (err != nil) != (tt.problem != "") {
+				t.Fatalf("ReadAmount(%q) error %v, want problem %q", tt.in, err, tt.problem)
+			}
+			if got != tt.want {
+				t.Errorf("ReadAmount(%q) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLookupCurrency(t *testing.T) {
+	for _, code := range []string{"usd", "Usd", " USD "} {
+		if c, ok := LookupCurrency(code); !ok || c.Code != "USD" || c.Name != "US Dollar" {
+			t.Errorf("LookupCurrency(%q) = %+v, %v; want USD, US Dollar", code, c, ok)
+		}
+	}
+	for _, code := range []string{"XYZ", "US", "", "USDX"} {
+		if c, ok := LookupCurrency(code); ok {
+			t.Errorf("LookupCurrency(%q) = %+v, want not found", code, c)
+		}
+	}
+	if !slices.IsSortedFunc(Currencies, func(a, b Currency) int { return strings.Compare(a.Code, b.Code) }) {
+		t.Error("Currencies must be sorted by code: LookupCurrency searches them")
+	}
+	if _, ok := LookupCurrency(DefaultCurrency); !ok {
+		t.Errorf("the default currency %s is not in Currencies", DefaultCurrency)
+	}
+}
+
+func TestTimezonesLoad(t *testing.T) {
+	if !slices.IsSorted(Timezones) || !slices.Contains(Timezones, DefaultTimezone) {
+		t.Fatalf("Timezones must be sorted and hold the default %s", DefaultTimezone)
+	}
+	for _, name := range Timezones {
+		if _, err := LoadTimezone(name); err != nil {
+			t.Errorf("LoadTimezone(%q): %v", name, err)
+		}
+	}
 }

@@ -3,7 +3,6 @@ package finance
 import (
 	"context"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,8 +56,6 @@ type AppSettingsRequest struct {
 	DueSoonDays          Field[int]    `json:"due_soon_days"`
 }
 
-var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
-
 // Apply validates the fields present in r and sets them on st.
 func (r AppSettingsRequest) Apply(v *Validator, st *AppSettings) {
 	def := DefaultAppSettings()
@@ -87,7 +84,13 @@ func (r AppSettingsRequest) Apply(v *Validator, st *AppSettings) {
 	oneOf := func(choices []string) func(string) bool {
 		return func(s string) bool { return slices.Contains(choices, s) }
 	}
-	text("currency", r.Currency, &st.Currency, def.Currency, currencyRE.MatchString, "must be 3 uppercase letters, like PHP or USD")
+	if r.Currency.Set && !r.Currency.Null {
+		if c, ok := LookupCurrency(r.Currency.Value); ok {
+			r.Currency.Value = c.Code // "usd" is USD: people do not type codes in capitals
+		}
+	}
+	text("currency", r.Currency, &st.Currency, def.Currency, func(s string) bool { _, ok := LookupCurrency(s); return ok },
+		"must be an ISO 4217 currency code, like PHP, USD or EUR")
 	text("timezone", r.Timezone, &st.Timezone, def.Timezone, func(s string) bool { _, err := LoadTimezone(s); return err == nil },
 		"must be an IANA timezone name, like Asia/Manila or America/New_York")
 	text("date_format", r.DateFormat, &st.DateFormat, def.DateFormat, oneOf(DateFormats), "must be one of: "+strings.Join(DateFormats, ", "))
@@ -116,6 +119,12 @@ type SettingsRepo interface {
 	// UserAccount returns the user with their profile picture.
 	UserAccount(ctx context.Context, userID string) (UserAccount, error)
 	SetProfilePicture(ctx context.Context, userID string, pic ProfilePicture, at time.Time) error
+	// FirstSteps reports which of the first-run checklist's ledger steps the
+	// user has taken, and whether they put the checklist away.
+	FirstSteps(ctx context.Context, userID string) (FirstSteps, error)
+	// DismissChecklist puts the checklist away (a user who never saved
+	// settings gets the defaults with it).
+	DismissChecklist(ctx context.Context, userID string, at time.Time) error
 	BudgetRepo
 }
 
@@ -309,4 +318,25 @@ func (s *Service) SetProfilePicture(ctx context.Context, userID string, pic Prof
 		return UserAccount{}, ProfilePicture{}, err
 	}
 	return out, prev, nil
+}
+
+// FirstSteps are the ledger's part of the first-run checklist on Home (add
+// an account, add a card, record an expense; connecting an agent is the
+// credentials' part), each true once the user has one of any status, and
+// whether the person put the checklist away (domain.md "First run").
+type FirstSteps struct {
+	Account, Card, Expense bool
+	Dismissed              bool
+}
+
+// FirstSteps reads the user's first-run steps.
+func (s *Service) FirstSteps(ctx context.Context, userID string) (FirstSteps, error) {
+	return s.store.Read().FirstSteps(ctx, userID)
+}
+
+// DismissChecklist puts the user's first-run checklist away for good.
+func (s *Service) DismissChecklist(ctx context.Context, userID string) error {
+	// The settings row it may make holds the defaults, which the cache already
+	// answers for a user without one: nothing cached changes.
+	return s.store.Write(ctx, func(tx Repo) error { return tx.DismissChecklist(ctx, userID, s.stamp()) })
 }

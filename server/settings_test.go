@@ -95,7 +95,8 @@ func TestAppSettings(t *testing.T) {
 	changed := defaults
 	changed.Currency, changed.Timezone, changed.WeekStart, changed.DueSoonDays = "USD", "America/New_York", "sunday", 10
 	alice.sc(apiScenario{method: http.MethodPut, url: appURL,
-		body:       `{"currency":"USD","timezone":"America/New_York","week_start":"sunday","due_soon_days":"10","unknown":1}`,
+		// A code in any case is stored in capitals.
+		body:       `{"currency":"usd","timezone":"America/New_York","week_start":"sunday","due_soon_days":"10","unknown":1}`,
 		wantStatus: http.StatusOK, wantMessage: "App settings updated", wantData: changed}).run(t, env)
 	if got := snapshotSettings(t, env, alice.user.ID).App; got != changed {
 		t.Errorf("stored %+v, want %+v", got, changed)
@@ -110,10 +111,10 @@ func TestAppSettings(t *testing.T) {
 
 	runRejectedSettings(t, env, []ledgerUser{alice, bob}, []apiScenario{
 		alice.sc(apiScenario{name: "every field wrong at once", method: http.MethodPut, url: appURL,
-			body: `{"currency":"usd","timezone":"Mars/Olympus_Mons","date_format":"YYYY/MM/DD","week_start":"Monday",` +
+			body: `{"currency":"XYZ","timezone":"Mars/Olympus_Mons","date_format":"YYYY/MM/DD","week_start":"Monday",` +
 				`"default_payment_method":"cash","budget_warning_percent":0,"due_soon_days":32}`,
 			wantStatus: http.StatusBadRequest, wantCode: CodeValidation, wantFields: fieldsOf(
-				"currency", "must be 3 uppercase letters, like PHP or USD",
+				"currency", "must be an ISO 4217 currency code, like PHP, USD or EUR",
 				"timezone", "must be an IANA timezone name, like Asia/Manila or America/New_York",
 				"date_format", "must be one of: YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY, DD MMM YYYY",
 				"week_start", "must be monday or sunday",

@@ -220,3 +220,30 @@ func wantRefused(t *testing.T, db *store.DB, userID, doc, want string) error {
 	}
 	return err
 }
+
+// The first-run checklist put away travels with the settings: the restored
+// user does not see it again.
+func TestRestoreCarriesChecklistDismissal(t *testing.T) {
+	ctx := context.Background()
+	src := openDB(t)
+	alice := createUser(t, src, "alice@example.com")
+	if err := finance.NewService(src).DismissChecklist(ctx, alice.ID); err != nil {
+		t.Fatal(err)
+	}
+	doc := exportOf(t, src, alice.ID)
+	if !bytes.Contains(doc, []byte(`"checklist_dismissed_at":"`)) {
+		t.Fatalf("document lacks the dismissal:\n%s", doc)
+	}
+	dst := openDB(t)
+	bob := createUser(t, dst, "bob@example.com")
+	if _, err := dst.Restore(ctx, bob.ID, bytes.NewReader(doc)); err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	fs, err := finance.NewService(dst).FirstSteps(ctx, bob.ID)
+	if err != nil || fs != (finance.FirstSteps{Dismissed: true}) {
+		t.Errorf("restored first steps = %+v, %v; want the checklist put away", fs, err)
+	}
+	if st, _ := finance.NewService(dst).AppSettings(ctx, bob.ID); st != finance.DefaultAppSettings() {
+		t.Errorf("restored settings %+v, want the defaults", st)
+	}
+}

@@ -62,10 +62,10 @@ func (db *DB) DeleteWebSession(ctx context.Context, idHash []byte) error {
 	})
 }
 
-// CreateFirstUser inserts u only while the users table is empty. The count
+// CreateFirstUser inserts u and its app settings only while the users table is empty. The count
 // and the insert share one IMMEDIATE transaction on the single writer, so of
 // two concurrent first-run setups exactly one succeeds.
-func (db *DB) CreateFirstUser(ctx context.Context, u finance.User, passwordHash string) error {
+func (db *DB) CreateFirstUser(ctx context.Context, u finance.User, passwordHash string, st finance.AppSettings) error {
 	row := userRow{ID: u.ID, Email: u.Email, Name: u.Name, PasswordHash: passwordHash, Plan: string(u.Plan),
 		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -77,6 +77,9 @@ func (db *DB) CreateFirstUser(ctx context.Context, u finance.User, passwordHash 
 			return finance.InvalidStatus("setup is already done: a user exists")
 		}
 		if err := insertUser(ctx, tx, &row); err != nil {
+			return err
+		}
+		if _, err := tx.NewInsert().Model(&appSettingsRow{UserID: u.ID, AppSettings: st, UpdatedAt: u.CreatedAt}).Exec(ctx); err != nil {
 			return err
 		}
 		return seedCategories(ctx, tx, u)

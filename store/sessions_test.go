@@ -46,10 +46,10 @@ func TestCreateFirstUser(t *testing.T) {
 	db := openDB(t)
 	ctx := context.Background()
 	first := newUser("first@example.com")
-	if err := db.CreateFirstUser(ctx, first, "hash"); err != nil {
+	if err := db.CreateFirstUser(ctx, first, "hash", finance.DefaultAppSettings()); err != nil {
 		t.Fatal(err)
 	}
-	err := db.CreateFirstUser(ctx, newUser("second@example.com"), "hash")
+	err := db.CreateFirstUser(ctx, newUser("second@example.com"), "hash", finance.DefaultAppSettings())
 	if !errors.Is(err, finance.ErrInvalidStatus) {
 		t.Errorf("second first user: %v, want ErrInvalidStatus", err)
 	}

@@ -15,7 +15,8 @@ type appSettingsRow struct {
 	bun.BaseModel `bun:"table:user_settings"`
 	UserID        string `bun:",pk"`
 	finance.AppSettings
-	UpdatedAt time.Time
+	UpdatedAt            time.Time
+	ChecklistDismissedAt *time.Time // SaveAppSettings leaves it as it is
 }
 
 func (l ledger) AppSettings(ctx context.Context, userID string) (finance.AppSettings, error) {
@@ -98,5 +99,25 @@ func (l ledger) ReplaceBudgetThresholds(ctx context.Context, userID string, limi
 func (l ledger) DeleteBudgetThreshold(ctx context.Context, userID, categoryID string) error {
 	_, err := l.db.NewDelete().TableExpr("budget_thresholds").
 		Where("user_id = ? AND category_id = ?", userID, categoryID).Exec(ctx)
+	return err
+}
+
+func (l ledger) FirstSteps(ctx context.Context, userID string) (finance.FirstSteps, error) {
+	var fs finance.FirstSteps
+	err := l.db.QueryRowContext(ctx, `SELECT
+		EXISTS (SELECT 1 FROM accounts WHERE user_id = ?),
+		EXISTS (SELECT 1 FROM credit_cards WHERE user_id = ?),
+		EXISTS (SELECT 1 FROM expenses WHERE user_id = ?),
+		EXISTS (SELECT 1 FROM user_settings WHERE user_id = ? AND checklist_dismissed_at IS NOT NULL)`,
+		userID, userID, userID, userID).Scan(&fs.Account, &fs.Card, &fs.Expense, &fs.Dismissed)
+	return fs, err
+}
+
+func (l ledger) DismissChecklist(ctx context.Context, userID string, at time.Time) error {
+	row := appSettingsRow{UserID: userID, AppSettings: finance.DefaultAppSettings(), UpdatedAt: at, ChecklistDismissedAt: &at}
+	_, err := l.db.NewInsert().Model(&row).
+		On("CONFLICT (user_id) DO UPDATE").
+		Set("checklist_dismissed_at = COALESCE(?TableAlias.checklist_dismissed_at, EXCLUDED.checklist_dismissed_at)").
+		Exec(ctx)
 	return err
 }

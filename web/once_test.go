@@ -52,7 +52,7 @@ func TestRecordFormCountsOnce(t *testing.T) {
 	}
 	first := b.Post(web.RecordPath, form("90"))
 	second := b.Post(web.RecordPath, form("90"))
-	const want = "/?month=2025-03&notice=expense-recorded"
+	const want = "/?month=2025-03&notice=expense-recorded&amount=90.00"
 	for i, x := range []testkit.Exchange{first, second} {
 		if x.Status != http.StatusSeeOther || x.Header.Get("Location") != want {
 			t.Errorf("send %d: %d to %q, want 303 to %s\n%s", i+1, x.Status, x.Header.Get("Location"), want, x.Body)
@@ -109,7 +109,7 @@ func TestRecordFormCountsOnceConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 	for i, rec := range results {
-		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/?month=2025-03&notice=expense-recorded" {
+		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/?month=2025-03&notice=expense-recorded&amount=42.50" {
 			t.Errorf("send %d: %d to %q\n%s", i, rec.Code, rec.Header().Get("Location"), rec.Body)
 		}
 	}

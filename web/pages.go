@@ -2,9 +2,10 @@ package web
 
 // The frame of every page (templates, security headers, error pages,
 // cookies and sessions, form tokens), first-run setup, sign-in and sign-out.
-// The pages are server-rendered with html/template from embedded files, use
-// no script at all, and are declared as routes (Route) that the server
-// registers as pages, outside the API contract.
+// The pages are server-rendered with html/template from embedded files, need
+// no script (pageScripts only add to pages that work without them), and are
+// declared as routes (Route) that the server registers as pages, outside
+// the API contract.
 //
 // Browser sessions live in an HttpOnly cookie holding a random id whose
 // SHA-256 is stored (auth.WebSession). Every state-changing form carries a
@@ -59,8 +60,8 @@ const scriptCSP = " script-src 'self'; connect-src 'self';"
 
 // pageScripts are the pages, by template, that load a script of the static
 // folder: each a small enhancement of a page that works without it (the
-// Import form's upload progress).
-var pageScripts = map[string]string{"import": staticPath + "/import.js"}
+// Import form's upload progress; setup's choice of the browser's timezone).
+var pageScripts = map[string]string{"import": staticPath + "/import.js", "setup": staticPath + "/zone.js"}
 
 // pageFuncs are the functions templates may call beyond the built-in ones:
 // they hand a partial (templates/partials) the one value it shows.
@@ -375,7 +376,8 @@ func (s *Site) signedInShow(w http.ResponseWriter, r *http.Request) (finance.Use
 	return u, sid, show, err == nil, err
 }
 
-// signedInForm is signedIn for a posted form: the session, then its token.
+// signedInForm is signedIn for a posted form: the session, then its token,
+// then its money fields read as the person typed them (readPageAmounts).
 // ok is false when the response is decided: a redirect to sign-in (err nil)
 // or a refusal (err).
 func (s *Site) signedInForm(w http.ResponseWriter, r *http.Request) (finance.User, string, bool, error) {
@@ -384,6 +386,13 @@ func (s *Site) signedInForm(w http.ResponseWriter, r *http.Request) (finance.Use
 		return u, sid, false, err
 	}
 	if err := checkForm(r, sid); err != nil {
+		return u, sid, false, err
+	}
+	err = readPageAmounts(r.PostForm, func() (string, error) {
+		st, err := s.ledger.AppSettings(r.Context(), u.ID)
+		return st.Currency, err
+	})
+	if err != nil {
 		return u, sid, false, err
 	}
 	return u, sid, true, nil
@@ -408,6 +417,7 @@ func (s *Site) registerPageRoutes() {
 	s.heavyPage("/", s.home) // Home is the dashboard
 	s.page(http.MethodGet, staticPath+"/:file", s.staticFile)
 	s.page(http.MethodGet, SetupPath, s.setupPage)
+	s.page(http.MethodPost, ChecklistDismissPath, s.checklistDismiss)
 	s.add(Route{Method: http.MethodPost, Path: SetupPath, Limit: SignInLimit, Handler: s.setupSubmit})
 	s.page(http.MethodGet, LoginPath, s.loginPage)
 	s.add(Route{Method: http.MethodPost, Path: LoginPath, Limit: SignInLimit, Handler: s.loginSubmit})
@@ -468,6 +478,7 @@ func (s *Site) SetupURL() string { return s.cfg.BaseURL + SetupPath + "?code=" +
 type setupForm struct {
 	Code, Name, Email string
 	Fields            map[string]string
+	Picker            zonePicker // currency and timezone
 }
 
 // setupOpen reports whether setup is still possible (no user exists); when
@@ -489,8 +500,10 @@ func (s *Site) setupPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if open, err := s.setupOpen(w, r.Request); !open || err != nil {
 		return err
 	}
+	picker := newZonePicker(currencyForLanguages(r.Header.Get("Accept-Language")), serverTimezone(), nil)
+	picker.BrowserZone = true
 	return s.render(w, r.Request, "setup", pageView{Title: "Set up", Narrow: true, CSRF: auth.CSRFToken(s.formSecret(w, r.Request)),
-		Data: setupForm{Code: r.URL.Query().Get("code")}})
+		Data: setupForm{Code: r.URL.Query().Get("code"), Picker: picker}})
 }
 
 func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
@@ -502,7 +515,8 @@ func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	f := r.PostForm
-	form := setupForm{Code: f.Get("code"), Name: f.Get("name"), Email: f.Get("email"), Fields: map[string]string{}}
+	form := setupForm{Code: f.Get("code"), Name: f.Get("name"), Email: f.Get("email"), Fields: map[string]string{},
+		Picker: newZonePicker(f.Get("currency"), f.Get("timezone"), nil)}
 	p := pageView{Title: "Set up", Narrow: true, CSRF: auth.CSRFToken(secret), status: http.StatusBadRequest}
 	switch {
 	case subtle.ConstantTimeCompare([]byte(strings.TrimSpace(form.Code)), []byte(s.setupCode)) != 1:
@@ -514,11 +528,12 @@ func (s *Site) setupSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		p.Data = form
 		return s.render(w, r.Request, "setup", p)
 	}
-	u, err := s.auth.SetupFirstUser(r.Context(), auth.CreateUserRequest{Email: form.Email, Name: form.Name, Password: f.Get("password")})
+	u, err := s.auth.SetupFirstUser(r.Context(), auth.CreateUserRequest{Email: form.Email, Name: form.Name, Password: f.Get("password")},
+		pickerSettings(f))
 	var ve *finance.ValidationError
 	switch {
 	case errors.As(err, &ve):
-		form.Fields = ve.Fields
+		form.Fields, form.Picker.Fields = ve.Fields, ve.Fields
 		p.Error = "Check the highlighted fields."
 		p.Data = form
 		return s.render(w, r.Request, "setup", p)
@@ -615,7 +630,7 @@ var notices = map[string]string{
 	"import-committed":           "Imported.",
 	"import-discarded":           "The preview has been discarded; nothing was saved.",
 	"import-reverted":            "The import has been undone: its records are voided.",
-	"welcome":                    "Your user is ready. Record your first expense, or create an API key to connect an AI agent.",
+	"welcome":                    "Your user is ready. The list below walks through the first steps; each ticks itself off.",
 	"expense-recorded":           "Expense recorded.",
 	"income-recorded":            "Income recorded.",
 	"transfer-recorded":          "Transfer recorded.",

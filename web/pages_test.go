@@ -35,7 +35,7 @@ func TestSetupOnlyWhileThereIsNoUser(t *testing.T) {
 	if page.Status != http.StatusOK || !page.Contains("Welcome to finance") || !page.Contains(`value="`+env.setupCode()+`"`) {
 		t.Fatalf("setup page: %d\n%s", page.Status, page.Body)
 	}
-	testkit.CheckPageHeaders(t, page)
+	testkit.CheckScriptPageHeaders(t, page)
 	if !strings.HasSuffix(env.srv.SetupURL(), "/setup?code="+env.setupCode()) || !strings.HasPrefix(env.srv.SetupURL(), testkit.BaseURL) {
 		t.Errorf("SetupURL = %q", env.srv.SetupURL())
 	}
@@ -94,13 +94,75 @@ func TestSetupOnlyWhileThereIsNoUser(t *testing.T) {
 	}
 }
 
+// TestSetupAsksCurrencyAndTimezone: the setup page offers a currency chosen
+// from the browser's languages and the server's timezone (the browser's own
+// corrects it, by zone.js), and the user starts with what was sent, in any
+// case; a code or zone the API refuses creates no user.
+func TestSetupAsksCurrencyAndTimezone(t *testing.T) {
+	t.Setenv("TZ", "America/Chicago")
+	env := newOAuthEnv(t)
+	for lang, want := range map[string]string{"en-US,en;q=0.9": "USD", "fil-PH": "PHP", "fil": "PHP", "de-DE,de;q=0.8": "EUR",
+		"ja": "JPY", "en-GB": "GBP", "": "PHP", "xx-invalid;;": "PHP"} {
+		b := env.browser(t)
+		b.Headers["Accept-Language"] = lang
+		page := b.Get(web.SetupPath + "?code=" + env.setupCode())
+		if !page.Contains(`<option value="` + want + `" selected>`) {
+			t.Errorf("Accept-Language %q: %s is not chosen", lang, want)
+		}
+		if !page.Contains(`<option value="America/Chicago" selected>Chicago</option>`) || !page.Contains(`data-browser-zone`) ||
+			!page.Contains(`<script src="/static/zone.js" defer></script>`) {
+			t.Errorf("Accept-Language %q: the server's zone is not chosen, or the browser cannot correct it", lang)
+		}
+	}
+	if js := env.browser(t).Get("/static/zone.js"); js.Status != http.StatusOK || !js.Contains("resolvedOptions().timeZone") {
+		t.Errorf("zone.js: %d", js.Status)
+	}
+
+	b := env.browser(t)
+	page := b.Get(web.SetupPath + "?code=" + env.setupCode())
+	form := url.Values{"csrf": {testkit.CSRF(t, page)}, "code": {env.setupCode()}, "email": {"owner@example.com"},
+		"password": {testkit.Password}, "password_confirm": {testkit.Password}, "currency": {"XYZ"}, "timezone": {"Mars/Olympus_Mons"}}
+	x := b.Post(web.SetupPath, form)
+	if x.Status != http.StatusBadRequest || !x.Contains(`id="currency-error">Currency must be an ISO 4217 currency code`) ||
+		!x.Contains(`id="timezone-error">Timezone must be an IANA timezone name`) {
+		t.Fatalf("refused settings: %d\n%s", x.Status, x.Body)
+	}
+	if n, _ := env.auth.CountUsers(context.Background()); n != 0 {
+		t.Fatalf("a user was created with settings the API refuses")
+	}
+
+	form.Set("currency", "eur")
+	form.Set("timezone", "Europe/Berlin")
+	if x := b.Post(web.SetupPath, form); x.Status != http.StatusSeeOther {
+		t.Fatalf("setup: %d\n%s", x.Status, x.Body)
+	}
+	u, err := env.auth.UserByEmail(context.Background(), "owner@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := env.srv.Ledger().AppSettings(context.Background(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := finance.DefaultAppSettings()
+	want.Currency, want.Timezone = "EUR", "Europe/Berlin"
+	if diff := cmp.Diff(want, st); diff != "" {
+		t.Errorf("settings after setup (-want +got):\n%s", diff)
+	}
+	settings := b.Get(web.AppSettingsPath)
+	testkit.CheckPageHeaders(t, settings) // the settings page offers the same pickers, and runs no script
+	if !settings.Contains(`<option value="EUR" selected>EUR · Euro</option>`) || !settings.Contains(`<option value="Europe/Berlin" selected>Berlin</option>`) {
+		t.Errorf("the settings page does not offer the saved currency and zone:\n%s", settings.Body)
+	}
+}
+
 func TestSetupRaceCreatesOneUser(t *testing.T) {
 	env := newOAuthEnv(t)
 	ctx := context.Background()
 	errs := make(chan error, 8)
 	for i := range 8 {
 		go func() {
-			_, err := env.auth.SetupFirstUser(ctx, auth.CreateUserRequest{Email: "u" + string(rune('a'+i)) + "@example.com", Password: testkit.Password})
+			_, err := env.auth.SetupFirstUser(ctx, auth.CreateUserRequest{Email: "u" + string(rune('a'+i)) + "@example.com", Password: testkit.Password}, finance.AppSettingsRequest{})
 			errs <- err
 		}()
 	}

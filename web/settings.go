@@ -262,7 +262,8 @@ type appSettingsForm struct {
 type appSettingsData struct {
 	Form        appSettingsForm
 	Fields      map[string]string
-	DateFormats []choice // each format with today's date in it
+	Picker      zonePicker // currency and timezone
+	DateFormats []choice   // each format with today's date in it
 	WeekStarts  []string
 	Methods     []string
 }
@@ -287,6 +288,7 @@ func (s *Site) appSettingsView(r *http.Request, u finance.User, form *appSetting
 			DefaultPaymentMethod: st.DefaultPaymentMethod, BudgetWarningPercent: strconv.Itoa(st.BudgetWarningPercent),
 			DueSoonDays: strconv.Itoa(st.DueSoonDays)}
 	}
+	d.Picker = newZonePicker(d.Form.Currency, d.Form.Timezone, d.Fields)
 	for _, f := range finance.DateFormats {
 		d.DateFormats = append(d.DateFormats, choice{Value: f, Label: f + " (" + newDisplay(finance.AppSettings{DateFormat: f}, show.today).Date(show.today) + ")"})
 	}

@@ -283,11 +283,12 @@ func TestAppSettingsPage(t *testing.T) {
 	env, u, b := webApp(t)
 	ctx := context.Background()
 	page := b.Get(web.AppSettingsPath)
-	testkit.WantPage(t, "app settings", page, http.StatusOK, `name="currency" value="PHP"`, `name="timezone" value="Asia/Manila"`,
+	testkit.WantPage(t, "app settings", page, http.StatusOK, `<option value="PHP" selected>PHP · Philippine Peso</option>`,
+		`<option value="Asia/Manila" selected>Manila</option>`,
 		`<option value="DD MMM YYYY">DD MMM YYYY (15 Mar 2025)</option>`, `name="due_soon_days" value="7"`)
 	tok := testkit.CSRF(t, page)
 	valid := func() url.Values {
-		return url.Values{"csrf": {tok}, "currency": {"USD"}, "timezone": {"America/New_York"}, "date_format": {"MM/DD/YYYY"},
+		return url.Values{"csrf": {tok}, "currency": {"usd"}, "timezone": {"America/New_York"}, "date_format": {"MM/DD/YYYY"},
 			"week_start": {"sunday"}, "default_payment_method": {"Cash"}, "due_soon_days": {"10"}, "budget_warning_percent": {"75"}}
 	}
 	unchanged := func(name string) {
@@ -304,7 +305,7 @@ func TestAppSettingsPage(t *testing.T) {
 	refused := []struct {
 		name, field, value, want string
 	}{
-		{"a lowercase currency", "currency", "usd", `id="currency-error">Currency must be 3 uppercase letters, like PHP or USD<`},
+		{"an unknown currency", "currency", "XYZ", `id="currency-error">Currency must be an ISO 4217 currency code, like PHP, USD or EUR<`},
 		{"an unknown timezone", "timezone", "Mars/Olympus", `id="timezone-error">Timezone must be an IANA timezone name`},
 		{"due soon out of range", "due_soon_days", "40", `id="due_soon_days-error">Due soon days must be an integer from 1 to 31<`},
 		{"a warning that is not a number", "budget_warning_percent", "lots", `id="budget_warning_percent-error">Budget warning percent `},

@@ -1,7 +1,8 @@
 // Package web is the web app for people: the pages, their forms, charts and
 // CSV downloads, sign-in and first-run setup, the settings pages and the
 // consent screen of the OAuth server. The pages are server-rendered with
-// html/template from embedded files and use no script at all.
+// html/template from embedded files; no page needs a script (the few there
+// are, pageScripts, only add to a page that works without them).
 //
 // A page calls the same finance services as the REST handlers (and auth,
 // oauth and the Telegram bot where it manages them), never the store, and

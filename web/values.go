@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/finance-app/finance/finance"
@@ -49,4 +50,47 @@ func pageValueProblem(name, value string) string {
 		return "must be at most " + strconv.Itoa(maxPageValueLen) + " characters"
 	}
 	return ""
+}
+
+// pageMoneyFields are the names of the money fields of the pages' forms (a
+// multi-row form's are "<row>.amount"). Percents and counts are not money.
+var pageMoneyFields = []string{"amount", "opening_balance", "credit_limit", "minimum_due", "minimum_due_floor",
+	"monthly_amount", "monthly_limit", "principal", "target_balance", "amount_min", "amount_max"}
+
+func isPageMoneyField(name string) bool {
+	return slices.Contains(pageMoneyFields, name[strings.LastIndex(name, ".")+1:])
+}
+
+// readPageAmounts rewrites a posted form's money fields, as a person types
+// them ("50,000", "1.234,56"), into the API's exact decimal ("50000.00"),
+// reading an ambiguous mark by the person's currency (finance.ReadAmount,
+// domain.md "First run, currency and timezone"). Every page's form goes
+// through it (signedInForm), so every money field reads alike. A value that
+// does not read as an amount stays as typed, for the API to refuse in its own
+// words beside the field. currency is asked for only when a value has a mark
+// to read.
+func readPageAmounts(form url.Values, currency func() (string, error)) error {
+	decimalComma, asked := false, false
+	for name, values := range form {
+		if !isPageMoneyField(name) {
+			continue
+		}
+		for i, v := range values {
+			if strings.Trim(v, " -0123456789") == "" { // no mark: read alike in every currency
+				continue
+			}
+			if !asked {
+				code, err := currency()
+				if err != nil {
+					return err
+				}
+				c, _ := finance.LookupCurrency(code)
+				decimalComma, asked = c.DecimalComma, true
+			}
+			if m, err := finance.ReadAmount(v, decimalComma); err == nil {
+				values[i] = m.String()
+			}
+		}
+	}
+	return nil
 }

@@ -46,13 +46,13 @@ func TestWarningsShownAfterSave(t *testing.T) {
 
 	// Nothing to warn about.
 	if body := next(b.Post(web.RecordPath, expense("20", "Coffee", "Cash"))); strings.Contains(body, box) ||
-		!strings.Contains(body, "Expense recorded.") {
+		!strings.Contains(body, "Expense recorded: ₱20.00.") {
 		t.Errorf("a plain expense's page shows a warning or lacks its notice:\n%s", body)
 	}
 
 	// A debit of 250.50 from 100.00: saved, and the next page says so.
 	body := next(b.Post(web.RecordPath, expense("250.50", "Groceries", "Account Debit")))
-	for _, want := range []string{"Expense recorded.", box, "Saved, but this looks like a mistake:",
+	for _, want := range []string{"Expense recorded: ₱250.50.", box, "Saved, but this looks like a mistake:",
 		`<li>Account "Wallet" is below zero after this write: its balance is -150.50.`,
 		`<a href="/accounts/` + acct.ID + `">Open the account</a></li>`} {
 		if !strings.Contains(body, want) {

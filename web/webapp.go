@@ -66,6 +66,8 @@ type homeData struct {
 	Bars   []chartBar // spending by category, the chart's and the table's figures
 	Chart  template.HTML
 	Trends []reportSection // the twelve months ending at Month
+	// Checklist is the first-run checklist, until done or put away.
+	Checklist []checklistStep
 }
 
 // monthNav is the links of a month page (Home, Bills) to the months around
@@ -135,8 +137,22 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 	if data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
 		return err
 	}
+	if data.Checklist, err = s.checklist(r, u); err != nil {
+		return err
+	}
 	return s.render(w, r, "home", pageView{Title: "Home", Nav: "home", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")], Data: data})
+		Notice: recordedNotice(r.URL.Query(), show), Data: data})
+}
+
+// recordedNotice is Home's notice. After Record it says the amount written
+// ("Expense recorded: ₱50,000.00."), so a person sees how "50,000" was read.
+// The amount in the query is only ever printed as an amount.
+func recordedNotice(q url.Values, show display) string {
+	name := q.Get("notice")
+	if m, err := finance.ParseMoney(q.Get("amount")); err == nil && (name == "expense-recorded" || name == "income-recorded") {
+		return strings.TrimSuffix(notices[name], ".") + ": " + show.Money(m) + "."
+	}
+	return notices[name]
 }
 
 // --- Record -----------------------------------------------------------------------
@@ -232,20 +248,21 @@ func (s *Site) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	form := recordForm{Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description"), Category: f.Get("category"),
 		PaymentMethod: f.Get("payment_method"), AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id")}
 	var written finance.Date
-	var id string // the expense written
+	var amount finance.Money // the amount written, for the confirmation to say what was understood
+	var id string            // the expense written
 	if kind == kindIncome {
 		var req finance.IncomeRequest
 		formRequest(&req, map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
 			"category": form.Category, "account_id": form.AccountID})
 		var in finance.Income
 		in, err = s.ledger.CreateIncome(r.Context(), u.ID, req)
-		written = in.Date
+		written, amount = in.Date, in.Amount
 	} else {
 		var req finance.ExpenseRequest
 		formRequest(&req, form.expenseFields())
 		var e finance.Expense
 		e, err = s.ledger.CreateExpense(r.Context(), u.ID, req)
-		written, id = e.Date, e.ID
+		written, amount, id = e.Date, e.Amount, e.ID
 		s.keepWarnings(w, e.Warnings, nil)
 	}
 	var ve *finance.ValidationError
@@ -263,7 +280,7 @@ func (s *Site) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	if kind == kindExpense && f.Get("then") == "split" {
 		return Redirect(w, r.Request, ExpensesPath+"/"+id+"/split?notice=expense-recorded")
 	}
-	return Redirect(w, r.Request, HomePath+"?month="+written.MonthString()+"&notice="+kind+"-recorded")
+	return Redirect(w, r.Request, HomePath+"?month="+written.MonthString()+"&notice="+kind+"-recorded&amount="+amount.String())
 }
 
 // expenseFields are the form's values as the fields of an expense body.

@@ -130,7 +130,7 @@ func TestRecordExpense(t *testing.T) {
 	}
 
 	x := b.Post(web.RecordPath, valid())
-	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/?month=2025-03&notice=expense-recorded" {
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/?month=2025-03&notice=expense-recorded&amount=250.50" {
 		t.Fatalf("valid form: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	got := expensesOf(t, env, u, "")
@@ -159,7 +159,7 @@ func TestRecordExpense(t *testing.T) {
 	if !regexp.MustCompile(`<th scope="row">Food & Dining</th><td class="num">₱250.50</td>`).MatchString(table) {
 		t.Errorf("chart table lacks the expense:\n%s", table)
 	}
-	for _, want := range []string{"Expense recorded.", "<h1>March 2025</h1>", "Lunch with Ana", "2025-03-14"} {
+	for _, want := range []string{"Expense recorded: ₱250.50.", "<h1>March 2025</h1>", "Lunch with Ana", "2025-03-14"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("home lacks %q", want)
 		}
@@ -189,7 +189,7 @@ func TestRecordIncome(t *testing.T) {
 	}
 	f.Set("amount", "30000")
 	x := b.Post(web.RecordPath, f)
-	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/?month=2025-03&notice=income-recorded" {
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != "/?month=2025-03&notice=income-recorded&amount=30000.00" {
 		t.Fatalf("income: %d to %q\n%s", x.Status, x.Header.Get("Location"), x.Body)
 	}
 	in, err := env.srv.Ledger().ListIncome(context.Background(), u.ID, finance.IncomeFilter{Status: finance.StatusActive}, finance.ListParams{Page: 1, Limit: 10, SortBy: "date"})
@@ -197,7 +197,7 @@ func TestRecordIncome(t *testing.T) {
 		t.Fatalf("income = %+v, %v", in.Items, err)
 	}
 	home := b.Get(x.Header.Get("Location"))
-	if !strings.Contains(testkit.Unescaped(home), "<dt>Income</dt><dd>₱30,000.00</dd>") || !home.Contains("Income recorded.") {
+	if !strings.Contains(testkit.Unescaped(home), "<dt>Income</dt><dd>₱30,000.00</dd>") || !strings.Contains(testkit.Unescaped(home), "Income recorded: ₱30,000.00.") {
 		t.Errorf("home does not show the income:\n%s", home.Body)
 	}
 }

@@ -43,10 +43,31 @@ func WantRedirect(t testing.TB, what string, x Exchange, target string) {
 	}
 }
 
-// CheckPageHeaders checks the security headers every page carries.
+// CheckPageHeaders checks the security headers every page carries, and
+// that the page runs no script.
 func CheckPageHeaders(t testing.TB, x Exchange) {
 	t.Helper()
+	checkPageHeaders(t, x, false)
+}
+
+// CheckScriptPageHeaders is CheckPageHeaders for a page that runs a script
+// file of its own origin (setup's zone.js, Import's import.js), and nothing
+// inline.
+func CheckScriptPageHeaders(t testing.TB, x Exchange) {
+	t.Helper()
+	checkPageHeaders(t, x, true)
+}
+
+func checkPageHeaders(t testing.TB, x Exchange, script bool) {
+	t.Helper()
 	csp := x.Header.Get("Content-Security-Policy")
+	if script {
+		const scripts = " script-src 'self'; connect-src 'self';"
+		if !strings.Contains(csp, scripts) {
+			t.Errorf("CSP %q lacks %q", csp, scripts)
+		}
+		csp = strings.Replace(csp, scripts, "", 1)
+	}
 	for _, want := range []string{"default-src 'none'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP %q lacks %q", csp, want)
