@@ -320,7 +320,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_transfers", title: "List transfers", method: "GET", path: "/api/v1/transfers", hints: reads, unsorted: true,
-		description: "Transfers between own accounts, newest first.",
+		description: "Transfers between the caller's own accounts, newest first.",
 	},
 	{
 		name: "create_transfer", title: "Transfer between accounts", method: "POST", path: "/api/v1/transfers", hints: creates,
