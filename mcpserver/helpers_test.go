@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/store"
 )
@@ -47,15 +47,7 @@ func newTestEnv(t testing.TB, configure ...func(*server.Config)) *testEnv {
 // database itself (a database whose disk is full, say); nil wraps nothing.
 func newTestEnvOn(t testing.TB, wrap func(*store.DB) server.Database, configure ...func(*server.Config)) *testEnv {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
-	if err != nil {
-		t.Fatalf("store.Open: %v", err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatalf("Migrate: %v", err)
-	}
+	db := testkit.OpenDB(t)
 	issuer, err := auth.NewJWT([]byte(rand.Text()+rand.Text()), auth.DefaultJWTTTL)
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ import (
 	"github.com/finance-app/finance/auth"
 	assets "github.com/finance-app/finance/embed"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/store"
 )
 
@@ -589,15 +590,7 @@ const contractPassword = "correct horse battery staple"
 // t.TempDir(). With dbDown the health checks see a database that does not answer.
 func contractTestServer(t testing.TB, cfg Config, dbDown bool) *contractEnv {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(filepath.Join(t.TempDir(), store.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db := testkit.OpenDB(t)
 	jwt, err := auth.NewJWT([]byte(rand.Text()+rand.Text()), 15*time.Minute)
 	if err != nil {
 		t.Fatal(err)

@@ -15,17 +15,14 @@ import (
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
 	"github.com/finance-app/finance/store"
 )
 
 // openDB opens a migrated database of its own in t.TempDir().
 func openDB(t testing.TB) *store.DB {
 	t.Helper()
-	db := openAt(t, filepath.Join(t.TempDir(), store.FileName))
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatalf("Migrate: %v", err)
-	}
-	return db
+	return testkit.OpenDB(t)
 }
 
 // openAt opens (without migrating) the database at path, closed at cleanup.
