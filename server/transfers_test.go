@@ -159,7 +159,10 @@ func TestTransferValidation(t *testing.T) {
 	// user's transfer is not found.
 	reader := ledgerUser{env: env, user: alice.user, key: env.createKey(alice.user.ID, auth.ScopeIncomeWrite)}
 	reader.sc(apiScenario{method: http.MethodPost, url: "/api/v1/transfers",
-		body: transferBody(bpi.ID, gcash.ID, `,"amount":"1","date":"2025-03-01"`), wantStatus: http.StatusForbidden}).run(t, env)
+		body: transferBody(bpi.ID, gcash.ID, `,"amount":"1","date":"2025-03-01"`), wantStatus: http.StatusForbidden,
+		wantMessage: "This credential lacks the required scope accounts:write"}).run(t, env)
+	reader.sc(apiScenario{method: http.MethodGet, url: "/api/v1/transfers", wantStatus: http.StatusForbidden,
+		wantMessage: "This credential lacks the required scope finance:read (or accounts:write)"}).run(t, env)
 	tr := alice.createTransfer(t, transferBody(bpi.ID, gcash.ID, `,"amount":"1","date":"2025-03-01"`))
 	bob.do(t, http.MethodGet, "/api/v1/transfers/"+tr.ID, "", http.StatusNotFound)
 	bob.do(t, http.MethodDelete, "/api/v1/transfers/"+tr.ID, "", http.StatusNotFound)
