@@ -70,7 +70,10 @@ type AccountTransaction struct {
 	Source      string  `json:"source"`
 	SourceID    *string `json:"source_id"`
 	Status      string  `json:"status"`
-	IsEditable  bool    `json:"is_editable"` // computed: a posted manual or adjustment line on an active account
+	// Cleared is pending, cleared or reconciled (reconcile.go); written only
+	// through ClearedRepo.
+	Cleared    string `json:"cleared"`
+	IsEditable bool   `json:"is_editable"` // computed: a posted manual or adjustment line on an active account
 	// Transfer is the transfer a line of source transfer belongs to, with the
 	// other side's account (computed; null on other lines).
 	Transfer  *LineTransfer `json:"transfer"`
@@ -110,6 +113,7 @@ type AccountFilter struct {
 type AccountTransactionFilter struct {
 	AccountID string // set by /accounts/{id}/transactions, or the accountId filter
 	Status    string // posted (default) or voided
+	Cleared   string // pending, cleared, reconciled, or "" for any
 	Type      string
 	Source    string
 	DateFrom  Date
@@ -146,7 +150,8 @@ func activeAccount(ctx context.Context, tx Repo, v *Validator, field, userID, id
 func (s *Service) newLine(accountID, typ string, amount Money, date Date, description *string, source string, sourceID *string) AccountTransaction {
 	now := s.stamp()
 	return AccountTransaction{ID: NewID(), AccountID: accountID, Type: typ, Amount: amount, Date: date,
-		Description: description, Source: source, SourceID: sourceID, Status: LinePosted, CreatedAt: now, UpdatedAt: now}
+		Description: description, Source: source, SourceID: sourceID, Status: LinePosted, Cleared: ClearedPending,
+		CreatedAt: now, UpdatedAt: now}
 }
 
 // voidLine voids a posted line in tx (reversing history is allowed even on an archived account).
@@ -479,6 +484,15 @@ type AccountTransactionRequest struct {
 	Amount      Field[Money]  `json:"amount"`
 	Date        Field[Date]   `json:"date"`
 	Description Field[string] `json:"description"`
+	// Cleared ticks the line off against the bank (pending or cleared);
+	// alone it is accepted on any posted line, whatever record owns it.
+	Cleared Field[string] `json:"cleared"`
+}
+
+// onlyCleared reports whether r changes nothing but cleared, which touches
+// no money and so is allowed on lines owned by another record.
+func (r AccountTransactionRequest) onlyCleared() bool {
+	return r.Cleared.Set && !r.Type.Set && !r.Amount.Set && !r.Date.Set && !r.Description.Set
 }
 
 func (r AccountTransactionRequest) apply(v *Validator, t *AccountTransaction, create bool) {
@@ -493,6 +507,12 @@ func (r AccountTransactionRequest) apply(v *Validator, t *AccountTransaction, cr
 	}
 	if r.Description.Set {
 		t.Description = v.OptionalText("description", r.Description, MaxDescription)
+	}
+	switch {
+	case r.Cleared.Set && create:
+		v.Add("cleared", "cannot be set on a new line, which starts pending; mark it once recorded")
+	case r.Cleared.Set:
+		t.Cleared = markable(v, "cleared", r.Cleared)
 	}
 }
 
@@ -541,6 +561,14 @@ func (s *Service) CreateAccountTransaction(ctx context.Context, userID, accountI
 		return err
 	})
 	return out, err
+}
+
+// setLineCleared stores a line's new cleared state and returns it read back.
+func (s *Service) setLineCleared(ctx context.Context, tx Repo, userID string, t AccountTransaction, cleared string) (AccountTransaction, error) {
+	if err := tx.SetLinesCleared(ctx, userID, []string{t.ID}, cleared); err != nil {
+		return AccountTransaction{}, err
+	}
+	return tx.AccountTransaction(ctx, userID, t.ID)
 }
 
 // insertLine stores a manual line and records it; it returns the line as read back.
@@ -613,8 +641,21 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 		if err := active(); err != nil {
 			return err
 		}
+		if r.onlyCleared() && t.Status == StatusVoided {
+			return InvalidStatus("account transaction is voided; only posted lines are cleared")
+		}
+		if r.onlyCleared() {
+			out, err = s.setLineCleared(ctx, tx, userID, t, t.Cleared)
+			return err
+		}
 		if err := checkLineEditable(t); err != nil {
 			return err
+		}
+		if r.Cleared.Set {
+			// Un-reconciling comes first, so one request can un-reconcile a line and fix its amount.
+			if _, err := s.setLineCleared(ctx, tx, userID, t, t.Cleared); err != nil {
+				return err
+			}
 		}
 		t.UpdatedAt = s.stamp()
 		if err := tx.UpdateAccountTransaction(ctx, userID, t); err != nil {
@@ -726,6 +767,10 @@ func (s *Service) AdjustBalance(ctx context.Context, userID, accountID string, r
 		}
 		t := s.newLine(accountID, typ, diff.Abs(), date, reason, SourceAdjustment, nil)
 		if err := tx.InsertAccountTransaction(ctx, userID, t); err != nil {
+			return err
+		}
+		// An adjustment exists to agree with the bank, so it starts cleared.
+		if err := tx.SetLinesCleared(ctx, userID, []string{t.ID}, ClearedCleared); err != nil {
 			return err
 		}
 		if out.Transaction, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {

@@ -130,6 +130,8 @@ type CardTransaction struct {
 	PrincipalPortion  *Money     `json:"principal_portion"`
 	InterestPortion   *Money     `json:"interest_portion"`
 	IsFuture          bool       `json:"is_future"` // computed: date after today
+	// Cleared is pending or cleared (reconcile.go); written only through ClearedRepo.
+	Cleared string `json:"cleared"`
 	VoidedAt          *time.Time `json:"voided_at"`
 	CreatedAt         time.Time  `json:"created_at"`
 	UpdatedAt         time.Time  `json:"updated_at"`

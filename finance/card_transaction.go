@@ -16,6 +16,15 @@ type CardTransactionRequest struct {
 	Date         Field[Date]   `json:"date"`
 	Description  Field[string] `json:"description"`
 	Category     Field[string] `json:"category"`
+	// Cleared ticks the row off against the bank: pending or cleared.
+	Cleared Field[string] `json:"cleared"`
+}
+
+// onlyCleared reports whether r changes nothing but cleared, which any
+// row that is not voided takes, whatever its state.
+func (r CardTransactionRequest) onlyCleared() bool {
+	return r.Cleared.Set && !r.CreditCardID.Set && !r.Type.Set && !r.Amount.Set && !r.Date.Set &&
+		!r.Description.Set && !r.Category.Set
 }
 
 // cardDraft is a CardTransactionRequest after the checks of its shape: the
@@ -63,6 +72,10 @@ func (r CardTransactionRequest) shape(cur CardTransaction, create bool) (cardDra
 	}
 	if create || r.Description.Set {
 		t.Description = v.RequiredText("description", r.Description, MaxDescription)
+	}
+	if r.Cleared.Set {
+		t.Cleared = requiredEnum(&v, "cleared", r.Cleared, strings.Join(MarkableStates, ", "),
+			func(s string) bool { return slices.Contains(MarkableStates, s) })
 	}
 	switch t.Type {
 	case CardPurchase, CardRefund:
@@ -206,6 +219,17 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 			return err
 		}
 		t := &d.next
+		if r.onlyCleared() {
+			if cur.Status == StatusVoided {
+				return InvalidStatus("card transaction is voided and cannot be changed")
+			}
+			if err := tx.SetCardTransactionsCleared(ctx, userID, []string{id}, t.Cleared); err != nil {
+				return err
+			}
+			out, err = tx.CardTransaction(ctx, userID, id)
+			out.IsFuture = out.Date.After(today)
+			return err
+		}
 		cardChanged := t.CreditCardID != cur.CreditCardID
 		moneyChanged := cardChanged || t.Amount != cur.Amount || t.Date != cur.Date
 		var exp Expense
@@ -244,6 +268,11 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 		t.UpdatedAt = now
 		if err := tx.UpdateCardTransaction(ctx, userID, *t); err != nil {
 			return err
+		}
+		if r.Cleared.Set {
+			if err := tx.SetCardTransactionsCleared(ctx, userID, []string{id}, t.Cleared); err != nil {
+				return err
+			}
 		}
 		if err := s.generate(ctx, tx, userID, today); err != nil {
 			return err

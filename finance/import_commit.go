@@ -66,6 +66,9 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 		if err := tx.SetImportCreated(ctx, id, done); err != nil {
 			return err
 		}
+		if err := tx.MarkImportedCleared(ctx, userID, id); err != nil {
+			return err
+		}
 		if b.Target.Kind == TargetCard {
 			// After every row: a card's history bills as its statements did.
 			if err := s.generate(ctx, tx, userID, today); err != nil {
@@ -266,6 +269,13 @@ func (s *Service) RevertImport(ctx context.Context, userID, id string, allowed I
 		records, statements, err := s.unchangedRecords(ctx, tx, userID, created)
 		if err != nil {
 			return err
+		}
+		// The batch voids its lines in bulk, past the reconciled guard of each line's update.
+		if line, err := tx.ImportReconciledLine(ctx, userID, id); err != nil || line != "" {
+			if err != nil {
+				return err
+			}
+			return InvalidStatus("the import wrote account transaction %s, which is reconciled; set its cleared to cleared before reverting the import", line)
 		}
 		ctx := importing(ctx, b)
 		now := s.stamp()

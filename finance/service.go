@@ -17,7 +17,7 @@ type Service struct {
 }
 
 // NewService returns a Service over st.
-func NewService(st Store) *Service { return &Service{store: st, now: time.Now} }
+func NewService(st Store) *Service { return &Service{store: guardedStore{st}, now: time.Now} }
 
 // SetClock replaces the clock (tests pin "today").
 func (s *Service) SetClock(now func() time.Time) { s.now = now }
@@ -56,6 +56,7 @@ type Repo interface {
 	WarningRepo
 	ImportRepo
 	TransferRepo
+	ClearedRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -122,6 +122,8 @@ func LineFilter(v *finance.Validator, q url.Values) finance.AccountTransactionFi
 		Type:   Enum(v, q, "type", finance.LineTypes...),
 		Source: Enum(v, q, "source", finance.LineSources...),
 		Search: q.Get("search"),
+		// cleared is the reconcile page's filter: the lines still to tick off.
+		Cleared: Enum(v, q, "cleared", finance.ClearedStates...),
 	}
 	if f.Status == "" {
 		f.Status = finance.LinePosted

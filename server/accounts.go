@@ -30,11 +30,13 @@ func (s *Server) registerAccountRoutes() {
 	s.handle(http.MethodPut, base+"/:id/transactions/:transactionId", write, s.updateAccountTransaction)
 	s.handle(http.MethodDelete, base+"/:id/transactions/:transactionId", write, s.voidAccountTransaction)
 	s.handle(http.MethodPost, base+"/:id/balance-adjustment", write, s.adjustAccountBalance)
+	s.handle(http.MethodPost, base+"/:id/cleared", write, s.markLinesCleared)
+	s.handle(http.MethodPost, base+"/:id/reconcile", write, s.reconcileAccount)
 }
 
 // accountLineFilters are the filters of an account's line list; the list of
 // every account's lines adds accountId.
-var accountLineFilters = []string{"status", "type", "source", "dateFrom", "dateTo", "search"}
+var accountLineFilters = []string{"status", "type", "source", "dateFrom", "dateTo", "search", "cleared"}
 
 func (s *Server) listAccounts(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.AccountFilter
@@ -244,5 +246,47 @@ func (s *Server) adjustAccountBalance(w http.ResponseWriter, r bunrouter.Request
 		return err
 	}
 	writeData(w, http.StatusCreated, "Balance adjusted", adj)
+	return nil
+}
+
+// markLinesCleared is POST /accounts/{id}/cleared: lines ticked off (or
+// back) against the bank, all or none (docs/domain.md "Reconciliation").
+func (s *Server) markLinesCleared(w http.ResponseWriter, r bunrouter.Request) error {
+	id, err := s.pathAccount(r)
+	if err != nil {
+		return err
+	}
+	var req finance.MarkClearedRequest
+	if err := s.decodeJSON(r.Request, &req); err != nil {
+		return err
+	}
+	out, err := s.ledger.MarkCleared(r.Context(), userID(r), id, req)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Account transactions marked "+out.Cleared, out)
+	return nil
+}
+
+// reconcileAccount is POST /accounts/{id}/reconcile. A difference is an
+// answer, not an error: 200 with reconciled false and what is still pending.
+func (s *Server) reconcileAccount(w http.ResponseWriter, r bunrouter.Request) error {
+	id, err := s.pathAccount(r)
+	if err != nil {
+		return err
+	}
+	var req finance.ReconcileRequest
+	if err := s.decodeJSON(r.Request, &req); err != nil {
+		return err
+	}
+	out, err := s.ledger.Reconcile(r.Context(), userID(r), id, req)
+	if err != nil {
+		return err
+	}
+	msg := "Account reconciled"
+	if !out.Reconciled {
+		msg = "Statement balance differs from the cleared balance by " + out.Difference.String()
+	}
+	writeData(w, http.StatusOK, msg, out)
 	return nil
 }

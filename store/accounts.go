@@ -95,6 +95,11 @@ func (r accountTransactionRow) line() finance.AccountTransaction {
 // (warnings are the answer of a write, never stored).
 var lineComputed = []string{"account_name", "is_editable", "transfer", "warnings"}
 
+// lineWriteSkipped are the columns an insert or update of a line leaves
+// alone: created_at once written, and cleared, which only ClearedRepo's
+// statements write (an insert takes the column's default, pending).
+var lineWriteSkipped = append([]string{"cleared"}, lineComputed...)
+
 // selectLines selects lines with their account's name and, for a transfer's
 // line, the account on the transfer's other side.
 func (l ledger) selectLines(rows any) *bun.SelectQuery {
@@ -125,6 +130,9 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 	if f.Type != "" {
 		q = q.Where("t.type = ?", f.Type)
 	}
+	if f.Cleared != "" {
+		q = q.Where("t.cleared = ?", f.Cleared)
+	}
 	if f.Source != "" {
 		q = q.Where("t.source = ?", f.Source)
 	}
@@ -148,13 +156,13 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 
 func (l ledger) InsertAccountTransaction(ctx context.Context, userID string, t finance.AccountTransaction) error {
 	row := accountTransactionRow{AccountTransaction: t, UserID: userID}
-	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(lineComputed...).Exec(ctx)
+	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(lineWriteSkipped...).Exec(ctx)
 	return err
 }
 
 func (l ledger) UpdateAccountTransaction(ctx context.Context, userID string, t finance.AccountTransaction) error {
 	row := accountTransactionRow{AccountTransaction: t, UserID: userID}
-	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, lineComputed...)...).
+	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, lineWriteSkipped...)...).
 		Where("id = ? AND user_id = ?", t.ID, userID).Exec(ctx)
 	return err
 }

@@ -165,6 +165,10 @@ type cardTransactionRow struct {
 // answer of a write, never stored).
 var cardRowComputed = []string{"credit_card_name", "category", "is_future", "soaid", "warnings"}
 
+// cardRowWriteSkipped are the columns an insert or update of a card row
+// leaves alone: cleared is written only by ClearedRepo's statements.
+var cardRowWriteSkipped = append([]string{"cleared"}, cardRowComputed...)
+
 func newCardTransactionRow(userID string, t finance.CardTransaction) cardTransactionRow {
 	if t.Type == finance.CardPurchase {
 		t.CategoryID = nil // a purchase's category lives on its expense
@@ -250,13 +254,13 @@ func (l ledger) splitExpenseIDs(userID string, cats *bun.SelectQuery) *bun.Selec
 
 func (l ledger) InsertCardTransaction(ctx context.Context, userID string, t finance.CardTransaction) error {
 	row := newCardTransactionRow(userID, t)
-	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(cardRowComputed...).Exec(ctx)
+	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(cardRowWriteSkipped...).Exec(ctx)
 	return err
 }
 
 func (l ledger) UpdateCardTransaction(ctx context.Context, userID string, t finance.CardTransaction) error {
 	row := newCardTransactionRow(userID, t)
-	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, cardRowComputed...)...).
+	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, cardRowWriteSkipped...)...).
 		Where("id = ? AND user_id = ?", t.ID, userID).Exec(ctx)
 	return err
 }
