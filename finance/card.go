@@ -112,29 +112,29 @@ var InterestTypes = []string{"none", "add_on"}
 // CardTransaction is a row on a card. A purchase is linked to its expense,
 // which holds the category; the row holds the billing state.
 type CardTransaction struct {
-	ID                string     `json:"id"`
-	CreditCardID      string     `json:"credit_card_id"`
-	CreditCardName    string     `json:"credit_card_name"` // computed
-	Type              string     `json:"type"`
-	Amount            Money      `json:"amount"`
-	Date              Date       `json:"date"`
-	Description       string     `json:"description"`
-	CategoryID        *string    `json:"category_id"` // a purchase's comes from its expense
-	Category          *string    `json:"category"`    // computed: the category's name
-	Status            string     `json:"status"`
-	SOAID             *string    `json:"soa_id"`
-	IsSOALine         bool       `json:"is_soa_line"`
-	ExpenseID         *string    `json:"expense_id"`
-	InstallmentPlanID *string    `json:"installment_plan_id"`
-	InstallmentNumber *int       `json:"installment_number"`
-	PrincipalPortion  *Money     `json:"principal_portion"`
-	InterestPortion   *Money     `json:"interest_portion"`
-	IsFuture          bool       `json:"is_future"` // computed: date after today
+	ID                string  `json:"id"`
+	CreditCardID      string  `json:"credit_card_id"`
+	CreditCardName    string  `json:"credit_card_name"` // computed
+	Type              string  `json:"type"`
+	Amount            Money   `json:"amount"`
+	Date              Date    `json:"date"`
+	Description       string  `json:"description"`
+	CategoryID        *string `json:"category_id"` // a purchase's comes from its expense
+	Category          *string `json:"category"`    // computed: the category's name
+	Status            string  `json:"status"`
+	SOAID             *string `json:"soa_id"`
+	IsSOALine         bool    `json:"is_soa_line"`
+	ExpenseID         *string `json:"expense_id"`
+	InstallmentPlanID *string `json:"installment_plan_id"`
+	InstallmentNumber *int    `json:"installment_number"`
+	PrincipalPortion  *Money  `json:"principal_portion"`
+	InterestPortion   *Money  `json:"interest_portion"`
+	IsFuture          bool    `json:"is_future"` // computed: date after today
 	// Cleared is pending or cleared (reconcile.go); written only through ClearedRepo.
-	Cleared string `json:"cleared"`
-	VoidedAt          *time.Time `json:"voided_at"`
-	CreatedAt         time.Time  `json:"created_at"`
-	UpdatedAt         time.Time  `json:"updated_at"`
+	Cleared   string     `json:"cleared"`
+	VoidedAt  *time.Time `json:"voided_at"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
 	// Warnings are set on the answer of a write that has something to warn
 	// about (warning.go); never stored, never on reads.
 	Warnings []Warning `json:"warnings,omitempty"`
