@@ -109,7 +109,7 @@ var toolTable = []toolSpec{
 	// finance:read (a domain's write scope also reads that domain)
 	{
 		name: "get_dashboard_summary", title: "Dashboard of a month", method: "GET", path: "/api/v1/dashboard", hints: reads,
-		description: "A month at a glance (month=YYYY-MM, default this month): income, spending, balances, cards, bills, " +
+		description: "A month at a glance (default this month): income, spending, balances, cards, bills, " +
 			"loans, budgets. Card and loan payments are not spending.",
 	},
 	{
@@ -129,12 +129,12 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_expense_form_options", title: "Expense form choices", method: "GET", path: "/api/v1/expenses/form-options", hints: reads,
-		description: "What a new expense can name: payment methods, active categories, accounts and cards with ids.",
+		description: "What a new expense can name: methods, active categories, accounts and cards with ids.",
 	},
 	{
 		name: "get_expense_summary", title: "Spending summary", method: "GET", path: "/api/v1/expenses/summary", hints: reads,
-		description: "Spending from dateFrom to dateTo (default this month): total, daily average, by category and method, " +
-			"change from the period before.",
+		description: "Spending from dateFrom to dateTo (default this month) by category and method, against the period " +
+			"before.",
 	},
 	{
 		name: "list_income", title: "List income", method: "GET", path: "/api/v1/income", hints: reads,
@@ -154,16 +154,15 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_account_transactions", title: "List account transactions", method: "GET", path: "/api/v1/accounts/transactions", hints: reads,
-		description: "Account lines (debit out, credit in), newest first. Only is_editable lines change here.",
+		description: "Account lines (debit out, credit in), newest first.",
 	},
 	{
 		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads, unsorted: true,
-		description: "Cards with limit, balance, available credit and next dates; active ones by default.",
+		description: "Cards with balances and next dates; active ones by default.",
 	},
 	{
 		name: "get_credit_card_metrics", title: "Credit card metrics", method: "GET", path: "/api/v1/credit-cards/metrics", hints: reads,
-		description: "Each card's standing today (balance, available credit, utilization, unbilled, minimum due, overdue), " +
-			"and the statement to pay first.",
+		description: "Each card's standing today, and the statement to pay first.",
 	},
 	{
 		name: "get_credit_card", title: "Get a credit card", method: "GET", path: "/api/v1/credit-cards/{id}", hints: reads,
@@ -172,7 +171,7 @@ var toolTable = []toolSpec{
 	{
 		name: "list_unbilled_transactions", title: "List a card's unbilled transactions", method: "GET",
 		path: "/api/v1/credit-cards/{id}/unbilled-transactions", hints: reads,
-		description: "A card's rows not yet on a statement (id: the card's); only these can change amount, date or card.",
+		description: "A card's rows not yet on a statement (id: the card's); only these change amount, date or card.",
 	},
 	{
 		name: "list_credit_card_soas", title: "List card statements", method: "GET", path: "/api/v1/credit-cards/soa", hints: reads,
@@ -185,17 +184,16 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_categories", title: "List categories", method: "GET", path: "/api/v1/categories", hints: reads, unsorted: true,
-		description: "Expense and income categories (kind), active by default. Records name a category by name.",
+		description: "Expense and income categories (kind), active by default.",
 	},
 	{
 		name: "get_app_settings", title: "App settings", method: "GET", path: "/api/v1/user-settings/app", hints: reads,
-		description: "The user's settings. currency is a label (nothing is converted); timezone defines today.",
+		description: "The user's settings; timezone defines today, currency is a label.",
 	},
 	{
 		name: "get_budget_thresholds", title: "Budget thresholds", method: "GET", path: "/api/v1/user-settings/budget-thresholds",
 		hints: reads, unsorted: true,
-		description: "Budget limits per category with the month's spending, remaining and state; month=YYYY-MM, default " +
-			"this month.",
+		description: "Budget limits per category with the month's spending, remaining and state; default this month.",
 	},
 	{
 		name: "list_activity", title: "Who did what", method: "GET", path: "/api/v1/activity", hints: reads, whole: true,
@@ -241,8 +239,8 @@ var toolTable = []toolSpec{
 	{
 		name: "preview_import", title: "Preview a bank file import", method: "POST", path: "/api/v1/imports", hints: creates,
 		fileAsText: "file",
-		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) for an account or card into a preview, duplicates " +
-			"skipped; nothing is saved until commit_import.",
+		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) into a preview, duplicates skipped; nothing is " +
+			"saved until commit_import.",
 	},
 	{
 		name: "list_import_rows", title: "List an import's rows", method: "GET", path: "/api/v1/imports/{id}/rows", hints: reads, unsorted: true,
@@ -280,17 +278,15 @@ var toolTable = []toolSpec{
 	// accounts:write
 	{
 		name: "create_account", title: "Add an account", method: "POST", path: "/api/v1/accounts", hints: creates,
-		description: "Add an account (savings, checking, e_wallet, cash, other). opening_balance (signed) is its balance " +
-			"before any line.",
+		description: "Add an account. opening_balance (signed) is its balance before any line.",
 	},
 	{
 		name: "update_account", title: "Update an account", method: "PUT", path: "/api/v1/accounts/{id}", hints: rewrites,
-		description: "Change an active account. opening_balance moves the balance with no line; to match the bank use " +
-			"adjust_account_balance.",
+		description: "Change an active account. To match the bank use adjust_account_balance, not opening_balance.",
 	},
 	{
 		name: "archive_account", title: "Archive an account", method: "PATCH", path: "/api/v1/accounts/{id}/archive", hints: updates,
-		description: "Archive an active account: history stays, no new writes. unarchive_account undoes it.",
+		description: "Archive an active account: history stays, no new writes.",
 	},
 	{
 		name: "unarchive_account", title: "Unarchive an account", method: "PATCH", path: "/api/v1/accounts/{id}/unarchive", hints: updates,
@@ -299,24 +295,26 @@ var toolTable = []toolSpec{
 	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
 		path: "/api/v1/accounts/{id}/transactions", hints: creates,
-		description: "Post a manual debit or credit on account id: neither spending nor income (bank interest).",
+		description: "Post a manual debit or credit on account id: neither spending nor income.",
 	},
 	{
 		name: "update_account_transaction", title: "Update an account transaction", method: "PUT",
 		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: rewrites,
-		description: "Change a manual or adjustment line (transactionId) of account id. Other lines change through their " +
-			"record.",
+		description: "Change a manual or adjustment line (transactionId) of account id; cleared alone: any line.",
 	},
 	{
 		name: "void_account_transaction", title: "Void an account transaction", method: "DELETE",
 		path: "/api/v1/accounts/{id}/transactions/{transactionId}", hints: voids,
-		description: "Void a manual or adjustment line (transactionId) of account id. Other lines are voided through their " +
-			"record.",
+		description: "Void a manual or adjustment line (transactionId) of account id.",
 	},
 	{
 		name: "adjust_account_balance", title: "Adjust an account's balance", method: "POST",
 		path: "/api/v1/accounts/{id}/balance-adjustment", hints: reshapes,
 		description: "Set an account's balance to target_balance with one adjustment line for the difference. " + retryWithKey,
+	},
+	{
+		name: "reconcile_account", title: "Reconcile account", method: "POST", path: "/api/v1/accounts/{id}/reconcile",
+		hints: updates, description: "Lock the cleared lines up to date if statement_balance equals their balance.",
 	},
 	{
 		name: "list_transfers", title: "List transfers", method: "GET", path: "/api/v1/transfers", hints: reads, unsorted: true,
@@ -340,8 +338,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_credit_card", title: "Update a credit card", method: "PUT", path: "/api/v1/credit-cards/{id}", hints: updates,
-		description: "Change an active card; null clears bank, last_four and notes, and resets cycle_start_date. New days " +
-			"apply to later statements.",
+		description: "Change an active card. New days apply to later statements.",
 	},
 	{
 		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
@@ -437,7 +434,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_bills_summary", title: "Bills summary for a month", method: "GET", path: "/api/v1/bills/summary", hints: reads,
-		description: "A month's bills (month=YYYY-MM, default this month): totals by status, due soon, overdue.",
+		description: "A month's bills (default this month): totals by status, due soon, overdue.",
 	},
 	{
 		name: "get_bill_form_options", title: "Bill form choices", method: "GET", path: "/api/v1/bills/form-options", hints: reads,
@@ -468,8 +465,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "delete_bill_template", title: "Delete a recurring bill", method: "DELETE", path: "/api/v1/bills/templates/{id}", hints: voids,
-		description: "Remove a recurring bill and its untouched future bills; cannot be undone. To stop it for a while, " +
-			"pause it.",
+		description: "Remove a recurring bill and its untouched future bills; cannot be undone; pausing keeps it.",
 	},
 	{
 		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: rewrites,
@@ -504,7 +500,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_category", title: "Create a category", method: "POST", path: "/api/v1/categories", hints: creates,
-		description: "Create an expense or income category; names are unique per kind among active ones.",
+		description: "Create an expense or income category; names are unique per kind.",
 	},
 	{
 		name: "update_category", title: "Rename or recolor a category", method: "PUT", path: "/api/v1/categories/{id}", hints: updates,

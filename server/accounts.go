@@ -25,7 +25,7 @@ func (s *Server) registerAccountRoutes() {
 	s.handle(http.MethodDelete, base+"/:id", write, s.archiveAccount)
 	s.handle(http.MethodPatch, base+"/:id/archive", write, s.archiveAccount)
 	s.handle(http.MethodPatch, base+"/:id/unarchive", write, s.unarchiveAccount)
-	s.handle(http.MethodGet, base+"/:id/transactions", read, s.listAccountTransactions, list(accountLineFilters...)...)
+	s.handle(http.MethodGet, base+"/:id/transactions", read, s.listAccountTransactions, list(append(accountLineFilters, "cleared")...)...)
 	s.handle(http.MethodPost, base+"/:id/transactions", write, s.createAccountTransaction)
 	s.handle(http.MethodPut, base+"/:id/transactions/:transactionId", write, s.updateAccountTransaction)
 	s.handle(http.MethodDelete, base+"/:id/transactions/:transactionId", write, s.voidAccountTransaction)
@@ -36,7 +36,7 @@ func (s *Server) registerAccountRoutes() {
 
 // accountLineFilters are the filters of an account's line list; the list of
 // every account's lines adds accountId.
-var accountLineFilters = []string{"status", "type", "source", "dateFrom", "dateTo", "search", "cleared"}
+var accountLineFilters = []string{"status", "type", "source", "dateFrom", "dateTo", "search"}
 
 func (s *Server) listAccounts(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.AccountFilter

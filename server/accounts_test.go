@@ -473,7 +473,7 @@ func TestAccountTransactionCreate(t *testing.T) {
 	res.decodeData(t, &line)
 	want := map[string]any{
 		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 0.10, "date": "2025-03-01",
-		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "is_editable": true, "transfer": nil,
+		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "cleared": "pending", "is_editable": true, "transfer": nil,
 		"voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {
@@ -610,7 +610,7 @@ func TestAccountTransactionLists(t *testing.T) {
 		// accountId filters only the list of every account's lines; here it
 		// would look like a filter that worked.
 		bad(one+"?accountId="+gcash.ID, 400, CodeValidation, fieldsOf("accountId",
-			"is not a query parameter of this route; it takes: page, limit, sortBy, sortOrder, status, type, source, dateFrom, dateTo, search")),
+			"is not a query parameter of this route; it takes: page, limit, sortBy, sortOrder, status, type, source, dateFrom, dateTo, search, cleared")),
 		bad("/api/v1/accounts/"+bobs.ID+"/transactions", 404, CodeNotFound, nil),
 		bad("/api/v1/accounts/"+finance.NewID()+"/transactions", 404, CodeNotFound, nil),
 		bad("/api/v1/accounts/"+bobs.ID+"/transactions?status=bogus", 404, CodeNotFound, nil), // path ids come first
