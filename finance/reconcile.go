@@ -241,3 +241,9 @@ func (s *Service) Reconcile(ctx context.Context, userID, accountID string, r Rec
 	})
 	return out, err
 }
+
+// ClearedBalance is the account's cleared balance at date, for the
+// reconcile page to show beside the statement's.
+func (s *Service) ClearedBalance(ctx context.Context, userID, accountID string, date Date) (Money, error) {
+	return s.store.Read().ClearedBalance(ctx, userID, accountID, date)
+}

@@ -38,6 +38,7 @@ const (
 func (s *Site) registerWebAppCardRoutes() {
 	s.registerWebAppAccountRoutes()
 	s.registerWebAppTransferRoutes()
+	s.registerWebAppReconcileRoutes()
 	s.page(http.MethodGet, CardsPath, s.cardsPage)
 	s.oncePage(CardsPath, s.cardCreate)
 	s.page(http.MethodGet, CardsPath+"/:id", s.cardPage)

@@ -91,7 +91,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "loan", "loannew",
 		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
-		"import", "importbatch", "imports", "categoryrules", "transfer"} {
+		"import", "importbatch", "imports", "categoryrules", "transfer", "reconcile"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -651,6 +651,7 @@ var notices = map[string]string{
 	"unlinked":                   "The chat has been unlinked. It can no longer act for you.",
 	"account-created":            "Account created.",
 	"account-saved":              "Account saved.",
+	"lines-marked":               "The lines are marked.",
 	"account-archived":           "The account has been archived. Its history stays; it takes no new lines.",
 	"account-unarchived":         "The account is active again.",
 	"line-added":                 "Line added.",

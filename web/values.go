@@ -55,7 +55,7 @@ func pageValueProblem(name, value string) string {
 // pageMoneyFields are the names of the money fields of the pages' forms (a
 // multi-row form's are "<row>.amount"). Percents and counts are not money.
 var pageMoneyFields = []string{"amount", "opening_balance", "credit_limit", "minimum_due", "minimum_due_floor",
-	"monthly_amount", "monthly_limit", "principal", "target_balance", "amount_min", "amount_max", "fee"}
+	"monthly_amount", "monthly_limit", "principal", "target_balance", "amount_min", "amount_max", "fee", "statement_balance"}
 
 func isPageMoneyField(name string) bool {
 	return slices.Contains(pageMoneyFields, name[strings.LastIndex(name, ".")+1:])
