@@ -1,7 +1,9 @@
 package server
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -299,4 +301,52 @@ func TestCardTransactionCleared(t *testing.T) {
 	if got.Cleared != "cleared" {
 		t.Errorf("a description edit changed cleared to %q", got.Cleared)
 	}
+}
+
+// Lines an import writes start cleared (they came from the bank), and an
+// import whose lines were reconciled since cannot be reverted until they are
+// un-reconciled: the revert voids its lines in bulk, past each line's guard.
+func TestImportedLinesClearedAndRevertRefusedWhenReconciled(t *testing.T) {
+	e := newImportEnv(t)
+	var b finance.ImportBatch
+	e.preview(t, e.key, "target_account_id", e.acct, bankCSV, http.StatusCreated).decodeData(t, &b)
+	e.call(t, http.MethodPost, "/api/v1/imports/"+b.ID+"/commit", "", http.StatusOK)
+	_, rows, err := e.stored(b.ID)
+	e.must(err)
+	imported := map[string]bool{}
+	for _, r := range rows {
+		if r.CreatedRowID != nil {
+			imported[*r.CreatedRowID] = true
+		}
+	}
+	lines, _, err := e.db.Read().ListAccountTransactions(e.ctx, e.user.ID,
+		finance.AccountTransactionFilter{AccountID: e.acct, Status: finance.LinePosted}, finance.ListParams{Page: 1, Limit: 100, SortBy: "date"})
+	e.must(err)
+	for _, l := range lines {
+		if want := map[bool]string{true: "cleared", false: "pending"}[imported[l.ID]]; l.Cleared != want {
+			t.Errorf("line %s (imported %v) is %s, want %s", l.ID, imported[l.ID], l.Cleared, want)
+		}
+	}
+
+	url := "/api/v1/accounts/" + e.acct + "/reconcile"
+	var probe finance.Reconciliation
+	e.call(t, http.MethodPost, url, `{"date":"2026-11-30","statement_balance":0}`, http.StatusOK).decodeData(t, &probe)
+	var hit finance.Reconciliation
+	e.call(t, http.MethodPost, url, `{"date":"2026-11-30","statement_balance":"`+probe.ClearedBalance.String()+`"}`, http.StatusOK).decodeData(t, &hit)
+	if !hit.Reconciled || hit.ReconciledCount != len(imported) {
+		t.Fatalf("reconcile = %+v, want the %d imported lines reconciled", hit, len(imported))
+	}
+	posted := e.postedLines()
+	apiScenario{method: http.MethodPost, url: "/api/v1/imports/" + b.ID + "/revert", headers: bearer(e.key),
+		wantStatus: http.StatusBadRequest, wantCode: CodeInvalidStatus, wantInMsg: []string{"which is reconciled"}}.run(t, e.testEnv)
+	if n := e.postedLines(); n != posted {
+		t.Errorf("a refused revert voided %d lines", posted-n)
+	}
+	if got, _, _ := e.stored(b.ID); got.Status != finance.ImportCommitted {
+		t.Errorf("the batch after a refused revert is %s", got.Status)
+	}
+
+	ids := `"` + strings.Join(slices.Collect(maps.Keys(imported)), `","`) + `"`
+	e.call(t, http.MethodPost, "/api/v1/accounts/"+e.acct+"/cleared", `{"cleared":"cleared","transaction_ids":[`+ids+`]}`, http.StatusOK)
+	e.call(t, http.MethodPost, "/api/v1/imports/"+b.ID+"/revert", "", http.StatusOK)
 }
