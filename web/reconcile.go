@@ -13,7 +13,6 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
-	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 )
 
@@ -83,16 +82,12 @@ func (s *Site) renderReconcile(w http.ResponseWriter, r *http.Request, u finance
 		return viewErr
 	}
 	d.Result = result
-	p := pageView{Title: "Reconcile " + d.Account.Name, Nav: "accounts", User: &u, CSRF: auth.CSRFToken(sid),
-		Notice: notices[r.URL.Query().Get("notice")]}
+	p, fields, err := accountsFormPage(r, &u, sid, "Reconcile "+d.Account.Name, err, prefix)
 	if err != nil {
-		fields, ok := refusal(&p, err, prefix)
-		if !ok {
-			return err
-		}
-		if fields != nil {
-			d.Fields = fields
-		}
+		return err
+	}
+	if fields != nil {
+		d.Fields = fields
 	}
 	p.Data = d
 	return s.render(w, r, "reconcile", p)

@@ -116,18 +116,31 @@ func (s *Site) renderTransfer(w http.ResponseWriter, r *http.Request, u finance.
 	if viewErr != nil {
 		return viewErr
 	}
-	p := pageView{Title: transferTitle(t), Nav: "accounts", User: &u, CSRF: auth.CSRFToken(sid), Notice: notices[r.URL.Query().Get("notice")]}
+	p, fields, err := accountsFormPage(r, &u, sid, transferTitle(t), err, prefix)
 	if err != nil {
-		fields, ok := refusal(&p, err, prefix)
-		if !ok {
-			return err
-		}
-		if fields != nil {
-			d.Fields = fields
-		}
+		return err
+	}
+	if fields != nil {
+		d.Fields = fields
 	}
 	p.Data = d
 	return s.render(w, r, "transfer", p)
+}
+
+// accountsFormPage is the frame of a form page under Accounts, with a
+// refused write's status and message when err is one; fields are the
+// problems to show beside the form's fields (nil when none). err comes back
+// only when it is a failure rather than a refusal.
+func accountsFormPage(r *http.Request, u *finance.User, sid, title string, err error, prefix string) (pageView, map[string]string, error) {
+	p := pageView{Title: title, Nav: "accounts", User: u, CSRF: auth.CSRFToken(sid), Notice: notices[r.URL.Query().Get("notice")]}
+	if err == nil {
+		return p, nil, nil
+	}
+	fields, ok := refusal(&p, err, prefix)
+	if !ok {
+		return p, nil, err
+	}
+	return p, fields, nil
 }
 
 func (s *Site) transferNewPage(w http.ResponseWriter, r bunrouter.Request) error {
