@@ -61,7 +61,7 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 		line := alice.line(t, *e.AccountTransactionID)
 		want := finance.AccountTransaction{ID: line.ID, AccountID: acc.ID, AccountName: "BPI", Type: finance.LineDebit,
 			Amount: 250_75, Date: e.Date, Description: &e.Description, Source: finance.SourceExpense, SourceID: &e.ID,
-			Status: finance.LinePosted, CreatedAt: line.CreatedAt, UpdatedAt: line.UpdatedAt}
+			Status: finance.LinePosted, Cleared: finance.ClearedPending, CreatedAt: line.CreatedAt, UpdatedAt: line.UpdatedAt}
 		if diff := cmp.Diff(want, line, equateDates); diff != "" {
 			t.Errorf("debit line (-want +got):\n%s", diff)
 		}
@@ -79,7 +79,7 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 		row := alice.getCardRow(t, *e.CardTransactionID)
 		want := finance.CardTransaction{ID: row.ID, CreditCardID: c.ID, CreditCardName: "Visa", Type: finance.CardPurchase,
 			Amount: 99_99, Date: e.Date, Description: "Lunch", CategoryID: e.CategoryID, Category: e.Category,
-			Status: finance.CardUnbilled, ExpenseID: &e.ID, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
+			Status: finance.CardUnbilled, ExpenseID: &e.ID, Cleared: finance.ClearedPending, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
 		if diff := cmp.Diff(want, row, equateDates); diff != "" {
 			t.Errorf("purchase (-want +got):\n%s", diff)
 		}

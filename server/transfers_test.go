@@ -79,7 +79,8 @@ func TestTransferCreateWritesTwoLinesAndAFee(t *testing.T) {
 	}
 	wantFrom := finance.AccountTransaction{ID: tr.FromLineID, AccountID: bpi.ID, AccountName: "BPI", Type: finance.LineDebit,
 		Amount: 200010, Date: tr.Date, Description: tr.Description, Source: finance.SourceTransfer, SourceID: &tr.ID,
-		Status: finance.LinePosted, Transfer: &finance.LineTransfer{ID: tr.ID, OtherAccountID: gcash.ID, OtherAccountName: "GCash"},
+		Status: finance.LinePosted, Cleared: finance.ClearedPending,
+		Transfer:  &finance.LineTransfer{ID: tr.ID, OtherAccountID: gcash.ID, OtherAccountName: "GCash"},
 		CreatedAt: ledgerNow, UpdatedAt: ledgerNow}
 	wantTo := wantFrom
 	wantTo.ID, wantTo.AccountID, wantTo.AccountName, wantTo.Type = tr.ToLineID, gcash.ID, "GCash", finance.LineCredit

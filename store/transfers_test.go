@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,23 +32,18 @@ func TestTransferRebuildsKeepRowsTotalsIndexesAndTriggers(t *testing.T) {
 	svc := finance.NewService(db)
 	bpi := createAccount(t, db, alice.ID, `{"name":"BPI","type":"savings","opening_balance":"100.00"}`)
 	gcash := createAccount(t, db, alice.ID, `{"name":"GCash","type":"e_wallet"}`)
-	for i, body := range []string{
-		`{"type":"debit","amount":"10.25","date":"2026-02-03","description":"ATM"}`,
-		`{"type":"credit","amount":"3","date":"2026-02-04"}`,
-		`{"type":"debit","amount":"1","date":"2026-02-05"}`,
-	} {
-		var req finance.AccountTransactionRequest
-		if err := json.Unmarshal([]byte(body), &req); err != nil {
-			t.Fatal(err)
-		}
-		line, err := svc.CreateAccountTransaction(ctx, alice.ID, bpi.ID, req)
+	// The lines are written in SQL: the service reads lines with columns that
+	// later migrations add (cleared), which this schema does not have yet.
+	for i, l := range []struct {
+		typ, date, status string
+		amount            int
+		description       any
+	}{{"debit", "2026-02-03", "posted", 1025, "ATM"}, {"credit", "2026-02-04", "posted", 300, nil}, {"debit", "2026-02-05", "voided", 100, nil}} {
+		err := db.WriterExec(ctx, `INSERT INTO account_transactions (id, user_id, account_id, type, amount, date, description, source,
+			status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'manual', ?, '2026-02-06 00:00:00', '2026-02-06 00:00:00')`,
+			fmt.Sprintf("01a00000-0000-7000-8000-%012d", i), alice.ID, bpi.ID, l.typ, l.amount, l.date, l.description, l.status)
 		if err != nil {
 			t.Fatal(err)
-		}
-		if i == 2 {
-			if _, err := svc.VoidAccountTransaction(ctx, alice.ID, bpi.ID, line.ID); err != nil {
-				t.Fatal(err)
-			}
 		}
 	}
 	var exp finance.ExpenseRequest
@@ -67,21 +63,25 @@ func TestTransferRebuildsKeepRowsTotalsIndexesAndTriggers(t *testing.T) {
 			"SELECT * FROM expenses ORDER BY id",
 			"SELECT * FROM expense_days ORDER BY user_id, date, payment_method",
 			"SELECT * FROM activity ORDER BY seq",
-			// Every index and trigger of the rebuilt tables, as written.
+			// Every index and trigger of the rebuilt tables, as written (the
+			// reconcile migration's index is new, not rebuilt).
 			`SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE type IN ('index', 'trigger')
-				AND tbl_name IN ('account_transactions', 'expenses', 'activity') ORDER BY name`,
+				AND tbl_name IN ('account_transactions', 'expenses', 'activity') AND name <> 'account_transactions_cleared' ORDER BY name`,
 		} {
 			var rows []map[string]any
 			if err := db.ReaderScan(ctx, &rows, q); err != nil {
 				t.Fatalf("%s: %v", q, err)
+			}
+			for _, r := range rows {
+				delete(r, "cleared") // a later migration's column: new, not rebuilt
 			}
 			out[q] = rows
 		}
 		return out
 	}
 	before := snapshot()
-	if n := len(before["SELECT * FROM activity ORDER BY seq"]); n < 6 {
-		t.Fatalf("%d activity entries written, want at least 6", n)
+	if n := len(before["SELECT * FROM activity ORDER BY seq"]); n < 3 {
+		t.Fatalf("%d activity entries written, want at least 3", n)
 	}
 
 	if err := db.Migrate(ctx); err != nil {
