@@ -8,49 +8,17 @@ import (
 	"time"
 )
 
-// Bill template statuses and frequencies (domain.md §2.10). A removed
-// template is kept in the database for the instances that outlive it, and
-// answers 404 everywhere.
+// Bill template statuses (domain.md §2.10). A removed template is kept in
+// the database for the instances that outlive it, and answers 404 everywhere.
 const (
 	TemplateActive  = "active"
 	TemplatePaused  = "paused"
 	TemplateRemoved = "removed"
-
-	FrequencyWeekly     = "weekly"
-	FrequencyBiweekly   = "biweekly"
-	FrequencyMonthly    = "monthly"
-	FrequencyQuarterly  = "quarterly"
-	FrequencySemiannual = "semiannual"
-	FrequencyYearly     = "yearly"
 )
-
-// BillFrequencies are the frequencies a template may have, in display order.
-var BillFrequencies = []string{FrequencyWeekly, FrequencyBiweekly, FrequencyMonthly, FrequencyQuarterly,
-	FrequencySemiannual, FrequencyYearly}
 
 // BillTemplateStatuses are the values a template's status (and the template
 // list's status filter) takes.
 var BillTemplateStatuses = []string{TemplateActive, TemplatePaused}
-
-// frequencyStep is how far apart a frequency's occurrences are: days for the
-// weekly ones, months for the others.
-func frequencyStep(f string) (days, months int) {
-	switch f {
-	case FrequencyWeekly:
-		return 7, 0
-	case FrequencyBiweekly:
-		return 14, 0
-	case FrequencyMonthly:
-		return 0, 1
-	case FrequencyQuarterly:
-		return 0, 3
-	case FrequencySemiannual:
-		return 0, 6
-	case FrequencyYearly:
-		return 0, 12
-	}
-	return 0, 0
-}
 
 // BillTemplate is the recurring definition bills are materialized from. The
 // default payment fields are what a payment uses when it names none.
@@ -62,7 +30,8 @@ type BillTemplate struct {
 	Category             string  `json:"category"` // computed: the category's name
 	Frequency            string  `json:"frequency"`
 	StartDate            Date    `json:"start_date"`
-	DueDay               *int    `json:"due_day"` // month-based frequencies only
+	DueDay               *int    `json:"due_day"`        // month-based frequencies only
+	SecondDueDay         *int    `json:"second_due_day"` // semimonthly only
 	EndDate              Date    `json:"end_date"`
 	DefaultPaymentMethod *string `json:"default_payment_method"`
 	DefaultAccountID     *string `json:"default_account_id"`
@@ -77,48 +46,15 @@ type BillTemplate struct {
 	UpdatedAt        time.Time  `json:"updated_at"`
 }
 
-// firstOccurrence is the template's first due date (§2.10, §4.2): the start
-// date for the weekly frequencies; else the first date on or after it whose
-// day is the due day clamped to its month.
-func (t BillTemplate) firstOccurrence() Date {
-	if _, months := frequencyStep(t.Frequency); months == 0 || t.DueDay == nil {
-		return t.StartDate
-	}
-	if d := MonthAdd(t.StartDate, 0, *t.DueDay); !d.Before(t.StartDate) {
-		return d
-	}
-	return MonthAdd(t.StartDate, 1, *t.DueDay)
+// schedule is the template's terms of recurrence.
+func (t BillTemplate) schedule() Recurrence {
+	return Recurrence{Frequency: t.Frequency, StartDate: t.StartDate, DueDay: t.DueDay, SecondDueDay: t.SecondDueDay}
 }
 
 // Occurrences returns the template's due dates after `after` (zero: from
-// the first) through `through`, oldest first. Month-based dates are computed
-// from the first occurrence with the due day, never from the previous date,
-// so a bill due on the 31st falls on Feb 28 and then on Mar 31 again.
+// the first) through `through`, oldest first (Recurrence.Occurrences).
 func (t BillTemplate) Occurrences(after, through Date) []Date {
-	days, months := frequencyStep(t.Frequency)
-	if days == 0 && months == 0 {
-		return nil
-	}
-	first := t.firstOccurrence()
-	k := 0
-	if days > 0 && after.After(first) {
-		k = first.DaysUntil(after) / days // skip the whole steps before after
-	}
-	var out []Date
-	for ; ; k++ {
-		var d Date
-		if days > 0 {
-			d = first.AddDays(k * days)
-		} else {
-			d = MonthAdd(first, k*months, *t.DueDay)
-		}
-		if d.After(through) {
-			return out
-		}
-		if after.IsZero() || d.After(after) {
-			out = append(out, d)
-		}
-	}
+	return t.schedule().Occurrences(after, through)
 }
 
 // BillHorizon is the last due date materialized for a request on today
@@ -197,6 +133,7 @@ type BillTemplateRequest struct {
 	Frequency            Field[string] `json:"frequency"`
 	StartDate            Field[Date]   `json:"start_date"`
 	DueDay               Field[int]    `json:"due_day"`
+	SecondDueDay         Field[int]    `json:"second_due_day"`
 	EndDate              Field[Date]   `json:"end_date"`
 	DefaultPaymentMethod Field[string] `json:"default_payment_method"`
 	DefaultAccountID     Field[string] `json:"default_account_id"`
@@ -230,8 +167,8 @@ func (r BillTemplateRequest) shape(cur BillTemplate, create bool, today Date) (t
 		d.categoryName = v.RequiredText("category", r.Category, MaxName)
 	}
 	if create || r.Frequency.Set {
-		t.Frequency = requiredEnum(&v, "frequency", r.Frequency, strings.Join(BillFrequencies, ", "),
-			func(s string) bool { return slices.Contains(BillFrequencies, s) })
+		t.Frequency = requiredEnum(&v, "frequency", r.Frequency, strings.Join(Frequencies, ", "),
+			func(s string) bool { return slices.Contains(Frequencies, s) })
 	}
 	if create || r.StartDate.Set {
 		t.StartDate = v.RequiredDate("start_date", r.StartDate)
@@ -240,7 +177,9 @@ func (r BillTemplateRequest) shape(cur BillTemplate, create bool, today Date) (t
 			v.Add("start_date", fmt.Sprintf("must be on or after %s (at most %d days before today)", earliest, MaxStartDaysBack))
 		}
 	}
-	r.shapeDueDay(&v, t, create)
+	sched := t.schedule()
+	shapeDueDays(&v, &sched, r.DueDay, r.SecondDueDay, create, "bills")
+	t.DueDay, t.SecondDueDay = sched.DueDay, sched.SecondDueDay
 	switch {
 	case r.EndDate.Null:
 		t.EndDate = Date{}
@@ -262,32 +201,6 @@ func (r BillTemplateRequest) shape(cur BillTemplate, create bool, today Date) (t
 		}
 	}
 	return d, v.Err()
-}
-
-// shapeDueDay reads due_day: only month-based frequencies take one, and it
-// defaults to the start date's day. A change to a weekly frequency drops it.
-func (r BillTemplateRequest) shapeDueDay(v *Validator, t *BillTemplate, create bool) {
-	if v.Has("frequency") {
-		return
-	}
-	_, months := frequencyStep(t.Frequency)
-	given := r.DueDay.Set && !r.DueDay.Null
-	switch {
-	case months == 0:
-		if given {
-			v.Add("due_day", "must be absent for "+t.Frequency+" bills, which repeat every 7 or 14 days from start_date")
-		}
-		t.DueDay = nil
-	case given:
-		day := dayOfMonth(v, "due_day", r.DueDay)
-		t.DueDay = &day
-	case create || r.DueDay.Null || t.DueDay == nil:
-		if t.StartDate.IsZero() {
-			return // start_date has its own problem
-		}
-		day := t.StartDate.Day()
-		t.DueDay = &day
-	}
 }
 
 // shapeDefaults reads the default payment fields like an expense's payment
@@ -459,7 +372,7 @@ func (s *Service) UpdateBillTemplate(ctx context.Context, userID, id string, r B
 		if out, err = tx.BillTemplate(ctx, userID, id); err != nil {
 			return err
 		}
-		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "end_date",
+		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "second_due_day", "end_date",
 			"default_payment_method", "default_account_id", "default_credit_card_id", "notes", "status")
 		if len(c) == 0 {
 			return nil

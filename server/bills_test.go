@@ -752,7 +752,7 @@ func TestBillSummaryAndList(t *testing.T) {
 	if diff := cmp.Diff([]finance.TemplateOption{{ID: a.ID, Name: "Association dues"}, {ID: b.ID, Name: "Broadband"}, {ID: c.ID, Name: "Cleaner"}}, opts.Templates); diff != "" {
 		t.Errorf("form options templates (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(finance.BillFrequencies, opts.Frequencies); diff != "" || len(opts.Categories) == 0 ||
+	if diff := cmp.Diff(finance.Frequencies, opts.Frequencies); diff != "" || len(opts.Categories) == 0 ||
 		cmp.Diff([]string{"unpaid", "partially_paid", "paid", "skipped"}, opts.Statuses) != "" {
 		t.Errorf("form options %+v", opts)
 	}

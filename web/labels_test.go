@@ -108,7 +108,7 @@ func richUser(t *testing.T, env *testEnv, u finance.User) {
 
 	// Bills of every frequency; March's in every status; a paused template.
 	var march []finance.Bill
-	for i, freq := range finance.BillFrequencies {
+	for i, freq := range finance.Frequencies {
 		var r finance.BillTemplateRequest
 		fromJSON(t, `{"name":"Bill `+freq+`","amount":"100","category":"Utilities","frequency":"`+freq+`","start_date":"2025-03-0`+
 			string(rune('1'+i))+`","default_payment_method":"Account Debit","default_account_id":"`+wallet+`"}`, &r)
@@ -170,7 +170,7 @@ func richUser(t *testing.T, env *testEnv, u finance.User) {
 // status, type, source, frequency, kind and name that has words of its own.
 func rawEnums() []string {
 	var all []string
-	for _, list := range [][]string{finance.LineTypes, finance.LineSources, finance.LineStatuses, finance.BillFrequencies,
+	for _, list := range [][]string{finance.LineTypes, finance.LineSources, finance.LineStatuses, finance.Frequencies,
 		finance.BillTemplateStatuses, finance.BillStatusFilters, finance.CardTypeFilters, finance.CardStatuses, finance.InterestTypes,
 		finance.LogEntityTypes, finance.LogActions, finance.PaymentStatuses, finance.ExpenseStatuses, finance.PlanStatuses,
 		finance.LoanStatuses, finance.LoanInstanceStatusFilters, finance.LoanInterestTypes, finance.RatePeriods, finance.Granularities,
