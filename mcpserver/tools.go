@@ -109,15 +109,15 @@ var toolTable = []toolSpec{
 	// finance:read (a domain's write scope also reads that domain)
 	{
 		name: "get_dashboard_summary", title: "Dashboard of a month", method: "GET", path: "/api/v1/dashboard", hints: reads,
-		description: "A month at a glance (month=YYYY-MM, default this month): income, spending, balances, cards, bills, " +
-			"loans, budgets. Card and loan payments are not spending.",
+		description: "A month (month=YYYY-MM, default this month): income, spending, balances, cards, bills, loans, " +
+			"budgets. Card and loan payments are not spending.",
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
 		description: "A report by name over dateFrom/dateTo (default this month); others where listed: " +
 			"spending-by-category (payment_method, cardId), spending-trend (granularity, category), income-vs-expenses " +
 			"(granularity), cash-flow (granularity), budget-vs-actual (month), net-worth (today), credit-card-utilization " +
-			"(cardId; today), payment-methods (none), bills-overview (none), loans-overview (none).",
+			"(cardId; today).",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
@@ -457,8 +457,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
-		description: "Create a recurring bill. Monthly and longer ones fall on due_day (default the start date's; 31 = " +
-			"month end). Its default payment fields fill a payment's.",
+		description: "A recurring bill; month-based ones fall on due_day (default the start's; 31 = month end), " +
+			"semimonthly also on second_due_day. Default payment fields fill a payment's.",
 	},
 	{
 		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
