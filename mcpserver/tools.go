@@ -117,7 +117,7 @@ var toolTable = []toolSpec{
 		description: "A report by name over dateFrom/dateTo (default this month); others where listed: " +
 			"spending-by-category (payment_method, cardId), spending-trend (granularity, category), income-vs-expenses " +
 			"(granularity), cash-flow (granularity), budget-vs-actual (month), net-worth (today), credit-card-utilization " +
-			"(cardId; today).",
+			"(cardId; today), payment-methods (none), bills-overview (none), loans-overview (none).",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
@@ -275,6 +275,15 @@ var toolTable = []toolSpec{
 	{
 		name: "delete_income", title: "Void income", method: "DELETE", path: "/api/v1/income/{id}", hints: voids,
 		description: "Void income with its account credit; cannot be undone.",
+	},
+	{
+		name: "confirm_expected_income", title: "Confirm expected income", method: "POST",
+		path: "/api/v1/income/expected/{id}/confirm", hints: reshapes,
+		description: "Record an expected income as received, into its template's account unless account_id says; once only.",
+	},
+	{
+		name: "skip_expected_income", title: "Skip expected income", method: "POST", path: "/api/v1/income/expected/{id}/skip", hints: updates,
+		description: "Mark an expected income skipped when it did not come; nothing is recorded.",
 	},
 
 	// accounts:write
@@ -442,6 +451,10 @@ var toolTable = []toolSpec{
 	{
 		name: "get_bill_form_options", title: "Bill form choices", method: "GET", path: "/api/v1/bills/form-options", hints: reads,
 		description: "What bill writes can name: categories, accounts and cards with ids, methods, frequencies, statuses.",
+	},
+	{
+		name: "list_expected_income", title: "List expected income", method: "GET", path: "/api/v1/income/expected", hints: reads, unsorted: true,
+		description: "Income expected from recurring templates (salary), by expected_date; status expected, received, skipped.",
 	},
 	{
 		name: "list_bill_templates", title: "List bill templates", method: "GET", path: "/api/v1/bills/templates", hints: reads, unsorted: true,
