@@ -41,6 +41,7 @@ func (s *Site) registerWebAppRoutes() {
 	s.registerWebAppRecordRoutes()
 	s.registerWebAppReceiptRoutes()
 	s.registerWebAppIncomeRoutes()
+	s.registerWebAppIncomeTemplateRoutes()
 	s.registerWebAppCardRoutes()
 	s.registerWebAppListRoutes()
 	s.registerWebAppReportRoutes()
