@@ -62,6 +62,9 @@ func TestRecurringIncomePages(t *testing.T) {
 	if strings.Join(dates, " ") != "2025-03-15 2025-03-31 2025-04-15 2025-04-30" || entries[0].Amount != 2500000 {
 		t.Fatalf("entries on %v of %s, want the 15th and last day of March and April, 25000.00", dates, entries[0].Amount)
 	}
+	if home := b.Get(web.HomePath); !home.Contains("Still expected this month: ₱50,000.00 of recurring income (2 paydays)") {
+		t.Errorf("Home does not say what is still expected this month:\n%s", home.Body)
+	}
 	list := b.Get(web.RecurringIncomePath)
 	for _, want := range []string{`action="/income/expected/` + entries[0].ID + `/confirm"`, `action="/income/expected/` + entries[1].ID + `/skip"`,
 		`Twice a month, on day 15 and 31`} {
