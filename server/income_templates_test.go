@@ -324,3 +324,25 @@ func TestIncomeTemplateDelete(t *testing.T) {
 		t.Errorf("%d income records, want the received one", alice.incomeCount(t))
 	}
 }
+
+// A second materialization of a date already there (another replica's, or a
+// request that read the template before this one marked it generated) adds
+// nothing: the entries are unique per (template, date) in the database.
+func TestExpectedIncomeIsUniquePerDate(t *testing.T) {
+	_, alice, _ := newLedgerEnv(t)
+	tmpl := alice.createIncomeTemplate(t, salaryTemplate)
+	entry := alice.expectedOn(t, tmpl.ID, "2025-03-15")
+	again := entry
+	again.ID = finance.NewID()
+	again.Amount = 1
+	err := alice.env.db.Write(context.Background(), func(tx finance.Repo) error {
+		return tx.InsertExpectedIncome(context.Background(), alice.user.ID, []finance.ExpectedIncome{again})
+	})
+	if err != nil {
+		t.Fatalf("a second insert of 2025-03-15: %v", err)
+	}
+	got := alice.expectedIncome(t, "templateId="+tmpl.ID+"&dateFrom=2025-03-15&dateTo=2025-03-15")
+	if len(got) != 1 || got[0].ID != entry.ID || got[0].Amount != entry.Amount {
+		t.Errorf("entries on 2025-03-15: %+v, want only the first", got)
+	}
+}
