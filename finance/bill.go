@@ -157,38 +157,12 @@ func (r BillTemplateRequest) shape(cur BillTemplate, create bool, today Date) (t
 	var v Validator
 	d := templateDraft{next: cur}
 	t := &d.next
-	if create || r.Name.Set {
-		t.Name = v.RequiredText("name", r.Name, MaxName)
-	}
-	if create || r.Amount.Set {
-		t.Amount = v.RequiredMoney("amount", r.Amount)
-	}
-	if create || r.Category.Set {
-		d.categoryName = v.RequiredText("category", r.Category, MaxName)
-	}
-	if create || r.Frequency.Set {
-		t.Frequency = requiredEnum(&v, "frequency", r.Frequency, strings.Join(Frequencies, ", "),
-			func(s string) bool { return slices.Contains(Frequencies, s) })
-	}
-	if create || r.StartDate.Set {
-		t.StartDate = v.RequiredDate("start_date", r.StartDate)
-		earliest := today.AddDays(-MaxStartDaysBack)
-		if !v.Has("start_date") && t.StartDate.Before(earliest) {
-			v.Add("start_date", fmt.Sprintf("must be on or after %s (at most %d days before today)", earliest, MaxStartDaysBack))
-		}
-	}
 	sched := t.schedule()
-	shapeDueDays(&v, &sched, r.DueDay, r.SecondDueDay, create, "bills")
-	t.DueDay, t.SecondDueDay = sched.DueDay, sched.SecondDueDay
-	switch {
-	case r.EndDate.Null:
-		t.EndDate = Date{}
-	case r.EndDate.Set:
-		t.EndDate = v.RequiredDate("end_date", r.EndDate)
-	}
-	if !t.EndDate.IsZero() && !t.StartDate.IsZero() && t.EndDate.Before(t.StartDate) && !v.Has("end_date") {
-		v.Add("end_date", "must be on or after start_date "+t.StartDate.String())
-	}
+	recurringRequest{Name: r.Name, Category: r.Category, Frequency: r.Frequency, Amount: r.Amount, StartDate: r.StartDate,
+		EndDate: r.EndDate, DueDay: r.DueDay, SecondDueDay: r.SecondDueDay}.
+		shape(&v, recurringTerms{name: &t.Name, amount: &t.Amount, schedule: &sched, end: &t.EndDate, categoryTo: &d.categoryName},
+			create, today, "bills")
+	t.Frequency, t.StartDate, t.DueDay, t.SecondDueDay = sched.Frequency, sched.StartDate, sched.DueDay, sched.SecondDueDay
 	d.targetChanged = r.shapeDefaults(&v, t, cur, create)
 	if r.Notes.Set {
 		t.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
@@ -355,13 +329,7 @@ func (s *Service) UpdateBillTemplate(ctx context.Context, userID, id string, r B
 			return err
 		}
 		t := &d.next
-		yesterday := today.AddDays(-1)
-		if !t.GeneratedThrough.IsZero() && t.GeneratedThrough.After(yesterday) {
-			t.GeneratedThrough = yesterday // from today on, the new terms apply
-		}
-		if cur.Status == TemplatePaused && t.Status == TemplateActive && t.GeneratedThrough.Before(yesterday) {
-			t.GeneratedThrough = yesterday // resume from today: a paused stretch stays empty
-		}
+		t.GeneratedThrough = resumeFrom(t.GeneratedThrough, cur.Status == TemplatePaused, t.Status == TemplateActive, today)
 		t.UpdatedAt = s.stamp()
 		if err := tx.UpdateBillTemplate(ctx, userID, *t); err != nil {
 			return err

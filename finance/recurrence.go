@@ -1,5 +1,11 @@
 package finance
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // A recurrence is when a recurring template falls due: bill templates and
 // income templates share it (domain.md "Frequencies and the semi-monthly
 // rule"), so both step their dates through this one piece of code.
@@ -158,4 +164,73 @@ func shapeDueDays(v *Validator, s *Recurrence, dueDay, secondDueDay Field[int], 
 	} else if *s.SecondDueDay <= *s.DueDay {
 		v.Add("second_due_day", "must be after due_day (up to 31, the last day of the month)")
 	}
+}
+
+// recurringRequest is what the requests of bill and income templates share:
+// the name, amount and category, and when the template falls due.
+type recurringRequest struct {
+	Name, Category, Frequency Field[string]
+	Amount                    Field[Money]
+	StartDate, EndDate        Field[Date]
+	DueDay, SecondDueDay      Field[int]
+}
+
+// recurringTerms are the fields of a template that a recurringRequest
+// shapes, in place.
+type recurringTerms struct {
+	name       *string
+	amount     *Money
+	schedule   *Recurrence
+	end        *Date
+	categoryTo *string // the category name to resolve, "" when it does not change
+}
+
+// shape validates the fields present in r (all required ones on create)
+// into t, as of today; noun names the records in messages ("bills").
+func (r recurringRequest) shape(v *Validator, t recurringTerms, create bool, today Date, noun string) {
+	s := t.schedule
+	if create || r.Name.Set {
+		*t.name = v.RequiredText("name", r.Name, MaxName)
+	}
+	if create || r.Amount.Set {
+		*t.amount = v.RequiredMoney("amount", r.Amount)
+	}
+	if create || r.Category.Set {
+		*t.categoryTo = v.RequiredText("category", r.Category, MaxName)
+	}
+	if create || r.Frequency.Set {
+		s.Frequency = requiredEnum(v, "frequency", r.Frequency, strings.Join(Frequencies, ", "),
+			func(f string) bool { return slices.Contains(Frequencies, f) })
+	}
+	if create || r.StartDate.Set {
+		s.StartDate = v.RequiredDate("start_date", r.StartDate)
+		earliest := today.AddDays(-MaxStartDaysBack)
+		if !v.Has("start_date") && s.StartDate.Before(earliest) {
+			v.Add("start_date", fmt.Sprintf("must be on or after %s (at most %d days before today)", earliest, MaxStartDaysBack))
+		}
+	}
+	shapeDueDays(v, s, r.DueDay, r.SecondDueDay, create, noun)
+	switch {
+	case r.EndDate.Null:
+		*t.end = Date{}
+	case r.EndDate.Set:
+		*t.end = v.RequiredDate("end_date", r.EndDate)
+	}
+	if !t.end.IsZero() && !s.StartDate.IsZero() && t.end.Before(s.StartDate) && !v.Has("end_date") {
+		v.Add("end_date", "must be on or after start_date "+s.StartDate.String())
+	}
+}
+
+// resumeFrom is where a template's generation picks up after a change on
+// today: from today on the new terms apply, and an active template that was
+// paused resumes from today, its paused stretch left empty.
+func resumeFrom(generated Date, wasPaused, active bool, today Date) Date {
+	yesterday := today.AddDays(-1)
+	if !generated.IsZero() && generated.After(yesterday) {
+		return yesterday
+	}
+	if wasPaused && active && generated.Before(yesterday) {
+		return yesterday
+	}
+	return generated
 }
