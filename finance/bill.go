@@ -8,49 +8,17 @@ import (
 	"time"
 )
 
-// Bill template statuses and frequencies (domain.md §2.10). A removed
-// template is kept in the database for the instances that outlive it, and
-// answers 404 everywhere.
+// Bill template statuses (domain.md §2.10). A removed template is kept in
+// the database for the instances that outlive it, and answers 404 everywhere.
 const (
 	TemplateActive  = "active"
 	TemplatePaused  = "paused"
 	TemplateRemoved = "removed"
-
-	FrequencyWeekly     = "weekly"
-	FrequencyBiweekly   = "biweekly"
-	FrequencyMonthly    = "monthly"
-	FrequencyQuarterly  = "quarterly"
-	FrequencySemiannual = "semiannual"
-	FrequencyYearly     = "yearly"
 )
-
-// BillFrequencies are the frequencies a template may have, in display order.
-var BillFrequencies = []string{FrequencyWeekly, FrequencyBiweekly, FrequencyMonthly, FrequencyQuarterly,
-	FrequencySemiannual, FrequencyYearly}
 
 // BillTemplateStatuses are the values a template's status (and the template
 // list's status filter) takes.
 var BillTemplateStatuses = []string{TemplateActive, TemplatePaused}
-
-// frequencyStep is how far apart a frequency's occurrences are: days for the
-// weekly ones, months for the others.
-func frequencyStep(f string) (days, months int) {
-	switch f {
-	case FrequencyWeekly:
-		return 7, 0
-	case FrequencyBiweekly:
-		return 14, 0
-	case FrequencyMonthly:
-		return 0, 1
-	case FrequencyQuarterly:
-		return 0, 3
-	case FrequencySemiannual:
-		return 0, 6
-	case FrequencyYearly:
-		return 0, 12
-	}
-	return 0, 0
-}
 
 // BillTemplate is the recurring definition bills are materialized from. The
 // default payment fields are what a payment uses when it names none.
@@ -62,7 +30,8 @@ type BillTemplate struct {
 	Category             string  `json:"category"` // computed: the category's name
 	Frequency            string  `json:"frequency"`
 	StartDate            Date    `json:"start_date"`
-	DueDay               *int    `json:"due_day"` // month-based frequencies only
+	DueDay               *int    `json:"due_day"`        // month-based frequencies only
+	SecondDueDay         *int    `json:"second_due_day"` // semimonthly only
 	EndDate              Date    `json:"end_date"`
 	DefaultPaymentMethod *string `json:"default_payment_method"`
 	DefaultAccountID     *string `json:"default_account_id"`
@@ -77,48 +46,15 @@ type BillTemplate struct {
 	UpdatedAt        time.Time  `json:"updated_at"`
 }
 
-// firstOccurrence is the template's first due date (§2.10, §4.2): the start
-// date for the weekly frequencies; else the first date on or after it whose
-// day is the due day clamped to its month.
-func (t BillTemplate) firstOccurrence() Date {
-	if _, months := frequencyStep(t.Frequency); months == 0 || t.DueDay == nil {
-		return t.StartDate
-	}
-	if d := MonthAdd(t.StartDate, 0, *t.DueDay); !d.Before(t.StartDate) {
-		return d
-	}
-	return MonthAdd(t.StartDate, 1, *t.DueDay)
+// schedule is the template's terms of recurrence.
+func (t BillTemplate) schedule() Recurrence {
+	return Recurrence{Frequency: t.Frequency, StartDate: t.StartDate, DueDay: t.DueDay, SecondDueDay: t.SecondDueDay}
 }
 
 // Occurrences returns the template's due dates after `after` (zero: from
-// the first) through `through`, oldest first. Month-based dates are computed
-// from the first occurrence with the due day, never from the previous date,
-// so a bill due on the 31st falls on Feb 28 and then on Mar 31 again.
+// the first) through `through`, oldest first (Recurrence.Occurrences).
 func (t BillTemplate) Occurrences(after, through Date) []Date {
-	days, months := frequencyStep(t.Frequency)
-	if days == 0 && months == 0 {
-		return nil
-	}
-	first := t.firstOccurrence()
-	k := 0
-	if days > 0 && after.After(first) {
-		k = first.DaysUntil(after) / days // skip the whole steps before after
-	}
-	var out []Date
-	for ; ; k++ {
-		var d Date
-		if days > 0 {
-			d = first.AddDays(k * days)
-		} else {
-			d = MonthAdd(first, k*months, *t.DueDay)
-		}
-		if d.After(through) {
-			return out
-		}
-		if after.IsZero() || d.After(after) {
-			out = append(out, d)
-		}
-	}
+	return t.schedule().Occurrences(after, through)
 }
 
 // BillHorizon is the last due date materialized for a request on today
@@ -197,6 +133,7 @@ type BillTemplateRequest struct {
 	Frequency            Field[string] `json:"frequency"`
 	StartDate            Field[Date]   `json:"start_date"`
 	DueDay               Field[int]    `json:"due_day"`
+	SecondDueDay         Field[int]    `json:"second_due_day"`
 	EndDate              Field[Date]   `json:"end_date"`
 	DefaultPaymentMethod Field[string] `json:"default_payment_method"`
 	DefaultAccountID     Field[string] `json:"default_account_id"`
@@ -220,36 +157,12 @@ func (r BillTemplateRequest) shape(cur BillTemplate, create bool, today Date) (t
 	var v Validator
 	d := templateDraft{next: cur}
 	t := &d.next
-	if create || r.Name.Set {
-		t.Name = v.RequiredText("name", r.Name, MaxName)
-	}
-	if create || r.Amount.Set {
-		t.Amount = v.RequiredMoney("amount", r.Amount)
-	}
-	if create || r.Category.Set {
-		d.categoryName = v.RequiredText("category", r.Category, MaxName)
-	}
-	if create || r.Frequency.Set {
-		t.Frequency = requiredEnum(&v, "frequency", r.Frequency, strings.Join(BillFrequencies, ", "),
-			func(s string) bool { return slices.Contains(BillFrequencies, s) })
-	}
-	if create || r.StartDate.Set {
-		t.StartDate = v.RequiredDate("start_date", r.StartDate)
-		earliest := today.AddDays(-MaxStartDaysBack)
-		if !v.Has("start_date") && t.StartDate.Before(earliest) {
-			v.Add("start_date", fmt.Sprintf("must be on or after %s (at most %d days before today)", earliest, MaxStartDaysBack))
-		}
-	}
-	r.shapeDueDay(&v, t, create)
-	switch {
-	case r.EndDate.Null:
-		t.EndDate = Date{}
-	case r.EndDate.Set:
-		t.EndDate = v.RequiredDate("end_date", r.EndDate)
-	}
-	if !t.EndDate.IsZero() && !t.StartDate.IsZero() && t.EndDate.Before(t.StartDate) && !v.Has("end_date") {
-		v.Add("end_date", "must be on or after start_date "+t.StartDate.String())
-	}
+	sched := t.schedule()
+	recurringRequest{Name: r.Name, Category: r.Category, Frequency: r.Frequency, Amount: r.Amount, StartDate: r.StartDate,
+		EndDate: r.EndDate, DueDay: r.DueDay, SecondDueDay: r.SecondDueDay}.
+		shape(&v, recurringTerms{name: &t.Name, amount: &t.Amount, schedule: &sched, end: &t.EndDate, categoryTo: &d.categoryName},
+			create, today, "bills")
+	t.Frequency, t.StartDate, t.DueDay, t.SecondDueDay = sched.Frequency, sched.StartDate, sched.DueDay, sched.SecondDueDay
 	d.targetChanged = r.shapeDefaults(&v, t, cur, create)
 	if r.Notes.Set {
 		t.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
@@ -262,32 +175,6 @@ func (r BillTemplateRequest) shape(cur BillTemplate, create bool, today Date) (t
 		}
 	}
 	return d, v.Err()
-}
-
-// shapeDueDay reads due_day: only month-based frequencies take one, and it
-// defaults to the start date's day. A change to a weekly frequency drops it.
-func (r BillTemplateRequest) shapeDueDay(v *Validator, t *BillTemplate, create bool) {
-	if v.Has("frequency") {
-		return
-	}
-	_, months := frequencyStep(t.Frequency)
-	given := r.DueDay.Set && !r.DueDay.Null
-	switch {
-	case months == 0:
-		if given {
-			v.Add("due_day", "must be absent for "+t.Frequency+" bills, which repeat every 7 or 14 days from start_date")
-		}
-		t.DueDay = nil
-	case given:
-		day := dayOfMonth(v, "due_day", r.DueDay)
-		t.DueDay = &day
-	case create || r.DueDay.Null || t.DueDay == nil:
-		if t.StartDate.IsZero() {
-			return // start_date has its own problem
-		}
-		day := t.StartDate.Day()
-		t.DueDay = &day
-	}
 }
 
 // shapeDefaults reads the default payment fields like an expense's payment
@@ -442,13 +329,7 @@ func (s *Service) UpdateBillTemplate(ctx context.Context, userID, id string, r B
 			return err
 		}
 		t := &d.next
-		yesterday := today.AddDays(-1)
-		if !t.GeneratedThrough.IsZero() && t.GeneratedThrough.After(yesterday) {
-			t.GeneratedThrough = yesterday // from today on, the new terms apply
-		}
-		if cur.Status == TemplatePaused && t.Status == TemplateActive && t.GeneratedThrough.Before(yesterday) {
-			t.GeneratedThrough = yesterday // resume from today: a paused stretch stays empty
-		}
+		t.GeneratedThrough = resumeFrom(t.GeneratedThrough, cur.Status == TemplatePaused, t.Status == TemplateActive, today)
 		t.UpdatedAt = s.stamp()
 		if err := tx.UpdateBillTemplate(ctx, userID, *t); err != nil {
 			return err
@@ -459,7 +340,7 @@ func (s *Service) UpdateBillTemplate(ctx context.Context, userID, id string, r B
 		if out, err = tx.BillTemplate(ctx, userID, id); err != nil {
 			return err
 		}
-		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "end_date",
+		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "second_due_day", "end_date",
 			"default_payment_method", "default_account_id", "default_credit_card_id", "notes", "status")
 		if len(c) == 0 {
 			return nil

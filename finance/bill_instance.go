@@ -704,6 +704,6 @@ func (s *Service) BillFormOptions(ctx context.Context, userID string) (BillFormO
 	for i, t := range templates {
 		out.Templates[i] = TemplateOption{ID: t.ID, Name: t.Name}
 	}
-	out.PaymentMethods, out.Frequencies, out.Statuses = PaymentMethods, BillFrequencies, BillStatuses
+	out.PaymentMethods, out.Frequencies, out.Statuses = PaymentMethods, Frequencies, BillStatuses
 	return out, nil
 }

@@ -70,3 +70,47 @@ func TestBillHorizon(t *testing.T) {
 		}
 	}
 }
+
+// Semi-monthly dates (domain.md "Frequencies and the semi-monthly rule"):
+// the 15th and the last day across 31-day months and February, leap and not.
+func TestSemimonthlyOccurrences(t *testing.T) {
+	day := func(d int) *int { return &d }
+	for _, tt := range []struct {
+		name           string
+		start          string
+		first, second  int
+		after, through string
+		want           []string
+	}{
+		{"15th and last through a non-leap February", "2025-01-01", 15, 31, "", "2025-05-31",
+			[]string{"2025-01-15", "2025-01-31", "2025-02-15", "2025-02-28", "2025-03-15", "2025-03-31",
+				"2025-04-15", "2025-04-30", "2025-05-15", "2025-05-31"}},
+		{"15th and last through a leap February", "2024-01-20", 15, 31, "", "2024-03-15",
+			[]string{"2024-01-31", "2024-02-15", "2024-02-29", "2024-03-15"}},
+		{"10th and 30th: February's falls on its last day", "2025-01-01", 10, 30, "", "2025-03-31",
+			[]string{"2025-01-10", "2025-01-30", "2025-02-10", "2025-02-28", "2025-03-10", "2025-03-30"}},
+		{"27th and 29th meet neither in February 2025 nor 2024", "2025-02-01", 27, 29, "", "2025-03-31",
+			[]string{"2025-02-27", "2025-02-28", "2025-03-27", "2025-03-29"}},
+		{"a start after both days of its month", "2025-02-20", 1, 15, "", "2025-03-31",
+			[]string{"2025-03-01", "2025-03-15"}},
+		{"a start between the days, on a clamped last day", "2025-02-20", 15, 31, "", "2025-03-15",
+			[]string{"2025-02-28", "2025-03-15"}},
+		{"after a date", "2024-12-01", 15, 31, "2025-02-15", "2025-03-31",
+			[]string{"2025-02-28", "2025-03-15", "2025-03-31"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Recurrence{Frequency: FrequencySemimonthly, StartDate: mustDate(t, tt.start), DueDay: day(tt.first), SecondDueDay: day(tt.second)}
+			var after Date
+			if tt.after != "" {
+				after = mustDate(t, tt.after)
+			}
+			var got []string
+			for _, d := range r.Occurrences(after, mustDate(t, tt.through)) {
+				got = append(got, d.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

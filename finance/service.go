@@ -57,6 +57,7 @@ type Repo interface {
 	ImportRepo
 	TransferRepo
 	ClearedRepo
+	IncomeTemplateRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -274,6 +274,15 @@ var toolTable = []toolSpec{
 		name: "delete_income", title: "Void income", method: "DELETE", path: "/api/v1/income/{id}", hints: voids,
 		description: "Void income with its account credit; cannot be undone.",
 	},
+	{
+		name: "confirm_expected_income", title: "Confirm expected income", method: "POST",
+		path: "/api/v1/income/expected/{id}/confirm", hints: reshapes,
+		description: "Record an expected income as received, into its template's account unless account_id says; once only.",
+	},
+	{
+		name: "skip_expected_income", title: "Skip expected income", method: "POST", path: "/api/v1/income/expected/{id}/skip", hints: updates,
+		description: "Mark an expected income skipped when it did not come; nothing is recorded.",
+	},
 
 	// accounts:write
 	{
@@ -441,6 +450,10 @@ var toolTable = []toolSpec{
 		description: "What bill writes can name: categories, accounts and cards with ids, methods, frequencies, statuses.",
 	},
 	{
+		name: "list_expected_income", title: "List expected income", method: "GET", path: "/api/v1/income/expected", hints: reads, unsorted: true,
+		description: "Income expected from recurring templates (salary), by expected_date; status expected, received, skipped.",
+	},
+	{
 		name: "list_bill_templates", title: "List bill templates", method: "GET", path: "/api/v1/bills/templates", hints: reads, unsorted: true,
 		description: "Recurring bill templates (active or paused) that make the bills.",
 	},
@@ -454,8 +467,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
-		description: "Create a recurring bill. Monthly and longer ones fall on due_day (default the start date's; 31 = " +
-			"month end). Its default payment fields fill a payment's.",
+		description: "A recurring bill; month-based ones fall on due_day (default the start's; 31 = month end), " +
+			"semimonthly also on second_due_day. Default payment fields fill a payment's.",
 	},
 	{
 		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",

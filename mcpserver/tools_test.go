@@ -53,7 +53,8 @@ var specTools = map[auth.Scope][]string{
 // (import batches, read under expenses:write like their routes).
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity",
-		"list_import_rows", "list_transfers"},
+		"list_import_rows", "list_transfers", "list_expected_income"},
+	auth.ScopeIncomeWrite: {"confirm_expected_income", "skip_expected_income"},
 	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images",
 		"preview_import", "update_import_row", "commit_import", "revert_import"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction",
@@ -168,7 +169,7 @@ var (
 		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
 		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
-		"list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
+		"list_expected_income", "list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
 		"list_transfers", "list_unbilled_transactions"}
 	assistantTools = []string{"assistant_chat", "assistant_confirm"}
 	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense", "parse_expense_text",
@@ -197,7 +198,8 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 		{"expenses:write alone reads expenses too", []auth.Scope{auth.ScopeExpensesWrite, auth.ScopeMCP},
 			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "list_expenses", "list_import_rows"}, expenseWrites)},
 		{"income:write", []auth.Scope{auth.ScopeIncomeWrite, auth.ScopeMCP},
-			[]string{"create_income", "delete_income", "get_income", "list_income", "update_income"}},
+			[]string{"confirm_expected_income", "create_income", "delete_income", "get_income",
+				"list_expected_income", "list_income", "skip_expected_income", "update_income"}},
 		{"accounts:write", []auth.Scope{auth.ScopeAccountsWrite, auth.ScopeMCP},
 			[]string{"adjust_account_balance", "archive_account", "create_account", "create_account_transaction", "create_transfer",
 				"delete_transfer", "get_account", "list_account_transactions", "list_accounts", "list_transfers", "reconcile_account",

@@ -258,7 +258,7 @@ func TestBillTemplateRejected(t *testing.T) {
 		post("nothing", `{}`, fieldsOf("name", problemRequired, "amount", problemRequired, "category", problemRequired,
 			"frequency", problemRequired, "start_date", problemRequired)),
 		post("bad values", `{"name":" ","amount":0,"category":"Utilities","frequency":"daily","start_date":"2025-02-30","end_date":"x","notes":7}`,
-			fieldsOf("name", problemRequired, "amount", problemPositive, "frequency", "must be one of: weekly, biweekly, monthly, quarterly, semiannual, yearly",
+			fieldsOf("name", problemRequired, "amount", problemPositive, "frequency", "must be one of: weekly, biweekly, semimonthly, monthly, quarterly, semiannual, yearly",
 				"start_date", problemDate, "end_date", problemDate, "notes", "must be a string")),
 		post("due_day on a weekly bill", `{`+base+`,"frequency":"weekly","due_day":3}`,
 			fieldsOf("due_day", "must be absent for weekly bills, which repeat every 7 or 14 days from start_date")),
@@ -752,7 +752,7 @@ func TestBillSummaryAndList(t *testing.T) {
 	if diff := cmp.Diff([]finance.TemplateOption{{ID: a.ID, Name: "Association dues"}, {ID: b.ID, Name: "Broadband"}, {ID: c.ID, Name: "Cleaner"}}, opts.Templates); diff != "" {
 		t.Errorf("form options templates (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(finance.BillFrequencies, opts.Frequencies); diff != "" || len(opts.Categories) == 0 ||
+	if diff := cmp.Diff(finance.Frequencies, opts.Frequencies); diff != "" || len(opts.Categories) == 0 ||
 		cmp.Diff([]string{"unpaid", "partially_paid", "paid", "skipped"}, opts.Statuses) != "" {
 		t.Errorf("form options %+v", opts)
 	}

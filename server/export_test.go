@@ -101,7 +101,7 @@ func TestExportRestoreRoundTrip(t *testing.T) {
 	// Every kind of record is in the ledger, in every state it was left in.
 	for _, kind := range []string{"categories", "accounts", "credit_cards", "expenses", "expense_splits", "account_transactions",
 		"income", "card_transactions", "statements", "statement_payments", "installment_plans", "bill_templates", "bills",
-		"bill_payments", "loans", "loan_instances", "loan_payments", "budget_thresholds"} {
+		"bill_payments", "income_templates", "expected_income", "loans", "loan_instances", "loan_payments", "budget_thresholds"} {
 		if len(parsed[kind]) < 4 {
 			t.Errorf("%s: %s, want records", kind, parsed[kind])
 		}

@@ -81,6 +81,10 @@ func TestListTextFiltersAreLiteral(t *testing.T) {
 		for _, b := range bills {
 			add(billsURL, b.ID, desc, cat)
 		}
+		// An income template is found by its name.
+		itmpl := send[finance.IncomeTemplate](t, alice, http.MethodPost, incomeTemplatesURL,
+			`{"name":`+quote(desc)+`,"amount":1,"category":`+quote(cat)+`,"frequency":"monthly","start_date":"2025-03-01"}`, http.StatusCreated)
+		add(incomeTemplatesURL, itmpl.ID, desc, "")
 		a := alice.createAccount(t, `{"name":`+quote("A"+s)+`,"type":"cash"}`)
 		add("/api/v1/accounts", a.ID, "A"+s, "")
 		c := alice.createCard(t, `{"name":`+quote("C"+s)+`,"credit_limit":1000,"statement_day":1,"due_day":20}`)

@@ -288,6 +288,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerCategoryRuleRoutes()
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
+	s.registerIncomeTemplateRoutes()
 	s.registerTransferRoutes()
 	s.registerCardRoutes()
 	s.registerCardFigureRoutes()

@@ -75,7 +75,7 @@ SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expens
 		"CHECK (source IN ('manual', 'bill_payment', 'agent', 'import'))", 1),
 	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
 	indexes: expenseIndexes(),
-}}, transferRebuilds...)
+}}, append(transferRebuilds, recurringRebuilds...)...)
 
 // expensesUserSeqTable is expenses as the rebuild of 20261128000100 made it.
 const expensesUserSeqTable = `CREATE TABLE expenses_new (

@@ -59,7 +59,7 @@ var valueWords = map[string]string{
 	"add_on": "Add-on", "debit": "Money out (debit)", "credit": "Money in (credit)",
 	"none": "No interest", "created_at": "Date added",
 	"ok": "On track", "warning": "Near limit", "exceeded": "Over limit", // a budget's state
-	"biweekly": "Every two weeks", "semiannual": "Twice a year",
+	"biweekly": "Every two weeks", "semimonthly": "Twice a month", "semiannual": "Twice a year",
 	"expense": "Expense", "income": "Income", "pro": "Pro", "free": "Free",
 	"csv": "CSV", "ofx": "OFX", "qif": "QIF", "camt": "CAMT", "mt940": "MT940", // an import's file format
 	"account_line": "Account line (not spending)", "card_fee": "Card fee", "card_refund": "Card refund", // what an imported row becomes

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/uptrace/bunrouter"
@@ -55,13 +54,13 @@ func (s *Site) billTemplatesPage(w http.ResponseWriter, r bunrouter.Request) err
 // templateForm is the template form's fields, with the API's names: its
 // defaults, a template's values, or what was sent.
 type templateForm struct {
-	Name, Amount, Category, Frequency, StartDate, DueDay, EndDate string
-	PaymentMethod, AccountID, CreditCardID, Notes, Status         string
+	Name, Amount, Category, Frequency, StartDate, DueDay, SecondDueDay, EndDate string
+	PaymentMethod, AccountID, CreditCardID, Notes, Status                       string
 }
 
 func postedTemplateForm(f url.Values) templateForm {
 	return templateForm{Name: f.Get("name"), Amount: f.Get("amount"), Category: f.Get("category"), Frequency: f.Get("frequency"),
-		StartDate: f.Get("start_date"), DueDay: f.Get("due_day"), EndDate: f.Get("end_date"),
+		StartDate: f.Get("start_date"), DueDay: f.Get("due_day"), SecondDueDay: f.Get("second_due_day"), EndDate: f.Get("end_date"),
 		PaymentMethod: f.Get("default_payment_method"), AccountID: f.Get("default_account_id"),
 		CreditCardID: f.Get("default_credit_card_id"), Notes: f.Get("notes"), Status: f.Get("status")}
 }
@@ -70,9 +69,7 @@ func postedTemplateForm(f url.Values) templateForm {
 func templateFormOf(t finance.BillTemplate) templateForm {
 	f := templateForm{Name: t.Name, Amount: t.Amount.String(), Category: t.Category, Frequency: t.Frequency,
 		StartDate: t.StartDate.String(), Status: t.Status}
-	if t.DueDay != nil {
-		f.DueDay = strconv.Itoa(*t.DueDay)
-	}
+	f.DueDay, f.SecondDueDay = dayText(t.DueDay), dayText(t.SecondDueDay)
 	if !t.EndDate.IsZero() {
 		f.EndDate = t.EndDate.String()
 	}
@@ -91,7 +88,7 @@ func templateFormOf(t finance.BillTemplate) templateForm {
 // account or card for its method is "required", not "kept".
 func (f templateForm) request(edit bool) finance.BillTemplateRequest {
 	values := map[string]string{"name": f.Name, "amount": f.Amount, "category": f.Category, "frequency": f.Frequency,
-		"start_date": f.StartDate, "due_day": f.DueDay, "end_date": f.EndDate, "default_payment_method": f.PaymentMethod,
+		"start_date": f.StartDate, "due_day": f.DueDay, "second_due_day": f.SecondDueDay, "end_date": f.EndDate, "default_payment_method": f.PaymentMethod,
 		"notes": f.Notes}
 	if edit {
 		values["status"] = f.Status
@@ -107,6 +104,7 @@ func (f templateForm) request(edit bool) finance.BillTemplateRequest {
 	formRequest(&req, values)
 	if edit {
 		clearIfEmpty(&req.DueDay, f.DueDay)
+		clearIfEmpty(&req.SecondDueDay, f.SecondDueDay)
 		clearIfEmpty(&req.EndDate, f.EndDate)
 		clearIfEmpty(&req.Notes, f.Notes)
 		clearIfEmpty(&req.DefaultPaymentMethod, f.PaymentMethod)

@@ -108,10 +108,14 @@ func richUser(t *testing.T, env *testEnv, u finance.User) {
 
 	// Bills of every frequency; March's in every status; a paused template.
 	var march []finance.Bill
-	for i, freq := range finance.BillFrequencies {
+	for i, freq := range finance.Frequencies {
 		var r finance.BillTemplateRequest
+		second := ""
+		if freq == finance.FrequencySemimonthly {
+			second = `"second_due_day":20,`
+		}
 		fromJSON(t, `{"name":"Bill `+freq+`","amount":"100","category":"Utilities","frequency":"`+freq+`","start_date":"2025-03-0`+
-			string(rune('1'+i))+`","default_payment_method":"Account Debit","default_account_id":"`+wallet+`"}`, &r)
+			string(rune('1'+i))+`",`+second+`"default_payment_method":"Account Debit","default_account_id":"`+wallet+`"}`, &r)
 		tpl, err := l.CreateBillTemplate(ctx, u.ID, r)
 		must(tpl, err)
 		bills, err := l.ListBills(ctx, u.ID, finance.BillFilter{TemplateID: tpl.ID, DateFrom: day(1), DateTo: day(31)},
@@ -128,6 +132,18 @@ func richUser(t *testing.T, env *testEnv, u finance.User) {
 	var paused finance.BillTemplateRequest
 	fromJSON(t, `{"status":"paused"}`, &paused)
 	must(l.UpdateBillTemplate(ctx, u.ID, tpls.Items[0].ID, paused))
+
+	// Recurring income twice a month, one entry received and one skipped.
+	var salary finance.IncomeTemplateRequest
+	fromJSON(t, `{"name":"Salary","amount":"25000","category":"Salary","frequency":"semimonthly","start_date":"2025-03-01",`+
+		`"due_day":15,"second_due_day":31,"account_id":"`+wallet+`"}`, &salary)
+	stpl, err := l.CreateIncomeTemplate(ctx, u.ID, salary)
+	must(stpl, err)
+	entries, err := l.ListExpectedIncome(ctx, u.ID, finance.ExpectedIncomeFilter{TemplateID: stpl.ID},
+		finance.ListParams{Page: 1, Limit: 10, SortBy: "expected_date"})
+	must(entries, err)
+	must(l.ConfirmExpectedIncome(ctx, u.ID, entries.Items[0].ID, finance.ConfirmIncomeRequest{}))
+	must(l.SkipExpectedIncome(ctx, u.ID, entries.Items[1].ID))
 
 	// Loans of every interest type; one cancelled; installments waived and part paid.
 	var loans []finance.LoanDetail
@@ -170,7 +186,7 @@ func richUser(t *testing.T, env *testEnv, u finance.User) {
 // status, type, source, frequency, kind and name that has words of its own.
 func rawEnums() []string {
 	var all []string
-	for _, list := range [][]string{finance.LineTypes, finance.LineSources, finance.LineStatuses, finance.BillFrequencies,
+	for _, list := range [][]string{finance.LineTypes, finance.LineSources, finance.LineStatuses, finance.Frequencies,
 		finance.BillTemplateStatuses, finance.BillStatusFilters, finance.CardTypeFilters, finance.CardStatuses, finance.InterestTypes,
 		finance.LogEntityTypes, finance.LogActions, finance.PaymentStatuses, finance.ExpenseStatuses, finance.PlanStatuses,
 		finance.LoanStatuses, finance.LoanInstanceStatusFilters, finance.LoanInterestTypes, finance.RatePeriods, finance.Granularities,

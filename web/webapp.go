@@ -41,6 +41,7 @@ func (s *Site) registerWebAppRoutes() {
 	s.registerWebAppRecordRoutes()
 	s.registerWebAppReceiptRoutes()
 	s.registerWebAppIncomeRoutes()
+	s.registerWebAppIncomeTemplateRoutes()
 	s.registerWebAppCardRoutes()
 	s.registerWebAppListRoutes()
 	s.registerWebAppReportRoutes()
@@ -68,6 +69,9 @@ type homeData struct {
 	Trends []reportSection // the twelve months ending at Month
 	// Checklist is the first-run checklist, until done or put away.
 	Checklist []checklistStep
+	// Expected is the recurring income still expected this month (on this
+	// month's page only).
+	Expected finance.ExpectedIncomeMonth
 }
 
 // monthNav is the links of a month page (Home, Bills) to the months around
@@ -136,6 +140,11 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 	data.Chart = barChart("Spending by category, "+show.Month(first), data.Bars)
 	if data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
 		return err
+	}
+	if first == finance.MonthAdd(show.today, 0, 1) {
+		if data.Expected, err = s.ledger.ExpectedIncomeThisMonth(r.Context(), u.ID); err != nil {
+			return err
+		}
 	}
 	if data.Checklist, err = s.checklist(r, u); err != nil {
 		return err

@@ -145,6 +145,20 @@ func BuildFullLedger(t testing.TB, call APICall, today finance.Date) {
 	b.send("POST", "/bills/templates", map[string]any{"name": "Water", "amount": "450", "category": "Utilities",
 		"frequency": "quarterly", "start_date": b.month(-4, 10)}, created)
 
+	// A salary twice a month into payroll: one payday received, one skipped,
+	// the rest expected; and a removed template whose received entry stays.
+	salary := id(b.send("POST", "/income/templates", map[string]any{"name": "Salary", "amount": "20000", "category": "Salary",
+		"frequency": "semimonthly", "start_date": b.month(-1, 1), "due_day": 15, "second_due_day": 31,
+		"account_id": payroll}, created), "id")
+	paydays := b.items("/income/expected?templateId=" + url.QueryEscape(salary))
+	b.send("POST", "/income/expected/"+id(paydays[0], "id")+"/confirm", map[string]any{"amount": "20100.25"}, ok)
+	b.send("POST", "/income/expected/"+id(paydays[1], "id")+"/skip", nil, ok)
+	bonus := id(b.send("POST", "/income/templates", map[string]any{"name": "Bonus", "amount": "5000", "category": "Salary",
+		"frequency": "monthly", "start_date": b.month(-1, 1), "due_day": 1}, created), "id")
+	bonuses := b.items("/income/expected?templateId=" + url.QueryEscape(bonus))
+	b.send("POST", "/income/expected/"+id(bonuses[0], "id")+"/confirm", nil, ok)
+	b.send("DELETE", "/income/templates/"+bonus, nil, ok)
+
 	loan := b.send("POST", "/loans", map[string]any{"name": "Car", "principal": "100000", "interest_type": "diminishing",
 		"interest_rate": "12", "term_months": 12, "start_date": b.today.AddDays(-20).String()}, created)
 	instances := b.items("/loans/" + id(loan, "id") + "/instances?limit=100")
@@ -171,6 +185,7 @@ func LedgerFigures(t testing.TB, call APICall, today finance.Date) map[string]js
 		"/income?limit=100", "/income?limit=100&status=voided",
 		"/transfers?limit=100", "/transfers?limit=100&status=voided",
 		"/bills?limit=100", "/bills/summary", "/bills/templates?limit=100",
+		"/income/templates?limit=100", "/income/expected?limit=100",
 		"/loans?limit=100", "/loans/current-month-dues",
 		"/categories?limit=100", "/categories?limit=100&status=archived",
 		"/user-settings/app", "/user-settings/budget-thresholds",
