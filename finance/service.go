@@ -56,6 +56,7 @@ type Repo interface {
 	WarningRepo
 	ImportRepo
 	TransferRepo
+	ReminderRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).
