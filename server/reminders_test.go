@@ -293,3 +293,54 @@ func TestRemindersRaceOnce(t *testing.T) {
 		t.Errorf("8 racing passes claimed %d and sent %q, want each of the 4 bills once", total, sent)
 	}
 }
+
+// TestStatementAndLoanReminders: a card statement is reminded of with its
+// minimum, and a loan installment with its number, each on the day its
+// days-before setting says, in the user's timezone.
+func TestStatementAndLoanReminders(t *testing.T) {
+	env, alice, _ := newBillEnv(t)
+	alice.key = env.createKey(alice.user.ID, auth.ScopeBillsWrite, auth.ScopeExpensesWrite, auth.ScopeCardsWrite,
+		auth.ScopeLoansWrite, auth.ScopeSettingsWrite)
+	ledger := env.srv.Ledger()
+	now := time.Date(2025, 2, 20, 4, 0, 0, 0, time.UTC)
+	ledger.SetClock(func() time.Time { return now })
+	c := alice.createCard(t, `{"name":"Gold","credit_limit":100000,"statement_day":1,"due_day":20,"cycle_start_date":"2025-01-01"}`)
+	alice.createExpense(t, `{"amount":"18200","date":"2025-02-20","description":"Laptop","category":"Shopping","payment_method":"Credit Card","credit_card_id":"`+c.ID+`"}`)
+	alice.createLoan(t, `{"name":"Car loan","principal":1200,"interest_type":"none","term_months":12,"start_date":"2025-02-14","first_due_date":"2025-03-14"}`)
+	alice.do(t, http.MethodPut, reminderSettingsURL,
+		`{"enabled":true,"statement_days":5,"loan_days":3,"bill_days":0,"budget_threshold":false,"digest_day":"off"}`, http.StatusOK)
+	chat := newChatStub()
+	pass := func(utc time.Time) []string {
+		t.Helper()
+		now = utc
+		if _, err := ledger.RunReminders(context.Background(), chat); err != nil {
+			t.Fatal(err)
+		}
+		return chat.take(alice.user.ID)
+	}
+	// 23:30 UTC on March 10 is 07:30 on March 11 in Manila: the loan's
+	// installment is 3 days away there (4 in UTC).
+	if got := pass(time.Date(2025, 3, 10, 22, 30, 0, 0, time.UTC)); got != nil {
+		t.Errorf("06:30 in Manila, quiet: sent %q", got)
+	}
+	got := pass(time.Date(2025, 3, 10, 23, 30, 0, 0, time.UTC))
+	if diff := cmp.Diff([]string{"Car loan installment 1: ₱100.00 due 2025-03-14 (in 3 days)."}, got); diff != "" {
+		t.Errorf("March 11 (-want +got):\n%s", diff)
+	}
+	soas := alice.soas(t, "/api/v1/credit-cards/soa")
+	if len(soas) != 1 {
+		t.Fatalf("%d statements, want the one of March 1", len(soas))
+	}
+	due := soas[0].DueDate
+	day := due.AddDays(-5).In(time.UTC).Add(2 * time.Hour) // 10:00 in Manila, 5 days before
+	if got := pass(day.Add(-24 * time.Hour)); got != nil {
+		t.Errorf("6 days before the statement's due date: sent %q", got)
+	}
+	want := "Gold statement: ₱18,200.00 due " + due.String() + " (in 5 days), minimum " + finance.FormatMoney("PHP", soas[0].MinimumDue) + "."
+	if diff := cmp.Diff([]string{want}, pass(day)); diff != "" {
+		t.Errorf("5 days before (-want +got):\n%s", diff)
+	}
+	if got := pass(day.Add(time.Hour)); got != nil {
+		t.Errorf("an hour later: sent %q again", got)
+	}
+}
