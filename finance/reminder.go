@@ -37,7 +37,8 @@ func DefaultReminderSettings() ReminderSettings {
 }
 
 // ReminderSettingsRequest is the body of PUT /user-settings/reminders: a
-// partial update; null puts back a field's default.
+// partial update. Only the quiet hours take null (none); every other field
+// has a value to send, so null there is refused rather than guessed at.
 type ReminderSettingsRequest struct {
 	Enabled         Field[bool]   `json:"enabled"`
 	BillDays        Field[int]    `json:"bill_days"`
@@ -52,38 +53,33 @@ type ReminderSettingsRequest struct {
 
 // Apply validates the fields present in r and sets them on st.
 func (r ReminderSettingsRequest) Apply(v *Validator, st *ReminderSettings) {
-	def := DefaultReminderSettings()
-	flag := func(name string, f Field[bool], dst *bool, fallback bool) {
+	flag := func(name string, f Field[bool], dst *bool) {
 		switch {
 		case !v.readable(name, f) || !f.Set:
 		case f.Null:
-			*dst = fallback
+			v.Add(name, "must be true or false")
 		default:
 			*dst = f.Value
 		}
 	}
-	number := func(name string, f Field[int], dst *int, fallback, hi int) {
+	number := func(name string, f Field[int], dst *int, hi int) {
 		switch {
 		case !v.readable(name, f) || !f.Set:
-		case f.Null:
-			*dst = fallback
-		case f.Value < 0 || f.Value > hi:
+		case f.Null || f.Value < 0 || f.Value > hi:
 			v.Add(name, "must be an integer from 0 to "+strconv.Itoa(hi))
 		default:
 			*dst = f.Value
 		}
 	}
-	flag("enabled", r.Enabled, &st.Enabled, def.Enabled)
-	number("bill_days", r.BillDays, &st.BillDays, def.BillDays, MaxReminderDays)
-	number("statement_days", r.StatementDays, &st.StatementDays, def.StatementDays, MaxReminderDays)
-	number("loan_days", r.LoanDays, &st.LoanDays, def.LoanDays, MaxReminderDays)
-	flag("budget_threshold", r.BudgetThreshold, &st.BudgetThreshold, def.BudgetThreshold)
-	number("digest_hour", r.DigestHour, &st.DigestHour, def.DigestHour, 23)
+	flag("enabled", r.Enabled, &st.Enabled)
+	number("bill_days", r.BillDays, &st.BillDays, MaxReminderDays)
+	number("statement_days", r.StatementDays, &st.StatementDays, MaxReminderDays)
+	number("loan_days", r.LoanDays, &st.LoanDays, MaxReminderDays)
+	flag("budget_threshold", r.BudgetThreshold, &st.BudgetThreshold)
+	number("digest_hour", r.DigestHour, &st.DigestHour, 23)
 	switch f := r.DigestDay; {
 	case !v.readable("digest_day", f) || !f.Set:
-	case f.Null:
-		st.DigestDay = def.DigestDay
-	case !slices.Contains(DigestDays, f.Value):
+	case f.Null || !slices.Contains(DigestDays, f.Value):
 		v.Add("digest_day", "must be one of: "+strings.Join(DigestDays, ", "))
 	default:
 		st.DigestDay = f.Value

@@ -50,14 +50,14 @@ func TestReminderSettings(t *testing.T) {
 	changed := defaults
 	changed.Enabled, changed.BillDays, changed.DigestDay, changed.QuietStart, changed.QuietEnd = true, 10, "off", ptr("13:00"), ptr("14:30")
 	alice.sc(apiScenario{method: http.MethodPut, url: reminderSettingsURL,
-		body:       `{"enabled":true,"bill_days":"10","digest_day":"off","quiet_start":"13:00","quiet_end":"14:30"}`,
+		body:       `{"enabled":true,"bill_days":10,"digest_day":"off","quiet_start":"13:00","quiet_end":"14:30"}`,
 		wantStatus: http.StatusOK, wantMessage: "Reminder settings updated", wantData: changed}).run(t, env)
 	if diff := cmp.Diff(changed, snapshotReminders(t, env, alice.user.ID).Settings); diff != "" {
 		t.Errorf("stored (-want +got):\n%s", diff)
 	}
-	// null puts a field back to its default; null in either quiet end turns quiet hours off.
-	changed.BillDays, changed.QuietStart, changed.QuietEnd, changed.LoanDays = 3, nil, nil, 0
-	alice.sc(apiScenario{method: http.MethodPut, url: reminderSettingsURL, body: `{"bill_days":null,"quiet_end":null,"loan_days":0}`,
+	// null in either quiet end turns quiet hours off; the rest keep their values.
+	changed.QuietStart, changed.QuietEnd, changed.LoanDays = nil, nil, 0
+	alice.sc(apiScenario{method: http.MethodPut, url: reminderSettingsURL, body: `{"quiet_end":null,"loan_days":0}`,
 		wantStatus: http.StatusOK, wantData: changed}).run(t, env)
 	bob.sc(apiScenario{method: http.MethodGet, url: reminderSettingsURL, wantStatus: http.StatusOK, wantData: defaults}).run(t, env)
 
