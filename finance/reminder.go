@@ -91,6 +91,8 @@ func (r ReminderSettingsRequest) Apply(v *Validator, st *ReminderSettings) {
 		case !v.readable(name, f) || !f.Set:
 		case f.Null:
 			*dst = nil
+		case strings.TrimSpace(f.Value) == "":
+			v.Add(name, "is required with the other end of the quiet hours (both HH:MM, or both null)")
 		default:
 			if _, ok := clockMinutes(f.Value); !ok {
 				v.Add(name, "must be a time HH:MM from 00:00 to 23:59, or null for no quiet hours")
