@@ -157,3 +157,13 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestServeRefusesABadReminderInterval: below a second would make the
+// passes a busy loop; a negative one means nothing.
+func TestServeRefusesABadReminderInterval(t *testing.T) {
+	dir := t.TempDir()
+	for bad, shown := range map[string]string{"500ms": "500ms", "-1m": "-1m0s"} {
+		mustFail(t, dir, "", "--reminder-interval "+shown+": want 0 (off) or at least 1s",
+			"serve", "--addr", "127.0.0.1:0", "--reminder-interval", bad)
+	}
+}

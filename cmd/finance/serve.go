@@ -123,15 +123,15 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("--telegram-rate-limit: %w", err)
 	}
 
+	if f.reminderInterval < 0 || (f.reminderInterval > 0 && f.reminderInterval < time.Second) {
+		return fmt.Errorf("--reminder-interval %s: want 0 (off) or at least 1s, such as 5m", f.reminderInterval)
+	}
 	engine, err := f.aiEngine(log)
 	if err != nil {
 		return err
 	}
 	if err := f.checkUploads(); err != nil {
 		return err
-	}
-	if f.reminderInterval < 0 || (f.reminderInterval > 0 && f.reminderInterval < time.Second) {
-		return fmt.Errorf("--reminder-interval %s: want 0 (off) or at least 1s, such as 5m", f.reminderInterval)
 	}
 	aiRate, err := server.ParseRate(f.aiRateLimit, 0)
 	if err != nil {
