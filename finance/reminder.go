@@ -342,16 +342,11 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 		if err := s.GenerateStatements(ctx, userID); err != nil {
 			return nil, err
 		}
-		soas, _, err := s.store.Read().ListSOAs(ctx, userID, SOAFilter{Status: SOAOpen, Today: today},
-			ListParams{Page: 1, Limit: maxRemindersPerKind, SortBy: "due_date"})
+		soas, err := s.openStatementsDue(ctx, userID, today, today.AddDays(st.StatementDays))
 		if err != nil {
 			return nil, err
 		}
 		for _, a := range soas {
-			a.derive(today)
-			if a.Remaining <= 0 || a.DueDate.Before(today) || a.DueDate.After(today.AddDays(st.StatementDays)) {
-				continue
-			}
 			add(ReminderStatement, a.ID, a.DueDate.String(), fmt.Sprintf("%s statement: %s due %s, minimum %s.",
 				a.CreditCardName, money(a.Remaining), dueIn(today, a.DueDate), money(max(a.MinimumDue-a.PaidTotal, 0))))
 		}
@@ -392,6 +387,24 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 			return nil, err
 		}
 		add(ReminderDigest, "digest", day.String(), msg)
+	}
+	return out, nil
+}
+
+// openStatementsDue are the user's open statements with money left to pay, due
+// from today through through, soonest first.
+func (s *Service) openStatementsDue(ctx context.Context, userID string, today, through Date) ([]SOA, error) {
+	open, _, err := s.store.Read().ListSOAs(ctx, userID, SOAFilter{Status: SOAOpen, Today: today},
+		ListParams{Page: 1, Limit: maxRemindersPerKind, SortBy: "due_date"})
+	if err != nil {
+		return nil, err
+	}
+	var out []SOA
+	for _, a := range open {
+		a.derive(today)
+		if a.Remaining > 0 && !a.DueDate.Before(today) && !a.DueDate.After(through) {
+			out = append(out, a)
+		}
 	}
 	return out, nil
 }
@@ -464,19 +477,15 @@ func (s *Service) digest(ctx context.Context, userID string, today Date, spendin
 	for _, b := range bills {
 		billsDue += b.Amount - b.PaidTotal
 	}
-	soas, _, err := s.store.Read().ListSOAs(ctx, userID, SOAFilter{Status: SOAOpen, Today: today},
-		ListParams{Page: 1, Limit: maxRemindersPerKind, SortBy: "due_date"})
+	soas, err := s.openStatementsDue(ctx, userID, today, week)
 	if err != nil {
 		return "", err
 	}
-	statements, statementsDue := 0, Money(0)
+	var statementsDue Money
 	for _, a := range soas {
-		a.derive(today)
-		if a.Remaining > 0 && !a.DueDate.Before(today) && !a.DueDate.After(week) {
-			statements++
-			statementsDue += a.Remaining
-		}
+		statementsDue += a.Remaining
 	}
+	statements := len(soas)
 	return fmt.Sprintf("Week digest: spent %s this month, income %s; %d bill%s (%s) and %d statement%s (%s) due in the next 7 days.",
 		money(spent), money(income), len(bills), plural(len(bills)), money(billsDue), statements, plural(statements), money(statementsDue)), nil
 }
