@@ -58,6 +58,7 @@ type Repo interface {
 	TransferRepo
 	ClearedRepo
 	IncomeTemplateRepo
+	ReminderRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -101,3 +101,34 @@ func TestBudgetThresholdTools(t *testing.T) {
 		t.Errorf("after an empty list: %v", cleared)
 	}
 }
+
+// Reminder preferences through their one tool: {} reads them (off by
+// default), a change is stored as REST stores it, and a refused change
+// names its field as REST does and writes nothing.
+func TestReminderSettingsTool(t *testing.T) {
+	env := newTestEnv(t)
+	key := env.key(auth.ScopeSettingsWrite, auth.ScopeMCP)
+	rest := env.key(auth.ScopeAll)
+	got := env.okTool(key, "update_reminder_settings", map[string]any{})
+	if diff := cmp.Diff(env.readBack("/api/v1/user-settings/reminders"), got); diff != "" {
+		t.Errorf("{} differs from REST (-rest +tool):\n%s", diff)
+	}
+	if got["enabled"] != false || got["quiet_start"] != "22:00" {
+		t.Errorf("defaults %v", got)
+	}
+	changed := env.okTool(key, "update_reminder_settings", map[string]any{"enabled": true, "bill_days": 5, "quiet_start": nil})
+	if changed["enabled"] != true || changed["bill_days"] != json.Number("5") || changed["quiet_start"] != nil || changed["quiet_end"] != nil {
+		t.Errorf("after the change: %v", changed)
+	}
+	if diff := cmp.Diff(changed, env.readBack("/api/v1/user-settings/reminders")); diff != "" {
+		t.Errorf("stored preferences differ from the tool's answer (-tool +rest):\n%s", diff)
+	}
+	_, problem := env.toolErrorLikeREST(t, key, rest, "update_reminder_settings", `{"quiet_start":"22:00","quiet_end":"22:00"}`,
+		http.MethodPut, "/api/v1/user-settings/reminders", `{"quiet_start":"22:00","quiet_end":"22:00"}`, "VALIDATION_ERROR")
+	if fields, _ := problem["fields"].(map[string]any); fields["quiet_start"] != "must differ from quiet_end" {
+		t.Errorf("fields %v, want quiet_start", problem["fields"])
+	}
+	if q := env.readBack("/api/v1/user-settings/reminders")["quiet_start"]; q != nil {
+		t.Errorf("a refused change set quiet_start to %v", q)
+	}
+}

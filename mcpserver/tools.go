@@ -512,6 +512,10 @@ var toolTable = []toolSpec{
 		description: "Change settings; null restores a default. timezone (IANA) moves today.",
 	},
 	{
+		name: "update_reminder_settings", title: "Reminder preferences", method: "PUT", path: "/api/v1/user-settings/reminders",
+		hints: updates, description: "Reminders (Telegram, Home), off by default; {} reads them.",
+	},
+	{
 		name: "create_category", title: "Create a category", method: "POST", path: "/api/v1/categories", hints: creates,
 		description: "Create an expense or income category; names are unique per kind.",
 	},

@@ -50,7 +50,8 @@ var specTools = map[auth.Scope][]string{
 // to REST for: loans, many expenses at once, voiding an account line,
 // archiving accounts, cards and categories, renaming a category, reading
 // text into drafts, the app's assistant, and moving in from a bank's files
-// (import batches, read under expenses:write like their routes).
+// (import batches, read under expenses:write like their routes), and the
+// reminder preferences (one tool: {} reads them).
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity",
 		"list_import_rows", "list_transfers", "list_expected_income"},
@@ -61,7 +62,7 @@ var beyondSpec = map[auth.Scope][]string{
 		"create_transfer", "delete_transfer", "reconcile_account"},
 	auth.ScopeCardsWrite:    {"create_credit_card", "update_credit_card", "void_credit_card_soa", "archive_credit_card", "unarchive_credit_card"},
 	auth.ScopeLoansWrite:    {"create_loan", "update_loan", "cancel_loan", "delete_loan"},
-	auth.ScopeSettingsWrite: {"update_app_settings", "update_category", "archive_category"},
+	auth.ScopeSettingsWrite: {"update_app_settings", "update_category", "archive_category", "update_reminder_settings"},
 }
 
 // Tools whose scope says otherwise than their effect: parsing needs
@@ -213,7 +214,7 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
 		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"archive_category", "create_category",
 			"get_app_settings", "get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds",
-			"update_category"}},
+			"update_category", "update_reminder_settings"}},
 		{"loans:write reads loans, adds, changes and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
 			[]string{"cancel_loan", "create_loan", "delete_loan", "get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans",
 				"record_loan_payment", "update_loan"}},

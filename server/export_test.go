@@ -83,6 +83,10 @@ func TestExportRestoreRoundTrip(t *testing.T) {
 	alice := src.createUser(finance.PlanPro)
 	aliceKey := src.createKey(alice.ID, auth.ScopeAll)
 	testkit.BuildFullLedger(t, apiCaller(t, src, aliceKey), today)
+	// The reminders claimed travel with the ledger.
+	if n, err := src.srv.Ledger().RunReminders(context.Background(), newChatStub()); err != nil || n == 0 {
+		t.Fatalf("reminders pass: %d claimed, %v", n, err)
+	}
 	// Reading generates what is due (a report over months ahead generates
 	// the bills through its end): read once so that the export and the
 	// figures compared hold the same records.
@@ -101,7 +105,8 @@ func TestExportRestoreRoundTrip(t *testing.T) {
 	// Every kind of record is in the ledger, in every state it was left in.
 	for _, kind := range []string{"categories", "accounts", "credit_cards", "expenses", "expense_splits", "account_transactions",
 		"income", "card_transactions", "statements", "statement_payments", "installment_plans", "bill_templates", "bills",
-		"bill_payments", "income_templates", "expected_income", "loans", "loan_instances", "loan_payments", "budget_thresholds"} {
+		"bill_payments", "income_templates", "expected_income", "loans", "loan_instances", "loan_payments", "budget_thresholds",
+		"reminders"} {
 		if len(parsed[kind]) < 4 {
 			t.Errorf("%s: %s, want records", kind, parsed[kind])
 		}
@@ -173,6 +178,9 @@ func TestExportCSV(t *testing.T) {
 	u := env.createUser(finance.PlanPro)
 	key := env.createKey(u.ID, auth.ScopeAll)
 	testkit.BuildFullLedger(t, apiCaller(t, env, key), finance.Today(ledgerNow, loc))
+	if _, err := env.srv.Ledger().RunReminders(context.Background(), newChatStub()); err != nil {
+		t.Fatal(err)
+	}
 	reader := env.createKey(u.ID, auth.ScopeRead)
 
 	_, doc := getExport(t, env, reader, "")

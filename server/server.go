@@ -299,6 +299,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerAIRoutes()
 	s.registerAssistantRoutes()
 	s.registerSettingsRoutes()
+	s.registerReminderRoutes()
 	s.registerBillRoutes()
 	s.registerLoanRoutes()
 	s.registerReportRoutes()

@@ -85,6 +85,11 @@ var exportKinds = []exportKind{
 		integers: []string{"warning_percent"}, order: "category_id"},
 	{key: "category_rules", table: "category_rules", money: []string{"amount_min", "amount_max"}, integers: []string{"position"},
 		order: "position"},
+	{key: "reminder_settings", table: "reminder_settings",
+		integers: []string{"bill_days", "statement_days", "loan_days", "digest_hour"}, order: "user_id"},
+	// The reminders claimed travel too, so a restored server does not send
+	// again what this one sent.
+	{key: "reminders", table: "reminders", order: "id"},
 }
 
 // exportLeftOut are the tables an export leaves out on purpose, and why. A

@@ -84,8 +84,26 @@ func TestRestoreRoundTrip(t *testing.T) {
 	if _, err := svc.CreateCategoryRule(ctx, alice.ID, rule); err != nil {
 		t.Fatal(err)
 	}
+	var reminders finance.ReminderSettingsRequest
+	if err := json.Unmarshal([]byte(`{"enabled":true,"bill_days":9,"quiet_start":"23:15","quiet_end":"06:45"}`), &reminders); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.UpdateReminderSettings(ctx, alice.ID, reminders); err != nil {
+		t.Fatal(err)
+	}
+	sent := finance.Reminder{ID: finance.NewID(), Kind: finance.ReminderBill, Subject: "bill-1", Occurrence: "2026-02-10",
+		Message: "Water: ₱450.00 due 2026-02-10 (in 3 days).", Delivery: finance.DeliveryPending, CreatedAt: time.Date(2026, 2, 7, 0, 0, 0, 0, time.UTC)}
+	if err := src.Write(ctx, func(tx finance.Repo) error {
+		if _, err := tx.ClaimReminder(ctx, alice.ID, sent); err != nil {
+			return err
+		}
+		return tx.SetReminderDelivery(ctx, alice.ID, sent.ID, finance.DeliverySent, nil, sent.CreatedAt.Add(time.Second))
+	}); err != nil {
+		t.Fatal(err)
+	}
 	doc := exportOf(t, src, alice.ID)
-	for _, want := range []string{`"description_contains":"GRAB","payee_equals":null,"amount_min":0.50,"amount_max":1200.05`, `{"format":"finance-export","version":1,"exported_at":"2026-03-01T09:00:00Z","schema_version":"` + store.SchemaVersion() + `"`,
+	for _, want := range []string{`"bill_days":9`, `"quiet_start":"23:15"`, `"occurrence":"2026-02-10"`, `"delivery":"sent"`,
+		`"description_contains":"GRAB","payee_equals":null,"amount_min":0.50,"amount_max":1200.05`, `{"format":"finance-export","version":1,"exported_at":"2026-03-01T09:00:00Z","schema_version":"` + store.SchemaVersion() + `"`,
 		`"opening_balance":12.34`, `"amount":0.35`, `"date":"2026-02-03"`, `"is_system":true`, `"due_soon_days":12`} {
 		if !bytes.Contains(doc, []byte(want)) {
 			t.Errorf("document lacks %s:\n%s", want, doc)
@@ -115,6 +133,20 @@ func TestRestoreRoundTrip(t *testing.T) {
 	restored, err := finance.NewService(dst).GetAccount(ctx, bob.ID, acct.ID)
 	if err != nil || restored.CurrentBalance.String() != "11.99" {
 		t.Errorf("restored account %+v, %v; want balance 11.99", restored, err)
+	}
+	// The preferences and the log came across: the restored server does
+	// not send again what the old one sent.
+	if st, err := dst.Read().ReminderSettings(ctx, bob.ID); err != nil || !st.Enabled || st.BillDays != 9 || *st.QuietEnd != "06:45" {
+		t.Errorf("restored reminder settings %+v, %v", st, err)
+	}
+	var again bool
+	if err := dst.Write(ctx, func(tx finance.Repo) error {
+		var err error
+		again, err = tx.ClaimReminder(ctx, bob.ID, finance.Reminder{ID: finance.NewID(), Kind: sent.Kind, Subject: sent.Subject,
+			Occurrence: sent.Occurrence, Message: sent.Message, Delivery: finance.DeliveryPending, CreatedAt: time.Now()})
+		return err
+	}); err != nil || again {
+		t.Errorf("the restored reminder was claimed again (%v, %v)", again, err)
 	}
 	rules, err := finance.NewService(dst).AllCategoryRules(ctx, bob.ID)
 	if err != nil || len(rules) != 1 || rules[0].Position != 1 || rules[0].Category != "Transportation" || !rules[0].Active ||

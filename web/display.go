@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/finance-app/finance/finance"
@@ -16,13 +15,6 @@ type display struct {
 	layout   string // a time layout for the user's date_format
 	today    finance.Date
 	loc      *time.Location // the user's timezone, for the day of an instant
-}
-
-// currencySymbols are the currencies shown with a symbol; any other is
-// shown with its code ("CHF 12.50"). A symbol is only used where it is
-// unambiguous for the people who use that currency.
-var currencySymbols = map[string]string{
-	"PHP": "₱", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "KRW": "₩", "VND": "₫", "THB": "฿",
 }
 
 // dateLayouts maps the app settings' date formats to time layouts.
@@ -59,29 +51,7 @@ func newDisplay(st finance.AppSettings, today finance.Date) display {
 
 // Money formats m with thousands separators and the currency: "₱1,234.50",
 // "-$0.05", "CHF 12.00". It works on the decimal text, never a float.
-func (d display) Money(m finance.Money) string {
-	sign := ""
-	if m < 0 {
-		sign = "-"
-	}
-	text := m.Abs().String()
-	whole, cents, _ := strings.Cut(text, ".")
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	amount := b.String() + "." + cents
-	if sym, ok := currencySymbols[d.currency]; ok {
-		return sign + sym + amount
-	}
-	if d.currency == "" {
-		return sign + amount
-	}
-	return sign + d.currency + " " + amount
-}
+func (d display) Money(m finance.Money) string { return finance.FormatMoney(d.currency, m) }
 
 // Date formats a calendar date in the user's date format.
 func (d display) Date(v finance.Date) string {

@@ -66,13 +66,15 @@ var pageScripts = map[string]string{"import": staticPath + "/import.js", "setup"
 // pageFuncs are the functions templates may call beyond the built-in ones:
 // they hand a partial (templates/partials) the one value it shows.
 var pageFuncs = template.FuncMap{
-	"payFields":    payFields,
-	"label":        label,
-	"once":         onceInput,
-	"filterEnd":    filterEnd,
-	"activityWord": activityWord,
-	"importColumn": importColumn,
-	"ruleFields":   ruleFields,
+	"payFields":        payFields,
+	"label":            label,
+	"once":             onceInput,
+	"filterEnd":        filterEnd,
+	"activityWord":     activityWord,
+	"importColumn":     importColumn,
+	"ruleFields":       ruleFields,
+	"daysField":        daysField,
+	"reminderDelivery": reminderDelivery,
 }
 
 // filterEndView is what the "filter-end" partial shows: the search box
@@ -91,7 +93,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "incometemplates", "incometemplate", "loan", "loannew",
 		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
-		"import", "importbatch", "imports", "categoryrules", "transfer", "reconcile"} {
+		"import", "importbatch", "imports", "categoryrules", "transfer", "reconcile", "reminders"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}

@@ -8,8 +8,10 @@ package web
 // in the API's words.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -29,6 +31,7 @@ const (
 	AppSettingsPath = "/settings/app"
 	CategoriesPath  = "/settings/categories"
 	BudgetsPath     = "/settings/budgets"
+	RemindersPath   = "/settings/reminders"
 )
 
 // ProfilePicturesPath is where uploaded profile pictures are served (by the
@@ -58,6 +61,8 @@ func (s *Site) registerWebAppSettingsRoutes() {
 	s.page(http.MethodPost, CategoriesPath+"/:id/unarchive", s.categoryArchive)
 	s.page(http.MethodGet, BudgetsPath, s.budgetsPage)
 	s.page(http.MethodPost, BudgetsPath, s.budgetsSubmit)
+	s.page(http.MethodGet, RemindersPath, s.remindersPage)
+	s.page(http.MethodPost, RemindersPath, s.remindersSubmit)
 }
 
 // settingsView is the frame of a settings page.
@@ -609,4 +614,146 @@ func (s *Site) budgetsSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	p.Data = d
 	return s.render(w, r.Request, "budgets", p)
+}
+
+// --- Reminders --------------------------------------------------------------------
+
+// remindersForm is the reminder preferences form: the saved ones, or what was sent.
+type remindersForm struct {
+	Enabled, BudgetThreshold                     bool
+	BillDays, StatementDays, LoanDays, DigestDay string
+	DigestHour, QuietStart, QuietEnd             string
+}
+
+type remindersData struct {
+	Form       remindersForm
+	Fields     map[string]string
+	DigestDays []string
+	Hours      []choice
+	Linked     bool // a Telegram chat is linked: reminders reach it
+	List       reminderList
+}
+
+// reminderList is what the "reminder-list" partial shows, on Home and on
+// the reminders page: the newest reminders claimed, and how each went.
+type reminderList struct {
+	Recent []finance.Reminder
+	Show   display
+}
+
+// reminderDelivery says in words what a reminder's delivery did.
+func reminderDelivery(delivery string) string {
+	switch delivery {
+	case finance.DeliverySent:
+		return "sent to Telegram"
+	case finance.DeliveryFailed:
+		return "Telegram could not be reached"
+	case finance.DeliveryHomeOnly:
+		return "shown here only"
+	default:
+		return "not sent"
+	}
+}
+
+// daysFieldView is one days-before field of the reminders form.
+type daysFieldView struct{ Name, Label, Value, Problem string }
+
+func daysField(name, label, value string, fields map[string]string) daysFieldView {
+	return daysFieldView{Name: name, Label: label, Value: value, Problem: fields[name]}
+}
+
+// recentReminders reads what Home and the reminders page list.
+func (s *Site) recentReminders(ctx context.Context, userID string) (reminderList, error) {
+	var l reminderList
+	var err error
+	if l.Recent, err = s.ledger.Reminders(ctx, userID); err != nil {
+		return l, err
+	}
+	l.Show, err = s.displayFor(ctx, userID)
+	return l, err
+}
+
+func (s *Site) remindersView(r *http.Request, u finance.User, form *remindersForm, fields map[string]string) (remindersData, error) {
+	ctx := r.Context()
+	d := remindersData{Fields: fields, DigestDays: finance.DigestDays}
+	if d.Fields == nil {
+		d.Fields = map[string]string{}
+	}
+	if form != nil {
+		d.Form = *form
+	} else {
+		st, err := s.ledger.ReminderSettings(ctx, u.ID)
+		if err != nil {
+			return d, err
+		}
+		d.Form = remindersForm{Enabled: st.Enabled, BudgetThreshold: st.BudgetThreshold, BillDays: strconv.Itoa(st.BillDays),
+			StatementDays: strconv.Itoa(st.StatementDays), LoanDays: strconv.Itoa(st.LoanDays), DigestDay: st.DigestDay,
+			DigestHour: strconv.Itoa(st.DigestHour)}
+		if st.QuietStart != nil && st.QuietEnd != nil {
+			d.Form.QuietStart, d.Form.QuietEnd = *st.QuietStart, *st.QuietEnd
+		}
+	}
+	for h := range 24 {
+		d.Hours = append(d.Hours, choice{Value: strconv.Itoa(h), Label: fmt.Sprintf("%02d:00", h)})
+	}
+	var err error
+	if d.List, err = s.recentReminders(ctx, u.ID); err != nil {
+		return d, err
+	}
+	if s.telegram != nil {
+		chats, err := s.telegram.Chats(ctx, u.ID)
+		if err != nil {
+			return d, err
+		}
+		d.Linked = len(chats) > 0
+	}
+	return d, nil
+}
+
+func (s *Site) remindersPage(w http.ResponseWriter, r bunrouter.Request) error {
+	return showPage(s, w, r, "reminders", "Reminders", "settings", func(r *http.Request, u finance.User) (remindersData, error) {
+		return s.remindersView(r, u, nil, nil)
+	})
+}
+
+// remindersSubmit saves the preferences as PUT /user-settings/reminders
+// does. Both quiet times left empty turn quiet hours off.
+func (s *Site) remindersSubmit(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	f := r.PostForm
+	form := remindersForm{Enabled: f.Get("enabled") == "on", BudgetThreshold: f.Get("budget_threshold") == "on",
+		BillDays: f.Get("bill_days"), StatementDays: f.Get("statement_days"), LoanDays: f.Get("loan_days"),
+		DigestDay: f.Get("digest_day"), DigestHour: f.Get("digest_hour"), QuietStart: f.Get("quiet_start"), QuietEnd: f.Get("quiet_end")}
+	var req finance.ReminderSettingsRequest
+	formRequest(&req, map[string]string{"bill_days": form.BillDays, "statement_days": form.StatementDays, "loan_days": form.LoanDays,
+		"digest_day": form.DigestDay, "digest_hour": form.DigestHour, "quiet_start": form.QuietStart, "quiet_end": form.QuietEnd})
+	// Both quiet times emptied turn quiet hours off; one emptied is sent
+	// empty, and refused as the missing end.
+	switch start, end := strings.TrimSpace(form.QuietStart), strings.TrimSpace(form.QuietEnd); {
+	case start == "" && end == "":
+		req.QuietStart, req.QuietEnd = finance.Field[string]{Set: true, Null: true}, finance.Field[string]{Set: true, Null: true}
+	case start == "":
+		req.QuietStart = finance.Of("")
+	case end == "":
+		req.QuietEnd = finance.Of("")
+	}
+	// A checkbox left unticked is not posted: it means off.
+	req.Enabled, req.BudgetThreshold = finance.Of(form.Enabled), finance.Of(form.BudgetThreshold)
+	if _, err = s.ledger.UpdateReminderSettings(r.Context(), u.ID, req); err == nil {
+		return Redirect(w, r.Request, RemindersPath+"?notice=settings-saved")
+	}
+	p := settingsView(r.Request, &u, sid, "Reminders")
+	fields, ok := refuse(&p, "Not saved.", err)
+	if !ok {
+		return err
+	}
+	d, verr := s.remindersView(r.Request, u, &form, fields)
+	if verr != nil {
+		return verr
+	}
+	p.Data = d
+	return s.render(w, r.Request, "reminders", p)
 }

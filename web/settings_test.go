@@ -563,3 +563,67 @@ func TestBudgetsPage(t *testing.T) {
 		t.Errorf("misaligned rows stored %+v", got)
 	}
 }
+
+// The reminders page saves the preferences as the REST route does, keeps
+// what was sent when it refuses (naming the field, writing nothing), and
+// lists the reminders claimed; Home shows the newest.
+func TestRemindersPage(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	page := b.Get(web.RemindersPath)
+	testkit.WantPage(t, "reminders", page, http.StatusOK, `name="bill_days" value="3"`, `name="quiet_start" value="22:00"`,
+		`<option value="monday" selected>`, "No Telegram chat is linked", "No reminders yet.")
+	if page.Contains(`name="enabled" checked`) {
+		t.Error("reminders are on before the person turned them on")
+	}
+	tok := testkit.CSRF(t, page)
+	valid := func() url.Values {
+		return url.Values{"csrf": {tok}, "enabled": {"on"}, "bill_days": {"5"}, "statement_days": {"0"}, "loan_days": {"2"},
+			"digest_day": {"friday"}, "digest_hour": {"18"}, "quiet_start": {"23:00"}, "quiet_end": {"06:30"}}
+	}
+	for name, f := range forged(valid()) {
+		if x := b.Post(web.RemindersPath, f); x.Status != http.StatusForbidden {
+			t.Errorf("save with %s: %d", name, x.Status)
+		}
+	}
+	refused := []struct{ name, field, value, want string }{
+		{"days out of range", "bill_days", "40", `id="bill_days-error">Bills must be an integer from 0 to 31<`},
+		{"one end of the quiet hours", "quiet_end", "", `id="quiet_end-error">Quiet hours end is required with the other end`},
+		{"an empty quiet window", "quiet_end", "23:00", `id="quiet_start-error">Quiet hours start must differ from quiet_end<`},
+	}
+	for _, tc := range refused {
+		f := valid()
+		f.Set(tc.field, tc.value)
+		testkit.WantPage(t, tc.name, b.Post(web.RemindersPath, f), http.StatusBadRequest, tc.want, "Not saved.")
+		if st, _ := env.srv.Ledger().ReminderSettings(ctx, u.ID); st.Enabled || st.BillDays != 3 {
+			t.Errorf("%s changed the preferences: %+v", tc.name, st)
+		}
+	}
+	testkit.WantRedirect(t, "save", b.Post(web.RemindersPath, valid()), web.RemindersPath+"?notice=settings-saved")
+	st, err := env.srv.Ledger().ReminderSettings(ctx, u.ID)
+	if err != nil || !st.Enabled || st.BudgetThreshold || st.BillDays != 5 || st.StatementDays != 0 || st.LoanDays != 2 ||
+		st.DigestDay != "friday" || st.DigestHour != 18 || *st.QuietStart != "23:00" || *st.QuietEnd != "06:30" {
+		t.Errorf("saved %+v, %v", st, err)
+	}
+	// Both quiet times emptied: no quiet hours.
+	f := valid()
+	f.Set("quiet_start", "")
+	f.Set("quiet_end", "")
+	testkit.WantRedirect(t, "no quiet hours", b.Post(web.RemindersPath, f), web.RemindersPath+"?notice=settings-saved")
+	if st, _ := env.srv.Ledger().ReminderSettings(ctx, u.ID); st.QuietStart != nil || st.QuietEnd != nil {
+		t.Errorf("quiet hours %v–%v, want none", st.QuietStart, st.QuietEnd)
+	}
+
+	// A reminder claimed (a digest: the last Friday's at 18:00 has come) is
+	// listed on the page and on Home.
+	if n, err := env.srv.Ledger().RunReminders(ctx, homeOnlySender{}); err != nil || n != 1 {
+		t.Fatalf("pass claimed %d, %v; want the digest", n, err)
+	}
+	testkit.WantPage(t, "reminders after a pass", b.Get(web.RemindersPath), http.StatusOK, "Week digest: spent ", "shown here only")
+	testkit.WantPage(t, "home", b.Get("/"), http.StatusOK, `id="reminders-heading"`, "Week digest: spent ")
+}
+
+// homeOnlySender stands in for a server without a bot.
+type homeOnlySender struct{}
+
+func (homeOnlySender) SendReminder(context.Context, string, string) (bool, error) { return false, nil }

@@ -72,7 +72,13 @@ type homeData struct {
 	// Expected is the recurring income still expected this month (on this
 	// month's page only).
 	Expected finance.ExpectedIncomeMonth
+	// Reminders are the newest reminders claimed for the user, whatever
+	// reached their chat: Home is where every reminder is seen.
+	Reminders reminderList
 }
+
+// homeReminders is how many reminders Home shows; the reminders page has more.
+const homeReminders = 5
 
 // monthNav is the links of a month page (Home, Bills) to the months around
 // it and to this month; "" for none.
@@ -149,6 +155,10 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 	if data.Checklist, err = s.checklist(r, u); err != nil {
 		return err
 	}
+	if data.Reminders, err = s.recentReminders(r.Context(), u.ID); err != nil {
+		return err
+	}
+	data.Reminders.Recent = data.Reminders.Recent[:min(homeReminders, len(data.Reminders.Recent))]
 	return s.render(w, r, "home", pageView{Title: "Home", Nav: "home", User: &u, CSRF: auth.CSRFToken(sid),
 		Notice: recordedNotice(r.URL.Query(), show), Data: data})
 }

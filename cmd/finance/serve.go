@@ -19,6 +19,7 @@ import (
 
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/mcpserver"
 	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/server"
@@ -45,6 +46,8 @@ type serveFlags struct {
 	// The Telegram bot: its token, the webhook's secret, the Bot API's
 	// address, and the webhook's limit per source address.
 	telegram telegramFlags
+	// reminderInterval is how often reminders due are looked for; 0: never.
+	reminderInterval time.Duration
 }
 
 func newServeCmd(c *cli) *cobra.Command {
@@ -90,6 +93,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&f.corsOrigins, "cors-origin", nil, "a browser origin (https://host[:port]) allowed to call /api/mcp from its pages (CORS); repeat or comma-separate for more; none by default")
 	f.telegram.register(fl)
 	rateVar(fl, &f.telegram.rateLimit, "telegram-rate-limit", "120/min", "messaging webhook deliveries per source address: N/s, N/min, N/h or off")
+	fl.DurationVar(&f.reminderInterval, "reminder-interval", defaultReminderInterval,
+		"how often to send the reminders due (Telegram and Home), such as 5m; 0 turns reminders off")
 	bindEnv(fl)
 }
 
@@ -118,6 +123,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("--telegram-rate-limit: %w", err)
 	}
 
+	if f.reminderInterval < 0 || (f.reminderInterval > 0 && f.reminderInterval < time.Second) {
+		return fmt.Errorf("--reminder-interval %s: want 0 (off) or at least 1s, such as 5m", f.reminderInterval)
+	}
 	engine, err := f.aiEngine(log)
 	if err != nil {
 		return err
@@ -221,6 +229,13 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		var wg sync.WaitGroup
 		wg.Go(func() { authService.RunUsageFlusher(flushCtx, 15*time.Second) })
 		wg.Go(func() { authz.Run(flushCtx, 15*time.Second) })
+		if f.reminderInterval > 0 {
+			var send finance.ReminderSender = homeOnly{}
+			if bot != nil {
+				send = bot
+			}
+			wg.Go(func() { runReminders(flushCtx, srv.Ledger(), send, f.reminderInterval, log) })
+		}
 		wg.Wait()
 		close(flusherDone)
 	}()

@@ -86,6 +86,8 @@ func BuildFullLedger(t testing.TB, call APICall, today finance.Date) {
 		"date": b.month(-1, 6)}, created)
 	b.send("DELETE", "/transfers/"+id(undone, "id"), nil, ok)
 	b.send("POST", "/category-rules", map[string]any{"description_contains": "grab", "amount_min": "100", "category": "Transportation"}, created)
+	b.send("PUT", "/user-settings/reminders", map[string]any{"enabled": true, "bill_days": 7, "digest_day": "sunday",
+		"quiet_start": "12:30", "quiet_end": "13:15"}, ok)
 
 	card := id(b.send("POST", "/credit-cards", map[string]any{"name": "Gold", "credit_limit": "100000", "statement_day": 15,
 		"due_day": 5, "cycle_start_date": b.month(-4, 1)}, created), "id")
@@ -188,7 +190,7 @@ func LedgerFigures(t testing.TB, call APICall, today finance.Date) map[string]js
 		"/income/templates?limit=100", "/income/expected?limit=100",
 		"/loans?limit=100", "/loans/current-month-dues",
 		"/categories?limit=100", "/categories?limit=100&status=archived",
-		"/user-settings/app", "/user-settings/budget-thresholds",
+		"/user-settings/app", "/user-settings/budget-thresholds", "/user-settings/reminders", "/reminders",
 	}
 	for _, name := range finance.ReportNames() {
 		paths = append(paths, "/reports/"+name, "/reports/"+name+span)
