@@ -165,41 +165,6 @@ func TestCategoryTools(t *testing.T) {
 	}
 }
 
-// Parsing reads text into drafts and saves nothing; the assistant proposes
-// and writes only when a proposal is confirmed, once.
-func TestParseAndAssistantTools(t *testing.T) {
-	env := newTestEnv(t)
-	key := env.key(auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP)
-	drafts := env.okTool(key, "parse_expense_text", map[string]any{"natural_text": "lunch 250 cash"})
-	items := drafts["items"].([]any)
-	if len(items) != 1 || items[0].(map[string]any)["amount"] != json.Number("250") && items[0].(map[string]any)["amount"] != json.Number("250.00") {
-		t.Errorf("drafts %v", drafts)
-	}
-	if n := len(env.readBack("/api/v1/expenses")["items"].([]any)); n != 0 {
-		t.Fatalf("parsing saved %d expenses", n)
-	}
-
-	chat := env.okTool(key, "assistant_chat", map[string]any{"message": "lunch 250 cash"})
-	proposals := chat["proposals"].([]any)
-	if len(proposals) != 1 {
-		t.Fatalf("chat %v, want one proposal", chat)
-	}
-	if n := len(env.readBack("/api/v1/expenses")["items"].([]any)); n != 0 {
-		t.Fatalf("chatting saved %d expenses", n)
-	}
-	proposal := proposals[0].(map[string]any)["id"]
-	confirm := map[string]any{"proposal_id": proposal, "decision": "confirm"}
-	first := env.okTool(key, "assistant_confirm", confirm)
-	again := env.okTool(key, "assistant_confirm", confirm)
-	if first["proposal"].(map[string]any)["status"] != "confirmed" || first["result"].(map[string]any)["id"] != again["result"].(map[string]any)["id"] {
-		t.Errorf("confirm %v, again %v", first, again)
-	}
-	expenses := env.readBack("/api/v1/expenses")["items"].([]any)
-	if len(expenses) != 1 || expenses[0].(map[string]any)["amount"] != json.Number("250.00") {
-		t.Errorf("after confirming twice: %v", expenses)
-	}
-}
-
 func mustLocation(t *testing.T, name string) *time.Location {
 	t.Helper()
 	loc, err := time.LoadLocation(name)
@@ -215,7 +180,7 @@ func mustLocation(t *testing.T, name string) *time.Location {
 func TestAssistantTableLeavesOutTheAITools(t *testing.T) {
 	env := newTestEnv(t)
 	names := env.mcp.ToolNames()
-	for _, name := range []string{"parse_expense_text", "assistant_chat", "assistant_confirm"} {
+	for _, name := range []string{"parse_receipt_images"} {
 		if slices.Contains(names, name) {
 			t.Errorf("the assistant's table offers %s", name)
 		}

@@ -44,7 +44,6 @@ func TestLoanTools(t *testing.T) {
 	}{
 		{"list_loans", map[string]any{"status": "active"}, "/api/v1/loans?status=active"},
 		{"get_loan", map[string]any{"id": loanID}, "/api/v1/loans/" + loanID},
-		{"list_loan_instances", map[string]any{"id": loanID, "limit": 2}, "/api/v1/loans/" + loanID + "/instances?limit=2"},
 		{"get_current_month_loan_dues", map[string]any{}, "/api/v1/loans/current-month-dues"},
 	} {
 		want := any(env.readBack(tc.route))

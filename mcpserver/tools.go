@@ -87,8 +87,8 @@ type toolSpec struct {
 	path        string // the contract's path, /api/v1/...
 	hints       hints
 	description string
-	// runsAI marks a tool whose route runs the AI itself (parsing, the
-	// assistant): the assistant's own model is not offered it (ToolNames).
+	// runsAI marks a tool whose route runs the AI itself (reading receipts):
+	// the assistant's own model is not offered it (ToolNames).
 	runsAI bool
 	// body, when set, is the route's whole JSON body, fixed: the tool is
 	// one use of a route that does several (cancel_loan is PATCH /loans/{id}
@@ -224,12 +224,11 @@ var toolTable = []toolSpec{
 		name: "create_expenses", title: "Record many expenses", method: "POST", path: "/api/v1/expenses/bulk", hints: creates,
 		description: "Record 1 to 100 expenses (create_expense bodies), all or none.",
 	},
-	{
-		name: "parse_expense_text", title: "Read text into expense drafts", method: "POST", path: "/api/v1/expenses/ai/parse-text",
-		hints: parses, runsAI: true,
-		description: "Turn natural_text ('lunch 250 cash yesterday') into expense drafts; saves nothing. Ask about guessed " +
-			"fields, then create_expense(s).",
-	},
+	// Reading a note into drafts and the app's assistant are not tools: the
+	// caller is a model already, and would pay their place in every
+	// tools/list to reach a second, weaker one. Their routes serve the web
+	// app, Telegram and scripts. A photo is different: not every model reads
+	// images, and the receipt reader (OCR) does.
 	{
 		name: "parse_receipt_images", title: "Read receipt photos into drafts", method: "POST",
 		path: "/api/v1/expenses/ai/parse-images", hints: parses, runsAI: true,
@@ -538,11 +537,6 @@ var toolTable = []toolSpec{
 		description: "One loan with its figures and every monthly instance with its payments.",
 	},
 	{
-		name: "list_loan_instances", title: "List a loan's instances", method: "GET", path: "/api/v1/loans/{id}/instances",
-		hints: reads, unsorted: true,
-		description: "A loan's monthly instances (id: the loan's), with the instanceId record_loan_payment takes.",
-	},
-	{
 		name: "get_current_month_loan_dues", title: "Get this month's loan dues", method: "GET",
 		path: "/api/v1/loans/current-month-dues", hints: reads, unsorted: true,
 		description: "Loan instances due this month or overdue. Gives the instanceId for record_loan_payment.",
@@ -569,19 +563,5 @@ var toolTable = []toolSpec{
 	{
 		name: "delete_loan", title: "Delete a loan", method: "DELETE", path: "/api/v1/loans/{id}", hints: voids,
 		description: "Erase a never-paid loan and its schedule (else cancel_loan).",
-	},
-
-	// The assistant (finance:read: each write it proposes is checked
-	// against the caller's scopes when confirmed).
-	{
-		name: "assistant_chat", title: "Ask the assistant", method: "POST", path: "/api/v1/ai-assistant/chat", hints: creates,
-		runsAI: true,
-		description: "Message the app's assistant (conversation_id continues one). Writes come back as proposals; " +
-			"assistant_confirm runs one.",
-	},
-	{
-		name: "assistant_confirm", title: "Confirm or reject a proposal", method: "POST", path: "/api/v1/ai-assistant/confirm",
-		hints: voids, runsAI: true,
-		description: "Confirm or reject an assistant_chat proposal; confirm runs its write once.",
 	},
 }

@@ -49,14 +49,14 @@ var specTools = map[auth.Scope][]string{
 // The rest wrap routes an agent running a household needed and fell back
 // to REST for: loans, many expenses at once, voiding an account line,
 // archiving accounts, cards and categories, renaming a category, reading
-// text into drafts, the app's assistant, and moving in from a bank's files
+// receipt photos into drafts, and moving in from a bank's files
 // (import batches, read under expenses:write like their routes), and the
 // reminder preferences (one tool: {} reads them).
 var beyondSpec = map[auth.Scope][]string{
-	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_loan_instances", "assistant_chat", "assistant_confirm", "list_activity",
+	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_activity",
 		"list_import_rows", "list_transfers", "list_expected_income"},
 	auth.ScopeIncomeWrite: {"confirm_expected_income", "skip_expected_income"},
-	auth.ScopeExpensesWrite: {"create_expenses", "parse_expense_text", "parse_receipt_images",
+	auth.ScopeExpensesWrite: {"create_expenses", "parse_receipt_images",
 		"preview_import", "update_import_row", "commit_import", "revert_import"},
 	auth.ScopeAccountsWrite: {"create_account", "update_account", "archive_account", "unarchive_account", "void_account_transaction",
 		"create_transfer", "delete_transfer", "reconcile_account"},
@@ -65,14 +65,9 @@ var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeSettingsWrite: {"update_app_settings", "update_category", "archive_category", "update_reminder_settings"},
 }
 
-// Tools whose scope says otherwise than their effect: parsing needs
-// expenses:write like its route but saves nothing; the assistant's routes
-// need finance:read, and the writes it proposes are checked against the
-// caller's scopes when confirmed.
-var (
-	readsUnderWriteScope = []string{"parse_expense_text", "parse_receipt_images"}
-	writesUnderReadScope = []string{"assistant_chat", "assistant_confirm"}
-)
+// A tool whose scope says otherwise than its effect: reading receipts needs
+// expenses:write like its route but saves nothing.
+var readsUnderWriteScope = []string{"parse_receipt_images"}
 
 func builtTools(t *testing.T) []tool {
 	t.Helper()
@@ -99,7 +94,7 @@ func TestToolsFollowSpecification(t *testing.T) {
 		if err := p.Allow(tt.access); err != nil {
 			t.Errorf("%s is a %s tool, but its route requires %s", name, scope, tt.access)
 		}
-		wantReadOnly := scope == auth.ScopeRead && !slices.Contains(writesUnderReadScope, name) || slices.Contains(readsUnderWriteScope, name)
+		wantReadOnly := scope == auth.ScopeRead || slices.Contains(readsUnderWriteScope, name)
 		if tt.hints.readOnly != wantReadOnly {
 			t.Errorf("%s (scope %s): readOnly %v, want %v", name, scope, tt.hints.readOnly, wantReadOnly)
 		}
@@ -170,10 +165,9 @@ var (
 		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
 		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
-		"list_expected_income", "list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loan_instances", "list_loans",
+		"list_expected_income", "list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loans",
 		"list_transfers", "list_unbilled_transactions"}
-	assistantTools = []string{"assistant_chat", "assistant_confirm"}
-	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense", "parse_expense_text",
+	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense",
 		"parse_receipt_images", "preview_import", "revert_import", "split_expense", "update_expense", "update_import_row"}
 )
 
@@ -193,9 +187,9 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 		scopes []auth.Scope
 		want   []string
 	}{
-		{"finance:read sees the reads and the assistant", []auth.Scope{auth.ScopeRead, auth.ScopeMCP}, sorted(readTools, assistantTools)},
+		{"finance:read sees the reads", []auth.Scope{auth.ScopeRead, auth.ScopeMCP}, sorted(readTools)},
 		{"expenses:write adds the expense writes", []auth.Scope{auth.ScopeRead, auth.ScopeExpensesWrite, auth.ScopeMCP},
-			sorted(readTools, assistantTools, expenseWrites)},
+			sorted(readTools, expenseWrites)},
 		{"expenses:write alone reads expenses too", []auth.Scope{auth.ScopeExpensesWrite, auth.ScopeMCP},
 			sorted([]string{"get_expense", "get_expense_form_options", "get_expense_summary", "list_expenses", "list_import_rows"}, expenseWrites)},
 		{"income:write", []auth.Scope{auth.ScopeIncomeWrite, auth.ScopeMCP},
@@ -216,7 +210,7 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 			"get_app_settings", "get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds",
 			"update_category", "update_reminder_settings"}},
 		{"loans:write reads loans, adds, changes and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
-			[]string{"cancel_loan", "create_loan", "delete_loan", "get_current_month_loan_dues", "get_loan", "list_loan_instances", "list_loans",
+			[]string{"cancel_loan", "create_loan", "delete_loan", "get_current_month_loan_dues", "get_loan", "list_loans",
 				"record_loan_payment", "update_loan"}},
 		{"bills:write", []auth.Scope{auth.ScopeBillsWrite, auth.ScopeMCP},
 			[]string{"create_bill_template", "delete_bill_payment", "delete_bill_template", "get_bill", "get_bill_form_options",
