@@ -93,7 +93,7 @@ func (r accountTransactionRow) line() finance.AccountTransaction {
 
 // lineComputed are the AccountTransaction fields that are not columns
 // (warnings are the answer of a write, never stored).
-var lineComputed = []string{"account_name", "is_editable", "transfer", "warnings"}
+var lineComputed = []string{"account_name", "is_editable", "running_balance", "transfer", "warnings"}
 
 // selectLines selects lines with their account's name and, for a transfer's
 // line, the account on the transfer's other side.
@@ -110,8 +110,11 @@ func (l ledger) selectLines(rows any) *bun.SelectQuery {
 
 func (l ledger) AccountTransaction(ctx context.Context, userID, id string) (finance.AccountTransaction, error) {
 	var row accountTransactionRow
-	err := l.selectLines(&row).Where("t.id = ? AND t.user_id = ?", id, userID).Scan(ctx)
-	return row.line(), notFound(err, "account transaction")
+	if err := l.selectLines(&row).Where("t.id = ? AND t.user_id = ?", id, userID).Scan(ctx); err != nil {
+		return finance.AccountTransaction{}, notFound(err, "account transaction")
+	}
+	out := []finance.AccountTransaction{row.line()}
+	return out[0], l.withRunningBalances(ctx, out)
 }
 
 var lineSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
@@ -143,7 +146,55 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 	for i, r := range rows {
 		out[i] = r.line()
 	}
-	return out, int(total), nil
+	return out, int(total), l.withRunningBalances(ctx, out)
+}
+
+// runningBalanceQuery reads, for the given posted lines, the balance of each
+// one's account right after it. It counts from the end: the account's balance
+// (kept in account_line_totals) less the posted lines after the line in
+// (date, created_at, id) order, so the newest lines, which lists show first,
+// read few rows through account_transactions_account.
+const runningBalanceQuery = `SELECT t.id AS id,
+	a.opening_balance + COALESCE(lt.credits - lt.debits, 0) - COALESCE((
+		SELECT SUM(CASE WHEN x.type = 'credit' THEN x.amount ELSE -x.amount END)
+		FROM account_transactions AS x
+		WHERE x.account_id = t.account_id AND x.status = 'posted' AND x.date >= t.date
+			AND (x.date > t.date OR x.created_at > t.created_at OR (x.created_at = t.created_at AND x.id > t.id))
+	), 0) AS balance
+FROM account_transactions AS t
+JOIN accounts AS a ON a.id = t.account_id
+LEFT JOIN account_line_totals AS lt ON lt.account_id = t.account_id
+WHERE t.id IN (?) AND t.status = 'posted'`
+
+// withRunningBalances fills RunningBalance on the posted lines of lines (one
+// query for the page); voided lines keep null.
+func (l ledger) withRunningBalances(ctx context.Context, lines []finance.AccountTransaction) error {
+	ids := make([]string, 0, len(lines))
+	for _, t := range lines {
+		if t.Status == finance.LinePosted {
+			ids = append(ids, t.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var got []struct {
+		ID      string
+		Balance finance.Money
+	}
+	if err := l.db.NewRaw(runningBalanceQuery, bun.In(ids)).Scan(ctx, &got); err != nil {
+		return err
+	}
+	byID := make(map[string]finance.Money, len(got))
+	for _, g := range got {
+		byID[g.ID] = g.Balance
+	}
+	for i := range lines {
+		if b, ok := byID[lines[i].ID]; ok {
+			lines[i].RunningBalance = &b
+		}
+	}
+	return nil
 }
 
 func (l ledger) InsertAccountTransaction(ctx context.Context, userID string, t finance.AccountTransaction) error {
