@@ -474,7 +474,7 @@ func TestAccountTransactionCreate(t *testing.T) {
 	want := map[string]any{
 		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 0.10, "date": "2025-03-01",
 		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "is_editable": true, "transfer": nil,
-		"voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
+		"running_balance": 0.10, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {
 		t.Errorf("created line (-want +got):\n%s", diff)
