@@ -154,7 +154,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_account_transactions", title: "List account transactions", method: "GET", path: "/api/v1/accounts/transactions", hints: reads,
-		description: "Account lines (debit out, credit in), newest first. Only is_editable lines change here.",
+		description: "Lines (debit out, credit in), newest first; only is_editable change.",
 	},
 	{
 		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads, unsorted: true,
