@@ -152,19 +152,26 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 // runningBalanceQuery reads, for the given posted lines, the balance of each
 // one's account right after it. It counts from the end: the account's balance
 // (kept in account_line_totals) less the posted lines after the line in
-// (date, created_at, id) order, so the newest lines, which lists show first,
-// read few rows through account_transactions_account.
-const runningBalanceQuery = `SELECT t.id AS id,
-	a.opening_balance + COALESCE(lt.credits - lt.debits, 0) - COALESCE((
-		SELECT SUM(CASE WHEN x.type = 'credit' THEN x.amount ELSE -x.amount END)
-		FROM account_transactions AS x
-		WHERE x.account_id = t.account_id AND x.status = 'posted' AND x.date >= t.date
-			AND (x.date > t.date OR x.created_at > t.created_at OR (x.created_at = t.created_at AND x.id > t.id))
-	), 0) AS balance
-FROM account_transactions AS t
-JOIN accounts AS a ON a.id = t.account_id
-LEFT JOIN account_line_totals AS lt ON lt.account_id = t.account_id
-WHERE t.id IN (?) AND t.status = 'posted'`
+// (date, created_at, id) order. One window over each account's lines dated on
+// or after the page's earliest line gives every line's "after" sum in one
+// pass of account_transactions_running (CROSS JOIN keeps SQLite from
+// scanning the whole account first), so the newest lines, which lists show
+// first, read few rows, and a page far back reads the lines after it once.
+const runningBalanceQuery = `WITH page AS (
+	SELECT id, account_id, date FROM account_transactions WHERE id IN (?) AND status = 'posted'
+), span AS (
+	SELECT x.id, x.account_id, COALESCE(SUM(CASE WHEN x.type = 'credit' THEN x.amount ELSE -x.amount END) OVER (
+		PARTITION BY x.account_id ORDER BY x.date DESC, x.created_at DESC, x.id DESC
+		ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS after
+	FROM (SELECT account_id, MIN(date) AS since FROM page GROUP BY account_id) AS f
+	CROSS JOIN account_transactions AS x
+	WHERE x.account_id = f.account_id AND x.status = 'posted' AND x.date >= f.since
+)
+SELECT page.id AS id, a.opening_balance + COALESCE(lt.credits - lt.debits, 0) - span.after AS balance
+FROM page
+JOIN span ON span.id = page.id
+JOIN accounts AS a ON a.id = page.account_id
+LEFT JOIN account_line_totals AS lt ON lt.account_id = page.account_id`
 
 // withRunningBalances fills RunningBalance on the posted lines of lines (one
 // query for the page); voided lines keep null.
