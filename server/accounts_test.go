@@ -726,7 +726,7 @@ func TestBalanceAdjustment(t *testing.T) {
 		"transaction": map[string]any{
 			"id": adj.Transaction.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 50.10,
 			"date": ledgerToday, "description": "Balance adjustment", "source": "adjustment", "source_id": nil, "transfer": nil,
-			"status": "posted", "is_editable": true, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
+			"status": "posted", "is_editable": true, "running_balance": 150.00, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 		},
 		"previous_balance": 99.90,
 		"new_balance":      150.00,
