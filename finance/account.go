@@ -74,6 +74,10 @@ type AccountTransaction struct {
 	// through ClearedRepo.
 	Cleared    string `json:"cleared"`
 	IsEditable bool   `json:"is_editable"` // computed: a posted manual or adjustment line on an active account
+	// RunningBalance is the account's balance right after this line, over the
+	// whole account in date order (computed; null on a voided line; domain.md
+	// "Running balances on account lines").
+	RunningBalance *Money `json:"running_balance"`
 	// Transfer is the transfer a line of source transfer belongs to, with the
 	// other side's account (computed; null on other lines).
 	Transfer  *LineTransfer `json:"transfer"`

@@ -474,7 +474,7 @@ func TestAccountTransactionCreate(t *testing.T) {
 	want := map[string]any{
 		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 0.10, "date": "2025-03-01",
 		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "cleared": "pending", "is_editable": true, "transfer": nil,
-		"voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
+		"running_balance": 0.10, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {
 		t.Errorf("created line (-want +got):\n%s", diff)
@@ -726,7 +726,7 @@ func TestBalanceAdjustment(t *testing.T) {
 		"transaction": map[string]any{
 			"id": adj.Transaction.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 50.10,
 			"date": ledgerToday, "description": "Balance adjustment", "source": "adjustment", "source_id": nil, "transfer": nil,
-			"status": "posted", "cleared": "cleared", "is_editable": true, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
+			"status": "posted", "cleared": "cleared", "is_editable": true, "running_balance": 150.00, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 		},
 		"previous_balance": 99.90,
 		"new_balance":      150.00,

@@ -61,7 +61,8 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 		line := alice.line(t, *e.AccountTransactionID)
 		want := finance.AccountTransaction{ID: line.ID, AccountID: acc.ID, AccountName: "BPI", Type: finance.LineDebit,
 			Amount: 250_75, Date: e.Date, Description: &e.Description, Source: finance.SourceExpense, SourceID: &e.ID,
-			Status: finance.LinePosted, Cleared: finance.ClearedPending, CreatedAt: line.CreatedAt, UpdatedAt: line.UpdatedAt}
+			Status: finance.LinePosted, Cleared: finance.ClearedPending,
+			RunningBalance: ptr(acc.OpeningBalance - 250_75), CreatedAt: line.CreatedAt, UpdatedAt: line.UpdatedAt}
 		if diff := cmp.Diff(want, line, equateDates); diff != "" {
 			t.Errorf("debit line (-want +got):\n%s", diff)
 		}

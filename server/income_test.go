@@ -78,7 +78,7 @@ func TestIncomeCreate(t *testing.T) {
 	wantLine := finance.AccountTransaction{
 		ID: *in.AccountTransactionID, AccountID: bpi.ID, AccountName: "BPI", Type: finance.LineCredit, Amount: 20,
 		Date: in.Date, Description: in.Description, Source: finance.SourceIncome, SourceID: &in.ID, Status: finance.LinePosted,
-		Cleared: finance.ClearedPending, CreatedAt: ledgerNow, UpdatedAt: ledgerNow,
+		Cleared: finance.ClearedPending, RunningBalance: ptr[finance.Money](30), CreatedAt: ledgerNow, UpdatedAt: ledgerNow,
 	}
 	if diff := cmp.Diff(wantLine, line, equateDates); diff != "" {
 		t.Errorf("income line (-want +got):\n%s", diff)

@@ -80,10 +80,11 @@ func TestTransferCreateWritesTwoLinesAndAFee(t *testing.T) {
 	wantFrom := finance.AccountTransaction{ID: tr.FromLineID, AccountID: bpi.ID, AccountName: "BPI", Type: finance.LineDebit,
 		Amount: 200010, Date: tr.Date, Description: tr.Description, Source: finance.SourceTransfer, SourceID: &tr.ID,
 		Status: finance.LinePosted, Cleared: finance.ClearedPending,
-		Transfer:  &finance.LineTransfer{ID: tr.ID, OtherAccountID: gcash.ID, OtherAccountName: "GCash"},
-		CreatedAt: ledgerNow, UpdatedAt: ledgerNow}
+		Transfer:       &finance.LineTransfer{ID: tr.ID, OtherAccountID: gcash.ID, OtherAccountName: "GCash"},
+		RunningBalance: ptr[finance.Money](10000_00 - 2000_10), CreatedAt: ledgerNow, UpdatedAt: ledgerNow}
 	wantTo := wantFrom
 	wantTo.ID, wantTo.AccountID, wantTo.AccountName, wantTo.Type = tr.ToLineID, gcash.ID, "GCash", finance.LineCredit
+	wantTo.RunningBalance = ptr[finance.Money](50_00 + 2000_10)
 	wantTo.Transfer = &finance.LineTransfer{ID: tr.ID, OtherAccountID: bpi.ID, OtherAccountName: "BPI"}
 	if diff := cmp.Diff(jsonValue(t, []finance.AccountTransaction{wantFrom, wantTo}),
 		jsonValue(t, []finance.AccountTransaction{from[0], to[0]})); diff != "" {

@@ -93,7 +93,7 @@ func (r accountTransactionRow) line() finance.AccountTransaction {
 
 // lineComputed are the AccountTransaction fields that are not columns
 // (warnings are the answer of a write, never stored).
-var lineComputed = []string{"account_name", "is_editable", "transfer", "warnings"}
+var lineComputed = []string{"account_name", "is_editable", "running_balance", "transfer", "warnings"}
 
 // lineWriteSkipped are the columns an insert or update of a line leaves
 // alone: created_at once written, and cleared, which only ClearedRepo's
@@ -115,8 +115,11 @@ func (l ledger) selectLines(rows any) *bun.SelectQuery {
 
 func (l ledger) AccountTransaction(ctx context.Context, userID, id string) (finance.AccountTransaction, error) {
 	var row accountTransactionRow
-	err := l.selectLines(&row).Where("t.id = ? AND t.user_id = ?", id, userID).Scan(ctx)
-	return row.line(), notFound(err, "account transaction")
+	if err := l.selectLines(&row).Where("t.id = ? AND t.user_id = ?", id, userID).Scan(ctx); err != nil {
+		return finance.AccountTransaction{}, notFound(err, "account transaction")
+	}
+	out := []finance.AccountTransaction{row.line()}
+	return out[0], l.withRunningBalances(ctx, out)
 }
 
 var lineSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
@@ -151,7 +154,62 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 	for i, r := range rows {
 		out[i] = r.line()
 	}
-	return out, int(total), nil
+	return out, int(total), l.withRunningBalances(ctx, out)
+}
+
+// runningBalanceQuery reads, for the given posted lines, the balance of each
+// one's account right after it. It counts from the end: the account's balance
+// (kept in account_line_totals) less the posted lines after the line in
+// (date, created_at, id) order. One window over each account's lines dated on
+// or after the page's earliest line gives every line's "after" sum in one
+// pass of account_transactions_running (CROSS JOIN keeps SQLite from
+// scanning the whole account first), so the newest lines, which lists show
+// first, read few rows, and a page far back reads the lines after it once.
+const runningBalanceQuery = `WITH page AS (
+	SELECT id, account_id, date FROM account_transactions WHERE id IN (?) AND status = 'posted'
+), span AS (
+	SELECT x.id, x.account_id, COALESCE(SUM(CASE WHEN x.type = 'credit' THEN x.amount ELSE -x.amount END) OVER (
+		PARTITION BY x.account_id ORDER BY x.date DESC, x.created_at DESC, x.id DESC
+		ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS after
+	FROM (SELECT account_id, MIN(date) AS since FROM page GROUP BY account_id) AS f
+	CROSS JOIN account_transactions AS x
+	WHERE x.account_id = f.account_id AND x.status = 'posted' AND x.date >= f.since
+)
+SELECT page.id AS id, a.opening_balance + COALESCE(lt.credits - lt.debits, 0) - span.after AS balance
+FROM page
+JOIN span ON span.id = page.id
+JOIN accounts AS a ON a.id = page.account_id
+LEFT JOIN account_line_totals AS lt ON lt.account_id = page.account_id`
+
+// withRunningBalances fills RunningBalance on the posted lines of lines (one
+// query for the page); voided lines keep null.
+func (l ledger) withRunningBalances(ctx context.Context, lines []finance.AccountTransaction) error {
+	ids := make([]string, 0, len(lines))
+	for _, t := range lines {
+		if t.Status == finance.LinePosted {
+			ids = append(ids, t.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var got []struct {
+		ID      string
+		Balance finance.Money
+	}
+	if err := l.db.NewRaw(runningBalanceQuery, bun.In(ids)).Scan(ctx, &got); err != nil {
+		return err
+	}
+	byID := make(map[string]finance.Money, len(got))
+	for _, g := range got {
+		byID[g.ID] = g.Balance
+	}
+	for i := range lines {
+		if b, ok := byID[lines[i].ID]; ok {
+			lines[i].RunningBalance = &b
+		}
+	}
+	return nil
 }
 
 func (l ledger) InsertAccountTransaction(ctx context.Context, userID string, t finance.AccountTransaction) error {

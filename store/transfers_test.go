@@ -19,6 +19,10 @@ import (
 // account lines, expenses and activity entries name transfers.
 const beforeTransferRebuilds = "20261202000100"
 
+// lastTransferRebuild is the last of those rebuilds; later migrations (an
+// index, say) are not theirs to check here.
+const lastTransferRebuild = "20261202000130"
+
 // Account lines, expenses and activity entries written before the transfer
 // rebuilds keep every row, kept total, index and trigger through them, and
 // a transfer can be written afterwards.
@@ -84,7 +88,7 @@ func TestTransferRebuildsKeepRowsTotalsIndexesAndTriggers(t *testing.T) {
 		t.Fatalf("%d activity entries written, want at least 3", n)
 	}
 
-	if err := db.Migrate(ctx); err != nil {
+	if err := db.MigrateThrough(ctx, lastTransferRebuild); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(before, snapshot()); diff != "" {

@@ -152,7 +152,7 @@ func TestAccountPage(t *testing.T) {
 	path := web.AccountsPath + "/" + a.ID
 	page := b.Get(path)
 	testkit.WantPage(t, "account", page, http.StatusOK, "<h1>Payroll</h1>", "<dt>Balance</dt><dd class=\"\">₱9,750.00</dd>", "1 line",
-		"Groceries run", "−₱250.00", "2025-03-02 · Expense", `name="date" value="2025-03-15"`)
+		"Groceries run", "−₱250.00", "2025-03-02 · Expense · Balance ₱9,750.00", `name="date" value="2025-03-15"`)
 	testkit.CheckPageHeaders(t, page)
 	if strings.Contains(string(page.Body), "/lines/") && strings.Contains(string(page.Body), "/void\"") {
 		t.Error("an expense's line offers a void button; it changes only through its expense")
@@ -174,6 +174,10 @@ func TestAccountPage(t *testing.T) {
 	if got := getAccount(t, env, u, a.ID).CurrentBalance; got != 1000000-25000+12575 {
 		t.Errorf("balance %s after a credit of 125.75", got)
 	}
+	// Each line shows the account's balance right after it, the page's newest
+	// line the account's balance.
+	testkit.WantPage(t, "running balances", b.Get(path), http.StatusOK,
+		"2025-03-10 · Manual · Balance ₱9,875.75", "2025-03-02 · Expense · Balance ₱9,750.00")
 
 	// Filters, sort and their refusals in the API's words.
 	testkit.WantPage(t, "by source", b.Get(path+"?source=manual"), http.StatusOK, "1 line", "Bank interest")
