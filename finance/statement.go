@@ -293,7 +293,10 @@ func (s *Service) generate(ctx context.Context, tx Repo, userID string, today Da
 // generated: while no statement has a posted payment, a row dated before
 // Statements from moves it back to the period holding the row.
 func (s *Service) backdate(ctx context.Context, tx Repo, userID string, c *StatementCursor, today Date) error {
-	if c.FirstUnbilled.Before(c.CycleStartDate) && c.FirstUnbilled.Before(today) {
+	// A row in the same period as Statements from is billed by that
+	// period's statement already: only an earlier period moves it.
+	start := cycleStartFor(c.StatementDay, c.FirstUnbilled)
+	if start.Before(cycleStartFor(c.StatementDay, c.CycleStartDate)) && c.FirstUnbilled.Before(today) {
 		paid, err := tx.CardHasPayments(ctx, c.CardID)
 		if err != nil {
 			return err
@@ -303,10 +306,10 @@ func (s *Service) backdate(ctx context.Context, tx Repo, userID string, c *State
 			if err != nil {
 				return err
 			}
-			if err := s.moveCycleStartTo(ctx, tx, userID, card, cycleStartFor(c.StatementDay, c.FirstUnbilled)); err != nil {
+			if err := s.moveCycleStartTo(ctx, tx, userID, card, start); err != nil {
 				return err
 			}
-			c.CycleStartDate = cycleStartFor(c.StatementDay, c.FirstUnbilled)
+			c.CycleStartDate = start
 		}
 	}
 	return nil
