@@ -2,6 +2,7 @@ package finance
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -169,6 +170,11 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 				return err
 			}
 		}
+		// The row joins its period's unpaid statement before generation,
+		// which would otherwise sweep it onto the next new statement.
+		if err := s.joinUnpaidStatement(ctx, tx, userID, out.ID, today); err != nil {
+			return err
+		}
 		if err := s.generate(ctx, tx, userID, today); err != nil {
 			return err
 		}
@@ -181,6 +187,11 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 		} else {
 			out.Warnings, err = w.balances(ctx)
 		}
+		if err != nil {
+			return err
+		}
+		notes, err := backdatedNotes(ctx, tx, userID, card, out, today)
+		out.Warnings = append(out.Warnings, notes...)
 		return err
 	})
 	if err != nil {
@@ -372,4 +383,42 @@ func (s *Service) VoidCardTransaction(ctx context.Context, userID, id string) (C
 		return err
 	})
 	return out, err
+}
+
+// backdatedNotes says what a back-dated row did to its card's statements
+// (domain.md, Back-dated card charges): card is the card as it was before
+// the write, t the row as it is after statements were generated.
+func backdatedNotes(ctx context.Context, tx Repo, userID string, card CreditCard, t CardTransaction, today Date) ([]Warning, error) {
+	after, err := tx.CreditCard(ctx, userID, card.ID, today)
+	if err != nil {
+		return nil, err
+	}
+	var out []Warning
+	if after.CycleStartDate.Before(card.CycleStartDate) {
+		out = append(out, Warning{Code: WarnStatementsFromMoved, CreditCardID: card.ID,
+			Message: fmt.Sprintf("Statements from on %s moved back from %s to %s so that its statements bill this %s dated %s.",
+				card.Name, card.CycleStartDate, after.CycleStartDate, t.Type, t.Date)})
+	}
+	closed := StatementDate(card.StatementDay, today)
+	if !closed.Before(today) {
+		closed = MonthAdd(today, -1, card.StatementDay)
+	}
+	if t.Date.After(closed) || t.Status == StatusVoided {
+		return out, nil
+	}
+	where := "stays unbilled until the next statement"
+	if t.SOAID != nil {
+		a, err := tx.SOA(ctx, userID, *t.SOAID)
+		if err != nil || !t.Date.Before(a.PeriodStart) {
+			return out, err // billed in its own period
+		}
+		where = "is billed on the statement of " + a.StatementDate.String()
+	}
+	why := "the statement of its period has a payment"
+	if t.Date.Before(after.CycleStartDate) {
+		why = "it is dated before Statements from (" + after.CycleStartDate.String() + ") and a statement of the card has a payment"
+	}
+	out = append(out, Warning{Code: WarnBilledOnNextStatement, CreditCardID: card.ID,
+		Message: fmt.Sprintf("This %s dated %s on %s %s: %s.", t.Type, t.Date, card.Name, where, why)})
+	return out, nil
 }

@@ -167,7 +167,11 @@ func (s *Service) moveCycleStart(ctx context.Context, tx Repo, userID string, c 
 	if earliest.IsZero() {
 		return nil
 	}
-	start := cycleStartFor(c.StatementDay, earliest)
+	return s.moveCycleStartTo(ctx, tx, userID, c, cycleStartFor(c.StatementDay, earliest))
+}
+
+// moveCycleStartTo moves a card's cycle start back to start, if that is earlier, and logs it.
+func (s *Service) moveCycleStartTo(ctx context.Context, tx Repo, userID string, c CreditCard, start Date) error {
 	if !start.Before(c.CycleStartDate) {
 		return nil
 	}

@@ -20,6 +20,11 @@ type StatementRepo interface {
 	// BillUnbilled links every unbilled row of a card dated on or before
 	// through to the statement soaID (status billed) and returns how many.
 	BillUnbilled(ctx context.Context, userID, cardID, soaID string, through Date, now time.Time) (int, error)
+	// CardHasPayments reports whether any non-voided statement of a card has a posted payment.
+	CardHasPayments(ctx context.Context, cardID string) (bool, error)
+	// BillIntoUnpaid links the unbilled row rowID to the unpaid statement
+	// whose period holds its date, if there is one, and returns its id.
+	BillIntoUnpaid(ctx context.Context, userID, rowID string, now time.Time) (string, error)
 	// SOATotals sums a statement's non-voided lines and posted payments.
 	SOATotals(ctx context.Context, soaID string) (SOATotals, error)
 	InsertSOA(ctx context.Context, userID string, a SOA) error

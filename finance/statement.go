@@ -252,6 +252,9 @@ func (s *Service) generate(ctx context.Context, tx Repo, userID string, today Da
 		return err
 	}
 	for _, c := range cursors {
+		if err := s.backdate(ctx, tx, userID, &c, today); err != nil {
+			return err
+		}
 		first := c.firstDue(today)
 		if first.IsZero() {
 			continue
@@ -283,6 +286,48 @@ func (s *Service) generate(ctx context.Context, tx Repo, userID string, today Da
 		}
 	}
 	return nil
+}
+
+// backdate applies the rules of back-dated charges (domain.md, Back-dated
+// card charges) to the card of cursor c before its statements are
+// generated: while no statement has a posted payment, a row dated before
+// Statements from moves it back to the period holding the row.
+func (s *Service) backdate(ctx context.Context, tx Repo, userID string, c *StatementCursor, today Date) error {
+	// A row in the same period as Statements from is billed by that
+	// period's statement already: only an earlier period moves it.
+	start := cycleStartFor(c.StatementDay, c.FirstUnbilled)
+	if start.Before(cycleStartFor(c.StatementDay, c.CycleStartDate)) && c.FirstUnbilled.Before(today) {
+		paid, err := tx.CardHasPayments(ctx, c.CardID)
+		if err != nil {
+			return err
+		}
+		if !paid {
+			card, err := tx.CreditCard(ctx, userID, c.CardID, today)
+			if err != nil {
+				return err
+			}
+			if err := s.moveCycleStartTo(ctx, tx, userID, card, start); err != nil {
+				return err
+			}
+			c.CycleStartDate = start
+		}
+	}
+	return nil
+}
+
+// joinUnpaidStatement adds the unbilled row rowID, just entered, to the
+// unpaid statement of its period, if any, and regenerates that
+// statement's figures (domain.md, Back-dated card charges, rule 2).
+func (s *Service) joinUnpaidStatement(ctx context.Context, tx Repo, userID, rowID string, today Date) error {
+	id, err := tx.BillIntoUnpaid(ctx, userID, rowID, s.stamp())
+	if err != nil || id == "" {
+		return err
+	}
+	a, err := tx.SOA(ctx, userID, id)
+	if err != nil {
+		return err
+	}
+	return s.recomputeSOA(ctx, tx, userID, &a, today)
 }
 
 // generateOne creates the statement dated sd on card c if it has anything to

@@ -14,6 +14,8 @@ const (
 	WarnPossibleDuplicate     = "POSSIBLE_DUPLICATE"
 	WarnMatchesBill           = "MATCHES_BILL"
 	WarnMatchesLoanInstalment = "MATCHES_LOAN_INSTALLMENT"
+	WarnStatementsFromMoved   = "STATEMENTS_FROM_MOVED"
+	WarnBilledOnNextStatement = "BILLED_ON_NEXT_STATEMENT"
 )
 
 // Warning says why a write that was saved looks like a mistake. Warnings

@@ -187,7 +187,8 @@ func TestCardTransactionUpdate(t *testing.T) {
 
 	installment := insertCardRow(t, env, alice.user.ID, finance.CardTransaction{CreditCardID: other.ID, Type: finance.CardInstallment,
 		Amount: 1000, Date: finance.NewDate(2025, 3, 1), Description: "Installment 1 of 3", Status: finance.CardUnbilled})
-	voided := alice.createCardRow(t, `{"credit_card_id":"`+other.ID+`","type":"fee","amount":1,"date":"2025-03-01","description":"x"}`)
+	// Dated today: a row of a past period would join its unpaid statement.
+	voided := alice.createCardRow(t, `{"credit_card_id":"`+other.ID+`","type":"fee","amount":1,"date":"2025-03-11","description":"x"}`)
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/transactions/"+voided.ID, "", http.StatusOK)
 	converted := alice.createCardRow(t, `{"credit_card_id":"`+other.ID+`","type":"purchase","amount":300,"date":"2025-03-01","description":"TV","category":"Shopping"}`)
 	testkit.SetCardRowStatus(t, env.db, alice.user.ID, converted.ID, finance.CardConverted)

@@ -337,7 +337,7 @@ func TestCardFigures(t *testing.T) {
 	c := alice.createCard(t, `{"name":"Small","credit_limit":"8.00","statement_day":15,"due_day":5}`)
 	card := `"credit_card_id":"` + c.ID + `"`
 	purchase := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":"3.00","date":"2025-03-01","description":"a","category":"Shopping"}`)
-	billed := alice.createCardRow(t, `{`+card+`,"type":"fee","amount":"1.00","date":"2025-02-01","description":"annual fee"}`)
+	billed := alice.createCardRow(t, `{`+card+`,"type":"fee","amount":"1.00","date":"2025-03-01","description":"annual fee"}`)
 	testkit.SetCardRowStatus(t, env.db, alice.user.ID, billed.ID, finance.CardBilled)
 	converted := alice.createCardRow(t, `{`+card+`,"type":"purchase","amount":"100.00","date":"2025-03-01","description":"tv","category":"Shopping"}`)
 	testkit.SetCardRowStatus(t, env.db, alice.user.ID, converted.ID, finance.CardConverted)

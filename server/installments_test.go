@@ -260,7 +260,8 @@ func TestInstallmentConvertWorkedExamples(t *testing.T) {
 // Row k is dated k−1 months after the first installment date, anchored on
 // it: a month-end first date stays on each month's end.
 func TestInstallmentConvertMonthEndDates(t *testing.T) {
-	_, alice, _ := newSpendingEnv(t)
+	env, alice, _ := newSpendingEnv(t)
+	setToday(env, "2025-01-20") // the purchase is still unbilled
 	c := alice.createCard(t, visaBody)
 	p := alice.purchase(t, c.ID, "400", "2025-01-20")
 	got := alice.convert(t, p.ID, `{"months":4,"first_installment_date":"2025-01-31"}`)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -250,4 +251,25 @@ func (l ledger) ListSOAPayments(ctx context.Context, userID, soaID string, f fin
 		out[i] = r.payment()
 	}
 	return out, int(total), nil
+}
+
+func (l ledger) CardHasPayments(ctx context.Context, cardID string) (bool, error) {
+	return l.db.NewSelect().TableExpr("soas AS s").
+		Where("s.credit_card_id = ? AND s.status <> 'voided' AND s.paid_total > 0", cardID).Exists(ctx)
+}
+
+func (l ledger) BillIntoUnpaid(ctx context.Context, userID, rowID string, now time.Time) (string, error) {
+	var soaID string
+	err := l.db.NewRaw(`SELECT s.id FROM card_transactions AS t JOIN soas AS s ON s.credit_card_id = t.credit_card_id
+		WHERE t.id = ? AND t.user_id = ? AND t.status = 'unbilled' AND s.status = 'unpaid'
+		AND t.date BETWEEN s.period_start AND s.period_end`, rowID, userID).Scan(ctx, &soaID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	_, err = l.db.NewRaw(`UPDATE card_transactions SET status = 'billed', soa_id = ?, updated_at = ? WHERE id = ? AND user_id = ?`,
+		soaID, now, rowID, userID).Exec(ctx)
+	return soaID, err
 }
