@@ -13,7 +13,7 @@ import (
 // (compact); the test prints them, so a change that grows them shows in the
 // test log before it reaches a budget.
 //
-// 94 tools fit in 100 KiB, 40 KiB of it read by a model (69 tools were
+// 95 tools fit in 100 KiB, 40 KiB of it read by a model (69 tools were
 // 410 KB and 126 KB): descriptions say what the name and schema do not,
 // titles are sent only where they say more than the name, an update tool's
 // arguments leave out what its create tool already says of them word for

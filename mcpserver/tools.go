@@ -109,8 +109,8 @@ var toolTable = []toolSpec{
 	// finance:read (a domain's write scope also reads that domain)
 	{
 		name: "get_dashboard_summary", title: "Dashboard of a month", method: "GET", path: "/api/v1/dashboard", hints: reads,
-		description: "A month at a glance (default this month): income, spending, balances, cards, bills, " +
-			"loans, budgets. Card and loan payments are not spending.",
+		description: "A month (default this one): income, spending, balances, cards, bills, loans, budgets; card and " +
+			"loan payments are not spending.",
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
@@ -197,7 +197,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_activity", title: "Who did what", method: "GET", path: "/api/v1/activity", hints: reads, whole: true,
-		description: "Who did what: the user's writes, newest first, with what changed and who.",
+		description: "The user's writes, newest first, with what changed and by whom.",
 	},
 
 	// expenses:write
@@ -341,8 +341,7 @@ var toolTable = []toolSpec{
 	// credit_cards:write
 	{
 		name: "create_credit_card", title: "Add a credit card", method: "POST", path: "/api/v1/credit-cards", hints: creates,
-		description: "Add a credit card. Days 1 to 31 (31 = month end); statements start at cycle_start_date (default " +
-			"today).",
+		description: "Add a credit card; day 31 = month end. Statements start at cycle_start_date.",
 	},
 	{
 		name: "update_credit_card", title: "Update a credit card", method: "PUT", path: "/api/v1/credit-cards/{id}", hints: updates,
@@ -376,8 +375,7 @@ var toolTable = []toolSpec{
 	{
 		name: "convert_transaction_to_installment", title: "Convert a card purchase to installments", method: "POST",
 		path: "/api/v1/credit-cards/transactions/{id}/convert-to-installment", hints: reshapes,
-		description: "Convert an unbilled card purchase (id) into monthly installments. add_on takes interest_rate or the " +
-			"bank's monthly_amount.",
+		description: "Convert an unbilled card purchase (id) into monthly installments.",
 	},
 	{
 		name: "cancel_installment_plan", title: "Cancel an installment plan", method: "POST",
@@ -392,7 +390,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_credit_card_soa", title: "Update a card statement", method: "PUT", path: "/api/v1/credit-cards/soa/{id}", hints: updates,
-		description: "Change a statement's due_date, minimum_due (null: computed) or notes. To change its balance, " +
+		description: "Change a statement's due_date, minimum_due or notes. To change its balance, " +
 			"add_soa_transaction.",
 	},
 	{
@@ -404,8 +402,7 @@ var toolTable = []toolSpec{
 	{
 		name: "add_soa_transaction", title: "Add a line to a card statement", method: "POST",
 		path: "/api/v1/credit-cards/soa/{id}/transactions", hints: creates,
-		description: "Add a fee, interest or refund line to a statement to match the bank's; a refund names the purchase's " +
-			"category.",
+		description: "Add a fee, interest or refund line to a statement, to match the bank's.",
 	},
 	{
 		name: "link_transaction_to_soa", title: "Link transactions to a card statement", method: "POST",
@@ -450,7 +447,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_expected_income", title: "List expected income", method: "GET", path: "/api/v1/income/expected", hints: reads, unsorted: true,
-		description: "Income expected from recurring templates (salary), by expected_date; status expected, received, skipped.",
+		description: "Income expected from recurring templates (salary), by expected_date.",
 	},
 	{
 		name: "list_bill_templates", title: "List bill templates", method: "GET", path: "/api/v1/bills/templates", hints: reads, unsorted: true,
@@ -466,14 +463,13 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
-		description: "A recurring bill; month-based ones fall on due_day (default the start's; 31 = month end), " +
-			"semimonthly also on second_due_day. Default payment fields fill a payment's.",
+		description: "A recurring bill; month-based ones fall on due_day (31 = month end), semimonthly also on " +
+			"second_due_day. Default payment fields fill a payment's.",
 	},
 	{
 		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
 		path: "/api/v1/bills/templates/{id}", hints: rewrites,
-		description: "Change a recurring bill; its untouched future bills are made again from today. status paused stops " +
-			"new bills.",
+		description: "Change a recurring bill; its untouched future bills are made again from today.",
 	},
 	{
 		name: "delete_bill_template", title: "Delete a recurring bill", method: "DELETE", path: "/api/v1/bills/templates/{id}", hints: voids,
@@ -490,8 +486,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "record_bill_payment", title: "Pay a bill", method: "POST", path: "/api/v1/bills/{id}/payments", hints: reshapes,
-		description: "Pay a bill (id), at most its remaining. Records the expense (do not also create_expense); method, " +
-			"account and card default to the template's. " + retryWithKey,
+		description: "Pay a bill (id), at most its remaining. Records the expense (do not also create_expense). " +
+			retryWithKey,
 	},
 	{
 		name: "delete_bill_payment", title: "Delete a bill payment", method: "DELETE", path: "/api/v1/bills/payments/{paymentId}", hints: voids,
@@ -503,7 +499,7 @@ var toolTable = []toolSpec{
 	{
 		name: "update_budget_thresholds", title: "Replace the budget thresholds", method: "PUT",
 		path: "/api/v1/user-settings/budget-thresholds", hints: replaces,
-		description: "Replace the WHOLE set of budget limits: categories left out lose theirs, [] removes all. Read " +
+		description: "Replace the WHOLE set of budget limits: categories left out lose theirs. Read " +
 			"get_budget_thresholds first and send the full list.",
 	},
 	{
@@ -544,8 +540,8 @@ var toolTable = []toolSpec{
 	{
 		name: "record_loan_payment", title: "Pay a loan instance", method: "POST",
 		path: "/api/v1/loans/instances/{instanceId}/payments", hints: reshapes,
-		description: "Pay a loan instance (instanceId), at most its remaining; account_id debits an account, else cash. " +
-			"Only interest is spending. Cannot be undone. " + retryWithKey,
+		description: "Pay a loan instance (instanceId), at most its remaining. Only interest is spending. Cannot be " +
+			"undone. " + retryWithKey,
 	},
 	{
 		name: "create_loan", title: "Add a loan", method: "POST", path: "/api/v1/loans", hints: creates,

@@ -167,7 +167,7 @@ var (
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
 		"list_expected_income", "list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loans",
 		"list_transfers", "list_unbilled_transactions"}
-	expenseWrites  = []string{"commit_import", "create_expense", "create_expenses", "delete_expense",
+	expenseWrites = []string{"commit_import", "create_expense", "create_expenses", "delete_expense",
 		"parse_receipt_images", "preview_import", "revert_import", "split_expense", "update_expense", "update_import_row"}
 )
 
