@@ -92,7 +92,7 @@ type ExpenseSplit struct {
 type ExpenseRepo interface {
 	// Expense returns an expense with Category, Splits, IsSplit and CardTransactionStatus filled.
 	Expense(ctx context.Context, userID, id string) (Expense, error)
-	ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) ([]Expense, int, error)
+	ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) ([]Expense, Summary, error)
 	InsertExpense(ctx context.Context, userID string, e Expense) error
 	UpdateExpense(ctx context.Context, userID string, e Expense) error
 	// ReplaceSplits replaces the parts of an expense (none: not split).
@@ -411,10 +411,11 @@ func expenseChanges(before, after Expense) changeList {
 		"credit_card_id", "notes")
 }
 
-// ListExpenses returns a page of the user's expenses, each with its parts.
-func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (Page[Expense], error) {
-	items, total, err := s.store.Read().ListExpenses(ctx, userID, f, p)
-	return pageOf(items, total, err, p)
+// ListExpenses returns a page of the user's expenses, each with its parts,
+// and the summary of every expense the filter selects.
+func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (SummedPage[Expense], error) {
+	items, sum, err := s.store.Read().ListExpenses(ctx, userID, f, p)
+	return summedPageOf(items, sum, err, p)
 }
 
 // GetExpense returns one expense (voided ones included).

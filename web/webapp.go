@@ -578,7 +578,8 @@ func (s *Site) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.Page[finance.Expense], error) {
-		return s.ledger.ListExpenses(r.Context(), u.ID, expenseFilter(filter, lq), p)
+		list, err := s.ledger.ListExpenses(r.Context(), u.ID, expenseFilter(filter, lq), p)
+		return list.Page, err
 	})
 	if err != nil {
 		return err
