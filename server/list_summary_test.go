@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -12,9 +13,9 @@ import (
 // every page the test walks.
 func listSummary(t *testing.T, u ledgerUser, url string) finance.Summary {
 	t.Helper()
-	first := send[finance.SummedPage[finance.Expense]](t, u, http.MethodGet, url+"&page=1", "", http.StatusOK)
+	first := send[finance.SummedPage[json.RawMessage]](t, u, http.MethodGet, url+"&page=1", "", http.StatusOK)
 	for page := 2; page <= first.Pagination.TotalPages; page++ {
-		next := send[finance.SummedPage[finance.Expense]](t, u, http.MethodGet, fmt.Sprintf("%s&page=%d", url, page), "", http.StatusOK)
+		next := send[finance.SummedPage[json.RawMessage]](t, u, http.MethodGet, fmt.Sprintf("%s&page=%d", url, page), "", http.StatusOK)
 		if next.Summary != first.Summary {
 			t.Fatalf("%s page %d: summary %+v, page 1 had %+v", url, page, next.Summary, first.Summary)
 		}
@@ -109,4 +110,58 @@ func TestExpenseListSummary(t *testing.T) {
 	rows[2].method, rows[2].amount = "Account Debit", 500
 	check("a change of method and amount")
 	_ = env
+}
+
+// Income, account lines, card rows and transfers carry the same summary:
+// each figure below is the test's own sum of what it wrote, over pages of
+// two, and bob's rows (of every kind) never count in alice's.
+func TestOtherListSummaries(t *testing.T) {
+	_, alice, bob := newReportEnv(t)
+	for _, u := range []ledgerUser{alice, bob} {
+		bpi := u.createAccount(t, `{"name":"BPI","type":"savings","opening_balance":10000}`)
+		gcash := u.createAccount(t, `{"name":"GCash","type":"e_wallet","opening_balance":0}`)
+		visa := u.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5,"cycle_start_date":"2025-01-01"}`)
+		for _, l := range []string{`"credit","amount":"500.00"`, `"debit","amount":"200.25"`, `"credit","amount":"0.10"`, `"debit","amount":"50.00"`} {
+			u.addLine(t, bpi.ID, `{"type":`+l+`,"date":"2025-03-02"}`)
+		}
+		u.createTransfer(t, transferBody(bpi.ID, gcash.ID, `,"amount":"300.00","date":"2025-03-03"`))
+		u.createTransfer(t, transferBody(gcash.ID, bpi.ID, `,"amount":"12.34","date":"2025-03-04"`))
+		u.createIncome(t, `{"amount":1000,"date":"2025-03-05","category":"Salary","account_id":"`+gcash.ID+`"}`)
+		u.createIncome(t, `{"amount":250,"date":"2025-03-06","category":"Freelance"}`)
+		u.createIncome(t, `{"amount":"99.99","date":"2025-03-07","category":"Freelance"}`)
+		card := `{"credit_card_id":"` + visa.ID + `","date":"2025-03-08","description":"Row",`
+		for _, r := range []string{`"type":"purchase","amount":1000,"category":"Shopping"`, `"type":"fee","amount":50`,
+			`"type":"refund","amount":40,"category":"Shopping"`, `"type":"purchase","amount":"9.99","category":"Shopping"`} {
+			u.createCardRow(t, card+r+`}`)
+		}
+		u.createExpense(t, `{"amount":300,"date":"2025-03-09","description":"Headphones","category":"Shopping",`+
+			`"payment_method":"Credit Card","credit_card_id":"`+visa.ID+`"}`)
+		if u == alice {
+			// Only alice's BPI lines: 500.00 - 200.25 + 0.10 - 50.00, 300.00 out, 12.34 in.
+			if got, want := listSummary(t, alice, "/api/v1/accounts/"+bpi.ID+"/transactions?limit=2"), (finance.Summary{Count: 6, Total: -3781}); got != want {
+				t.Errorf("BPI's lines: summary %+v, want %+v", got, want)
+			}
+		}
+	}
+	voided := alice.createIncome(t, `{"amount":5,"date":"2025-03-07","category":"Freelance"}`)
+	alice.do(t, http.MethodDelete, "/api/v1/income/"+voided.ID, "", http.StatusOK)
+
+	for _, c := range []struct {
+		url  string
+		want finance.Summary
+	}{
+		{"/api/v1/income?limit=2", finance.Summary{Count: 3, Total: 134999}},
+		{"/api/v1/income?limit=2&status=voided", finance.Summary{Count: 1, Total: 500}},
+		// BPI's six lines (-37.81) and GCash's: 300.00 in, 12.34 out, 1,000.00 of income.
+		{"/api/v1/accounts/transactions?limit=2", finance.Summary{Count: 9, Total: -3781 + 128766}},
+		{"/api/v1/accounts/transactions?limit=2&type=debit", finance.Summary{Count: 4, Total: -(20025 + 5000 + 30000 + 1234)}},
+		{"/api/v1/transfers?limit=1", finance.Summary{Count: 2, Total: 31234}},
+		// Charges add, the refund subtracts; the card expense wrote a row too.
+		{"/api/v1/credit-cards/transactions?limit=2", finance.Summary{Count: 5, Total: 100000 + 5000 - 4000 + 999 + 30000}},
+		{"/api/v1/credit-cards/transactions?limit=2&type=refund&search=Row", finance.Summary{Count: 1, Total: -4000}},
+	} {
+		if got := listSummary(t, alice, c.url); got != c.want {
+			t.Errorf("%s: summary %+v, want %+v", c.url, got, c.want)
+		}
+	}
 }
