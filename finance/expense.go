@@ -111,6 +111,8 @@ type ExpenseFilter struct {
 	PaymentMethod string
 	CardID        string
 	AccountID     string
+	AmountMin     *Money // inclusive; nil for no bound
+	AmountMax     *Money
 }
 
 // ExpenseList is the list spec of GET /expenses.

@@ -165,3 +165,53 @@ func TestOtherListSummaries(t *testing.T) {
 		}
 	}
 }
+
+// amountMin and amountMax narrow the expense list and its summary, both
+// ends counted, read exactly; a bad bound is a 400 naming it, and nothing
+// about the expenses changes.
+func TestExpenseAmountRange(t *testing.T) {
+	_, alice, bob := newReportEnv(t)
+	for _, a := range []string{"99.99", "100.00", "180.50", "250.00", "250.01", "1200.00"} {
+		alice.createExpense(t, `{"amount":"`+a+`","date":"2025-03-02","description":"Row","category":"Groceries","payment_method":"Cash"}`)
+	}
+	bob.createExpense(t, `{"amount":"150.00","date":"2025-03-02","description":"Bob's","category":"Groceries","payment_method":"Cash"}`)
+	for _, c := range []struct {
+		query string
+		want  finance.Summary
+	}{
+		{"amountMin=100&amountMax=250", finance.Summary{Count: 3, Total: 10000 + 18050 + 25000}},
+		{"amountMin=100.00&amountMax=250.00&search=Row", finance.Summary{Count: 3, Total: 53050}},
+		{"amountMin=250.01", finance.Summary{Count: 2, Total: 25001 + 120000}},
+		{"amountMax=99.99", finance.Summary{Count: 1, Total: 9999}},
+		{"amountMin=250&amountMax=250", finance.Summary{Count: 1, Total: 25000}},
+		{"amountMin=0", finance.Summary{Count: 6, Total: 9999 + 10000 + 18050 + 25000 + 25001 + 120000}},
+	} {
+		if got := listSummary(t, alice, "/api/v1/expenses?limit=2&"+c.query); got != c.want {
+			t.Errorf("%s: summary %+v, want %+v", c.query, got, c.want)
+		}
+		page := send[finance.SummedPage[finance.Expense]](t, alice, http.MethodGet, "/api/v1/expenses?limit=100&"+c.query, "", http.StatusOK)
+		for _, e := range page.Items {
+			if (c.query == "amountMax=99.99" && e.Amount > 9999) || (c.query == "amountMin=250.01" && e.Amount < 25001) {
+				t.Errorf("%s lists %s", c.query, e.Amount)
+			}
+		}
+	}
+	before := listSummary(t, alice, "/api/v1/expenses?limit=2")
+	for _, c := range []struct{ query, field, problem string }{
+		{"amountMin=abc", "amountMin", ""},
+		{"amountMax=1e3", "amountMax", ""},
+		{"amountMin=10.001", "amountMin", ""},
+		{"amountMin=-5", "amountMin", "must not be negative"},
+		{"amountMin=300&amountMax=200", "amountMin", "must not be more than amountMax"},
+	} {
+		res := alice.do(t, http.MethodGet, "/api/v1/expenses?"+c.query, "", http.StatusBadRequest)
+		got := res.env.Error
+		if got == nil || got.Code != "VALIDATION_ERROR" || got.Fields[c.field] == "" || len(got.Fields) != 1 ||
+			(c.problem != "" && got.Fields[c.field] != c.problem) {
+			t.Errorf("%s: %s, want a 400 naming only %s (%q)", c.query, res.raw, c.field, c.problem)
+		}
+	}
+	if after := listSummary(t, alice, "/api/v1/expenses?limit=2"); after != before {
+		t.Errorf("the refused reads changed the expenses: %+v, then %+v", before, after)
+	}
+}

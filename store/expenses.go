@@ -82,6 +82,12 @@ func whereExpenses(q *bun.SelectQuery, userID string, f finance.ExpenseFilter) *
 	if f.AccountID != "" {
 		q = q.Where("e.account_id = ?", f.AccountID)
 	}
+	if f.AmountMin != nil {
+		q = q.Where("e.amount >= ?", *f.AmountMin)
+	}
+	if f.AmountMax != nil {
+		q = q.Where("e.amount <= ?", *f.AmountMax)
+	}
 	return searchAny(q, f.Search, "e.description", "e.notes")
 }
 
