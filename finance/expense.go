@@ -61,7 +61,9 @@ type Expense struct {
 	Category              *string        `json:"category"`    // computed: the category's name
 	PaymentMethod         string         `json:"payment_method"`
 	AccountID             *string        `json:"account_id"`
+	AccountName           *string        `json:"account_name"` // computed: the account's name, for lists
 	CreditCardID          *string        `json:"credit_card_id"`
+	CreditCardName        *string        `json:"credit_card_name"` // computed: the card's name
 	Notes                 *string        `json:"notes"`
 	Status                string         `json:"status"`
 	IsSplit               bool           `json:"is_split"` // computed
@@ -328,8 +330,15 @@ func (c *refs) resolveExpense(ctx context.Context, v *Validator, d *expenseDraft
 // Card. It sets e's link to the row and returns the purchase, if any.
 func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Expense) (*CardTransaction, error) {
 	e.AccountTransactionID, e.CardTransactionID, e.CardTransactionStatus = nil, nil, nil
+	e.AccountName, e.CreditCardName = nil, nil
 	switch e.PaymentMethod {
 	case MethodAccountDebit:
+		// The answer names the account as a read of the expense does.
+		a, err := tx.Account(ctx, userID, *e.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		e.AccountName = &a.Name
 		desc := e.Description
 		line := s.newLine(*e.AccountID, LineDebit, e.Amount, e.Date, &desc, SourceExpense, &e.ID)
 		if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
@@ -352,7 +361,7 @@ func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Ex
 			return nil, err
 		}
 		status := t.Status
-		e.CardTransactionID, e.CardTransactionStatus = &t.ID, &status
+		e.CardTransactionID, e.CardTransactionStatus, e.CreditCardName = &t.ID, &status, &logged.CreditCardName
 		return &t, nil
 	}
 	return nil, nil

@@ -215,3 +215,41 @@ func TestExpenseAmountRange(t *testing.T) {
 		t.Errorf("the refused reads changed the expenses: %+v, then %+v", before, after)
 	}
 }
+
+// An expense names the account or card it was paid with, in the answer of
+// its write and in the list, and a list after a rename shows the new name.
+func TestExpenseNamesItsAccountOrCard(t *testing.T) {
+	_, alice, _ := newReportEnv(t)
+	bpi := alice.createAccount(t, `{"name":"BPI","type":"savings","opening_balance":1000}`)
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5,"cycle_start_date":"2025-01-01"}`)
+	name := func(p *string) string {
+		if p == nil {
+			return "<null>"
+		}
+		return *p
+	}
+	debit := alice.createExpense(t, `{"amount":10,"date":"2025-03-02","description":"A","category":"Groceries","payment_method":"Account Debit","account_id":"`+bpi.ID+`"}`)
+	card := alice.createExpense(t, `{"amount":20,"date":"2025-03-03","description":"B","category":"Groceries","payment_method":"Credit Card","credit_card_id":"`+visa.ID+`"}`)
+	cash := alice.createExpense(t, `{"amount":30,"date":"2025-03-04","description":"C","category":"Groceries","payment_method":"Cash"}`)
+	for _, c := range []struct {
+		e             finance.Expense
+		account, card string
+	}{{debit, "BPI", "<null>"}, {card, "<null>", "Visa"}, {cash, "<null>", "<null>"}} {
+		if name(c.e.AccountName) != c.account || name(c.e.CreditCardName) != c.card {
+			t.Errorf("created %s: account_name %s, credit_card_name %s; want %s, %s", c.e.Description, name(c.e.AccountName), name(c.e.CreditCardName), c.account, c.card)
+		}
+	}
+	alice.do(t, http.MethodPut, "/api/v1/accounts/"+bpi.ID, `{"name":"BPI Savings"}`, http.StatusOK)
+	moved := send[finance.Expense](t, alice, http.MethodPut, "/api/v1/expenses/"+cash.ID, `{"payment_method":"Account Debit","account_id":"`+bpi.ID+`"}`, http.StatusOK)
+	if name(moved.AccountName) != "BPI Savings" {
+		t.Errorf("cash moved to the account: account_name %s", name(moved.AccountName))
+	}
+	list := send[finance.SummedPage[finance.Expense]](t, alice, http.MethodGet, "/api/v1/expenses?sortBy=date&sortOrder=asc", "", http.StatusOK)
+	var got []string
+	for _, e := range list.Items {
+		got = append(got, e.Description+":"+name(e.AccountName)+"/"+name(e.CreditCardName))
+	}
+	if want := []string{"A:BPI Savings/<null>", "B:<null>/Visa", "C:BPI Savings/<null>"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("list names %v, want %v", got, want)
+	}
+}

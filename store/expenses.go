@@ -18,7 +18,7 @@ type expenseRow struct {
 
 // expenseComputed are the Expense fields that are not columns of expenses
 // (warnings are the answer of a write, never stored).
-var expenseComputed = []string{"category", "is_split", "splits", "card_transaction_status", "warnings"}
+var expenseComputed = []string{"category", "account_name", "credit_card_name", "is_split", "splits", "card_transaction_status", "warnings"}
 
 // selectExpenses reads expenses with their category's name and their card
 // row's status. Both joins are primary-key lookups per row.
@@ -26,7 +26,11 @@ func (l ledger) selectExpenses(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(expenseComputed...).
 		ColumnExpr("cat.name AS category").
 		ColumnExpr("ct.status AS card_transaction_status").
+		ColumnExpr("acc.name AS account_name").
+		ColumnExpr("cc.name AS credit_card_name").
 		Join("LEFT JOIN categories AS cat ON cat.id = e.category_id").
+		Join("LEFT JOIN accounts AS acc ON acc.id = e.account_id").
+		Join("LEFT JOIN credit_cards AS cc ON cc.id = e.credit_card_id").
 		Join("LEFT JOIN card_transactions AS ct ON ct.id = e.card_transaction_id")
 }
 
