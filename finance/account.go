@@ -101,7 +101,7 @@ type AccountRepo interface {
 
 	// AccountTransaction returns a line with AccountName and IsEditable filled.
 	AccountTransaction(ctx context.Context, userID, id string) (AccountTransaction, error)
-	ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) ([]AccountTransaction, int, error)
+	ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) ([]AccountTransaction, Summary, error)
 	InsertAccountTransaction(ctx context.Context, userID string, t AccountTransaction) error
 	UpdateAccountTransaction(ctx context.Context, userID string, t AccountTransaction) error
 }
@@ -465,9 +465,9 @@ func (s *Service) AccountOptions(ctx context.Context, userID string) ([]AccountO
 
 // ListAccountTransactions returns a page of lines of all the user's accounts
 // (GET /accounts/transactions); f.AccountID narrows it to one.
-func (s *Service) ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) (Page[AccountTransaction], error) {
-	items, total, err := s.store.Read().ListAccountTransactions(ctx, userID, f, p)
-	return pageOf(items, total, err, p)
+func (s *Service) ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) (SummedPage[AccountTransaction], error) {
+	items, sum, err := s.store.Read().ListAccountTransactions(ctx, userID, f, p)
+	return summedPageOf(items, sum, err, p)
 }
 
 // GetAccountTransaction returns a line of the path account: 404 when the

@@ -92,13 +92,12 @@ func (r CardTransactionRequest) shape(cur CardTransaction, create bool) (cardDra
 }
 
 // ListCardTransactions returns a page of the rows of all the user's cards.
-func (s *Service) ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) (Page[CardTransaction], error) {
-	items, total, err := s.store.Read().ListCardTransactions(ctx, userID, f, p)
-	if err != nil {
-		return Page[CardTransaction]{}, err
+func (s *Service) ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) (SummedPage[CardTransaction], error) {
+	items, sum, err := s.store.Read().ListCardTransactions(ctx, userID, f, p)
+	if err == nil {
+		s.markFuture(ctx, userID, items)
 	}
-	s.markFuture(ctx, userID, items)
-	return NewPage(items, total, p), nil
+	return summedPageOf(items, sum, err, p)
 }
 
 // GetCardTransaction returns one card row (voided ones included).

@@ -61,7 +61,9 @@ type Expense struct {
 	Category              *string        `json:"category"`    // computed: the category's name
 	PaymentMethod         string         `json:"payment_method"`
 	AccountID             *string        `json:"account_id"`
+	AccountName           *string        `json:"account_name"` // computed: the account's name, for lists
 	CreditCardID          *string        `json:"credit_card_id"`
+	CreditCardName        *string        `json:"credit_card_name"` // computed: the card's name
 	Notes                 *string        `json:"notes"`
 	Status                string         `json:"status"`
 	IsSplit               bool           `json:"is_split"` // computed
@@ -92,7 +94,7 @@ type ExpenseSplit struct {
 type ExpenseRepo interface {
 	// Expense returns an expense with Category, Splits, IsSplit and CardTransactionStatus filled.
 	Expense(ctx context.Context, userID, id string) (Expense, error)
-	ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) ([]Expense, int, error)
+	ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) ([]Expense, Summary, error)
 	InsertExpense(ctx context.Context, userID string, e Expense) error
 	UpdateExpense(ctx context.Context, userID string, e Expense) error
 	// ReplaceSplits replaces the parts of an expense (none: not split).
@@ -111,6 +113,8 @@ type ExpenseFilter struct {
 	PaymentMethod string
 	CardID        string
 	AccountID     string
+	AmountMin     *Money // inclusive; nil for no bound
+	AmountMax     *Money
 }
 
 // ExpenseList is the list spec of GET /expenses.
@@ -326,8 +330,15 @@ func (c *refs) resolveExpense(ctx context.Context, v *Validator, d *expenseDraft
 // Card. It sets e's link to the row and returns the purchase, if any.
 func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Expense) (*CardTransaction, error) {
 	e.AccountTransactionID, e.CardTransactionID, e.CardTransactionStatus = nil, nil, nil
+	e.AccountName, e.CreditCardName = nil, nil
 	switch e.PaymentMethod {
 	case MethodAccountDebit:
+		// The answer names the account as a read of the expense does.
+		a, err := tx.Account(ctx, userID, *e.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		e.AccountName = &a.Name
 		desc := e.Description
 		line := s.newLine(*e.AccountID, LineDebit, e.Amount, e.Date, &desc, SourceExpense, &e.ID)
 		if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
@@ -350,7 +361,7 @@ func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Ex
 			return nil, err
 		}
 		status := t.Status
-		e.CardTransactionID, e.CardTransactionStatus = &t.ID, &status
+		e.CardTransactionID, e.CardTransactionStatus, e.CreditCardName = &t.ID, &status, &logged.CreditCardName
 		return &t, nil
 	}
 	return nil, nil
@@ -411,10 +422,11 @@ func expenseChanges(before, after Expense) changeList {
 		"credit_card_id", "notes")
 }
 
-// ListExpenses returns a page of the user's expenses, each with its parts.
-func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (Page[Expense], error) {
-	items, total, err := s.store.Read().ListExpenses(ctx, userID, f, p)
-	return pageOf(items, total, err, p)
+// ListExpenses returns a page of the user's expenses, each with its parts,
+// and the summary of every expense the filter selects.
+func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (SummedPage[Expense], error) {
+	items, sum, err := s.store.Read().ListExpenses(ctx, userID, f, p)
+	return summedPageOf(items, sum, err, p)
 }
 
 // GetExpense returns one expense (voided ones included).

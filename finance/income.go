@@ -28,7 +28,7 @@ type Income struct {
 // IncomeRepo is the persistence of income.
 type IncomeRepo interface {
 	Income(ctx context.Context, userID, id string) (Income, error)
-	ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) ([]Income, int, error)
+	ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) ([]Income, Summary, error)
 	InsertIncome(ctx context.Context, userID string, in Income) error
 	UpdateIncome(ctx context.Context, userID string, in Income) error
 }
@@ -139,9 +139,9 @@ func incomeLineDescription(in Income) *string {
 }
 
 // ListIncome returns a page of the user's income.
-func (s *Service) ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) (Page[Income], error) {
-	items, total, err := s.store.Read().ListIncome(ctx, userID, f, p)
-	return pageOf(items, total, err, p)
+func (s *Service) ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) (SummedPage[Income], error) {
+	items, sum, err := s.store.Read().ListIncome(ctx, userID, f, p)
+	return summedPageOf(items, sum, err, p)
 }
 
 // GetIncome returns one income record (voided ones included).

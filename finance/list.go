@@ -58,3 +58,27 @@ func NewPage[T any](items []T, total int, p ListParams) Page[T] {
 	}
 	return Page[T]{Items: items, Pagination: Pagination{Page: p.Page, Limit: p.Limit, TotalItems: total, TotalPages: pages}}
 }
+
+// Summary is how many rows a list's filters select and what their amounts
+// come to, over the whole filtered set rather than the page (domain.md
+// "List summaries").
+type Summary struct {
+	Count int   `json:"count"`
+	Total Money `json:"total"`
+}
+
+// SummedPage is one page of a list of money with its summary.
+type SummedPage[T any] struct {
+	Page[T]
+	Summary Summary `json:"summary"`
+}
+
+// summedPageOf is pageOf for a list whose store query also sums it; the
+// summary's count is the pagination's total.
+func summedPageOf[T any](items []T, sum Summary, err error, p ListParams) (SummedPage[T], error) {
+	page, err := pageOf(items, sum.Count, err, p)
+	if err != nil {
+		return SummedPage[T]{}, err
+	}
+	return SummedPage[T]{Page: page, Summary: sum}, nil
+}

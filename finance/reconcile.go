@@ -230,9 +230,11 @@ func (s *Service) Reconcile(ctx context.Context, userID, accountID string, r Rec
 				return err
 			}
 		}
-		out.Uncleared, out.UnclearedCount, err = tx.ListAccountTransactions(ctx, userID,
+		var uncleared Summary
+		out.Uncleared, uncleared, err = tx.ListAccountTransactions(ctx, userID,
 			AccountTransactionFilter{AccountID: accountID, Status: LinePosted, Cleared: ClearedPending, DateTo: date},
 			ListParams{Page: 1, Limit: MaxUnclearedShown, SortBy: "date"})
+		out.UnclearedCount = uncleared.Count
 		if err != nil || out.ReconciledCount == 0 {
 			return err
 		}

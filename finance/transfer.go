@@ -47,7 +47,7 @@ type LineTransfer struct {
 type TransferRepo interface {
 	// Transfer returns a transfer with its accounts' names and fee category filled.
 	Transfer(ctx context.Context, userID, id string) (Transfer, error)
-	ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) ([]Transfer, int, error)
+	ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) ([]Transfer, Summary, error)
 	InsertTransfer(ctx context.Context, userID string, t Transfer) error
 	UpdateTransfer(ctx context.Context, userID string, t Transfer) error
 }
@@ -247,9 +247,9 @@ func transferFeeDescription(t Transfer) string {
 }
 
 // ListTransfers returns a page of the user's transfers.
-func (s *Service) ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) (Page[Transfer], error) {
-	items, total, err := s.store.Read().ListTransfers(ctx, userID, f, p)
-	return pageOf(items, total, err, p)
+func (s *Service) ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) (SummedPage[Transfer], error) {
+	items, sum, err := s.store.Read().ListTransfers(ctx, userID, f, p)
+	return summedPageOf(items, sum, err, p)
 }
 
 // GetTransfer returns one transfer (voided ones included).

@@ -121,7 +121,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
-		description: "Expenses, newest first. Totals: get_expense_summary.",
+		description: "Expenses, newest first; summary totals every page.",
 	},
 	{
 		name: "get_expense", title: "Get an expense", method: "GET", path: "/api/v1/expenses/{id}", hints: reads,

@@ -67,6 +67,32 @@ func DateRange(v *finance.Validator, q url.Values) (from, to finance.Date) {
 	return from, to
 }
 
+// AmountRange reads amountMin and amountMax (inclusive, nil when absent)
+// as exact amounts; a negative bound or a min above the max is invalid.
+func AmountRange(v *finance.Validator, q url.Values) (min, max *finance.Money) {
+	read := func(name string) *finance.Money {
+		s := q.Get(name)
+		if s == "" {
+			return nil
+		}
+		m, err := finance.ParseMoney(s)
+		switch {
+		case err != nil:
+			v.Add(name, err.Error())
+			return nil
+		case m < 0:
+			v.Add(name, "must not be negative")
+			return nil
+		}
+		return &m
+	}
+	min, max = read("amountMin"), read("amountMax")
+	if min != nil && max != nil && *min > *max {
+		v.Add("amountMin", "must not be more than amountMax")
+	}
+	return min, max
+}
+
 // ID reads an optional UUID query parameter such as cardId.
 func ID(v *finance.Validator, q url.Values, name string) string {
 	s := q.Get(name)

@@ -18,7 +18,8 @@ func (s *Server) registerExpenseRoutes() {
 	read, write := auth.Read(auth.ScopeExpensesWrite), auth.Write(auth.ScopeExpensesWrite)
 	const base = "/api/v1/expenses"
 	s.add(Route{Method: http.MethodGet, Path: base, Access: read, HeavyWith: []string{"search"},
-		Query: list("status", "dateFrom", "dateTo", "search", "category", "payment_method", "cardId", "accountId")}, s.listExpenses)
+		Query: list("status", "dateFrom", "dateTo", "search", "category", "payment_method", "cardId", "accountId",
+			"amountMin", "amountMax")}, s.listExpenses)
 	s.handle(http.MethodPost, base, write, s.createExpense)
 	s.handle(http.MethodPost, base+"/bulk", write, s.createExpenses)
 	s.handle(http.MethodGet, base+"/form-options", read, s.expenseFormOptions)
@@ -40,6 +41,7 @@ func (s *Server) listExpenses(w http.ResponseWriter, r bunrouter.Request) error 
 		f.PaymentMethod = queryparam.PaymentMethod(v, q)
 		f.CardID = queryparam.ID(v, q, "cardId")
 		f.AccountID = queryparam.ID(v, q, "accountId")
+		f.AmountMin, f.AmountMax = queryparam.AmountRange(v, q)
 		f.Search, f.Category = q.Get("search"), q.Get("category")
 	})
 	if err != nil {

@@ -33,7 +33,8 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 		res.decodeData(t, &e)
 		want := map[string]any{"id": e.ID, "amount": 0.10, "date": "2025-03-05", "description": "Candy",
 			"category_id": categoryID(t, alice, "Food & Dining"), "category": "Food & Dining", "payment_method": "Cash",
-			"account_id": nil, "credit_card_id": nil, "notes": "corner store", "status": "active", "is_split": false,
+			"account_id": nil, "account_name": nil, "credit_card_id": nil, "credit_card_name": nil, "notes": "corner store",
+			"status": "active", "is_split": false,
 			"splits": []any{}, "source": "manual", "bill_payment_id": nil, "account_transaction_id": nil,
 			"card_transaction_id": nil, "card_transaction_status": nil, "voided_at": nil,
 			"created_at": ledgerStamp, "updated_at": ledgerStamp}

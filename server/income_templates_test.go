@@ -54,7 +54,7 @@ func (u ledgerUser) incomeCount(t testing.TB) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return n.Count
 }
 
 // The 15th and the last day from January through the horizon (today

@@ -202,8 +202,8 @@ func TestUnknownQueryParameters(t *testing.T) {
 		wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
 		wantMessage: "Validation failed",
 		wantFields: fieldsOf(
-			"date_from", "is not a query parameter of this route; it takes: page, limit, sortBy, sortOrder, status, dateFrom, dateTo, search, category, payment_method, cardId, accountId",
-			"date_to", "is not a query parameter of this route; it takes: page, limit, sortBy, sortOrder, status, dateFrom, dateTo, search, category, payment_method, cardId, accountId"),
+			"date_from", "is not a query parameter of this route; it takes: page, limit, sortBy, sortOrder, status, dateFrom, dateTo, search, category, payment_method, cardId, accountId, amountMin, amountMax",
+			"date_to", "is not a query parameter of this route; it takes: page, limit, sortBy, sortOrder, status, dateFrom, dateTo, search, category, payment_method, cardId, accountId, amountMin, amountMax"),
 	}).run(t, env)
 
 	// A write with an unknown parameter writes nothing.
@@ -239,7 +239,7 @@ func TestQueryValues(t *testing.T) {
 			wantMessage: "The query string is malformed: encode each name and value (a ';' as %3B, a '%' as %25)"}),
 		alice.sc(apiScenario{name: "a name that is markup is not repeated back", method: http.MethodGet, url: expenses + "?%3Cimg+src%3Dx%3E=1",
 			wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
-			wantFields: fieldsOf("query", unknownParamProblem(list("status", "dateFrom", "dateTo", "search", "category", "payment_method", "cardId", "accountId"))),
+			wantFields: fieldsOf("query", unknownParamProblem(list("status", "dateFrom", "dateTo", "search", "category", "payment_method", "cardId", "accountId", "amountMin", "amountMax"))),
 			check: func(t testing.TB, res apiResult) {
 				if strings.Contains(string(res.raw), "img") {
 					t.Errorf("the answer repeats the parameter's name: %s", res.raw)

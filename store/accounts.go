@@ -124,7 +124,7 @@ func (l ledger) AccountTransaction(ctx context.Context, userID, id string) (fina
 
 var lineSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
 
-func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f finance.AccountTransactionFilter, p finance.ListParams) ([]finance.AccountTransaction, int, error) {
+func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f finance.AccountTransactionFilter, p finance.ListParams) ([]finance.AccountTransaction, finance.Summary, error) {
 	var rows []accountTransactionRow
 	q := l.selectLines(&rows).Where("t.user_id = ? AND t.status = ?", userID, f.Status)
 	if f.AccountID != "" {
@@ -146,15 +146,16 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 		q = q.Where("t.date <= ?", f.DateTo)
 	}
 	q = searchAny(q, f.Search, "t.description")
-	total, err := orderPage(q, lineSorts[p.SortBy], p).ScanAndCount(ctx)
+	// The net change: credits less debits, as the lines move their accounts.
+	sum, err := l.pageAndSummary(ctx, q, lineSorts[p.SortBy], p, "CASE WHEN s.type = 'credit' THEN s.amount ELSE -s.amount END")
 	if err != nil {
-		return nil, 0, err
+		return nil, sum, err
 	}
 	out := make([]finance.AccountTransaction, len(rows))
 	for i, r := range rows {
 		out[i] = r.line()
 	}
-	return out, int(total), l.withRunningBalances(ctx, out)
+	return out, sum, l.withRunningBalances(ctx, out)
 }
 
 // runningBalanceQuery reads, for the given posted lines, the balance of each

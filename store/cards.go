@@ -202,7 +202,7 @@ func (l ledger) CardTransaction(ctx context.Context, userID, id string) (finance
 
 var cardRowSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
 
-func (l ledger) ListCardTransactions(ctx context.Context, userID string, f finance.CardTransactionFilter, p finance.ListParams) ([]finance.CardTransaction, int, error) {
+func (l ledger) ListCardTransactions(ctx context.Context, userID string, f finance.CardTransactionFilter, p finance.ListParams) ([]finance.CardTransaction, finance.Summary, error) {
 	var rows []cardTransactionRow
 	q := l.selectCardRows(&rows).Where("t.user_id = ?", userID)
 	if f.Status == "" {
@@ -228,15 +228,18 @@ func (l ledger) ListCardTransactions(ctx context.Context, userID string, f finan
 			cats, cats, l.splitExpenseIDs(userID, cats))
 	}
 	q = searchAny(q, f.Search, "t.description")
-	total, err := orderPage(q, cardRowSorts[p.SortBy], p).ScanAndCount(ctx)
+	// What the rows add to what is owed: refunds subtract, and a purchase
+	// converted to installments counts nothing, as its plan's rows carry it.
+	sum, err := l.pageAndSummary(ctx, q, cardRowSorts[p.SortBy], p,
+		"CASE WHEN s.status = 'converted' THEN 0 WHEN s.type = 'refund' THEN -s.amount ELSE s.amount END")
 	if err != nil {
-		return nil, 0, err
+		return nil, sum, err
 	}
 	out := make([]finance.CardTransaction, len(rows))
 	for i, r := range rows {
 		out[i] = r.transaction()
 	}
-	return out, int(total), nil
+	return out, sum, nil
 }
 
 // categoryIDsNamed selects the ids of the user's expense categories with a

@@ -18,7 +18,7 @@ type expenseRow struct {
 
 // expenseComputed are the Expense fields that are not columns of expenses
 // (warnings are the answer of a write, never stored).
-var expenseComputed = []string{"category", "is_split", "splits", "card_transaction_status", "warnings"}
+var expenseComputed = []string{"category", "account_name", "credit_card_name", "is_split", "splits", "card_transaction_status", "warnings"}
 
 // selectExpenses reads expenses with their category's name and their card
 // row's status. Both joins are primary-key lookups per row.
@@ -26,7 +26,11 @@ func (l ledger) selectExpenses(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(expenseComputed...).
 		ColumnExpr("cat.name AS category").
 		ColumnExpr("ct.status AS card_transaction_status").
+		ColumnExpr("acc.name AS account_name").
+		ColumnExpr("cc.name AS credit_card_name").
 		Join("LEFT JOIN categories AS cat ON cat.id = e.category_id").
+		Join("LEFT JOIN accounts AS acc ON acc.id = e.account_id").
+		Join("LEFT JOIN credit_cards AS cc ON cc.id = e.credit_card_id").
 		Join("LEFT JOIN card_transactions AS ct ON ct.id = e.card_transaction_id")
 }
 
@@ -82,6 +86,12 @@ func whereExpenses(q *bun.SelectQuery, userID string, f finance.ExpenseFilter) *
 	if f.AccountID != "" {
 		q = q.Where("e.account_id = ?", f.AccountID)
 	}
+	if f.AmountMin != nil {
+		q = q.Where("e.amount >= ?", *f.AmountMin)
+	}
+	if f.AmountMax != nil {
+		q = q.Where("e.amount <= ?", *f.AmountMax)
+	}
 	return searchAny(q, f.Search, "e.description", "e.notes")
 }
 
@@ -120,16 +130,17 @@ func (m categoryMatch) halves(q func() *bun.SelectQuery, userID string, f financ
 	return out
 }
 
-func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, p finance.ListParams) ([]finance.Expense, int, error) {
+func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, p finance.ListParams) ([]finance.Expense, finance.Summary, error) {
+	var none finance.Summary
 	var match *categoryMatch
 	if f.Category != "" {
 		m, err := l.matchCategory(ctx, userID, f.Category)
 		if err != nil || len(m.cats) == 0 {
-			return nil, 0, err // an unknown name matches nothing
+			return nil, none, err // an unknown name matches nothing
 		}
 		match = &m
 	}
-	count := l.startCount(ctx, userID, f, match)
+	summary := l.startSummary(ctx, userID, f, match)
 	var rows []expenseRow
 	sort := expenseSorts[p.SortBy]
 	if match == nil {
@@ -138,7 +149,7 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 			Limit(int64(p.Limit)).Offset(int64(p.Offset())).
 			Scan(ctx)
 		if err != nil {
-			return nil, 0, err
+			return nil, none, err
 		}
 	} else {
 		// First the page's ids, sorted from index entries alone; then its rows.
@@ -162,7 +173,7 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 			Limit(int64(p.Limit)).Offset(int64(p.Offset())).
 			Scan(ctx, &page)
 		if err != nil {
-			return nil, 0, err
+			return nil, none, err
 		}
 		if len(page) > 0 {
 			ids := make([]string, len(page))
@@ -171,74 +182,78 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 				ids[i], pos[k.ID] = k.ID, i
 			}
 			if err := l.selectExpenses(&rows).Where("e.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
-				return nil, 0, err
+				return nil, none, err
 			}
 			slices.SortFunc(rows, func(a, b expenseRow) int { return pos[a.ID] - pos[b.ID] })
 		}
 	}
-	total, err := count()
+	sum, err := summary()
 	if err != nil {
-		return nil, 0, err
+		return nil, none, err
 	}
 	out := make([]finance.Expense, len(rows))
 	for i, r := range rows {
 		out[i] = r.Expense
 	}
-	return out, total, l.withSplits(ctx, out)
+	return out, sum, l.withSplits(ctx, out)
 }
 
-// startCount starts countExpenses and returns a function that waits for
-// it. On the read pool the count runs on a connection of its own while the
-// page is read, since the two scans are independent; in a transaction (one
-// connection) it runs when waited for.
-func (l ledger) startCount(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) func() (int, error) {
+// startSummary starts summarizeExpenses and returns a function that waits
+// for it. On the read pool the summary runs on a connection of its own
+// while the page is read, since the two scans are independent; in a
+// transaction (one connection) it runs when waited for.
+func (l ledger) startSummary(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) func() (finance.Summary, error) {
 	if _, pool := l.db.(*bun.DB); !pool {
-		return func() (int, error) { return l.countExpenses(ctx, userID, f, match) }
+		return func() (finance.Summary, error) { return l.summarizeExpenses(ctx, userID, f, match) }
 	}
 	type result struct {
-		n   int
+		sum finance.Summary
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		n, err := l.countExpenses(ctx, userID, f, match)
-		done <- result{n, err}
+		sum, err := l.summarizeExpenses(ctx, userID, f, match)
+		done <- result{sum, err}
 	}()
-	return func() (int, error) {
+	return func() (finance.Summary, error) {
 		r := <-done
-		return r.n, r.err
+		return r.sum, r.err
 	}
 }
 
-// countExpenses is total_items of GET /expenses; match is the resolved
-// category filter, if any. COUNT(*) visits every matching index entry, which
-// with a million expenses and no narrowing filter costs hundreds of
-// milliseconds; a list filtered by status alone reads the count that
-// triggers keep in expense_counts instead.
-func (l ledger) countExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) (int, error) {
+// summarizeExpenses is the summary of GET /expenses (its count is
+// total_items); match is the resolved category filter, if any. An
+// aggregate visits every matching row, which with a million expenses and no
+// narrowing filter costs hundreds of milliseconds; a list filtered by
+// status alone reads the count and total that triggers keep in
+// expense_counts instead.
+func (l ledger) summarizeExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) (finance.Summary, error) {
+	var rows []finance.Summary
 	if match == nil && (f == finance.ExpenseFilter{Status: f.Status}) {
-		var n []int
-		err := l.db.NewSelect().TableExpr("expense_counts").Column("n").
-			Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &n)
-		if err != nil || len(n) == 0 {
-			return 0, err
+		err := l.db.NewSelect().TableExpr("expense_counts").ColumnExpr("n AS count, total").
+			Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &rows)
+		if err != nil || len(rows) == 0 {
+			return finance.Summary{}, err
 		}
-		return n[0], nil
+		return rows[0], nil
 	}
-	from := func() *bun.SelectQuery { return l.db.NewSelect().TableExpr("expenses AS e") }
-	if match == nil {
-		n, err := whereExpenses(from(), userID, f).Count(ctx)
-		return int(n), err
+	from := func() *bun.SelectQuery {
+		return l.db.NewSelect().TableExpr("expenses AS e").ColumnExpr("count(*) AS count, coalesce(sum(e.amount), 0) AS total")
 	}
-	total := 0
-	for _, q := range match.halves(from, userID, f) {
-		n, err := q.Count(ctx)
-		if err != nil {
-			return 0, err
+	var sum finance.Summary
+	halves := []*bun.SelectQuery{whereExpenses(from(), userID, f)}
+	if match != nil {
+		halves = match.halves(from, userID, f) // disjoint: a split expense has no category of its own
+	}
+	for _, q := range halves {
+		rows = rows[:0]
+		if err := q.Scan(ctx, &rows); err != nil {
+			return finance.Summary{}, err
 		}
-		total += int(n)
+		sum.Count += rows[0].Count
+		sum.Total += rows[0].Total
 	}
-	return total, nil
+	return sum, nil
 }
 
 type splitRow struct {

@@ -33,7 +33,7 @@ func (l ledger) Income(ctx context.Context, userID, id string) (finance.Income, 
 
 var incomeSorts = map[string]string{"date": "i.date", "amount": "i.amount", "created_at": "i.created_at"}
 
-func (l ledger) ListIncome(ctx context.Context, userID string, f finance.IncomeFilter, p finance.ListParams) ([]finance.Income, int, error) {
+func (l ledger) ListIncome(ctx context.Context, userID string, f finance.IncomeFilter, p finance.ListParams) ([]finance.Income, finance.Summary, error) {
 	var rows []incomeRow
 	q := l.selectIncome(&rows).Where("i.user_id = ? AND i.status = ?", userID, f.Status)
 	if !f.DateFrom.IsZero() {
@@ -50,15 +50,15 @@ func (l ledger) ListIncome(ctx context.Context, userID string, f finance.IncomeF
 		q = q.Where("i.account_id = ?", f.AccountID)
 	}
 	q = searchAny(q, f.Search, "i.description", "i.notes")
-	total, err := orderPage(q, incomeSorts[p.SortBy], p).ScanAndCount(ctx)
+	sum, err := l.pageAndSummary(ctx, q, incomeSorts[p.SortBy], p, "s.amount")
 	if err != nil {
-		return nil, 0, err
+		return nil, sum, err
 	}
 	out := make([]finance.Income, len(rows))
 	for i, r := range rows {
 		out[i] = r.Income
 	}
-	return out, int(total), nil
+	return out, sum, nil
 }
 
 func (l ledger) InsertIncome(ctx context.Context, userID string, in finance.Income) error {

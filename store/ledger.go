@@ -66,3 +66,19 @@ func orderPage(q *bun.SelectQuery, col string, p finance.ListParams) *bun.Select
 
 // nameKey mirrors finance's case-insensitive name identity for the name_key columns.
 func nameKey(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// pageAndSummary reads the page of q (sorted by col) into q's model, and
+// the summary of every row q selects over all pages: its count and the sum
+// of signed, an expression of the columns q selects (domain.md "List
+// summaries"). The summary reads q as its subquery before the page adds its
+// order and window, so both have the same conditions by construction: one
+// aggregate in place of the count a page reads anyway.
+func (l ledger) pageAndSummary(ctx context.Context, q *bun.SelectQuery, col string, p finance.ListParams, signed string) (finance.Summary, error) {
+	var sum []finance.Summary
+	err := l.db.NewSelect().TableExpr("(?) AS s", q).
+		ColumnExpr("count(*) AS count, coalesce(sum("+signed+"), 0) AS total").Scan(ctx, &sum)
+	if err != nil {
+		return finance.Summary{}, err
+	}
+	return sum[0], orderPage(q, col, p).Scan(ctx)
+}

@@ -115,13 +115,15 @@ func expenseIndexes() []string {
 //   - date, amount, created_at and description: the list sorts of GET
 //     /expenses (domain.md §1.5), a page read in index order; created_at also
 //     gives the newest expenses (RecentExpenseChoices);
+//   - date also holds the amount, so a list's summary over a date range
+//     reads index entries alone;
 //   - category: the category filter with a date range; the range scan holds
 //     the sort keys, so sorting by amount or date touches only the page's rows.
 func expenseUserIndexes() []string {
 	var out []string
 	for _, status := range []string{"active", "voided"} {
 		for _, ix := range []struct{ name, keys string }{
-			{"date", "date, id"},
+			{"date", "date, id, amount"}, // the amount for a list's summary (20261208000100)
 			{"amount", "amount, id"},
 			{"created", "created_at, id"},
 			{"description", "description COLLATE NOCASE, id"},

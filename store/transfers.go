@@ -38,7 +38,7 @@ func (l ledger) Transfer(ctx context.Context, userID, id string) (finance.Transf
 
 var transferSorts = map[string]string{"date": "tr.date", "amount": "tr.amount", "created_at": "tr.created_at"}
 
-func (l ledger) ListTransfers(ctx context.Context, userID string, f finance.TransferFilter, p finance.ListParams) ([]finance.Transfer, int, error) {
+func (l ledger) ListTransfers(ctx context.Context, userID string, f finance.TransferFilter, p finance.ListParams) ([]finance.Transfer, finance.Summary, error) {
 	var rows []transferRow
 	q := l.selectTransfers(&rows).Where("tr.user_id = ? AND tr.status = ?", userID, f.Status)
 	if f.AccountID != "" {
@@ -50,15 +50,15 @@ func (l ledger) ListTransfers(ctx context.Context, userID string, f finance.Tran
 	if !f.DateTo.IsZero() {
 		q = q.Where("tr.date <= ?", f.DateTo)
 	}
-	total, err := orderPage(q, transferSorts[p.SortBy], p).ScanAndCount(ctx)
+	sum, err := l.pageAndSummary(ctx, q, transferSorts[p.SortBy], p, "s.amount")
 	if err != nil {
-		return nil, 0, err
+		return nil, sum, err
 	}
 	out := make([]finance.Transfer, len(rows))
 	for i, r := range rows {
 		out[i] = r.Transfer
 	}
-	return out, int(total), nil
+	return out, sum, nil
 }
 
 func (l ledger) InsertTransfer(ctx context.Context, userID string, t finance.Transfer) error {

@@ -75,7 +75,7 @@ func (s *Site) incomeCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.Page[finance.Income], error) {
+	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.SummedPage[finance.Income], error) {
 		return s.ledger.ListIncome(r.Context(), u.ID, incomeFilter(filter, lq), p)
 	})
 	if err != nil {

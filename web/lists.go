@@ -165,7 +165,7 @@ func (s *Site) accountLinesCSV(w http.ResponseWriter, r bunrouter.Request) error
 			return err
 		}
 	}
-	items, err := allRows(params, func(p finance.ListParams) (finance.Page[finance.AccountTransaction], error) {
+	items, err := allRows(params, func(p finance.ListParams) (finance.SummedPage[finance.AccountTransaction], error) {
 		return s.ledger.ListAccountTransactions(r.Context(), u.ID, f, p)
 	})
 	if err != nil {
@@ -313,7 +313,7 @@ func (s *Site) cardTransactionsCSV(w http.ResponseWriter, r bunrouter.Request) e
 			return err
 		}
 	}
-	items, err := allRows(params, func(p finance.ListParams) (finance.Page[finance.CardTransaction], error) {
+	items, err := allRows(params, func(p finance.ListParams) (finance.SummedPage[finance.CardTransaction], error) {
 		return s.ledger.ListCardTransactions(r.Context(), u.ID, f, p)
 	})
 	if err != nil {
