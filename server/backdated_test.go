@@ -1,8 +1,10 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -161,12 +163,30 @@ func TestBackdatedChargesAtOnce(t *testing.T) {
 	env, alice, _ := newSpendingEnv(t)
 	setToday(env, "2026-03-20")
 	c := alice.createCard(t, `{"name":"Gold","credit_limit":100000,"statement_day":15,"due_day":5}`)
+	// t.Fatal may only be called from the test's goroutine: each request
+	// reports its failure here and the test fails once all are back.
+	dates := []string{"2026-01-03", "2026-01-04", "2025-12-01", "2025-12-02"}
+	errs := make([]error, len(dates))
 	var wg sync.WaitGroup
-	for _, d := range []string{"2026-01-03", "2026-01-04", "2025-12-01", "2025-12-02"} {
+	for i, d := range dates {
 		wg.Add(1)
-		go func() { defer wg.Done(); alice.purchase(t, c.ID, "10.00", d) }()
+		go func() {
+			defer wg.Done()
+			body := fmt.Sprintf(`{"credit_card_id":%q,"type":"purchase","amount":"10.00","date":%q,"description":"bought on %s","category":"Shopping"}`, c.ID, d, d)
+			req := httptest.NewRequest(http.MethodPost, "/api/v1/credit-cards/transactions", strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+alice.key)
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			env.srv.Handler().ServeHTTP(rec, req)
+			if rec.Code != http.StatusCreated {
+				errs[i] = fmt.Errorf("purchase of %s: status %d: %s", d, rec.Code, rec.Body)
+			}
+		}()
 	}
 	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
 	want := []statementSummary{
 		{"2026-01-15", "2025-12-16", "2026-01-15", "2026-02-05", "20.00", "20.00", 2, "unpaid"},
 		{"2025-12-15", "2025-11-16", "2025-12-15", "2026-01-05", "20.00", "20.00", 2, "unpaid"},
