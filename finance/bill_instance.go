@@ -492,7 +492,8 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 			return err
 		}
 		// A back-dated card purchase lands on its statement before the commit.
-		if err := s.billExpenses(ctx, tx, userID, today, []*Expense{&e}); err != nil {
+		notes, err := s.billExpenses(ctx, tx, userID, today, []*Expense{&e})
+		if err != nil {
 			return err
 		}
 		out.Payment = p
@@ -506,6 +507,7 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 		// The payment's expense may duplicate one recorded by hand; it is the
 		// bill's payment, so it is never said to look like one.
 		out.Warnings, err = w.written(ctx, e)
+		out.Warnings = append(out.Warnings, notes[0]...)
 		return err
 	})
 	return out, err

@@ -459,10 +459,12 @@ func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseReq
 		if err := s.recordExpense(ctx, tx, userID, LogCreated, d.next, expenseCreated(d.next)); err != nil {
 			return err
 		}
-		if err := s.billExpenses(ctx, w, userID, today, []*Expense{&d.next}); err != nil {
+		notes, err := s.billExpenses(ctx, w, userID, today, []*Expense{&d.next})
+		if err != nil {
 			return err
 		}
 		warnings, err = w.written(ctx, d.next)
+		warnings = append(warnings, notes[0]...)
 		return err
 	})
 	if err != nil {
@@ -472,30 +474,72 @@ func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseReq
 	return d.next, nil
 }
 
-// billExpenses generates the statements that card expenses just written made
-// due (a back-dated card purchase lands on a past statement at once, §1.7)
-// and reads those expenses back, so the reply shows their card row's state.
-func (s *Service) billExpenses(ctx context.Context, tx Repo, userID string, today Date, es []*Expense) error {
-	var card []*Expense
+// billExpenses bills the card expenses just created (§1.7): each card row
+// joins its period's unpaid statement (domain.md, Back-dated card charges,
+// rule 2), the statements they made due are generated, and the expenses are
+// read back, so the reply shows their card row's state. It returns, per
+// expense in es, what the write did to its card's statements.
+func (s *Service) billExpenses(ctx context.Context, tx Repo, userID string, today Date, es []*Expense) ([][]Warning, error) {
+	notes := make([][]Warning, len(es))
+	before := map[string]CreditCard{} // each card as it was before the write
 	for _, e := range es {
-		if e.CardTransactionID != nil {
-			card = append(card, e)
+		if e.CardTransactionID == nil {
+			continue
+		}
+		if _, ok := before[*e.CreditCardID]; !ok {
+			c, err := tx.CreditCard(ctx, userID, *e.CreditCardID, today)
+			if err != nil {
+				return nil, err
+			}
+			before[*e.CreditCardID] = c
+		}
+		// Joined here, at creation, and never by a later sweep: a row taken
+		// off a statement stays off.
+		if err := s.joinUnpaidStatement(ctx, tx, userID, *e.CardTransactionID, today); err != nil {
+			return nil, err
 		}
 	}
-	if len(card) == 0 {
-		return nil
+	if len(before) == 0 {
+		return notes, nil
 	}
 	if err := s.generate(ctx, tx, userID, today); err != nil {
-		return err
+		return nil, err
 	}
-	for _, e := range card {
+	// A move of Statements from is told with the card's earliest charge: the
+	// one that set the new date.
+	earliest := map[string]int{}
+	for i, e := range es {
+		if e.CardTransactionID == nil {
+			continue
+		}
+		if j, ok := earliest[*e.CreditCardID]; !ok || e.Date.Before(es[j].Date) {
+			earliest[*e.CreditCardID] = i
+		}
+	}
+	for i, e := range es {
+		if e.CardTransactionID == nil {
+			continue
+		}
 		fresh, err := tx.Expense(ctx, userID, e.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		*e = fresh
+		row, err := tx.CardTransaction(ctx, userID, *e.CardTransactionID)
+		if err != nil {
+			return nil, err
+		}
+		ws, err := backdatedNotes(ctx, tx, userID, before[*e.CreditCardID], row, today)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range ws {
+			if w.Code != WarnStatementsFromMoved || earliest[*e.CreditCardID] == i {
+				notes[i] = append(notes[i], w)
+			}
+		}
 	}
-	return nil
+	return notes, nil
 }
 
 // insertExpense stores e and the row its method writes.
@@ -573,7 +617,11 @@ func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpen
 			}
 			warnings = append(warnings, at(ws, i)...)
 		}
-		return s.billExpenses(ctx, w, userID, today, written)
+		notes, err := s.billExpenses(ctx, w, userID, today, written)
+		for i, ws := range notes {
+			warnings = append(warnings, at(ws, i)...)
+		}
+		return err
 	})
 	if err != nil {
 		return BulkExpenses{}, err

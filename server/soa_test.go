@@ -44,15 +44,20 @@ func (u ledgerUser) purchase(t testing.TB, cardID, amount, date string) finance.
 		cardID, amount, date, date))
 }
 
-// latePosting records a card purchase through POST /expenses, which leaves
-// a row dated in a period that already has a statement unbilled, to be
-// linked by hand (the card route adds it to an unpaid statement at once).
+// latePosting leaves an unbilled card purchase dated in a period that
+// already has a statement, to be linked by hand: recorded as an expense, it
+// joins the unpaid statement of its period, and taking it off that
+// statement leaves it unbilled (domain.md, Back-dated card charges, rule 2).
 func (u ledgerUser) latePosting(t testing.TB, cardID, amount, date string) finance.CardTransaction {
 	t.Helper()
 	e := send[finance.Expense](t, u, http.MethodPost, "/api/v1/expenses", fmt.Sprintf(
 		`{"amount":%q,"date":%q,"description":"late %s","category":"Shopping","payment_method":"Credit Card","credit_card_id":%q}`,
 		amount, date, date, cardID), http.StatusCreated)
-	return u.getCardRow(t, *e.CardTransactionID)
+	row := u.getCardRow(t, *e.CardTransactionID)
+	if row.SOAID != nil {
+		u.do(t, http.MethodDelete, "/api/v1/credit-cards/soa/"+*row.SOAID+"/transactions/"+row.ID, "", http.StatusOK)
+	}
+	return u.getCardRow(t, row.ID)
 }
 
 // statementOn returns the one live statement of a card dated sd, failing when there is not exactly one.
