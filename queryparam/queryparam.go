@@ -115,6 +115,20 @@ func PaymentMethod(v *finance.Validator, q url.Values) string {
 	return m
 }
 
+// ExpenseFilter reads the filters of GET /expenses: the active expenses
+// unless status says voided. The Expenses page reads its address with it,
+// so the page and the API select the same rows.
+func ExpenseFilter(v *finance.Validator, q url.Values) finance.ExpenseFilter {
+	f := finance.ExpenseFilter{Status: Enum(v, q, "status", finance.ExpenseStatuses...), PaymentMethod: PaymentMethod(v, q),
+		CardID: ID(v, q, "cardId"), AccountID: ID(v, q, "accountId"), Search: q.Get("search"), Category: q.Get("category")}
+	if f.Status == "" {
+		f.Status = finance.StatusActive
+	}
+	f.DateFrom, f.DateTo = DateRange(v, q)
+	f.AmountMin, f.AmountMax = AmountRange(v, q)
+	return f
+}
+
 // Enum reads an optional parameter that must be one of allowed.
 func Enum(v *finance.Validator, q url.Values, name string, allowed ...string) string {
 	s := q.Get(name)

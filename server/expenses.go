@@ -33,16 +33,7 @@ func (s *Server) registerExpenseRoutes() {
 func (s *Server) listExpenses(w http.ResponseWriter, r bunrouter.Request) error {
 	var f finance.ExpenseFilter
 	p, err := listQuery(r.Request, finance.ExpenseList, func(v *finance.Validator, q url.Values) {
-		f.Status = queryparam.Enum(v, q, "status", finance.ExpenseStatuses...)
-		if f.Status == "" {
-			f.Status = finance.StatusActive
-		}
-		f.DateFrom, f.DateTo = queryparam.DateRange(v, q)
-		f.PaymentMethod = queryparam.PaymentMethod(v, q)
-		f.CardID = queryparam.ID(v, q, "cardId")
-		f.AccountID = queryparam.ID(v, q, "accountId")
-		f.AmountMin, f.AmountMax = queryparam.AmountRange(v, q)
-		f.Search, f.Category = q.Get("search"), q.Get("category")
+		f = queryparam.ExpenseFilter(v, q)
 	})
 	if err != nil {
 		return err

@@ -49,7 +49,7 @@ func (s *Site) incomePage(w http.ResponseWriter, r bunrouter.Request) error {
 // incomeView lists a page of the income through the filter: the active
 // entries unless it asks for the voided ones.
 func (s *Site) incomeView(r *http.Request, u finance.User, filter listFilter) (incomeData, error) {
-	v, lq, err := s.listRequest(r, u, IncomePath, finance.KindIncome, finance.IncomeList, finance.IncomeStatuses, filter)
+	v, lq, err := s.listRequest(r, u, IncomePath, finance.KindIncome, finance.IncomeList, finance.IncomeStatuses, filter, nil)
 	d := incomeData{listView: v}
 	if err != nil {
 		return d, err
@@ -58,7 +58,7 @@ func (s *Site) incomeView(r *http.Request, u finance.User, filter listFilter) (i
 	if err != nil {
 		return d, err
 	}
-	d.Items = list.Items
+	d.Items, d.Summary = list.Items, list.Summary
 	d.paged(list.Pagination)
 	return d, nil
 }
@@ -71,7 +71,7 @@ func (s *Site) incomeCSV(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	filter := readListFilter(r.URL.Query())
-	_, lq, err := s.listRequest(r.Request, u, IncomePath, finance.KindIncome, finance.IncomeList, finance.IncomeStatuses, filter)
+	_, lq, err := s.listRequest(r.Request, u, IncomePath, finance.KindIncome, finance.IncomeList, finance.IncomeStatuses, filter, nil)
 	if err != nil {
 		return err
 	}

@@ -53,15 +53,18 @@ func pageValueProblem(name, value string) string {
 }
 
 // pageMoneyFields are the names of the money fields of the pages' forms (a
-// multi-row form's are "<row>.amount"). Percents and counts are not money.
+// multi-row form's are "<row>.amount"), and the amount range of the expense
+// list's filter (amountMin, amountMax, read by listRequest). Percents and
+// counts are not money.
 var pageMoneyFields = []string{"amount", "opening_balance", "credit_limit", "minimum_due", "minimum_due_floor",
-	"monthly_amount", "monthly_limit", "principal", "target_balance", "amount_min", "amount_max", "fee", "statement_balance"}
+	"monthly_amount", "monthly_limit", "principal", "target_balance", "amount_min", "amount_max", "fee", "statement_balance",
+	"amountMin", "amountMax"}
 
 func isPageMoneyField(name string) bool {
 	return slices.Contains(pageMoneyFields, name[strings.LastIndex(name, ".")+1:])
 }
 
-// readPageAmounts rewrites a posted form's money fields, as a person types
+// readPageAmounts rewrites a posted form's (or a list filter's) money fields, as a person types
 // them ("50,000", "1.234,56"), into the API's exact decimal ("50000.00"),
 // reading an ambiguous mark by the person's currency (finance.ReadAmount,
 // domain.md "First run, currency and timezone"). Every page's form goes

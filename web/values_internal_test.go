@@ -15,7 +15,7 @@ import (
 // money). A new money field left off pageMoneyFields would refuse "50,000".
 func TestEveryMoneyInputIsRead(t *testing.T) {
 	input := regexp.MustCompile(`(?s)<input[^>]*inputmode="decimal"[^>]*>`)
-	name := regexp.MustCompile(`name="(?:[^"]*\.)?([a-z_]+)"`)
+	name := regexp.MustCompile(`name="(?:[^"]*\.)?([A-Za-z_]+)"`)
 	percents := []string{"interest_rate", "minimum_due_percent"}
 	seen := 0
 	err := fs.WalkDir(assets.Templates, "templates", func(path string, d fs.DirEntry, err error) error {

@@ -7,13 +7,16 @@ package web
 // fields they concern, in the words the API uses.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -353,26 +356,68 @@ func nonEmpty(values map[string]string) map[string]string {
 const webPageSize = finance.DefaultLimit
 
 // listFilter is a web list's filter, sort and page, with the API's query
-// names, as the person typed them.
+// names, as the person typed them. The payment method, account, card and
+// amount range are the expense list's own; the income list has none of them.
 type listFilter struct {
 	Status, DateFrom, DateTo, Search, Category, SortBy, SortOrder, Page string
+	PaymentMethod, AccountID, CardID, AmountMin, AmountMax              string
 }
 
 func readListFilter(q url.Values) listFilter {
 	return listFilter{Status: q.Get("status"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Search: q.Get("search"),
-		Category: q.Get("category"), SortBy: q.Get("sortBy"), SortOrder: q.Get("sortOrder"), Page: q.Get("page")}
+		Category: q.Get("category"), SortBy: q.Get("sortBy"), SortOrder: q.Get("sortOrder"), Page: q.Get("page"),
+		PaymentMethod: q.Get("payment_method"), AccountID: q.Get("accountId"), CardID: q.Get("cardId"),
+		AmountMin: q.Get("amountMin"), AmountMax: q.Get("amountMax")}
 }
 
 // query is the filter and sort as a query string, without the page.
 func (f listFilter) query() url.Values {
 	q := url.Values{}
 	for k, v := range map[string]string{"status": f.Status, "dateFrom": f.DateFrom, "dateTo": f.DateTo, "search": f.Search,
-		"category": f.Category, "sortBy": f.SortBy, "sortOrder": f.SortOrder} {
+		"category": f.Category, "sortBy": f.SortBy, "sortOrder": f.SortOrder, "payment_method": f.PaymentMethod,
+		"accountId": f.AccountID, "cardId": f.CardID, "amountMin": f.AmountMin, "amountMax": f.AmountMax} {
 		if v != "" {
 			q.Set(k, v)
 		}
 	}
 	return q
+}
+
+// filterLabels are the labels of a list's filter fields: a refused filter
+// is named by the label beside it, never by the API's parameter.
+var filterLabels = map[string]string{"dateFrom": "From", "dateTo": "To", "category": "Category", "search": "Search",
+	"status": "Status", "sortBy": "Sort by", "sortOrder": "Order", "page": "Page", "payment_method": "Paid with",
+	"accountId": "Account", "cardId": "Card", "amountMin": "Amount from", "amountMax": "Amount to"}
+
+// filterWords rewrites the API's problems with a list's filter into the
+// page's words: a parameter a problem names ("must not be more than
+// amountMax") becomes its label ("… than Amount to").
+func filterWords(fields map[string]string) map[string]string {
+	out := make(map[string]string, len(fields))
+	for k, problem := range fields {
+		words := strings.Fields(problem)
+		for i, w := range words {
+			if label, ok := filterLabels[w]; ok {
+				words[i] = label
+			}
+		}
+		out[k] = strings.Join(words, " ")
+	}
+	return out
+}
+
+// filterRefusal is the sentence above a list whose filter was refused:
+// each problem after its field's label.
+func filterRefusal(fields map[string]string) string {
+	problems := make([]string, 0, len(fields))
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		label, ok := filterLabels[k]
+		if !ok {
+			label = k
+		}
+		problems = append(problems, label+" "+fields[k])
+	}
+	return "Not filtered: " + strings.Join(problems, "; ") + "."
 }
 
 // withQuery is path with q as its query string, if any.
@@ -384,20 +429,43 @@ func withQuery(path string, q url.Values) string {
 }
 
 // listView is what a list page shows around its rows: the filter form
-// with its problems, the page links and the CSV download of the same rows.
+// with its problems, the count and total of every row through the filter,
+// the page links and the CSV download of the same rows.
 type listView struct {
 	Show       display
 	Path       string
 	Noun       string // what the list holds: expenses, income
 	Filter     listFilter
 	Fields     map[string]string
+	On         []string // the filters in force, in words, on the folded form's line
 	Categories []finance.CategoryOption
 	Statuses   []choice // the active rows, or the voided ones
 	Sorts      []choice
+	// The expense list's own pickers; empty on the income list.
+	Methods    []choice
+	Accounts   []finance.Account
+	Cards      []finance.CreditCard
+	Summary    finance.Summary
 	Pagination finance.Pagination
 	Prev, Next string // links to the pages around this one, "" when none
 	Back       string // this page's address, where a void returns to
 	CSV        string // the download of every row through the filter
+}
+
+// Counted is the list's heading: how many rows the filter selects and what
+// they come to, on every page ("No expenses", "1 expense · total ₱250.00").
+func (v listView) Counted(one, many string) string {
+	if v.Filter.Status == finance.StatusVoided {
+		one, many = "voided "+one, "voided "+many
+	}
+	switch n := v.Summary.Count; n {
+	case 0:
+		return "No " + many
+	case 1:
+		return "1 " + one + " · total " + v.Show.Money(v.Summary.Total)
+	default:
+		return strconv.Itoa(n) + " " + many + " · total " + v.Show.Money(v.Summary.Total)
+	}
 }
 
 // listRange is a list's validated request: the status (active by
@@ -410,11 +478,13 @@ type listRange struct {
 }
 
 // listRequest reads filter as the list route of spec, whose rows have
-// statuses, reads its query and prepares the page around it. A filter the
-// API would refuse is returned as its ValidationError, with the problems in
-// the view's Fields.
+// statuses, reads its query and prepares the page around it; filters, when
+// set, reads the list's own filters from the same query. Amounts in the
+// query are read as the pages' money fields are ("1,000"). A filter the
+// API would refuse is returned as its ValidationError, with the problems,
+// in the page's words, in the view's Fields.
 func (s *Site) listRequest(r *http.Request, u finance.User, path string, kind finance.CategoryKind, spec finance.ListSpec,
-	statuses []string, filter listFilter) (listView, listRange, error) {
+	statuses []string, filter listFilter, filters func(*finance.Validator, url.Values)) (listView, listRange, error) {
 	show, err := s.displayFor(r.Context(), u.ID)
 	if err != nil {
 		return listView{}, listRange{}, err
@@ -429,6 +499,9 @@ func (s *Site) listRequest(r *http.Request, u finance.User, path string, kind fi
 	if filter.Page != "" {
 		q.Set("page", filter.Page)
 	}
+	if err := readPageAmounts(q, func() (string, error) { return show.currency, nil }); err != nil {
+		return v, listRange{}, err
+	}
 	var lq listRange
 	var vd finance.Validator
 	p, perr := queryparam.List(q, spec)
@@ -437,15 +510,43 @@ func (s *Site) listRequest(r *http.Request, u finance.User, path string, kind fi
 		lq.Status = finance.StatusActive
 	}
 	lq.From, lq.To = queryparam.DateRange(&vd, q)
+	if filters != nil {
+		filters(&vd, q)
+	}
 	p.Limit = webPageSize
 	lq.Params = p
 	if err := vd.Err(); err != nil {
 		var ve *finance.ValidationError
 		errors.As(err, &ve)
-		v.Fields = ve.Fields
-		return v, lq, err
+		v.Fields = filterWords(ve.Fields)
+		return v, lq, &finance.ValidationError{Message: filterRefusal(v.Fields), Fields: v.Fields}
 	}
+	v.On = filtersOn(show, filter, lq)
 	return v, lq, nil
+}
+
+// filtersOn names the dates, category, search and status of a list's
+// filter, for the line of its folded form; a list adds its own filters.
+func filtersOn(show display, f listFilter, lq listRange) []string {
+	var on []string
+	switch {
+	case !lq.From.IsZero() && !lq.To.IsZero():
+		on = append(on, show.Date(lq.From)+" to "+show.Date(lq.To))
+	case !lq.From.IsZero():
+		on = append(on, "from "+show.Date(lq.From))
+	case !lq.To.IsZero():
+		on = append(on, "to "+show.Date(lq.To))
+	}
+	if f.Category != "" {
+		on = append(on, f.Category)
+	}
+	if f.Search != "" {
+		on = append(on, "“"+f.Search+"”")
+	}
+	if lq.Status == finance.StatusVoided {
+		on = append(on, "voided")
+	}
+	return on
 }
 
 // paged sets the view's pagination and the links to the pages around it.
@@ -498,12 +599,12 @@ const (
 	csvMaxRows  = 100_000
 )
 
-// listPage renders a list page, or its refusal of the filter as the API
-// words it (with the form, and no rows, to correct it on).
+// listPage renders a list page, or its refusal of the filter (with the
+// form, and no rows, to correct it on).
 func (s *Site) listPage(w http.ResponseWriter, r *http.Request, name string, p pageView, err error) error {
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.status, p.Error = http.StatusBadRequest, ve.Error()+"."
+		p.status, p.Error = http.StatusBadRequest, ve.Message
 	} else if err != nil {
 		return err
 	}
@@ -528,7 +629,7 @@ func csvName(what string, from, to finance.Date) string {
 
 type expensesData struct {
 	listView
-	Items []finance.Expense
+	Items []expenseRow
 }
 
 func (s *Site) expensesPage(w http.ResponseWriter, r bunrouter.Request) error {
@@ -542,26 +643,95 @@ func (s *Site) expensesPage(w http.ResponseWriter, r bunrouter.Request) error {
 		Notice: notices[q.Get("notice")], Data: d}, err)
 }
 
-// expenseFilter is the finance filter of the expenses through a list's query.
-func expenseFilter(f listFilter, lq listRange) finance.ExpenseFilter {
-	return finance.ExpenseFilter{Status: lq.Status, DateFrom: lq.From, DateTo: lq.To, Search: f.Search, Category: f.Category}
+// expenseRequest reads the expense list's filter as GET /expenses reads
+// it (queryparam.ExpenseFilter), with the page around it.
+func (s *Site) expenseRequest(r *http.Request, u finance.User, filter listFilter) (listView, listRange, finance.ExpenseFilter, error) {
+	var f finance.ExpenseFilter
+	v, lq, err := s.listRequest(r, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, finance.ExpenseStatuses, filter,
+		func(v *finance.Validator, q url.Values) { f = queryparam.ExpenseFilter(v, q) })
+	return v, lq, f, err
 }
 
-// expensesView lists a page of the expenses through the filter: the active
-// ones unless it asks for the voided ones.
+// expensesView lists a page of the expenses through the filter (the
+// active ones unless it asks for the voided ones) with the count and total
+// of all of them, and the pickers of the filter form.
 func (s *Site) expensesView(r *http.Request, u finance.User, filter listFilter) (expensesData, error) {
-	v, lq, err := s.listRequest(r, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, finance.ExpenseStatuses, filter)
+	v, lq, f, err := s.expenseRequest(r, u, filter)
 	d := expensesData{listView: v}
+	d.Methods = choices(finance.PaymentMethods...)
+	accts, aerr := s.ledger.ListAccounts(r.Context(), u.ID, finance.AccountFilter{Status: finance.StatusAll},
+		finance.ListParams{Page: 1, Limit: finance.MaxLimit, SortBy: "name"})
+	if aerr != nil {
+		return d, aerr
+	}
+	cards, cerr := s.ledger.ListCreditCards(r.Context(), u.ID, finance.CardFilter{Status: finance.StatusAll},
+		finance.ListParams{Page: 1, Limit: finance.MaxLimit, SortBy: "name"})
+	if cerr != nil {
+		return d, cerr
+	}
+	d.Accounts, d.Cards = accts.Items, cards.Items
 	if err != nil {
 		return d, err
 	}
-	list, err := s.ledger.ListExpenses(r.Context(), u.ID, expenseFilter(filter, lq), lq.Params)
+	list, err := s.ledger.ListExpenses(r.Context(), u.ID, f, lq.Params)
 	if err != nil {
 		return d, err
 	}
-	d.Items = list.Items
+	d.On = append(d.On, d.expenseFiltersOn(f)...)
+	d.Items, d.Summary = expenseRows(list.Items), list.Summary
 	d.paged(list.Pagination)
 	return d, nil
+}
+
+// expenseFiltersOn names the expense list's own filters in force: the
+// method, the account or card by name, the amount range in the currency.
+func (d expensesData) expenseFiltersOn(f finance.ExpenseFilter) []string {
+	var on []string
+	if f.PaymentMethod != "" {
+		on = append(on, f.PaymentMethod)
+	}
+	if i := slices.IndexFunc(d.Accounts, func(a finance.Account) bool { return a.ID == f.AccountID }); i >= 0 {
+		on = append(on, d.Accounts[i].Name)
+	}
+	if i := slices.IndexFunc(d.Cards, func(c finance.CreditCard) bool { return c.ID == f.CardID }); i >= 0 {
+		on = append(on, d.Cards[i].Name)
+	}
+	switch {
+	case f.AmountMin != nil && f.AmountMax != nil:
+		on = append(on, d.Show.Money(*f.AmountMin)+" to "+d.Show.Money(*f.AmountMax))
+	case f.AmountMin != nil:
+		on = append(on, "at least "+d.Show.Money(*f.AmountMin))
+	case f.AmountMax != nil:
+		on = append(on, "at most "+d.Show.Money(*f.AmountMax))
+	}
+	return on
+}
+
+// accountOrCard is the name of the account an expense was debited from or
+// the card it was charged to, "" for cash.
+func accountOrCard(e finance.Expense) string {
+	switch {
+	case e.AccountName != nil:
+		return *e.AccountName
+	case e.CreditCardName != nil:
+		return *e.CreditCardName
+	}
+	return ""
+}
+
+// expenseRow is an expense of the list with where its money came from: the
+// account's or card's name, else its method (Cash).
+type expenseRow struct {
+	finance.Expense
+	From string
+}
+
+func expenseRows(items []finance.Expense) []expenseRow {
+	rows := make([]expenseRow, len(items))
+	for i, e := range items {
+		rows[i] = expenseRow{Expense: e, From: cmp.Or(accountOrCard(e), e.PaymentMethod)}
+	}
+	return rows
 }
 
 // expensesCSV downloads every expense through the list's filter (the
@@ -572,13 +742,12 @@ func (s *Site) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	if !ok || err != nil {
 		return err
 	}
-	filter := readListFilter(r.URL.Query())
-	_, lq, err := s.listRequest(r.Request, u, ExpensesPath, finance.KindExpense, finance.ExpenseList, finance.ExpenseStatuses, filter)
+	_, lq, f, err := s.expenseRequest(r.Request, u, readListFilter(r.URL.Query()))
 	if err != nil {
 		return err
 	}
 	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.SummedPage[finance.Expense], error) {
-		return s.ledger.ListExpenses(r.Context(), u.ID, expenseFilter(filter, lq), p)
+		return s.ledger.ListExpenses(r.Context(), u.ID, f, p)
 	})
 	if err != nil {
 		return err
@@ -594,11 +763,11 @@ func (s *Site) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 		for j, sp := range e.Splits {
 			parts[j] = sp.Category + " " + sp.Amount.String()
 		}
-		rows[i] = []string{e.Date.String(), e.Description, category, e.PaymentMethod, e.Amount.String(),
+		rows[i] = []string{e.Date.String(), e.Description, category, e.PaymentMethod, accountOrCard(e), e.Amount.String(),
 			strings.Join(parts, "; "), deref(e.Notes), e.ID}
 	}
 	return writeCSV(w, r.Request, csvName("expenses", lq.From, lq.To),
-		[]string{"date", "description", "category", "payment_method", "amount", "split_parts", "notes", "id"}, rows)
+		[]string{"date", "description", "category", "payment_method", "account_or_card", "amount", "split_parts", "notes", "id"}, rows)
 }
 
 // expenseVoid voids an expense as DELETE /expenses/{id} does; the list's

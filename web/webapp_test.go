@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/internal/testkit"
@@ -258,7 +260,7 @@ func TestExpensesList(t *testing.T) {
 		}
 	}
 	first := b.Get(web.ExpensesPath)
-	if first.Status != http.StatusOK || !first.Contains("23 expenses") || !first.Contains("item 22") || first.Contains("item 02") ||
+	if first.Status != http.StatusOK || !first.Contains("23 expenses · total ₱276.00") || !first.Contains("item 22") || first.Contains("item 02") ||
 		!first.Contains(`href="/expenses?page=2"`) || !first.Contains("Page 1 of 2") {
 		t.Fatalf("first page: %d\n%s", first.Status, first.Body)
 	}
@@ -269,14 +271,14 @@ func TestExpensesList(t *testing.T) {
 	}
 
 	filtered := b.Get(web.ExpensesPath + "?dateFrom=2025-02-10&dateTo=2025-02-15&category=Transportation")
-	if !filtered.Contains("3 expenses") || !filtered.Contains("item 09") || !filtered.Contains("item 13") || filtered.Contains("item 10") {
+	if !filtered.Contains("3 expenses · total ₱36.00") || !filtered.Contains("item 09") || !filtered.Contains("item 13") || filtered.Contains("item 10") {
 		t.Errorf("filtered:\n%s", filtered.Body)
 	}
-	if x := b.Get(web.ExpensesPath + "?search=item+07"); !x.Contains("1 expense<") || !x.Contains("item 07") {
+	if x := b.Get(web.ExpensesPath + "?search=item+07"); !x.Contains("1 expense · total ₱8.00<") || !x.Contains("item 07") {
 		t.Errorf("search:\n%s", x.Body)
 	}
 	bad := b.Get(web.ExpensesPath + "?dateFrom=2025-02-20&dateTo=2025-02-10")
-	if bad.Status != http.StatusBadRequest || !bad.Contains("From must not be after dateTo") {
+	if bad.Status != http.StatusBadRequest || !bad.Contains(`id="from-error">From must not be after To<`) {
 		t.Errorf("a reversed range: %d\n%s", bad.Status, bad.Body)
 	}
 
@@ -304,7 +306,7 @@ func TestExpensesList(t *testing.T) {
 	if len(voided) != 1 || voided[0].ID != target.ID {
 		t.Errorf("voided = %+v", voided)
 	}
-	if after := b.Get(x.Header.Get("Location")); !after.Contains("The expense has been voided.") || !after.Contains("0 expenses") {
+	if after := b.Get(x.Header.Get("Location")); !after.Contains("The expense has been voided.") || !after.Contains("No expenses") {
 		t.Errorf("after void:\n%s", after.Body)
 	}
 	// Voiding it again is refused in the API's words; an off-site back is ignored.
@@ -315,6 +317,147 @@ func TestExpensesList(t *testing.T) {
 	other := b.Post(web.ExpensesPath+"/0190f1a2-0000-7000-8000-000000000000/void", url.Values{"csrf": {testkit.CSRF(t, page)}})
 	if other.Status != http.StatusNotFound {
 		t.Errorf("void an unknown expense: %d", other.Status)
+	}
+}
+
+// The Expenses page filters by method, account, card and amount as GET
+// /expenses does, says how many expenses the filter selects and what they
+// come to (all of them, not the page), names each row's account or card,
+// and refuses a filter it cannot read beside its field, in its words.
+func TestExpensesPageFilters(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	l := env.srv.Ledger()
+	bpi, err := l.CreateAccount(ctx, u.ID, finance.AccountRequest{Name: finance.Of("BPI Savings"), Type: finance.Of("savings"),
+		OpeningBalance: finance.Of(finance.Money(10_000_00))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cardReq finance.CardRequest
+	fromJSON(t, `{"name":"Metrobank Visa","credit_limit":50000,"statement_day":1,"due_day":20,"cycle_start_date":"2025-02-01"}`, &cardReq)
+	visa, err := l.CreateCreditCard(ctx, u.ID, cardReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(desc string, amount finance.Money, method, accountID, cardID string) finance.Expense {
+		req := finance.ExpenseRequest{Amount: finance.Of(amount), Date: finance.Of(finance.NewDate(2025, 3, 10)),
+			Description: finance.Of(desc), Category: finance.Of("Food & Dining"), PaymentMethod: finance.Of(method)}
+		if accountID != "" {
+			req.AccountID = finance.Of(accountID)
+		}
+		if cardID != "" {
+			req.CreditCardID = finance.Of(cardID)
+		}
+		e, err := l.CreateExpense(ctx, u.ID, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	add("Lunch", 250_00, "Cash", "", "")
+	add("Taxi", 180_50, "Cash", "", "")
+	add("Groceries", 1_200_00, "Account Debit", bpi.ID, "")
+	add("Shoes", 3_500_00, "Credit Card", "", visa.ID)
+	coffee := add("Coffee", 120_00, "Cash", "", "")
+	if _, err := l.VoidExpense(ctx, u.ID, coffee.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	all := testkit.Unescaped(b.Get(web.ExpensesPath))
+	for _, want := range []string{`<h2 id="list-heading">4 expenses · total ₱5,130.50</h2>`,
+		" · Food & Dining · BPI Savings", " · Food & Dining · Metrobank Visa", " · Food & Dining · Cash",
+		`<option value="` + bpi.ID + `">BPI Savings</option>`, `<option value="` + visa.ID + `">Metrobank Visa</option>`,
+		`<option value="Account Debit">Account Debit</option>`, `<summary>Filter</summary>`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the unfiltered page lacks %q", want)
+		}
+	}
+	if strings.Contains(all, " · Account Debit") || strings.Contains(all, " · Credit Card") {
+		t.Error("a row names its method where it should name its account or card")
+	}
+
+	for _, tc := range []struct {
+		name, query, heading, on string
+		rows, not                []string
+	}{
+		{"by account", "accountId=" + bpi.ID, "1 expense · total ₱1,200.00", "Filter · BPI Savings", []string{"Groceries"}, []string{"Lunch", "Shoes"}},
+		{"by card", "cardId=" + visa.ID, "1 expense · total ₱3,500.00", "Filter · Metrobank Visa", []string{"Shoes"}, []string{"Groceries"}},
+		{"by method", "payment_method=Cash", "2 expenses · total ₱430.50", "Filter · Cash", []string{"Lunch", "Taxi"}, []string{"Coffee", "Shoes"}},
+		{"by amount, both ends inclusive, grouping read", "amountMin=180.50&amountMax=1%2C200", "3 expenses · total ₱1,630.50",
+			"Filter · ₱180.50 to ₱1,200.00", []string{"Lunch", "Taxi", "Groceries"}, []string{"Shoes"}},
+		{"by amount and account", "amountMin=1000&accountId=" + bpi.ID, "1 expense · total ₱1,200.00",
+			"Filter · BPI Savings · at least ₱1,000.00", []string{"Groceries"}, []string{"Shoes"}},
+		{"nothing", "amountMin=5000", "No expenses", "Filter · at least ₱5,000.00", []string{"No expenses match."}, []string{"Shoes"}},
+		{"voided", "status=voided", "1 voided expense · total ₱120.00", "Filter · voided", []string{"Coffee"}, []string{"Lunch"}},
+	} {
+		x := b.Get(web.ExpensesPath + "?" + tc.query)
+		body := testkit.Unescaped(x)
+		if x.Status != http.StatusOK || !strings.Contains(body, `<h2 id="list-heading">`+tc.heading+`</h2>`) ||
+			!strings.Contains(body, "<summary>"+tc.on+"</summary>") {
+			t.Errorf("%s: %d, want %q under %q\n%s", tc.name, x.Status, tc.heading, tc.on, body)
+			continue
+		}
+		for _, row := range tc.rows {
+			if !strings.Contains(body, row) {
+				t.Errorf("%s: %q is not listed", tc.name, row)
+			}
+		}
+		for _, row := range tc.not {
+			if strings.Contains(body, row+" <span") {
+				t.Errorf("%s: %q is listed", tc.name, row)
+			}
+		}
+	}
+	// The filter stays in the form as typed, and in the page's links.
+	grouped := testkit.Unescaped(b.Get(web.ExpensesPath + "?amountMax=1%2C200&accountId=" + bpi.ID))
+	for _, want := range []string{`name="amountMax" inputmode="decimal" autocomplete="off" value="1,200"`,
+		`<option value="` + bpi.ID + `" selected>BPI Savings</option>`,
+		`href="/expenses.csv?accountId=` + bpi.ID + `&amountMax=1%2C200"`} {
+		if !strings.Contains(grouped, want) {
+			t.Errorf("the filtered page lacks %q\n%s", want, grouped)
+		}
+	}
+
+	// A filter it cannot read: 400, the problem beside its field in the page's words, the form as typed, no rows.
+	for _, tc := range []struct{ query, want string }{
+		{"amountMin=abc", `id="amount-min-error">Amount from must be a number with at most 2 decimal places<`},
+		{"amountMax=-5", `id="amount-max-error">Amount to must not be negative<`},
+		{"amountMin=500&amountMax=100", `id="amount-min-error">Amount from must not be more than Amount to<`},
+		{"amountMin=1,2345", `id="amount-min-error">Amount from must be a number with at most 2 decimal places<`},
+		{"accountId=bpi", `id="account-error">Account must be a UUID<`},
+		{"payment_method=Cheque", `id="method-error">Paid with must be one of: Cash, Account Debit, Credit Card<`},
+	} {
+		x := b.Get(web.ExpensesPath + "?" + tc.query)
+		body := testkit.Unescaped(x)
+		if x.Status != http.StatusBadRequest || !strings.Contains(body, tc.want) || !strings.Contains(body, "Not filtered: ") ||
+			strings.Contains(body, "amountMin must") || strings.Contains(body, "amountMax") && !strings.Contains(body, `name="amountMax"`) ||
+			strings.Contains(body, "Lunch <span") || !strings.Contains(body, `<details class="filter-fold" open>`) ||
+			!strings.Contains(body, `aria-current="page">Expenses</a>`) {
+			t.Errorf("?%s: %d, want 400 with %q, the form open and no rows\n%s", tc.query, x.Status, tc.want, body)
+		}
+	}
+	if strings.Contains(testkit.Unescaped(b.Get(web.ExpensesPath+"?amountMin=500&amountMax=100")), "than amountMax") {
+		t.Error("a refusal names the API's parameter")
+	}
+
+	// The download holds the same rows, naming the account or card.
+	rows := csvOf(t, b.Get(web.ExpensesPath+".csv?amountMin=1%2C000"), "expenses.csv")
+	want := [][]string{{"date", "description", "category", "payment_method", "account_or_card", "amount", "split_parts", "notes", "id"}}
+	got := [][]string{rows[0]}
+	for _, r := range rows[1:] {
+		got = append(got, r[:6])
+	}
+	want = append(want, []string{"2025-03-10", "Shoes", "Food & Dining", "Credit Card", "Metrobank Visa", "3500.00"},
+		[]string{"2025-03-10", "Groceries", "Food & Dining", "Account Debit", "BPI Savings", "1200.00"})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CSV through amountMin=1,000 (-want +got):\n%s", diff)
+	}
+	if x := b.Get(web.ExpensesPath + ".csv?amountMin=abc"); x.Status != http.StatusBadRequest {
+		t.Errorf("CSV with a bad amount: %d", x.Status)
+	}
+	// Reading lists changes nothing: the four active expenses and the voided one are as they were.
+	if a, v := len(expensesOf(t, env, u, finance.StatusActive)), len(expensesOf(t, env, u, finance.StatusVoided)); a != 4 || v != 1 {
+		t.Errorf("after the filters: %d active, %d voided expenses", a, v)
 	}
 }
 
