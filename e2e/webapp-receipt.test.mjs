@@ -75,7 +75,7 @@ for (const size of [phone, desktop]) {
       // Nothing is saved yet (the list, in another tab).
       const list = await context.newPage();
       await list.goto(`${finance.baseURL}/expenses`);
-      assert.equal(await list.textContent('#list-heading'), '0 expenses');
+      assert.equal(await list.textContent('#list-heading'), 'No expenses');
       await list.close();
 
       // Fix the description, then save.
@@ -83,7 +83,7 @@ for (const size of [phone, desktop]) {
       await page.getByRole('button', { name: 'Save all' }).click();
       await page.waitForURL('**/expenses?notice=expenses-recorded');
       assert.match(await page.textContent('[role=status]'), /The expenses have been recorded/);
-      assert.match(await page.textContent('#list-heading'), /^1 expense$/);
+      assert.match(await page.textContent('#list-heading'), /^1 expense · total ₱/);
       assert.match(await page.locator('main .list').textContent(), /Jollibee team lunch ₱492\.00/);
       await snap(page, 'receipt-4-expenses', size.name);
 

@@ -55,7 +55,7 @@ for (const size of [phone, desktop]) {
       await page.getByRole('button', { name: 'Save all' }).click();
       await page.waitForURL('**/expenses?notice=expenses-recorded');
       assert.match(await page.textContent('[role=status]'), /The expenses have been recorded/);
-      assert.match(await page.textContent('#list-heading'), /^2 expenses$/);
+      assert.match(await page.textContent('#list-heading'), /^2 expenses · total ₱/);
       assert.match(await listText(page), /Lunch with Ana ₱250\.00/);
       assert.match(await listText(page), /Grab ₱180\.00/);
       await snap(page, 'record-3-expenses', size.name);
@@ -103,7 +103,7 @@ for (const size of [phone, desktop]) {
       await page.locator('#r1-amount').fill('30');
       await page.getByRole('button', { name: 'Save all' }).click();
       await page.waitForURL('**/expenses?notice=expenses-recorded');
-      assert.match(await page.textContent('#list-heading'), /^5 expenses$/, 'the refused form saved nothing');
+      assert.match(await page.textContent('#list-heading'), /^5 expenses · total ₱/, 'the refused form saved nothing');
 
       // Split the lunch into two categories.
       await page.getByRole('link', { name: /^Split Lunch with Ana/ }).click();

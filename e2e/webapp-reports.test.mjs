@@ -177,7 +177,7 @@ test('at desktop width: the same screens, then an income voided after its confir
   await confirm.click();
   await page.waitForURL('**/income?notice=income-voided');
   assert.match(await page.textContent('[role=status]'), /The income has been voided/);
-  assert.match(await page.textContent('#list-heading'), /0 income entries/);
+  assert.match(await page.textContent('#list-heading'), /No income entries/);
   await page.goto(`${finance.baseURL}/`);
   assert.deepEqual((await rows(page, '#income-spending-table'))[12], ['Total', '₱0.00', '₱300.00', '-₱300.00']);
   assert.deepEqual(problems, [], 'no console errors');

@@ -73,9 +73,16 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Expenses' }).click();
   await page.waitForURL('**/expenses');
-  assert.match(await page.textContent('#list-heading'), /1 expense$/);
+  assert.equal(await page.textContent('#list-heading'), '1 expense · total ₱250.50');
   assert.match(await page.textContent('main'), /Lunch with Ana/);
+  // On a phone the filters fold behind one line, so the count and the rows come first.
+  const fold = page.locator('details.filter-fold');
+  assert.equal(await fold.getAttribute('open'), null);
+  assert.equal(await page.getByLabel('Amount from').isVisible(), false, 'the filters are folded on a phone');
   await snap(page, '5-expenses');
+  await fold.locator('summary').click();
+  assert.ok(await page.getByLabel('Amount from').isVisible(), 'the line opens the filters');
+  await snap(page, '5-expenses-filters-open');
 
   // A salary and budgets give Home its widest tables: income and spending
   // in six-digit figures, and budgets with one over its limit. They fit
@@ -134,7 +141,7 @@ async function recordExpense(page, { amount, description, category, method }) {
 }
 
 test('at desktop width the same user adds an account and a card, records with each method and sees all three on Home', async () => {
-  const { context, page, problems } = await openContext(browser, desktop);
+  const { context, page, problems } = await openContext(browser, desktop, refusedFormAt('/expenses')); // the refused filter's 400 document
   await signIn(page, finance);
   assert.match(await page.locator('#spending-heading ~ svg.chart').getAttribute('aria-label'), /Food & Dining ₱250\.50/);
   await snap(page, '4-home', desktop.name);
@@ -180,8 +187,31 @@ test('at desktop width the same user adds an account and a card, records with ea
   await page.waitForURL('**/expenses');
   const text = await page.textContent('main');
   for (const e of ['Lunch with Ana', 'Weekly groceries', 'Shoes']) assert.ok(text.includes(e), `the list lacks ${e}`);
-  assert.match(await page.textContent('#list-heading'), /3 expenses$/);
+  assert.equal(await page.textContent('#list-heading'), '3 expenses · total ₱1,750.00');
+  // Each row names where the money came from: cash, the account, the card.
+  assert.match(await page.textContent('main .list'), /Weekly groceries ₱1,000\.25[\s\S]*Groceries · Payroll[\s\S]*/);
+  assert.match(await page.textContent('main .list'), /Shoes ₱499\.25[\s\S]*Shopping · Visa/);
+  assert.ok(await page.getByLabel('Amount from').isVisible(), 'a wide screen shows the filters open');
   await snap(page, '5-expenses', desktop.name);
+
+  // Filter by account and an amount typed with grouping: the count and total of what is selected, as a link.
+  await page.locator('#f-account').selectOption({ label: 'Payroll' });
+  await page.getByLabel('Amount from').fill('1,000');
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await page.waitForURL('**/expenses?*accountId=*');
+  assert.equal(await page.textContent('#list-heading'), '1 expense · total ₱1,000.25');
+  assert.match(await page.textContent('details.filter-fold summary'), /^Filter · Payroll · at least ₱1,000\.00$/);
+  assert.ok(!(await page.textContent('main .list')).includes('Shoes'));
+  await snap(page, '5-expenses-filtered', desktop.name);
+  // An amount it cannot read is named beside its field, in the page's words.
+  await page.getByLabel('Amount from').fill('lots');
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await page.waitForURL('**/expenses?*amountMin=lots*');
+  assert.equal(await page.textContent('#amount-min-error'), 'Amount from must be a number with at most 2 decimal places');
+  assert.equal(await page.textContent('#list-heading'), 'Expenses', 'a refused filter claims no count');
+  await snap(page, '5-expenses-refused-filter', desktop.name);
+  await page.getByRole('link', { name: 'Clear' }).click();
+  await page.waitForURL('**/expenses');
 
   // Void asks first and says what else it reverses; the Voided filter finds the expense again.
   const row = page.locator('main .list li', { hasText: 'Weekly groceries' });
@@ -191,12 +221,12 @@ test('at desktop width the same user adds an account and a card, records with ea
   await row.getByRole('button', { name: 'Void this expense' }).click();
   await page.waitForURL('**/expenses?notice=expense-voided');
   assert.match(await page.textContent('[role=status]'), /The expense has been voided/);
-  assert.match(await page.textContent('#list-heading'), /2 expenses$/);
+  assert.equal(await page.textContent('#list-heading'), '2 expenses · total ₱749.75');
   await page.getByLabel('Status').selectOption('voided');
-  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
   await page.waitForURL('**/expenses?*status=voided*');
-  assert.match(await page.textContent('#list-heading'), /1 voided expense$/);
-  assert.match(await page.textContent('main .list'), /Weekly groceries ₱1,000\.25[\s\S]*Groceries · Account Debit · Voided/);
+  assert.match(await page.textContent('#list-heading'), /^1 voided expense · total ₱1,000\.25$/);
+  assert.match(await page.textContent('main .list'), /Weekly groceries ₱1,000\.25[\s\S]*Groceries · Payroll · Voided/);
   assert.equal(await page.locator('main .list summary').count(), 0, 'a voided expense has no Void');
   await snap(page, '5-expenses-voided', desktop.name);
   await navLink(page, 'Record').click();

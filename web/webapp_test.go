@@ -432,6 +432,7 @@ func TestExpensesPageFilters(t *testing.T) {
 		if x.Status != http.StatusBadRequest || !strings.Contains(body, tc.want) || !strings.Contains(body, "Not filtered: ") ||
 			strings.Contains(body, "amountMin must") || strings.Contains(body, "amountMax") && !strings.Contains(body, `name="amountMax"`) ||
 			strings.Contains(body, "Lunch <span") || !strings.Contains(body, `<details class="filter-fold" open>`) ||
+			!strings.Contains(body, "Correct the filter above to list your expenses.") || strings.Contains(body, "No expenses") ||
 			!strings.Contains(body, `aria-current="page">Expenses</a>`) {
 			t.Errorf("?%s: %d, want 400 with %q, the form open and no rows\n%s", tc.query, x.Status, tc.want, body)
 		}
