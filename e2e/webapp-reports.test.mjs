@@ -127,9 +127,9 @@ test('on a phone: Home charts over twelve months, a report with its range and CS
   const expenses = await download(page, page.getByRole('link', { name: 'Download CSV' }));
   assert.equal(expenses.name, 'expenses.csv');
   const lines = expenses.text.split('\n');
-  assert.equal(lines[0], 'date,description,category,payment_method,amount,split_parts,notes,id');
-  assert.match(lines[1], new RegExp(`^${today},'=SUM\\(A1\\),Transportation,Cash,49\\.50,,,[0-9a-f-]{36}$`));
-  assert.match(lines[2], new RegExp(`^${today},"Lunch, ""big"" one",Food & Dining,Cash,250\\.50,,,[0-9a-f-]{36}$`));
+  assert.equal(lines[0], 'date,description,category,payment_method,amount,split_parts,notes,id,account_or_card');
+  assert.match(lines[1], new RegExp(`^${today},'=SUM\\(A1\\),Transportation,Cash,49\\.50,,,[0-9a-f-]{36},$`));
+  assert.match(lines[2], new RegExp(`^${today},"Lunch, ""big"" one",Food & Dining,Cash,250\\.50,,,[0-9a-f-]{36},$`));
 
   await nav(page, 'Income');
   await page.waitForURL('**/income');

@@ -763,11 +763,12 @@ func (s *Site) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 		for j, sp := range e.Splits {
 			parts[j] = sp.Category + " " + sp.Amount.String()
 		}
-		rows[i] = []string{e.Date.String(), e.Description, category, e.PaymentMethod, accountOrCard(e), e.Amount.String(),
-			strings.Join(parts, "; "), deref(e.Notes), e.ID}
+		rows[i] = []string{e.Date.String(), e.Description, category, e.PaymentMethod, e.Amount.String(),
+			strings.Join(parts, "; "), deref(e.Notes), e.ID, accountOrCard(e)}
 	}
+	// account_or_card came after the others: it goes last, so a sheet that reads the columns by place keeps working.
 	return writeCSV(w, r.Request, csvName("expenses", lq.From, lq.To),
-		[]string{"date", "description", "category", "payment_method", "account_or_card", "amount", "split_parts", "notes", "id"}, rows)
+		[]string{"date", "description", "category", "payment_method", "amount", "split_parts", "notes", "id", "account_or_card"}, rows)
 }
 
 // expenseVoid voids an expense as DELETE /expenses/{id} does; the list's

@@ -443,13 +443,13 @@ func TestExpensesPageFilters(t *testing.T) {
 
 	// The download holds the same rows, naming the account or card.
 	rows := csvOf(t, b.Get(web.ExpensesPath+".csv?amountMin=1%2C000"), "expenses.csv")
-	want := [][]string{{"date", "description", "category", "payment_method", "account_or_card", "amount", "split_parts", "notes", "id"}}
+	want := [][]string{{"date", "description", "category", "payment_method", "amount", "split_parts", "notes", "id", "account_or_card"}}
 	got := [][]string{rows[0]}
 	for _, r := range rows[1:] {
-		got = append(got, r[:6])
+		got = append(got, append(r[:5:5], r[8]))
 	}
-	want = append(want, []string{"2025-03-10", "Shoes", "Food & Dining", "Credit Card", "Metrobank Visa", "3500.00"},
-		[]string{"2025-03-10", "Groceries", "Food & Dining", "Account Debit", "BPI Savings", "1200.00"})
+	want = append(want, []string{"2025-03-10", "Shoes", "Food & Dining", "Credit Card", "3500.00", "Metrobank Visa"},
+		[]string{"2025-03-10", "Groceries", "Food & Dining", "Account Debit", "1200.00", "BPI Savings"})
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CSV through amountMin=1,000 (-want +got):\n%s", diff)
 	}
