@@ -544,7 +544,7 @@ func filtersOn(show display, f listFilter, lq listRange) []string {
 		on = append(on, "“"+f.Search+"”")
 	}
 	if lq.Status == finance.StatusVoided {
-		on = append(on, "voided")
+		on = append(on, label(lq.Status))
 	}
 	return on
 }

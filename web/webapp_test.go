@@ -388,7 +388,7 @@ func TestExpensesPageFilters(t *testing.T) {
 		{"by amount and account", "amountMin=1000&accountId=" + bpi.ID, "1 expense · total ₱1,200.00",
 			"Filter · BPI Savings · at least ₱1,000.00", []string{"Groceries"}, []string{"Shoes"}},
 		{"nothing", "amountMin=5000", "No expenses", "Filter · at least ₱5,000.00", []string{"No expenses match."}, []string{"Shoes"}},
-		{"voided", "status=voided", "1 voided expense · total ₱120.00", "Filter · voided", []string{"Coffee"}, []string{"Lunch"}},
+		{"voided", "status=voided", "1 voided expense · total ₱120.00", "Filter · Voided", []string{"Coffee"}, []string{"Lunch"}},
 	} {
 		x := b.Get(web.ExpensesPath + "?" + tc.query)
 		body := testkit.Unescaped(x)
@@ -547,11 +547,11 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 	// The voided one is gone from the list and found under the filter, with
 	// no actions; the filter stays in the page links and the download.
 	active := b.Get(web.ExpensesPath)
-	if !active.Contains("4 expenses<") || active.Contains("Lunch with Ana") {
+	if !active.Contains("4 expenses · total ₱") || active.Contains("Lunch with Ana") {
 		t.Errorf("the active list:\n%s", active.Body)
 	}
 	voided := b.Get(web.ExpensesPath + "?status=voided")
-	testkit.WantPage(t, "the voided list", voided, http.StatusOK, "1 voided expense<", `<option value="voided" selected>Voided</option>`,
+	testkit.WantPage(t, "the voided list", voided, http.StatusOK, "1 voided expense · total ₱", `<option value="voided" selected>Voided</option>`,
 		`<p class="item-title status-voided">Lunch with Ana`, `<span class="badge status-voided">Voided</span>`,
 		`href="/expenses.csv?status=voided"`)
 	if voided.Contains("Taxi") || voided.Contains("/expenses/"+cash.ID+"/edit") || voided.Contains("Void this expense") {
@@ -574,7 +574,7 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 			}
 		}
 	}
-	if x := b.Get(web.ExpensesPath + "?status=voided"); !x.Contains(`href="/expenses?page=2&amp;status=voided"`) || !x.Contains("22 voided expenses") {
+	if x := b.Get(web.ExpensesPath + "?status=voided"); !x.Contains(`href="/expenses?page=2&amp;status=voided"`) || !x.Contains("22 voided expenses · total ₱") {
 		t.Errorf("the voided list's next page:\n%s", x.Body)
 	}
 	bad := b.Get(web.ExpensesPath + "?status=deleted")
@@ -588,9 +588,9 @@ func TestExpenseVoidConfirmAndVoidedFilter(t *testing.T) {
 	if _, err := env.srv.Ledger().VoidIncome(ctx, u.ID, in.ID); err != nil {
 		t.Fatal(err)
 	}
-	testkit.WantPage(t, "voided income", b.Get(web.IncomePath+"?status=voided"), http.StatusOK, "1 voided income entry<",
+	testkit.WantPage(t, "voided income", b.Get(web.IncomePath+"?status=voided"), http.StatusOK, "1 voided income entry · total ₱5,000.00<",
 		`<p class="item-title status-voided">March pay`, `<option value="voided" selected>Voided</option>`)
-	if x := b.Get(web.IncomePath); !x.Contains("0 income entries") {
+	if x := b.Get(web.IncomePath); !x.Contains("No income entries") {
 		t.Errorf("the income list shows a voided entry:\n%s", x.Body)
 	}
 }
@@ -616,7 +616,7 @@ func TestExpenseVoidRefusedWithAdvice(t *testing.T) {
 	testkit.WantPage(t, "a billed purchase", x, http.StatusBadRequest,
 		`role="alert">Books is on the Visa statement of 2025-03-10, so it can no longer be voided. If the purchase was returned or charged by mistake, add a refund line on that statement instead. <a href="`+link+`">Add a refund on the statement</a></p>`,
 		// The list is the one the person was on: its filter and sort, and its rows.
-		`name="search" value="o"`, `<option value="amount" selected>`, `<option value="asc" selected>`, "2 expenses<",
+		`name="search" value="o"`, `<option value="amount" selected>`, `<option value="asc" selected>`, "2 expenses · total ₱",
 		`name="back" value="`+back+`"`)
 	if strings.Contains(testkit.Unescaped(x), "card transaction is billed") || x.Contains("Lunch") {
 		t.Error("the refusal is in the API's words, or the list lost its search")
