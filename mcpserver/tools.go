@@ -197,7 +197,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_activity", title: "Who did what", method: "GET", path: "/api/v1/activity", hints: reads, whole: true,
-		description: "The user's writes, newest first, with what changed and by whom.",
+		description: "Who changed what, newest first.",
 	},
 
 	// expenses:write
@@ -280,7 +280,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "skip_expected_income", title: "Skip expected income", method: "POST", path: "/api/v1/income/expected/{id}/skip", hints: updates,
-		description: "Mark an expected income skipped when it did not come; nothing is recorded.",
+		description: "Mark an expected income skipped: not received, nothing recorded.",
 	},
 
 	// accounts:write
@@ -294,11 +294,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_account", title: "Archive an account", method: "PATCH", path: "/api/v1/accounts/{id}/archive", hints: updates,
-		description: "Archive an active account: history stays, no new writes.",
+		description: "Archive an account: history stays, no new writes.",
 	},
 	{
 		name: "unarchive_account", title: "Unarchive an account", method: "PATCH", path: "/api/v1/accounts/{id}/unarchive", hints: updates,
-		description: "Make an archived account active again: it is listed and takes writes.",
+		description: "Unarchive an account: listed again, takes writes.",
 	},
 	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
@@ -326,7 +326,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_transfers", title: "List transfers", method: "GET", path: "/api/v1/transfers", hints: reads, unsorted: true,
-		description: "Transfers between the caller's own accounts, newest first.",
+		description: "Transfers between own accounts, newest first.",
 	},
 	{
 		name: "create_transfer", title: "Transfer between accounts", method: "POST", path: "/api/v1/transfers", hints: creates,
@@ -349,11 +349,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
-		description: "Archive an active card: no new charges; its statements can still be paid.",
+		description: "Archive a card: no new charges; its statements can still be paid.",
 	},
 	{
 		name: "unarchive_credit_card", title: "Unarchive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/unarchive",
-		hints: updates, description: "Make an archived card active again: it is listed and takes charges.",
+		hints: updates, description: "Unarchive a card: listed again, takes charges.",
 	},
 	{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
