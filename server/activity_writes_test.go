@@ -110,7 +110,9 @@ func TestActivityRecordsReconciling(t *testing.T) {
 	})
 	r.checkAdded(t, "a reconcile that matches", []loggedEntry{
 		keyEntry("account", b.bpi.ID, "updated", `Reconciled 3 lines on "BPI": statement of 2025-03-15, balance 4249.50`, "2249.50"),
-	}, func() { alice.do(t, http.MethodPost, b.reconcile, `{"date":"2025-03-15","statement_balance":4249.50}`, http.StatusOK) })
+	}, func() {
+		alice.do(t, http.MethodPost, b.reconcile, `{"date":"2025-03-15","statement_balance":4249.50}`, http.StatusOK)
+	})
 	r.checkAdded(t, "the same reconcile again", nil, func() {
 		alice.do(t, http.MethodPost, b.reconcile, `{"date":"2025-03-15","statement_balance":4249.50}`, http.StatusOK)
 	})
@@ -124,7 +126,9 @@ func TestActivityRecordsReconciling(t *testing.T) {
 	r.checkAdded(t, "a manual line's mark with a money edit", []loggedEntry{
 		keyEntry("account_transaction", b.salary.ID, "updated",
 			`Line on "BPI": cleared "cleared" → "pending", amount 5000.00 → 4900.00`, "4900.00"),
-	}, func() { alice.do(t, http.MethodPut, lineURL(b.salary.ID), `{"cleared":"pending","amount":4900}`, http.StatusOK) })
+	}, func() {
+		alice.do(t, http.MethodPut, lineURL(b.salary.ID), `{"cleared":"pending","amount":4900}`, http.StatusOK)
+	})
 
 	before := clearedStates(t, env, alice.user.ID, b.salary.ID, b.groceries.ID, b.rent.ID)
 	r.checkAdded(t, "refused marks", nil, func() {
