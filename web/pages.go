@@ -108,7 +108,7 @@ type pageView struct {
 	User      *finance.User
 	CSRF      string
 	Notice    string
-	Warnings  []pageWarning // the warnings of the write that led here (warnings.go)
+	Warnings  pageWarnings // the warnings of the write that led here (warnings.go)
 	Error     string
 	ErrorLink *pageLink // where to do what Error advises, if anywhere
 	Data      any
