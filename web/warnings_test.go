@@ -250,4 +250,28 @@ func TestBackdatedCardExpenseNotes(t *testing.T) {
 	if got := statementsFrom(); got != finance.NewDate(2025, 1, 11) || !unbilled("Canoe") {
 		t.Errorf("Statements from moved to %s, or the canoe was billed, after a payment", got)
 	}
+
+	// A bill paid with a new card, dated a period before the one its
+	// Statements from falls in.
+	fromJSON(t, `{"name":"Amex","credit_limit":"50000","statement_day":10,"due_day":5,"cycle_start_date":"2025-03-01"}`, &cr)
+	amex, err := l.CreateCreditCard(ctx, u.ID, cr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	power := marchBill(t, env, u, `{"name":"Electricity","amount":"1500","category":"Utilities","frequency":"monthly",
+		"start_date":"2025-01-01","due_day":20}`)
+	page := b.Get(web.BillsPath)
+	x = b.Post(web.BillsPath+"/"+power.ID+"/pay", url.Values{"csrf": {testkit.CSRF(t, page)}, "amount": {"1500"},
+		"date": {"2025-02-05"}, "payment_method": {"Credit Card"}, "credit_card_id": {amex.ID}})
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("the bill was not paid: %d\n%s", x.Status, x.Body)
+	}
+	body = testkit.Unescaped(b.Get(x.Header.Get("Location")))
+	if !strings.Contains(body, notes) || !strings.Contains(body, "<li>Statements from on Amex moved back from 2025-03-01 to 2025-01-11 "+
+		`so that its statements bill this purchase dated 2025-02-05. <a href="/cards/`+amex.ID+`">Open the card</a></li>`) {
+		t.Errorf("the page after the bill paid with a card lacks its note:\n%s", body)
+	}
+	if c, err := l.GetCreditCard(ctx, u.ID, amex.ID); err != nil || c.CycleStartDate != finance.NewDate(2025, 1, 11) {
+		t.Errorf("Amex's Statements from is %s (%v), want 2025-01-11", c.CycleStartDate, err)
+	}
 }
