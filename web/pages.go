@@ -149,7 +149,7 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pag
 		return fmt.Errorf("no template %q", name)
 	}
 	if p.User != nil && r.Method == http.MethodGet {
-		p.Warnings = s.takeWarnings(w, r)
+		p.Warnings = s.takeWarnings(w, r, *p.User)
 	}
 	p.Script = pageScripts[name]
 	var buf bytes.Buffer

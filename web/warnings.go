@@ -116,10 +116,25 @@ func (s *Site) keepWarnings(w http.ResponseWriter, ws []finance.Warning, label f
 	s.setCookie(w, warningsCookie, base64.RawURLEncoding.EncodeToString(b), 300, http.SameSiteLaxMode)
 }
 
-// takeWarnings returns the warnings kept for this page, and forgets them.
+// isoDate is a date as a warning's message writes it, YYYY-MM-DD.
+var isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+
+// inDateFormat writes the dates of a warning's text in the person's date
+// format, as every other date on the pages is written.
+func inDateFormat(text string, show display) string {
+	return isoDate.ReplaceAllStringFunc(text, func(s string) string {
+		d, err := finance.ParseDate(s)
+		if err != nil {
+			return s
+		}
+		return show.Date(d)
+	})
+}
+
+// takeWarnings returns the warnings kept for u's page, and forgets them.
 // A link that is not one of this site's pages is dropped, whoever wrote
 // the cookie.
-func (s *Site) takeWarnings(w http.ResponseWriter, r *http.Request) pageWarnings {
+func (s *Site) takeWarnings(w http.ResponseWriter, r *http.Request, u finance.User) pageWarnings {
 	v := s.cookieValue(r, warningsCookie)
 	if v == "" {
 		return nil
@@ -130,9 +145,14 @@ func (s *Site) takeWarnings(w http.ResponseWriter, r *http.Request) pageWarnings
 	if err != nil || json.Unmarshal(b, &kept) != nil {
 		return nil
 	}
+	// Without the settings the dates stay as the message wrote them.
+	show, err := s.displayFor(r.Context(), u.ID)
 	for i := range kept {
 		if l := kept[i].Link; !strings.HasPrefix(l, "/") || strings.HasPrefix(l, "//") {
 			kept[i].Link = ""
+		}
+		if err == nil {
+			kept[i].Text = inDateFormat(kept[i].Text, show)
 		}
 	}
 	return kept

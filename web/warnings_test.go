@@ -274,4 +274,18 @@ func TestBackdatedCardExpenseNotes(t *testing.T) {
 	if c, err := l.GetCreditCard(ctx, u.ID, amex.ID); err != nil || c.CycleStartDate != finance.NewDate(2025, 1, 11) {
 		t.Errorf("Amex's Statements from is %s (%v), want 2025-01-11", c.CycleStartDate, err)
 	}
+
+	// The dates are written in the person's date format, as on the rest of the pages.
+	if _, err := l.UpdateAppSettings(ctx, u.ID, finance.AppSettingsRequest{DateFormat: finance.Of("DD MMM YYYY")}); err != nil {
+		t.Fatal(err)
+	}
+	x = b.Post(web.RecordPath, url.Values{"csrf": {token}, "kind": {"expense"}, "amount": {"45"}, "date": {"2024-12-20"},
+		"description": {"Gift wrap"}, "category": {"Shopping"}, "payment_method": {"Credit Card"}, "credit_card_id": {amex.ID}})
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("the form was not saved: %d\n%s", x.Status, x.Body)
+	}
+	if body := testkit.Unescaped(b.Get(x.Header.Get("Location"))); !strings.Contains(body,
+		"<li>Statements from on Amex moved back from 11 Jan 2025 to 11 Dec 2024 so that its statements bill this purchase dated 20 Dec 2024. ") {
+		t.Errorf("the note's dates are not in the person's format:\n%s", body)
+	}
 }
