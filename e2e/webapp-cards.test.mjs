@@ -34,6 +34,20 @@ after(async () => {
 const statementDate = day(-5);
 
 
+// fillNewCard opens the Cards page's form and fills a card whose statement
+// (and due) day is statementDate's; cycleStart empty keeps the form's
+// Statements from, today.
+async function fillNewCard(page, name, limit, cycleStart = '') {
+  await navLink(page, 'Cards').click();
+  await page.waitForURL('**/cards');
+  await page.getByText('Add a card').click();
+  await page.locator('#new-name').fill(name);
+  await page.locator('#new-limit').fill(limit);
+  await page.locator('#new-sday').fill(String(Number(statementDate.slice(8))));
+  await page.locator('#new-dday').fill(String(Number(statementDate.slice(8))));
+  if (cycleStart) await page.locator('#new-cycle').fill(cycleStart);
+}
+
 async function recordCardPurchase(page, amount, description, date, card = 'Visa') {
   await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
@@ -72,14 +86,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await snap(page, 'cards-3-account');
 
   // Cards: a card whose statement date was five days ago, due next month.
-  await navLink(page, 'Cards').click();
-  await page.waitForURL('**/cards');
-  await page.getByText('Add a card').click();
-  await page.locator('#new-name').fill('Visa');
-  await page.locator('#new-limit').fill('50000');
-  await page.locator('#new-sday').fill(String(Number(statementDate.slice(8))));
-  await page.locator('#new-dday').fill(String(Number(statementDate.slice(8))));
-  await page.locator('#new-cycle').fill(day(-40));
+  await fillNewCard(page, 'Visa', '50000', day(-40));
   await snap(page, 'cards-4-cards-new');
   await page.getByRole('button', { name: 'Create card' }).click();
   await page.waitForURL('**/cards/*?notice=card-created');
@@ -175,13 +182,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   // A card new today, and a purchase dated in the last period: Statements
   // from moves back, said after the save in the statements box (not as a
   // mistake), and the card's link shows the statement that bills it.
-  await navLink(page, 'Cards').click();
-  await page.waitForURL('**/cards');
-  await page.getByText('Add a card').click();
-  await page.locator('#new-name').fill('Mastercard');
-  await page.locator('#new-limit').fill('20000');
-  await page.locator('#new-sday').fill(String(Number(statementDate.slice(8))));
-  await page.locator('#new-dday').fill(String(Number(statementDate.slice(8))));
+  await fillNewCard(page, 'Mastercard', '20000');
   await page.getByRole('button', { name: 'Create card' }).click();
   await page.waitForURL('**/cards/*?notice=card-created');
   assert.match(await page.textContent('main'), /No statements yet/);
