@@ -342,7 +342,7 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 		if err := s.GenerateStatements(ctx, userID); err != nil {
 			return nil, err
 		}
-		soas, err := s.openStatementsDue(ctx, userID, today, today.AddDays(st.StatementDays))
+		soas, err := s.openStatementsDue(ctx, userID, today, today, today.AddDays(st.StatementDays))
 		if err != nil {
 			return nil, err
 		}
@@ -392,8 +392,8 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 }
 
 // openStatementsDue are the user's open statements with money left to pay, due
-// from today through through, soonest first.
-func (s *Service) openStatementsDue(ctx context.Context, userID string, today, through Date) ([]SOA, error) {
+// from from through through, soonest first; today marks the overdue ones.
+func (s *Service) openStatementsDue(ctx context.Context, userID string, today, from, through Date) ([]SOA, error) {
 	open, _, err := s.store.Read().ListSOAs(ctx, userID, SOAFilter{Status: SOAOpen, Today: today},
 		ListParams{Page: 1, Limit: maxRemindersPerKind, SortBy: "due_date"})
 	if err != nil {
@@ -402,7 +402,7 @@ func (s *Service) openStatementsDue(ctx context.Context, userID string, today, t
 	var out []SOA
 	for _, a := range open {
 		a.derive(today)
-		if a.Remaining > 0 && !a.DueDate.Before(today) && !a.DueDate.After(through) {
+		if a.Remaining > 0 && !a.DueDate.Before(from) && !a.DueDate.After(through) {
 			out = append(out, a)
 		}
 	}
@@ -477,7 +477,7 @@ func (s *Service) digest(ctx context.Context, userID string, today Date, spendin
 	for _, b := range bills {
 		billsDue += b.Amount - b.PaidTotal
 	}
-	soas, err := s.openStatementsDue(ctx, userID, today, week)
+	soas, err := s.openStatementsDue(ctx, userID, today, today, week)
 	if err != nil {
 		return "", err
 	}
