@@ -219,11 +219,13 @@ func columnChart(title string, labels, axis []string, series []chartSeries) temp
 			fmt.Fprintf(&sb, `<rect class="%s" x="%s" y="%d" width="%s" height="%d"><title>%s</title></rect>`,
 				s.class(), left+gap/2+percent(j)*width, upper, width, h, esc(label+", "+s.Name+": "+s.Texts[i]))
 		}
-		if i%wide != 0 {
+		// Thinned from the last period back, so the latest is always labelled.
+		back := n - 1 - i
+		if back%wide != 0 {
 			continue
 		}
 		class := "tick"
-		if i%narrow != 0 {
+		if back%narrow != 0 {
 			class += " wide-only"
 		}
 		fmt.Fprintf(&sb, `<text class="%s" x="%s" y="%d" text-anchor="middle">%s</text>`,
