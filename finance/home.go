@@ -38,8 +38,12 @@ func (d DueItem) Overdue() bool { return d.Days < 0 }
 
 // When says when the item is due, in words: "21 days overdue", "1 day
 // overdue", "due today", "due tomorrow", "due in 5 days".
-func (d DueItem) When() string {
-	switch n := d.Days; {
+func (d DueItem) When() string { return dueWords(d.Days) }
+
+// dueWords says in words when something due days from today is due; Home
+// and the reminders' messages say it the same way.
+func dueWords(days int) string {
+	switch n := days; {
 	case n == 0:
 		return "due today"
 	case n == 1:

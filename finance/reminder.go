@@ -412,16 +412,9 @@ func (s *Service) openStatementsDue(ctx context.Context, userID string, today, f
 // maxRemindersPerKind bounds what one pass reads of each kind for a user.
 const maxRemindersPerKind = 100
 
-// dueIn says when a due date is, seen from today.
+// dueIn says when a due date is, seen from today: "2025-03-05 (tomorrow)".
 func dueIn(today, due Date) string {
-	switch n := today.DaysUntil(due); n {
-	case 0:
-		return due.String() + " (today)"
-	case 1:
-		return due.String() + " (tomorrow)"
-	default:
-		return due.String() + " (in " + strconv.Itoa(n) + " days)"
-	}
+	return due.String() + " (" + strings.TrimPrefix(dueWords(today.DaysUntil(due)), "due ") + ")"
 }
 
 // wholePercent drops the decimals of a percent: a reminder says 82%, not 82.37%.

@@ -2,14 +2,12 @@ package store_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/store"
 )
 
 // beforeCategoryColors is the last migration before default categories
@@ -22,16 +20,8 @@ const beforeCategoryColors = "20261208000100"
 // and no row's updated_at moves.
 func TestCategoryColorsMigration(t *testing.T) {
 	ctx := context.Background()
-	db := openAt(t, filepath.Join(t.TempDir(), store.FileName))
-	if err := db.MigrateThrough(ctx, beforeCategoryColors); err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if err := db.WriterExec(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db := openThrough(t, beforeCategoryColors)
+	exec := execer(t, db)
 	const at = "2025-03-01 08:00:00+00:00"
 	user := finance.NewID()
 	exec(`INSERT INTO users (id, email, name, password_hash, plan, seq, created_at, updated_at) VALUES (?, 'old@example.com', 'Old', 'h', 'pro', 1, ?, ?)`,
