@@ -83,7 +83,7 @@ for (const size of [phone, desktop]) {
     assert.equal(when.length, 3);
     assert.ok(await page.getByRole('link', { name: 'Record income', exact: true }).isVisible());
     assert.deepEqual(await page.locator('.budget-bars .budget-line').evaluateAll((ls) => ls.map((l) => l.textContent.replace(/\s+/g, ' ').trim())),
-      ['Groceries ₱200.00 over', 'Shopping ₱2,500.00 left']);
+      ['Groceries Over limit ₱200.00 over', 'Shopping On track ₱2,500.00 left']);
 
     // Charts come after, their tables folded; the net worth table ends at today's figure.
     assert.equal(await page.locator('details.figures[open]').count(), 0, 'every table of Home is folded');

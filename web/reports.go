@@ -640,37 +640,39 @@ const homeMonths = 12
 // first day): net worth at each month's end, spending per month, and
 // income against spending, from the spending-trend and income-vs-expenses
 // reports; their tables are folded. It returns today's net worth beside
-// them, the figure the first screen leads with.
-func (s *Site) homeTrends(ctx context.Context, userID string, show display, month finance.Date) (finance.NetWorthReport, []reportSection, error) {
+// them, the figure the first screen leads with, and the net worth chart
+// apart from the others, which Home shows beside spending by category.
+func (s *Site) homeTrends(ctx context.Context, userID string, show display, month finance.Date) (finance.NetWorthReport, reportSection, []reportSection, error) {
 	from := finance.MonthAdd(month, 1-homeMonths, 1)
 	_, to := finance.MonthRange(month)
 	now, points, err := s.ledger.NetWorthHistory(ctx, userID, month, homeMonths)
 	if err != nil {
-		return now, nil, err
+		return now, reportSection{}, nil, err
 	}
 	req := finance.ReportRequest{From: from, To: to, Granularity: finance.GranularityMonth}
 	req.Name = finance.ReportSpendingTrend
 	trend, err := s.ledger.Report(ctx, userID, req)
 	if err != nil {
-		return now, nil, err
+		return now, reportSection{}, nil, err
 	}
 	req.Name = finance.ReportIncomeVsExpenses
 	versus, err := s.ledger.Report(ctx, userID, req)
 	if err != nil {
-		return now, nil, err
+		return now, reportSection{}, nil, err
 	}
 	span := show.Month(from) + " to " + show.Month(month)
 	t, ok1 := trend.(finance.SpendingTrendReport)
 	v, ok2 := versus.(finance.IncomeVsExpensesReport)
 	if !ok1 || !ok2 {
-		return now, nil, errors.New("home trends: unexpected report types")
+		return now, reportSection{}, nil, errors.New("home trends: unexpected report types")
 	}
-	sections := []reportSection{netWorthSection(show, points, "Net worth, "+span), trendSection(show, t, "Spending, "+span),
-		incomeSpendingSection(show, v, "Income and spending, "+span)}
-	for i := range sections {
-		sections[i].Fold = true
+	worth := netWorthSection(show, points, "Net worth, "+span)
+	trends := []reportSection{trendSection(show, t, "Spending, "+span), incomeSpendingSection(show, v, "Income and spending, "+span)}
+	worth.Fold = true
+	for i := range trends {
+		trends[i].Fold = true
 	}
-	return now, sections, nil
+	return now, worth, trends, nil
 }
 
 // netWorthSection is net worth at each month's end as columns and a table.

@@ -75,9 +75,10 @@ type homeData struct {
 	Budgets []budgetBar
 	Bars    []chartBar // spending by category, the chart's and the table's figures
 	Chart   template.HTML
-	// Trends are the charts over the twelve months ending at Month: net
-	// worth, spending, income against spending.
-	Trends []reportSection
+	// NetWorthChart and Trends are the charts over the twelve months ending
+	// at Month: net worth; spending, and income against spending.
+	NetWorthChart reportSection
+	Trends        []reportSection
 	// Checklist is the first-run checklist, until done or put away.
 	Checklist []checklistStep
 	// Expected is the recurring income still expected this month (on this
@@ -223,7 +224,7 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 		return err
 	}
 	data.Due, data.DueMore = due[:min(homeDueShown, len(due))], max(len(due)-homeDueShown, 0)
-	if data.NetWorth, data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
+	if data.NetWorth, data.NetWorthChart, data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
 		return err
 	}
 	data.Owed = owedOf(data.NetWorth, d.Accounts.TotalBalance)
