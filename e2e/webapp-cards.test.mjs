@@ -2,11 +2,15 @@
 // size (390×844): it creates an account and a card whose statement day is
 // five days ago, records two card purchases dated before it on Record,
 // opens the card and its statement (the first purchase made the statement;
-// the second, posted after it, is linked with a checkbox), pays the
-// statement in full from the account, sees it paid and the account's
-// balance go down, then converts a later purchase into an installment plan
-// and reads its schedule. Then the same user signs in at desktop width and
-// sees every page again. Every page is screenshotted in light and dark and
+// the second, entered after it, joined it; un-linked, it is linked back
+// with a checkbox), pays the statement in full from the account, sees it
+// paid and the account's balance go down, then converts a later purchase
+// into an installment plan and reads its schedule. A second card, new
+// today, takes a purchase dated last period: the page after the save says
+// its Statements from moved back, and the card shows the statement that
+// bills it. Then the same user signs in at desktop width and sees every
+// page again, and records a purchase on the paid card dated before its
+// statements began: the page says which statement bills it, and why. Every page is screenshotted in light and dark and
 // checked by the accessibility linter (see webapp-kit.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +34,21 @@ after(async () => {
 const statementDate = day(-5);
 
 
-async function recordCardPurchase(page, amount, description, date) {
+// fillNewCard opens the Cards page's form and fills a card whose statement
+// (and due) day is statementDate's; cycleStart empty keeps the form's
+// Statements from, today.
+async function fillNewCard(page, name, limit, cycleStart = '') {
+  await navLink(page, 'Cards').click();
+  await page.waitForURL('**/cards');
+  await page.getByText('Add a card').click();
+  await page.locator('#new-name').fill(name);
+  await page.locator('#new-limit').fill(limit);
+  await page.locator('#new-sday').fill(String(Number(statementDate.slice(8))));
+  await page.locator('#new-dday').fill(String(Number(statementDate.slice(8))));
+  if (cycleStart) await page.locator('#new-cycle').fill(cycleStart);
+}
+
+async function recordCardPurchase(page, amount, description, date, card = 'Visa') {
   await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   await page.locator('#amount').fill(amount);
@@ -38,7 +56,8 @@ async function recordCardPurchase(page, amount, description, date) {
   await page.getByLabel('Category').selectOption('Shopping');
   await page.getByLabel('Date').fill(date);
   await page.getByRole('radio', { name: 'Credit Card' }).check();
-  await page.locator('#credit_card_id').selectOption({ index: 1 }); // the only card
+  const option = page.locator('#credit_card_id option', { hasText: new RegExp(`^${card} `) });
+  await page.locator('#credit_card_id').selectOption(await option.getAttribute('value'));
   await page.getByRole('button', { name: 'Save expense' }).click();
   await page.waitForURL('**/?month=*&notice=expense-recorded&amount=*');
 }
@@ -67,14 +86,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await snap(page, 'cards-3-account');
 
   // Cards: a card whose statement date was five days ago, due next month.
-  await navLink(page, 'Cards').click();
-  await page.waitForURL('**/cards');
-  await page.getByText('Add a card').click();
-  await page.locator('#new-name').fill('Visa');
-  await page.locator('#new-limit').fill('50000');
-  await page.locator('#new-sday').fill(String(Number(statementDate.slice(8))));
-  await page.locator('#new-dday').fill(String(Number(statementDate.slice(8))));
-  await page.locator('#new-cycle').fill(day(-40));
+  await fillNewCard(page, 'Visa', '50000', day(-40));
   await snap(page, 'cards-4-cards-new');
   await page.getByRole('button', { name: 'Create card' }).click();
   await page.waitForURL('**/cards/*?notice=card-created');
@@ -95,10 +107,15 @@ test('on a phone, a new user pays a card statement from an account and converts 
   assert.match(await page.textContent('#statements-heading + h3'), /Open/);
   await snap(page, 'cards-6-card');
 
-  // The statement: the first purchase made it; the second, posted after, is linked here.
+  // The statement: the first purchase made it; the second, entered after
+  // it and dated in its period, joined it. Un-linked, it is linked back here.
   await page.getByRole('link', { name: /^Statement of / }).click();
   await page.waitForURL('**/statements/*');
   pages.statement = new URL(page.url()).pathname;
+  assert.match(await page.textContent('#lines-heading'), /^2 lines$/);
+  assert.equal(await page.textContent('#remaining'), '₱2,000.50');
+  await page.getByRole('button', { name: /^Un-link Headphones/ }).click();
+  await page.waitForURL('**/statements/*?notice=statement-line-removed');
   assert.match(await page.textContent('#lines-heading'), /^1 line$/);
   await page.getByLabel(/Headphones/).check();
   await snap(page, 'cards-7-statement');
@@ -162,6 +179,24 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await page.getByRole('link', { name: 'Keep it' }).click();
   await page.waitForURL(`**${pages.plan}`);
 
+  // A card new today, and a purchase dated in the last period: Statements
+  // from moves back, said after the save in the statements box (not as a
+  // mistake), and the card's link shows the statement that bills it.
+  await fillNewCard(page, 'Mastercard', '20000');
+  await page.getByRole('button', { name: 'Create card' }).click();
+  await page.waitForURL('**/cards/*?notice=card-created');
+  assert.match(await page.textContent('main'), /No statements yet/);
+  await recordCardPurchase(page, '450', 'Concert tickets', day(-20), 'Mastercard');
+  const note = page.locator('.notice.notes');
+  assert.match(await note.textContent(), /^\s*Saved\. About your card's statements:/);
+  assert.match(await note.textContent(), new RegExp(`Statements from on Mastercard moved back from ${day(0)} to \\d{4}-\\d{2}-\\d{2} so that its statements bill this purchase dated ${day(-20)}\\.`));
+  assert.equal(await page.locator('.alert.warning').count(), 0, 'a back-dated purchase is not shown as a mistake');
+  await snap(page, 'cards-14-backdated-note');
+  await note.getByRole('link', { name: 'Open the card' }).click();
+  await page.waitForURL('**/cards/*');
+  assert.match(await page.textContent('main'), new RegExp(`Statement of ${statementDate}`));
+  assert.match(await page.textContent('main'), /Due \S+ · ₱450\.00 left to pay/);
+
   assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
   await context.close();
 });
@@ -183,6 +218,17 @@ test('at desktop width the same user sees the accounts, cards, statement and pla
     await snap(page, name, desktop.name);
   }
   assert.match(await page.textContent('main'), /Cancel the plan for Phone/);
+
+  // A purchase dated periods before Visa's statements began, now that a
+  // statement is paid: Statements from stays put, and the first statement
+  // generated after it (the one of the period Statements from falls in,
+  // which had nothing to bill until now) bills it. The page says so.
+  await recordCardPurchase(page, '99', 'Old subscription', day(-100));
+  const note = page.locator('.notice.notes');
+  assert.match(await note.textContent(), new RegExp(`This purchase dated ${day(-100)} on Visa is billed on the statement of \\d{4}-\\d{2}-\\d{2}: ` +
+    `it is dated before Statements from \\(${day(-40)}\\) and a statement of the card has a payment\\.`));
+  assert.equal(await note.getByRole('link', { name: 'Open the card' }).getAttribute('href'), pages.card);
+  await snap(page, 'cards-15-backdated-note', desktop.name);
   assert.deepEqual(problems, [], 'no console errors');
   await context.close();
 });

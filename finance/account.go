@@ -649,8 +649,10 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 			return InvalidStatus("account transaction is voided; only posted lines are cleared")
 		}
 		if r.onlyCleared() {
-			out, err = s.setLineCleared(ctx, tx, userID, t, t.Cleared)
-			return err
+			if out, err = s.setLineCleared(ctx, tx, userID, t, t.Cleared); err != nil || out.Cleared == cur.Cleared {
+				return err
+			}
+			return s.recordLine(ctx, tx, userID, LogUpdated, out, lineSummary(out, markedVerb(cur.Cleared, out.Cleared)))
 		}
 		if err := checkLineEditable(t); err != nil {
 			return err
@@ -668,7 +670,7 @@ func (s *Service) UpdateAccountTransaction(ctx context.Context, userID, accountI
 		if out, err = tx.AccountTransaction(ctx, userID, t.ID); err != nil {
 			return err
 		}
-		if c := changes(cur, out, "type", "amount", "date", "description"); len(c) > 0 {
+		if c := changes(cur, out, "cleared", "type", "amount", "date", "description"); len(c) > 0 {
 			if err := s.recordLine(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Line on %s: %s", quoted(out.AccountName), c)); err != nil {
 				return err
 			}

@@ -114,6 +114,10 @@ const (
 	RecordAppSettings        = "app_settings"
 	RecordBudgetThresholds   = "budget_thresholds"
 	RecordTransfer           = "transfer"
+	RecordIncomeTemplate     = "income_template"
+	RecordExpectedIncome     = "expected_income"
+	RecordReminderSettings   = "reminder_settings"
+	RecordCategoryRule       = "category_rule"
 )
 
 // Actions of the activity beyond the card log's.
@@ -125,7 +129,8 @@ const (
 // ActivityKinds are the values of the activity's kind filter.
 var ActivityKinds = append([]string{RecordExpense, RecordIncome, RecordAccount, RecordAccountTransaction, RecordCategory},
 	append(LogEntityTypes[:len(LogEntityTypes):len(LogEntityTypes)], RecordBillTemplate, RecordBill, RecordBillPayment,
-		RecordLoan, RecordLoanInstance, RecordLoanPayment, RecordAppSettings, RecordBudgetThresholds, RecordTransfer)...)
+		RecordLoan, RecordLoanInstance, RecordLoanPayment, RecordAppSettings, RecordBudgetThresholds, RecordTransfer,
+		RecordIncomeTemplate, RecordExpectedIncome, RecordReminderSettings, RecordCategoryRule)...)
 
 // Activity is one entry of the activity: who changed which record how,
 // appended in the transaction of the write and never changed. The card log
@@ -277,6 +282,9 @@ func summaryValue(v reflect.Value) string {
 	case Money:
 		return x.String()
 	case Date:
+		if x.IsZero() { // an optional date left out, as an end date is
+			return "none"
+		}
 		return x.String()
 	case fmt.Stringer:
 		return x.String()

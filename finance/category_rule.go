@@ -164,7 +164,10 @@ func (s *Service) CreateCategoryRule(ctx context.Context, userID string, req Cat
 			return err
 		}
 		out = r
-		return placeRule(ctx, tx, userID, rules, &out, position)
+		if err := placeRule(ctx, tx, userID, rules, &out, position); err != nil {
+			return err
+		}
+		return s.recordCategoryRule(ctx, tx, userID, LogCreated, out, fmt.Sprintf("Category rule %d: %s", out.Position, out.chooses()))
 	})
 	return out, err
 }
@@ -178,6 +181,7 @@ func (s *Service) UpdateCategoryRule(ctx context.Context, userID, id string, req
 		if err != nil {
 			return err
 		}
+		cur := r
 		var v Validator
 		req.applyConditions(&v, &r)
 		if req.Category.Set && req.Category.Null {
@@ -203,7 +207,15 @@ func (s *Service) UpdateCategoryRule(ctx context.Context, userID, id string, req
 			return err
 		}
 		out = r
-		return placeRule(ctx, tx, userID, rules, &out, position)
+		if err := placeRule(ctx, tx, userID, rules, &out, position); err != nil {
+			return err
+		}
+		c := changes(cur, out, "position", "description_contains", "payee_equals", "amount_min", "amount_max", "category",
+			"category_kind")
+		if len(c) == 0 {
+			return nil
+		}
+		return s.recordCategoryRule(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Category rule %d: %s", out.Position, c))
 	})
 	return out, err
 }
@@ -221,9 +233,24 @@ func (s *Service) DeleteCategoryRule(ctx context.Context, userID, id string) (Ca
 			return err
 		}
 		out = r
-		return tx.PlaceCategoryRules(ctx, userID, othersThan(rules, r.ID))
+		if err := tx.PlaceCategoryRules(ctx, userID, othersThan(rules, r.ID)); err != nil {
+			return err
+		}
+		return s.recordCategoryRule(ctx, tx, userID, LogDeleted, r, fmt.Sprintf("Category rule %d deleted: %s", r.Position, r.chooses()))
 	})
 	return out, err
+}
+
+// chooses words the rule whole for its activity entries: description
+// contains "GRAB" → Transportation.
+func (r CategoryRule) chooses() string {
+	return r.Conditions() + " → " + r.Category
+}
+
+// recordCategoryRule appends the entry of a write on the rule r, which has
+// no amount: its bounds are conditions, not money moved.
+func (s *Service) recordCategoryRule(ctx context.Context, tx Repo, userID, action string, r CategoryRule, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordCategoryRule, RecordID: r.ID, Action: action, Summary: summary})
 }
 
 // ruleAmongAll returns the user's rule id and all of their rules in order.

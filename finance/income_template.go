@@ -2,6 +2,7 @@ package finance
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -220,8 +221,11 @@ func (s *Service) CreateIncomeTemplate(ctx context.Context, userID string, r Inc
 		if err := s.generateExpectedIncome(ctx, tx, userID, BillHorizon(today, Date{})); err != nil {
 			return err
 		}
-		out, err = tx.IncomeTemplate(ctx, userID, d.next.ID)
-		return err
+		if out, err = tx.IncomeTemplate(ctx, userID, d.next.ID); err != nil {
+			return err
+		}
+		return s.recordIncomeTemplate(ctx, tx, userID, LogCreated, out, fmt.Sprintf("Income template %s of %s, %s from %s",
+			quoted(out.Name), out.Amount, out.Frequency, out.StartDate))
 	})
 	return out, err
 }
@@ -257,8 +261,15 @@ func (s *Service) UpdateIncomeTemplate(ctx context.Context, userID, id string, r
 		if err := s.generateExpectedIncome(ctx, tx, userID, BillHorizon(today, Date{})); err != nil {
 			return err
 		}
-		out, err = tx.IncomeTemplate(ctx, userID, id)
-		return err
+		if out, err = tx.IncomeTemplate(ctx, userID, id); err != nil {
+			return err
+		}
+		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "second_due_day", "end_date",
+			"account_id", "notes", "status")
+		if len(c) == 0 {
+			return nil
+		}
+		return s.recordIncomeTemplate(ctx, tx, userID, LogUpdated, out, fmt.Sprintf("Income template %s: %s", quoted(out.Name), c))
 	})
 	return out, err
 }
@@ -279,9 +290,23 @@ func (s *Service) DeleteIncomeTemplate(ctx context.Context, userID, id string) (
 		now := s.stamp()
 		t.Status, t.RemovedAt, t.UpdatedAt = TemplateRemoved, &now, now
 		out = t
-		return tx.UpdateIncomeTemplate(ctx, userID, t)
+		if err := tx.UpdateIncomeTemplate(ctx, userID, t); err != nil {
+			return err
+		}
+		return s.recordIncomeTemplate(ctx, tx, userID, LogDeleted, t, fmt.Sprintf("Income template %s of %s, %s, deleted",
+			quoted(t.Name), t.Amount, t.Frequency))
 	})
 	return out, err
+}
+
+// recordIncomeTemplate appends the entry of a write on the income template t.
+func (s *Service) recordIncomeTemplate(ctx context.Context, tx Repo, userID, action string, t IncomeTemplate, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordIncomeTemplate, RecordID: t.ID, Action: action, Summary: summary, Amount: &t.Amount})
+}
+
+// recordExpectedIncome appends the entry of a confirm or a skip of e.
+func (s *Service) recordExpectedIncome(ctx context.Context, tx Repo, userID string, e ExpectedIncome, summary string) error {
+	return s.record(ctx, tx, userID, Activity{Kind: RecordExpectedIncome, RecordID: e.ID, Action: LogUpdated, Summary: summary, Amount: &e.Amount})
 }
 
 // GenerateExpectedIncome materializes the entries due through the horizon
@@ -416,8 +441,11 @@ func (s *Service) ConfirmExpectedIncome(ctx context.Context, userID, id string, 
 		if err := tx.UpdateExpectedIncome(ctx, userID, e); err != nil {
 			return err
 		}
-		out, err = tx.ExpectedIncome(ctx, userID, id)
-		return err
+		if out, err = tx.ExpectedIncome(ctx, userID, id); err != nil {
+			return err
+		}
+		return s.recordExpectedIncome(ctx, tx, userID, out, fmt.Sprintf("Received %s due %s as income of %s on %s",
+			quoted(out.Name), out.ExpectedDate, in.Amount, in.Date))
 	})
 	return out, err
 }
@@ -448,8 +476,11 @@ func (s *Service) SkipExpectedIncome(ctx context.Context, userID, id string) (Ex
 		if err := tx.UpdateExpectedIncome(ctx, userID, e); err != nil {
 			return err
 		}
-		out, err = tx.ExpectedIncome(ctx, userID, id)
-		return err
+		if out, err = tx.ExpectedIncome(ctx, userID, id); err != nil {
+			return err
+		}
+		return s.recordExpectedIncome(ctx, tx, userID, out, fmt.Sprintf("Skipped %s of %s due %s",
+			quoted(out.Name), out.Amount, out.ExpectedDate))
 	})
 	return out, err
 }

@@ -118,13 +118,14 @@ type MarkedLines struct {
 func (s *Service) MarkCleared(ctx context.Context, userID, accountID string, r MarkClearedRequest) (MarkedLines, error) {
 	var out MarkedLines
 	err := s.store.Write(ctx, func(tx Repo) error {
-		_, active, err := writableAccount(ctx, tx, userID, accountID)
+		a, active, err := writableAccount(ctx, tx, userID, accountID)
 		if err != nil {
 			return err
 		}
 		var v Validator
 		cleared := markable(&v, "cleared", r.Cleared)
 		var ids []string
+		var marked, unreconciled int // lines whose state changes, and those of them reconciled until now
 		switch n := len(r.TransactionIDs.Value); {
 		case !Readable(&v, "transaction_ids", r.TransactionIDs):
 			if !v.Has("transaction_ids") {
@@ -152,6 +153,12 @@ func (s *Service) MarkCleared(ctx context.Context, userID, accountID string, r M
 			default:
 				seen[t.ID] = true
 				ids = append(ids, t.ID)
+				if t.Cleared != cleared {
+					marked++
+				}
+				if t.Cleared == ClearedReconciled {
+					unreconciled++
+				}
 			}
 		}
 		if err := v.Err(); err != nil {
@@ -169,9 +176,26 @@ func (s *Service) MarkCleared(ctx context.Context, userID, accountID string, r M
 				return err
 			}
 		}
-		return nil
+		if marked == 0 {
+			return nil
+		}
+		summary := fmt.Sprintf("Marked %d line%s %s on %s", marked, plural(marked), cleared, quoted(a.Name))
+		if unreconciled > 0 {
+			summary += fmt.Sprintf(", %d of them no longer reconciled", unreconciled)
+		}
+		return s.recordAccount(ctx, tx, userID, LogUpdated, a, summary)
 	})
 	return out, err
+}
+
+// markedVerb says what a line's own route did to its cleared state, for
+// its activity entry: "marked cleared", or "un-reconciled and marked
+// pending" when it was reconciled.
+func markedVerb(was, is string) string {
+	if was == ClearedReconciled {
+		return "un-reconciled and marked " + is
+	}
+	return "marked " + is
 }
 
 // ReconcileRequest is the body of POST /accounts/{id}/reconcile.
@@ -238,8 +262,8 @@ func (s *Service) Reconcile(ctx context.Context, userID, accountID string, r Rec
 		if err != nil || out.ReconciledCount == 0 {
 			return err
 		}
-		return s.recordAccount(ctx, tx, userID, LogUpdated, a, fmt.Sprintf("Account %s reconciled to %s at %s: %d lines",
-			quoted(a.Name), date, statement, out.ReconciledCount))
+		return s.recordAccount(ctx, tx, userID, LogUpdated, a, fmt.Sprintf("Reconciled %d line%s on %s: statement of %s, balance %s",
+			out.ReconciledCount, plural(out.ReconciledCount), quoted(a.Name), date, statement))
 	})
 	return out, err
 }

@@ -215,13 +215,23 @@ func (s *Service) UpdateReminderSettings(ctx context.Context, userID string, req
 		if err != nil {
 			return err
 		}
+		cur := st
 		var v Validator
 		req.Apply(&v, &st)
 		if err := v.Err(); err != nil {
 			return err
 		}
 		out = st
-		return tx.SaveReminderSettings(ctx, userID, st, s.stamp())
+		if err := tx.SaveReminderSettings(ctx, userID, st, s.stamp()); err != nil {
+			return err
+		}
+		c := changes(cur, st, "enabled", "bill_days", "statement_days", "loan_days", "budget_threshold", "digest_day",
+			"digest_hour", "quiet_start", "quiet_end")
+		if len(c) == 0 {
+			return nil
+		}
+		return s.record(ctx, tx, userID, Activity{Kind: RecordReminderSettings, RecordID: userID, Action: LogUpdated,
+			Summary: "Reminders: " + c.String()})
 	})
 	return out, err
 }

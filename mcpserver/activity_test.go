@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -80,5 +81,40 @@ func TestActivityOfAnAgent(t *testing.T) {
 	// Writing is not reading: a key without finance:read has no list_activity.
 	if slices.Contains(env.listTools(env.key(auth.ScopeExpensesWrite, auth.ScopeMCP)), "list_activity") {
 		t.Error("list_activity is listed for a key without finance:read")
+	}
+}
+
+// An agent's skip of an expected income is the agent's write, and
+// list_activity's kind filter takes the new kinds.
+func TestActivityOfAnAgentsSkip(t *testing.T) {
+	env := newTestEnv(t)
+	k, key, err := env.auth.CreateKey(context.Background(), auth.CreateKeyRequest{UserID: env.user.ID, Name: "Household agent",
+		Scopes: []string{string(auth.ScopeRead), string(auth.ScopeIncomeWrite), string(auth.ScopeAccountsWrite), string(auth.ScopeMCP)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now().AddDate(0, -1, 0).Format("2006-01-02") // within the 366 days a template may start back
+	status, res := env.rest(key, http.MethodPost, "/api/v1/income/templates", `{"name":"Salary","amount":"25000","category":"Salary",`+
+		`"frequency":"monthly","start_date":"`+start+`","due_day":15}`)
+	if status != http.StatusCreated {
+		t.Fatalf("POST /income/templates: %d %v", status, res.Error)
+	}
+	expected := env.okTool(key, "list_expected_income", map[string]any{})["items"].([]any)[0].(map[string]any)
+	env.okTool(key, "skip_expected_income", map[string]any{"id": expected["id"]})
+
+	listed := env.okTool(key, "list_activity", map[string]any{"kind": "expected_income"})["items"].([]any)
+	want := []any{map[string]any{"id": "", "created_at": "", "actor": map[string]any{"kind": "api_key", "id": k.ID, "name": "Household agent"},
+		"source": "agent", "kind": "expected_income", "record_id": expected["id"], "action": "updated",
+		"summary": `Skipped "Salary" of 25000.00 due ` + expected["expected_date"].(string), "amount": json.Number("25000.00")}}
+	for _, it := range listed {
+		e := it.(map[string]any)
+		e["id"], e["created_at"] = "", ""
+	}
+	if diff := cmp.Diff(want, listed); diff != "" {
+		t.Errorf("list_activity kind expected_income (-want +got):\n%s", diff)
+	}
+	if templates := env.okTool(key, "list_activity", map[string]any{"kind": "income_template"})["items"].([]any); len(templates) != 1 ||
+		templates[0].(map[string]any)["source"] != "manual" {
+		t.Errorf("the template created over REST: %v", templates)
 	}
 }

@@ -197,7 +197,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_activity", title: "Who did what", method: "GET", path: "/api/v1/activity", hints: reads, whole: true,
-		description: "The user's writes, newest first, with what changed and by whom.",
+		description: "The ledger's writes, newest first: who made each, what changed.",
 	},
 
 	// expenses:write
@@ -280,7 +280,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "skip_expected_income", title: "Skip expected income", method: "POST", path: "/api/v1/income/expected/{id}/skip", hints: updates,
-		description: "Mark an expected income skipped when it did not come; nothing is recorded.",
+		description: "Mark an expected income skipped: not received, nothing recorded.",
 	},
 
 	// accounts:write
@@ -294,11 +294,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_account", title: "Archive an account", method: "PATCH", path: "/api/v1/accounts/{id}/archive", hints: updates,
-		description: "Archive an active account: history stays, no new writes.",
+		description: "Archive an account: its history stays, no new writes.",
 	},
 	{
 		name: "unarchive_account", title: "Unarchive an account", method: "PATCH", path: "/api/v1/accounts/{id}/unarchive", hints: updates,
-		description: "Make an archived account active again: it is listed and takes writes.",
+		description: "Unarchive an account: it is listed and takes writes.",
 	},
 	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
@@ -326,7 +326,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_transfers", title: "List transfers", method: "GET", path: "/api/v1/transfers", hints: reads, unsorted: true,
-		description: "Transfers between the caller's own accounts, newest first.",
+		description: "Transfers between the user's own accounts, newest first.",
 	},
 	{
 		name: "create_transfer", title: "Transfer between accounts", method: "POST", path: "/api/v1/transfers", hints: creates,
@@ -349,11 +349,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
-		description: "Archive an active card: no new charges; its statements can still be paid.",
+		description: "Archive a card: no new charges; its statements can still be paid.",
 	},
 	{
 		name: "unarchive_credit_card", title: "Unarchive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/unarchive",
-		hints: updates, description: "Make an archived card active again: it is listed and takes charges.",
+		hints: updates, description: "Unarchive a card: it is listed again and takes charges.",
 	},
 	{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
@@ -407,7 +407,7 @@ var toolTable = []toolSpec{
 	{
 		name: "link_transaction_to_soa", title: "Link transactions to a card statement", method: "POST",
 		path: "/api/v1/credit-cards/soa/{id}/transactions/link", hints: rewrites,
-		description: "Put unbilled rows of the card, dated by the statement date, on the statement, all or none.",
+		description: "Put the rows transaction_ids names on statement id, all or none.",
 	},
 	{
 		name: "update_soa_transaction", title: "Update a card statement line", method: "PUT",
@@ -535,7 +535,7 @@ var toolTable = []toolSpec{
 	{
 		name: "get_current_month_loan_dues", title: "Get this month's loan dues", method: "GET",
 		path: "/api/v1/loans/current-month-dues", hints: reads, unsorted: true,
-		description: "Loan instances due this month or overdue. Gives the instanceId for record_loan_payment.",
+		description: "Loan instances due this month or overdue, with the instanceId to pay.",
 	},
 	{
 		name: "record_loan_payment", title: "Pay a loan instance", method: "POST",
@@ -549,7 +549,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_loan", title: "Change a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: rewrites,
-		description: "Change a loan's name, lender, notes or status (cancelled or active). Terms never change.",
+		description: "Change a loan's name, lender, notes or status. Terms never change.",
 	},
 	{
 		name: "cancel_loan", title: "Cancel a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: voids,

@@ -75,7 +75,7 @@ SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expens
 		"CHECK (source IN ('manual', 'bill_payment', 'agent', 'import'))", 1),
 	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
 	indexes: expenseIndexes(),
-}}, append(transferRebuilds, recurringRebuilds...)...)
+}}, append(append(transferRebuilds, recurringRebuilds...), activityKindsRebuild)...)
 
 // expensesUserSeqTable is expenses as the rebuild of 20261128000100 made it.
 const expensesUserSeqTable = `CREATE TABLE expenses_new (
@@ -229,7 +229,13 @@ var transferRebuilds = []rebuild{{
 	indexes: expenseIndexes(),
 }, {
 	name: "20261202000130", comment: "activity_kind_transfer", table: "activity",
-	create: `CREATE TABLE activity_new (
+	create:  activityTransferTable,
+	fill:    `INSERT INTO activity_new SELECT * FROM activity`,
+	indexes: activityIndexes,
+}}
+
+// activityTransferTable is activity as the rebuild of 20261202000130 made it.
+const activityTransferTable = `CREATE TABLE activity_new (
     seq            INTEGER PRIMARY KEY,
     id             TEXT NOT NULL,
     user_seq       INTEGER NOT NULL REFERENCES users (seq) ON DELETE CASCADE,
@@ -246,13 +252,28 @@ var transferRebuilds = []rebuild{{
     summary        TEXT NOT NULL,
     amount         INTEGER,
     credit_card_id TEXT REFERENCES credit_cards (id)
-)`,
-	fill: `INSERT INTO activity_new SELECT * FROM activity`,
-	indexes: []string{
-		"CREATE INDEX activity_user ON activity (user_seq, at)",
-		"CREATE INDEX activity_kind ON activity (user_seq, kind, at)",
-		"CREATE INDEX activity_actor ON activity (actor, at)",
-		"CREATE INDEX activity_cards ON activity (user_seq, at) WHERE credit_card_id IS NOT NULL",
-		"CREATE INDEX activity_card ON activity (credit_card_id, at) WHERE credit_card_id IS NOT NULL",
-	},
-}}
+)`
+
+// activityKindsRebuild lets the activity record the writes of recurring
+// income, reminders and category rules (docs/domain.md "Reconciling,
+// recurring income, reminders and category rules"): an entry's kind gains
+// income_template, expected_income, reminder_settings and category_rule.
+// The table and its indexes are as before.
+var activityKindsRebuild = rebuild{
+	name: "20261212000110", comment: "activity_kinds_recurring_rules", table: "activity",
+	create: strings.Replace(activityTransferTable, "'budget_thresholds', 'transfer')",
+		"'budget_thresholds', 'transfer',\n                                                 "+
+			"'income_template', 'expected_income', 'reminder_settings', 'category_rule')", 1),
+	fill:    `INSERT INTO activity_new SELECT * FROM activity`,
+	indexes: activityIndexes,
+}
+
+// activityIndexes are the indexes of activity (store/activity.go): the
+// user's entries, the kind filter, the actor filters and the card log.
+var activityIndexes = []string{
+	"CREATE INDEX activity_user ON activity (user_seq, at)",
+	"CREATE INDEX activity_kind ON activity (user_seq, kind, at)",
+	"CREATE INDEX activity_actor ON activity (actor, at)",
+	"CREATE INDEX activity_cards ON activity (user_seq, at) WHERE credit_card_id IS NOT NULL",
+	"CREATE INDEX activity_card ON activity (credit_card_id, at) WHERE credit_card_id IS NOT NULL",
+}

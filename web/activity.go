@@ -204,6 +204,14 @@ func recordLink(a finance.Activity) string {
 		return BudgetsPath
 	case finance.RecordTransfer:
 		return TransfersPath + "/" + a.RecordID
+	case finance.RecordIncomeTemplate:
+		return RecurringIncomePath + "/" + a.RecordID
+	case finance.RecordExpectedIncome:
+		return RecurringIncomePath
+	case finance.RecordReminderSettings:
+		return RemindersPath
+	case finance.RecordCategoryRule:
+		return CategoryRulesPath
 	}
 	return ""
 }

@@ -206,3 +206,52 @@ func TestCredentialPagesShowLastWrites(t *testing.T) {
 		t.Errorf("the app's last writes: %d\n%s", x.Status, body)
 	}
 }
+
+// The Activity page lists the writes of recurring income, reminders and
+// category rules in words, each linked to its page, and filters by them.
+func TestActivityPageShowsRecurringIncomeRemindersAndRules(t *testing.T) {
+	env, u, b := proApp(t)
+	_, key := env.createKeyRecord(u.ID, auth.ScopeIncomeWrite, auth.ScopeSettingsWrite)
+	x := env.api(t, http.MethodPost, "/api/v1/income/templates", key, `{"name":"Salary","amount":"25000","category":"Salary",`+
+		`"frequency":"semimonthly","start_date":"2025-03-01","due_day":15,"second_due_day":31}`)
+	var tmpl struct{ Data finance.IncomeTemplate }
+	if x.JSON(t, &tmpl); x.Status != http.StatusCreated {
+		t.Fatalf("POST /income/templates: %d %s", x.Status, x.Body)
+	}
+	for _, w := range []struct{ method, path, body string }{
+		{http.MethodPut, "/api/v1/user-settings/reminders", `{"enabled":true}`},
+		{http.MethodPost, "/api/v1/category-rules", `{"description_contains":"GRAB","category":"Transportation"}`},
+	} {
+		if x := env.api(t, w.method, w.path, key, w.body); x.Status/100 != 2 {
+			t.Fatalf("%s %s: %d %s", w.method, w.path, x.Status, x.Body)
+		}
+	}
+	entry := expectedOf(t, env, u)[0]
+	list := b.Get(web.RecurringIncomePath)
+	if x := b.Post("/income/expected/"+entry.ID+"/skip", url.Values{"csrf": {testkit.CSRF(t, list)}}); x.Status != http.StatusSeeOther {
+		t.Fatalf("skip: %d\n%s", x.Status, x.Body)
+	}
+
+	x = b.Get(web.ActivityPath)
+	body := testkit.Unescaped(x)
+	if x.Status != http.StatusOK || !strings.Contains(body, "4 entries") || !inOrder(body,
+		`Expected income updated · <a href="/income/recurring">Open</a>`, `Skipped "Salary" of 25000.00 due 2025-03-15`, "Web app",
+		`Category rule created · <a href="/settings/category-rules">Open</a>`, `Category rule 1: description contains "GRAB" → Transportation`,
+		`Reminder settings updated · <a href="/settings/reminders">Open</a>`, `Reminders: enabled false → true`, "test key (API key)",
+		`Income template created · <a href="/income/recurring/`+tmpl.Data.ID+`">Open</a>`,
+		`Income template "Salary" of 25000.00, semimonthly from 2025-03-01`) {
+		t.Fatalf("the activity, newest first: %d\n%s", x.Status, body)
+	}
+	for _, option := range []string{`<option value="income_template">Income template</option>`,
+		`<option value="expected_income">Expected income</option>`, `<option value="reminder_settings">Reminder settings</option>`,
+		`<option value="category_rule">Category rule</option>`} {
+		if !strings.Contains(body, option) {
+			t.Errorf("the record filter lacks %s", option)
+		}
+	}
+	x = b.Get(web.ActivityPath + "?kind=expected_income")
+	if x.Status != http.StatusOK || !x.Contains("1 entry") || !x.Contains(`<option value="expected_income" selected>`) ||
+		x.Contains("GRAB") {
+		t.Errorf("?kind=expected_income: %d\n%s", x.Status, x.Body)
+	}
+}

@@ -108,7 +108,7 @@ type pageView struct {
 	User      *finance.User
 	CSRF      string
 	Notice    string
-	Warnings  []pageWarning // the warnings of the write that led here (warnings.go)
+	Warnings  pageWarnings // the warnings of the write that led here (warnings.go)
 	Error     string
 	ErrorLink *pageLink // where to do what Error advises, if anywhere
 	Data      any
@@ -149,7 +149,7 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pag
 		return fmt.Errorf("no template %q", name)
 	}
 	if p.User != nil && r.Method == http.MethodGet {
-		p.Warnings = s.takeWarnings(w, r)
+		p.Warnings = s.takeWarnings(w, r, *p.User)
 	}
 	p.Script = pageScripts[name]
 	var buf bytes.Buffer
