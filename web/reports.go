@@ -214,11 +214,13 @@ func moneyStat(show display, label string, m finance.Money) stat {
 	return stat{Label: label, Value: show.Money(m), Negative: m < 0}
 }
 
-// figures lays out a report (a value from finance.Service.Report).
-func figures(show display, report any) reportFigures {
+// figures lays out a report (a value from finance.Service.Report); colors
+// are the categories' own colours for the charts that draw categories (nil
+// for none, as a CSV download needs).
+func figures(show display, report any, colors map[string]string) reportFigures {
 	switch rep := report.(type) {
 	case finance.SpendingByCategoryReport:
-		return spendingByCategoryFigures(show, rep)
+		return spendingByCategoryFigures(show, rep, colors)
 	case finance.SpendingTrendReport:
 		return reportFigures{Stats: []stat{moneyStat(show, "Total", rep.Total), moneyStat(show, "Average per period", rep.AveragePerBucket)},
 			Sections: []reportSection{trendSection(show, rep, "Spending per "+rep.Granularity)}}
@@ -248,14 +250,14 @@ func figures(show display, report any) reportFigures {
 	return reportFigures{}
 }
 
-func spendingByCategoryFigures(show display, rep finance.SpendingByCategoryReport) reportFigures {
+func spendingByCategoryFigures(show display, rep finance.SpendingByCategoryReport, colors map[string]string) reportFigures {
 	t := reportTable{Caption: "Spending by category", Columns: []column{{"Category", "category", false},
 		{"Amount", "amount", true}, {"Lines", "count", true}, {"Share", "percent", true}}}
 	var bars []chartBar
 	lines := 0
 	for _, it := range rep.Items {
 		t.Rows = append(t.Rows, []cell{textCell(it.Category), moneyCell(show, it.Amount), countCell(it.Count), percentCell(it.Percent)})
-		bars = append(bars, chartBar{Label: it.Category, Value: it.Amount, Text: show.Money(it.Amount)})
+		bars = append(bars, chartBar{Label: it.Category, Value: it.Amount, Text: show.Money(it.Amount), Color: colors[it.CategoryID]})
 		lines += it.Count
 	}
 	t.Foot = [][]cell{{textCell("Total"), moneyCell(show, rep.Total), countCell(lines), textCell("")}}
@@ -499,7 +501,7 @@ func (s *Site) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	out, err := s.runReport(ctx, u.ID, name, q)
 	if err == nil && asCSV {
-		return reportCSV(w, r.Request, name, figures(show, out), out)
+		return reportCSV(w, r.Request, name, figures(show, out, nil), out)
 	}
 	var ve *finance.ValidationError
 	p := pageView{Title: d.Report.Title, Nav: "reports", User: &u, CSRF: auth.CSRFToken(sid), Notice: ignoredParams(ignored)}
@@ -510,7 +512,11 @@ func (s *Site) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	case err != nil:
 		return err
 	default:
-		d.reportFigures = figures(show, out)
+		colors, err := s.ledger.CategoryColors(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		d.reportFigures = figures(show, out, colors)
 		d.Header = reportHeader(out)
 		// The range the API chose is what the form shows where none was given.
 		if d.Params["dateFrom"] && d.Form["dateFrom"] == "" {
