@@ -35,6 +35,7 @@ e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finan
 	$(E2E_RUN) conformance.test.mjs
 	$(E2E_RUN) browser.test.mjs
 	$(E2E_RUN) webapp.test.mjs
+	$(E2E_RUN) webapp-home.test.mjs
 	$(E2E_RUN) webapp-firstrun.test.mjs
 	$(E2E_RUN) webapp-cards.test.mjs
 	$(E2E_RUN) webapp-settings.test.mjs

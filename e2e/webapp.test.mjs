@@ -116,9 +116,10 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
 });
 
 
-/** The rows of Home's budgets table as their cells' text. */
+/** Home's budgets: each category with its state, what was spent and the limit. */
 function budgetRows(page) {
-  return page.locator('#budgets-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent.trim())));
+  return page.locator('.budget-bars li').evaluateAll((items) => items.map((li) =>
+    ['.what', '.spent', '.limit'].map((part) => li.querySelector(part).textContent.replace(/\s+/g, ' ').trim())));
 }
 
 /** Opens the collapsed section (a details element) that holds field. */

@@ -38,12 +38,14 @@ type Category struct {
 	UpdatedAt  time.Time    `json:"updated_at"`
 }
 
-// DefaultCategories are created with every user (domain.md §2.2).
+// DefaultCategories are created with every user (domain.md §2.2), each
+// with its colour from defaultCategoryColors.
 func DefaultCategories() []Category {
 	var out []Category
 	add := func(kind CategoryKind, system bool, names ...string) {
 		for _, n := range names {
-			out = append(out, Category{Name: n, Kind: kind, IsSystem: system})
+			color := defaultCategoryColors[n]
+			out = append(out, Category{Name: n, Kind: kind, IsSystem: system, Color: &color})
 		}
 	}
 	add(KindExpense, false, "Food & Dining", "Groceries", "Transportation", "Utilities", "Rent & Housing", "Shopping",
@@ -52,6 +54,21 @@ func DefaultCategories() []Category {
 	add(KindExpense, true, CategoryCardFees, CategoryLoanInterest)
 	add(KindIncome, false, "Salary", "Business", "Freelance", "Bonus", "Interest & Dividends", "Gifts", "Other Income")
 	return out
+}
+
+// defaultCategoryColors give every default category a colour, so Home's
+// charts tell categories apart from the first expense: mid-tone hues that
+// read on the light and the dark theme alike, neighbours in the list far
+// apart on the colour wheel. The migration 20261213000100 gives the same
+// colours to the default categories of users created before them.
+var defaultCategoryColors = map[string]string{
+	"Food & Dining": "#F97316", "Groceries": "#22C55E", "Transportation": "#3B82F6", "Utilities": "#EAB308",
+	"Rent & Housing": "#8B5CF6", "Shopping": "#EC4899", "Health & Medical": "#EF4444", "Education": "#0EA5E9",
+	"Entertainment": "#A855F7", "Personal Care": "#D946EF", "Travel": "#14B8A6", "Insurance": "#64748B",
+	"Subscriptions": "#6366F1", "Gifts & Donations": "#F43F5E", "Miscellaneous": "#78716C",
+	CategoryCardFees: "#B45309", CategoryLoanInterest: "#BE123C",
+	"Salary": "#16A34A", "Business": "#0D9488", "Freelance": "#2563EB", "Bonus": "#CA8A04",
+	"Interest & Dividends": "#7C3AED", "Gifts": "#DB2777", "Other Income": "#6B7280",
 }
 
 // CategoryRepo is the persistence of categories.

@@ -352,7 +352,7 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 		if err := s.GenerateStatements(ctx, userID); err != nil {
 			return nil, err
 		}
-		soas, err := s.openStatementsDue(ctx, userID, today, today.AddDays(st.StatementDays))
+		soas, err := s.openStatementsDue(ctx, userID, today, today, today.AddDays(st.StatementDays))
 		if err != nil {
 			return nil, err
 		}
@@ -402,8 +402,8 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 }
 
 // openStatementsDue are the user's open statements with money left to pay, due
-// from today through through, soonest first.
-func (s *Service) openStatementsDue(ctx context.Context, userID string, today, through Date) ([]SOA, error) {
+// from from through through, soonest first; today marks the overdue ones.
+func (s *Service) openStatementsDue(ctx context.Context, userID string, today, from, through Date) ([]SOA, error) {
 	open, _, err := s.store.Read().ListSOAs(ctx, userID, SOAFilter{Status: SOAOpen, Today: today},
 		ListParams{Page: 1, Limit: maxRemindersPerKind, SortBy: "due_date"})
 	if err != nil {
@@ -412,7 +412,7 @@ func (s *Service) openStatementsDue(ctx context.Context, userID string, today, t
 	var out []SOA
 	for _, a := range open {
 		a.derive(today)
-		if a.Remaining > 0 && !a.DueDate.Before(today) && !a.DueDate.After(through) {
+		if a.Remaining > 0 && !a.DueDate.Before(from) && !a.DueDate.After(through) {
 			out = append(out, a)
 		}
 	}
@@ -422,16 +422,9 @@ func (s *Service) openStatementsDue(ctx context.Context, userID string, today, t
 // maxRemindersPerKind bounds what one pass reads of each kind for a user.
 const maxRemindersPerKind = 100
 
-// dueIn says when a due date is, seen from today.
+// dueIn says when a due date is, seen from today: "2025-03-05 (tomorrow)".
 func dueIn(today, due Date) string {
-	switch n := today.DaysUntil(due); n {
-	case 0:
-		return due.String() + " (today)"
-	case 1:
-		return due.String() + " (tomorrow)"
-	default:
-		return due.String() + " (in " + strconv.Itoa(n) + " days)"
-	}
+	return due.String() + " (" + strings.TrimPrefix(dueWords(today.DaysUntil(due)), "due ") + ")"
 }
 
 // wholePercent drops the decimals of a percent: a reminder says 82%, not 82.37%.
@@ -487,7 +480,7 @@ func (s *Service) digest(ctx context.Context, userID string, today Date, spendin
 	for _, b := range bills {
 		billsDue += b.Amount - b.PaidTotal
 	}
-	soas, err := s.openStatementsDue(ctx, userID, today, week)
+	soas, err := s.openStatementsDue(ctx, userID, today, today, week)
 	if err != nil {
 		return "", err
 	}

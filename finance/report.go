@@ -285,6 +285,7 @@ type ReportRepo interface {
 	// dated from..to, latest first (by date, then by id: creation order).
 	RecentEntries(ctx context.Context, userID string, from, to Date, n int) ([]RecentEntry, error)
 	ReportBillsLoansRepo
+	NetWorthChangeRepo
 }
 
 // reportRange applies the defaults and limits of §5.7 to a request's range.

@@ -3,14 +3,12 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/store"
 )
 
 // beforeUserSeq is the last migration of the schema whose expense indexes
@@ -22,16 +20,8 @@ const beforeUserSeq = "20261127000300"
 // rebuild, lists in the same order, and takes writes afterwards.
 func TestExpenseRebuildKeepsRowsTotalsAndOrder(t *testing.T) {
 	ctx := context.Background()
-	db := openAt(t, filepath.Join(t.TempDir(), store.FileName))
-	if err := db.MigrateThrough(ctx, beforeUserSeq); err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if err := db.WriterExec(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db := openThrough(t, beforeUserSeq)
+	exec := execer(t, db)
 	// The rows as the previous schema's writes left them (the triggers of
 	// that schema keep the counts and totals).
 	const at = "2025-03-01 08:00:00+00:00"

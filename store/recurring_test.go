@@ -3,13 +3,11 @@ package store_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/store"
 )
 
 // beforeSemimonthlyRebuild is the last migration before bill templates
@@ -20,10 +18,7 @@ const beforeSemimonthlyRebuild = "20261205000100"
 // index; afterwards one can fall due twice a month.
 func TestSemimonthlyRebuildKeepsBillTemplates(t *testing.T) {
 	ctx := context.Background()
-	db := openAt(t, filepath.Join(t.TempDir(), store.FileName))
-	if err := db.MigrateThrough(ctx, beforeSemimonthlyRebuild); err != nil {
-		t.Fatal(err)
-	}
+	db := openThrough(t, beforeSemimonthlyRebuild)
 	alice := createUser(t, db, "alice@example.com")
 	var cats []string
 	if err := db.ReaderScan(ctx, &cats, "SELECT id FROM categories WHERE user_id = ? AND name = 'Utilities'", alice.ID); err != nil || len(cats) != 1 {

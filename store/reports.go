@@ -374,3 +374,41 @@ func (db *DB) RecountExpenseTotals(ctx context.Context, userID string, from, to 
 		Scan(ctx, &out.ByCategory)
 	return out, err
 }
+
+// NetWorthChanges sums per day after after what moved the user's net worth
+// (docs/domain.md, "Net worth over time"), each part by the index on its
+// user and date where one exists. A loan starts owing, on its start date,
+// what it owes today plus the principal of its payments, so that its
+// payments, each lowering it on its own date, bring it back to today's
+// figure. Installment rows count on the date of the purchase they converted.
+func (l ledger) NetWorthChanges(ctx context.Context, userID string, after finance.Date) ([]finance.DayAmount, error) {
+	var out []finance.DayAmount
+	err := l.db.NewRaw(`
+		SELECT c.date, SUM(c.amount) AS amount FROM (
+			SELECT t.date, CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END AS amount
+			FROM account_transactions AS t
+			WHERE t.user_id = ? AND t.status = 'posted' AND t.date > ?
+			UNION ALL
+			SELECT COALESCE(p.date, t.date), CASE WHEN t.type = 'refund' THEN t.amount ELSE -t.amount END
+			FROM card_transactions AS t
+			LEFT JOIN installment_plans AS ip ON ip.id = t.installment_plan_id
+			LEFT JOIN card_transactions AS p ON p.id = ip.source_transaction_id
+			WHERE t.user_id = ? AND t.status IN ('unbilled', 'billed') AND t.date > ? AND COALESCE(p.date, t.date) > ?
+			UNION ALL
+			SELECT sp.date, sp.amount FROM soa_payments AS sp
+			WHERE sp.user_id = ? AND sp.status = 'posted' AND sp.date > ?
+			UNION ALL
+			SELECT lp.date, lp.principal_part FROM loan_payments AS lp JOIN loans AS ln ON ln.id = lp.loan_id
+			WHERE lp.user_id = ? AND lp.date > ? AND ln.status <> 'cancelled'
+			UNION ALL
+			SELECT ln.start_date, -(
+				COALESCE((SELECT SUM(i.principal_due - i.paid_principal) FROM loan_instances AS i
+					WHERE i.loan_id = ln.id AND i.`+openInstance+`), 0)
+				+ COALESCE((SELECT SUM(lp.principal_part) FROM loan_payments AS lp WHERE lp.loan_id = ln.id), 0))
+			FROM loans AS ln
+			WHERE ln.user_id = ? AND ln.status <> 'cancelled' AND ln.start_date > ?
+		) AS c
+		GROUP BY c.date ORDER BY c.date`,
+		userID, after, userID, after, after, userID, after, userID, after, userID, after).Scan(ctx, &out)
+	return out, err
+}

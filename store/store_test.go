@@ -40,6 +40,28 @@ func openAt(t testing.TB, path string) *store.DB {
 	return db
 }
 
+// openThrough opens a database of its own migrated through the migration
+// named last only, as a server of that time left it.
+func openThrough(t testing.TB, last string) *store.DB {
+	t.Helper()
+	db := openAt(t, filepath.Join(t.TempDir(), store.FileName))
+	if err := db.MigrateThrough(context.Background(), last); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// execer runs SQL on db's writer, failing the test on an error: rows as an
+// earlier schema's writes left them.
+func execer(t testing.TB, db *store.DB) func(q string, args ...any) {
+	return func(q string, args ...any) {
+		t.Helper()
+		if err := db.WriterExec(context.Background(), q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
 // now is a timestamp at the precision the database keeps (microseconds).
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 

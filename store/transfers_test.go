@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/finance"
-	"github.com/finance-app/finance/store"
 )
 
 // beforeTransferRebuilds is the last migration before the rebuilds that let
@@ -28,10 +26,7 @@ const lastTransferRebuild = "20261202000130"
 // a transfer can be written afterwards.
 func TestTransferRebuildsKeepRowsTotalsIndexesAndTriggers(t *testing.T) {
 	ctx := context.Background()
-	db := openAt(t, filepath.Join(t.TempDir(), store.FileName))
-	if err := db.MigrateThrough(ctx, beforeTransferRebuilds); err != nil {
-		t.Fatal(err)
-	}
+	db := openThrough(t, beforeTransferRebuilds)
 	alice := createUser(t, db, "alice@example.com")
 	svc := finance.NewService(db)
 	bpi := createAccount(t, db, alice.ID, `{"name":"BPI","type":"savings","opening_balance":"100.00"}`)

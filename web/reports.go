@@ -117,12 +117,17 @@ func dateCell(show display, d *finance.Date) cell {
 	return cell{Text: show.Date(*d), CSV: d.String()}
 }
 
-// periodAxis is a bucket's short label under a chart: "Mar '25" for a
-// month, "Mar 7" for a day or the week starting on it.
-func periodAxis(period, granularity string) string {
+// periodAxis is a bucket's short label under a chart: "Mar" for a month,
+// with the year where it starts and on the first column ("Jan '25"), so
+// twelve months fit under a half-width card; "Mar 7" for a day or the week
+// starting on it.
+func periodAxis(period, granularity string, first bool) string {
 	if granularity == finance.GranularityMonth {
 		if d, err := finance.ParseMonth(period); err == nil {
-			return d.In(time.UTC).Format("Jan '06")
+			if first || d.Month() == time.January {
+				return d.In(time.UTC).Format("Jan '06")
+			}
+			return d.In(time.UTC).Format("Jan")
 		}
 	} else if d, err := finance.ParseDate(period); err == nil {
 		return d.In(time.UTC).Format("Jan 2")
@@ -188,6 +193,7 @@ type reportSection struct {
 	Heading string
 	Chart   template.HTML
 	Table   reportTable
+	Fold    bool // the table folded under its chart (Home), not open (a report's page)
 }
 
 // stat is a headline figure of a report.
@@ -208,11 +214,13 @@ func moneyStat(show display, label string, m finance.Money) stat {
 	return stat{Label: label, Value: show.Money(m), Negative: m < 0}
 }
 
-// figures lays out a report (a value from finance.Service.Report).
-func figures(show display, report any) reportFigures {
+// figures lays out a report (a value from finance.Service.Report); colors
+// are the categories' own colours for the charts that draw categories (nil
+// for none, as a CSV download needs).
+func figures(show display, report any, colors map[string]string) reportFigures {
 	switch rep := report.(type) {
 	case finance.SpendingByCategoryReport:
-		return spendingByCategoryFigures(show, rep)
+		return spendingByCategoryFigures(show, rep, colors)
 	case finance.SpendingTrendReport:
 		return reportFigures{Stats: []stat{moneyStat(show, "Total", rep.Total), moneyStat(show, "Average per period", rep.AveragePerBucket)},
 			Sections: []reportSection{trendSection(show, rep, "Spending per "+rep.Granularity)}}
@@ -242,14 +250,14 @@ func figures(show display, report any) reportFigures {
 	return reportFigures{}
 }
 
-func spendingByCategoryFigures(show display, rep finance.SpendingByCategoryReport) reportFigures {
+func spendingByCategoryFigures(show display, rep finance.SpendingByCategoryReport, colors map[string]string) reportFigures {
 	t := reportTable{Caption: "Spending by category", Columns: []column{{"Category", "category", false},
 		{"Amount", "amount", true}, {"Lines", "count", true}, {"Share", "percent", true}}}
 	var bars []chartBar
 	lines := 0
 	for _, it := range rep.Items {
 		t.Rows = append(t.Rows, []cell{textCell(it.Category), moneyCell(show, it.Amount), countCell(it.Count), percentCell(it.Percent)})
-		bars = append(bars, chartBar{Label: it.Category, Value: it.Amount, Text: show.Money(it.Amount)})
+		bars = append(bars, chartBar{Label: it.Category, Value: it.Amount, Text: show.Money(it.Amount), Color: colors[it.CategoryID]})
 		lines += it.Count
 	}
 	t.Foot = [][]cell{{textCell("Total"), moneyCell(show, rep.Total), countCell(lines), textCell("")}}
@@ -264,7 +272,7 @@ func trendSection(show display, rep finance.SpendingTrendReport, heading string)
 	s := chartSeries{Name: "Spending", Class: "alt"}
 	for i, b := range rep.Buckets {
 		p := periodCell(show, b.Period, rep.Granularity)
-		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity)
+		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity, i == 0)
 		s.Values, s.Texts = append(s.Values, b.Amount), append(s.Texts, show.Money(b.Amount))
 		t.Rows = append(t.Rows, []cell{p, moneyCell(show, b.Amount)})
 	}
@@ -280,7 +288,7 @@ func incomeSpendingSection(show display, rep finance.IncomeVsExpensesReport, hea
 	in, out := chartSeries{Name: "Income"}, chartSeries{Name: "Spending", Class: "alt"}
 	for i, b := range rep.Buckets {
 		p := periodCell(show, b.Period, rep.Granularity)
-		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity)
+		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity, i == 0)
 		in.Values, in.Texts = append(in.Values, b.Income), append(in.Texts, show.Money(b.Income))
 		out.Values, out.Texts = append(out.Values, b.Spending), append(out.Texts, show.Money(b.Spending))
 		t.Rows = append(t.Rows, []cell{p, moneyCell(show, b.Income), moneyCell(show, b.Spending), moneyCell(show, b.Net)})
@@ -316,7 +324,7 @@ func cashFlowFigures(show display, rep finance.CashFlowReport) reportFigures {
 	var sumIn, sumOut finance.Money
 	for i, b := range rep.Buckets {
 		p := periodCell(show, b.Period, rep.Granularity)
-		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity)
+		labels[i], axis[i] = p.Text, periodAxis(b.Period, rep.Granularity, i == 0)
 		in.Values, in.Texts = append(in.Values, b.Inflow), append(in.Texts, show.Money(b.Inflow))
 		out.Values, out.Texts = append(out.Values, b.Outflow), append(out.Texts, show.Money(b.Outflow))
 		t.Rows = append(t.Rows, []cell{p, moneyCell(show, b.Inflow), moneyCell(show, b.Outflow), moneyCell(show, b.Net)})
@@ -493,7 +501,7 @@ func (s *Site) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	out, err := s.runReport(ctx, u.ID, name, q)
 	if err == nil && asCSV {
-		return reportCSV(w, r.Request, name, figures(show, out), out)
+		return reportCSV(w, r.Request, name, figures(show, out, nil), out)
 	}
 	var ve *finance.ValidationError
 	p := pageView{Title: d.Report.Title, Nav: "reports", User: &u, CSRF: auth.CSRFToken(sid), Notice: ignoredParams(ignored)}
@@ -504,7 +512,11 @@ func (s *Site) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	case err != nil:
 		return err
 	default:
-		d.reportFigures = figures(show, out)
+		colors, err := s.ledger.CategoryColors(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		d.reportFigures = figures(show, out, colors)
 		d.Header = reportHeader(out)
 		// The range the API chose is what the form shows where none was given.
 		if d.Params["dateFrom"] && d.Form["dateFrom"] == "" {
@@ -631,27 +643,54 @@ func reportCSV(w http.ResponseWriter, r *http.Request, name string, f reportFigu
 const homeMonths = 12
 
 // homeTrends are Home's charts of the twelve months ending at month (its
-// first day): spending per month, and income against spending, from the
-// spending-trend and income-vs-expenses reports.
-func (s *Site) homeTrends(ctx context.Context, userID string, show display, month finance.Date) ([]reportSection, error) {
+// first day): net worth at each month's end, spending per month, and
+// income against spending, from the spending-trend and income-vs-expenses
+// reports; their tables are folded. It returns today's net worth beside
+// them, the figure the first screen leads with, and the net worth chart
+// apart from the others, which Home shows beside spending by category.
+func (s *Site) homeTrends(ctx context.Context, userID string, show display, month finance.Date) (finance.NetWorthReport, reportSection, []reportSection, error) {
 	from := finance.MonthAdd(month, 1-homeMonths, 1)
 	_, to := finance.MonthRange(month)
+	now, points, err := s.ledger.NetWorthHistory(ctx, userID, month, homeMonths)
+	if err != nil {
+		return now, reportSection{}, nil, err
+	}
 	req := finance.ReportRequest{From: from, To: to, Granularity: finance.GranularityMonth}
 	req.Name = finance.ReportSpendingTrend
 	trend, err := s.ledger.Report(ctx, userID, req)
 	if err != nil {
-		return nil, err
+		return now, reportSection{}, nil, err
 	}
 	req.Name = finance.ReportIncomeVsExpenses
 	versus, err := s.ledger.Report(ctx, userID, req)
 	if err != nil {
-		return nil, err
+		return now, reportSection{}, nil, err
 	}
 	span := show.Month(from) + " to " + show.Month(month)
 	t, ok1 := trend.(finance.SpendingTrendReport)
 	v, ok2 := versus.(finance.IncomeVsExpensesReport)
 	if !ok1 || !ok2 {
-		return nil, errors.New("home trends: unexpected report types")
+		return now, reportSection{}, nil, errors.New("home trends: unexpected report types")
 	}
-	return []reportSection{trendSection(show, t, "Spending, "+span), incomeSpendingSection(show, v, "Income and spending, "+span)}, nil
+	worth := netWorthSection(show, points, "Net worth, "+span)
+	trends := []reportSection{trendSection(show, t, "Spending, "+span), incomeSpendingSection(show, v, "Income and spending, "+span)}
+	worth.Fold = true
+	for i := range trends {
+		trends[i].Fold = true
+	}
+	return now, worth, trends, nil
+}
+
+// netWorthSection is net worth at each month's end as columns and a table.
+func netWorthSection(show display, points []finance.NetWorthPoint, heading string) reportSection {
+	t := reportTable{Caption: heading, Columns: []column{{"Month", "month", false}, {"Net worth", "net_worth", true}}}
+	labels, axis := make([]string, len(points)), make([]string, len(points))
+	s := chartSeries{Name: "Net worth", Class: "worth"}
+	for i, p := range points {
+		month := periodCell(show, p.Month.MonthString(), finance.GranularityMonth)
+		labels[i], axis[i] = month.Text, periodAxis(p.Month.MonthString(), finance.GranularityMonth, i == 0)
+		s.Values, s.Texts = append(s.Values, p.NetWorth), append(s.Texts, show.Money(p.NetWorth))
+		t.Rows = append(t.Rows, []cell{month, moneyCell(show, p.NetWorth)})
+	}
+	return reportSection{ID: "net-worth", Heading: heading, Chart: columnChart(heading, labels, axis, []chartSeries{s}), Table: t}
 }

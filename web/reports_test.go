@@ -238,6 +238,10 @@ func TestReportRangeAndCSV(t *testing.T) {
 		!strings.Contains(testkit.Unescaped(f), "<dt>Total spending</dt><dd>₱1,200.00</dd>") || !f.Contains(`<th scope="row">Shopping</th>`) {
 		t.Errorf("filtered by card: %d\n%s", f.Status, f.Body)
 	}
+	// Shopping's bar is in the colour every user's Shopping starts with.
+	if !f.Contains(`<rect class="own" fill="#EC4899" x="0" y="20" width="100.00%"`) {
+		t.Errorf("the Shopping bar is not in its category's colour:\n%s", f.Body)
+	}
 }
 
 // A link may carry parameters a report does not use: the page shows the

@@ -67,9 +67,21 @@ type homeData struct {
 	Month  finance.Date // the month's first day
 	Months monthNav
 	D      finance.Dashboard
-	Bars   []chartBar // spending by category, the chart's and the table's figures
-	Chart  template.HTML
-	Trends []reportSection // the twelve months ending at Month
+	// NetWorth is today's net worth, as the net-worth report has it; Owed
+	// is what its cards and loans owe, when there are any.
+	NetWorth finance.NetWorthReport
+	Owed     []worthLine
+	// Due is what is overdue or due in the next finance.DueSoonDays days,
+	// soonest first, up to homeDueShown; DueMore counts the rest.
+	Due     []finance.DueItem
+	DueMore int
+	Budgets []budgetBar
+	Bars    []chartBar // spending by category, the chart's and the table's figures
+	Chart   template.HTML
+	// NetWorthChart and Trends are the charts over the twelve months ending
+	// at Month: net worth; spending, and income against spending.
+	NetWorthChart reportSection
+	Trends        []reportSection
 	// Checklist is the first-run checklist, until done or put away.
 	Checklist []checklistStep
 	// Expected is the recurring income still expected this month (on this
@@ -78,6 +90,64 @@ type homeData struct {
 	// Reminders are the newest reminders claimed for the user, whatever
 	// reached their chat: Home is where every reminder is seen.
 	Reminders reminderList
+}
+
+// worthLine is a line between the accounts' total and net worth: what
+// archived accounts hold, what the cards or the loans owe (negative).
+type worthLine struct {
+	Label  string
+	Amount finance.Money
+}
+
+// owedOf lists the lines from the active accounts' total to net worth,
+// leaving out a kind the person has none of: archived accounts count in
+// net worth but are not among the accounts listed, then the cards and the
+// loans.
+func owedOf(nw finance.NetWorthReport, active finance.Money) []worthLine {
+	var out []worthLine
+	if archived := nw.Assets.Total - active; archived != 0 {
+		out = append(out, worthLine{Label: "Archived accounts", Amount: archived})
+	}
+	if len(nw.Liabilities.CreditCards) > 0 {
+		var cards finance.Money
+		for _, c := range nw.Liabilities.CreditCards {
+			cards += c.OutstandingBalance
+		}
+		out = append(out, worthLine{Label: "Cards owe", Amount: -cards})
+	}
+	if len(nw.Liabilities.Loans) > 0 {
+		var loans finance.Money
+		for _, l := range nw.Liabilities.Loans {
+			loans += l.RemainingPrincipal
+		}
+		out = append(out, worthLine{Label: "Loans owe", Amount: -loans})
+	}
+	return out
+}
+
+// homeDueShown is how many due items Home's first screen lists; the Bills
+// and Cards pages have the rest.
+const homeDueShown = 5
+
+// budgetBar is a budget of the month as Home draws it: a bar filled to
+// the share spent (full when over), and what is left or over in words.
+type budgetBar struct {
+	finance.DashboardBudget
+	Fill percent
+	Left string // "₱199.00 left", "₱199.00 over"
+}
+
+func budgetBars(budgets []finance.DashboardBudget, show display) []budgetBar {
+	out := make([]budgetBar, len(budgets))
+	for i, b := range budgets {
+		out[i] = budgetBar{DashboardBudget: b, Fill: barWidth(min(b.Spent, b.MonthlyLimit), b.MonthlyLimit)}
+		if left := b.MonthlyLimit - b.Spent; left >= 0 {
+			out[i].Left = show.Money(left) + " left"
+		} else {
+			out[i].Left = show.Money(-left) + " over"
+		}
+	}
+	return out
 }
 
 // homeReminders is how many reminders Home shows; the reminders page has more.
@@ -109,13 +179,14 @@ func monthsAround(path string, first, today finance.Date) monthNav {
 // otherCategories labels the bar of the spending outside the top categories.
 const otherCategories = "Other categories"
 
-// spendingBars are the dashboard's top categories plus one bar for the
-// rest of the month's spending, so the bars add up to the month's total.
-func spendingBars(d finance.Dashboard, show display) []chartBar {
+// spendingBars are the dashboard's top categories, each in its colour,
+// plus one bar for the rest of the month's spending, so the bars add up to
+// the month's total.
+func spendingBars(d finance.Dashboard, show display, colors map[string]string) []chartBar {
 	bars := make([]chartBar, 0, len(d.TopCategories)+1)
 	var shown finance.Money
 	for _, c := range d.TopCategories {
-		bars = append(bars, chartBar{Label: c.Category, Value: c.Amount, Text: show.Money(c.Amount)})
+		bars = append(bars, chartBar{Label: c.Category, Value: c.Amount, Text: show.Money(c.Amount), Color: colors[c.CategoryID]})
 		shown += c.Amount
 	}
 	if rest := d.Totals.Spending - shown; rest > 0 {
@@ -144,12 +215,22 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 	if err != nil {
 		return err
 	}
-	data := homeData{Show: show, Month: first, D: d, Months: monthsAround("/", first, show.today)}
-	data.Bars = spendingBars(d, show)
-	data.Chart = barChart("Spending by category, "+show.Month(first), data.Bars)
-	if data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
+	data := homeData{Show: show, Month: first, D: d, Months: monthsAround("/", first, show.today), Budgets: budgetBars(d.Budgets, show)}
+	colors, err := s.ledger.CategoryColors(r.Context(), u.ID)
+	if err != nil {
 		return err
 	}
+	data.Bars = spendingBars(d, show, colors)
+	data.Chart = barChart("Spending by category, "+show.Month(first), data.Bars)
+	due, err := s.ledger.DueSoon(r.Context(), u.ID, finance.DueSoonDays)
+	if err != nil {
+		return err
+	}
+	data.Due, data.DueMore = due[:min(homeDueShown, len(due))], max(len(due)-homeDueShown, 0)
+	if data.NetWorth, data.NetWorthChart, data.Trends, err = s.homeTrends(r.Context(), u.ID, show, first); err != nil {
+		return err
+	}
+	data.Owed = owedOf(data.NetWorth, d.Accounts.TotalBalance)
 	if first == finance.MonthAdd(show.today, 0, 1) {
 		if data.Expected, err = s.ledger.ExpectedIncomeThisMonth(r.Context(), u.ID); err != nil {
 			return err

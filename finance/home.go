@@ -1,0 +1,173 @@
+package finance
+
+import (
+	"context"
+	"slices"
+	"strconv"
+)
+
+// What Home's first screen reads beside the dashboard (docs/domain.md,
+// "Home: the first screen"): what is due soon, and net worth at the end of
+// each month.
+
+// DueSoonDays is how far ahead Home looks for what is due: two weeks, so a
+// statement due just after the next payday is already in sight.
+const DueSoonDays = 14
+
+// Kinds of DueItem.
+const (
+	DueStatement = "statement"
+	DueBill      = "bill"
+	DueLoan      = "loan"
+)
+
+// DueItem is one open statement, bill or loan installment with money left
+// to pay. ID is the statement, the bill instance or the loan (whose page
+// holds the installment).
+type DueItem struct {
+	Kind      string
+	ID        string
+	Name      string // "Visa statement", "Rent", "Car loan, installment 3"
+	DueDate   Date
+	Remaining Money
+	Days      int // days from today to the due date; negative when overdue
+}
+
+// Overdue reports whether the item's due date has passed.
+func (d DueItem) Overdue() bool { return d.Days < 0 }
+
+// When says when the item is due, in words: "21 days overdue", "1 day
+// overdue", "due today", "due tomorrow", "due in 5 days".
+func (d DueItem) When() string { return dueWords(d.Days) }
+
+// dueWords says in words when something due days from today is due; Home
+// and the reminders' messages say it the same way.
+func dueWords(days int) string {
+	switch n := days; {
+	case n == 0:
+		return "due today"
+	case n == 1:
+		return "due tomorrow"
+	case n == -1:
+		return "1 day overdue"
+	case n < 0:
+		return strconv.Itoa(-n) + " days overdue"
+	default:
+		return "due in " + strconv.Itoa(n) + " days"
+	}
+}
+
+// DueSoon lists the user's open statements, bills and loan installments
+// with money left to pay that are overdue or due within days of today (by
+// the user's calendar), soonest first, so what is overdue leads; a tie keeps
+// statements, then bills, then loans. Statements are read as generated (the
+// page asks for them first); bills are generated through the window here,
+// since the window may reach into a month no page has asked for yet.
+func (s *Service) DueSoon(ctx context.Context, userID string, days int) ([]DueItem, error) {
+	today := s.today(ctx, userID)
+	through := today.AddDays(days)
+	if err := s.GenerateBills(ctx, userID, through); err != nil {
+		return nil, err
+	}
+	// Anything still open is overdue however old: the window starts at the
+	// first date the service takes.
+	since := NewDate(1900, 1, 1)
+	var out []DueItem
+	add := func(kind, id, name string, due Date, remaining Money) {
+		out = append(out, DueItem{Kind: kind, ID: id, Name: name, DueDate: due, Remaining: remaining, Days: today.DaysUntil(due)})
+	}
+	soas, err := s.openStatementsDue(ctx, userID, today, since, through)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range soas {
+		add(DueStatement, a.ID, a.CreditCardName+" statement", a.DueDate, a.Remaining)
+	}
+	repo := s.store.Read()
+	bills, err := repo.OpenBillsDue(ctx, userID, since, through, maxRemindersPerKind)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bills {
+		add(DueBill, b.ID, b.Name, b.DueDate, b.Amount-b.PaidTotal)
+	}
+	dues, err := repo.OpenInstancesDue(ctx, userID, since, through)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range dues {
+		add(DueLoan, x.LoanID, x.LoanName+", installment "+strconv.Itoa(x.InstallmentNumber), x.DueDate, x.AmountDue-x.PaidTotal)
+	}
+	// A stable sort by date keeps the kinds in the order they were added.
+	slices.SortStableFunc(out, func(a, b DueItem) int { return a.DueDate.Compare(b.DueDate) })
+	return out, nil
+}
+
+// NetWorthPoint is net worth at the end of a month (its first day names
+// it); the month holding today ends today.
+type NetWorthPoint struct {
+	Month    Date
+	NetWorth Money
+}
+
+// NetWorthChangeRepo reads what moved net worth, per day.
+type NetWorthChangeRepo interface {
+	// NetWorthChanges sums, per day after after, what changed the user's
+	// net worth (docs/domain.md, "Net worth over time"): account lines,
+	// card rows (installments on the day of the purchase they converted),
+	// statement payments, loan payments' principal and the start of loans
+	// that are not cancelled.
+	NetWorthChanges(ctx context.Context, userID string, after Date) ([]DayAmount, error)
+}
+
+// NetWorthHistory is today's net worth (the net-worth report) and net
+// worth at the end of each of the months months ending with the one holding
+// month, oldest first: today's figure less every change dated after each
+// month's last day. The month holding today is today's figure, whatever is
+// dated later.
+func (s *Service) NetWorthHistory(ctx context.Context, userID string, month Date, months int) (NetWorthReport, []NetWorthPoint, error) {
+	today := s.today(ctx, userID)
+	now, err := s.netWorth(ctx, userID, AsOfHeader{}, today)
+	if err != nil {
+		return now, nil, err
+	}
+	first := MonthAdd(month, 1-months, 1)
+	_, beforeFirst := MonthRange(MonthAdd(first, -1, 1))
+	changes, err := s.store.Read().NetWorthChanges(ctx, userID, beforeFirst)
+	if err != nil {
+		return now, nil, err
+	}
+	thisMonth := MonthAdd(today, 0, 1)
+	out := make([]NetWorthPoint, months)
+	for i := range out {
+		start := MonthAdd(first, i, 1)
+		_, end := MonthRange(start)
+		point := now.NetWorth
+		if start != thisMonth {
+			for _, c := range changes {
+				if c.Date.After(end) {
+					point -= c.Amount
+				}
+			}
+		}
+		out[i] = NetWorthPoint{Month: start, NetWorth: point}
+	}
+	return now, out, nil
+}
+
+// CategoryColors maps the user's categories, archived ones included, to
+// the colours they were given; a category without one is absent.
+func (s *Service) CategoryColors(ctx context.Context, userID string) (map[string]string, error) {
+	cats, _, err := s.store.Read().ListCategories(ctx, userID, CategoryFilter{Status: StatusAll},
+		ListParams{Page: 1, Limit: allRows, SortBy: CategoryList.Sorts[0]})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(cats))
+	for _, c := range cats {
+		if c.Color != nil {
+			out[c.ID] = *c.Color
+		}
+	}
+	return out, nil
+}
