@@ -307,8 +307,9 @@ func (s *Service) remindUser(ctx context.Context, userID string, send ReminderSe
 		}
 		// The outcome is written even when the pass is being stopped: the
 		// send happened (or failed), and the row should say so.
-		if err := s.store.Write(context.WithoutCancel(ctx), func(tx Repo) error {
-			return tx.SetReminderDelivery(ctx, userID, r.ID, delivery, problem, s.stamp())
+		wctx := context.WithoutCancel(ctx)
+		if err := s.store.Write(wctx, func(tx Repo) error {
+			return tx.SetReminderDelivery(wctx, userID, r.ID, delivery, problem, s.stamp())
 		}); err != nil {
 			return claimed, err
 		}

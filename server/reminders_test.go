@@ -260,6 +260,37 @@ func TestReminderDeliveryIsRecorded(t *testing.T) {
 	}
 }
 
+// stopDuringSend is a chat that takes the message while the server is
+// being stopped: the pass's context ends as the send returns.
+type stopDuringSend struct {
+	*chatStub
+	stop context.CancelFunc
+}
+
+func (c stopDuringSend) SendReminder(ctx context.Context, userID, message string) (bool, error) {
+	defer c.stop()
+	return c.chatStub.SendReminder(ctx, userID, message)
+}
+
+// TestReminderSentAsTheServerStops: a reminder the chat took while the
+// server was stopping is recorded as sent, not left pending forever.
+func TestReminderSentAsTheServerStops(t *testing.T) {
+	env, alice, _ := newBillEnv(t)
+	ledger := env.srv.Ledger()
+	ledger.SetClock(func() time.Time { return time.Date(2025, 3, 12, 2, 0, 0, 0, time.UTC) })
+	alice.createTemplate(t, `{"name":"Water","amount":"100","category":"Utilities","frequency":"monthly","start_date":"2025-03-01","due_day":14}`)
+	alice.do(t, http.MethodPut, reminderSettingsURL, `{"enabled":true,"digest_day":"off","budget_threshold":false}`, http.StatusOK)
+	ctx, stop := context.WithCancel(context.Background())
+	chat := stopDuringSend{newChatStub(), stop}
+	if n, err := ledger.RunReminders(ctx, chat); err != nil || n != 1 {
+		t.Fatalf("pass claimed %d (%v), want 1 and no error", n, err)
+	}
+	got := snapshotReminders(t, env, alice.user.ID).Reminders
+	if len(got) != 1 || got[0].Delivery != finance.DeliverySent || len(chat.take(alice.user.ID)) != 1 {
+		t.Errorf("reminders %+v, want the water bill recorded as sent", got)
+	}
+}
+
 // TestRemindersRaceOnce runs many scheduler passes at once on one
 // database: every reminder is claimed, and sent, exactly once.
 func TestRemindersRaceOnce(t *testing.T) {
