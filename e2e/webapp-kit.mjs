@@ -174,9 +174,30 @@ export async function signIn(page, finance) {
   await page.waitForURL((u) => new URL(u).pathname === '/');
 }
 
-/** The link of the main navigation named name. */
+/**
+ * The link of the main navigation named name, to click. On a phone the
+ * bottom bar holds Home, Record, Cards, Bills and More; another destination
+ * is reached as a person reaches it there, through More.
+ */
 export function navLink(page, name) {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const link = nav.getByRole('link', { name, exact: true });
+  return {
+    async click() {
+      if (await link.isVisible()) return link.click();
+      await nav.getByRole('link', { name: 'More', exact: true }).click();
+      await page.waitForURL('**/more');
+      await page.locator('main .more-links a', { has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) }).click();
+    },
+  };
+}
+
+/** Signs out as a person does: Sign out is on Settings (and on More). */
+export async function signOut(page) {
+  await navLink(page, 'Settings').click();
+  await page.waitForURL('**/settings');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/login');
 }
 
 // Dates as the server counts them: in the user's timezone, Asia/Manila by default.

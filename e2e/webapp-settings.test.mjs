@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, owner, phone, refusedFormAt, setUp, shots, snap } from './webapp-kit.mjs';
+import { desktop, launchBrowser, openContext, owner, phone, refusedFormAt, setUp, shots, snap, navLink, signOut } from './webapp-kit.mjs';
 
 let finance, browser;
 const newPassword = 'a new and longer passphrase';
@@ -70,7 +70,7 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
     refusedFormAt('/settings/app', '/settings/password', '/login'));
   await setUp(page, finance);
 
-  await main(page).getByRole('link', { name: 'Settings' }).click();
+  await navLink(page, 'Settings').click();
   await page.waitForURL('**/settings');
   assert.equal(await main(page).getByRole('link', { name: 'Settings' }).getAttribute('aria-current'), 'page');
   await snap(page, 'settings-1-hub');
@@ -101,7 +101,7 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   assert.match(await page.textContent('#expense-heading + ul'), /Pets/);
   await snap(page, 'settings-3-categories');
 
-  await main(page).getByRole('link', { name: 'Record' }).click();
+  await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   const today = await page.getByLabel('Date').inputValue();
   await page.locator('#amount').fill('1234.50');
@@ -124,7 +124,7 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   await page.getByRole('button', { name: 'Save budgets' }).click();
   await page.waitForURL('**/settings/budgets?notice=budgets-saved');
   assert.match(await page.textContent('main'), /\$1,234\.50 spent of \$2,000\.00/);
-  await main(page).getByRole('link', { name: 'Home' }).click();
+  await navLink(page, 'Home').click();
   await page.waitForURL((u) => new URL(u).pathname === '/');
   const budgets = await page.locator('#budgets-table tbody tr').evaluateAll((rows) =>
     rows.map((r) => [...r.children].map((c) => c.textContent.trim())));
@@ -162,8 +162,7 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   assert.match(await page.textContent('[role=status]'), /You stay signed in here/);
 
   // Signed out, the old password no longer works and the new one does.
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL('**/login');
+  await signOut(page);
   await signInWith(page, owner.password);
   await page.waitForSelector('[role=alert]');
   assert.match(await page.textContent('[role=alert]'), /Wrong email or password/);

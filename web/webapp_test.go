@@ -329,7 +329,7 @@ func TestUnknownPathPage(t *testing.T) {
 	for _, path := range []string{"/nope", planted, "/expenses/", "/settings/nope/deeper", "/api-keys"} {
 		x := b.Get(path)
 		testkit.WantPage(t, "signed in, GET "+path, x, http.StatusNotFound, "<h1>Page not found</h1>", "There is no page at this address.",
-			nav, `action="/logout"`, `href="/">Go to the start page</a>`)
+			nav, `href="/more"`, `href="/">Go to the start page</a>`)
 		testkit.CheckPageHeaders(t, x)
 		if ct := x.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 			t.Errorf("GET %s: Content-Type %q", path, ct)
