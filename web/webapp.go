@@ -188,18 +188,22 @@ type recordForm struct {
 }
 
 type recordData struct {
-	Show       display
-	Kind       string
-	Edit       *recordEdit // the record being changed; nil on a new one
-	Text       string      // what was typed in the "Type it" box
-	Note       string      // the note sent with a receipt
-	ImagesOff  string      // why this server reads no receipt photos; "" when it does
-	Form       recordForm
-	Fields     map[string]string
-	Methods    []string
-	Categories []finance.CategoryOption
-	Accounts   []finance.AccountOption
-	Cards      []finance.CardOption
+	Show display
+	Kind string
+	Edit *recordEdit // the record being changed; nil on a new one
+	Text string      // what was typed in the "Type it" box
+	Note string      // the note sent with a receipt
+	// ReadsImages reports whether this server reads receipt photos (an OCR
+	// engine or a vision model). Without one the page offers no receipt
+	// tool at all: how to set one up is for the admin (the server's log and
+	// docs say it), not for the person recording an expense.
+	ReadsImages bool
+	Form        recordForm
+	Fields      map[string]string
+	Methods     []string
+	Categories  []finance.CategoryOption
+	Accounts    []finance.AccountOption
+	Cards       []finance.CardOption
 }
 
 // recordKind is the form's kind from the query or the posted form.
@@ -230,7 +234,7 @@ func (s *Site) recordView(r *http.Request, u finance.User, kind string, form rec
 			return recordData{}, err
 		}
 		d.Methods, d.Categories, d.Accounts, d.Cards = opts.PaymentMethods, opts.Categories, opts.Accounts, opts.CreditCards
-		_, d.ImagesOff = s.host.CanReadImages()
+		d.ReadsImages, _ = s.host.CanReadImages()
 		if d.Form.PaymentMethod == "" {
 			d.Form.PaymentMethod = opts.DefaultPaymentMethod
 		}
