@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/finance-app/finance/finance"
@@ -68,6 +69,34 @@ func (d display) Day(t time.Time) string {
 		loc = time.UTC
 	}
 	return d.Date(finance.Today(t, loc))
+}
+
+// DueIn says when something open falls due, counted from the person's
+// today: "due today", "due tomorrow", "due in 3 days", "1 day overdue",
+// "21 days overdue". Every page that tells how far a due date is says it
+// this way, never as a signed number of days.
+func (d display) DueIn(due finance.Date) string {
+	switch n := d.today.DaysUntil(due); {
+	case n == 0:
+		return "due today"
+	case n == 1:
+		return "due tomorrow"
+	case n > 1:
+		return "due in " + strconv.Itoa(n) + " days"
+	case n == -1:
+		return "1 day overdue"
+	default:
+		return strconv.Itoa(-n) + " days overdue"
+	}
+}
+
+// Left says what is left of a limit (a budget): "₱801.00 left", or what
+// the spending went over it by, "₱199.00 over", never a negative amount left.
+func (d display) Left(remaining finance.Money) string {
+	if remaining < 0 {
+		return d.Money(-remaining) + " over"
+	}
+	return d.Money(remaining) + " left"
 }
 
 // Time formats an instant (a key's creation, its last use) in the user's

@@ -198,3 +198,54 @@ func TestAPIKeyCopyButtonsAndLocalTimes(t *testing.T) {
 		t.Error("the keys page still shows UTC times")
 	}
 }
+
+// An empty month of bills offers to add one; each open bill says how far
+// its due date is in words, never as a signed number of days.
+func TestBillsSayDueInWords(t *testing.T) {
+	env, u, b := webApp(t) // today is 15 March 2025
+	empty := b.Get(web.BillsPath)
+	testkit.WantPage(t, "no bills", empty, http.StatusOK, "No bills due in March 2025.",
+		`<a class="button" href="/bills/templates/new">Add a bill</a>`)
+	for day, name := range map[int]string{10: "Internet", 14: "Water", 15: "Rent", 16: "Gym", 20: "Electricity"} {
+		marchBill(t, env, u, fmt.Sprintf(`{"name":%q,"amount":"100","category":"Utilities","frequency":"monthly",
+			"start_date":"2025-01-01","due_day":%d}`, name, day))
+	}
+	page := b.Get(web.BillsPath)
+	testkit.WantPage(t, "bills", page, http.StatusOK, "Due 2025-03-10 · 5 days overdue · Utilities", "Due 2025-03-14 · 1 day overdue",
+		"Due 2025-03-15 · due today", "Due 2025-03-16 · due tomorrow", "Due 2025-03-20 · due in 5 days")
+	if page.Contains("days)") || page.Contains("Add a bill") {
+		t.Error("the bills page still counts days with a sign, or offers to add a bill beside its bills")
+	}
+}
+
+// A budget spent past its limit says by how much it is over, not a
+// negative amount left.
+func TestBudgetOverInWords(t *testing.T) {
+	env, u, b := webApp(t)
+	page := b.Get(web.BudgetsPath)
+	cats, err := env.srv.Ledger().CategoryOptions(context.Background(), u.ID, finance.KindExpense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := url.Values{"csrf": {testkit.CSRF(t, page)}}
+	for _, c := range cats {
+		limit := map[string]string{"Groceries": "100", "Transportation": "1000"}[c.Name]
+		f.Add("category", c.Name)
+		f.Add("monthly_limit", limit)
+		f.Add("warning_percent", "")
+	}
+	testkit.WantRedirect(t, "budgets", b.Post(web.BudgetsPath, f), web.BudgetsPath+"?notice=budgets-saved")
+	for _, e := range []struct{ amount, category string }{{"299", "Groceries"}, {"250", "Transportation"}} {
+		rec := b.Get(web.RecordPath)
+		x := b.Post(web.RecordPath, url.Values{"csrf": {testkit.CSRF(t, rec)}, "kind": {"expense"}, "amount": {e.amount},
+			"description": {e.category}, "category": {e.category}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
+		if x.Status != http.StatusSeeOther {
+			t.Fatalf("record %s: %d\n%s", e.category, x.Status, x.Body)
+		}
+	}
+	testkit.WantPage(t, "budgets", b.Get(web.BudgetsPath), http.StatusOK,
+		"₱299.00 spent of ₱100.00 · ₱199.00 over", "₱250.00 spent of ₱1,000.00 · ₱750.00 left")
+	if x := b.Get(web.BudgetsPath); x.Contains("-₱199.00") {
+		t.Error("the budgets page shows a negative amount left")
+	}
+}
