@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -188,7 +187,7 @@ func (s *Site) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error {
 	if fields != nil {
 		form = sent
 		p.status = http.StatusBadRequest
-		p.Error = "The key was not created: " + strings.Join(fieldProblems(fields), "; ") + "."
+		p.refuseFields("The key was not created.", &finance.ValidationError{Fields: fields})
 	}
 	d, err := s.apiKeysView(r.Request, u, form)
 	if err != nil {
@@ -236,17 +235,6 @@ func newMCPSetup(endpoint, key string) *mcpSetup {
 
 // mcpURL is the MCP endpoint as clients reach it.
 func (s *Site) mcpURL() string { return s.cfg.BaseURL + oauth.MCPPath }
-
-// fieldProblems renders validation fields as "name is required".
-func fieldProblems(fields map[string]string) []string {
-	var out []string
-	for _, k := range []string{"name", "scopes", "expires_in"} {
-		if v, ok := fields[k]; ok {
-			out = append(out, strings.ReplaceAll(k, "_", " ")+" "+v)
-		}
-	}
-	return out
-}
 
 func (s *Site) apiKeysRevoke(w http.ResponseWriter, r bunrouter.Request) error {
 	u, _, ok, err := s.signedInForm(w, r.Request)

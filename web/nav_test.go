@@ -249,3 +249,45 @@ func TestBudgetOverInWords(t *testing.T) {
 		t.Error("the budgets page shows a negative amount left")
 	}
 }
+
+// A refused form says once, beside each field, what is wrong; the banner
+// over it only says to fix the fields marked below, and never shows the
+// API's keys for them. Nothing is saved.
+func TestRefusedFormBannerNamesNoFieldKeys(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx := context.Background()
+	page := b.Get(web.BudgetsPath)
+	cats, err := env.srv.Ledger().CategoryOptions(ctx, u.ID, finance.KindExpense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := url.Values{"csrf": {testkit.CSRF(t, page)}}
+	for _, c := range cats {
+		limit := map[string]string{"Groceries": "-5", "Transportation": "2000"}[c.Name]
+		f.Add("category", c.Name)
+		f.Add("monthly_limit", limit)
+		f.Add("warning_percent", "")
+	}
+	x := b.Post(web.BudgetsPath, f)
+	testkit.WantPage(t, "refused budgets", x, http.StatusBadRequest,
+		`<p class="alert" role="alert">Not saved. Please fix the fields marked below.</p>`, `class="field-error"`, "Monthly limit ")
+	if x.Contains("thresholds[") || x.Contains("monthly_limit ") || strings.Count(string(x.Body), "role=\"alert\"") != 1 {
+		t.Errorf("the banner repeats the problems or names the API's fields:\n%s", x.Body)
+	}
+	saved, err := env.srv.Ledger().BudgetThresholds(ctx, u.ID, finance.Date{}, finance.ListParams{Page: 1, Limit: 100, SortBy: "category"})
+	if err != nil || len(saved.Items) != 0 {
+		t.Errorf("a refused form saved budgets: %+v, %v", saved.Items, err)
+	}
+
+	rec := b.Get(web.RecordPath)
+	x = b.Post(web.RecordPath, url.Values{"csrf": {testkit.CSRF(t, rec)}, "kind": {"expense"}, "description": {"Lunch"},
+		"category": {"Groceries"}, "date": {"2025-03-15"}, "payment_method": {"Cash"}})
+	testkit.WantPage(t, "refused expense", x, http.StatusBadRequest,
+		`role="alert">Not recorded. Please fix the fields marked below.</p>`, `id="amount-error">Amount is required`)
+	if x.Contains("Validation failed") {
+		t.Errorf("the banner repeats the API's words:\n%s", x.Body)
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 0 {
+		t.Errorf("%d expenses saved", n)
+	}
+}

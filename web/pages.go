@@ -21,11 +21,14 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/uptrace/bunrouter"
 
@@ -129,6 +132,74 @@ type pageView struct {
 
 	status     int
 	formAction string // an extra form-action source (the consent page's redirect target)
+
+	// refused is the refusal whose fields the page marks, and refusedWhat
+	// what was not done ("Not saved."), for render to word the banner
+	// again when the page marks none of them (refuseFields).
+	refused     *finance.ValidationError
+	refusedWhat string
+}
+
+// fieldsBanner is the banner over a form refused for its fields.
+const fieldsBanner = "Please fix the fields marked below."
+
+// refuseFields sets the banner of a form refused for ve's fields: what was
+// not done (what, "Not saved.", may be "") and where to look. The problems
+// are beside their fields, in the page's words ("Monthly limit must be at
+// least 0"); the banner does not repeat them, and never shows the API's
+// keys for them (thresholds[3].monthly_limit). A refusal that names no
+// field is its message. Every page builds such a banner here.
+func (p *pageView) refuseFields(what string, ve *finance.ValidationError) {
+	p.refused, p.refusedWhat = ve, what
+	if len(ve.Fields) == 0 {
+		p.Error = sentence(what, ve.Message)
+		return
+	}
+	p.Error = sentence(what, fieldsBanner)
+}
+
+// problemsInWords are a refusal's problems for a banner, each field named
+// in words rather than by its key ("Monthly limit must be at least 0"):
+// for a page that marks none of the fields, or a problem of a whole form.
+func problemsInWords(ve *finance.ValidationError) string {
+	if len(ve.Fields) == 0 {
+		return ve.Message
+	}
+	out := make([]string, 0, len(ve.Fields))
+	for _, k := range slices.Sorted(maps.Keys(ve.Fields)) {
+		out = append(out, fieldWords(k)+" "+ve.Fields[k])
+	}
+	return strings.Join(out, "; ")
+}
+
+// fieldWords names a field key in words: the last part of its path,
+// without the row index, its words apart ("thresholds[3].monthly_limit" is
+// "Monthly limit", "dateFrom" is "Date from").
+func fieldWords(key string) string {
+	if i := strings.LastIndex(key, "."); i >= 0 {
+		key = key[i+1:]
+	}
+	if i := strings.Index(key, "["); i >= 0 {
+		key = key[:i]
+	}
+	var b strings.Builder
+	for i, r := range key {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return label(b.String())
+}
+
+// sentence joins what was not done and why as the banner's sentences,
+// the second capitalized and ending with a full stop.
+func sentence(what, why string) string {
+	why = capitalize(strings.TrimSpace(why))
+	if !strings.HasSuffix(why, ".") {
+		why += "."
+	}
+	return strings.TrimSpace(what + " " + why)
 }
 
 // setPageHeaders sets the security headers every page carries.
@@ -167,6 +238,15 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pag
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
 		return fmt.Errorf("render %s: %w", name, err)
+	}
+	if p.refused != nil && len(p.refused.Fields) > 0 && !bytes.Contains(buf.Bytes(), []byte(`class="field-error`)) {
+		// The page marks none of the refused fields (a filter in the
+		// address, say): the banner says the problems itself.
+		p.Error = sentence(p.refusedWhat, problemsInWords(p.refused))
+		buf.Reset()
+		if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+			return fmt.Errorf("render %s: %w", name, err)
+		}
 	}
 	setPageHeadersConnect(w.Header(), p.formAction, p.Script != "")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -295,8 +295,9 @@ func (s *Site) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 			return verr
 		}
 		d.Fields = ve.Fields
-		return s.render(w, r.Request, "record", pageView{Title: "Record", Nav: "record", User: &u, CSRF: auth.CSRFToken(sid),
-			status: http.StatusBadRequest, Error: "Not recorded. " + ve.Error() + ".", Data: d})
+		p := pageView{Title: "Record", Nav: "record", User: &u, CSRF: auth.CSRFToken(sid), status: http.StatusBadRequest, Data: d}
+		p.refuseFields("Not recorded.", ve)
+		return s.render(w, r.Request, "record", p)
 	} else if err != nil {
 		return err
 	}
@@ -507,7 +508,8 @@ const (
 func (s *Site) listPage(w http.ResponseWriter, r *http.Request, name string, p pageView, err error) error {
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.status, p.Error = http.StatusBadRequest, ve.Error()+"."
+		p.status = http.StatusBadRequest
+		p.refuseFields("", ve)
 	} else if err != nil {
 		return err
 	}
