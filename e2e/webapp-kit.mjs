@@ -192,6 +192,18 @@ export function navLink(page, name) {
   };
 }
 
+/**
+ * Every page of the web app a signed-in person reaches without a record's
+ * id, for checks that go over all of them (nothing scrolls sideways, the
+ * navigation is one row). Reports' pages are linked from /reports.
+ */
+export const appPages = ['/', '/record', '/record?kind=income', '/record/bulk', '/expenses', '/income', '/income/recurring',
+  '/income/recurring/new', '/accounts', '/accounts/lines', '/transfers/new', '/cards', '/cards/transactions', '/bills',
+  '/bills/templates', '/bills/templates/new', '/loans', '/loans/new', '/reports', '/more', '/settings', '/settings/profile',
+  '/settings/password', '/settings/app', '/settings/categories', '/settings/category-rules', '/settings/budgets',
+  '/settings/reminders', '/settings/api-keys', '/settings/connected-apps', '/settings/messaging', '/imports', '/import',
+  '/activity'];
+
 /** Signs out as a person does: Sign out is on Settings (and on More). */
 export async function signOut(page) {
   await navLink(page, 'Settings').click();
