@@ -222,18 +222,7 @@ func TestBillsSayDueInWords(t *testing.T) {
 // negative amount left.
 func TestBudgetOverInWords(t *testing.T) {
 	env, u, b := webApp(t)
-	page := b.Get(web.BudgetsPath)
-	cats, err := env.srv.Ledger().CategoryOptions(context.Background(), u.ID, finance.KindExpense)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := url.Values{"csrf": {testkit.CSRF(t, page)}}
-	for _, c := range cats {
-		limit := map[string]string{"Groceries": "100", "Transportation": "1000"}[c.Name]
-		f.Add("category", c.Name)
-		f.Add("monthly_limit", limit)
-		f.Add("warning_percent", "")
-	}
+	f := budgetsForm(t, env, u, b, map[string]string{"Groceries": "100", "Transportation": "1000"})
 	testkit.WantRedirect(t, "budgets", b.Post(web.BudgetsPath, f), web.BudgetsPath+"?notice=budgets-saved")
 	for _, e := range []struct{ amount, category string }{{"299", "Groceries"}, {"250", "Transportation"}} {
 		rec := b.Get(web.RecordPath)
@@ -256,19 +245,7 @@ func TestBudgetOverInWords(t *testing.T) {
 func TestRefusedFormBannerNamesNoFieldKeys(t *testing.T) {
 	env, u, b := webApp(t)
 	ctx := context.Background()
-	page := b.Get(web.BudgetsPath)
-	cats, err := env.srv.Ledger().CategoryOptions(ctx, u.ID, finance.KindExpense)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := url.Values{"csrf": {testkit.CSRF(t, page)}}
-	for _, c := range cats {
-		limit := map[string]string{"Groceries": "-5", "Transportation": "2000"}[c.Name]
-		f.Add("category", c.Name)
-		f.Add("monthly_limit", limit)
-		f.Add("warning_percent", "")
-	}
-	x := b.Post(web.BudgetsPath, f)
+	x := b.Post(web.BudgetsPath, budgetsForm(t, env, u, b, map[string]string{"Groceries": "-5", "Transportation": "2000"}))
 	testkit.WantPage(t, "refused budgets", x, http.StatusBadRequest,
 		`<p class="alert" role="alert">Not saved. Please fix the fields marked below.</p>`, `class="field-error"`, "Monthly limit ")
 	if x.Contains("thresholds[") || x.Contains("monthly_limit ") || strings.Count(string(x.Body), "role=\"alert\"") != 1 {
@@ -290,4 +267,21 @@ func TestRefusedFormBannerNamesNoFieldKeys(t *testing.T) {
 	if n := len(expensesOf(t, env, u, "")); n != 0 {
 		t.Errorf("%d expenses saved", n)
 	}
+}
+
+// budgetsForm is the Budgets form as the page sends it: every expense
+// category's row in order, with the monthly limits of limits and no warning.
+func budgetsForm(t *testing.T, env *testEnv, u finance.User, b *testkit.Browser, limits map[string]string) url.Values {
+	t.Helper()
+	cats, err := env.srv.Ledger().CategoryOptions(context.Background(), u.ID, finance.KindExpense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := url.Values{"csrf": {testkit.CSRF(t, b.Get(web.BudgetsPath))}}
+	for _, c := range cats {
+		f.Add("category", c.Name)
+		f.Add("monthly_limit", limits[c.Name])
+		f.Add("warning_percent", "")
+	}
+	return f
 }
