@@ -49,6 +49,7 @@ e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finan
 	$(E2E_RUN) webapp-reconcile.test.mjs
 	$(E2E_RUN) webapp-recurring.test.mjs
 	$(E2E_RUN) webapp-reminders.test.mjs
+	$(E2E_RUN) webapp-nav.test.mjs
 
 # npm ci again only when the lock file changes.
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json

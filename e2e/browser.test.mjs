@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startFinance } from './finance-server.mjs';
+import { navLink, signOut } from './webapp-kit.mjs';
 
 const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const shots = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), 'finance-screens-'));
@@ -122,7 +123,7 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   await page.getByRole('button', { name: 'Create user and sign in' }).click();
   await page.waitForURL('**/?notice=welcome');
   assert.match(await page.textContent('main'), /Your user is ready/);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await navLink(page, 'Settings').click();
   await page.waitForURL('**/settings');
   await page.getByRole('link', { name: /API keys/ }).click();
   await page.waitForURL('**/settings/api-keys');
@@ -175,8 +176,7 @@ test('setup, API key, sign-in, consent and connected apps through the pages', as
   assert.match(await page.textContent('main'), /laptop agent/);
 
   // Sign out, then sign in again.
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL('**/login');
+  await signOut(page);
   await snap(page, '3-sign-in');
   await fitsPhone(page, 'sign-in');
 

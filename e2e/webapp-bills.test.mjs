@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, phone, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+import { desktop, launchBrowser, openContext, phone, setUp, shots, signIn, snap, navLink } from './webapp-kit.mjs';
 
 let finance, browser;
 const pages = {}; // the addresses the phone journey reached, for the desktop one
@@ -38,7 +38,7 @@ test('a bill from a template is paid, unpaid and skipped; a loan is created and 
   const { context, page, problems } = await openContext(browser, phone, refusedPayment);
   await setUp(page, finance);
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Bills' }).click();
+  await navLink(page, 'Bills').click();
   await page.waitForURL('**/bills');
   assert.match(await page.textContent('main'), /No bills due in/);
   await snap(page, 'bills-1-empty');
@@ -108,7 +108,7 @@ test('a bill from a template is paid, unpaid and skipped; a loan is created and 
   assert.match(await page.textContent('main'), /Paid on the first this time/);
 
   // The payment is an expense.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Expenses' }).click();
+  await navLink(page, 'Expenses').click();
   await page.waitForURL('**/expenses');
   assert.match(await page.textContent('main'), /Rent \(due \d{4}-\d{2}-\d{2}\)\s*₱12,000\.00/);
   await snap(page, 'bills-9-expenses');
@@ -130,7 +130,7 @@ test('a bill from a template is paid, unpaid and skipped; a loan is created and 
   assert.match(await page.textContent('.calendar td[aria-current=date]'), /Rent\s+₱12,000\.00\s+Skipped/);
 
   // A diminishing loan: 100,000.00 at 12% a year over 12 months (domain.md §4.5).
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Loans' }).click();
+  await navLink(page, 'Loans').click();
   await page.waitForURL('**/loans');
   await snap(page, 'loans-1-empty');
   await page.getByRole('link', { name: 'New loan' }).click();

@@ -174,9 +174,42 @@ export async function signIn(page, finance) {
   await page.waitForURL((u) => new URL(u).pathname === '/');
 }
 
-/** The link of the main navigation named name. */
+/**
+ * The link of the main navigation named name, to click. On a phone the
+ * bottom bar holds Home, Record, Cards, Bills and More; another destination
+ * is reached as a person reaches it there, through More.
+ */
 export function navLink(page, name) {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const link = nav.getByRole('link', { name, exact: true });
+  return {
+    async click() {
+      if (await link.isVisible()) return link.click();
+      await nav.getByRole('link', { name: 'More', exact: true }).click();
+      await page.waitForURL('**/more');
+      await page.locator('main .more-links a', { has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) }).click();
+    },
+  };
+}
+
+/**
+ * Every page of the web app a signed-in person reaches without a record's
+ * id, for checks that go over all of them (nothing scrolls sideways, the
+ * navigation is one row). Reports' pages are linked from /reports.
+ */
+export const appPages = ['/', '/record', '/record?kind=income', '/record/bulk', '/expenses', '/income', '/income/recurring',
+  '/income/recurring/new', '/accounts', '/accounts/lines', '/transfers/new', '/cards', '/cards/transactions', '/bills',
+  '/bills/templates', '/bills/templates/new', '/loans', '/loans/new', '/reports', '/more', '/settings', '/settings/profile',
+  '/settings/password', '/settings/app', '/settings/categories', '/settings/category-rules', '/settings/budgets',
+  '/settings/reminders', '/settings/api-keys', '/settings/connected-apps', '/settings/messaging', '/imports', '/import',
+  '/activity'];
+
+/** Signs out as a person does: Sign out is on Settings (and on More). */
+export async function signOut(page) {
+  await navLink(page, 'Settings').click();
+  await page.waitForURL('**/settings');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/login');
 }
 
 // Dates as the server counts them: in the user's timezone, Asia/Manila by default.

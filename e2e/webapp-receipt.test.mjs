@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, snap } from './webapp-kit.mjs';
+import { desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, snap, navLink } from './webapp-kit.mjs';
 
 const receipt = fileURLToPath(new URL('./fixtures/receipt.png', import.meta.url));
 
@@ -41,8 +41,7 @@ for (const size of [phone, desktop]) {
     const { context, page, problems } = await openContext(browser, size, refusedFormAt('/record/receipt'));
     try {
       await setUp(page, finance);
-      const main = page.getByRole('navigation', { name: 'Main' });
-      await main.getByRole('link', { name: 'Record' }).click();
+      await navLink(page, 'Record').click();
       await page.waitForURL('**/record');
       const receiptBox = page.getByRole('region', { name: 'Read a receipt' });
       assert.match(await page.textContent('#images-hint'), /PNG, JPEG or WebP/, 'this server reads images');

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { day, desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, snap } from './webapp-kit.mjs';
+import { day, desktop, launchBrowser, openContext, phone, refusedFormAt, setUp, shots, snap, navLink } from './webapp-kit.mjs';
 
 let browser;
 
@@ -32,10 +32,9 @@ for (const size of [phone, desktop]) {
     const { context, page, problems } = await openContext(browser, size, refusedFormAt('/record/bulk'));
     try {
       await setUp(page, finance);
-      const main = page.getByRole('navigation', { name: 'Main' });
 
       // Type it: two drafts for review, nothing saved yet.
-      await main.getByRole('link', { name: 'Record' }).click();
+      await navLink(page, 'Record').click();
       await page.waitForURL('**/record');
       await snap(page, 'record-1-record', size.name);
       await page.getByLabel('What did you spend?').fill('lunch 250 cash yesterday, grab 180 cash');
@@ -63,7 +62,7 @@ for (const size of [phone, desktop]) {
       // A note that leaves things out: the review marks, in words beside
       // each field, what the parser filled in; a rough date is read from its
       // own line, and a line without an amount is a draft of its own.
-      await main.getByRole('link', { name: 'Record' }).click();
+      await navLink(page, 'Record').click();
       await page.waitForURL('**/record');
       await page.getByLabel('What did you spend?').fill('grab 180 yesterday\nmeralco 2,845.60 last week\ncoffee at the mall');
       await page.getByRole('button', { name: 'Read it' }).click();
@@ -81,7 +80,7 @@ for (const size of [phone, desktop]) {
       await snap(page, 'record-3b-guessed', size.name);
 
       // Bulk entry: one bad row refuses all three, and keeps them.
-      await main.getByRole('link', { name: 'Record' }).click();
+      await navLink(page, 'Record').click();
       await page.getByRole('link', { name: 'Record several' }).click();
       await page.waitForURL('**/record/bulk');
       assert.equal(await page.locator('fieldset.bulk-row').count(), 5);
@@ -126,7 +125,7 @@ for (const size of [phone, desktop]) {
         [['Food & Dining', '₱150.00'], ['Groceries', '₱140.00']]);
 
       // Edit one.
-      await main.getByRole('link', { name: 'Expenses' }).click();
+      await navLink(page, 'Expenses').click();
       await page.getByRole('link', { name: /^Edit Jeep/ }).click();
       await page.waitForURL('**/edit?back=*');
       assert.equal(await page.textContent('h1'), 'Edit expense');

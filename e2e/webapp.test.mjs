@@ -39,7 +39,7 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to content');
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Record' }).click();
+  await navLink(page, 'Record').click();
   await page.waitForURL('**/record');
   const today = await page.getByLabel('Date').inputValue();
   assert.match(today, /^\d{4}-\d{2}-\d{2}$/, 'the date defaults to today');
@@ -71,7 +71,7 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   assert.match(await page.textContent('#recent-heading + ul'), /Lunch with Ana/);
   await snap(page, '4-home');
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Expenses' }).click();
+  await navLink(page, 'Expenses').click();
   await page.waitForURL('**/expenses');
   assert.equal(await page.textContent('#list-heading'), '1 expense · total ₱250.50');
   assert.match(await page.textContent('main'), /Lunch with Ana/);

@@ -22,8 +22,11 @@ var Docs embed.FS
 //go:embed templates
 var Templates embed.FS
 
-// Static holds the stylesheet and icon of the web pages, and the setup
-// page's one script (zone.js), served under /static.
+// Static holds the stylesheet and icon of the web pages, their scripts
+// (app.js on every page; zone.js on setup, import.js on Import), served
+// under /static, and the installable web app's manifest, served at
+// /manifest.webmanifest. The PNG icons (icon-192, icon-512, the maskable
+// icon-maskable-512 and Apple's icon-180) are icon.svg drawn at those sizes.
 //
 //go:embed static
 var Static embed.FS

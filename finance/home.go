@@ -38,11 +38,12 @@ func (d DueItem) Overdue() bool { return d.Days < 0 }
 
 // When says when the item is due, in words: "21 days overdue", "1 day
 // overdue", "due today", "due tomorrow", "due in 5 days".
-func (d DueItem) When() string { return dueWords(d.Days) }
+func (d DueItem) When() string { return DueWords(d.Days) }
 
-// dueWords says in words when something due days from today is due; Home
-// and the reminders' messages say it the same way.
-func dueWords(days int) string {
+// DueWords says in words when something due days from today is due. Every
+// page that tells how far a due date is, and the reminders' messages, say it
+// this way, never as a signed number of days.
+func DueWords(days int) string {
 	switch n := days; {
 	case n == 0:
 		return "due today"

@@ -425,7 +425,7 @@ const maxRemindersPerKind = 100
 
 // dueIn says when a due date is, seen from today: "2025-03-05 (tomorrow)".
 func dueIn(today, due Date) string {
-	return due.String() + " (" + strings.TrimPrefix(dueWords(today.DaysUntil(due)), "due ") + ")"
+	return due.String() + " (" + strings.TrimPrefix(DueWords(today.DaysUntil(due)), "due ") + ")"
 }
 
 // wholePercent drops the decimals of a percent: a reminder says 82%, not 82.37%.

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
@@ -71,17 +72,23 @@ func TestConnectedAppsPage(t *testing.T) {
 		t.Fatalf("status %d", page.Status)
 	}
 	testkit.CheckPageHeaders(t, page)
-	for _, want := range []string{"Test client", "finance:read, expenses:write, mcp:connect", "Connected", "Last used", "UTC"} {
+	grants, _ := env.oauth.ListGrants(context.Background(), u.ID)
+	if len(grants) != 1 {
+		t.Fatalf("grants %+v", grants)
+	}
+	manila, err := time.LoadLocation(finance.DefaultTimezone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Times are in the person's timezone (Manila by default) and date format.
+	connected := grants[0].CreatedAt.In(manila).Format("2006-01-02 15:04")
+	for _, want := range []string{"Test client", "finance:read, expenses:write, mcp:connect", "Connected", "Last used", connected} {
 		if !page.Contains(want) {
 			t.Errorf("page lacks %q:\n%s", want, page.Body)
 		}
 	}
-	if page.Contains("not yet") {
-		t.Error("last use is not shown")
-	}
-	grants, _ := env.oauth.ListGrants(context.Background(), u.ID)
-	if len(grants) != 1 {
-		t.Fatalf("grants %+v", grants)
+	if page.Contains("not yet") || page.Contains("UTC") {
+		t.Error("last use is not shown, or times are in UTC")
 	}
 
 	// Another user sees nothing and cannot revoke it.
@@ -91,7 +98,7 @@ func TestConnectedAppsPage(t *testing.T) {
 	if op.Contains("Test client") || !op.Contains("No apps are connected") {
 		t.Error("another user sees the app")
 	}
-	if x := other.Post(web.ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{"csrf": {testkit.CSRF(t, op)}}); x.Status != http.StatusNotFound {
+	if x := other.Post(web.ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{"csrf": {testkit.CSRF(t, other.Get(web.SettingsPath))}}); x.Status != http.StatusNotFound {
 		t.Errorf("another user revoking: %d, want 404", x.Status)
 	}
 	if x := b.Post(web.ConnectedAppPath+"/"+grants[0].ID+"/revoke", url.Values{}); x.Status != http.StatusForbidden {

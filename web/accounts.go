@@ -80,11 +80,15 @@ func label(v any) string {
 	if w, ok := valueWords[value]; ok {
 		return w
 	}
-	w := strings.ReplaceAll(value, "_", " ")
-	if w == "" {
+	return capitalize(strings.ReplaceAll(value, "_", " "))
+}
+
+// capitalize is s with its first letter upper case.
+func capitalize(s string) string {
+	if s == "" {
 		return ""
 	}
-	return strings.ToUpper(w[:1]) + w[1:]
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // refusal fills p with a refused write's status and message: a validation
@@ -99,7 +103,7 @@ func refusal(p *pageView, err error, prefix string) (fields map[string]string, o
 	p.status = status
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.Error = prefix + " " + ve.Error() + "."
+		p.refuseFields(prefix, ve)
 		return ve.Fields, true
 	}
 	var advice *refusalAdvice
@@ -130,7 +134,8 @@ func filterRefused(p *pageView, err error) error {
 	if err == nil || !errors.As(err, &ve) {
 		return err
 	}
-	p.status, p.Error = http.StatusBadRequest, ve.Error()+"."
+	p.status = http.StatusBadRequest
+	p.refuseFields("", ve)
 	return nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -29,15 +28,6 @@ func scopeOptions(scopes []auth.Scope, checked func(auth.Scope) bool) []scopeOpt
 		out[i] = scopeOption{Name: string(sc), Description: auth.ScopeDescriptions[sc], Checked: checked(sc)}
 	}
 	return out
-}
-
-// displayTime renders an instant for the pages (UTC: the server does not
-// know the browser's time zone, and the pages use no script).
-func displayTime(t *time.Time, zero string) string {
-	if t == nil {
-		return zero
-	}
-	return t.UTC().Format("2 Jan 2006 15:04 UTC")
 }
 
 // --- API keys -------------------------------------------------------------------
@@ -119,6 +109,10 @@ func (s *Site) apiKeysView(r *http.Request, u finance.User, form keyForm) (apiKe
 	if err != nil {
 		return apiKeysData{}, err
 	}
+	show, err := s.displayFor(r.Context(), u.ID)
+	if err != nil {
+		return apiKeysData{}, err
+	}
 	now := time.Now()
 	d := apiKeysData{Pro: u.Plan == finance.PlanPro, Presets: keyPresets, Form: form, Fields: map[string]string{}}
 	for _, k := range keys {
@@ -128,8 +122,8 @@ func (s *Site) apiKeysView(r *http.Request, u finance.User, form keyForm) (apiKe
 		}
 		d.Keys = append(d.Keys, keyView{
 			ID: k.ID, Name: k.Name, PublicID: k.PublicID, Status: k.Status(now),
-			Scopes: auth.JoinScopes(k.Scopes), Created: displayTime(&k.CreatedAt, ""),
-			Expires: displayTime(k.ExpiresAt, "never"), LastUsed: displayTime(k.LastUsedAt, "never"), Writes: writes,
+			Scopes: auth.JoinScopes(k.Scopes), Created: show.Time(&k.CreatedAt, ""),
+			Expires: show.Time(k.ExpiresAt, "never"), LastUsed: show.Time(k.LastUsedAt, "never"), Writes: writes,
 		})
 	}
 	all := append([]auth.Scope{auth.ScopeAll}, auth.Scopes...)
@@ -193,7 +187,7 @@ func (s *Site) apiKeysCreate(w http.ResponseWriter, r bunrouter.Request) error {
 	if fields != nil {
 		form = sent
 		p.status = http.StatusBadRequest
-		p.Error = "The key was not created: " + strings.Join(fieldProblems(fields), "; ") + "."
+		p.refuseFields("The key was not created.", &finance.ValidationError{Fields: fields})
 	}
 	d, err := s.apiKeysView(r.Request, u, form)
 	if err != nil {
@@ -242,17 +236,6 @@ func newMCPSetup(endpoint, key string) *mcpSetup {
 // mcpURL is the MCP endpoint as clients reach it.
 func (s *Site) mcpURL() string { return s.cfg.BaseURL + oauth.MCPPath }
 
-// fieldProblems renders validation fields as "name is required".
-func fieldProblems(fields map[string]string) []string {
-	var out []string
-	for _, k := range []string{"name", "scopes", "expires_in"} {
-		if v, ok := fields[k]; ok {
-			out = append(out, strings.ReplaceAll(k, "_", " ")+" "+v)
-		}
-	}
-	return out
-}
-
 func (s *Site) apiKeysRevoke(w http.ResponseWriter, r bunrouter.Request) error {
 	u, _, ok, err := s.signedInForm(w, r.Request)
 	if !ok {
@@ -290,6 +273,10 @@ func (s *Site) appsPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
+	show, err := s.displayFor(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
 	d := appsData{MCPURL: s.mcpURL()}
 	for _, g := range grants {
 		writes, err := s.recentWrites(r.Context(), u.ID, g.ID)
@@ -298,7 +285,7 @@ func (s *Site) appsPage(w http.ResponseWriter, r bunrouter.Request) error {
 		}
 		d.Grants = append(d.Grants, grantView{
 			ID: g.ID, Name: clientDisplayName(g.ClientName), Scopes: auth.JoinScopes(g.Scopes),
-			Created: displayTime(&g.CreatedAt, ""), LastUsed: displayTime(g.LastUsedAt, "not yet"), Writes: writes,
+			Created: show.Time(&g.CreatedAt, ""), LastUsed: show.Time(g.LastUsedAt, "not yet"), Writes: writes,
 		})
 	}
 	return s.render(w, r.Request, "apps", pageView{Title: "Connected apps", Nav: "settings", User: &u, CSRF: auth.CSRFToken(sid),

@@ -160,7 +160,7 @@ func (s *Site) renderBillTemplate(w http.ResponseWriter, r *http.Request, u fina
 		if errors.As(err, &ve) {
 			d.Fields = ve.Fields
 			p.Data = d
-			p.Error = "Not saved. " + ve.Error() + "."
+			p.refuseFields("Not saved.", ve)
 		} else {
 			_, detail := httperr.Response(err, "")
 			p.Error = detail.Message

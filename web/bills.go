@@ -204,7 +204,7 @@ func (s *Site) billRefused(w http.ResponseWriter, r bunrouter.Request, u finance
 	p := pageView{Title: "Bills", Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: d}
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.Error = "Not paid. " + ve.Error() + "."
+		p.refuseFields("Not paid.", ve)
 		for i := range d.Bills {
 			if d.Bills[i].ID == id {
 				if sent != nil {
@@ -379,7 +379,7 @@ func (s *Site) billPageRefused(w http.ResponseWriter, r *http.Request, u finance
 	p := pageView{Title: d.Bill.Name, Nav: "bills", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: d}
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.Error = not + " " + ve.Error() + "."
+		p.refuseFields(not, ve)
 		apply(&d, ve.Fields)
 		p.Data = d
 	} else {
@@ -508,7 +508,7 @@ func (s *Site) loanPaySubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	p := pageView{Title: "Loans", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: d}
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.Error = "Not paid. " + ve.Error() + "."
+		p.refuseFields("Not paid.", ve)
 		for i := range d.Rows {
 			if d.Rows[i].ID == id {
 				d.Rows[i].Form, d.Rows[i].Fields = form, ve.Fields

@@ -419,7 +419,7 @@ func TestBillPage(t *testing.T) {
 	if got := billPayments(t, env, u, power.ID); len(got) != 1 {
 		t.Fatalf("a refused delete left %d posted payments", len(got))
 	}
-	if x := ob.Post(del, url.Values{"csrf": {testkit.CSRF(t, ob.Get(web.BillsPath))}}); x.Status != http.StatusNotFound {
+	if x := ob.Post(del, url.Values{"csrf": {testkit.CSRF(t, ob.Get(web.SettingsPath))}}); x.Status != http.StatusNotFound {
 		t.Errorf("another user deletes the payment: %d", x.Status)
 	}
 	x = b.Post(del, url.Values{"csrf": {token}})

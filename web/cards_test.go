@@ -182,7 +182,7 @@ func TestCardPage(t *testing.T) {
 	path := web.CardsPath + "/" + cs.card.ID
 	page := b.Get(path)
 	testkit.WantPage(t, "card", page, http.StatusOK, "<h1>Visa</h1>", "<dt>Owed</dt><dd>₱50.00</dd>", "<dt>Unbilled</dt><dd>₱30.00</dd>",
-		"<h3>Open</h3>", `href="/statements/`+cs.soa.ID+`">Statement of 2025-03-10</a>`, "Due 2025-04-05 · ₱20.00 left to pay",
+		"<h3>Open</h3>", `href="/statements/`+cs.soa.ID+`">Statement of 2025-03-10</a>`, "Due 2025-04-05 · due in 21 days · ₱20.00 left to pay",
 		"Unbilled · 1 transaction", "Shoes", `href="/cards/transactions/`+cs.unbilled.ID+`/convert"`, "No installment plans")
 	testkit.CheckPageHeaders(t, page)
 	if strings.Contains(testkit.Unescaped(page), "<h3>Overdue</h3>") || strings.Contains(testkit.Unescaped(page), "<h3>Paid</h3>") {

@@ -70,6 +70,33 @@ func (d display) Day(t time.Time) string {
 	return d.Date(finance.Today(t, loc))
 }
 
+// DueIn says when something open falls due, counted from the person's
+// today, in finance.DueWords' words: "due tomorrow", "21 days overdue".
+func (d display) DueIn(due finance.Date) string { return finance.DueWords(d.today.DaysUntil(due)) }
+
+// Left says what is left of a limit (a budget): "₱801.00 left", or what
+// the spending went over it by, "₱199.00 over", never a negative amount left.
+func (d display) Left(remaining finance.Money) string {
+	if remaining < 0 {
+		return d.Money(-remaining) + " over"
+	}
+	return d.Money(remaining) + " left"
+}
+
+// Time formats an instant (a key's creation, its last use) in the user's
+// timezone and date format, to the minute: "15 Mar 2025 12:00". zero
+// stands for nil: "never", "not yet".
+func (d display) Time(t *time.Time, zero string) string {
+	if t == nil {
+		return zero
+	}
+	loc := d.loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Format(d.layout + " 15:04")
+}
+
 // Month names a month ("March 2025") from any day in it.
 func (d display) Month(v finance.Date) string { return v.In(time.UTC).Format("January 2006") }
 

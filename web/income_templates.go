@@ -155,7 +155,7 @@ func (s *Site) renderIncomeTemplate(w http.ResponseWriter, r *http.Request, u fi
 		var ve *finance.ValidationError
 		if errors.As(err, &ve) {
 			d.Fields = ve.Fields
-			p.Error = "Not saved. " + ve.Error() + "."
+			p.refuseFields("Not saved.", ve)
 		} else {
 			_, detail := httperr.Response(err, "")
 			p.Error = detail.Message

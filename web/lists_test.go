@@ -109,7 +109,7 @@ func TestAccountLinesList(t *testing.T) {
 		{"accountId=nope", `id="account-error">Account `},
 		{"dateFrom=2025-02-20&dateTo=2025-02-10", `id="from-error">From must not be after dateTo<`},
 		{"sortBy=description", `id="sort-error">Sort by must be one of`},
-		{"type=sideways", "type must be one of"},
+		{"type=sideways", `role="alert">Type must be one of`},
 	} {
 		x := b.Get(web.AccountLinesPath + "?" + tc.query)
 		if x.Status != http.StatusBadRequest || !strings.Contains(testkit.Unescaped(x), tc.want) || x.Contains("move 20") {

@@ -82,8 +82,10 @@ func (s *Site) loanCreate(w http.ResponseWriter, r bunrouter.Request) error {
 	l, err := s.ledger.CreateLoan(r.Context(), u.ID, form.request())
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		return s.render(w, r.Request, "loannew", pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
-			status: http.StatusBadRequest, Error: "Not created. " + ve.Error() + ".", Data: loanNewData{Form: form, Fields: ve.Fields}})
+		p := pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
+			status: http.StatusBadRequest, Data: loanNewData{Form: form, Fields: ve.Fields}}
+		p.refuseFields("Not created.", ve)
+		return s.render(w, r.Request, "loannew", p)
 	} else if err != nil {
 		return err
 	}
@@ -213,7 +215,7 @@ func (s *Site) loanRefused(w http.ResponseWriter, r *http.Request, u finance.Use
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
 		fill(&d, ve.Fields)
-		p.Error = "Not saved. " + ve.Error() + "."
+		p.refuseFields("Not saved.", ve)
 	} else {
 		_, detail := httperr.Response(err, "")
 		p.Error = detail.Message

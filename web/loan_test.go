@@ -296,7 +296,7 @@ func TestLoanPage(t *testing.T) {
 		t.Errorf("cancel twice: %d\n%s", x.Status, x.Body)
 	}
 	if x := setStatus("completed"); x.Status != http.StatusBadRequest ||
-		!x.Contains("status cannot be set: a loan completes by itself once every instance is paid or waived") {
+		!x.Contains("Status cannot be set: a loan completes by itself once every instance is paid or waived") {
 		t.Errorf("completed: %d\n%s", x.Status, x.Body)
 	}
 	if x := b.Get(web.LoansPath); !strings.Contains(testkit.Unescaped(x), `<h2 id="closed-heading">Completed and cancelled</h2>`) ||

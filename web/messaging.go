@@ -36,6 +36,7 @@ type messagingData struct {
 	Chats      []chatView
 	Code       string // a new link code, shown once
 	Expires    string
+	show       display // the person's timezone and date format, for the times shown
 }
 
 func (s *Site) messagingView(ctx context.Context, u finance.User) (messagingData, error) {
@@ -47,8 +48,11 @@ func (s *Site) messagingView(ctx context.Context, u finance.User) (messagingData
 	if err != nil {
 		return d, err
 	}
+	if d.show, err = s.displayFor(ctx, u.ID); err != nil {
+		return d, err
+	}
 	for _, c := range chats {
-		d.Chats = append(d.Chats, chatView{ID: strconv.FormatInt(c.ChatID, 10), Label: c.Label, Linked: displayTime(&c.LinkedAt, "")})
+		d.Chats = append(d.Chats, chatView{ID: strconv.FormatInt(c.ChatID, 10), Label: c.Label, Linked: d.show.Time(&c.LinkedAt, "")})
 	}
 	return d, nil
 }
@@ -88,7 +92,7 @@ func (s *Site) messagingLinkCode(w http.ResponseWriter, r bunrouter.Request) err
 		if err != nil {
 			return err
 		}
-		d.Code, d.Expires = telegram.FormatLinkCode(code), displayTime(&expires, "")
+		d.Code, d.Expires = telegram.FormatLinkCode(code), d.show.Time(&expires, "")
 	}
 	p.Data = d
 	return s.render(w, r.Request, "messaging", p)

@@ -21,11 +21,14 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/uptrace/bunrouter"
 
@@ -44,23 +47,26 @@ const (
 	APIKeysPath      = "/settings/api-keys"
 	ConnectedAppPath = "/settings/connected-apps"
 	staticPath       = "/static"
+	ManifestPath     = "/manifest.webmanifest"
 )
 
-// pageCSP allows this origin's stylesheet and images and nothing else: no
-// script (but on the pages of pageScripts), no framing (clickjacking),
-// forms only to this origin. The consent page adds the client's redirect
-// origin to form-action, since browsers apply form-action to the redirect
-// that follows the form.
-const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:;%s form-action 'self'%s; " +
-	"frame-ancestors 'none'; base-uri 'none'"
+// pageCSP allows this origin's stylesheet, images, web app manifest and
+// script files (app.js on every page, and a page's own script of
+// pageScripts) and nothing else: no inline script, no other origin, no
+// framing (clickjacking), forms only to this origin. The consent page adds
+// the client's redirect origin to form-action, since browsers apply
+// form-action to the redirect that follows the form.
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; manifest-src 'self';%s " +
+	"form-action 'self'%s; frame-ancestors 'none'; base-uri 'none'"
 
-// scriptCSP is what a page of pageScripts adds to pageCSP: this origin's
-// script files (never an inline script) and requests to this origin.
-const scriptCSP = " script-src 'self'; connect-src 'self';"
+// connectCSP is what a page of pageScripts adds to pageCSP: requests to
+// this origin (the Import form sends its file itself, to show progress).
+const connectCSP = " connect-src 'self';"
 
-// pageScripts are the pages, by template, that load a script of the static
-// folder: each a small enhancement of a page that works without it (the
-// Import form's upload progress; setup's choice of the browser's timezone).
+// pageScripts are the pages, by template, that load a script of their own
+// beside app.js: each a small enhancement of a page that works without it
+// (the Import form's upload progress; setup's choice of the browser's
+// timezone).
 var pageScripts = map[string]string{"import": staticPath + "/import.js", "setup": staticPath + "/zone.js"}
 
 // pageFuncs are the functions templates may call beyond the built-in ones:
@@ -75,6 +81,15 @@ var pageFuncs = template.FuncMap{
 	"ruleFields":       ruleFields,
 	"daysField":        daysField,
 	"reminderDelivery": reminderDelivery,
+	"copyButton":       copyButton,
+}
+
+// copyButtonView is what the "copy-button" partial shows: the id of the
+// field to copy, and what it holds, for the button's name.
+type copyButtonView struct{ Target, What string }
+
+func copyButton(target, what string) copyButtonView {
+	return copyButtonView{Target: target, What: what}
 }
 
 // filterEndView is what the "filter-end" partial shows: the search box
@@ -93,7 +108,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "incometemplates", "incometemplate", "loan", "loannew",
 		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
-		"import", "importbatch", "imports", "categoryrules", "transfer", "reconcile", "reminders"} {
+		"import", "importbatch", "imports", "categoryrules", "transfer", "reconcile", "reminders", "more"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -103,7 +118,7 @@ var pageTemplates = func() map[string]*template.Template {
 // pageView is what every template gets; Data is the page's own content.
 type pageView struct {
 	Title     string
-	Nav       string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports or settings (every settings page)
+	Nav       string // the current page in the navigation: home, record, expenses, income, accounts, cards, bills, loans, reports, settings (every settings page) or more
 	Narrow    bool   // a single form (sign-in, setup, consent) rather than a list
 	User      *finance.User
 	CSRF      string
@@ -117,22 +132,90 @@ type pageView struct {
 
 	status     int
 	formAction string // an extra form-action source (the consent page's redirect target)
+
+	// refused is the refusal whose fields the page marks, and refusedWhat
+	// what was not done ("Not saved."), for render to word the banner
+	// again when the page marks none of them (refuseFields).
+	refused     *finance.ValidationError
+	refusedWhat string
+}
+
+// fieldsBanner is the banner over a form refused for its fields.
+const fieldsBanner = "Please fix the fields marked below."
+
+// refuseFields sets the banner of a form refused for ve's fields: what was
+// not done (what, "Not saved.", may be "") and where to look. The problems
+// are beside their fields, in the page's words ("Monthly limit must be at
+// least 0"); the banner does not repeat them, and never shows the API's
+// keys for them (thresholds[3].monthly_limit). A refusal that names no
+// field is its message. Every page builds such a banner here.
+func (p *pageView) refuseFields(what string, ve *finance.ValidationError) {
+	p.refused, p.refusedWhat = ve, what
+	if len(ve.Fields) == 0 {
+		p.Error = sentence(what, ve.Message)
+		return
+	}
+	p.Error = sentence(what, fieldsBanner)
+}
+
+// problemsInWords are a refusal's problems for a banner, each field named
+// in words rather than by its key ("Monthly limit must be at least 0"):
+// for a page that marks none of the fields, or a problem of a whole form.
+func problemsInWords(ve *finance.ValidationError) string {
+	if len(ve.Fields) == 0 {
+		return ve.Message
+	}
+	out := make([]string, 0, len(ve.Fields))
+	for _, k := range slices.Sorted(maps.Keys(ve.Fields)) {
+		out = append(out, fieldWords(k)+" "+ve.Fields[k])
+	}
+	return strings.Join(out, "; ")
+}
+
+// fieldWords names a field key in words: the last part of its path,
+// without the row index, its words apart ("thresholds[3].monthly_limit" is
+// "Monthly limit", "dateFrom" is "Date from").
+func fieldWords(key string) string {
+	if i := strings.LastIndex(key, "."); i >= 0 {
+		key = key[i+1:]
+	}
+	if i := strings.Index(key, "["); i >= 0 {
+		key = key[:i]
+	}
+	var b strings.Builder
+	for i, r := range key {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return label(b.String())
+}
+
+// sentence joins what was not done and why as the banner's sentences,
+// the second capitalized and ending with a full stop.
+func sentence(what, why string) string {
+	why = capitalize(strings.TrimSpace(why))
+	if !strings.HasSuffix(why, ".") {
+		why += "."
+	}
+	return strings.TrimSpace(what + " " + why)
 }
 
 // setPageHeaders sets the security headers every page carries.
-func setPageHeaders(h http.Header, formAction string) { setPageHeadersScript(h, formAction, false) }
+func setPageHeaders(h http.Header, formAction string) { setPageHeadersConnect(h, formAction, false) }
 
-// setPageHeadersScript is setPageHeaders for a page that may load its
-// script when script is set.
-func setPageHeadersScript(h http.Header, formAction string, script bool) {
-	extra, scripts := "", ""
+// setPageHeadersConnect is setPageHeaders for a page whose own script
+// sends requests (connectCSP) when connect is set.
+func setPageHeadersConnect(h http.Header, formAction string, connect bool) {
+	extra, connects := "", ""
 	if formAction != "" {
 		extra = " " + formAction
 	}
-	if script {
-		scripts = scriptCSP
+	if connect {
+		connects = connectCSP
 	}
-	h.Set("Content-Security-Policy", fmt.Sprintf(pageCSP, scripts, extra))
+	h.Set("Content-Security-Policy", fmt.Sprintf(pageCSP, connects, extra))
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -156,7 +239,16 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, name string, p pag
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
 		return fmt.Errorf("render %s: %w", name, err)
 	}
-	setPageHeadersScript(w.Header(), p.formAction, p.Script != "")
+	if p.refused != nil && len(p.refused.Fields) > 0 && !bytes.Contains(buf.Bytes(), []byte(`class="field-error`)) {
+		// The page marks none of the refused fields (a filter in the
+		// address, say): the banner says the problems itself.
+		p.Error = sentence(p.refusedWhat, problemsInWords(p.refused))
+		buf.Reset()
+		if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+			return fmt.Errorf("render %s: %w", name, err)
+		}
+	}
+	setPageHeadersConnect(w.Header(), p.formAction, p.Script != "")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	status := p.status
 	if status == 0 {
@@ -418,6 +510,7 @@ func SafeNext(next string) string {
 func (s *Site) registerPageRoutes() {
 	s.heavyPage("/", s.home) // Home is the dashboard
 	s.page(http.MethodGet, staticPath+"/:file", s.staticFile)
+	s.page(http.MethodGet, ManifestPath, s.manifest)
 	s.page(http.MethodGet, SetupPath, s.setupPage)
 	s.page(http.MethodPost, ChecklistDismissPath, s.checklistDismiss)
 	s.add(Route{Method: http.MethodPost, Path: SetupPath, Limit: SignInLimit, Handler: s.setupSubmit})
@@ -458,14 +551,28 @@ func (s *Site) home(w http.ResponseWriter, r bunrouter.Request) error {
 }
 
 func (s *Site) staticFile(w http.ResponseWriter, r bunrouter.Request) error {
-	name := "static/" + path.Base(r.Param("file"))
+	return serveStatic(w, r.Request, path.Base(r.Param("file")))
+}
+
+// manifest is the web app manifest, at the site's root as browsers look
+// for it, for anyone: "Add to Home Screen" reads it before sign-in.
+func (s *Site) manifest(w http.ResponseWriter, r bunrouter.Request) error {
+	// Go's table of types by extension has no .webmanifest.
+	w.Header().Set("Content-Type", "application/manifest+json")
+	return serveStatic(w, r.Request, path.Base(ManifestPath))
+}
+
+// serveStatic answers with the file of the static folder named name, which
+// browsers may keep for an hour.
+func serveStatic(w http.ResponseWriter, r *http.Request, name string) error {
+	name = "static/" + name
 	if _, err := fs.Stat(assets.Static, name); err != nil {
-		return httperr.RouteNotFound(r.Request)
+		return httperr.RouteNotFound(r)
 	}
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "public, max-age=3600")
-	http.ServeFileFS(w, r.Request, assets.Static, name)
+	http.ServeFileFS(w, r, assets.Static, name)
 	return nil
 }
 

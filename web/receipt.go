@@ -79,16 +79,19 @@ func (s *Site) receiptRefused(w http.ResponseWriter, r *http.Request, u finance.
 	}
 	rd.Note = note
 	p := pageView{Title: "Record", Nav: "record", User: &u, CSRF: auth.CSRFToken(sid), status: status}
-	if ve == nil {
+	switch {
+	case ve == nil:
 		p.Error = "Not read. " + aiBusyMessage(w.Header().Get("Retry-After"))
-	} else {
+	case !rd.ReadsImages: // a page from before the engine went away
+		p.Error = "Not read. " + receiptsOff
+	default:
 		p.Error = "Not read. Check the photo below."
 		for name, problem := range ve.Fields {
 			if name == "note" {
 				rd.Fields["note"] = "Note " + problem
 				p.Error = "Not read. Check the note below."
 			} else {
-				rd.Fields["images"] = photoProblem(name, problem, rd.ImagesOff)
+				rd.Fields["images"] = photoProblem(name, problem)
 			}
 		}
 	}
@@ -96,12 +99,15 @@ func (s *Site) receiptRefused(w http.ResponseWriter, r *http.Request, u finance.
 	return s.render(w, r, "record", p)
 }
 
+// receiptsOff is what the Record page says of a receipt sent to a server
+// that reads none, in the person's words: the admin's instructions (install
+// an OCR engine, configure a vision model) are in the docs and the log.
+const receiptsOff = "Reading receipts is not set up on this server."
+
 // photoProblem words a problem of the photos (name "images" or
 // "images[i]") for the file field.
-func photoProblem(name, problem, imagesOff string) string {
+func photoProblem(name, problem string) string {
 	switch {
-	case imagesOff != "":
-		return imagesOff + "."
 	case strings.HasPrefix(problem, "is required"):
 		return "Choose a photo of a receipt: PNG, JPEG or WebP, up to " + strconv.Itoa(ai.MaxImages) + " of at most 5 MiB each."
 	}

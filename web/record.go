@@ -106,7 +106,7 @@ func formRows(f url.Values, most int) (n int, more bool) {
 // 2 and 4 below."), or the problem of the whole form in the API's words.
 func refusedRows(ve *finance.ValidationError, what string, bad map[int]bool) string {
 	if len(bad) == 0 {
-		return ve.Error() + "."
+		return sentence("", problemsInWords(ve))
 	}
 	var nums []string
 	for _, i := range slices.Sorted(maps.Keys(bad)) {
@@ -216,7 +216,8 @@ func (s *Site) editPage(w http.ResponseWriter, r *http.Request, u finance.User, 
 		var ve *finance.ValidationError
 		if errors.As(err, &ve) {
 			d.Fields = ve.Fields
-			p.Data, p.Error = d, "Not saved. "+ve.Error()+"."
+			p.Data = d
+			p.refuseFields("Not saved.", ve)
 		} else {
 			_, detail := httperr.Response(err, "")
 			p.Error = "Not saved. " + detail.Message
@@ -528,7 +529,7 @@ func (s *Site) parseSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		p := pageView{Title: "Record", Nav: "record", User: &u, CSRF: auth.CSRFToken(sid), status: status, Data: rd}
 		if ve != nil {
 			rd.Fields["text"] = ve.Fields["natural_text"]
-			p.Error = "Not read. " + ve.Error() + "."
+			p.refuseFields("Not read.", ve)
 		} else {
 			p.Error = "Not read. " + aiBusyMessage(w.Header().Get("Retry-After"))
 		}

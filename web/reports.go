@@ -508,7 +508,8 @@ func (s *Site) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 	switch {
 	case errors.As(err, &ve):
 		d.Fields = ve.Fields
-		p.status, p.Error = http.StatusBadRequest, ve.Error()+"."
+		p.status = http.StatusBadRequest
+		p.refuseFields("", ve)
 	case err != nil:
 		return err
 	default:

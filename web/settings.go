@@ -32,6 +32,7 @@ const (
 	CategoriesPath  = "/settings/categories"
 	BudgetsPath     = "/settings/budgets"
 	RemindersPath   = "/settings/reminders"
+	MorePath        = "/more"
 )
 
 // ProfilePicturesPath is where uploaded profile pictures are served (by the
@@ -43,6 +44,7 @@ const settingsListLimit = 1000
 
 func (s *Site) registerWebAppSettingsRoutes() {
 	s.page(http.MethodGet, SettingsPath, s.settingsHub)
+	s.page(http.MethodGet, MorePath, s.morePage)
 	s.page(http.MethodGet, ProfilePath, s.profilePage)
 	s.page(http.MethodPost, ProfilePath, s.profileSubmit)
 	s.add(Route{Method: http.MethodPost, Path: ProfilePath + "/picture", Upload: finance.MaxPictureBytes, Handler: s.profilePictureUpload})
@@ -88,6 +90,17 @@ func (s *Site) settingsHub(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	return s.render(w, r.Request, "settings", settingsView(r.Request, &u, sid, "Settings"))
+}
+
+// morePage is the phone's menu behind the bottom bar's More: the
+// destinations the bar has no room for, and Sign out. A wider screen shows
+// them all in its top bar, yet the page answers there too.
+func (s *Site) morePage(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedIn(w, r.Request)
+	if !ok || err != nil {
+		return err
+	}
+	return s.render(w, r.Request, "more", pageView{Title: "More", Nav: "more", User: &u, CSRF: auth.CSRFToken(sid)})
 }
 
 // --- Profile ----------------------------------------------------------------------

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	assets "github.com/finance-app/finance/embed"
+	"github.com/finance-app/finance/finance"
 )
 
 // TestEveryMoneyInputIsRead: each decimal input of the templates is a
@@ -44,5 +45,24 @@ func TestEveryMoneyInputIsRead(t *testing.T) {
 	}
 	if seen < 15 {
 		t.Errorf("found %d decimal inputs; the pattern no longer finds them", seen)
+	}
+}
+
+// DueIn and Left put days and amounts in words from the person's today.
+func TestDueInAndLeftWords(t *testing.T) {
+	show := display{currency: "PHP", layout: dateLayouts["YYYY-MM-DD"], today: finance.NewDate(2026, 11, 26)}
+	for due, want := range map[finance.Date]string{
+		finance.NewDate(2026, 11, 5): "21 days overdue", finance.NewDate(2026, 11, 25): "1 day overdue",
+		finance.NewDate(2026, 11, 26): "due today", finance.NewDate(2026, 11, 27): "due tomorrow",
+		finance.NewDate(2026, 11, 29): "due in 3 days", finance.NewDate(2027, 1, 1): "due in 36 days",
+	} {
+		if got := show.DueIn(due); got != want {
+			t.Errorf("DueIn(%s) = %q, want %q", due, got, want)
+		}
+	}
+	for m, want := range map[finance.Money]string{-19900: "₱199.00 over", 0: "₱0.00 left", 80100: "₱801.00 left"} {
+		if got := show.Left(m); got != want {
+			t.Errorf("Left(%s) = %q, want %q", m, got, want)
+		}
 	}
 }

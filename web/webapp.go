@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -272,18 +271,22 @@ type recordForm struct {
 }
 
 type recordData struct {
-	Show       display
-	Kind       string
-	Edit       *recordEdit // the record being changed; nil on a new one
-	Text       string      // what was typed in the "Type it" box
-	Note       string      // the note sent with a receipt
-	ImagesOff  string      // why this server reads no receipt photos; "" when it does
-	Form       recordForm
-	Fields     map[string]string
-	Methods    []string
-	Categories []finance.CategoryOption
-	Accounts   []finance.AccountOption
-	Cards      []finance.CardOption
+	Show display
+	Kind string
+	Edit *recordEdit // the record being changed; nil on a new one
+	Text string      // what was typed in the "Type it" box
+	Note string      // the note sent with a receipt
+	// ReadsImages reports whether this server reads receipt photos (an OCR
+	// engine or a vision model). Without one the page offers no receipt
+	// tool at all: how to set one up is for the admin (the server's log and
+	// docs say it), not for the person recording an expense.
+	ReadsImages bool
+	Form        recordForm
+	Fields      map[string]string
+	Methods     []string
+	Categories  []finance.CategoryOption
+	Accounts    []finance.AccountOption
+	Cards       []finance.CardOption
 }
 
 // recordKind is the form's kind from the query or the posted form.
@@ -314,7 +317,7 @@ func (s *Site) recordView(r *http.Request, u finance.User, kind string, form rec
 			return recordData{}, err
 		}
 		d.Methods, d.Categories, d.Accounts, d.Cards = opts.PaymentMethods, opts.Categories, opts.Accounts, opts.CreditCards
-		_, d.ImagesOff = s.host.CanReadImages()
+		d.ReadsImages, _ = s.host.CanReadImages()
 		if d.Form.PaymentMethod == "" {
 			d.Form.PaymentMethod = opts.DefaultPaymentMethod
 		}
@@ -375,8 +378,9 @@ func (s *Site) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 			return verr
 		}
 		d.Fields = ve.Fields
-		return s.render(w, r.Request, "record", pageView{Title: "Record", Nav: "record", User: &u, CSRF: auth.CSRFToken(sid),
-			status: http.StatusBadRequest, Error: "Not recorded. " + ve.Error() + ".", Data: d})
+		p := pageView{Title: "Record", Nav: "record", User: &u, CSRF: auth.CSRFToken(sid), status: http.StatusBadRequest, Data: d}
+		p.refuseFields("Not recorded.", ve)
+		return s.render(w, r.Request, "record", p)
 	} else if err != nil {
 		return err
 	}
@@ -487,20 +491,6 @@ func filterWords(fields map[string]string) map[string]string {
 	return out
 }
 
-// filterRefusal is the sentence above a list whose filter was refused:
-// each problem after its field's label.
-func filterRefusal(fields map[string]string) string {
-	problems := make([]string, 0, len(fields))
-	for _, k := range slices.Sorted(maps.Keys(fields)) {
-		label, ok := filterLabels[k]
-		if !ok {
-			label = k
-		}
-		problems = append(problems, label+" "+fields[k])
-	}
-	return "Not filtered: " + strings.Join(problems, "; ") + "."
-}
-
 // withQuery is path with q as its query string, if any.
 func withQuery(path string, q url.Values) string {
 	if len(q) == 0 {
@@ -600,7 +590,7 @@ func (s *Site) listRequest(r *http.Request, u finance.User, path string, kind fi
 		var ve *finance.ValidationError
 		errors.As(err, &ve)
 		v.Fields = filterWords(ve.Fields)
-		return v, lq, &finance.ValidationError{Message: filterRefusal(v.Fields), Fields: v.Fields}
+		return v, lq, &finance.ValidationError{Message: ve.Message, Fields: v.Fields}
 	}
 	v.On = filtersOn(show, filter, lq)
 	return v, lq, nil
@@ -685,7 +675,8 @@ const (
 func (s *Site) listPage(w http.ResponseWriter, r *http.Request, name string, p pageView, err error) error {
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p.status, p.Error = http.StatusBadRequest, ve.Message
+		p.status = http.StatusBadRequest
+		p.refuseFields("Not filtered.", ve)
 	} else if err != nil {
 		return err
 	}

@@ -429,7 +429,7 @@ func TestExpensesPageFilters(t *testing.T) {
 	} {
 		x := b.Get(web.ExpensesPath + "?" + tc.query)
 		body := testkit.Unescaped(x)
-		if x.Status != http.StatusBadRequest || !strings.Contains(body, tc.want) || !strings.Contains(body, "Not filtered: ") ||
+		if x.Status != http.StatusBadRequest || !strings.Contains(body, tc.want) || !strings.Contains(body, "Not filtered. Please fix the fields marked below.") ||
 			strings.Contains(body, "amountMin must") || strings.Contains(body, "amountMax") && !strings.Contains(body, `name="amountMax"`) ||
 			strings.Contains(body, "Lunch <span") || !strings.Contains(body, `<details class="filter-fold" open>`) ||
 			!strings.Contains(body, "Correct the filter above to list your expenses.") || strings.Contains(body, "No expenses") ||
@@ -473,7 +473,7 @@ func TestUnknownPathPage(t *testing.T) {
 	for _, path := range []string{"/nope", planted, "/expenses/", "/settings/nope/deeper", "/api-keys"} {
 		x := b.Get(path)
 		testkit.WantPage(t, "signed in, GET "+path, x, http.StatusNotFound, "<h1>Page not found</h1>", "There is no page at this address.",
-			nav, `action="/logout"`, `href="/">Go to the start page</a>`)
+			nav, `href="/more"`, `href="/">Go to the start page</a>`)
 		testkit.CheckPageHeaders(t, x)
 		if ct := x.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 			t.Errorf("GET %s: Content-Type %q", path, ct)
