@@ -195,7 +195,7 @@ test('on a phone, a new user pays a card statement from an account and converts 
   await note.getByRole('link', { name: 'Open the card' }).click();
   await page.waitForURL('**/cards/*');
   assert.match(await page.textContent('main'), new RegExp(`Statement of ${statementDate}`));
-  assert.match(await page.textContent('main'), /Due \S+ · ₱450\.00 left to pay/);
+  assert.match(await page.textContent('main'), /Due \S+ · (due in \d+ days|due today|due tomorrow|\d+ days? overdue) · ₱450\.00 left to pay/);
 
   assert.deepEqual(problems, [], 'no console errors (CSP violations show up here)');
   await context.close();
