@@ -4,9 +4,10 @@
 // (last month's came through the API), and reads each category's bars for
 // this month and last in words: what is left or over, spent of limit. A
 // limit is edited in place and the other one is kept; a refused limit is
-// shown beside its field and changes nothing; a limit is removed. At
-// desktop size (1280×800) the top bar links Budgets and the page shows the
-// same. Settings' old address leads to the page. Every view goes through
+// shown beside its field and changes nothing. At desktop size (1280×800)
+// the top bar links Budgets, the page shows the same, a limit is removed,
+// and the month before is a tap away. Settings' old address leads to the
+// page. Every view goes through
 // snap() (light and dark, no sideways scroll, axe).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +21,11 @@ function lastMonthDay() {
   const [y, m] = day(0).split('-').map(Number);
   const d = new Date(Date.UTC(y, m - 2, 5));
   return d.toISOString().slice(0, 10);
+}
+
+/** A month as the page names it: "March 2025". */
+function monthName(date) {
+  return new Date(`${date}T00:00:00Z`).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
 before(async () => {
@@ -86,8 +92,7 @@ test('budgets at phone size: add two limits, see this month and last, edit one i
   await record(page, '1,199', 'Market', 'Groceries');
   await record(page, '260', 'Bus pass', 'Transportation');
   await page.goto(`${finance.baseURL}/budgets`);
-  const [thisMonth, lastMonth] = [day(0), lastMonthDay()].map((d) =>
-    new Date(`${d}T00:00:00Z`).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }));
+  const [thisMonth, lastMonth] = [day(0), lastMonthDay()].map(monthName);
   assert.deepEqual(await budgetCards(page), [
     ['Groceries', [thisMonth, '₱199.00 over', '₱1,199.00', '₱1,000.00'], [lastMonth, '₱600.00 left', '₱400.00', '₱1,000.00']],
     ['Transportation', [thisMonth, '₱240.00 left', '₱260.00', '₱500.00'], [lastMonth, '₱500.00 left', '₱0.00', '₱500.00']],
@@ -118,15 +123,6 @@ test('budgets at phone size: add two limits, see this month and last, edit one i
   assert.equal(await page.getByLabel('Monthly limit for Transportation').inputValue(), '500.00');
   assert.equal(await page.getByLabel('Monthly limit for Groceries').inputValue(), '1500.00');
 
-  // Removing Transportation leaves Groceries; it is offered again under Add a limit.
-  await page.getByRole('button', { name: 'Remove the budget of Transportation' }).click();
-  await page.waitForURL('**/budgets?notice=budget-removed');
-  assert.deepEqual((await budgetCards(page)).map((c) => c[0]), ['Groceries']);
-  assert.ok(await page.locator('#budget-new-category option', { hasText: 'Transportation' }).count() === 1);
-
-  // The old address under Settings leads here.
-  await page.goto(`${finance.baseURL}/settings/budgets`);
-  assert.equal(new URL(page.url()).pathname, '/budgets');
   assert.deepEqual(problems, [], 'no console errors');
   await context.close();
 });
@@ -138,13 +134,23 @@ test('budgets at desktop size: in the top bar, bars this month and last', async 
   assert.ok(await link.isVisible(), 'Budgets is in the top bar');
   await link.click();
   await page.waitForURL('**/budgets');
-  assert.equal((await budgetCards(page)).length, 1);
+  assert.deepEqual((await budgetCards(page)).map((c) => c[0]), ['Groceries', 'Transportation']);
   await snap(page, 'budgets-2-bars', desktop.name);
+  // Removing Transportation leaves Groceries; it is offered again under Add a limit.
+  await page.getByRole('button', { name: 'Remove the budget of Transportation' }).click();
+  await page.waitForURL('**/budgets?notice=budget-removed');
+  assert.deepEqual((await budgetCards(page)).map((c) => c[0]), ['Groceries']);
+  assert.ok(await page.locator('#budget-new-category option', { hasText: 'Transportation' }).count() === 1);
+
+  // The old address under Settings leads here.
+  await page.goto(`${finance.baseURL}/settings/budgets`);
+  assert.equal(new URL(page.url()).pathname, '/budgets');
+
   // The month before, with the month before it beside it.
   await page.getByRole('link', { name: 'Previous month' }).click();
   await page.waitForURL('**/budgets?month=*');
   const [card] = await budgetCards(page);
-  assert.deepEqual(card[1].slice(1), ['₱1,100.00 left', '₱400.00', '₱1,500.00']);
+  assert.deepEqual(card[1], [monthName(lastMonthDay()), '₱1,100.00 left', '₱400.00', '₱1,500.00']);
   assert.deepEqual(problems, [], 'no console errors');
   await context.close();
 });
