@@ -112,11 +112,12 @@ func TestRecordTypeIt(t *testing.T) {
 // draftRowHTML is the fieldset of draft n on the review page.
 func draftRowHTML(t *testing.T, body string, n int) string {
 	t.Helper()
-	_, rest, ok := strings.Cut(body, `<fieldset class="card bulk-row" id="r`+fmtInt(n)+`">`)
+	_, rest, ok := strings.Cut(body, `<div class="bulk-row" id="r`+fmtInt(n)+`" role="group"`)
 	if !ok {
 		t.Fatalf("the review has no draft %d", n)
 	}
-	row, _, _ := strings.Cut(rest, "</fieldset>")
+	row, _, _ := strings.Cut(rest, `<div class="bulk-row"`)
+	row, _, _ = strings.Cut(row, `<div class="actions">`)
 	return row
 }
 
@@ -144,14 +145,14 @@ func TestRecordTypeItShowsGuesses(t *testing.T) {
 		want, not []string
 	}{
 		{0, []string{`value="180.00"`, `name="items[0].date" value="2025-03-14"`,
-			`<label for="r0-method" class="guessed"><span>Paid with ` + badge + `</span>`,
+			`<label for="r0-method" class="cell guessed"><span class="sr-only">Paid with</span> ` + badge,
 			`<p class="guessed-note small">Your text did not state how it was paid, so it was filled in: check the fields marked ` + badge + `.</p>`},
-			[]string{`<label for="r0-date" class="guessed">`}},
+			[]string{`<label for="r0-date" class="cell cell-date guessed">`}},
 		{1, []string{`value="2845.60"`, `name="items[1].date" value="2025-03-08"`, // a week before today, not yesterday
-			`<label for="r1-date" class="guessed"><span>Date ` + badge + `</span>`,
+			`<label for="r1-date" class="cell cell-date guessed"><span class="sr-only">Date</span> ` + badge,
 			`<option value="` + card.ID + `" selected>BDO Visa</option>`,
 			"Your text did not state the date, so it was filled in"},
-			[]string{`<label for="r1-method" class="guessed">`, `<label for="r1-card" class="for-card guessed">`}},
+			[]string{`<label for="r1-method" class="cell guessed">`, `<label for="r1-card" class="for-card guessed">`}},
 		{2, []string{`value="1200.00"`, `<option value="Credit Card" selected>`,
 			`<li>no active credit card is named like "metrobank"; choose the card it was charged to</li>`},
 			[]string{`<option value="` + card.ID + `" selected>`}},
@@ -213,12 +214,12 @@ func TestRecordBulk(t *testing.T) {
 	bad[3] = row("0", "milk", "Yachts")
 	x := b.Post(web.RecordBulkPath, bulkForm(token, bad...))
 	body := testkit.Unescaped(x)
-	if x.Status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Amount must be greater than 0<`) ||
-		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved. Check expense 4 below.") || strings.Contains(body, `id="r2-amount-error"`) {
+	if x.Status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Row 4: Amount must be greater than 0<`) ||
+		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved. Check row 4 below.") || strings.Contains(body, `id="r2-amount-error"`) {
 		t.Errorf("a bad row: %d\n%s", x.Status, x.Body)
 	}
 	bad[3] = row("60", "milk", "Yachts") // references are checked once the shape is right
-	if x := b.Post(web.RecordBulkPath, bulkForm(token, bad...)); x.Status != http.StatusBadRequest || !x.Contains(`id="r3-category-error">Category `) {
+	if x := b.Post(web.RecordBulkPath, bulkForm(token, bad...)); x.Status != http.StatusBadRequest || !x.Contains(`id="r3-category-error">Row 4: Category `) {
 		t.Errorf("an unknown category: %d\n%s", x.Status, x.Body)
 	}
 	if x := b.Post(web.RecordBulkPath, bulkForm(token, row("", "", ""))); x.Status != http.StatusBadRequest ||
