@@ -58,11 +58,11 @@ bindCopyButtons();
 
 // --- Record: the bulk grid (record_bulk.html) -------------------------------
 // Without this, "Add 5 rows" posts the form and shows it again with more
-// rows. With it, "Add a row" and Enter in the last row add one row in
-// place: paid as the row above, its date left blank (the server gives it
-// the date above) and the focus on its description, so a person types
-// expense after expense without leaving the keyboard. Enter in another
-// row still saves, as in any form.
+// rows, and Enter saves, as in any form. With it, Enter goes down to the
+// next row's description, as in a spreadsheet, and in the last row adds a
+// row ("Add a row" does too): paid as the row above, its date left blank
+// (the server gives it the date above), so a person types expense after
+// expense without leaving the keyboard, and saves with Save all.
 function bindBulkGrid() {
   const form = document.querySelector("form.bulk-grid");
   const button = form && form.querySelector("button[data-add-row]");
@@ -118,12 +118,13 @@ function bindBulkGrid() {
 
   button.addEventListener("click", () => addRow()?.querySelector("input[name$='.description']").focus());
   form.addEventListener("keydown", (e) => {
-    const all = rows();
-    if (e.key !== "Enter" || e.isComposing || e.target.closest(".bulk-row") !== all[all.length - 1]) {
+    const row = e.target.closest(".bulk-row");
+    if (e.key !== "Enter" || e.isComposing || !row) {
       return;
     }
     e.preventDefault();
-    addRow()?.querySelector("input[name$='.description']").focus();
+    const next = row.nextElementSibling?.classList.contains("bulk-row") ? row.nextElementSibling : addRow();
+    next?.querySelector("input[name$='.description']").focus();
   });
   button.hidden = false;
   const hint = form.querySelector("[data-enter-hint]");
