@@ -141,10 +141,22 @@ bindBulkGrid();
 // are read into whole cents from their digits (never through a fraction),
 // with the grouping the person's currency uses, as the server reads them.
 function readCents(text, decimalComma) {
-  let t = text.trim().replace(/\s/g, "");
-  t = decimalComma ? t.replace(/\./g, "").replace(",", ".") : t.replace(/,/g, "");
-  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(t); // at most 999,999,999.99, as the server takes
-  return m ? Number(m[1]) * 100 + Number((m[2] || "").padEnd(2, "0")) : null;
+  const t = text.trim().replace(/[\s'\u00a0]/g, "");
+  const marks = t.match(/[.,]/g) || [];
+  let decimal = null; // the decimal mark, by the rules of "Amounts typed on the pages" (docs/domain.md)
+  if (new Set(marks).size === 2) {
+    decimal = marks[marks.length - 1];
+  } else if (marks.length === 1) {
+    const three = t.length - t.indexOf(marks[0]) - 1 === 3;
+    decimal = !three || (marks[0] === ",") === decimalComma ? marks[0] : null;
+  }
+  const at = decimal ? t.lastIndexOf(decimal) : t.length;
+  const whole = t.slice(0, at).replace(/[.,]/g, "");
+  const fraction = t.slice(at + 1);
+  if (!/^\d{1,9}$/.test(whole) || !/^\d{0,2}$/.test(fraction)) { // at most 999,999,999.99, as the server takes
+    return null;
+  }
+  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
 
 function formatCents(cents, prefix) {
