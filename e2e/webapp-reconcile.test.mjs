@@ -7,7 +7,8 @@
 // reconciled, and marking one pending again unlocks it. At desktop width
 // (1280×800) the same user reconciles again, which locks nothing new. Every
 // page is screenshotted in light and dark and checked by the accessibility
-// linter (webapp-kit.mjs); at both sizes each line's tick box sits beside its words.
+// linter (webapp-kit.mjs); at both sizes each line's tick box sits beside its
+// words, and on a 320 px phone the balances keep their digits on one line.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
@@ -137,6 +138,26 @@ test('at desktop width, reconciling the same statement again locks nothing new',
   assert.match(await page.textContent('#reconcile-result'), /Nothing new to reconcile/);
   assert.match(await page.textContent('#reconcile-result'), /Groceries/);
   await snap(page, 'reconcile-6-again', 'desktop');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('on the narrowest phone, the balances keep their digits on one line', async () => {
+  const { context, page, problems } = await openContext(browser, { ...phone, viewport: { width: 320, height: 700 } });
+  await signIn(page, finance);
+  await navLink(page, 'Accounts').click();
+  await page.waitForURL('**/accounts');
+  await page.getByRole('link', { name: 'BPI Savings' }).first().click();
+  await page.getByRole('link', { name: 'Reconcile', exact: true }).click();
+  await page.waitForURL('**/accounts/*/reconcile');
+  // The figure's name ("Cleared balance on …") wraps beside it instead of the figure breaking.
+  const figures = await page.locator('.stat dd').evaluateAll((dds) => dds.map((dd) => {
+    const range = document.createRange();
+    range.selectNodeContents(dd);
+    return { text: dd.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+  }));
+  assert.equal(figures.length, 2);
+  for (const f of figures) assert.equal(f.lines, 1, `${f.text} takes ${f.lines} lines at 320 px`);
   assert.deepEqual(problems, []);
   await context.close();
 });
