@@ -116,7 +116,8 @@ func (s *Site) loanPreview(w http.ResponseWriter, r bunrouter.Request) error {
 	} else if err != nil {
 		return err
 	}
-	d.Preview, p.Data = &l, d
+	d.Preview = &l
+	p.Data = d
 	return s.render(w, r.Request, "loannew", p)
 }
 
