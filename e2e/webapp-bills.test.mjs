@@ -69,7 +69,7 @@ async function pastLoanJourney(page, name, size) {
   const past = await page.locator('#past-through option').count();
   assert.ok(past >= 3 && past <= 4, `${past} past installments offered`);
   await snap(page, 'loans-7-past', size);
-  await page.getByRole('button', { name: 'Mark paid' }).click();
+  await page.getByRole('button', { name: 'Mark paid', exact: true }).click();
   await page.waitForURL('**?notice=installments-marked');
   const statuses = (await rows(page, 'table.schedule')).map((r) => r[6]);
   assert.deepEqual(statuses.slice(0, past + 1), [...Array(past).fill('Paid'), 'Unpaid']);
@@ -208,12 +208,12 @@ test('a bill from a template is paid, unpaid and skipped; a loan is created and 
   await snap(page, 'loans-3-loan');
 
   // 600.00 pays only interest: partially paid. The rest settles it.
-  await page.getByLabel('Amount').fill('600');
+  await page.getByLabel('Amount', { exact: true }).fill('600');
   await page.getByRole('button', { name: 'Record payment' }).click();
   await page.waitForURL('**notice=loan-paid*');
   assert.equal(await page.textContent('#installment .badge'), 'Partially paid');
   assert.deepEqual((await rows(page, 'table.schedule'))[0].slice(5, 7), ['₱600.00', 'Partially paid']);
-  assert.equal(await page.getByLabel('Amount').inputValue(), '8284.88');
+  assert.equal(await page.getByLabel('Amount', { exact: true }).inputValue(), '8284.88');
   await snap(page, 'loans-4-partially-paid');
   await page.getByRole('button', { name: 'Record payment' }).click();
   await page.waitForURL('**notice=loan-paid*');
