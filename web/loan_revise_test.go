@@ -22,6 +22,18 @@ func carLoanForm(token string) url.Values {
 		"monthly_amount": {""}, "notes": {"Plate ABC 123"}}
 }
 
+// createLoan creates the loan of the POST /loans body for u.
+func createLoan(t *testing.T, env *testEnv, u finance.User, body string) finance.LoanDetail {
+	t.Helper()
+	var req finance.LoanRequest
+	fromJSON(t, body, &req)
+	l, err := env.srv.Ledger().CreateLoan(context.Background(), u.ID, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 func TestLoanPreviewBeforeSaving(t *testing.T) {
 	env, u, b := webApp(t)
 	page := b.Get(web.LoanNewPath)
@@ -97,13 +109,7 @@ func TestLoanPreviewBeforeSaving(t *testing.T) {
 
 func TestLoanEditTermsWhileUnpaid(t *testing.T) {
 	env, u, b := webApp(t)
-	ctx := context.Background()
-	var req finance.LoanRequest
-	fromJSON(t, `{"name":"Phone","principal":"12000","interest_type":"none","term_months":12,"start_date":"2025-01-10"}`, &req)
-	created, err := env.srv.Ledger().CreateLoan(ctx, u.ID, req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	created := createLoan(t, env, u, `{"name":"Phone","principal":"12000","interest_type":"none","term_months":12,"start_date":"2025-01-10"}`)
 	path := web.LoansPath + "/" + created.ID
 	page := b.Get(path)
 	token := testkit.CSRF(t, page)
@@ -146,13 +152,7 @@ func TestLoanEditTermsWhileUnpaid(t *testing.T) {
 
 func TestLoanMarkPastInstallmentsPaid(t *testing.T) {
 	env, u, b := webApp(t)
-	ctx := context.Background()
-	var req finance.LoanRequest
-	fromJSON(t, `{"name":"Phone","principal":"12000","interest_type":"none","term_months":12,"start_date":"2024-12-15"}`, &req)
-	created, err := env.srv.Ledger().CreateLoan(ctx, u.ID, req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	created := createLoan(t, env, u, `{"name":"Phone","principal":"12000","interest_type":"none","term_months":12,"start_date":"2024-12-15"}`)
 	path := web.LoansPath + "/" + created.ID
 	page := b.Get(path)
 	body := testkit.Unescaped(page)
