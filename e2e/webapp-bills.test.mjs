@@ -2,9 +2,12 @@
 // phone size (390×844): a monthly bill template is created, its bill shows
 // on the month's calendar, is paid (the bill turns paid and the expense is
 // on the expense list), the payment is deleted and the bill skipped; then a
-// diminishing-balance loan is created, its schedule opened, and its first
-// installment paid in two payments (partially paid, then paid). At desktop
-// width the same user opens every one of these pages again. Every page is
+// diminishing-balance loan's schedule is previewed before it is saved, its
+// term edited while nothing is paid, and its first installment paid in two
+// payments (partially paid, then paid); a loan released months ago has its
+// past installments marked paid in one step. At desktop width the same user
+// opens every one of these pages again, and previews, saves, edits and marks
+// another loan. Every page is
 // screenshotted in light and dark and checked by the accessibility linter
 // (see webapp-kit.mjs).
 import { test, before, after } from 'node:test';
@@ -33,6 +36,47 @@ const refusedPayment = (m) => m.text().startsWith('Failed to load resource') &&
 /** The rows of a table as arrays of their cells' text. */
 const rows = (page, selector) => page.locator(`${selector} tbody tr`).evaluateAll((trs) =>
   trs.map((tr) => [...tr.children].map((c) => c.textContent.trim().replace(/\s+/g, ' '))));
+
+/** An ISO date `months` months before today (the server's clock), on day 10. */
+function monthsAgo(months) {
+  const d = new Date();
+  d.setUTCDate(10);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * A loan released four months ago is previewed, saved, edited while nothing
+ * is paid, and its past installments marked paid in one step; returns its page.
+ */
+async function pastLoanJourney(page, name, size) {
+  await page.goto(`${finance.baseURL}/loans/new`);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel(/^Principal/).fill('12000');
+  await page.getByLabel(/^Term in months/).fill('12');
+  await page.getByRole('radio', { name: 'None' }).check();
+  await page.getByLabel('Released on').fill(monthsAgo(4));
+  await page.getByRole('button', { name: 'Preview schedule' }).click();
+  await page.waitForURL('**/loans/new#preview');
+  assert.deepEqual((await rows(page, '#preview table'))[0].slice(2), ['₱1,000.00']);
+  await page.getByRole('button', { name: 'Save loan' }).click();
+  await page.waitForURL('**?notice=loan-created');
+  const url = page.url().replace(/\?.*/, '');
+  await page.getByLabel(/^Principal/).fill('6000');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.waitForURL('**?notice=loan-saved');
+  assert.deepEqual((await rows(page, 'table.schedule'))[0].slice(4, 5), ['₱500.00']);
+  const past = await page.locator('#past-through option').count();
+  assert.ok(past >= 3 && past <= 4, `${past} past installments offered`);
+  await snap(page, 'loans-7-past', size);
+  await page.getByRole('button', { name: 'Mark paid', exact: true }).click();
+  await page.waitForURL('**?notice=installments-marked');
+  const statuses = (await rows(page, 'table.schedule')).map((r) => r[6]);
+  assert.deepEqual(statuses.slice(0, past + 1), [...Array(past).fill('Paid'), 'Unpaid']);
+  assert.equal(await page.locator('#past').count(), 0);
+  await snap(page, 'loans-8-past-marked', size);
+  return url;
+}
 
 test('a bill from a template is paid, unpaid and skipped; a loan is created and its first installment paid, on a phone', async () => {
   const { context, page, problems } = await openContext(browser, phone, refusedPayment);
@@ -138,12 +182,24 @@ test('a bill from a template is paid, unpaid and skipped; a loan is created and 
   assert.equal(await page.getByRole('radio', { name: 'Diminishing' }).isChecked(), true);
   await snap(page, 'loans-2-new');
   await page.getByLabel('Name', { exact: true }).fill('Car loan');
-  await page.getByLabel(/^Principal/).fill('100000');
-  await page.getByLabel(/^Term in months/).fill('12');
+  await page.getByLabel(/^Principal/).fill('100,000');
+  await page.getByLabel(/^Term in months/).fill('24');
   await page.getByLabel(/^Interest rate/).fill('12');
-  await page.getByRole('button', { name: 'Create loan' }).click();
+  // The preview shows the schedule and keeps what was typed; nothing is saved yet.
+  await page.getByRole('button', { name: 'Preview schedule' }).click();
+  await page.waitForURL('**/loans/new#preview');
+  assert.equal((await rows(page, '#preview table')).length, 24);
+  assert.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'Car loan');
+  assert.equal(await page.getByLabel(/^Principal/).inputValue(), '100000.00');
+  await snap(page, 'loans-2b-preview');
+  await page.getByRole('button', { name: 'Save loan' }).click();
   await page.waitForURL('**?notice=loan-created');
   pages.loan = page.url().replace(/\?.*/, '');
+  assert.equal((await rows(page, 'table.schedule')).length, 24);
+  // Nothing is paid yet: the term changes and the schedule is written again.
+  await page.getByLabel(/^Term in months/).fill('12');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.waitForURL('**?notice=loan-saved');
   const schedule = await rows(page, 'table.schedule');
   assert.equal(schedule.length, 12);
   assert.deepEqual(schedule[0].slice(2, 7), ['₱7,884.88', '₱1,000.00', '₱8,884.88', '₱0.00', 'Unpaid']);
@@ -152,12 +208,12 @@ test('a bill from a template is paid, unpaid and skipped; a loan is created and 
   await snap(page, 'loans-3-loan');
 
   // 600.00 pays only interest: partially paid. The rest settles it.
-  await page.getByLabel('Amount').fill('600');
+  await page.getByLabel('Amount', { exact: true }).fill('600');
   await page.getByRole('button', { name: 'Record payment' }).click();
   await page.waitForURL('**notice=loan-paid*');
   assert.equal(await page.textContent('#installment .badge'), 'Partially paid');
   assert.deepEqual((await rows(page, 'table.schedule'))[0].slice(5, 7), ['₱600.00', 'Partially paid']);
-  assert.equal(await page.getByLabel('Amount').inputValue(), '8284.88');
+  assert.equal(await page.getByLabel('Amount', { exact: true }).inputValue(), '8284.88');
   await snap(page, 'loans-4-partially-paid');
   await page.getByRole('button', { name: 'Record payment' }).click();
   await page.waitForURL('**notice=loan-paid*');
@@ -165,6 +221,12 @@ test('a bill from a template is paid, unpaid and skipped; a loan is created and 
   assert.deepEqual((await rows(page, '#loan-payments-heading + table')).map((r) => r.slice(2, 5)),
     [['₱600.00', '₱600.00', '₱0.00'], ['₱8,284.88', '₱400.00', '₱7,884.88']]);
   await snap(page, 'loans-5-paid');
+
+  // With a payment, only the name, lender and notes stay editable.
+  assert.equal(await page.getByLabel(/^Principal/).count(), 0);
+  assert.match(await page.textContent('#edit'), /The amount, rate, term and dates stay as they are/);
+
+  pages.pastLoan = await pastLoanJourney(page, 'Phone plan', 'phone');
 
   await page.goto(`${finance.baseURL}/loans`);
   assert.match(await page.textContent('#loans-heading + ul'), /Car loan/);
@@ -196,6 +258,7 @@ test('at desktop width the bills calendar, bill, template and loan pages', async
   await snap(page, 'loans-5-paid', desktop.name);
   await page.goto(`${finance.baseURL}/loans/new`);
   await snap(page, 'loans-2-new', desktop.name);
+  await pastLoanJourney(page, 'Laptop plan', desktop.name);
   assert.deepEqual(problems, [], 'no console errors');
   await context.close();
 });

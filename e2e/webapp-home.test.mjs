@@ -3,10 +3,10 @@
 // whose first installment is three weeks overdue, a bill due tomorrow and
 // budgets. At phone (390×844) and desktop (1280×800) size the first
 // screen's facts, net worth, the soonest due item and this month's
-// spending, are above the fold without scrolling; Home does not scroll
-// sideways at 320 or 390 px; chart text is the same size on both; the
-// category's own colour fills its bar; and every view passes the
-// accessibility linter in light and dark.
+// spending, are above the fold without scrolling, each due item's words
+// and date on one line; Home does not scroll sideways at 320 or 390 px;
+// chart text is the same size on both; the category's own colour fills its
+// bar; and every view passes the accessibility linter in light and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
@@ -81,6 +81,12 @@ for (const size of [phone, desktop]) {
     assert.deepEqual(when.slice(0, 2), ['21 days overdue', 'due tomorrow']);
     assert.match(when[2], /^due in (9|10) days$/);
     assert.equal(when.length, 3);
+    // When it is due and its date share one line under the name ("21 days overdue · 2025-03-01"), a third of a desktop too.
+    const lines = await page.locator('.due-list li .sub').evaluateAll((subs) => subs.map((s) => {
+      const when = s.querySelector('.when').getBoundingClientRect(), date = s.querySelector('.date').getBoundingClientRect();
+      return { text: s.textContent, lines: Math.round(s.getBoundingClientRect().height / when.height), sameLine: date.top === when.top };
+    }));
+    for (const l of lines) assert.deepEqual([l.lines, l.sameLine], [1, true], `"${l.text}" takes one line`);
     assert.ok(await page.getByRole('link', { name: 'Record income', exact: true }).isVisible());
     assert.deepEqual(await page.locator('.budget-bars .budget-line').evaluateAll((ls) => ls.map((l) => l.textContent.replace(/\s+/g, ' ').trim())),
       ['Groceries Over limit ₱200.00 over', 'Shopping On track ₱2,500.00 left']);

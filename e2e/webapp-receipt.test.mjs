@@ -63,7 +63,7 @@ for (const size of [phone, desktop]) {
       await page.getByRole('button', { name: 'Read the receipt' }).click();
       await page.waitForSelector('h1:text("Check the drafts")');
       assert.match(await page.textContent('#typed-heading'), /Read from your receipt/);
-      assert.equal(await page.locator('fieldset.bulk-row').count(), 1);
+      assert.equal(await page.locator('.bulk-row').count(), 1);
       assert.equal(await page.locator('#r0-amount').inputValue(), '492.00');
       assert.equal(await page.locator('#r0-date').inputValue(), '2025-11-08');
       assert.equal(await page.locator('#r0-description').inputValue(), 'Jollibee Foods');

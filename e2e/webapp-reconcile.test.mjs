@@ -7,7 +7,8 @@
 // reconciled, and marking one pending again unlocks it. At desktop width
 // (1280×800) the same user reconciles again, which locks nothing new. Every
 // page is screenshotted in light and dark and checked by the accessibility
-// linter (webapp-kit.mjs).
+// linter (webapp-kit.mjs); at both sizes each line's tick box sits beside its
+// words, and on a 320 px phone the balances keep their digits on one line.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
@@ -42,6 +43,19 @@ const refusedReconcile = (m) => m.text().startsWith('Failed to load resource') &
 const cleared = async (page) => (await page.textContent('#cleared-balance')).trim();
 const line = (page, text) => page.locator('li.item', { hasText: text });
 
+/**
+ * Where a line's tick box sits against its words: beside them on the left,
+ * on the same line, and at least 24 px square (a fingertip's target).
+ */
+async function assertTickBoxBeside(page, text) {
+  const box = await line(page, text).getByRole('checkbox').boundingBox();
+  const words = await line(page, text).locator('label').boundingBox();
+  assert.ok(box.x + box.width <= words.x, `${text}: the tick box [${box.x}, ${box.x + box.width}] is left of its words from ${words.x}`);
+  assert.ok(box.y < words.y + words.height && words.y < box.y + box.height,
+    `${text}: the tick box [${box.y}, ${box.y + box.height}] is on its words' line [${words.y}, ${words.y + words.height}]`);
+  assert.ok(box.width >= 24 && box.height >= 24, `${text}: the tick box is ${box.width}×${box.height} px`);
+}
+
 test('on a phone, a statement is reconciled once the lines it shows are ticked off', async () => {
   const { context, page, problems } = await openContext(browser, phone, refusedReconcile);
   await setUp(page, finance);
@@ -59,6 +73,7 @@ test('on a phone, a statement is reconciled once the lines it shows are ticked o
   await page.waitForURL('**/accounts/*/reconcile');
   assert.equal(await cleared(page), '₱1,000.00');
   assert.match(await line(page, 'Salary').textContent(), /Pending/);
+  for (const text of ['Salary', 'Groceries']) await assertTickBoxBeside(page, text);
   await snap(page, 'reconcile-1-page');
 
   // Only the salary is ticked off: the statement's balance differs by the groceries.
@@ -114,6 +129,7 @@ test('at desktop width, reconciling the same statement again locks nothing new',
   await page.getByRole('link', { name: 'BPI Savings' }).first().click();
   await page.getByRole('link', { name: 'Reconcile', exact: true }).click();
   await page.waitForURL('**/accounts/*/reconcile');
+  for (const text of ['Salary', 'Groceries']) await assertTickBoxBeside(page, text);
   await snap(page, 'reconcile-5-page', 'desktop');
   await page.locator('#r-balance').fill('6000');
   await page.getByRole('button', { name: 'Reconcile', exact: true }).click();
@@ -122,6 +138,26 @@ test('at desktop width, reconciling the same statement again locks nothing new',
   assert.match(await page.textContent('#reconcile-result'), /Nothing new to reconcile/);
   assert.match(await page.textContent('#reconcile-result'), /Groceries/);
   await snap(page, 'reconcile-6-again', 'desktop');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('on the narrowest phone, the balances keep their digits on one line', async () => {
+  const { context, page, problems } = await openContext(browser, { ...phone, viewport: { width: 320, height: 700 } });
+  await signIn(page, finance);
+  await navLink(page, 'Accounts').click();
+  await page.waitForURL('**/accounts');
+  await page.getByRole('link', { name: 'BPI Savings' }).first().click();
+  await page.getByRole('link', { name: 'Reconcile', exact: true }).click();
+  await page.waitForURL('**/accounts/*/reconcile');
+  // The figure's name ("Cleared balance on …") wraps beside it instead of the figure breaking.
+  const figures = await page.locator('.stat dd').evaluateAll((dds) => dds.map((dd) => {
+    const range = document.createRange();
+    range.selectNodeContents(dd);
+    return { text: dd.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+  }));
+  assert.equal(figures.length, 2);
+  for (const f of figures) assert.equal(f.lines, 1, `${f.text} takes ${f.lines} lines at 320 px`);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -211,6 +211,8 @@ type LoanRepo interface {
 	UpdateLoan(ctx context.Context, userID string, l Loan) error
 	// DeleteLoan erases a loan and its instances; the caller checks it has no payments.
 	DeleteLoan(ctx context.Context, userID, id string) error
+	// DeleteLoanInstances erases a loan's instances; the caller checks none has a payment.
+	DeleteLoanInstances(ctx context.Context, userID, loanID string) error
 	// Loan returns a loan with its figures.
 	Loan(ctx context.Context, userID, id string) (Loan, error)
 	ListLoans(ctx context.Context, userID string, f LoanFilter, p ListParams) ([]Loan, int, error)
@@ -655,31 +657,41 @@ func (s *Service) SetLoanInstanceStatus(ctx context.Context, userID, instanceID 
 		if err != nil {
 			return err
 		}
-		if err := checkInstanceTransition(l, x, to); err != nil {
+		if err := s.setInstanceStatus(ctx, tx, userID, l, x, to); err != nil {
 			return err
 		}
-		switch to {
-		case InstancePaid:
-			x.Status, x.MarkedPaidManually = InstancePaid, true
-		case InstanceWaived:
-			x.Status = InstanceWaived
-		case InstanceUnpaid:
-			x.MarkedPaidManually = false
-			x.Status = x.statusFromPayments()
-		}
-		before := x.Status
-		x.UpdatedAt = s.stamp()
-		if err := tx.UpdateLoanInstance(ctx, userID, x); err != nil {
-			return err
-		}
-		if out, err = s.finishInstanceWrite(ctx, tx, userID, l, x.ID, today); err != nil {
-			return err
-		}
-		return s.record(ctx, tx, userID, Activity{Kind: RecordLoanInstance, RecordID: x.ID, Action: LogUpdated,
-			Summary: fmt.Sprintf("Loan %s installment %d due %s: status %s → %s", quoted(l.Name), x.InstallmentNumber,
-				x.DueDate, before, out.Instance.Status), Amount: &x.AmountDue})
+		out, err = s.finishInstanceWrite(ctx, tx, userID, l, x.ID, today)
+		return err
 	})
 	return out, err
+}
+
+// setInstanceStatus moves instance x of loan l to status to (§3.6) and
+// records it in the activity log: paid settles the remainder without money
+// (marked_paid_manually), waived forgives it, and unpaid undoes either,
+// recomputing from the payments. The caller completes or reopens the loan
+// (settleLoan) once its instances are written.
+func (s *Service) setInstanceStatus(ctx context.Context, tx Repo, userID string, l Loan, x LoanInstance, to string) error {
+	if err := checkInstanceTransition(l, x, to); err != nil {
+		return err
+	}
+	before := x.Status
+	switch to {
+	case InstancePaid:
+		x.Status, x.MarkedPaidManually = InstancePaid, true
+	case InstanceWaived:
+		x.Status = InstanceWaived
+	case InstanceUnpaid:
+		x.MarkedPaidManually = false
+		x.Status = x.statusFromPayments()
+	}
+	x.UpdatedAt = s.stamp()
+	if err := tx.UpdateLoanInstance(ctx, userID, x); err != nil {
+		return err
+	}
+	return s.record(ctx, tx, userID, Activity{Kind: RecordLoanInstance, RecordID: x.ID, Action: LogUpdated,
+		Summary: fmt.Sprintf("Loan %s installment %d due %s: status %s → %s", quoted(l.Name), x.InstallmentNumber,
+			x.DueDate, before, x.Status), Amount: &x.AmountDue})
 }
 
 // checkInstanceTransition applies the instance state table (§3.6).
@@ -707,11 +719,28 @@ func checkInstanceTransition(l Loan, x LoanInstance, to string) error {
 }
 
 // finishInstanceWrite completes or reopens the loan after one of its
-// instances changed (§3.5), then reads back the instance and the loan.
+// instances changed, then reads back the instance and the loan.
 func (s *Service) finishInstanceWrite(ctx context.Context, tx Repo, userID string, l Loan, instanceID string, today Date) (LoanInstanceResult, error) {
-	unsettled, err := tx.UnsettledInstances(ctx, l.ID)
+	var out LoanInstanceResult
+	var err error
+	if out.Loan, err = s.settleLoan(ctx, tx, userID, l); err != nil {
+		return LoanInstanceResult{}, err
+	}
+	x, err := tx.LoanInstance(ctx, userID, instanceID)
 	if err != nil {
 		return LoanInstanceResult{}, err
+	}
+	x.derive(today)
+	out.Instance = x.LoanInstanceFigures
+	return out, nil
+}
+
+// settleLoan completes loan l once none of its instances is left unsettled,
+// or reopens it when one is again (§3.5), and reads it back with its figures.
+func (s *Service) settleLoan(ctx context.Context, tx Repo, userID string, l Loan) (Loan, error) {
+	unsettled, err := tx.UnsettledInstances(ctx, l.ID)
+	if err != nil {
+		return Loan{}, err
 	}
 	next := l.Status
 	switch {
@@ -723,20 +752,10 @@ func (s *Service) finishInstanceWrite(ctx context.Context, tx Repo, userID strin
 	if next != l.Status {
 		l.Status, l.UpdatedAt = next, s.stamp()
 		if err := tx.UpdateLoan(ctx, userID, l); err != nil {
-			return LoanInstanceResult{}, err
+			return Loan{}, err
 		}
 	}
-	var out LoanInstanceResult
-	if out.Loan, err = tx.Loan(ctx, userID, l.ID); err != nil {
-		return LoanInstanceResult{}, err
-	}
-	x, err := tx.LoanInstance(ctx, userID, instanceID)
-	if err != nil {
-		return LoanInstanceResult{}, err
-	}
-	x.derive(today)
-	out.Instance = x.LoanInstanceFigures
-	return out, nil
+	return tx.Loan(ctx, userID, l.ID)
 }
 
 // LoanPaymentRequest is the body of POST /loans/instances/{id}/payments.

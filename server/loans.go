@@ -24,8 +24,10 @@ func (s *Server) registerLoanRoutes() {
 	s.handle(http.MethodPost, base+"/instances/:instanceId/payments", write, s.payLoanInstance)
 	s.handle(http.MethodGet, base+"/:id", read, s.getLoan)
 	s.handle(http.MethodPatch, base+"/:id", write, s.updateLoan)
+	s.handle(http.MethodPut, base+"/:id", write, s.replaceLoan)
 	s.handle(http.MethodDelete, base+"/:id", write, s.deleteLoan)
 	s.handle(http.MethodGet, base+"/:id/instances", read, s.listLoanInstances, list("status", "dateFrom", "dateTo")...)
+	s.handle(http.MethodPost, base+"/:id/instances/mark-paid", write, s.markLoanInstancesPaid)
 }
 
 // pathLoan reads the {id} of a loan route: one of the caller's loans.
@@ -109,6 +111,42 @@ func (s *Server) updateLoan(w http.ResponseWriter, r bunrouter.Request) error {
 		return err
 	}
 	writeData(w, http.StatusOK, "Loan updated", l)
+	return nil
+}
+
+// replaceLoan is PUT /loans/{id}, the broad update: the create body again;
+// changed money terms rebuild the schedule while nothing is paid.
+func (s *Server) replaceLoan(w http.ResponseWriter, r bunrouter.Request) error {
+	id, err := s.pathLoan(r)
+	if err != nil {
+		return err
+	}
+	var req finance.LoanRequest
+	if err := s.decodeJSON(r.Request, &req); err != nil {
+		return err
+	}
+	l, err := s.ledger.ReplaceLoan(r.Context(), userID(r), id, req)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Loan updated", l)
+	return nil
+}
+
+func (s *Server) markLoanInstancesPaid(w http.ResponseWriter, r bunrouter.Request) error {
+	id, err := s.pathLoan(r)
+	if err != nil {
+		return err
+	}
+	var req finance.LoanMarkPaidRequest
+	if err := s.decodeJSON(r.Request, &req); err != nil {
+		return err
+	}
+	out, err := s.ledger.MarkLoanInstancesPaid(r.Context(), userID(r), id, req)
+	if err != nil {
+		return err
+	}
+	writeData(w, http.StatusOK, "Loan instances marked paid", out)
 	return nil
 }
 

@@ -123,10 +123,15 @@ func (l ledger) UpdateLoan(ctx context.Context, userID string, x finance.Loan) e
 }
 
 func (l ledger) DeleteLoan(ctx context.Context, userID, id string) error {
-	if _, err := l.db.NewDelete().TableExpr("loan_instances").Where("loan_id = ? AND user_id = ?", id, userID).Exec(ctx); err != nil {
+	if err := l.DeleteLoanInstances(ctx, userID, id); err != nil {
 		return err
 	}
 	_, err := l.db.NewDelete().TableExpr("loans").Where("id = ? AND user_id = ?", id, userID).Exec(ctx)
+	return err
+}
+
+func (l ledger) DeleteLoanInstances(ctx context.Context, userID, loanID string) error {
+	_, err := l.db.NewDelete().TableExpr("loan_instances").Where("loan_id = ? AND user_id = ?", loanID, userID).Exec(ctx)
 	return err
 }
 

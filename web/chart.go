@@ -139,7 +139,7 @@ const (
 
 // columnChart renders periods as vertical columns over time, one column
 // per series in each period (income beside spending, say), against a
-// y-axis of round values (axisTicks) whose labels sit on their grid lines.
+// y-axis of round values (axisTicks) whose labels sit beside their grid lines.
 // A column rises from zero, or falls from it for a negative value (a net
 // worth below zero). The accessible name carries the figures (up to
 // columnMaxNamed periods; beyond that it points to the table every page
@@ -191,7 +191,7 @@ func columnChart(title string, labels, axis []string, series []chartSeries) temp
 		fmt.Fprintf(&sb, `<text class="tick" x="%d" y="13">%s</text>`, x+14, esc(s.Name))
 		x += 14 + 7*utf8.RuneCountInString(s.Name) + 12
 	}
-	for _, t := range ticks { // the y-axis: a line per round value, its label on it
+	for _, t := range ticks { // the y-axis: a line per round value, its label beside it
 		class := "grid"
 		if t == 0 {
 			class = "axis"
@@ -231,8 +231,11 @@ func columnChart(title string, labels, axis []string, series []chartSeries) temp
 		fmt.Fprintf(&sb, `<text class="%s" x="%s" y="%d" text-anchor="middle">%s</text>`,
 			class, left+slot/2, columnBase+18, esc(shorten(axis[i], columnLabelRoom)))
 	}
-	for _, t := range ticks { // drawn last, so a column never hides a value
-		fmt.Fprintf(&sb, `<text class="tick y" x="2" y="%d">%s</text>`, y(t)-4, esc(compactAmount(t)))
+	// The values sit in the margin the stylesheet keeps left of the chart
+	// (its overflow is visible), right-aligned against the first column, so
+	// no label is drawn over a column whatever the width.
+	for _, t := range ticks {
+		fmt.Fprintf(&sb, `<text class="tick y" x="-6" y="%d" text-anchor="end">%s</text>`, y(t)+4, esc(compactAmount(t)))
 	}
 	sb.WriteString(`</svg>`)
 	return template.HTML(sb.String()) // every text above is escaped

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/finance-app/finance/finance"
@@ -52,6 +53,17 @@ func newDisplay(st finance.AppSettings, today finance.Date) display {
 // Money formats m with thousands separators and the currency: "₱1,234.50",
 // "-$0.05", "CHF 12.00". It works on the decimal text, never a float.
 func (d display) Money(m finance.Money) string { return finance.FormatMoney(d.currency, m) }
+
+// MoneyPrefix is what comes before an amount shown in the user's currency
+// ("₱", "CHF "), for the page script that shows live sums as Money does.
+func (d display) MoneyPrefix() string { return strings.TrimSuffix(d.Money(0), "0.00") }
+
+// DecimalComma reports whether the user's currency writes "1.234,56", so
+// the page script reads a typed amount as the server does (readPageAmounts).
+func (d display) DecimalComma() bool {
+	c, _ := finance.LookupCurrency(d.currency)
+	return c.DecimalComma
+}
 
 // Date formats a calendar date in the user's date format.
 func (d display) Date(v finance.Date) string {

@@ -1,8 +1,10 @@
 package web
 
-// A loan's pages in the web app: the form that creates a loan, and a
-// loan's own page with its whole schedule, a card to pay or change the
-// status of one installment, the loan's name, lender and notes, and
+// A loan's pages in the web app: the form that creates a loan, with a
+// preview of its schedule before it is saved, and a loan's own page with
+// its whole schedule, a card to pay or change the status of one
+// installment, one to mark the past ones paid at once, its terms (all of
+// them while nothing is paid, else the name, lender and notes), and
 // cancelling, reactivating or (while nothing was paid) deleting it. They
 // write through the same service calls as the /loans REST routes and show
 // the API's problems beside the fields.
@@ -27,17 +29,19 @@ const LoanNewPath = LoansPath + "/new"
 
 func (s *Site) registerWebAppLoanRoutes() {
 	s.page(http.MethodGet, LoanNewPath, s.loanNewPage)
+	s.page(http.MethodPost, LoanNewPath, s.loanPreview)
 	s.oncePage(LoansPath, s.loanCreate)
 	s.page(http.MethodGet, LoansPath+"/:id", s.loanPage)
 	s.page(http.MethodPost, LoansPath+"/:id", s.loanUpdate)
 	s.page(http.MethodPost, LoansPath+"/:id/status", s.loanStatusSubmit)
 	s.page(http.MethodPost, LoansPath+"/:id/delete", s.loanDelete)
+	s.page(http.MethodPost, LoansPath+"/:id/mark-paid", s.loanMarkPaid)
 	s.page(http.MethodPost, LoansPath+"/instances/:id/status", s.loanInstanceStatusSubmit)
 }
 
 // --- New loan -----------------------------------------------------------------------
 
-// loanForm is the new loan form's fields, with the API's names.
+// loanForm is a loan's fields (the body of POST and PUT /loans), with the API's names.
 type loanForm struct {
 	Name, Lender, Principal, InterestType, InterestRate, RatePeriod string
 	TermMonths, StartDate, FirstDueDate, MonthlyAmount, Notes       string
@@ -57,9 +61,19 @@ func (f loanForm) request() finance.LoanRequest {
 	return req
 }
 
-type loanNewData struct {
+// loanFieldsView is what the "loan-fields" partial shows: the fields'
+// element ids start with ID.
+type loanFieldsView struct {
+	ID     string
 	Form   loanForm
 	Fields map[string]string
+}
+
+type loanNewData struct {
+	Show  display
+	Terms loanFieldsView
+	// Preview is the loan and schedule the form would save; nil until asked for.
+	Preview *finance.LoanDetail
 }
 
 func (s *Site) loanNewPage(w http.ResponseWriter, r bunrouter.Request) error {
@@ -67,8 +81,44 @@ func (s *Site) loanNewPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if !ok || err != nil {
 		return err
 	}
+	form := loanForm{InterestType: finance.InterestDiminishing, StartDate: show.today.String()}
 	return s.render(w, r.Request, "loannew", pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
-		Data: loanNewData{Form: loanForm{InterestType: finance.InterestDiminishing, StartDate: show.today.String()}, Fields: map[string]string{}}})
+		Data: loanNewData{Show: show, Terms: loanFieldsView{ID: "n", Form: form, Fields: map[string]string{}}}})
+}
+
+// loanNewRefused shows the new loan form again with what was typed and
+// each problem beside its field.
+func (s *Site) loanNewRefused(w http.ResponseWriter, r *http.Request, p pageView, d loanNewData, what string, ve *finance.ValidationError) error {
+	d.Terms.Fields = ve.Fields
+	p.status, p.Data = http.StatusBadRequest, d
+	p.refuseFields(what, ve)
+	return s.render(w, r, "loannew", p)
+}
+
+// loanPreview shows the schedule the form would save, computed by the
+// code that saves it, under the form as typed; nothing is written.
+func (s *Site) loanPreview(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, ok, err := s.signedInForm(w, r.Request)
+	if !ok {
+		return err
+	}
+	show, err := s.displayFor(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	form := postedLoanForm(r.PostForm)
+	p := pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid)}
+	d := loanNewData{Show: show, Terms: loanFieldsView{ID: "n", Form: form, Fields: map[string]string{}}}
+	l, err := s.ledger.PreviewLoan(form.request())
+	var ve *finance.ValidationError
+	if errors.As(err, &ve) {
+		return s.loanNewRefused(w, r.Request, p, d, "No schedule yet.", ve)
+	} else if err != nil {
+		return err
+	}
+	d.Preview = &l
+	p.Data = d
+	return s.render(w, r.Request, "loannew", p)
 }
 
 // loanCreate creates the loan and its schedule as POST /loans does, then
@@ -82,10 +132,12 @@ func (s *Site) loanCreate(w http.ResponseWriter, r bunrouter.Request) error {
 	l, err := s.ledger.CreateLoan(r.Context(), u.ID, form.request())
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
-		p := pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
-			status: http.StatusBadRequest, Data: loanNewData{Form: form, Fields: ve.Fields}}
-		p.refuseFields("Not created.", ve)
-		return s.render(w, r.Request, "loannew", p)
+		show, serr := s.displayFor(r.Context(), u.ID)
+		if serr != nil {
+			return serr
+		}
+		p := pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid)}
+		return s.loanNewRefused(w, r.Request, p, loanNewData{Show: show, Terms: loanFieldsView{ID: "n", Form: form}}, "Not created.", ve)
 	} else if err != nil {
 		return err
 	}
@@ -117,6 +169,16 @@ type loanData struct {
 	Pay        payChoices
 	Edit       loanEditForm
 	EditFields map[string]string
+	// TermsFixed is why the money terms no longer change ("" while they
+	// may: then Terms is the whole loan's form).
+	TermsFixed string
+	Terms      loanFieldsView
+	// PastOpen are the open installments due by today, which "Mark paid
+	// through" offers (none unless the loan is active); Through is the one
+	// chosen, the last by default.
+	PastOpen   []finance.LoanInstance
+	Through    string
+	MarkFields map[string]string
 	Payments   []loanPaymentRow
 }
 
@@ -145,7 +207,8 @@ func (s *Site) loanView(r *http.Request, u finance.User, id string, installment 
 		return loanData{}, err
 	}
 	d := loanData{Show: show, Loan: l, Fields: map[string]string{}, Pay: payChoices{Show: show, Accounts: accts},
-		Edit: loanEditForm{Name: l.Name}, EditFields: map[string]string{}}
+		Edit: loanEditForm{Name: l.Name}, EditFields: map[string]string{}, MarkFields: map[string]string{},
+		TermsFixed: finance.LoanTermsFixed(l), Terms: loanFieldsView{ID: "e", Form: loanFormOf(l.Loan), Fields: map[string]string{}}}
 	d.Interest = loanInterest(l.Loan)
 	if l.Lender != nil {
 		d.Edit.Lender = *l.Lender
@@ -160,11 +223,37 @@ func (s *Site) loanView(r *http.Request, u finance.User, id string, installment 
 		for _, p := range x.Payments {
 			d.Payments = append(d.Payments, loanPaymentRow{LoanPayment: p, Installment: x.InstallmentNumber})
 		}
+		if l.Status == finance.LoanActive && instanceOpen(x) && !x.DueDate.After(show.today) {
+			d.PastOpen = append(d.PastOpen, x)
+			d.Through = x.DueDate.String()
+		}
 	}
 	if d.Selected != nil {
 		d.Form = payForm{Amount: d.Selected.Remaining.String(), Date: show.today.String()}
 	}
 	return d, nil
+}
+
+// loanFormOf is the form of loan l's fields as they are saved.
+func loanFormOf(l finance.Loan) loanForm {
+	f := loanForm{Name: l.Name, Principal: l.Principal.String(), InterestType: l.InterestType, TermMonths: strconv.Itoa(l.TermMonths),
+		StartDate: l.StartDate.String(), FirstDueDate: l.FirstDueDate.String()}
+	if l.Lender != nil {
+		f.Lender = *l.Lender
+	}
+	if l.Notes != nil {
+		f.Notes = *l.Notes
+	}
+	if l.InterestRate != nil {
+		f.InterestRate = l.InterestRate.String()
+	}
+	if l.RatePeriod != nil {
+		f.RatePeriod = *l.RatePeriod
+	}
+	if l.MonthlyAmount != nil {
+		f.MonthlyAmount = l.MonthlyAmount.String()
+	}
+	return f
 }
 
 // loanInterest says how a loan's interest is computed: "None", "Add-on,
@@ -240,8 +329,10 @@ func (s *Site) loanPayRefused(w http.ResponseWriter, r *http.Request, u finance.
 	})
 }
 
-// loanUpdate saves the loan's name, lender and notes as PATCH /loans/{id}
-// does; an empty lender or notes clears it.
+// loanUpdate saves the loan's form. The whole loan's form (it carries the
+// principal) is PUT /loans/{id}: changed terms write the schedule again.
+// The short form of a loan with payments is PATCH /loans/{id} with the
+// name, lender and notes; an empty lender or notes clears it.
 func (s *Site) loanUpdate(w http.ResponseWriter, r bunrouter.Request) error {
 	u, sid, ok, err := s.signedInForm(w, r.Request)
 	if !ok {
@@ -251,17 +342,48 @@ func (s *Site) loanUpdate(w http.ResponseWriter, r bunrouter.Request) error {
 	if !finance.ValidID(id) {
 		return finance.NotFound("loan")
 	}
-	form := loanEditForm{Name: f.Get("name"), Lender: f.Get("lender"), Notes: f.Get("notes")}
-	_, err = s.ledger.UpdateLoan(r.Context(), u.ID, id, finance.LoanUpdateRequest{Name: finance.Of(form.Name),
-		Lender: finance.Of(form.Lender), Notes: finance.Of(form.Notes)})
+	var fill func(d *loanData, fields map[string]string)
+	if f.Has("principal") {
+		form := postedLoanForm(f)
+		_, err = s.ledger.ReplaceLoan(r.Context(), u.ID, id, form.request())
+		fill = func(d *loanData, fields map[string]string) { d.Terms.Form, d.Terms.Fields = form, fields }
+	} else {
+		form := loanEditForm{Name: f.Get("name"), Lender: f.Get("lender"), Notes: f.Get("notes")}
+		_, err = s.ledger.UpdateLoan(r.Context(), u.ID, id, finance.LoanUpdateRequest{Name: finance.Of(form.Name),
+			Lender: finance.Of(form.Lender), Notes: finance.Of(form.Notes)})
+		fill = func(d *loanData, fields map[string]string) { d.Edit, d.EditFields = form, fields }
+	}
+	if errors.Is(err, finance.ErrNotFound) {
+		return err
+	} else if err != nil {
+		return s.loanRefused(w, r.Request, u, sid, id, 0, err, fill)
+	}
+	return Redirect(w, r.Request, LoansPath+"/"+id+"?notice=loan-saved")
+}
+
+// loanMarkPaid marks every open installment due through the chosen date
+// paid, as POST /loans/{id}/instances/mark-paid does.
+func (s *Site) loanMarkPaid(w http.ResponseWriter, r bunrouter.Request) error {
+	u, sid, id, ok, err := s.pageWrite(w, r, "id", "loan")
+	if !ok {
+		return err
+	}
+	var req finance.LoanMarkPaidRequest
+	through := r.PostForm.Get("through")
+	formRequest(&req, map[string]string{"through": through})
+	out, err := s.ledger.MarkLoanInstancesPaid(r.Context(), u.ID, id, req)
 	if errors.Is(err, finance.ErrNotFound) {
 		return err
 	} else if err != nil {
 		return s.loanRefused(w, r.Request, u, sid, id, 0, err, func(d *loanData, fields map[string]string) {
-			d.Edit, d.EditFields = form, fields
+			d.Through, d.MarkFields = through, fields
 		})
 	}
-	return Redirect(w, r.Request, LoansPath+"/"+id+"?notice=loan-saved")
+	notice := "installments-marked"
+	if len(out.Instances) == 0 {
+		notice = "installments-none-open"
+	}
+	return Redirect(w, r.Request, LoansPath+"/"+id+"?notice="+notice)
 }
 
 // loanStatusSubmit cancels or reactivates the loan as PATCH /loans/{id}

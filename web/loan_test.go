@@ -157,7 +157,9 @@ func TestLoanPage(t *testing.T) {
 	for _, want := range []string{`href="/loans">Loans</a>`, "Installment 1 · due 2025-03-15", `action="/loans/instances/` + in[0].ID + `/pay"`,
 		`<input type="hidden" name="from" value="loan">`, `id="pay-amount" name="amount" inputmode="decimal" autocomplete="off" value="8884.88"`,
 		`<option value="">None (cash)</option>`, `aria-current="true"><span class="sr-only">Installment </span>1</a>`, "Mark paid without money",
-		"Waive the rest", "Cancel the loan", "Delete the loan", `<input type="text" id="l-name" name="name" maxlength="100" value="Car loan"`} {
+		"Waive the rest", "Cancel the loan", "Delete the loan", "Edit the loan", `<input type="text" id="e-name" name="name" maxlength="100" value="Car loan"`,
+		`id="e-principal" name="principal" inputmode="decimal" autocomplete="off" value="100000.00"`, `id="e-rate" name="interest_rate" inputmode="decimal" autocomplete="off" value="12"`,
+		`id="e-first" name="first_due_date" value="2025-03-15"`, `<option value="annual" selected>Year</option>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("loan page lacks %q", want)
 		}
@@ -223,6 +225,16 @@ func TestLoanPage(t *testing.T) {
 	}
 	if strings.Contains(after, "Delete the loan") {
 		t.Error("a loan with payments offers to be deleted")
+	}
+	// With a payment, only the name, lender and notes stay editable, and the page says why.
+	for _, want := range []string{`<input type="text" id="l-name" name="name" maxlength="100" value="Car loan"`,
+		"The amount, rate, term and dates stay as they are: the loan has installments paid, marked paid or waived."} {
+		if !strings.Contains(after, want) {
+			t.Errorf("loan page after a payment lacks %q", want)
+		}
+	}
+	if strings.Contains(after, `id="e-principal"`) {
+		t.Error("a loan with a payment offers its principal to edit")
 	}
 
 	// Installment status: waive the second, open it again; payments make the first paid for good.

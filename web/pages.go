@@ -807,6 +807,8 @@ var notices = map[string]string{
 	"income-skipped":             "Expected income skipped; nothing recorded.",
 	"loan-created":               "Loan created. This is its schedule.",
 	"loan-saved":                 "Loan saved.",
+	"installments-marked":        "Past installments marked paid.",
+	"installments-none-open":     "Nothing to mark: no open installment was due by then.",
 	"loan-cancelled":             "The loan has been cancelled. Its open installments are closed; its payments are kept.",
 	"loan-active":                "The loan is active again.",
 	"loan-deleted":               "The loan has been deleted.",

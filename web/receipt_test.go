@@ -102,7 +102,7 @@ func TestRecordReceipt(t *testing.T) {
 		`name="items[0].date" value="2025-11-08"`, `<option value="Food & Dining" selected>Food & Dining</option>`,
 		`<option value="Cash" selected>Cash</option>`, "Save all", "Read another receipt",
 		// The receipt shows no card or e-wallet: the method is the default, marked.
-		`<label for="r0-method" class="guessed"><span>Paid with <span class="badge guess">guessed</span></span>`,
+		`<label for="r0-method" class="cell guessed"><span class="sr-only">Paid with</span> <span class="badge guess">guessed</span>`,
 		"The receipt did not show how it was paid, so it was filled in")
 	if x.Contains(`<label for="r0-date" class="guessed">`) {
 		t.Error("the receipt's printed date is marked as guessed")
@@ -131,7 +131,7 @@ func TestRecordReceipt(t *testing.T) {
 	bad.Set("receipt", "true")
 	bad.Set("note", "team lunch")
 	testkit.WantPage(t, "a refused save", b.Post(web.RecordBulkPath, bad), http.StatusBadRequest, "Read from your receipt",
-		"Your note: team lunch", `<input type="hidden" name="receipt" value="true">`, "Nothing saved. Check expense 1 below.")
+		"Your note: team lunch", `<input type="hidden" name="receipt" value="true">`, "Nothing saved. Check row 1 below.")
 	if n := len(expensesOf(t, env, u, "")); n != 1 {
 		t.Fatalf("%d expenses after a refused save, want 1", n)
 	}

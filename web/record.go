@@ -11,6 +11,7 @@ package web
 // nothing is written.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,8 +103,9 @@ func formRows(f url.Values, most int) (n int, more bool) {
 }
 
 // refusedRows sums up a refused multi-row form: the rows (by index) that
-// have problems beside their fields, as people count them ("Check expense
-// 2 and 4 below."), or the problem of the whole form in the API's words.
+// have problems beside their fields, as people count them ("Check row 2
+// below.", "Check rows 2 and 4 below."), or the problem of the whole form
+// in the API's words.
 func refusedRows(ve *finance.ValidationError, what string, bad map[int]bool) string {
 	if len(bad) == 0 {
 		return sentence("", problemsInWords(ve))
@@ -111,6 +113,9 @@ func refusedRows(ve *finance.ValidationError, what string, bad map[int]bool) str
 	var nums []string
 	for _, i := range slices.Sorted(maps.Keys(bad)) {
 		nums = append(nums, strconv.Itoa(i+1))
+	}
+	if len(nums) > 1 {
+		what += "s"
 	}
 	return "Check " + what + " " + andList(nums) + " below."
 }
@@ -390,6 +395,47 @@ func (b bulkRow) blank() bool {
 	return strings.TrimSpace(b.Form.Amount+b.Form.Description+b.Form.Category) == ""
 }
 
+// bulkColumns are the grid's fields in the order of its columns.
+var bulkColumns = []string{"date", "description", "amount", "category", "payment_method", "account_id", "credit_card_id"}
+
+// bulkWords name the grid's fields whose heading is not their key in words.
+var bulkWords = map[string]string{"payment_method": "Paid with", "account_id": "Account", "credit_card_id": "Card", "": "This expense"}
+
+// rowMessage is a problem of one row, said once under the row with its
+// number and field ("Row 4: Amount must be greater than 0"); ID is what
+// the field's aria-describedby names.
+type rowMessage struct{ ID, Text string }
+
+// Problems are the row's problems in the order of its columns; a problem
+// of a field the grid has no column for, or of the whole item, comes
+// last, so none is lost.
+func (b bulkRow) Problems() []rowMessage {
+	column := func(field string) int {
+		if i := slices.Index(bulkColumns, field); i >= 0 {
+			return i
+		}
+		return len(bulkColumns)
+	}
+	fields := slices.SortedFunc(maps.Keys(b.Fields), func(x, y string) int { return cmp.Or(column(x)-column(y), strings.Compare(x, y)) })
+	out := make([]rowMessage, 0, len(fields))
+	for _, field := range fields {
+		words, ok := bulkWords[field]
+		if !ok {
+			words = fieldWords(field)
+		}
+		out = append(out, rowMessage{ID: b.problemID(field), Text: fmt.Sprintf("Row %d: %s %s", b.Number(), words, b.Fields[field])})
+	}
+	return out
+}
+
+// problemID is the id of the message of field's problem.
+func (b bulkRow) problemID(field string) string {
+	if field == "" {
+		field = "row"
+	}
+	return fmt.Sprintf("r%d-%s-error", b.N, field)
+}
+
 type bulkData struct {
 	Show       display
 	Text       string            // the "Type it" text
@@ -408,6 +454,9 @@ type bulkData struct {
 	defaultMethod string // the method of a new row
 }
 
+// MaxRows is the most rows the grid takes, the API's bound on one bulk write.
+func (bulkData) MaxRows() int { return finance.MaxBulkItems }
+
 func (s *Site) bulkView(r *http.Request, u finance.User) (bulkData, error) {
 	show, err := s.displayFor(r.Context(), u.ID)
 	if err != nil {
@@ -421,12 +470,38 @@ func (s *Site) bulkView(r *http.Request, u finance.User) (bulkData, error) {
 		Accounts: opts.Accounts, Cards: opts.CreditCards, defaultMethod: opts.DefaultPaymentMethod}, nil
 }
 
-// addBlankRows adds rows up to n in all, dated today and paid with the default method.
+// addBlankRows adds rows up to n in all, paid with the default method. The
+// first row is dated today and the others left blank: a blank date takes
+// the one above it (withDates).
 func (d *bulkData) addBlankRows(n int) {
 	for i := len(d.Rows); i < min(n, finance.MaxBulkItems); i++ {
-		d.Rows = append(d.Rows, bulkRow{N: i, Form: recordForm{Date: d.Show.today.String(), PaymentMethod: d.defaultMethod},
-			Fields: map[string]string{}})
+		row := bulkRow{N: i, Form: recordForm{PaymentMethod: d.defaultMethod}, Fields: map[string]string{}}
+		if i == 0 {
+			row.Form.Date = d.Show.today.String()
+		}
+		d.Rows = append(d.Rows, row)
 	}
+}
+
+// withDates is the date each row is saved with: its own, or, left blank,
+// the nearest date above it (blank rows count, as people read the grid
+// down), or today for a first row without one. A date that does not read
+// is not passed down: only its own row is refused for it.
+func withDates(rows []bulkRow, today finance.Date) []string {
+	dates := make([]string, len(rows))
+	above := today.String()
+	for i, row := range rows {
+		date := strings.TrimSpace(row.Form.Date)
+		if date == "" {
+			dates[i] = above
+			continue
+		}
+		dates[i] = date
+		if _, err := finance.ParseDate(date); err == nil {
+			above = date
+		}
+	}
+	return dates
 }
 
 func (s *Site) renderBulk(w http.ResponseWriter, r *http.Request, u finance.User, sid string, status int, message string, d bulkData) error {
@@ -475,12 +550,15 @@ func (s *Site) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	var req finance.BulkExpenseRequest
 	var rowOf []int // the form row of each item sent
+	dates := withDates(d.Rows, d.Show.today)
 	for i, row := range d.Rows {
 		if row.blank() {
 			continue
 		}
+		fields := row.Form.expenseFields()
+		fields["date"] = dates[i]
 		var item finance.ExpenseRequest
-		formRequest(&item, row.Form.expenseFields())
+		formRequest(&item, fields)
 		req.Items = append(req.Items, item)
 		rowOf = append(rowOf, i)
 	}
@@ -496,7 +574,7 @@ func (s *Site) bulkSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 				d.Fields[name] = problem
 			}
 		}
-		return s.renderBulk(w, r.Request, u, sid, http.StatusBadRequest, "Nothing saved. "+refusedRows(ve, "expense", bad), d)
+		return s.renderBulk(w, r.Request, u, sid, http.StatusBadRequest, "Nothing saved. "+refusedRows(ve, "row", bad), d)
 	} else if err != nil {
 		return err
 	}
@@ -632,6 +710,52 @@ func (d *splitData) addBlankRows(n int) {
 	}
 }
 
+// remainder reads the parts typed on the split form (rows that are not
+// blank) so the person never computes the last one: open is the one part
+// left without an amount, which takes what the others leave of the
+// expense (left), or -1 when no part, or more than one, is left without
+// one. When the typed amounts already come to the expense or more, the
+// split is refused beside a part's amount (over, the row, else -1): the
+// open part's, with nothing left for it, or the part that takes the sum
+// past the expense. An amount that does not read as a positive amount
+// leaves everything to the API, which names that field.
+func (d *splitData) remainder() (open int, left finance.Money, over int) {
+	open, over = -1, -1
+	total, money := d.Expense.Amount, d.Show.Money
+	var sum finance.Money
+	blanks := 0
+	for i, row := range d.Rows {
+		if row.blank() {
+			continue
+		}
+		if strings.TrimSpace(row.Amount) == "" {
+			open, blanks = i, blanks+1
+			continue
+		}
+		m, err := finance.ParseMoney(strings.TrimSpace(row.Amount)) // at most MaxMoney: 20 parts cannot overflow
+		if err != nil || m <= 0 {
+			return -1, 0, -1
+		}
+		if sum += m; sum > total && over < 0 {
+			over = i
+		}
+	}
+	if blanks > 1 {
+		open = -1
+	}
+	switch {
+	case open >= 0 && sum >= total:
+		over = open
+		d.Rows[open].Fields["amount"] = "has nothing left to take: the other parts already come to " + money(sum)
+		if sum > total {
+			d.Rows[open].Fields["amount"] += ", " + money(sum-total) + " more than the expense (" + money(total) + ")"
+		}
+	case over >= 0:
+		d.Rows[over].Fields["amount"] = "takes the parts to " + money(sum) + ", " + money(sum-total) + " more than the expense (" + money(total) + ")"
+	}
+	return open, total - sum, over
+}
+
 func (s *Site) splitView(r *http.Request, u finance.User, e finance.Expense, back string) (splitData, error) {
 	show, err := s.displayFor(r.Context(), u.ID)
 	if err != nil {
@@ -708,14 +832,22 @@ func (s *Site) splitSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 		d.addBlankRows(n + splitRows)
 		return s.renderSplit(w, r.Request, u, sid, http.StatusOK, "", d)
 	}
+	open, left, over := d.remainder()
+	if over >= 0 {
+		return s.renderSplit(w, r.Request, u, sid, http.StatusBadRequest, "Not split. Check part "+strconv.Itoa(over+1)+" below.", d)
+	}
 	var req finance.SplitRequest
 	var rowOf []int
 	for i, row := range d.Rows {
 		if row.blank() {
 			continue
 		}
+		amount := row.Amount
+		if i == open {
+			amount = left.String()
+		}
 		var part finance.SplitPart
-		formRequest(&part, map[string]string{"amount": row.Amount, "category": row.Category, "description": row.Description})
+		formRequest(&part, map[string]string{"amount": amount, "category": row.Category, "description": row.Description})
 		req.Parts = append(req.Parts, part)
 		rowOf = append(rowOf, i)
 	}

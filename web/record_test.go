@@ -112,11 +112,12 @@ func TestRecordTypeIt(t *testing.T) {
 // draftRowHTML is the fieldset of draft n on the review page.
 func draftRowHTML(t *testing.T, body string, n int) string {
 	t.Helper()
-	_, rest, ok := strings.Cut(body, `<fieldset class="card bulk-row" id="r`+fmtInt(n)+`">`)
+	_, rest, ok := strings.Cut(body, `<div class="bulk-row" id="r`+fmtInt(n)+`" role="group"`)
 	if !ok {
 		t.Fatalf("the review has no draft %d", n)
 	}
-	row, _, _ := strings.Cut(rest, "</fieldset>")
+	row, _, _ := strings.Cut(rest, `<div class="bulk-row"`)
+	row, _, _ = strings.Cut(row, `<div class="actions">`)
 	return row
 }
 
@@ -144,14 +145,14 @@ func TestRecordTypeItShowsGuesses(t *testing.T) {
 		want, not []string
 	}{
 		{0, []string{`value="180.00"`, `name="items[0].date" value="2025-03-14"`,
-			`<label for="r0-method" class="guessed"><span>Paid with ` + badge + `</span>`,
+			`<label for="r0-method" class="cell guessed"><span class="sr-only">Paid with</span> ` + badge,
 			`<p class="guessed-note small">Your text did not state how it was paid, so it was filled in: check the fields marked ` + badge + `.</p>`},
-			[]string{`<label for="r0-date" class="guessed">`}},
+			[]string{`<label for="r0-date" class="cell cell-date guessed">`}},
 		{1, []string{`value="2845.60"`, `name="items[1].date" value="2025-03-08"`, // a week before today, not yesterday
-			`<label for="r1-date" class="guessed"><span>Date ` + badge + `</span>`,
+			`<label for="r1-date" class="cell cell-date guessed"><span class="sr-only">Date</span> ` + badge,
 			`<option value="` + card.ID + `" selected>BDO Visa</option>`,
 			"Your text did not state the date, so it was filled in"},
-			[]string{`<label for="r1-method" class="guessed">`, `<label for="r1-card" class="for-card guessed">`}},
+			[]string{`<label for="r1-method" class="cell guessed">`, `<label for="r1-card" class="for-card guessed">`}},
 		{2, []string{`value="1200.00"`, `<option value="Credit Card" selected>`,
 			`<li>no active credit card is named like "metrobank"; choose the card it was charged to</li>`},
 			[]string{`<option value="` + card.ID + `" selected>`}},
@@ -213,12 +214,12 @@ func TestRecordBulk(t *testing.T) {
 	bad[3] = row("0", "milk", "Yachts")
 	x := b.Post(web.RecordBulkPath, bulkForm(token, bad...))
 	body := testkit.Unescaped(x)
-	if x.Status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Amount must be greater than 0<`) ||
-		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved. Check expense 4 below.") || strings.Contains(body, `id="r2-amount-error"`) {
+	if x.Status != http.StatusBadRequest || !strings.Contains(body, `id="r3-amount-error">Row 4: Amount must be greater than 0<`) ||
+		!strings.Contains(body, `value="jeep"`) || !strings.Contains(body, "Nothing saved. Check row 4 below.") || strings.Contains(body, `id="r2-amount-error"`) {
 		t.Errorf("a bad row: %d\n%s", x.Status, x.Body)
 	}
 	bad[3] = row("60", "milk", "Yachts") // references are checked once the shape is right
-	if x := b.Post(web.RecordBulkPath, bulkForm(token, bad...)); x.Status != http.StatusBadRequest || !x.Contains(`id="r3-category-error">Category `) {
+	if x := b.Post(web.RecordBulkPath, bulkForm(token, bad...)); x.Status != http.StatusBadRequest || !x.Contains(`id="r3-category-error">Row 4: Category `) {
 		t.Errorf("an unknown category: %d\n%s", x.Status, x.Body)
 	}
 	if x := b.Post(web.RecordBulkPath, bulkForm(token, row("", "", ""))); x.Status != http.StatusBadRequest ||
@@ -603,5 +604,168 @@ func TestRecordPagesNeedSignIn(t *testing.T) {
 	}
 	if got := expensesOf(t, env, u, ""); len(got) != 1 || got[0].Description != "Tea" || got[0].IsSplit {
 		t.Errorf("signed-out posts changed the expenses: %+v", got)
+	}
+}
+
+// The bulk grid: a blank date takes the nearest date above it (today for a
+// first row without one), rows holding only the defaults (a date, a
+// method) are skipped, and one refused row writes nothing, every typed
+// value kept and its problem said once, with the row and field in words.
+func TestRecordBulkGrid(t *testing.T) {
+	env, u, b := webApp(t)
+	page := b.Get(web.RecordBulkPath)
+	for _, want := range []string{`name="items[0].date" value="2025-03-15"`, `name="items[1].date" value=""`,
+		"A date left empty takes the date of the row above.", `<button type="button" class="button secondary" data-add-row hidden>Add a row</button>`,
+		`<div class="bulk-head" aria-hidden="true">`} {
+		if !page.Contains(want) {
+			t.Errorf("bulk grid lacks %s", want)
+		}
+	}
+	token := testkit.CSRF(t, page)
+	row := func(date, amount, desc, category string) map[string]string {
+		return map[string]string{"date": date, "amount": amount, "description": desc, "category": category, "payment_method": "Cash"}
+	}
+	rows := []map[string]string{
+		row("", "10", "first", "Groceries"),              // today
+		row("2025-03-10", "20", "second", "Groceries"),   // its own
+		row("", "30", "third", "Groceries"),              // the 10th, from above
+		{"date": "2025-03-12", "payment_method": "Cash"}, // blank: a date and method alone
+		row("", "1,200", "fifth", "Groceries"),           // the 12th, from the blank row above it
+		row("", "", "", ""),
+	}
+	// A refused row: nothing written, every row as typed (a blank date
+	// stays blank), the problem once beside its row.
+	refused := append([]map[string]string{}, rows...)
+	refused[4] = row("", "1,200", "fifth", "Yachts")
+	x := b.Post(web.RecordBulkPath, bulkForm(token, refused...))
+	body := testkit.Unescaped(x)
+	for _, want := range []string{"Nothing saved. Check row 5 below.", `id="r4-category-error">Row 5: Category must be the name of an active expense category<`,
+		`aria-invalid="true" aria-describedby="r4-category-error"`, `name="items[2].date" value=""`, `name="items[1].date" value="2025-03-10"`,
+		`name="items[4].amount" inputmode="decimal" autocomplete="off" value="1200.00"`, `value="third"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("refused grid lacks %s", want)
+		}
+	}
+	if x.Status != http.StatusBadRequest || strings.Count(body, "Category must be the name") != 1 {
+		t.Errorf("refused grid: %d, the problem %d times\n%s", x.Status, strings.Count(body, "Category must be the name"), x.Body)
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 0 {
+		t.Fatalf("a refused grid wrote %d expenses", n)
+	}
+
+	x = b.Post(web.RecordBulkPath, bulkForm(token, rows...))
+	if x.Status != http.StatusSeeOther || x.Header.Get("Location") != web.ExpensesPath+"?notice=expenses-recorded" {
+		t.Fatalf("save: %d\n%s", x.Status, x.Body)
+	}
+	got := map[string]string{}
+	for _, e := range expensesOf(t, env, u, "") {
+		got[e.Description] = e.Date.String() + " " + e.Amount.String()
+	}
+	want := map[string]string{"first": "2025-03-15 10.00", "second": "2025-03-10 20.00", "third": "2025-03-10 30.00", "fifth": "2025-03-12 1200.00"}
+	if len(got) != len(want) {
+		t.Errorf("saved %v, want %v", got, want)
+	}
+	for desc, w := range want {
+		if got[desc] != w {
+			t.Errorf("%s saved as %q, want %q", desc, got[desc], w)
+		}
+	}
+}
+
+// Add 5 rows, without a script: the form comes back with every value
+// typed and five blank rows (their dates blank, to take the one above),
+// and nothing is saved.
+func TestRecordBulkAddRows(t *testing.T) {
+	env, u, b := webApp(t)
+	token := testkit.CSRF(t, b.Get(web.RecordBulkPath))
+	f := bulkForm(token, map[string]string{"date": "2025-03-11", "amount": "75", "description": "Tea", "category": "Groceries",
+		"payment_method": "Cash"}, map[string]string{"payment_method": "Cash"})
+	f.Set("action", "more")
+	x := b.Post(web.RecordBulkPath, f)
+	for _, want := range []string{`name="rows" value="7"`, `name="items[0].date" value="2025-03-11"`, `value="Tea"`,
+		`name="items[0].amount" inputmode="decimal" autocomplete="off" value="75"`, `<option value="Groceries" selected>`,
+		`name="items[6].date" value=""`, `id="r6-name"><span class="sr-only">Row </span>7</span>`} {
+		if !x.Contains(want) {
+			t.Errorf("add rows lacks %s", want)
+		}
+	}
+	if x.Status != http.StatusOK || x.Contains(`name="items[7].`) || x.Contains(`role="alert"`) {
+		t.Errorf("add rows: %d\n%s", x.Status, x.Body)
+	}
+	if n := len(expensesOf(t, env, u, "")); n != 0 {
+		t.Errorf("Add 5 rows saved %d expenses", n)
+	}
+}
+
+// The split form's last part fills the remainder: a part left without an
+// amount takes what the others leave; when they already come to the
+// expense or more it is refused beside that part's amount, in words, and
+// a part that takes the typed sum past the expense is refused beside its own.
+func TestExpenseSplitRemainder(t *testing.T) {
+	env, u, b := webApp(t)
+	e := recordedCash(t, env, u, 100000, "Mall run", "Groceries")
+	path := web.ExpensesPath + "/" + e.ID + "/split"
+	page := b.Get(path)
+	for _, want := range []string{"Leave one part's amount empty and it takes what the other parts leave.", `data-total="1000.00"`,
+		`data-money-prefix="₱"`, `data-decimal-comma="false"`, `<p class="split-left" id="split-left" role="status" hidden></p>`} {
+		if !strings.Contains(testkit.Unescaped(page), want) {
+			t.Errorf("split page lacks %s", want)
+		}
+	}
+	token := testkit.CSRF(t, page)
+	form := func(parts ...[3]string) url.Values {
+		f := url.Values{"csrf": {token}, "rows": {fmtInt(len(parts))}}
+		for i, p := range parts {
+			f.Set("parts["+fmtInt(i)+"].amount", p[0])
+			f.Set("parts["+fmtInt(i)+"].category", p[1])
+			f.Set("parts["+fmtInt(i)+"].description", p[2])
+		}
+		return f
+	}
+	unsplit := func(when string) {
+		t.Helper()
+		if got, _ := env.srv.Ledger().GetExpense(context.Background(), u.ID, e.ID); got.IsSplit {
+			t.Fatalf("%s: the expense was split", when)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		parts [][3]string
+		want  string
+	}{
+		{"nothing left", [][3]string{{"600", "Groceries", ""}, {"400", "Shopping", ""}, {"", "Entertainment", "movie"}},
+			`id="p2-amount-error">Amount has nothing left to take: the other parts already come to ₱1,000.00<`},
+		{"the others pass the total", [][3]string{{"700", "Groceries", ""}, {"", "Entertainment", ""}, {"1,200", "Shopping", ""}},
+			`id="p1-amount-error">Amount has nothing left to take: the other parts already come to ₱1,900.00, ₱900.00 more than the expense (₱1,000.00)<`},
+		{"typed parts pass the total", [][3]string{{"700", "Groceries", ""}, {"", "", ""}, {"400", "Shopping", ""}},
+			`id="p2-amount-error">Amount takes the parts to ₱1,100.00, ₱100.00 more than the expense (₱1,000.00)<`},
+	} {
+		x := b.Post(path, form(tc.parts...))
+		body := testkit.Unescaped(x)
+		if x.Status != http.StatusBadRequest || !strings.Contains(body, tc.want) || !strings.Contains(body, "Not split. Check part") ||
+			strings.Contains(body, "must sum exactly") {
+			t.Errorf("%s: %d\n%s", tc.name, x.Status, body)
+		}
+		unsplit(tc.name)
+	}
+	// Two parts left without an amount: neither is guessed at.
+	x := b.Post(path, form([3]string{"700", "Groceries", ""}, [3]string{"", "Shopping", ""}, [3]string{"", "Entertainment", ""}))
+	if x.Status != http.StatusBadRequest || !x.Contains(`id="p1-amount-error">Amount is required<`) || !x.Contains(`id="p2-amount-error">Amount is required<`) {
+		t.Errorf("two open parts: %d\n%s", x.Status, x.Body)
+	}
+	unsplit("two open parts")
+
+	// The middle part left blank takes 1,000 - 600.50 - 100 = 299.50; the form keeps it blank until saved.
+	x = b.Post(path, form([3]string{"600.50", "Groceries", ""}, [3]string{"", "Shopping", "shirt"}, [3]string{"", "", ""}, [3]string{"100", "Entertainment", ""}))
+	if x.Status != http.StatusSeeOther {
+		t.Fatalf("split with a remainder: %d\n%s", x.Status, x.Body)
+	}
+	got, _ := env.srv.Ledger().GetExpense(context.Background(), u.ID, e.ID)
+	var parts []string
+	for _, p := range got.Splits {
+		parts = append(parts, p.Category+" "+p.Amount.String())
+	}
+	if want := []string{"Groceries 600.50", "Shopping 299.50", "Entertainment 100.00"}; strings.Join(parts, ", ") != strings.Join(want, ", ") {
+		t.Errorf("parts %v, want %v", parts, want)
 	}
 }
