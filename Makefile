@@ -39,6 +39,7 @@ e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finan
 	$(E2E_RUN) webapp-firstrun.test.mjs
 	$(E2E_RUN) webapp-cards.test.mjs
 	$(E2E_RUN) webapp-settings.test.mjs
+	$(E2E_RUN) webapp-budgets.test.mjs
 	$(E2E_RUN) webapp-reports.test.mjs
 	$(E2E_RUN) webapp-bills.test.mjs
 	$(E2E_RUN) webapp-record.test.mjs

@@ -200,7 +200,7 @@ export function navLink(page, name) {
 export const appPages = ['/', '/record', '/record?kind=income', '/record/bulk', '/expenses', '/income', '/income/recurring',
   '/income/recurring/new', '/accounts', '/accounts/lines', '/transfers/new', '/cards', '/cards/transactions', '/bills',
   '/bills/templates', '/bills/templates/new', '/loans', '/loans/new', '/reports', '/more', '/settings', '/settings/profile',
-  '/settings/password', '/settings/app', '/settings/categories', '/settings/category-rules', '/settings/budgets',
+  '/settings/password', '/settings/app', '/settings/categories', '/settings/category-rules', '/budgets',
   '/settings/reminders', '/settings/api-keys', '/settings/connected-apps', '/settings/messaging', '/imports', '/import',
   '/activity'];
 
@@ -220,4 +220,17 @@ export function day(offset) {
   const d = new Date(`${manilaToday}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + offset);
   return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Gives category a monthly limit (and a warning percent, else the default)
+ * with the Budgets page's Add a limit, as a person does; the page ends on
+ * Budgets, saved.
+ */
+export async function addBudget(page, category, limit, warning = '') {
+  await page.locator('#budget-new-category').selectOption(category);
+  await page.locator('#budget-new-limit').fill(limit);
+  await page.locator('#budget-new-warning').fill(warning);
+  await page.getByRole('button', { name: 'Add limit' }).click();
+  await page.waitForURL('**/budgets?notice=budgets-saved');
 }

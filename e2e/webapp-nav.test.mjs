@@ -134,7 +134,7 @@ test('a new API key is copied with its Copy button, and the desktop navigation i
     await page.waitForURL((u) => new URL(u).pathname === '/');
     const links = await navBoxes(page);
     assert.deepEqual(links.map((l) => l.name),
-      ['Home', 'Record', 'Expenses', 'Income', 'Accounts', 'Cards', 'Bills', 'Loans', 'Reports', 'Settings']);
+      ['Home', 'Record', 'Expenses', 'Income', 'Accounts', 'Cards', 'Bills', 'Budgets', 'Loans', 'Reports', 'Settings']);
     assert.equal(new Set(links.map((l) => l.top)).size, 1, 'the top bar is one row at 1280 px');
 
     await navLink(page, 'Settings').click();

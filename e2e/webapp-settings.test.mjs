@@ -1,7 +1,7 @@
 // Headless Chromium walks the Settings pages on a fresh server at phone
 // size: app settings (a refused due-soon window, then USD picked from the
 // currency select and another date format, which Home then speaks), a new
-// category used on Record, a budget that Home shows, a profile picture
+// category used on Record, a budget on the Budgets page that Home shows, a profile picture
 // upload (a PNG made here), and a password change (a wrong current password
 // first), after which the user signs in with the new password and not the
 // old one. Then every settings page at desktop
@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, openContext, owner, phone, refusedFormAt, setUp, shots, snap, navLink, signOut } from './webapp-kit.mjs';
+import { addBudget, desktop, launchBrowser, openContext, owner, phone, refusedFormAt, setUp, shots, snap, navLink, signOut } from './webapp-kit.mjs';
 
 let finance, browser;
 const newPassword = 'a new and longer passphrase';
@@ -118,12 +118,8 @@ test('settings on a phone: currency and date format, a category, a budget, a pic
   assert.match(await page.textContent('.stats'), /\$1,234\.50/);
 
   // A budget on the new category, then Home measures it.
-  await page.goto(`${finance.baseURL}/settings/budgets`);
-  await snap(page, 'settings-4-budgets');
-  await page.getByLabel('Monthly limit for Pets').fill('2000');
-  await page.getByLabel('Warning at % for Pets').fill('50');
-  await page.getByRole('button', { name: 'Save budgets' }).click();
-  await page.waitForURL('**/settings/budgets?notice=budgets-saved');
+  await page.goto(`${finance.baseURL}/budgets`);
+  await addBudget(page, 'Pets', '2000', '50');
   assert.match(await page.textContent('main'), /\$1,234\.50 spent of \$2,000\.00/);
   await navLink(page, 'Home').click();
   await page.waitForURL((u) => new URL(u).pathname === '/');
@@ -180,7 +176,7 @@ test('every settings page at desktop width', async () => {
   await signInWith(page, newPassword);
   await page.waitForURL((u) => new URL(u).pathname === '/');
   for (const [path, name] of [['/settings', 'settings-1-hub'], ['/settings/app', 'settings-2-app'],
-    ['/settings/categories', 'settings-3-categories'], ['/settings/budgets', 'settings-4-budgets'],
+    ['/settings/categories', 'settings-3-categories'],
     ['/settings/profile', 'settings-5-profile'], ['/settings/password', 'settings-6-password'],
     ['/settings/api-keys', 'settings-7-api-keys'], ['/settings/connected-apps', 'settings-8-connected-apps'],
     ['/settings/messaging', 'settings-9-messaging'], ['/activity', 'settings-10-activity']]) {

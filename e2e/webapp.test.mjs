@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFinance } from './finance-server.mjs';
-import { desktop, launchBrowser, navLink, openContext, overflowing, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
+import { addBudget, desktop, launchBrowser, navLink, openContext, overflowing, phone, refusedFormAt, setUp, shots, signIn, snap } from './webapp-kit.mjs';
 
 let finance, browser;
 
@@ -93,16 +93,12 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   await page.getByLabel('Category').selectOption('Salary');
   await page.getByRole('button', { name: 'Save income' }).click();
   await page.waitForURL('**/?month=*&notice=income-recorded&amount=*');
-  await navLink(page, 'Settings').click();
-  await page.getByRole('link', { name: /Budgets/ }).click();
-  await page.waitForURL('**/settings/budgets');
-  for (const [category, limit] of [['Food & Dining', '200'], ['Groceries', '900'], ['Rent & Housing', '25000'], ['Shopping', '520'],
-    ['Transportation', '3000']]) {
-    await page.getByLabel(`Monthly limit for ${category}`).fill(limit);
+  await navLink(page, 'Budgets').click();
+  await page.waitForURL('**/budgets');
+  for (const [category, limit, warning] of [['Food & Dining', '200'], ['Groceries', '900'], ['Rent & Housing', '25000'],
+    ['Shopping', '520', '90'], ['Transportation', '3000']]) {
+    await addBudget(page, category, limit, warning);
   }
-  await page.getByLabel('Warning at % for Shopping').fill('90');
-  await page.getByRole('button', { name: 'Save budgets' }).click();
-  await page.waitForURL('**/settings/budgets?notice=budgets-saved');
   await navLink(page, 'Home').click();
   await page.waitForURL((u) => new URL(u).pathname === '/');
   assert.deepEqual(await budgetRows(page), [['Food & Dining Over limit', '₱250.50', '₱200.00'], ['Groceries On track', '₱0.00', '₱900.00'],

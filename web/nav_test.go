@@ -31,7 +31,7 @@ func TestPagesRunAppScriptUnderStrictPolicy(t *testing.T) {
 	for _, c := range []struct {
 		b    *testkit.Browser
 		path string
-	}{{b, web.HomePath}, {b, web.RecordPath}, {b, web.MorePath}, {b, web.APIKeysPath}, {b, web.BillsPath}, {visitor, web.LoginPath}} {
+	}{{b, web.HomePath}, {b, web.RecordPath}, {b, web.MorePath}, {b, web.APIKeysPath}, {b, web.BillsPath}, {b, web.BudgetsPath}, {visitor, web.LoginPath}} {
 		x := c.b.Get(c.path)
 		if x.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d", c.path, x.Status)
@@ -71,11 +71,16 @@ func TestNavigationMoreAndSignOut(t *testing.T) {
 	if nav := navOf(t, b.Get(web.AccountsPath)); !strings.Contains(nav, `<a href="/more" class="nav-more nav-within">More</a>`) {
 		t.Errorf("on Accounts, More is not marked: %s", nav)
 	}
+	// Budgets is in the top bar and, on a phone, behind More.
+	if nav := navOf(t, b.Get(web.BudgetsPath)); !strings.Contains(nav, `<a href="/budgets" aria-current="page">Budgets</a>`) ||
+		!strings.Contains(nav, `<a href="/more" class="nav-more nav-within">More</a>`) {
+		t.Errorf("on Budgets, Budgets is not current or More is not marked: %s", nav)
+	}
 
 	more := b.Get(web.MorePath)
 	testkit.WantPage(t, "more", more, http.StatusOK, "<h1>More</h1>", `<a href="/more" class="nav-more" aria-current="page">More</a>`,
 		`<a href="/expenses"><strong>Expenses</strong>`, `<a href="/income"><strong>Income</strong>`, `<a href="/accounts"><strong>Accounts</strong>`,
-		`<a href="/loans"><strong>Loans</strong>`, `<a href="/reports"><strong>Reports</strong>`, `<a href="/settings"><strong>Settings</strong>`,
+		`<a href="/budgets"><strong>Budgets</strong>`, `<a href="/loans"><strong>Loans</strong>`, `<a href="/reports"><strong>Reports</strong>`, `<a href="/settings"><strong>Settings</strong>`,
 		`<form method="post" action="/logout">`, "Signed in as "+u.Email)
 	testkit.CheckPageHeaders(t, more)
 	settings := b.Get(web.SettingsPath)
@@ -233,7 +238,8 @@ func TestBudgetOverInWords(t *testing.T) {
 		}
 	}
 	testkit.WantPage(t, "budgets", b.Get(web.BudgetsPath), http.StatusOK,
-		"₱299.00 spent of ₱100.00 · ₱199.00 over", "₱250.00 spent of ₱1,000.00 · ₱750.00 left")
+		`<span class="num left negative">₱199.00 over</span>`, `<span class="spent">₱299.00</span> spent of <span class="limit">₱100.00</span>`,
+		`<span class="num left">₱750.00 left</span>`, `<span class="spent">₱250.00</span> spent of <span class="limit">₱1,000.00</span>`)
 	if x := b.Get(web.BudgetsPath); x.Contains("-₱199.00") {
 		t.Error("the budgets page shows a negative amount left")
 	}

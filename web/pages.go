@@ -82,6 +82,7 @@ var pageFuncs = template.FuncMap{
 	"daysField":        daysField,
 	"reminderDelivery": reminderDelivery,
 	"copyButton":       copyButton,
+	"monthBar":         monthBar,
 }
 
 // copyButtonView is what the "copy-button" partial shows: the id of the
@@ -792,6 +793,7 @@ var notices = map[string]string{
 	"rule-moved":                 "The rule has been moved.",
 	"rule-deleted":               "The rule has been deleted.",
 	"budgets-saved":              "Your budgets have been saved.",
+	"budget-removed":             "The budget was removed.",
 	"income-voided":              "The income has been voided.",
 	"bill-unpaid":                "The bill is unpaid again.",
 	"bill-payment-deleted":       "The payment has been deleted and its expense voided.",

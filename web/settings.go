@@ -1,15 +1,14 @@
 package web
 
 // The settings pages of the web app: a hub linking every settings page,
-// the profile (with its picture), the password, the app settings,
-// categories and budget thresholds. Like the other pages they call the
-// services the REST routes call (the picture and password through the same
+// the profile (with its picture), the password, the app settings and
+// categories (budgets have a page of their own, budgets.go). Like the other
+// pages they call the services the REST routes call (the picture and password through the same
 // code as their routes) and show a refusal beside the field it concerns,
 // in the API's words.
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -30,7 +29,6 @@ const (
 	PasswordPath    = "/settings/password"
 	AppSettingsPath = "/settings/app"
 	CategoriesPath  = "/settings/categories"
-	BudgetsPath     = "/settings/budgets"
 	RemindersPath   = "/settings/reminders"
 	MorePath        = "/more"
 )
@@ -61,8 +59,6 @@ func (s *Site) registerWebAppSettingsRoutes() {
 	s.page(http.MethodPost, CategoriesPath+"/:id", s.categoryUpdate)
 	s.page(http.MethodPost, CategoriesPath+"/:id/archive", s.categoryArchive)
 	s.page(http.MethodPost, CategoriesPath+"/:id/unarchive", s.categoryArchive)
-	s.page(http.MethodGet, BudgetsPath, s.budgetsPage)
-	s.page(http.MethodPost, BudgetsPath, s.budgetsSubmit)
 	s.page(http.MethodGet, RemindersPath, s.remindersPage)
 	s.page(http.MethodPost, RemindersPath, s.remindersSubmit)
 }
@@ -494,139 +490,6 @@ func (s *Site) categoryArchive(w http.ResponseWriter, r bunrouter.Request) error
 		_, err = change(r.Context(), u.ID, id)
 	}
 	return s.categoryDone(w, r.Request, u, sid, id, nil, notice, err)
-}
-
-// --- Budgets ----------------------------------------------------------------------
-
-// budgetRow is one active expense category with its threshold form and, when
-// it has a threshold, the current month's measure of it.
-type budgetRow struct {
-	ID, Category   string
-	Limit, Warning string // the form's values
-	Threshold      *finance.BudgetThreshold
-	Fields         map[string]string // monthly_limit, warning_percent, category
-}
-
-type budgetsData struct {
-	Show        display
-	Month       finance.Date
-	WarnDefault int
-	Rows        []budgetRow
-}
-
-// budgetsView lists every active expense category with its threshold, if
-// any, measured against the current month.
-func (s *Site) budgetsView(r *http.Request, u finance.User) (budgetsData, error) {
-	ctx := r.Context()
-	show, err := s.displayFor(ctx, u.ID)
-	if err != nil {
-		return budgetsData{}, err
-	}
-	st, err := s.ledger.AppSettings(ctx, u.ID)
-	if err != nil {
-		return budgetsData{}, err
-	}
-	cats, err := s.ledger.CategoryOptions(ctx, u.ID, finance.KindExpense)
-	if err != nil {
-		return budgetsData{}, err
-	}
-	page, err := s.ledger.BudgetThresholds(ctx, u.ID, finance.Date{},
-		finance.ListParams{Page: 1, Limit: finance.MaxBudgetThresholds, SortBy: finance.BudgetThresholdList.Sorts[0]})
-	if err != nil {
-		return budgetsData{}, err
-	}
-	byID := map[string]*finance.BudgetThreshold{}
-	for i := range page.Items {
-		byID[page.Items[i].CategoryID] = &page.Items[i]
-	}
-	month, err := finance.ParseMonth(page.Month)
-	if err != nil {
-		return budgetsData{}, err
-	}
-	d := budgetsData{Show: show, Month: month, WarnDefault: st.BudgetWarningPercent}
-	for _, c := range cats {
-		row := budgetRow{ID: c.ID, Category: c.Name, Threshold: byID[c.ID], Fields: map[string]string{}}
-		if t := row.Threshold; t != nil {
-			row.Limit, row.Warning = t.MonthlyLimit.String(), strconv.Itoa(t.WarningPercent)
-		}
-		d.Rows = append(d.Rows, row)
-	}
-	return d, nil
-}
-
-func (s *Site) budgetsPage(w http.ResponseWriter, r bunrouter.Request) error {
-	return showPage(s, w, r, "budgets", "Budgets", "settings", s.budgetsView)
-}
-
-// budgetsSubmit replaces the thresholds as PUT /user-settings/budget-thresholds
-// does: one row per category (category, monthly_limit, warning_percent, in
-// the page's order); a row with neither a limit nor a warning percent has
-// no threshold. The API's problems with thresholds[i] are shown on the
-// row that entry came from.
-func (s *Site) budgetsSubmit(w http.ResponseWriter, r bunrouter.Request) error {
-	u, sid, ok, err := s.signedInForm(w, r.Request)
-	if !ok || err != nil {
-		return err
-	}
-	f := r.PostForm
-	names, limits, warnings := f["category"], f["monthly_limit"], f["warning_percent"]
-	if len(limits) != len(names) || len(warnings) != len(names) {
-		return httperr.BadRequest("The form could not be read", nil)
-	}
-	var entries []map[string]string
-	var rowOf []int // entry index -> row index
-	for i := range names {
-		if strings.TrimSpace(limits[i]) == "" && strings.TrimSpace(warnings[i]) == "" {
-			continue
-		}
-		entries = append(entries, nonEmpty(map[string]string{"category": names[i], "monthly_limit": limits[i], "warning_percent": warnings[i]}))
-		rowOf = append(rowOf, i)
-	}
-	if entries == nil {
-		entries = []map[string]string{} // [] clears the set
-	}
-	var req finance.BudgetThresholdsRequest
-	b, _ := json.Marshal(map[string]any{"thresholds": entries}) // strings only: it cannot fail
-	_ = json.Unmarshal(b, &req)                                 // Fields record problems instead of failing
-	_, err = s.ledger.ReplaceBudgetThresholds(r.Context(), u.ID, req)
-	if err == nil {
-		return Redirect(w, r.Request, BudgetsPath+"?notice=budgets-saved")
-	}
-	p := settingsView(r.Request, &u, sid, "Budgets")
-	fields, ok := refuse(&p, "Not saved.", err)
-	if !ok {
-		return err
-	}
-	d, verr := s.budgetsView(r.Request, u)
-	if verr != nil {
-		return verr
-	}
-	// Show what was sent, row by row, by category name.
-	sent := map[string]int{}
-	for i, n := range names {
-		sent[n] = i
-	}
-	for i := range d.Rows {
-		if j, ok := sent[d.Rows[i].Category]; ok {
-			d.Rows[i].Limit, d.Rows[i].Warning = limits[j], warnings[j]
-		}
-	}
-	for key, problem := range fields {
-		rest, ok := strings.CutPrefix(key, "thresholds[")
-		idx, field, ok2 := strings.Cut(rest, "].")
-		n, err := strconv.Atoi(idx)
-		if !ok || !ok2 || err != nil || n < 0 || n >= len(rowOf) {
-			continue
-		}
-		name := names[rowOf[n]]
-		for i := range d.Rows {
-			if d.Rows[i].Category == name {
-				d.Rows[i].Fields[field] = problem
-			}
-		}
-	}
-	p.Data = d
-	return s.render(w, r.Request, "budgets", p)
 }
 
 // --- Reminders --------------------------------------------------------------------

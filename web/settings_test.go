@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -69,7 +68,7 @@ func TestSettingsHubAndNavigation(t *testing.T) {
 			t.Errorf("the navigation still has %s", gone)
 		}
 	}
-	for _, path := range []string{web.ProfilePath, web.PasswordPath, web.AppSettingsPath, web.CategoriesPath, web.BudgetsPath, web.APIKeysPath, "/settings/messaging"} {
+	for _, path := range []string{web.ProfilePath, web.PasswordPath, web.AppSettingsPath, web.CategoriesPath, web.APIKeysPath, "/settings/messaging"} {
 		x := b.Get(path)
 		testkit.WantPage(t, path, x, http.StatusOK, `<a href="/settings" aria-current="page">Settings</a>`)
 		testkit.CheckPageHeaders(t, x)
@@ -476,92 +475,6 @@ func TestCategoriesPage(t *testing.T) {
 	testkit.WantPage(t, "unarchive an active one", b.Post(edit+"/unarchive", url.Values{"csrf": {tok}}), http.StatusBadRequest, "Category is not archived")
 	if rec := b.Get(web.RecordPath); !rec.Contains(`<option value="Pet care">`) {
 		t.Error("the unarchived category is not offered on Record")
-	}
-}
-
-func TestBudgetsPage(t *testing.T) {
-	env, u, b := webApp(t)
-	ctx := context.Background()
-	thresholds := func() []finance.BudgetThreshold {
-		t.Helper()
-		p, err := env.srv.Ledger().BudgetThresholds(ctx, u.ID, finance.Date{}, finance.ListParams{Page: 1, Limit: 100, SortBy: "category"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p.Items
-	}
-	cats, err := env.srv.Ledger().CategoryOptions(ctx, u.ID, finance.KindExpense)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := b.Get(web.BudgetsPath)
-	testkit.WantPage(t, "budgets", page, http.StatusOK, "<h1>Budgets</h1>", "Spending is shown for March 2025", `placeholder="80"`)
-	tok := testkit.CSRF(t, page)
-	// The form as the page sends it: every category's row, in order.
-	form := func(set map[string][2]string) url.Values {
-		f := url.Values{"csrf": {tok}}
-		for _, c := range cats {
-			f.Add("category", c.Name)
-			f.Add("monthly_limit", set[c.Name][0])
-			f.Add("warning_percent", set[c.Name][1])
-		}
-		return f
-	}
-	row := func(name string) int {
-		for i, c := range cats {
-			if c.Name == name {
-				return i
-			}
-		}
-		t.Fatalf("no category %s", name)
-		return -1
-	}
-	good := map[string][2]string{"Groceries": {"5000", "90"}, "Transportation": {"2000", ""}}
-	for name, f := range forged(form(good)) {
-		if x := b.Post(web.BudgetsPath, f); x.Status != http.StatusForbidden {
-			t.Errorf("save with %s: %d", name, x.Status)
-		}
-	}
-	g, tr := row("Groceries"), row("Transportation")
-	x := b.Post(web.BudgetsPath, form(map[string][2]string{"Groceries": {"50.999", "90"}, "Transportation": {"", "101"}}))
-	testkit.WantPage(t, "bad thresholds", x, http.StatusBadRequest, "Not saved.",
-		`id="budget-`+strconv.Itoa(g)+`-limit-error">Monthly limit must`, `value="50.999"`,
-		`id="budget-`+strconv.Itoa(tr)+`-limit-error">Monthly limit is required<`,
-		`id="budget-`+strconv.Itoa(tr)+`-warning-error">Warning percent must be an integer from 1 to 100<`)
-	if got := thresholds(); len(got) != 0 {
-		t.Fatalf("a refused form stored thresholds: %+v", got)
-	}
-
-	testkit.WantRedirect(t, "save", b.Post(web.BudgetsPath, form(good)), web.BudgetsPath+"?notice=budgets-saved")
-	got := thresholds()
-	if len(got) != 2 || got[0].Category != "Groceries" || got[0].MonthlyLimit != 500000 || got[0].WarningPercent != 90 ||
-		got[1].Category != "Transportation" || got[1].MonthlyLimit != 200000 || got[1].WarningPercent != 80 {
-		t.Fatalf("thresholds = %+v", got)
-	}
-	if _, err := env.srv.Ledger().CreateExpense(ctx, u.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(460000)),
-		Date: finance.Of(finance.NewDate(2025, 3, 10)), Description: finance.Of("Market"), Category: finance.Of("Groceries"),
-		PaymentMethod: finance.Of("Cash")}); err != nil {
-		t.Fatal(err)
-	}
-	testkit.WantPage(t, "budgets after spending", b.Get(web.BudgetsPath), http.StatusOK, `value="5000.00"`, `value="90"`,
-		"₱4,600.00 spent of ₱5,000.00 · ₱400.00 left", `<span class="badge budget-warning">Near limit</span>`)
-	testkit.WantPage(t, "home", b.Get(web.HomePath), http.StatusOK,
-		`<span class="what">Groceries <span class="badge budget-warning">Near limit</span></span> <span class="num">₱400.00 left</span>`,
-		`<span class="spent">₱4,600.00</span> spent of <span class="limit">₱5,000.00</span>`)
-
-	// Emptying every row clears the set.
-	testkit.WantRedirect(t, "clear", b.Post(web.BudgetsPath, form(nil)), web.BudgetsPath+"?notice=budgets-saved")
-	if got := thresholds(); len(got) != 0 {
-		t.Errorf("thresholds after clearing: %+v", got)
-	}
-	// Rows that do not line up are not guessed at.
-	f := form(good)
-	f["monthly_limit"] = f["monthly_limit"][:1]
-	if x := b.Post(web.BudgetsPath, f); x.Status != http.StatusBadRequest {
-		t.Errorf("misaligned rows: %d", x.Status)
-	}
-	if got := thresholds(); len(got) != 0 {
-		t.Errorf("misaligned rows stored %+v", got)
 	}
 }
 

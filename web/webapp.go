@@ -48,6 +48,7 @@ func (s *Site) registerWebAppRoutes() {
 	s.registerWebAppListRoutes()
 	s.registerWebAppReportRoutes()
 	s.registerWebAppSettingsRoutes()
+	s.registerWebAppBudgetRoutes()
 	s.registerWebAppCategoryRuleRoutes()
 	s.registerWebAppImportRoutes()
 }
@@ -128,23 +129,24 @@ func owedOf(nw finance.NetWorthReport, active finance.Money) []worthLine {
 // and Cards pages have the rest.
 const homeDueShown = 5
 
-// budgetBar is a budget of the month as Home draws it: a bar filled to
-// the share spent (full when over), and what is left or over in words.
+// budgetBar is a budget of a month as Home and the Budgets page draw it: a
+// bar filled to the share spent (full when over), and what is left or over
+// in words.
 type budgetBar struct {
 	finance.DashboardBudget
 	Fill percent
 	Left string // "₱199.00 left", "₱199.00 over"
 }
 
+func newBudgetBar(b finance.DashboardBudget, show display) budgetBar {
+	return budgetBar{DashboardBudget: b, Fill: barWidth(min(b.Spent, b.MonthlyLimit), b.MonthlyLimit),
+		Left: show.Left(b.MonthlyLimit - b.Spent)}
+}
+
 func budgetBars(budgets []finance.DashboardBudget, show display) []budgetBar {
 	out := make([]budgetBar, len(budgets))
 	for i, b := range budgets {
-		out[i] = budgetBar{DashboardBudget: b, Fill: barWidth(min(b.Spent, b.MonthlyLimit), b.MonthlyLimit)}
-		if left := b.MonthlyLimit - b.Spent; left >= 0 {
-			out[i].Left = show.Money(left) + " left"
-		} else {
-			out[i].Left = show.Money(-left) + " over"
-		}
+		out[i] = newBudgetBar(b, show)
 	}
 	return out
 }
