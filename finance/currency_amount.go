@@ -80,11 +80,11 @@ func pow10(n int) *big.Int {
 	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }
 
-// roundToMinorUnits rounds an exact amount of whole currency to minor units
-// of cur, half to even: a tie goes to the even last digit, so many
-// converted amounts do not drift one way (domain.md "Exchange rates").
-func roundToMinorUnits(v *big.Rat, cur Currency) int64 {
-	scaled := new(big.Rat).Mul(v, new(big.Rat).SetInt(pow10(cur.Minor)))
+// roundHalfEven rounds an exact value to places decimals and returns it in
+// units of 10^-places, half to even: a tie goes to the even last digit, so
+// many converted amounts do not drift one way (domain.md "Exchange rates").
+func roundHalfEven(v *big.Rat, places int) *big.Int {
+	scaled := new(big.Rat).Mul(v, new(big.Rat).SetInt(pow10(places)))
 	num, den := scaled.Num(), scaled.Denom()
 	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
 	// Compare twice the remainder's magnitude with the denominator: more is
@@ -99,5 +99,5 @@ func roundToMinorUnits(v *big.Rat, cur Currency) int64 {
 			q.Add(q, big.NewInt(1))
 		}
 	}
-	return q.Int64()
+	return q
 }

@@ -115,7 +115,7 @@ func TestParseMinorUnitsRefuses(t *testing.T) {
 	}
 }
 
-func TestRoundToMinorUnitsHalfEven(t *testing.T) {
+func TestRoundHalfEven(t *testing.T) {
 	jpy, usd := mustCurrency(t, "JPY"), mustCurrency(t, "USD")
 	tests := []struct {
 		num, den int64
@@ -133,7 +133,7 @@ func TestRoundToMinorUnitsHalfEven(t *testing.T) {
 		{-12345, 1000, usd, -1234},
 	}
 	for _, tt := range tests {
-		if got := roundToMinorUnits(big.NewRat(tt.num, tt.den), tt.cur); got != tt.want {
+		if got := roundHalfEven(big.NewRat(tt.num, tt.den), tt.cur.Minor).Int64(); got != tt.want {
 			t.Errorf("round(%d/%d, %s) = %d, want %d", tt.num, tt.den, tt.cur.Code, got, tt.want)
 		}
 	}
