@@ -180,6 +180,14 @@ func (s *Service) LatestExchangeRates(ctx context.Context, userID string) ([]Exc
 	return s.store.Read().LatestExchangeRates(ctx, userID)
 }
 
+// presentText is a text parameter as a Field: absent when empty.
+func presentText(s string) Field[string] {
+	if s == "" {
+		return Field[string]{}
+	}
+	return Of(s)
+}
+
 // currencyCode checks a currency code of a request and returns it upper case.
 func currencyCode(v *Validator, name string, f Field[string]) string {
 	if !Readable(v, name, f) {
@@ -315,10 +323,10 @@ type Conversion struct {
 	Stale    bool        `json:"stale"`
 }
 
-// ConversionRequest is an amount, as text, to convert on a date (zero: today).
+// ConversionRequest is an amount to convert on a date, each as the text the
+// caller sent (a query string); an empty date is today.
 type ConversionRequest struct {
-	Amount, From, To string
-	Date             Date
+	Amount, From, To, Date string
 }
 
 // Convert converts an amount between currencies by the rule of domain.md
@@ -326,22 +334,27 @@ type ConversionRequest struct {
 // EUR) rates on or before the date, exact, rounded once half to even.
 func (s *Service) Convert(ctx context.Context, userID string, req ConversionRequest) (Conversion, error) {
 	var v Validator
-	from := currencyCode(&v, "from", Of(req.From))
-	to := currencyCode(&v, "to", Of(req.To))
+	from := currencyCode(&v, "from", presentText(req.From))
+	to := currencyCode(&v, "to", presentText(req.To))
 	var units int64
-	if from != "" {
-		fromCur, _ := LookupCurrency(from)
+	switch fromCur, _ := LookupCurrency(from); {
+	case req.Amount == "":
+		v.Add("amount", "is required")
+	case from != "":
 		var err error
 		if units, err = ParseMinorUnits(req.Amount, fromCur); err != nil {
 			v.Add("amount", err.Error())
 		}
 	}
+	date := s.today(ctx, userID)
+	if req.Date != "" {
+		var err error
+		if date, err = ParseDate(req.Date); err != nil {
+			v.Add("date", DateProblem(err))
+		}
+	}
 	if err := v.Err(); err != nil {
 		return Conversion{}, err
-	}
-	date := req.Date
-	if date.IsZero() {
-		date = s.today(ctx, userID)
 	}
 	fromCur, _ := LookupCurrency(from)
 	toCur, _ := LookupCurrency(to)
