@@ -12,7 +12,7 @@ import (
 
 const ratesURL = "/api/v1/exchange-rates"
 
-// newRatesEnv is a server whose clock reads 2026-11-21 20:00 UTC, Sunday 22 in
+// newRatesEnv is a server whose clock reads 2026-11-21 20:00 UTC (Sunday 22 in
 // Manila) holding the ECB's rates of Thursday and Friday, and two users
 // with settings:write, and a third key of Alice with finance:read only.
 func newRatesEnv(t *testing.T) (env *testEnv, alice, bob, aliceReader ledgerUser) {
