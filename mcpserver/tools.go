@@ -116,8 +116,8 @@ var toolTable = []toolSpec{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
 		description: "A report by name over dateFrom/dateTo (default this month); others where listed: " +
 			"spending-by-category (payment_method, cardId), spending-trend (granularity, category), income-vs-expenses " +
-			"(granularity), cash-flow (granularity), budget-vs-actual (month), net-worth (today), credit-card-utilization " +
-			"(cardId; today), payment-methods (none), bills-overview (none), loans-overview (none).",
+			"and cash-flow (granularity), budget-vs-actual (month), net-worth (today), credit-card-utilization " +
+			"(cardId; today); none for payment-methods, bills-overview, loans-overview.",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
