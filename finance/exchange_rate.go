@@ -52,12 +52,12 @@ type FXRate struct {
 func ParseFXRate(s string) (FXRate, error) {
 	intPart, frac, hasDot := strings.Cut(s, ".")
 	if intPart == "" || !allDigits(intPart) || (hasDot && !allDigits(frac)) {
-		return FXRate{}, errMoney(problemFXRate)
+		return FXRate{}, errRate(problemFXRate)
 	}
 	frac = strings.TrimRight(frac, "0")
 	digits := strings.TrimLeft(intPart+frac, "0")
 	if len(frac) > maxRateDecimals || len(digits) > maxRateDigits || digits == "" {
-		return FXRate{}, errMoney(problemFXRate)
+		return FXRate{}, errRate(problemFXRate)
 	}
 	var units int64
 	for i := 0; i < len(digits); i++ {
@@ -85,18 +85,7 @@ func (r FXRate) Rat() *big.Rat { return new(big.Rat).SetFrac(big.NewInt(r.units)
 func (r FXRate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
 
 // UnmarshalJSON accepts a JSON number or a numeric string.
-func (r *FXRate) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		s = s[1 : len(s)-1]
-	}
-	v, err := ParseFXRate(s)
-	if err != nil {
-		return err
-	}
-	*r = v
-	return nil
-}
+func (r *FXRate) UnmarshalJSON(b []byte) error { return decodeNumber(b, ParseFXRate, r) }
 
 // Value stores the rate as its decimal text: exact, and readable in the database.
 func (r FXRate) Value() (driver.Value, error) { return r.String(), nil }
