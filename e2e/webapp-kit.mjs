@@ -200,7 +200,7 @@ export function navLink(page, name) {
 export const appPages = ['/', '/record', '/record?kind=income', '/record/bulk', '/expenses', '/income', '/income/recurring',
   '/income/recurring/new', '/accounts', '/accounts/lines', '/transfers/new', '/cards', '/cards/transactions', '/bills',
   '/bills/templates', '/bills/templates/new', '/loans', '/loans/new', '/reports', '/more', '/settings', '/settings/profile',
-  '/settings/password', '/settings/app', '/settings/categories', '/settings/category-rules', '/budgets',
+  '/settings/password', '/settings/app', '/settings/categories', '/settings/category-rules', '/settings/exchange-rates', '/budgets',
   '/settings/reminders', '/settings/api-keys', '/settings/connected-apps', '/settings/messaging', '/imports', '/import',
   '/activity'];
 

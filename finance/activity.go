@@ -118,6 +118,7 @@ const (
 	RecordExpectedIncome     = "expected_income"
 	RecordReminderSettings   = "reminder_settings"
 	RecordCategoryRule       = "category_rule"
+	RecordExchangeRate       = "exchange_rate"
 )
 
 // Actions of the activity beyond the card log's.
@@ -130,7 +131,7 @@ const (
 var ActivityKinds = append([]string{RecordExpense, RecordIncome, RecordAccount, RecordAccountTransaction, RecordCategory},
 	append(LogEntityTypes[:len(LogEntityTypes):len(LogEntityTypes)], RecordBillTemplate, RecordBill, RecordBillPayment,
 		RecordLoan, RecordLoanInstance, RecordLoanPayment, RecordAppSettings, RecordBudgetThresholds, RecordTransfer,
-		RecordIncomeTemplate, RecordExpectedIncome, RecordReminderSettings, RecordCategoryRule)...)
+		RecordIncomeTemplate, RecordExpectedIncome, RecordReminderSettings, RecordCategoryRule, RecordExchangeRate)...)
 
 // Activity is one entry of the activity: who changed which record how,
 // appended in the transaction of the write and never changed. The card log

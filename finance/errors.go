@@ -20,6 +20,9 @@ var (
 	// ErrStorageFull means the server could not save because its storage is
 	// full (a full disk); the write was rolled back, so nothing of it is saved.
 	ErrStorageFull = errors.New("the server could not save: its disk is full")
+	// ErrConflict means the record would repeat one the user already has
+	// that cannot be repeated (a second manual rate of a pair and date).
+	ErrConflict = errors.New("conflict")
 )
 
 // kindError carries a user-facing message while matching a sentinel with errors.Is.
@@ -46,6 +49,11 @@ func FieldsOf(err error) map[string]string {
 
 func (e *kindError) Error() string { return e.msg }
 func (e *kindError) Unwrap() error { return e.kind }
+
+// Conflict returns an ErrConflict naming, field by field, the record in the way.
+func Conflict(fields map[string]string, format string, args ...any) error {
+	return &kindError{kind: ErrConflict, msg: fmt.Sprintf(format, args...), fields: fields}
+}
 
 // NotFound returns an ErrNotFound whose message names the missing record,
 // for example NotFound("expense") reads "expense not found".

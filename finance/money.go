@@ -109,16 +109,20 @@ func (m Money) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts a JSON number or a numeric string (see ParseMoney).
 // Its errors carry the field problem text; request decoding reports them on the field.
-func (m *Money) UnmarshalJSON(b []byte) error {
+func (m *Money) UnmarshalJSON(b []byte) error { return decodeNumber(b, ParseMoney, m) }
+
+// decodeNumber parses a JSON number, or a string holding one, with parse
+// into dst: the exact decimal types read their text this one way.
+func decodeNumber[T any](b []byte, parse func(string) (T, error), dst *T) error {
 	s := string(b)
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		s = s[1 : len(s)-1]
 	}
-	v, err := ParseMoney(s)
+	v, err := parse(s)
 	if err != nil {
 		return err
 	}
-	*m = v
+	*dst = v
 	return nil
 }
 

@@ -57,18 +57,7 @@ func (r Rate) String() string {
 func (r Rate) MarshalJSON() ([]byte, error) { return []byte(r.String()), nil }
 
 // UnmarshalJSON accepts a JSON number or a numeric string.
-func (r *Rate) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		s = s[1 : len(s)-1]
-	}
-	v, err := ParseRate(s)
-	if err != nil {
-		return err
-	}
-	*r = v
-	return nil
-}
+func (r *Rate) UnmarshalJSON(b []byte) error { return decodeNumber(b, ParseRate, r) }
 
 // FieldProblem is the field problem text of a rate parse error.
 func (e errRate) FieldProblem() string { return string(e) }

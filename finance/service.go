@@ -59,6 +59,7 @@ type Repo interface {
 	ClearedRepo
 	IncomeTemplateRepo
 	ReminderRepo
+	ExchangeRateRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

@@ -29,6 +29,12 @@ const (
 	// CodeIdempotencyConflict is the product's own: an Idempotency-Key sent
 	// again with another request.
 	CodeIdempotencyConflict = "IDEMPOTENCY_CONFLICT"
+	// CodeConflict answers a record that would repeat one the user has
+	// and cannot repeat (a second manual rate of a pair and date).
+	CodeConflict = "CONFLICT"
+	// CodeRateMissing answers a conversion without an exchange rate: the
+	// amount is not convertible, and never converted 1:1 instead.
+	CodeRateMissing = "RATE_MISSING"
 )
 
 // Detail is an error as the error envelope carries it.
@@ -131,6 +137,11 @@ func Response(err error, requestID string) (int, Detail) {
 		return http.StatusNotFound, Detail{Message: capitalize(err.Error()), Code: CodeNotFound}
 	case errors.Is(err, finance.ErrInvalidStatus):
 		return http.StatusBadRequest, Detail{Message: capitalize(err.Error()), Code: CodeInvalidStatus, Fields: finance.FieldsOf(err)}
+	case errors.Is(err, finance.ErrConflict):
+		return http.StatusConflict, Detail{Message: capitalize(err.Error()), Code: CodeConflict, Fields: finance.FieldsOf(err)}
+	case errors.Is(err, finance.ErrRateMissing):
+		// 422: the request is well formed, but the data to answer it is missing.
+		return http.StatusUnprocessableEntity, Detail{Message: capitalize(err.Error()), Code: CodeRateMissing}
 	case errors.Is(err, finance.ErrStorageFull):
 		// 507 Insufficient Storage (RFC 4918 §11.5): the server, not the
 		// request, is at fault, and the write can be sent again as it is once

@@ -213,7 +213,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "delete_expense", title: "Void an expense", method: "DELETE", path: "/api/v1/expenses/{id}", hints: voids,
-		description: "Void an expense with its account debit or card purchase; cannot be undone. Refused once billed or " +
+		description: "Void an expense with its account debit or card purchase, for good. Refused once billed or " +
 			"converted, or for a bill payment.",
 	},
 	{
@@ -276,7 +276,7 @@ var toolTable = []toolSpec{
 	{
 		name: "confirm_expected_income", title: "Confirm expected income", method: "POST",
 		path: "/api/v1/income/expected/{id}/confirm", hints: reshapes,
-		description: "Record an expected income as received, into its template's account unless account_id says; once only.",
+		description: "Record an expected income as received, once, into account_id or else its template's account.",
 	},
 	{
 		name: "skip_expected_income", title: "Skip expected income", method: "POST", path: "/api/v1/income/expected/{id}/skip", hints: updates,
@@ -359,7 +359,7 @@ var toolTable = []toolSpec{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
 		path: "/api/v1/credit-cards/transactions", hints: creates,
 		description: "Record an unbilled purchase, fee, interest or refund on an active card. A purchase also records its " +
-			"expense (do not also create_expense).",
+			"expense: no create_expense.",
 	},
 	// Installment plans: their two reads (finance:read) sit with their two writes.
 	{

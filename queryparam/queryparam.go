@@ -46,6 +46,19 @@ func Month(v *finance.Validator, q url.Values, name string) finance.Date {
 	return d
 }
 
+// Currency reads an optional ISO 4217 code in any case and returns it upper case.
+func Currency(v *finance.Validator, q url.Values, name string) string {
+	s := q.Get(name)
+	if s == "" {
+		return ""
+	}
+	c, ok := finance.LookupCurrency(s)
+	if !ok {
+		v.Add(name, "must be an ISO 4217 currency code, like PHP, USD or EUR")
+	}
+	return c.Code
+}
+
 // Bool reads an optional true/false query parameter.
 func Bool(v *finance.Validator, q url.Values, name string) bool {
 	switch q.Get(name) {

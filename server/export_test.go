@@ -106,7 +106,7 @@ func TestExportRestoreRoundTrip(t *testing.T) {
 	for _, kind := range []string{"categories", "accounts", "credit_cards", "expenses", "expense_splits", "account_transactions",
 		"income", "card_transactions", "statements", "statement_payments", "installment_plans", "bill_templates", "bills",
 		"bill_payments", "income_templates", "expected_income", "loans", "loan_instances", "loan_payments", "budget_thresholds",
-		"reminders"} {
+		"reminders", "exchange_rates"} {
 		if len(parsed[kind]) < 4 {
 			t.Errorf("%s: %s, want records", kind, parsed[kind])
 		}

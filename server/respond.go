@@ -21,6 +21,8 @@ const (
 	CodeSubscriptionRequired = httperr.CodeSubscriptionRequired
 	CodeInternal             = httperr.CodeInternal
 	CodeIdempotencyConflict  = httperr.CodeIdempotencyConflict
+	CodeConflict             = httperr.CodeConflict
+	CodeRateMissing          = httperr.CodeRateMissing
 )
 
 // envelope is the body of every success response.

@@ -286,6 +286,7 @@ func New(cfg Config, log *slog.Logger, authService *auth.Service, db Database) *
 	s.registerOAuthRoutes()
 	s.registerCategoryRoutes()
 	s.registerCategoryRuleRoutes()
+	s.registerExchangeRateRoutes()
 	s.registerAccountRoutes()
 	s.registerIncomeRoutes()
 	s.registerIncomeTemplateRoutes()

@@ -90,6 +90,9 @@ var exportKinds = []exportKind{
 	// The reminders claimed travel too, so a restored server does not send
 	// again what this one sent.
 	{key: "reminders", table: "reminders", order: "id"},
+	// Only the person's manual rates are theirs: the rows of the user. The
+	// fetched rates are the server's, and the new server fetches its own.
+	{key: "exchange_rates", table: "exchange_rates", order: "id"},
 }
 
 // exportLeftOut are the tables an export leaves out on purpose, and why. A

@@ -75,7 +75,7 @@ SELECT ` + expenseColumns + `, (SELECT u.seq FROM users AS u WHERE u.id = expens
 		"CHECK (source IN ('manual', 'bill_payment', 'agent', 'import'))", 1),
 	fill:    `INSERT INTO expenses_new (` + expenseColumns + `, user_seq) SELECT ` + expenseColumns + `, user_seq FROM expenses`,
 	indexes: expenseIndexes(),
-}}, append(append(transferRebuilds, recurringRebuilds...), activityKindsRebuild)...)
+}}, append(append(transferRebuilds, recurringRebuilds...), activityKindsRebuild, activityKindExchangeRate)...)
 
 // expensesUserSeqTable is expenses as the rebuild of 20261128000100 made it.
 const expensesUserSeqTable = `CREATE TABLE expenses_new (
@@ -264,6 +264,17 @@ var activityKindsRebuild = rebuild{
 	create: strings.Replace(activityTransferTable, "'budget_thresholds', 'transfer')",
 		"'budget_thresholds', 'transfer',\n                                                 "+
 			"'income_template', 'expected_income', 'reminder_settings', 'category_rule')", 1),
+	fill:    `INSERT INTO activity_new SELECT * FROM activity`,
+	indexes: activityIndexes,
+}
+
+// activityKindExchangeRate lets the activity record a person's manual
+// exchange rates (docs/domain.md "Exchange rates"): an entry's kind gains
+// exchange_rate. The table and its indexes are as before.
+var activityKindExchangeRate = rebuild{
+	name: "20261214000110", comment: "activity_kind_exchange_rate", table: "activity",
+	create: strings.Replace(activityKindsRebuild.create, "'reminder_settings', 'category_rule')",
+		"'reminder_settings', 'category_rule', 'exchange_rate')", 1),
 	fill:    `INSERT INTO activity_new SELECT * FROM activity`,
 	indexes: activityIndexes,
 }

@@ -101,8 +101,21 @@ func TestRestoreRoundTrip(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// Her manual exchange rate is hers; the server's fetched one is not.
+	usdPHP := finance.ExchangeRateRequest{Base: finance.Of("USD"), Quote: finance.Of("PHP"),
+		Date: finance.Of(finance.NewDate(2026, 2, 3)), Rate: finance.Of(mustFXRate(t, "59.1"))}
+	if _, err := svc.CreateExchangeRate(ctx, alice.ID, usdPHP); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.SaveFetchedRates(ctx, []finance.ExchangeRate{{ID: finance.NewID(), Base: "EUR", Quote: "PHP",
+		Date: finance.NewDate(2026, 2, 3), Rate: mustFXRate(t, "68.115"), Source: finance.RateSourceECB}}); err != nil {
+		t.Fatal(err)
+	}
 	doc := exportOf(t, src, alice.ID)
-	for _, want := range []string{`"bill_days":9`, `"quiet_start":"23:15"`, `"occurrence":"2026-02-10"`, `"delivery":"sent"`,
+	if bytes.Contains(doc, []byte("68.115")) {
+		t.Errorf("document carries the server's fetched rate:\n%s", doc)
+	}
+	for _, want := range []string{`"bill_days":9`, `"base":"USD","quote":"PHP","date":"2026-02-03","rate":"59.1","source":"manual"`, `"quiet_start":"23:15"`, `"occurrence":"2026-02-10"`, `"delivery":"sent"`,
 		`"description_contains":"GRAB","payee_equals":null,"amount_min":0.50,"amount_max":1200.05`, `{"format":"finance-export","version":1,"exported_at":"2026-03-01T09:00:00Z","schema_version":"` + store.SchemaVersion() + `"`,
 		`"opening_balance":12.34`, `"amount":0.35`, `"date":"2026-02-03"`, `"is_system":true`, `"due_soon_days":12`} {
 		if !bytes.Contains(doc, []byte(want)) {
@@ -124,7 +137,7 @@ func TestRestoreRoundTrip(t *testing.T) {
 		got[c.Kind] = c.N
 	}
 	if got["categories"] != len(finance.DefaultCategories()) || got["accounts"] != 1 || got["account_transactions"] != 1 || got["expenses"] != 0 ||
-		got["category_rules"] != 1 {
+		got["category_rules"] != 1 || got["exchange_rates"] != 1 {
 		t.Errorf("counts %+v", counts)
 	}
 	if again := exportOf(t, dst, bob.ID); !bytes.Equal(again, doc) {

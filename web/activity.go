@@ -212,6 +212,8 @@ func recordLink(a finance.Activity) string {
 		return RemindersPath
 	case finance.RecordCategoryRule:
 		return CategoryRulesPath
+	case finance.RecordExchangeRate:
+		return ExchangeRatesPath
 	}
 	return ""
 }

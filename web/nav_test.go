@@ -31,7 +31,8 @@ func TestPagesRunAppScriptUnderStrictPolicy(t *testing.T) {
 	for _, c := range []struct {
 		b    *testkit.Browser
 		path string
-	}{{b, web.HomePath}, {b, web.RecordPath}, {b, web.MorePath}, {b, web.APIKeysPath}, {b, web.BillsPath}, {b, web.BudgetsPath}, {visitor, web.LoginPath}} {
+	}{{b, web.HomePath}, {b, web.RecordPath}, {b, web.MorePath}, {b, web.APIKeysPath}, {b, web.BillsPath}, {b, web.BudgetsPath},
+		{b, web.ExchangeRatesPath}, {visitor, web.LoginPath}} {
 		x := c.b.Get(c.path)
 		if x.Status != http.StatusOK {
 			t.Fatalf("GET %s: %d", c.path, x.Status)

@@ -83,6 +83,8 @@ var pageFuncs = template.FuncMap{
 	"reminderDelivery": reminderDelivery,
 	"copyButton":       copyButton,
 	"monthBar":         monthBar,
+	"rateCurrency":     rateCurrency,
+	"rateSource":       rateSource,
 }
 
 // copyButtonView is what the "copy-button" partial shows: the id of the
@@ -109,7 +111,7 @@ var pageTemplates = func() map[string]*template.Template {
 		"settings", "profile", "password", "appsettings", "categories", "budgets",
 		"bill", "billtemplates", "billtemplate", "incometemplates", "incometemplate", "loan", "loannew",
 		"record_bulk", "expense_split", "accountlines", "cardtransactions", "statement_line", "activity",
-		"import", "importbatch", "imports", "categoryrules", "transfer", "reconcile", "reminders", "more"} {
+		"import", "importbatch", "imports", "categoryrules", "transfer", "reconcile", "reminders", "more", "exchangerates"} {
 		m[name] = template.Must(template.New(name).Funcs(pageFuncs).ParseFS(assets.Templates,
 			"templates/layout.html", "templates/partials/*.html", "templates/"+name+".html"))
 	}
@@ -792,6 +794,8 @@ var notices = map[string]string{
 	"rule-saved":                 "The rule has been saved.",
 	"rule-moved":                 "The rule has been moved.",
 	"rule-deleted":               "The rule has been deleted.",
+	"rate-created":               "Your rate has been saved. Conversions on its date and after use it until a newer rate.",
+	"rate-deleted":               "Your rate has been deleted.",
 	"budgets-saved":              "Your budgets have been saved.",
 	"budget-removed":             "The budget was removed.",
 	"income-voided":              "The income has been voided.",

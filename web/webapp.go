@@ -50,6 +50,7 @@ func (s *Site) registerWebAppRoutes() {
 	s.registerWebAppSettingsRoutes()
 	s.registerWebAppBudgetRoutes()
 	s.registerWebAppCategoryRuleRoutes()
+	s.registerWebAppExchangeRateRoutes()
 	s.registerWebAppImportRoutes()
 }
 
@@ -960,7 +961,8 @@ func (s *Site) listVoid(w http.ResponseWriter, r bunrouter.Request, path, name, 
 // and the status the API gives it, from the one error table.
 func pageRefusal(err error) (int, bool) {
 	var ve *finance.ValidationError
-	if !errors.As(err, &ve) && !errors.Is(err, finance.ErrInvalidStatus) && !errors.Is(err, finance.ErrNotFound) {
+	if !errors.As(err, &ve) && !errors.Is(err, finance.ErrInvalidStatus) && !errors.Is(err, finance.ErrNotFound) &&
+		!errors.Is(err, finance.ErrConflict) && !errors.Is(err, finance.ErrRateMissing) {
 		return 0, false
 	}
 	status, _ := httperr.Response(err, "")

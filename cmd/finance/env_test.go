@@ -42,7 +42,7 @@ var serveDefaults = serveFlags{
 	addr: "127.0.0.1:8080", rateLimit: "600/min", rateBurst: 120, loginRateLimit: "10/min", loginBurst: 10,
 	authorizeRateLimit: "30/min", maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, maxImportBytes: server.DefaultMaxImportBytes, accessLog: true,
 	aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h", telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
-	reminderInterval: defaultReminderInterval,
+	reminderInterval: defaultReminderInterval, fxSource: "off", fxInterval: defaultFXInterval,
 }
 
 func TestServeFlagsFromTheEnvironment(t *testing.T) {
@@ -93,6 +93,11 @@ func TestServeFlagsFromTheEnvironment(t *testing.T) {
 		})},
 		{"reminders", map[string]string{"FINANCE_REMINDER_INTERVAL": "30s"}, nil,
 			with(func(f *serveFlags) { f.reminderInterval = 30 * time.Second })},
+		{"exchange rates", map[string]string{"FINANCE_FX_SOURCE": "frankfurter", "FINANCE_FX_URL": "http://rates.lan:8080",
+			"FINANCE_FX_INTERVAL": "1h"}, nil,
+			with(func(f *serveFlags) {
+				f.fxSource, f.fxURL, f.fxInterval = "frankfurter", "http://rates.lan:8080", time.Hour
+			})},
 		{"an empty variable is unset", map[string]string{"FINANCE_RATE_BURST": "", "FINANCE_ACCESS_LOG": ""}, nil, serveDefaults},
 		{"the command line wins", map[string]string{"FINANCE_ACCESS_LOG": "1", "FINANCE_RATE_BURST": "abc"},
 			[]string{"--access-log=off", "--rate-burst", "3"}, with(func(f *serveFlags) { f.accessLog, f.rateBurst = false, 3 })},

@@ -20,6 +20,7 @@ import (
 	"github.com/finance-app/finance/ai"
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/fxrates"
 	"github.com/finance-app/finance/mcpserver"
 	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/server"
@@ -48,6 +49,10 @@ type serveFlags struct {
 	telegram telegramFlags
 	// reminderInterval is how often reminders due are looked for; 0: never.
 	reminderInterval time.Duration
+	// Exchange rates: the source fetched (off, ecb, frankfurter), its
+	// address, and how often.
+	fxSource, fxURL string
+	fxInterval      time.Duration
 }
 
 func newServeCmd(c *cli) *cobra.Command {
@@ -95,6 +100,10 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	rateVar(fl, &f.telegram.rateLimit, "telegram-rate-limit", "120/min", "messaging webhook deliveries per source address: N/s, N/min, N/h or off")
 	fl.DurationVar(&f.reminderInterval, "reminder-interval", defaultReminderInterval,
 		"how often to send the reminders due (Telegram and Home), such as 5m; 0 turns reminders off")
+	fl.StringVar(&f.fxSource, "fx-source", "off", "where the server fetches exchange rates: off, ecb or frankfurter")
+	fl.StringVar(&f.fxURL, "fx-url", "", "address of the rates: the ECB's daily XML file (default "+fxrates.ECBDailyURL+
+		"; its 90-day file is read beside it), or a self-hosted Frankfurter's base URL (required for frankfurter)")
+	fl.DurationVar(&f.fxInterval, "fx-interval", defaultFXInterval, "how often to fetch exchange rates, at least 1m")
 	bindEnv(fl)
 }
 
@@ -125,6 +134,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 
 	if f.reminderInterval < 0 || (f.reminderInterval > 0 && f.reminderInterval < time.Second) {
 		return fmt.Errorf("--reminder-interval %s: want 0 (off) or at least 1s, such as 5m", f.reminderInterval)
+	}
+	fx, err := f.fxFetcher()
+	if err != nil {
+		return err
 	}
 	engine, err := f.aiEngine(log)
 	if err != nil {
@@ -235,6 +248,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 				send = bot
 			}
 			wg.Go(func() { runReminders(flushCtx, srv.Ledger(), send, f.reminderInterval, log) })
+		}
+		if fx != nil {
+			wg.Go(func() { fx.Run(flushCtx, srv.Ledger(), f.fxInterval, log) })
 		}
 		wg.Wait()
 		close(flusherDone)

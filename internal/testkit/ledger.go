@@ -86,6 +86,7 @@ func BuildFullLedger(t testing.TB, call APICall, today finance.Date) {
 		"date": b.month(-1, 6)}, created)
 	b.send("DELETE", "/transfers/"+id(undone, "id"), nil, ok)
 	b.send("POST", "/category-rules", map[string]any{"description_contains": "grab", "amount_min": "100", "category": "Transportation"}, created)
+	b.send("POST", "/exchange-rates", map[string]any{"base": "USD", "quote": "PHP", "date": today.String(), "rate": "58.9"}, created)
 	b.send("PUT", "/user-settings/reminders", map[string]any{"enabled": true, "bill_days": 7, "digest_day": "sunday",
 		"quiet_start": "12:30", "quiet_end": "13:15"}, ok)
 
@@ -191,6 +192,7 @@ func LedgerFigures(t testing.TB, call APICall, today finance.Date) map[string]js
 		"/loans?limit=100", "/loans/current-month-dues",
 		"/categories?limit=100", "/categories?limit=100&status=archived",
 		"/user-settings/app", "/user-settings/budget-thresholds", "/user-settings/reminders", "/reminders",
+		"/exchange-rates?limit=100",
 	}
 	for _, name := range finance.ReportNames() {
 		paths = append(paths, "/reports/"+name, "/reports/"+name+span)
