@@ -34,6 +34,7 @@ type Account struct {
 	Institution        *string     `json:"institution"`
 	AccountNumberLast4 *string     `json:"account_number_last4"`
 	OpeningBalance     Money       `json:"opening_balance"`
+	Currency           string      `json:"currency"` // ISO 4217; fixed once the account has money rows
 	Notes              *string     `json:"notes"`
 	Status             string      `json:"status"`
 	ArchivedAt         *time.Time  `json:"archived_at"`
@@ -289,7 +290,7 @@ func (s *Service) GetAccount(ctx context.Context, userID, id string) (Account, e
 // CreateAccount adds an active account.
 func (s *Service) CreateAccount(ctx context.Context, userID string, r AccountRequest) (Account, error) {
 	var v Validator
-	a := Account{ID: NewID(), Status: StatusActive}
+	a := Account{ID: NewID(), Status: StatusActive, Currency: s.currency(ctx, userID)}
 	r.apply(&v, &a, true)
 	if err := v.Err(); err != nil {
 		return Account{}, err

@@ -26,6 +26,7 @@ type BillTemplate struct {
 	ID                   string  `json:"id"`
 	Name                 string  `json:"name"`
 	Amount               Money   `json:"amount"`
+	Currency             string  `json:"currency"` // ISO 4217: what is due is in it
 	CategoryID           string  `json:"category_id"`
 	Category             string  `json:"category"` // computed: the category's name
 	Frequency            string  `json:"frequency"`
@@ -272,7 +273,7 @@ func (s *Service) GetBillTemplate(ctx context.Context, userID, id string) (BillT
 func (s *Service) CreateBillTemplate(ctx context.Context, userID string, r BillTemplateRequest) (BillTemplate, error) {
 	today := s.today(ctx, userID)
 	now := s.stamp()
-	d, err := r.shape(BillTemplate{ID: NewID(), Status: TemplateActive, CreatedAt: now, UpdatedAt: now}, true, today)
+	d, err := r.shape(BillTemplate{ID: NewID(), Status: TemplateActive, Currency: s.currency(ctx, userID), CreatedAt: now, UpdatedAt: now}, true, today)
 	if err != nil {
 		return BillTemplate{}, err
 	}

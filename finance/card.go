@@ -15,6 +15,7 @@ type CreditCard struct {
 	Bank              *string    `json:"bank"`
 	LastFour          *string    `json:"last_four"`
 	CreditLimit       Money      `json:"credit_limit"`
+	Currency          string     `json:"currency"` // ISO 4217: what the card bills in
 	StatementDay      int        `json:"statement_day"`
 	DueDay            int        `json:"due_day"`
 	CycleStartDate    Date       `json:"cycle_start_date"`
@@ -117,6 +118,9 @@ type CardTransaction struct {
 	CreditCardName    string  `json:"credit_card_name"` // computed
 	Type              string  `json:"type"`
 	Amount            Money   `json:"amount"`
+	Currency          string  `json:"currency"`          // computed: the card's
+	OriginalAmount    *Money  `json:"original_amount"`   // a purchase abroad: what was paid, in original_currency
+	OriginalCurrency  *string `json:"original_currency"` // with original_amount, or both null
 	Date              Date    `json:"date"`
 	Description       string  `json:"description"`
 	CategoryID        *string `json:"category_id"` // a purchase's comes from its expense
@@ -347,7 +351,7 @@ func (s *Service) GetCreditCard(ctx context.Context, userID, id string) (CreditC
 func (s *Service) CreateCreditCard(ctx context.Context, userID string, r CardRequest) (CreditCard, error) {
 	today := s.today(ctx, userID)
 	var v Validator
-	c := CreditCard{ID: NewID(), Status: StatusActive}
+	c := CreditCard{ID: NewID(), Status: StatusActive, Currency: s.currency(ctx, userID)}
 	r.apply(&v, &c, true, today)
 	if err := v.Err(); err != nil {
 		return CreditCard{}, err

@@ -55,6 +55,9 @@ var ExpenseStatuses = []string{StatusActive, StatusVoided}
 type Expense struct {
 	ID                    string         `json:"id"`
 	Amount                Money          `json:"amount"`
+	Currency              string         `json:"currency"`          // what the money moved in: the account's, the card's, or named for Cash
+	OriginalAmount        *Money         `json:"original_amount"`   // a purchase abroad: what was paid, in original_currency
+	OriginalCurrency      *string        `json:"original_currency"` // with original_amount, or both null
 	Date                  Date           `json:"date"`
 	Description           string         `json:"description"`
 	CategoryID            *string        `json:"category_id"` // null while split
@@ -338,7 +341,7 @@ func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Ex
 		if err != nil {
 			return nil, err
 		}
-		e.AccountName = &a.Name
+		e.AccountName, e.Currency = &a.Name, a.Currency
 		desc := e.Description
 		line := s.newLine(*e.AccountID, LineDebit, e.Amount, e.Date, &desc, SourceExpense, &e.ID)
 		if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
@@ -362,7 +365,12 @@ func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Ex
 		}
 		status := t.Status
 		e.CardTransactionID, e.CardTransactionStatus, e.CreditCardName = &t.ID, &status, &logged.CreditCardName
+		e.Currency = logged.Currency
 		return &t, nil
+	default: // Cash: in the currency named, else the reporting one
+		if e.Currency == "" {
+			e.Currency = s.currency(ctx, userID)
+		}
 	}
 	return nil, nil
 }

@@ -12,6 +12,7 @@ import (
 type Income struct {
 	ID                   string     `json:"id"`
 	Amount               Money      `json:"amount"`
+	Currency             string     `json:"currency"` // the account's, or named when there is none
 	Date                 Date       `json:"date"`
 	Description          *string    `json:"description"`
 	CategoryID           string     `json:"category_id"`
@@ -176,7 +177,15 @@ func (s *Service) CreateIncome(ctx context.Context, userID string, r IncomeReque
 // one, and records it.
 func (s *Service) insertIncome(ctx context.Context, tx Repo, userID string, in *Income, accountID string) error {
 	in.CreatedAt, in.UpdatedAt = s.stamp(), s.stamp()
+	if in.Currency == "" {
+		in.Currency = s.currency(ctx, userID)
+	}
 	if accountID != "" {
+		a, err := tx.Account(ctx, userID, accountID)
+		if err != nil {
+			return err
+		}
+		in.Currency = a.Currency // the money arrived in the account's currency
 		line := s.newLine(accountID, LineCredit, in.Amount, in.Date, incomeLineDescription(*in), SourceIncome, &in.ID)
 		if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
 			return err

@@ -27,6 +27,7 @@ type IncomeTemplate struct {
 	ID           string  `json:"id"`
 	Name         string  `json:"name"`
 	Amount       Money   `json:"amount"`
+	Currency     string  `json:"currency"` // ISO 4217
 	CategoryID   string  `json:"category_id"`
 	Category     string  `json:"category"` // computed: the category's name
 	Frequency    string  `json:"frequency"`
@@ -206,7 +207,7 @@ func (s *Service) GetIncomeTemplate(ctx context.Context, userID, id string) (Inc
 func (s *Service) CreateIncomeTemplate(ctx context.Context, userID string, r IncomeTemplateRequest) (IncomeTemplate, error) {
 	today := s.today(ctx, userID)
 	now := s.stamp()
-	d, err := r.shape(IncomeTemplate{ID: NewID(), Status: TemplateActive, CreatedAt: now, UpdatedAt: now}, true, today)
+	d, err := r.shape(IncomeTemplate{ID: NewID(), Status: TemplateActive, Currency: s.currency(ctx, userID), CreatedAt: now, UpdatedAt: now}, true, today)
 	if err != nil {
 		return IncomeTemplate{}, err
 	}

@@ -54,6 +54,7 @@ type Loan struct {
 	Name          string  `json:"name"`
 	Lender        *string `json:"lender"`
 	Principal     Money   `json:"principal"`
+	Currency      string  `json:"currency"` // ISO 4217: the principal, schedule and payments are in it
 	InterestType  string  `json:"interest_type"`
 	InterestRate  *Rate   `json:"interest_rate"`
 	RatePeriod    *string `json:"rate_period"` // null for interest_type none
@@ -359,6 +360,7 @@ func (s *Service) CreateLoan(ctx context.Context, userID string, r LoanRequest) 
 	if err != nil {
 		return LoanDetail{}, err
 	}
+	d.Currency = s.currency(ctx, userID)
 	today := s.today(ctx, userID)
 	var out LoanDetail
 	err = s.store.Write(ctx, func(tx Repo) error {

@@ -209,7 +209,7 @@ func TestAccountCreateAndGet(t *testing.T) {
 	res.decodeData(t, &a)
 	want := map[string]any{
 		"id": a.ID, "name": "BPI Savings", "type": "savings", "institution": "BPI", "account_number_last4": "0042",
-		"opening_balance": 999999999.99, "notes": "payroll", "status": "active", "archived_at": nil,
+		"opening_balance": 999999999.99, "currency": "PHP", "notes": "payroll", "status": "active", "archived_at": nil,
 		"current_balance": 999999999.99, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {

@@ -31,7 +31,8 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 			  "account_id":null,"credit_card_id":null,"notes":"corner store","status":"voided","id":"x"}`, http.StatusCreated)
 		var e finance.Expense
 		res.decodeData(t, &e)
-		want := map[string]any{"id": e.ID, "amount": 0.10, "date": "2025-03-05", "description": "Candy",
+		want := map[string]any{"id": e.ID, "amount": 0.10, "currency": "PHP", "original_amount": nil, "original_currency": nil,
+			"date": "2025-03-05", "description": "Candy",
 			"category_id": categoryID(t, alice, "Food & Dining"), "category": "Food & Dining", "payment_method": "Cash",
 			"account_id": nil, "account_name": nil, "credit_card_id": nil, "credit_card_name": nil, "notes": "corner store",
 			"status": "active", "is_split": false,
@@ -80,7 +81,7 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 		}
 		row := alice.getCardRow(t, *e.CardTransactionID)
 		want := finance.CardTransaction{ID: row.ID, CreditCardID: c.ID, CreditCardName: "Visa", Type: finance.CardPurchase,
-			Amount: 99_99, Date: e.Date, Description: "Lunch", CategoryID: e.CategoryID, Category: e.Category,
+			Amount: 99_99, Currency: "PHP", Date: e.Date, Description: "Lunch", CategoryID: e.CategoryID, Category: e.Category,
 			Status: finance.CardUnbilled, ExpenseID: &e.ID, Cleared: finance.ClearedPending, CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
 		if diff := cmp.Diff(want, row, equateDates); diff != "" {
 			t.Errorf("purchase (-want +got):\n%s", diff)
@@ -386,6 +387,9 @@ func insertExpense(t testing.TB, env *testEnv, userID string, e finance.Expense,
 		}
 		e.ID, e.CategoryID, e.Status = finance.NewID(), &cat.ID, finance.StatusActive
 		e.CreatedAt, e.UpdatedAt = ledgerNow, ledgerNow
+		if e.Currency == "" {
+			e.Currency = "PHP"
+		}
 		return tx.InsertExpense(ctx, userID, e)
 	})
 	if err != nil {

@@ -65,7 +65,7 @@ func TestIncomeTemplateSemimonthlyDates(t *testing.T) {
 	res := alice.do(t, http.MethodPost, incomeTemplatesURL, salaryTemplate, http.StatusCreated)
 	var tmpl finance.IncomeTemplate
 	res.decodeData(t, &tmpl)
-	want := map[string]any{"id": tmpl.ID, "name": "Salary", "amount": 25000.50, "category_id": tmpl.CategoryID,
+	want := map[string]any{"id": tmpl.ID, "name": "Salary", "amount": 25000.50, "currency": "PHP", "category_id": tmpl.CategoryID,
 		"category": "Salary", "frequency": "semimonthly", "start_date": "2025-01-01", "due_day": 15, "second_due_day": 31,
 		"end_date": nil, "account_id": nil, "notes": nil, "status": "active", "created_at": ledgerStamp, "updated_at": ledgerStamp}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {

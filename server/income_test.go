@@ -51,7 +51,7 @@ func TestIncomeCreate(t *testing.T) {
 	var in finance.Income
 	res.decodeData(t, &in)
 	want := map[string]any{
-		"id": in.ID, "amount": 45000.05, "date": "2025-03-15", "description": nil, "category_id": in.CategoryID, "category": "Salary",
+		"id": in.ID, "amount": 45000.05, "currency": "PHP", "date": "2025-03-15", "description": nil, "category_id": in.CategoryID, "category": "Salary",
 		"notes": "March", "account_id": nil, "account_transaction_id": nil, "status": "active", "voided_at": nil,
 		"created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}

@@ -163,7 +163,7 @@ type cardTransactionRow struct {
 // cardRowComputed are the CardTransaction fields that are not columns (or,
 // for soaid, the misnamed column SOAColumn replaces; warnings are the
 // answer of a write, never stored).
-var cardRowComputed = []string{"credit_card_name", "category", "is_future", "soaid", "warnings"}
+var cardRowComputed = []string{"credit_card_name", "currency", "category", "is_future", "soaid", "warnings"}
 
 // cardRowWriteSkipped are the columns an insert or update of a card row
 // leaves alone: cleared is written only by ClearedRepo's statements.
@@ -188,7 +188,7 @@ func (l ledger) selectCardRows(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(append([]string{"category_id"}, cardRowComputed...)...).
 		ColumnExpr("COALESCE(t.category_id, e.category_id) AS category_id").
 		ColumnExpr("cat.name AS category").
-		ColumnExpr("cc.name AS credit_card_name").
+		ColumnExpr("cc.name AS credit_card_name").ColumnExpr("cc.currency AS currency").
 		Join("JOIN credit_cards AS cc ON cc.id = t.credit_card_id").
 		Join("LEFT JOIN expenses AS e ON e.id = t.expense_id").
 		Join("LEFT JOIN categories AS cat ON cat.id = COALESCE(t.category_id, e.category_id)")

@@ -158,7 +158,9 @@ func TestExpenseRebuildKeepsRowsTotalsAndOrder(t *testing.T) {
 		wantOrder[c] = order(c)
 	}
 
-	if err := db.Migrate(ctx); err != nil {
+	// Through the last rebuild of expenses: later migrations add columns
+	// (currency) of their own.
+	if err := db.MigrateThrough(ctx, "20261202000120"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -172,6 +174,10 @@ func TestExpenseRebuildKeepsRowsTotalsAndOrder(t *testing.T) {
 	if err := db.ReaderScan(ctx, &wrong, `SELECT count(*) FROM expenses AS e JOIN users AS u ON u.id = e.user_id
 		WHERE e.user_seq IS NOT u.seq`); err != nil || wrong != 0 {
 		t.Errorf("%d expenses with another user's user_seq (%v)", wrong, err)
+	}
+	// The service reads and writes today's schema.
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
 	}
 	svc := finance.NewService(db)
 	for _, c := range lists {

@@ -42,10 +42,10 @@ type hotStatements struct {
 const (
 	categoryByNameSQL = `SELECT id, name, kind, color, icon, is_system, status, archived_at, created_at, updated_at
 		FROM categories WHERE user_id = ? AND kind = ? AND name_key = ? AND status = 'active'`
-	expenseColumns = `id, user_id, amount, date, description, category_id, payment_method, account_id, credit_card_id,
-		notes, status, source, bill_payment_id, account_transaction_id, card_transaction_id, voided_at, created_at, updated_at`
+	expenseColumns   = expenseColumnsV1 + `, currency, original_amount, original_currency`
 	insertExpenseSQL = `INSERT INTO expenses (` + expenseColumns + `, user_seq)
-		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, (SELECT seq FROM users WHERE id = ?2))`
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+		(SELECT seq FROM users WHERE id = ?2))`
 	// statementCursorsSQL is the check for due statements (StatementCursors),
 	// on every request under the card, expense, bill, dashboard and report
 	// routes and in every card write. The subquery is one seek on
@@ -160,6 +160,7 @@ func activeCategoryByName(ctx context.Context, st *sql.Stmt, userID string, kind
 func insertExpense(ctx context.Context, st *sql.Stmt, userID string, e finance.Expense) error {
 	_, err := st.ExecContext(ctx, e.ID, userID, e.Amount, e.Date, e.Description, e.CategoryID, e.PaymentMethod,
 		e.AccountID, e.CreditCardID, e.Notes, e.Status, e.Source, e.BillPaymentID, e.AccountTransactionID,
-		e.CardTransactionID, nullableTimestamp(e.VoidedAt), timestampText(e.CreatedAt), timestampText(e.UpdatedAt))
+		e.CardTransactionID, nullableTimestamp(e.VoidedAt), timestampText(e.CreatedAt), timestampText(e.UpdatedAt),
+		e.Currency, e.OriginalAmount, e.OriginalCurrency)
 	return err
 }

@@ -57,7 +57,7 @@ func TestExpenseInsertColumnsCoverTheTable(t *testing.T) {
 func TestPreparedStatementsMatchBun(t *testing.T) {
 	ctx := context.Background()
 	db, u := openPrepared(t)
-	acc := finance.Account{ID: finance.NewID(), Name: "BPI", Type: finance.AccountSavings, Status: finance.StatusActive,
+	acc := finance.Account{ID: finance.NewID(), Name: "BPI", Type: finance.AccountSavings, Status: finance.StatusActive, Currency: "PHP",
 		CreatedAt: time.Now().UTC().Truncate(time.Second), UpdatedAt: time.Now().UTC().Truncate(time.Second)}
 	var cat finance.Category
 	err := db.Write(ctx, func(tx finance.Repo) error {
@@ -88,11 +88,11 @@ func TestPreparedStatementsMatchBun(t *testing.T) {
 
 	at := time.Date(2025, 3, 10, 20, 0, 0, 0, time.UTC)
 	voided := at.Add(time.Hour)
-	notes, line := "n", finance.NewID()
-	full := finance.Expense{Amount: 123_45, Date: finance.NewDate(2025, 3, 1), Description: "full", CategoryID: &cat.ID,
+	notes, line, yen, orig := "n", finance.NewID(), "JPY", finance.Money(1234500)
+	full := finance.Expense{Amount: 123_45, Currency: "PHP", OriginalAmount: &orig, OriginalCurrency: &yen, Date: finance.NewDate(2025, 3, 1), Description: "full", CategoryID: &cat.ID,
 		PaymentMethod: finance.MethodAccountDebit, AccountID: &acc.ID, Notes: &notes, Status: finance.StatusVoided,
 		Source: finance.ExpenseManual, AccountTransactionID: &line, VoidedAt: &voided, CreatedAt: at, UpdatedAt: at}
-	bare := finance.Expense{Amount: 1, Date: finance.NewDate(2025, 3, 2), Description: "bare", PaymentMethod: finance.MethodCash,
+	bare := finance.Expense{Amount: 1, Currency: "USD", Date: finance.NewDate(2025, 3, 2), Description: "bare", PaymentMethod: finance.MethodCash,
 		Status: finance.StatusActive, Source: finance.ExpenseBillPayment, CreatedAt: at, UpdatedAt: at}
 	for _, e := range []finance.Expense{full, bare} {
 		prepared, plain := e, e

@@ -48,7 +48,8 @@ func TestSemimonthlyRebuildKeepsBillTemplates(t *testing.T) {
 		return append(rows, ix...)
 	}
 	before := snapshot()
-	if err := db.Migrate(ctx); err != nil {
+	// Through the rebuild only: later migrations add columns (currency) of their own.
+	if err := db.MigrateThrough(ctx, "20261205000110"); err != nil {
 		t.Fatal(err)
 	}
 	after := snapshot()
@@ -62,6 +63,9 @@ func TestSemimonthlyRebuildKeepsBillTemplates(t *testing.T) {
 		t.Errorf("rows or index changed by the rebuild (-before +after):\n%s", diff)
 	}
 
+	if err := db.Migrate(ctx); err != nil { // the service reads today's schema
+		t.Fatal(err)
+	}
 	var req finance.BillTemplateRequest
 	if err := json.Unmarshal([]byte(`{"frequency":"semimonthly","due_day":15,"second_due_day":31}`), &req); err != nil {
 		t.Fatal(err)

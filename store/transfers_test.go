@@ -29,29 +29,56 @@ func TestTransferRebuildsKeepRowsTotalsIndexesAndTriggers(t *testing.T) {
 	db := openThrough(t, beforeTransferRebuilds)
 	alice := createUser(t, db, "alice@example.com")
 	svc := finance.NewService(db)
-	bpi := createAccount(t, db, alice.ID, `{"name":"BPI","type":"savings","opening_balance":"100.00"}`)
-	gcash := createAccount(t, db, alice.ID, `{"name":"GCash","type":"e_wallet"}`)
-	// The lines are written in SQL: the service reads lines with columns that
-	// later migrations add (cleared), which this schema does not have yet.
+	// Everything before the rebuilds is written in SQL: the service writes
+	// columns that later migrations add (cleared, currency), which this
+	// schema does not have yet.
+	type acct struct{ ID string }
+	bpi, gcash := acct{"01a00000-0000-7000-8000-a00000000001"}, acct{"01a00000-0000-7000-8000-a00000000002"}
+	for _, a := range []struct {
+		id, name, typ string
+		opening       int
+	}{{bpi.ID, "BPI", "savings", 10000}, {gcash.ID, "GCash", "e_wallet", 0}} {
+		if err := db.WriterExec(ctx, `INSERT INTO accounts (id, user_id, name, name_key, type, opening_balance, status,
+			created_at, updated_at) VALUES (?, ?, ?, lower(?), ?, ?, 'active', '2026-02-01 00:00:00', '2026-02-01 00:00:00')`,
+			a.id, alice.ID, a.name, a.name, a.typ, a.opening); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for i, l := range []struct {
-		typ, date, status string
-		amount            int
-		description       any
-	}{{"debit", "2026-02-03", "posted", 1025, "ATM"}, {"credit", "2026-02-04", "posted", 300, nil}, {"debit", "2026-02-05", "voided", 100, nil}} {
+		account, typ, date, status, source string
+		amount                             int
+		description                        any
+	}{{bpi.ID, "debit", "2026-02-03", "posted", "manual", 1025, "ATM"}, {bpi.ID, "credit", "2026-02-04", "posted", "manual", 300, nil},
+		{bpi.ID, "debit", "2026-02-05", "voided", "manual", 100, nil}, {gcash.ID, "debit", "2026-02-06", "posted", "expense", 500, "Load"}} {
 		err := db.WriterExec(ctx, `INSERT INTO account_transactions (id, user_id, account_id, type, amount, date, description, source,
-			status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'manual', ?, '2026-02-06 00:00:00', '2026-02-06 00:00:00')`,
-			fmt.Sprintf("01a00000-0000-7000-8000-%012d", i), alice.ID, bpi.ID, l.typ, l.amount, l.date, l.description, l.status)
+			status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '2026-02-06 00:00:00', '2026-02-06 00:00:00')`,
+			fmt.Sprintf("01a00000-0000-7000-8000-%012d", i), alice.ID, l.account, l.typ, l.amount, l.date, l.description, l.source, l.status)
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	var exp finance.ExpenseRequest
-	if err := json.Unmarshal([]byte(`{"amount":"5","date":"2026-02-06","description":"Load","category":"Utilities",
-		"payment_method":"Account Debit","account_id":"`+gcash.ID+`"}`), &exp); err != nil {
+	var utilities string
+	if err := db.ReaderScan(ctx, &utilities, "SELECT id FROM categories WHERE user_id = ? AND name = 'Utilities'", alice.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.CreateExpense(ctx, alice.ID, exp); err != nil {
+	if err := db.WriterExec(ctx, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id, payment_method,
+		account_id, status, source, account_transaction_id, created_at, updated_at)
+		VALUES ('01a00000-0000-7000-8000-e00000000001', ?, (SELECT seq FROM users WHERE id = ?), 500, '2026-02-06', 'Load', ?,
+		'Account Debit', ?, 'active', 'manual', '01a00000-0000-7000-8000-000000000003', '2026-02-06 00:00:00', '2026-02-06 00:00:00')`,
+		alice.ID, alice.ID, utilities, gcash.ID); err != nil {
 		t.Fatal(err)
+	}
+	for i, kind := range []string{"account", "account", "expense"} {
+		if err := db.WriterExec(ctx, `INSERT INTO activity_actors (id, user_seq, kind, ref, name, source)
+			SELECT 1, seq, 'web', 'test', 'Alice', 'manual' FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM activity_actors)`,
+			alice.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.WriterExec(ctx, `INSERT INTO activity (id, user_seq, at, actor, kind, record_id, action, summary)
+			SELECT ?, seq, ?, 1, ?, ?, 'created', 'written before the rebuilds' FROM users WHERE id = ?`,
+			fmt.Sprintf("01a00000-0000-7000-8000-f0000000000%d", i), 1770336000000+i, kind, bpi.ID, alice.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 	snapshot := func() map[string][]map[string]any {
 		t.Helper()
@@ -91,6 +118,10 @@ func TestTransferRebuildsKeepRowsTotalsIndexesAndTriggers(t *testing.T) {
 	}
 	if drift, err := db.TotalsDrift(ctx); err != nil || len(drift) > 0 {
 		t.Errorf("TotalsDrift = %v, %v", drift, err)
+	}
+	// The service writes today's schema.
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
 	}
 
 	// The widened checks take a transfer, and the kept totals follow it.
