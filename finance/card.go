@@ -20,6 +20,7 @@ type CreditCard struct {
 	DueDay            int        `json:"due_day"`
 	CycleStartDate    Date       `json:"cycle_start_date"`
 	MinimumDuePercent Rate       `json:"minimum_due_percent"`
+	ForeignFeePercent FeePercent `json:"foreign_fee_percent"` // the bank's fee on purchases in another currency; 0 for none
 	MinimumDueFloor   Money      `json:"minimum_due_floor"`
 	Notes             *string    `json:"notes"`
 	Status            string     `json:"status"`

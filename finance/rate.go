@@ -102,3 +102,53 @@ func halfUpDiv(n, d int64) int64 {
 	}
 	return q
 }
+
+// FeePercent is a card's foreign transaction fee: a percent like Rate, from 0
+// (no fee, the default) to 10, with at most 4 decimals. Rate refuses 0, which
+// is right for interest and minimum due but not for a fee a card may not have.
+type FeePercent Rate
+
+// MaxFeePercent is the largest foreign transaction fee accepted: 10%.
+const MaxFeePercent FeePercent = 10 * RateScale
+
+const problemFeePercent = "must be a percent from 0 to 10, with at most 4 decimal places"
+
+// ParseFeePercent reads "0", "3", "1.75".
+func ParseFeePercent(s string) (FeePercent, error) {
+	if whole, frac, dot := strings.Cut(s, "."); whole != "" && strings.Trim(whole, "0") == "" &&
+		(!dot || frac != "" && strings.Trim(frac, "0") == "") {
+		return 0, nil // "0", "0.0", "00": no fee
+	}
+	r, err := ParseRate(s)
+	if err != nil || FeePercent(r) > MaxFeePercent {
+		return 0, errRate(problemFeePercent)
+	}
+	return FeePercent(r), nil
+}
+
+func (f FeePercent) String() string { return Rate(f).String() }
+
+// MarshalJSON writes the fee as a JSON number.
+func (f FeePercent) MarshalJSON() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalJSON accepts a JSON number or a numeric string.
+func (f *FeePercent) UnmarshalJSON(b []byte) error { return decodeNumber(b, ParseFeePercent, f) }
+
+// Value stores the fee as exact decimal TEXT.
+func (f FeePercent) Value() (driver.Value, error) { return f.String(), nil }
+
+// Scan reads exact decimal TEXT.
+func (f *FeePercent) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	default:
+		return fmt.Errorf("finance.FeePercent: cannot scan %T", src)
+	}
+	v, err := ParseFeePercent(s)
+	*f = v
+	return err
+}

@@ -149,7 +149,7 @@ func TestCardCreateAndGet(t *testing.T) {
 	res.decodeData(t, &c)
 	want := map[string]any{
 		"id": c.ID, "name": "BPI Gold", "bank": "BPI", "last_four": "4321", "credit_limit": 80000.50, "currency": "PHP",
-		"statement_day": 31, "due_day": 5, "cycle_start_date": "2024-01-15", "minimum_due_percent": 3.5,
+		"statement_day": 31, "due_day": 5, "cycle_start_date": "2024-01-15", "minimum_due_percent": 3.5, "foreign_fee_percent": 0,
 		"minimum_due_floor": 0, "notes": "main card", "status": "active", "archived_at": nil,
 		"created_at": ledgerStamp, "updated_at": ledgerStamp,
 		"outstanding_balance": 0, "available_credit": 80000.50, "utilization_percent": 0, "unbilled_total": 0,
