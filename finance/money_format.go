@@ -20,6 +20,9 @@ func FormatMoney(currency string, m Money) string {
 		b.WriteRune(c)
 	}
 	amount := b.String() + "." + cents
+	if c, ok := LookupCurrency(currency); ok && c.Minor == 0 && cents == "00" {
+		amount = b.String() // ¥1,500: yen amounts are whole (a converted figure is rounded to whole yen)
+	}
 	if sym, ok := currencySymbols[currency]; ok {
 		return sign + sym + amount
 	}

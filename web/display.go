@@ -54,6 +54,16 @@ func newDisplay(st finance.AppSettings, today finance.Date) display {
 // "-$0.05", "CHF 12.00". It works on the decimal text, never a float.
 func (d display) Money(m finance.Money) string { return finance.FormatMoney(d.currency, m) }
 
+// MoneyIn formats m in the currency named, for an amount that is not in the
+// user's reporting currency: "$1,000.00", "¥50,000". An empty currency is
+// the reporting one.
+func (d display) MoneyIn(m finance.Money, currency string) string {
+	if currency == "" {
+		currency = d.currency
+	}
+	return finance.FormatMoney(currency, m)
+}
+
 // MoneyPrefix is what comes before an amount shown in the user's currency
 // ("₱", "CHF "), for the page script that shows live sums as Money does.
 func (d display) MoneyPrefix() string { return strings.TrimSuffix(d.Money(0), "0.00") }
