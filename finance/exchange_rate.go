@@ -91,23 +91,7 @@ func (r *FXRate) UnmarshalJSON(b []byte) error { return decodeNumber(b, ParseFXR
 func (r FXRate) Value() (driver.Value, error) { return r.String(), nil }
 
 // Scan reads the decimal text Value wrote.
-func (r *FXRate) Scan(src any) error {
-	var s string
-	switch v := src.(type) {
-	case string:
-		s = v
-	case []byte:
-		s = string(v)
-	default:
-		return fmt.Errorf("exchange rate: cannot scan %T", src)
-	}
-	v, err := ParseFXRate(s)
-	if err != nil {
-		return fmt.Errorf("exchange rate %q: %w", s, err)
-	}
-	*r = v
-	return nil
-}
+func (r *FXRate) Scan(src any) error { return scanDecimalText(src, "exchange rate", ParseFXRate, r) }
 
 // ExchangeRate is one dated rate: on Date, 1 Base is worth Rate Quote.
 type ExchangeRate struct {

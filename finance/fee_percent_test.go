@@ -14,3 +14,29 @@ func TestParseFeePercent(t *testing.T) {
 		}
 	}
 }
+
+// Rate, FeePercent and FXRate read their exact decimal TEXT columns through
+// one scanner: text and bytes parse, anything else and bad text fail.
+func TestScanDecimalText(t *testing.T) {
+	var f FeePercent
+	if err := f.Scan("0"); err != nil || f != 0 {
+		t.Errorf("FeePercent.Scan(0) = %v, %v", f, err)
+	}
+	if err := f.Scan([]byte("2.5")); err != nil || f.String() != "2.5" {
+		t.Errorf("FeePercent.Scan(2.5) = %v, %v", f, err)
+	}
+	var r Rate
+	if err := r.Scan(int64(3)); err != nil || r != 3*RateScale {
+		t.Errorf("Rate.Scan(3) = %v, %v", r, err)
+	}
+	if err := r.Scan("0"); err == nil {
+		t.Error("Rate.Scan(0) succeeded; a rate is above 0")
+	}
+	var x FXRate
+	if err := x.Scan("65.20"); err != nil || x.String() != "65.2" && x.String() != "65.20" {
+		t.Errorf("FXRate.Scan = %v, %v", x, err)
+	}
+	if err := x.Scan(1.5); err == nil {
+		t.Error("FXRate.Scan(float) succeeded")
+	}
+}

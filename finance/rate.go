@@ -67,21 +67,31 @@ func (r Rate) Value() (driver.Value, error) { return r.String(), nil }
 
 // Scan reads exact decimal TEXT.
 func (r *Rate) Scan(src any) error {
+	if v, ok := src.(int64); ok {
+		*r = Rate(v * RateScale)
+		return nil
+	}
+	return scanDecimalText(src, "finance.Rate", ParseRate, r)
+}
+
+// scanDecimalText reads a column of exact decimal TEXT into dst through
+// parse: the one way Rate, FeePercent and FXRate come out of the database.
+func scanDecimalText[T any](src any, name string, parse func(string) (T, error), dst *T) error {
 	var s string
 	switch v := src.(type) {
 	case string:
 		s = v
 	case []byte:
 		s = string(v)
-	case int64:
-		*r = Rate(v * RateScale)
-		return nil
 	default:
-		return fmt.Errorf("finance.Rate: cannot scan %T", src)
+		return fmt.Errorf("%s: cannot scan %T", name, src)
 	}
-	v, err := ParseRate(s)
-	*r = v
-	return err
+	v, err := parse(s)
+	if err != nil {
+		return fmt.Errorf("%s %q: %w", name, s, err)
+	}
+	*dst = v
+	return nil
 }
 
 // Percent returns part/whole × 100 rounded half-up to 2 decimals, as a Money
@@ -139,16 +149,5 @@ func (f FeePercent) Value() (driver.Value, error) { return f.String(), nil }
 
 // Scan reads exact decimal TEXT.
 func (f *FeePercent) Scan(src any) error {
-	var s string
-	switch v := src.(type) {
-	case string:
-		s = v
-	case []byte:
-		s = string(v)
-	default:
-		return fmt.Errorf("finance.FeePercent: cannot scan %T", src)
-	}
-	v, err := ParseFeePercent(s)
-	*f = v
-	return err
+	return scanDecimalText(src, "finance.FeePercent", ParseFeePercent, f)
 }
