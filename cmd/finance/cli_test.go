@@ -76,9 +76,16 @@ func openStore(t *testing.T, dataDir string) *store.DB {
 	return db
 }
 
+// countUsers counts the users of the data directory's database, closing it
+// at once: a database held open refuses a restore.
 func countUsers(t *testing.T, dataDir string) int {
 	t.Helper()
-	n, err := openStore(t, dataDir).CountUsers(context.Background())
+	db, err := store.Open(filepath.Join(dataDir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n, err := db.CountUsers(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
