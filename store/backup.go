@@ -73,7 +73,9 @@ func Backup(ctx context.Context, src, mediaDir, dest string) (err error) {
 
 // addMedia stores every regular file under mediaDir in the copy at dest, in
 // one transaction. Symbolic links and other special files are left out: the
-// server writes only regular files there.
+// server writes only regular files there. The files are read after the
+// database's snapshot: a picture uploaded in between comes along unused,
+// one replaced in between is missing, as its user's new one would be.
 func addMedia(ctx context.Context, dest, mediaDir string) error {
 	if mediaDir == "" {
 		return nil
@@ -96,7 +98,9 @@ func addMedia(ctx context.Context, dest, mediaDir string) error {
 	}
 	var total int64
 	err = filepath.WalkDir(mediaDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+		// Names starting with a dot are files being written (an upload
+		// before its rename), not yet anything the database refers to.
+		if err != nil || !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
 			return err
 		}
 		rel, err := filepath.Rel(mediaDir, path)
