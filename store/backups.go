@@ -31,8 +31,9 @@ const stampLayout = "20060102T150405.000Z"
 
 var (
 	scheduledName = regexp.MustCompile(`^finance-(\d{8}T\d{6}\.\d{3}Z)\.db$`)
-	// partialName is a scheduled or pre-migrate backup being written.
-	partialName = regexp.MustCompile(`^(finance|pre-migrate-\d+)-\d{8}T\d{6}\.\d{3}Z\.db\.partial$`)
+	// partialName is a scheduled or pre-migrate backup being written, or
+	// the rollback journal SQLite keeps beside it while the media go in.
+	partialName = regexp.MustCompile(`^(finance|pre-migrate-\d+)-\d{8}T\d{6}\.\d{3}Z\.db\.partial(-journal)?$`)
 )
 
 const partialSuffix = ".partial"

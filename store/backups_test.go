@@ -55,6 +55,7 @@ func TestScheduledBackupsRotate(t *testing.T) {
 		writeFile(t, filepath.Join(dir, name), body)
 	}
 	writeFile(t, filepath.Join(dir, "finance-20250101T000000.000Z.db.partial"), "a backup a crash cut short")
+	writeFile(t, filepath.Join(dir, "finance-20250101T000000.000Z.db.partial-journal"), "its rollback journal")
 
 	b, err := store.NewBackups(db.Path(), media, dir, time.Hour, 3, quietLog())
 	if err != nil {

@@ -148,7 +148,7 @@ func profilePicture(t *testing.T, baseURL, key string) []byte {
 var (
 	backupWritten = regexp.MustCompile(`msg="scheduled backup written" file=(\S+)`)
 	finalBackup   = regexp.MustCompile(`^finance-\d{8}T\d{6}\.\d{3}Z\.db$`)
-	partialBackup = regexp.MustCompile(`^finance-\d{8}T\d{6}\.\d{3}Z\.db\.partial$`)
+	partialBackup = regexp.MustCompile(`^finance-\d{8}T\d{6}\.\d{3}Z\.db\.partial(-journal)?$`)
 )
 
 // Killed during a scheduled backup (SIGKILL: no shutdown code runs), the
