@@ -21,6 +21,44 @@ type Health struct {
 	Status   string `json:"status"`   // "ok" or "degraded"
 	Version  string `json:"version"`  // the server's version
 	Database string `json:"database"` // "ok", "read_only" or "unavailable"
+	// Backup is the scheduled backups' state; absent when they are off.
+	Backup *BackupHealth `json:"backup,omitempty"`
+}
+
+// BackupHealth is how recent the newest scheduled backup is, for a monitor
+// to alert on: a backup older than a day or two past its interval has been
+// failing (the server's log says why). It does not make the status
+// degraded: the service itself works.
+type BackupHealth struct {
+	// LastSuccessAt is when the newest whole backup was taken; null when
+	// there is none yet.
+	LastSuccessAt *time.Time `json:"last_success_at"`
+	// AgeSeconds is its age in whole seconds; null when there is none.
+	AgeSeconds *int64 `json:"age_seconds"`
+	// IntervalSeconds is how often one is taken (--backup-interval).
+	IntervalSeconds int64 `json:"interval_seconds"`
+}
+
+// BackupStatus is what health reads of the scheduled backups.
+type BackupStatus interface {
+	// LastSuccess is when the newest whole backup was taken; zero when
+	// there is none.
+	LastSuccess() time.Time
+	// Interval is how often one is taken.
+	Interval() time.Duration
+}
+
+// backupHealth is the backups' part of health at now, nil when they are off.
+func (s *Server) backupHealth(now time.Time) *BackupHealth {
+	if s.cfg.Backups == nil {
+		return nil
+	}
+	h := &BackupHealth{IntervalSeconds: int64(s.cfg.Backups.Interval() / time.Second)}
+	if last := s.cfg.Backups.LastSuccess(); !last.IsZero() {
+		age := int64(max(0, now.Sub(last)) / time.Second)
+		h.LastSuccessAt, h.AgeSeconds = &last, &age
+	}
+	return h
 }
 
 // The database states of Health.
@@ -97,7 +135,7 @@ func (s *Server) checkDatabase(ctx context.Context) (string, error) {
 
 // health answers any authenticated caller, whatever its scopes.
 func (s *Server) health(w http.ResponseWriter, r bunrouter.Request) error {
-	h := Health{Status: "ok", Version: s.cfg.Version, Database: databaseOK}
+	h := Health{Status: "ok", Version: s.cfg.Version, Database: databaseOK, Backup: s.backupHealth(time.Now())}
 	state, err := s.checkDatabase(r.Context())
 	if err != nil {
 		s.log.Error("health: database check failed", "database", state, "err", err)

@@ -60,6 +60,9 @@ type Config struct {
 	// MCPCORSOrigins are the browser origins (as ParseOrigin returns them)
 	// allowed to call the MCP endpoint across origins; none by default.
 	MCPCORSOrigins []string
+	// Backups are the scheduled backups health reports on; nil when they
+	// are off.
+	Backups BackupStatus
 	// Telegram is the bot whose updates the messaging webhook takes.
 	// Without one the webhook answers 404.
 	Telegram *telegram.Bot

@@ -6,7 +6,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -56,10 +55,16 @@ func Open(path string) (*DB, error) {
 	if err := createOwnerOnly(path); err != nil {
 		return nil, fmt.Errorf("store: create %s: %w", path, err)
 	}
+	inUse, err := holdInUse(path, lockSharedNow, ErrRestoring)
+	if err != nil {
+		return nil, err
+	}
 	t, err := openTurns(path)
 	if err != nil {
+		inUse.Close()
 		return nil, fmt.Errorf("store: open %s-writers: %w", path, err)
 	}
+	t.inUse = inUse
 	wdb, err := openWriter(path)
 	if err != nil {
 		t.close()
@@ -219,16 +224,15 @@ func (db *DB) Migrate(ctx context.Context) error { return db.migrateThrough(ctx,
 // migrateThrough applies the migrations named up to last (all of them when
 // last is empty).
 func (db *DB) migrateThrough(ctx context.Context, last string) error {
-	all := migrate.NewMigrations()
-	sub, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
+	// A database a newer finance upgraded is left as it is.
+	if s, err := db.Schema(ctx); err != nil {
+		return err
+	} else if err := s.newer("the database"); err != nil {
 		return err
 	}
-	if err := all.Discover(sub); err != nil {
-		return fmt.Errorf("store: discover migrations: %w", err)
-	}
-	for _, r := range rebuilds {
-		all.Add(r.migration())
+	all, err := allMigrations()
+	if err != nil {
+		return err
 	}
 	migrations := migrate.NewMigrations()
 	for _, m := range all.Sorted() {

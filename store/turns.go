@@ -28,6 +28,9 @@ const maxYield = 250 * time.Millisecond
 // nil where another process cannot be told (a platform without flock).
 type turns struct {
 	want, probe *os.File
+	// inUse is the "-inuse" file, held shared while the database is open
+	// (inuse.go); closed with the turns.
+	inUse *os.File
 }
 
 // openTurns opens the "-writers" file of the database at path, owner-only
@@ -77,7 +80,7 @@ func (t *turns) yield() {
 }
 
 func (t *turns) close() {
-	for _, f := range []*os.File{t.want, t.probe} {
+	for _, f := range []*os.File{t.want, t.probe, t.inUse} {
 		if f != nil {
 			f.Close()
 		}

@@ -11,6 +11,7 @@ const canFlock = true
 
 const (
 	lockShared       = syscall.LOCK_SH
+	lockSharedNow    = syscall.LOCK_SH | syscall.LOCK_NB
 	lockExclusiveNow = syscall.LOCK_EX | syscall.LOCK_NB
 	lockNone         = syscall.LOCK_UN
 )

@@ -13,6 +13,7 @@ const canFlock = false
 
 const (
 	lockShared = iota
+	lockSharedNow
 	lockExclusiveNow
 	lockNone
 )

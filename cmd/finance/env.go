@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -138,4 +139,55 @@ func (b *burstValue) Type() string   { return "int" }
 func burstVar(fl *pflag.FlagSet, p *int, name string, value int, usage string) {
 	*p = value
 	fl.Var((*burstValue)(p), name, usage)
+}
+
+// offDuration is a duration that "off" (or 0) turns off, stored as 0;
+// otherwise at least a second.
+type offDuration time.Duration
+
+func (d *offDuration) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "off") || s == "0" {
+		*d = 0
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v < time.Second {
+		return errors.New("want off, or a duration of at least 1s, such as 24h or 6h30m")
+	}
+	*d = offDuration(v)
+	return nil
+}
+
+func (d *offDuration) String() string {
+	if *d == 0 {
+		return "off"
+	}
+	return time.Duration(*d).String()
+}
+func (d *offDuration) Type() string { return "duration" }
+
+func offDurationVar(fl *pflag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fl.Var((*offDuration)(p), name, usage)
+}
+
+// countValue is a whole number, 1 or more.
+type countValue int
+
+func (n *countValue) Set(s string) error {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || v < 1 {
+		return errors.New("want a whole number, 1 or more")
+	}
+	*n = countValue(v)
+	return nil
+}
+
+func (n *countValue) String() string { return strconv.Itoa(int(*n)) }
+func (n *countValue) Type() string   { return "int" }
+
+func countVar(fl *pflag.FlagSet, p *int, name string, value int, usage string) {
+	*p = value
+	fl.Var((*countValue)(p), name, usage)
 }

@@ -43,6 +43,7 @@ var serveDefaults = serveFlags{
 	authorizeRateLimit: "30/min", maxBody: server.DefaultMaxBodyBytes, maxUploadBytes: server.DefaultMaxUploadBytes, maxImportBytes: server.DefaultMaxImportBytes, accessLog: true,
 	aiTimeout: ai.DefaultModelTimeout, aiRateLimit: "60/h", telegram: telegramFlags{apiURL: telegram.DefaultAPIURL, rateLimit: "120/min"},
 	reminderInterval: defaultReminderInterval, fxSource: "off", fxInterval: defaultFXInterval,
+	backupInterval: defaultBackupInterval, backupKeep: defaultBackupKeep,
 }
 
 func TestServeFlagsFromTheEnvironment(t *testing.T) {
@@ -98,6 +99,10 @@ func TestServeFlagsFromTheEnvironment(t *testing.T) {
 			with(func(f *serveFlags) {
 				f.fxSource, f.fxURL, f.fxInterval = "frankfurter", "http://rates.lan:8080", time.Hour
 			})},
+		{"scheduled backups", map[string]string{"FINANCE_BACKUP_INTERVAL": "6h30m", "FINANCE_BACKUP_KEEP": "30"}, nil,
+			with(func(f *serveFlags) { f.backupInterval, f.backupKeep = 6*time.Hour+30*time.Minute, 30 })},
+		{"scheduled backups off", map[string]string{"FINANCE_BACKUP_INTERVAL": "OFF"}, nil,
+			with(func(f *serveFlags) { f.backupInterval = 0 })},
 		{"an empty variable is unset", map[string]string{"FINANCE_RATE_BURST": "", "FINANCE_ACCESS_LOG": ""}, nil, serveDefaults},
 		{"the command line wins", map[string]string{"FINANCE_ACCESS_LOG": "1", "FINANCE_RATE_BURST": "abc"},
 			[]string{"--access-log=off", "--rate-burst", "3"}, with(func(f *serveFlags) { f.accessLog, f.rateBurst = false, 3 })},
@@ -136,6 +141,12 @@ func TestInvalidEnvironmentValues(t *testing.T) {
 			[]string{`environment variable FINANCE_AUTHORIZE_RATE_LIMIT="10/week" (it sets --authorize-rate-limit): rate "10/week": unit must be s, min or h`}},
 		{map[string]string{"FINANCE_AI_RATE_LIMIT": "lots"},
 			[]string{`environment variable FINANCE_AI_RATE_LIMIT="lots" (it sets --ai-rate-limit): rate "lots": want N/s, N/min, N/h or off`}},
+		{map[string]string{"FINANCE_BACKUP_INTERVAL": "500ms"},
+			[]string{`environment variable FINANCE_BACKUP_INTERVAL="500ms" (it sets --backup-interval): want off, or a duration of at least 1s, such as 24h or 6h30m`}},
+		{map[string]string{"FINANCE_BACKUP_INTERVAL": "daily"},
+			[]string{`environment variable FINANCE_BACKUP_INTERVAL="daily" (it sets --backup-interval): want off, or a duration of at least 1s, such as 24h or 6h30m`}},
+		{map[string]string{"FINANCE_BACKUP_KEEP": "0"},
+			[]string{`environment variable FINANCE_BACKUP_KEEP="0" (it sets --backup-keep): want a whole number, 1 or more`}},
 		{map[string]string{"FINANCE_RATE_LIMIT": "100/day", "FINANCE_TRUST_PROXY": "si"}, []string{
 			`environment variable FINANCE_RATE_LIMIT="100/day" (it sets --rate-limit): rate "100/day": unit must be s, min or h`,
 			`environment variable FINANCE_TRUST_PROXY="si" (it sets --trust-proxy): want true or false (also 1/0, yes/no, on/off)`,
@@ -207,6 +218,27 @@ func TestServeRefusesInvalidEnvironment(t *testing.T) {
 	}
 	if _, err := os.Stat(dataDir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the data directory was created (%v)", err)
+	}
+}
+
+// FINANCE_BACKUP_DIR, like --backup-dir, applies to every command: the
+// backup taken before a schema upgrade goes there whichever command opens
+// the database first.
+func TestBackupDirFromTheEnvironment(t *testing.T) {
+	backupDir := filepath.Join(t.TempDir(), "from-env")
+	t.Setenv("FINANCE_BACKUP_DIR", backupDir)
+	c := cli{stdout: io.Discard}
+	root := newRootCmd(&c)
+	root.SetArgs([]string{"version"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if c.backupsDir() != backupDir {
+		t.Errorf("backup directory %q, want %q", c.backupsDir(), backupDir)
+	}
+	c = cli{dataDir: "/srv/finance"}
+	if got := c.backupsDir(); got != filepath.Join("/srv/finance", "backups") {
+		t.Errorf("default backup directory %q, want DATA_DIR/backups", got)
 	}
 }
 

@@ -10,11 +10,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/finance-app/finance/store"
 )
 
 func main() {
@@ -34,7 +37,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// Every error's message is written for a person: validation errors
 		// list their field problems once (finance.ValidationError.Error).
 		fmt.Fprintln(stderr, "error:", err)
-		return 1
+		return exitCode(err)
 	}
 	return 0
+}
+
+// exitCode tells scripts apart the refusals they may act on; every other
+// failure exits 1.
+func exitCode(err error) int {
+	var newer *store.SchemaNewerError
+	switch {
+	case errors.Is(err, store.ErrBadBackup):
+		return 3 // the file given is not a sound backup
+	case errors.As(err, &newer):
+		return 4 // a database or backup written by a newer finance
+	case errors.Is(err, store.ErrInUse), errors.Is(err, store.ErrRestoring):
+		return 5 // the database is in use, or being restored
+	}
+	return 1
 }

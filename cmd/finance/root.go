@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/adrg/xdg"
 	"github.com/spf13/cobra"
@@ -37,6 +38,9 @@ type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	dataDir        string
+	// backupDir is where serve's scheduled backups and every command's
+	// pre-migrate backups go; empty: DATA_DIR/backups.
+	backupDir string
 }
 
 func newRootCmd(c *cli) *cobra.Command {
@@ -49,8 +53,9 @@ func newRootCmd(c *cli) *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) },
 	}
 	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", defaultDataDir(), "directory holding the database and keys")
+	root.PersistentFlags().StringVar(&c.backupDir, "backup-dir", "", "directory of the scheduled backups and of the backups taken before a schema upgrade (default DATA_DIR/backups)")
 	bindEnv(root.PersistentFlags())
-	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newTelegramCmd(c), newBackupCmd(c), newExportCmd(c), newImportCmd(c), newMigrateCmd(c), newVersionCmd(c))
+	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newTelegramCmd(c), newBackupCmd(c), newRestoreCmd(c), newExportCmd(c), newImportCmd(c), newMigrateCmd(c), newVersionCmd(c))
 	return root
 }
 
@@ -58,7 +63,19 @@ func defaultDataDir() string { return filepath.Join(xdg.DataHome, "finance") }
 
 func (c *cli) dbPath() string { return filepath.Join(c.dataDir, store.FileName) }
 
-// openStore opens and migrates the database in the data directory.
+// mediaDir holds the files the database refers to (profile pictures).
+func (c *cli) mediaDir() string { return filepath.Join(c.dataDir, "media") }
+
+func (c *cli) backupsDir() string {
+	if c.backupDir != "" {
+		return c.backupDir
+	}
+	return filepath.Join(c.dataDir, "backups")
+}
+
+// openStore opens and migrates the database in the data directory. A
+// database a newer finance upgraded is refused; one with migrations to
+// apply is backed up first (store.DB.Upgrade).
 func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 	if c.dataDir == "" {
 		return nil, errors.New("no data directory: pass --data-dir or set FINANCE_DATA_DIR")
@@ -67,9 +84,13 @@ func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := db.Migrate(ctx); err != nil {
+	backup, err := db.Upgrade(ctx, c.backupsDir(), c.mediaDir())
+	if err != nil {
 		db.Close()
 		return nil, err
+	}
+	if backup != "" {
+		fmt.Fprintln(c.stderr, "the database's schema was upgraded; the backup taken before is", backup)
 	}
 	return db, nil
 }
@@ -163,27 +184,23 @@ func newMigrateCmd(c *cli) *cobra.Command {
 func newBackupCmd(c *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "backup FILE",
-		Short: "Write a consistent copy of the database to FILE, safe while the server runs",
+		Short: "Write a consistent copy of the database and its media to FILE, safe while the server runs",
 		Long: `backup writes a consistent snapshot of the database to FILE (VACUUM INTO), even while the
-server runs, and verifies it with PRAGMA integrity_check. FILE must not exist: backup never
+server runs, with the files of the media folder (profile pictures) inside it, and verifies it
+with PRAGMA integrity_check. FILE is one SQLite database file. FILE must not exist: backup never
 overwrites. The copy is readable by its owner only (mode 0600). If the backup fails (a full
 disk, say), FILE is removed, so the same command can be retried.
 
 Back up with this command, not by copying finance.db: while the server runs, recent writes
 live in finance.db-wal beside it, so a copy of finance.db lacks them, and a copy taken during
 a write can be corrupt. A file copy is safe only after a clean stop (Ctrl-C or SIGTERM),
-which leaves no finance.db-wal behind. The database holds no profile pictures: copy the
-media folder of the data directory for those.
+which leaves no finance.db-wal behind.
 
-To restore a backup:
-  1. stop the server (finance serve);
-  2. copy FILE to finance.db in the data directory (--data-dir);
-  3. remove finance.db-wal and finance.db-shm from the data directory, if they are there;
-  4. start the server.
+To restore a backup, stop the server and run finance restore FILE (see finance restore --help).
 Keep jwt.key in the data directory and sign-ins survive; without it users sign in again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := store.Backup(cmd.Context(), c.dbPath(), args[0]); err != nil {
+			if err := store.Backup(cmd.Context(), c.dbPath(), c.mediaDir(), args[0]); err != nil {
 				return err
 			}
 			info, err := os.Stat(args[0])
@@ -191,6 +208,43 @@ Keep jwt.key in the data directory and sign-ins survive; without it users sign i
 				return err
 			}
 			fmt.Fprintf(c.stdout, "backup written to %s (%d bytes, integrity ok)\n", args[0], info.Size())
+			return nil
+		},
+	}
+}
+
+func newRestoreCmd(c *cli) *cobra.Command {
+	return &cobra.Command{
+		Use:   "restore FILE",
+		Short: "Put a backup in place of the database and its media (the server stopped)",
+		Long: `restore puts FILE, a backup written by finance backup or by serve's scheduled backups, in
+place of the database of the data directory, and its files in place of the media folder.
+
+It first checks FILE: a SQLite database that passes PRAGMA integrity_check and whose schema is
+not newer than this finance's (an older one is upgraded at the next start). It refuses while a
+server or another finance command has the database open: stop the server first. Nothing is
+deleted: the database in place is kept as finance.db.before-restore-TIMESTAMP (with its
+finance.db-wal, if any) and the media folder as media.before-restore-TIMESTAMP, beside them.
+jwt.key stays as it is.
+
+Exit codes: 0 restored; 1 another error; 3 FILE is not a sound backup; 4 FILE's schema is
+newer than this finance; 5 the database is in use.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if c.dataDir == "" {
+				return errors.New("no data directory: pass --data-dir or set FINANCE_DATA_DIR")
+			}
+			r, err := store.Restore(cmd.Context(), args[0], c.dbPath(), c.mediaDir(), time.Now())
+			if err != nil {
+				return fmt.Errorf("restore: %w", err)
+			}
+			fmt.Fprintf(c.stdout, "restored %s into %s (schema %s, %d media files)\n", args[0], c.dbPath(), r.Schema.Version, r.Media)
+			if r.Kept != "" {
+				fmt.Fprintln(c.stdout, "the database that was there is kept as", r.Kept)
+			}
+			if r.KeptMedia != "" {
+				fmt.Fprintln(c.stdout, "the media folder that was there is kept as", r.KeptMedia)
+			}
 			return nil
 		},
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/finance-app/finance/mcpserver"
 	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/server"
+	"github.com/finance-app/finance/store"
 	"github.com/finance-app/finance/telegram"
 	"github.com/finance-app/finance/web"
 )
@@ -53,7 +54,17 @@ type serveFlags struct {
 	// address, and how often.
 	fxSource, fxURL string
 	fxInterval      time.Duration
+	// Scheduled backups (into --backup-dir, a flag of every command): how
+	// often, 0 for never, and how many are kept.
+	backupInterval time.Duration
+	backupKeep     int
 }
+
+// The scheduled backups' defaults: one a day, a week of them.
+const (
+	defaultBackupInterval = 24 * time.Hour
+	defaultBackupKeep     = 7
+)
 
 func newServeCmd(c *cli) *cobra.Command {
 	var f serveFlags
@@ -104,6 +115,9 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.fxURL, "fx-url", "", "address of the rates: the ECB's daily XML file (default "+fxrates.ECBDailyURL+
 		"; its 90-day file is read beside it), or a self-hosted Frankfurter's base URL (required for frankfurter)")
 	fl.DurationVar(&f.fxInterval, "fx-interval", defaultFXInterval, "how often to fetch exchange rates, at least 1m")
+	offDurationVar(fl, &f.backupInterval, "backup-interval", defaultBackupInterval,
+		"how often to back up the database and its media into --backup-dir, such as 24h or 6h; off turns scheduled backups off")
+	countVar(fl, &f.backupKeep, "backup-keep", defaultBackupKeep, "how many scheduled backups to keep; older ones are removed")
 	bindEnv(fl)
 }
 
@@ -177,6 +191,17 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("JWT signing key: %w", err)
 	}
+	var (
+		backups      *store.Backups
+		backupStatus server.BackupStatus // stays nil, not a nil *store.Backups, when off
+	)
+	if f.backupInterval > 0 {
+		if backups, err = store.NewBackups(c.dbPath(), c.mediaDir(), c.backupsDir(), f.backupInterval, f.backupKeep, log); err != nil {
+			return fmt.Errorf("--backup-dir: %w", err)
+		}
+		backupStatus = backups
+		log.Info("scheduled backups", "dir", backups.Dir(), "interval", f.backupInterval, "keep", f.backupKeep)
+	}
 	warnLoosePermissions(log, c.dataDir)
 	uploadDir := filepath.Join(c.dataDir, server.UploadDirName)
 	if err := server.PrepareUploadDir(uploadDir); err != nil {
@@ -205,10 +230,12 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		RateLimit: keyRate, LoginRateLimit: loginRate, AuthorizeRateLimit: authorizeRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
 		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes, MaxImportBytes: f.maxImportBytes, WriteTimeout: server.WriteTimeout,
-		OAuth: authz, MediaDir: filepath.Join(c.dataDir, "media"), MCPCORSOrigins: corsOrigins,
+		OAuth: authz, MediaDir: c.mediaDir(), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 		Telegram: bot, WebhookRateLimit: webhookRate,
+		Backups: backupStatus,
 	}, log, authService, db)
+
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
 	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
@@ -251,6 +278,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		}
 		if fx != nil {
 			wg.Go(func() { fx.Run(flushCtx, srv.Ledger(), f.fxInterval, log) })
+		}
+		if backups != nil {
+			wg.Go(func() { backups.Run(flushCtx) })
 		}
 		wg.Wait()
 		close(flusherDone)

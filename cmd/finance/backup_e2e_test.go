@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"maps"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/testkit"
+	"github.com/finance-app/finance/store"
+)
+
+// A restore round trip: a full ledger and a profile picture, backed up with
+// finance backup while the server runs, read the same after writes made
+// since, a refused restore while serving, a stop and finance restore: every
+// figure (balances, statements, plans, bills, loans, lists, dashboard and
+// reports) and the picture's bytes.
+func TestRestoreRoundTripEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	loc, err := time.LoadLocation(finance.DefaultTimezone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := finance.Today(time.Now(), loc)
+	dataDir := filepath.Join(t.TempDir(), "data")
+	binMustRun(t, bin, dataDir, "a long enough password\n", "users", "create", "--email", "ana@example.com", "--password-stdin")
+	key := strings.TrimSpace(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", "ana@example.com", "--name", "e2e",
+		"--scopes", "all").stdout)
+	serve := func() *serverProc {
+		return startServerCmd(t, exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir,
+			"--rate-limit", "off", "--backup-interval", "off"))
+	}
+	srv := serve()
+	api := apiCaller(t, srv, key)
+	testkit.BuildFullLedger(t, api, today)
+	testkit.LedgerFigures(t, api, today) // reading generates what is due
+	picture := uploadPicture(t, srv.url, key)
+
+	backup := filepath.Join(t.TempDir(), "finance.backup")
+	binMustRun(t, bin, dataDir, "", "backup", backup)
+	want := testkit.LedgerFigures(t, api, today)
+
+	if status, _ := api(http.MethodPost, "/expenses", map[string]any{"amount": "999.00", "date": today.String(),
+		"description": "after the backup", "category": "Groceries", "payment_method": "Cash"}); status != http.StatusCreated {
+		t.Fatalf("expense after the backup: %d", status)
+	}
+	uploadPicture(t, srv.url, key) // replaces the picture
+	changed := testkit.LedgerFigures(t, api, today)
+
+	r := binCLI(t, bin, dataDir, "", "restore", backup)
+	if r.code != 5 || !strings.Contains(r.stderr, "the database is in use") {
+		t.Errorf("restore while serving: exit %d, stderr %q; want 5", r.code, r.stderr)
+	}
+	if got := testkit.LedgerFigures(t, api, today); !cmp.Equal(jsonOf(t, got["/expenses/summary"]), jsonOf(t, changed["/expenses/summary"])) {
+		t.Error("a refused restore changed the figures")
+	}
+	if code := srv.interrupt(t); code != 0 {
+		t.Fatalf("server exit %d", code)
+	}
+
+	r = binMustRun(t, bin, dataDir, "", "restore", backup)
+	if !strings.Contains(r.stdout, "(schema ") || !strings.Contains(r.stdout, ", 1 media files)") {
+		t.Errorf("restore said %q", r.stdout)
+	}
+	srv = serve()
+	got := testkit.LedgerFigures(t, apiCaller(t, srv, key), today)
+	for _, path := range slices.Sorted(maps.Keys(want)) {
+		if diff := cmp.Diff(jsonOf(t, want[path]), jsonOf(t, got[path])); diff != "" {
+			t.Errorf("GET %s after the restore (-backed up +restored):\n%s", path, diff)
+		}
+	}
+	if got := profilePicture(t, srv.url, key); !bytes.Equal(got, picture) {
+		t.Errorf("the restored profile picture has %d bytes, want the %d backed up", len(got), len(picture))
+	}
+}
+
+// uploadPicture sets a new profile picture (a PNG of random pixels' worth of
+// bytes) and returns its bytes.
+func uploadPicture(t *testing.T, baseURL, key string) []byte {
+	t.Helper()
+	png := append([]byte("\x89PNG\r\n\x1a\n"), rand.Text()...)
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	part, err := w.CreateFormFile("file", "me.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part.Write(png)
+	w.Close()
+	req, err := http.NewRequest(http.MethodPut, baseURL+"/api/v1/user-settings/account/profile-picture", &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("picture upload: %d %s", resp.StatusCode, raw)
+	}
+	return png
+}
+
+// profilePicture fetches the user's profile picture.
+func profilePicture(t *testing.T, baseURL, key string) []byte {
+	t.Helper()
+	status, env := call(t, http.MethodGet, baseURL+"/api/v1/user-settings/account", key, nil)
+	var account struct {
+		URL *string `json:"profile_picture_url"`
+	}
+	if status != http.StatusOK || json.Unmarshal(env.Data, &account) != nil || account.URL == nil {
+		t.Fatalf("account: %d %s", status, env.Data)
+	}
+	resp, err := http.Get(*account.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d", *account.URL, resp.StatusCode)
+	}
+	return b
+}
+
+var (
+	backupWritten = regexp.MustCompile(`msg="scheduled backup written" file=(\S+)`)
+	finalBackup   = regexp.MustCompile(`^finance-\d{8}T\d{6}\.\d{3}Z\.db$`)
+	partialBackup = regexp.MustCompile(`^finance-\d{8}T\d{6}\.\d{3}Z\.db\.partial(-journal)?$`)
+)
+
+// Killed during a scheduled backup (SIGKILL: no shutdown code runs), the
+// server leaves no partial file under a backup's name: every file named
+// like a backup is whole and sound, at most a .partial file is left, and
+// the next start's backup removes it and is whole, media included.
+func TestScheduledBackupKilledMidway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	dataDir := t.TempDir()
+	createUser(t, dataDir, "ana@example.com")
+	// Media large enough that a backup takes a while to write.
+	big := make([]byte, 32<<20)
+	rand.Read(big)
+	bigPath := filepath.Join(dataDir, "media", "profile-pictures", "big.png")
+	if err := os.MkdirAll(filepath.Dir(bigPath), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bigPath, big, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	backupDir := filepath.Join(dataDir, "backups")
+	serve := func() *serverProc {
+		return startServerCmd(t, exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir,
+			"--backup-interval", "1s", "--backup-keep", "2"))
+	}
+	// checkNames checks every file of the backup directory, returning the
+	// partial ones.
+	checkNames := func() (partial []string) {
+		t.Helper()
+		entries, _ := os.ReadDir(backupDir)
+		for _, e := range entries {
+			switch {
+			case finalBackup.MatchString(e.Name()):
+				if _, err := store.CheckBackup(context.Background(), filepath.Join(backupDir, e.Name())); err != nil {
+					t.Errorf("%s is not a whole backup: %v", e.Name(), err)
+				}
+			case partialBackup.MatchString(e.Name()):
+				partial = append(partial, e.Name())
+			default:
+				t.Errorf("unexpected file %s in the backup directory", e.Name())
+			}
+		}
+		return partial
+	}
+
+	killedMidway := 0
+	for round := range 3 {
+		srv := serve()
+		deadline := time.Now().Add(e2eWait)
+		for len(checkNamesQuiet(backupDir)) == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		srv.kill(t)
+		if partial := checkNames(); len(partial) > 0 {
+			killedMidway++
+		} else {
+			t.Logf("round %d: the backup finished before the kill", round)
+		}
+	}
+	if killedMidway == 0 {
+		t.Fatal("no kill landed during a backup")
+	}
+
+	srv := serve()
+	path := srv.waitLine(t, backupWritten)[1]
+	srv.kill(t)
+	if partial := checkNames(); len(partial) > 1 {
+		t.Errorf("partial files after a whole backup: %q", partial) // at most the one the last kill cut short
+	}
+	restored := t.TempDir()
+	r, err := store.Restore(context.Background(), path, filepath.Join(restored, store.FileName), filepath.Join(restored, "media"), time.Now())
+	if err != nil {
+		t.Fatalf("restoring the backup after the kills: %v", err)
+	}
+	got, err := os.ReadFile(filepath.Join(restored, "media", "profile-pictures", "big.png"))
+	if err != nil || !bytes.Equal(got, big) || r.Media != 1 {
+		t.Errorf("the backup after the kills carries %d media files, big.png %d bytes (%v); want its %d bytes", r.Media, len(got), err, len(big))
+	}
+}
+
+// checkNamesQuiet lists the partial backups in dir.
+func checkNamesQuiet(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var partial []string
+	for _, e := range entries {
+		if partialBackup.MatchString(e.Name()) {
+			partial = append(partial, e.Name())
+		}
+	}
+	return partial
+}
