@@ -1,6 +1,9 @@
 package finance
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // The checks of a record's currency and of its amounts against it
 // (domain.md, "Money in more than one currency": "The reporting currency and
@@ -60,4 +63,50 @@ func currencyOf(code string) Currency {
 		c.Minor = storedMinor
 	}
 	return c
+}
+
+// CurrencyRepo tells whether money is recorded in a record's currency.
+type CurrencyRepo interface {
+	// MoneyRecorded reports whether the record of kind (RecordAccount,
+	// LogCreditCard, RecordLoan, RecordBillTemplate, RecordIncomeTemplate)
+	// has rows holding money in its currency: an account's lines, a card's
+	// transactions or statement payments, a loan's payments, a template's
+	// paid bills or received income. Voided rows count: they still show
+	// their amounts in it.
+	MoneyRecorded(ctx context.Context, userID, kind, id string) (bool, error)
+}
+
+// currencyWords say, per kind of record, what holds money in its currency
+// and what to do instead of changing it; %s is the currency asked for.
+var currencyWords = map[string]struct{ record, held, instead string }{
+	RecordAccount:        {"account", "transactions", "open an account in %s and transfer to it"},
+	LogCreditCard:        {"credit card", "transactions", "add a card billed in %s for it"},
+	RecordLoan:           {"loan", "payments", "add a loan in %s for money borrowed in it"},
+	RecordBillTemplate:   {"bill template", "paid bills", "add a bill template in %s for bills due in it"},
+	RecordIncomeTemplate: {"income template", "received income", "add an income template in %s for income in it"},
+}
+
+// changeCurrency lets the record of kind named name move from cur to next:
+// the same currency always, another only while no money is recorded in cur
+// (domain.md "The reporting currency and each record's currency"); else it
+// is ErrCurrencyFixed naming the record, its money and its currency.
+func changeCurrency(ctx context.Context, tx Repo, userID, kind, id, name, cur, next string) error {
+	if next == cur {
+		return nil
+	}
+	found, err := tx.MoneyRecorded(ctx, userID, kind, id)
+	if err != nil || !found {
+		return err
+	}
+	w := currencyWords[kind]
+	record := fmt.Sprintf("the %s %s", w.record, quoted(name))
+	return &kindError{kind: ErrCurrencyFixed,
+		msg:    fmt.Sprintf("%s has %s in %s; %s", record, w.held, cur, fmt.Sprintf(w.instead, next)),
+		fields: map[string]string{"currency": fmt.Sprintf("cannot change: %s has %s in %s", record, w.held, cur)}}
+}
+
+// CurrencyFixed reports whether the record of kind (see CurrencyRepo) can
+// no longer change its currency, for the forms that offer the change.
+func (s *Service) CurrencyFixed(ctx context.Context, userID, kind, id string) (bool, error) {
+	return s.store.Read().MoneyRecorded(ctx, userID, kind, id)
 }

@@ -109,7 +109,7 @@ func (s *Site) loanPreview(w http.ResponseWriter, r bunrouter.Request) error {
 	form := postedLoanForm(r.PostForm)
 	p := pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid)}
 	d := loanNewData{Show: show, Terms: loanFieldsView{ID: "n", Form: form, Fields: map[string]string{}}}
-	l, err := s.ledger.PreviewLoan(form.request())
+	l, err := s.ledger.PreviewLoan(r.Context(), u.ID, form.request())
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
 		return s.loanNewRefused(w, r.Request, p, d, "No schedule yet.", ve)
