@@ -513,7 +513,7 @@ func cardChanges(before, after CreditCard) changeList {
 	c.add("cycle start date", before.CycleStartDate.String(), after.CycleStartDate.String())
 	c.add("minimum due percent", before.MinimumDuePercent.String()+"%", after.MinimumDuePercent.String()+"%")
 	c.add("minimum due floor", before.MinimumDueFloor.String(), after.MinimumDueFloor.String())
-	c.add("currency", before.Currency, after.Currency)
+	c.add("currency", quoted(before.Currency), quoted(after.Currency))
 	c.add("foreign fee percent", before.ForeignFeePercent.String()+"%", after.ForeignFeePercent.String()+"%")
 	c.addField("notes", optionalText(before.Notes) != optionalText(after.Notes))
 	return c
