@@ -11,6 +11,10 @@ import (
 // loans, templates, expenses, income and transfers all read them here, so
 // every record refuses the same codes and the same amounts in the same words.
 
+// problemCurrencyCode is the problem of a code that is not ISO 4217, for
+// the user's currency setting and each record's alike.
+const problemCurrencyCode = "must be an ISO 4217 currency code, like PHP, USD or EUR"
+
 // storedMinor is how many decimals a record amount is stored with: every
 // Money is whole hundredths of its currency, so a currency with more
 // decimals than this cannot be kept without rounding.
@@ -28,7 +32,7 @@ func recordCurrency(v *Validator, name string, f Field[string], fallback Currenc
 	c, ok := LookupCurrency(f.Value)
 	switch {
 	case !ok:
-		v.Add(name, "must be an ISO 4217 currency code, like PHP, USD or EUR")
+		v.Add(name, problemCurrencyCode)
 		return fallback
 	case c.Minor > storedMinor:
 		v.Add(name, fmt.Sprintf("%s has %d decimal places; records take currencies with at most %d", c.Code, c.Minor, storedMinor))
