@@ -217,13 +217,16 @@ func joinAccountTypes() string {
 
 // AccountRequest is the body of POST /accounts and PUT /accounts/{id}. On
 // PUT only the fields present change; null clears institution,
-// account_number_last4 and notes, and resets opening_balance to 0.
+// account_number_last4 and notes, and resets opening_balance to 0; an
+// absent or null currency keeps the account's (the reporting currency on
+// POST).
 type AccountRequest struct {
 	Name               Field[string] `json:"name"`
 	Type               Field[string] `json:"type"`
 	Institution        Field[string] `json:"institution"`
 	AccountNumberLast4 Field[string] `json:"account_number_last4"`
 	OpeningBalance     Field[Money]  `json:"opening_balance"`
+	Currency           Field[string] `json:"currency"`
 	Notes              Field[string] `json:"notes"`
 }
 
@@ -249,11 +252,16 @@ func (r AccountRequest) apply(v *Validator, a *Account, create bool) {
 			v.Add("account_number_last4", "must be exactly 4 digits")
 		}
 	}
+	cur := recordCurrency(v, "currency", r.Currency, currencyOf(a.Currency))
+	a.Currency = cur.Code
 	if r.OpeningBalance.Set {
 		a.OpeningBalance = 0
 		if Readable(v, "opening_balance", r.OpeningBalance) {
 			a.OpeningBalance = r.OpeningBalance.Value
 		}
+	}
+	if r.OpeningBalance.Set || r.Currency.Set {
+		checkDecimals(v, "opening_balance", a.OpeningBalance, cur)
 	}
 	if r.Notes.Set {
 		a.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
@@ -346,6 +354,9 @@ func (s *Service) UpdateAccount(ctx context.Context, userID, id string, r Accoun
 		if err := uniqueAccountName(ctx, tx, userID, a); err != nil {
 			return err
 		}
+		if err := changeCurrency(ctx, tx, userID, RecordAccount, a.ID, cur.Name, cur.Currency, a.Currency); err != nil {
+			return err
+		}
 		a.UpdatedAt = s.stamp()
 		if err := tx.UpdateAccount(ctx, userID, a); err != nil {
 			return err
@@ -353,7 +364,7 @@ func (s *Service) UpdateAccount(ctx context.Context, userID, id string, r Accoun
 		if out, err = tx.Account(ctx, userID, a.ID); err != nil {
 			return err
 		}
-		c := changes(cur, out, "name", "type", "institution", "account_number_last4", "opening_balance", "notes")
+		c := changes(cur, out, "name", "type", "institution", "account_number_last4", "opening_balance", "currency", "notes")
 		if len(c) == 0 {
 			return nil
 		}

@@ -130,6 +130,7 @@ const MaxStartDaysBack = 366
 type BillTemplateRequest struct {
 	Name                 Field[string] `json:"name"`
 	Amount               Field[Money]  `json:"amount"`
+	Currency             Field[string] `json:"currency"`
 	Category             Field[string] `json:"category"`
 	Frequency            Field[string] `json:"frequency"`
 	StartDate            Field[Date]   `json:"start_date"`
@@ -159,9 +160,9 @@ func (r BillTemplateRequest) shape(cur BillTemplate, create bool, today Date) (t
 	d := templateDraft{next: cur}
 	t := &d.next
 	sched := t.schedule()
-	recurringRequest{Name: r.Name, Category: r.Category, Frequency: r.Frequency, Amount: r.Amount, StartDate: r.StartDate,
-		EndDate: r.EndDate, DueDay: r.DueDay, SecondDueDay: r.SecondDueDay}.
-		shape(&v, recurringTerms{name: &t.Name, amount: &t.Amount, schedule: &sched, end: &t.EndDate, categoryTo: &d.categoryName},
+	recurringRequest{Name: r.Name, Category: r.Category, Frequency: r.Frequency, Currency: r.Currency, Amount: r.Amount,
+		StartDate: r.StartDate, EndDate: r.EndDate, DueDay: r.DueDay, SecondDueDay: r.SecondDueDay}.
+		shape(&v, recurringTerms{name: &t.Name, amount: &t.Amount, currency: &t.Currency, schedule: &sched, end: &t.EndDate, categoryTo: &d.categoryName},
 			create, today, "bills")
 	t.Frequency, t.StartDate, t.DueDay, t.SecondDueDay = sched.Frequency, sched.StartDate, sched.DueDay, sched.SecondDueDay
 	d.targetChanged = r.shapeDefaults(&v, t, cur, create)
@@ -326,6 +327,9 @@ func (s *Service) UpdateBillTemplate(ctx context.Context, userID, id string, r B
 		if err := v.Err(); err != nil {
 			return err
 		}
+		if err := changeCurrency(ctx, tx, userID, RecordBillTemplate, id, cur.Name, cur.Currency, d.next.Currency); err != nil {
+			return err
+		}
 		if _, err := tx.DeleteUntouchedBills(ctx, userID, id, today); err != nil {
 			return err
 		}
@@ -341,7 +345,7 @@ func (s *Service) UpdateBillTemplate(ctx context.Context, userID, id string, r B
 		if out, err = tx.BillTemplate(ctx, userID, id); err != nil {
 			return err
 		}
-		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "second_due_day", "end_date",
+		c := changes(cur, out, "name", "amount", "currency", "category", "frequency", "start_date", "due_day", "second_due_day", "end_date",
 			"default_payment_method", "default_account_id", "default_credit_card_id", "notes", "status")
 		if len(c) == 0 {
 			return nil

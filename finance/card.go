@@ -238,18 +238,21 @@ func ParseCardFilter(status, search string) (CardFilter, error) {
 // CardRequest is the body of POST /credit-cards and PUT /credit-cards/{id}.
 // On PUT only the fields present change: null clears bank, last_four and
 // notes, and resets cycle_start_date, minimum_due_percent and
-// minimum_due_floor to their defaults.
+// minimum_due_floor to their defaults and foreign_fee_percent to 0; an
+// absent or null currency keeps the card's (the reporting currency on POST).
 type CardRequest struct {
-	Name              Field[string] `json:"name"`
-	Bank              Field[string] `json:"bank"`
-	LastFour          Field[string] `json:"last_four"`
-	CreditLimit       Field[Money]  `json:"credit_limit"`
-	StatementDay      Field[int]    `json:"statement_day"`
-	DueDay            Field[int]    `json:"due_day"`
-	CycleStartDate    Field[Date]   `json:"cycle_start_date"`
-	MinimumDuePercent Field[Rate]   `json:"minimum_due_percent"`
-	MinimumDueFloor   Field[Money]  `json:"minimum_due_floor"`
-	Notes             Field[string] `json:"notes"`
+	Name              Field[string]     `json:"name"`
+	Bank              Field[string]     `json:"bank"`
+	LastFour          Field[string]     `json:"last_four"`
+	CreditLimit       Field[Money]      `json:"credit_limit"`
+	StatementDay      Field[int]        `json:"statement_day"`
+	DueDay            Field[int]        `json:"due_day"`
+	CycleStartDate    Field[Date]       `json:"cycle_start_date"`
+	MinimumDuePercent Field[Rate]       `json:"minimum_due_percent"`
+	MinimumDueFloor   Field[Money]      `json:"minimum_due_floor"`
+	Currency          Field[string]     `json:"currency"`
+	ForeignFeePercent Field[FeePercent] `json:"foreign_fee_percent"`
+	Notes             Field[string]     `json:"notes"`
 }
 
 // apply validates the present fields of r (every required one on create)
@@ -305,6 +308,21 @@ func (r CardRequest) apply(v *Validator, c *CreditCard, create bool, today Date)
 		}
 	case create || r.MinimumDueFloor.Null:
 		c.MinimumDueFloor = DefaultMinimumDueFloor
+	}
+	cur := recordCurrency(v, "currency", r.Currency, currencyOf(c.Currency))
+	c.Currency = cur.Code
+	if create || r.CreditLimit.Set || r.Currency.Set {
+		checkDecimals(v, "credit_limit", c.CreditLimit, cur)
+	}
+	if create || r.MinimumDueFloor.Set || r.Currency.Set {
+		// The default floor, ₱500.00, is whole in every currency records take.
+		checkDecimals(v, "minimum_due_floor", c.MinimumDueFloor, cur)
+	}
+	switch {
+	case Readable(v, "foreign_fee_percent", r.ForeignFeePercent):
+		c.ForeignFeePercent = r.ForeignFeePercent.Value
+	case r.ForeignFeePercent.Null:
+		c.ForeignFeePercent = 0
 	}
 	if r.Notes.Set {
 		c.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
@@ -395,6 +413,9 @@ func (s *Service) UpdateCreditCard(ctx context.Context, userID, id string, r Car
 			return InvalidStatus("credit card is archived; unarchive it before changing it")
 		}
 		if err := uniqueCardName(ctx, tx, userID, c); err != nil {
+			return err
+		}
+		if err := changeCurrency(ctx, tx, userID, LogCreditCard, c.ID, before.Name, before.Currency, c.Currency); err != nil {
 			return err
 		}
 		c.UpdatedAt = s.stamp()
@@ -492,6 +513,8 @@ func cardChanges(before, after CreditCard) changeList {
 	c.add("cycle start date", before.CycleStartDate.String(), after.CycleStartDate.String())
 	c.add("minimum due percent", before.MinimumDuePercent.String()+"%", after.MinimumDuePercent.String()+"%")
 	c.add("minimum due floor", before.MinimumDueFloor.String(), after.MinimumDueFloor.String())
+	c.add("currency", quoted(before.Currency), quoted(after.Currency))
+	c.add("foreign fee percent", before.ForeignFeePercent.String()+"%", after.ForeignFeePercent.String()+"%")
 	c.addField("notes", optionalText(before.Notes) != optionalText(after.Notes))
 	return c
 }

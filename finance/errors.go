@@ -23,6 +23,9 @@ var (
 	// ErrConflict means the record would repeat one the user already has
 	// that cannot be repeated (a second manual rate of a pair and date).
 	ErrConflict = errors.New("conflict")
+	// ErrCurrencyFixed means a record's currency cannot change: money was
+	// recorded in it (currency_check.go).
+	ErrCurrencyFixed = errors.New("currency fixed")
 )
 
 // kindError carries a user-facing message while matching a sentinel with errors.Is.

@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -117,6 +118,7 @@ var (
 type IncomeTemplateRequest struct {
 	Name         Field[string] `json:"name"`
 	Amount       Field[Money]  `json:"amount"`
+	Currency     Field[string] `json:"currency"`
 	Category     Field[string] `json:"category"`
 	Frequency    Field[string] `json:"frequency"`
 	StartDate    Field[Date]   `json:"start_date"`
@@ -133,6 +135,7 @@ type incomeTemplateDraft struct {
 	next           IncomeTemplate
 	categoryName   string // "" when the category does not change
 	accountChanged bool
+	currencyNamed  bool // the request named a currency: an account does not choose it
 }
 
 // shape validates the fields present in r (all required ones on create) over
@@ -142,9 +145,9 @@ func (r IncomeTemplateRequest) shape(cur IncomeTemplate, create bool, today Date
 	d := incomeTemplateDraft{next: cur}
 	t := &d.next
 	sched := t.schedule()
-	recurringRequest{Name: r.Name, Category: r.Category, Frequency: r.Frequency, Amount: r.Amount, StartDate: r.StartDate,
-		EndDate: r.EndDate, DueDay: r.DueDay, SecondDueDay: r.SecondDueDay}.
-		shape(&v, recurringTerms{name: &t.Name, amount: &t.Amount, schedule: &sched, end: &t.EndDate, categoryTo: &d.categoryName},
+	recurringRequest{Name: r.Name, Category: r.Category, Frequency: r.Frequency, Currency: r.Currency, Amount: r.Amount,
+		StartDate: r.StartDate, EndDate: r.EndDate, DueDay: r.DueDay, SecondDueDay: r.SecondDueDay}.
+		shape(&v, recurringTerms{name: &t.Name, amount: &t.Amount, currency: &t.Currency, schedule: &sched, end: &t.EndDate, categoryTo: &d.categoryName},
 			create, today, "income templates")
 	t.Frequency, t.StartDate, t.DueDay, t.SecondDueDay = sched.Frequency, sched.StartDate, sched.DueDay, sched.SecondDueDay
 	if r.AccountID.Set {
@@ -159,6 +162,7 @@ func (r IncomeTemplateRequest) shape(cur IncomeTemplate, create bool, today Date
 		}
 		d.accountChanged = !samePtr(t.AccountID, cur.AccountID)
 	}
+	d.currencyNamed = r.Currency.Has()
 	if r.Notes.Set {
 		t.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
 	}
@@ -183,10 +187,26 @@ func (d *incomeTemplateDraft) resolve(ctx context.Context, tx Repo, userID strin
 		}
 		t.CategoryID, t.Category = cat.ID, cat.Name
 	}
-	if d.accountChanged && t.AccountID != nil {
-		if _, _, err := activeAccount(ctx, tx, &v, "account_id", userID, *t.AccountID); err != nil {
-			return err
+	if t.AccountID == nil || v.Has("account_id") {
+		return v.Err()
+	}
+	var a Account
+	var err error
+	if d.accountChanged {
+		if a, _, err = activeAccount(ctx, tx, &v, "account_id", userID, *t.AccountID); err != nil || v.Has("account_id") {
+			return cmp.Or(err, v.Err())
 		}
+	} else if a, err = tx.Account(ctx, userID, *t.AccountID); err != nil {
+		return err
+	}
+	// Income into an account arrives in the account's currency: a template
+	// naming none takes the account's, and one naming another is refused.
+	switch {
+	case d.accountChanged && !d.currencyNamed:
+		t.Currency = a.Currency
+		checkDecimals(&v, "amount", t.Amount, currencyOf(a.Currency))
+	case t.Currency != a.Currency:
+		v.Add("currency", fmt.Sprintf("must be %s, the currency of the account %s: income into it arrives in it", a.Currency, quoted(a.Name)))
 	}
 	return v.Err()
 }
@@ -250,6 +270,9 @@ func (s *Service) UpdateIncomeTemplate(ctx context.Context, userID, id string, r
 		if err := d.resolve(ctx, tx, userID); err != nil {
 			return err
 		}
+		if err := changeCurrency(ctx, tx, userID, RecordIncomeTemplate, id, cur.Name, cur.Currency, d.next.Currency); err != nil {
+			return err
+		}
 		if err := tx.DeletePendingIncome(ctx, userID, id, today); err != nil {
 			return err
 		}
@@ -265,7 +288,7 @@ func (s *Service) UpdateIncomeTemplate(ctx context.Context, userID, id string, r
 		if out, err = tx.IncomeTemplate(ctx, userID, id); err != nil {
 			return err
 		}
-		c := changes(cur, out, "name", "amount", "category", "frequency", "start_date", "due_day", "second_due_day", "end_date",
+		c := changes(cur, out, "name", "amount", "currency", "category", "frequency", "start_date", "due_day", "second_due_day", "end_date",
 			"account_id", "notes", "status")
 		if len(c) == 0 {
 			return nil

@@ -249,13 +249,18 @@ type LoanRequest struct {
 	StartDate     Field[Date]   `json:"start_date"`
 	FirstDueDate  Field[Date]   `json:"first_due_date"`
 	MonthlyAmount Field[Money]  `json:"monthly_amount"`
+	Currency      Field[string] `json:"currency"`
 	Notes         Field[string] `json:"notes"`
 }
 
-// newLoan validates r (§2.11) and builds the loan with its instances.
-func (s *Service) newLoan(r LoanRequest) (LoanDetail, error) {
+// newLoan validates r (§2.11) and builds the loan with its instances, in
+// r's currency or else in fallback (the reporting currency of a new loan,
+// the loan's own on PUT).
+func (s *Service) newLoan(r LoanRequest, fallback string) (LoanDetail, error) {
 	var v Validator
 	l := Loan{Status: LoanActive}
+	cur := recordCurrency(&v, "currency", r.Currency, currencyOf(fallback))
+	l.Currency = cur.Code
 	l.Name = v.RequiredText("name", r.Name, MaxName)
 	l.Lender = v.OptionalText("lender", r.Lender, MaxLender)
 	l.Notes = v.OptionalText("notes", r.Notes, MaxNotes)
@@ -305,6 +310,10 @@ func (s *Service) newLoan(r LoanRequest) (LoanDetail, error) {
 			v.Add("interest_rate", "is required when interest_type is diminishing")
 		}
 		l.RatePeriod = defaultPeriod(period, RateAnnual)
+	}
+	checkDecimals(&v, "principal", l.Principal, cur)
+	if l.MonthlyAmount != nil {
+		checkDecimals(&v, "monthly_amount", *l.MonthlyAmount, cur)
 	}
 	l.StartDate = v.RequiredDate("start_date", r.StartDate)
 	anchorDay := l.StartDate.Day()
@@ -356,11 +365,10 @@ func defaultPeriod(p *string, def string) *string {
 // transaction. No money moves: the proceeds are neither income nor an
 // account line.
 func (s *Service) CreateLoan(ctx context.Context, userID string, r LoanRequest) (LoanDetail, error) {
-	d, err := s.newLoan(r)
+	d, err := s.newLoan(r, s.currency(ctx, userID))
 	if err != nil {
 		return LoanDetail{}, err
 	}
-	d.Currency = s.currency(ctx, userID)
 	today := s.today(ctx, userID)
 	var out LoanDetail
 	err = s.store.Write(ctx, func(tx Repo) error {

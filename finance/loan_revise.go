@@ -13,8 +13,8 @@ import (
 
 // PreviewLoan is the loan and schedule r would create, computed by the code
 // CreateLoan saves with; nothing is written.
-func (s *Service) PreviewLoan(r LoanRequest) (LoanDetail, error) {
-	d, err := s.newLoan(r)
+func (s *Service) PreviewLoan(ctx context.Context, userID string, r LoanRequest) (LoanDetail, error) {
+	d, err := s.newLoan(r, s.currency(ctx, userID))
 	if err != nil {
 		return LoanDetail{}, err
 	}
@@ -47,22 +47,29 @@ func LoanTermsFixed(d LoanDetail) string {
 // the same way. Changed money terms rebuild the schedule (the old instances
 // deleted, new ones written) while LoanTermsFixed allows it, and are
 // refused otherwise, naming each term that would change; name, lender and
-// notes change at any time. One transaction; one activity entry naming
+// notes change at any time. The currency, absent meaning the loan's own,
+// changes while no payment is recorded in it (changeCurrency): the figures
+// stay, now in the new currency. One transaction; one activity entry naming
 // what changed, none when nothing did.
 func (s *Service) ReplaceLoan(ctx context.Context, userID, id string, r LoanRequest) (LoanDetail, error) {
-	next, err := s.newLoan(r)
-	if err != nil {
-		return LoanDetail{}, err
-	}
 	today := s.today(ctx, userID)
 	var out LoanDetail
-	err = s.store.Write(ctx, func(tx Repo) error {
+	err := s.store.Write(ctx, func(tx Repo) error {
 		cur, err := s.loanDetail(ctx, tx, userID, id, today)
 		if err != nil {
 			return err
 		}
+		// Validated here, with the loan read: its currency is what an
+		// absent one keeps and what the amounts' decimals are checked by.
+		next, err := s.newLoan(r, cur.Currency)
+		if err != nil {
+			return err
+		}
+		if err := changeCurrency(ctx, tx, userID, RecordLoan, id, cur.Name, cur.Currency, next.Currency); err != nil {
+			return err
+		}
 		before, l := cur.Loan, cur.Loan
-		l.Name, l.Lender, l.Notes = next.Name, next.Lender, next.Notes
+		l.Name, l.Lender, l.Notes, l.Currency = next.Name, next.Lender, next.Notes, next.Currency
 		c := changes(before, next.Loan, loanMoneyTerms...)
 		if len(c) > 0 {
 			if why := LoanTermsFixed(cur); why != "" {
@@ -96,7 +103,7 @@ func (s *Service) ReplaceLoan(ctx context.Context, userID, id string, r LoanRequ
 		if out, err = s.loanDetail(ctx, tx, userID, id, today); err != nil {
 			return err
 		}
-		all := changes(before, l, append([]string{"name", "lender", "notes"}, loanMoneyTerms...)...)
+		all := changes(before, l, append([]string{"name", "lender", "notes", "currency"}, loanMoneyTerms...)...)
 		if len(all) == 0 {
 			return nil
 		}

@@ -169,10 +169,10 @@ func shapeDueDays(v *Validator, s *Recurrence, dueDay, secondDueDay Field[int], 
 // recurringRequest is what the requests of bill and income templates share:
 // the name, amount and category, and when the template falls due.
 type recurringRequest struct {
-	Name, Category, Frequency Field[string]
-	Amount                    Field[Money]
-	StartDate, EndDate        Field[Date]
-	DueDay, SecondDueDay      Field[int]
+	Name, Category, Frequency, Currency Field[string]
+	Amount                              Field[Money]
+	StartDate, EndDate                  Field[Date]
+	DueDay, SecondDueDay                Field[int]
 }
 
 // recurringTerms are the fields of a template that a recurringRequest
@@ -180,6 +180,7 @@ type recurringRequest struct {
 type recurringTerms struct {
 	name       *string
 	amount     *Money
+	currency   *string // absent or null keeps it (the reporting currency on create)
 	schedule   *Recurrence
 	end        *Date
 	categoryTo *string // the category name to resolve, "" when it does not change
@@ -194,6 +195,11 @@ func (r recurringRequest) shape(v *Validator, t recurringTerms, create bool, tod
 	}
 	if create || r.Amount.Set {
 		*t.amount = v.RequiredMoney("amount", r.Amount)
+	}
+	cur := recordCurrency(v, "currency", r.Currency, currencyOf(*t.currency))
+	*t.currency = cur.Code
+	if create || r.Amount.Set || r.Currency.Set {
+		checkDecimals(v, "amount", *t.amount, cur)
 	}
 	if create || r.Category.Set {
 		*t.categoryTo = v.RequiredText("category", r.Category, MaxName)

@@ -90,7 +90,7 @@ func (r AppSettingsRequest) Apply(v *Validator, st *AppSettings) {
 		}
 	}
 	text("currency", r.Currency, &st.Currency, def.Currency, func(s string) bool { _, ok := LookupCurrency(s); return ok },
-		"must be an ISO 4217 currency code, like PHP, USD or EUR")
+		problemCurrencyCode)
 	text("timezone", r.Timezone, &st.Timezone, def.Timezone, func(s string) bool { _, err := LoadTimezone(s); return err == nil },
 		"must be an IANA timezone name, like Asia/Manila or America/New_York")
 	text("date_format", r.DateFormat, &st.DateFormat, def.DateFormat, oneOf(DateFormats), "must be one of: "+strings.Join(DateFormats, ", "))

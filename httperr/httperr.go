@@ -35,6 +35,9 @@ const (
 	// CodeRateMissing answers a conversion without an exchange rate: the
 	// amount is not convertible, and never converted 1:1 instead.
 	CodeRateMissing = "RATE_MISSING"
+	// CodeCurrencyFixed answers a currency change of a record that already
+	// holds money in its currency: those amounts stay in it.
+	CodeCurrencyFixed = "CURRENCY_FIXED"
 )
 
 // Detail is an error as the error envelope carries it.
@@ -137,6 +140,8 @@ func Response(err error, requestID string) (int, Detail) {
 		return http.StatusNotFound, Detail{Message: capitalize(err.Error()), Code: CodeNotFound}
 	case errors.Is(err, finance.ErrInvalidStatus):
 		return http.StatusBadRequest, Detail{Message: capitalize(err.Error()), Code: CodeInvalidStatus, Fields: finance.FieldsOf(err)}
+	case errors.Is(err, finance.ErrCurrencyFixed):
+		return http.StatusConflict, Detail{Message: capitalize(err.Error()), Code: CodeCurrencyFixed, Fields: finance.FieldsOf(err)}
 	case errors.Is(err, finance.ErrConflict):
 		return http.StatusConflict, Detail{Message: capitalize(err.Error()), Code: CodeConflict, Fields: finance.FieldsOf(err)}
 	case errors.Is(err, finance.ErrRateMissing):

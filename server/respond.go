@@ -23,6 +23,7 @@ const (
 	CodeIdempotencyConflict  = httperr.CodeIdempotencyConflict
 	CodeConflict             = httperr.CodeConflict
 	CodeRateMissing          = httperr.CodeRateMissing
+	CodeCurrencyFixed        = httperr.CodeCurrencyFixed
 )
 
 // envelope is the body of every success response.

@@ -201,16 +201,16 @@ func newPager(path string, q url.Values, pg finance.Pagination) pager {
 
 // accountForm is the account form's fields: their defaults, or what was sent.
 type accountForm struct {
-	Name, Type, Institution, Last4, OpeningBalance, Notes string
+	Name, Type, Institution, Last4, OpeningBalance, Currency, Notes string
 }
 
 func postedAccountForm(f url.Values) accountForm {
 	return accountForm{Name: f.Get("name"), Type: f.Get("type"), Institution: f.Get("institution"),
-		Last4: f.Get("account_number_last4"), OpeningBalance: f.Get("opening_balance"), Notes: f.Get("notes")}
+		Last4: f.Get("account_number_last4"), OpeningBalance: f.Get("opening_balance"), Currency: f.Get("currency"), Notes: f.Get("notes")}
 }
 
 func accountFormOf(a finance.Account) accountForm {
-	f := accountForm{Name: a.Name, Type: string(a.Type), OpeningBalance: a.OpeningBalance.String()}
+	f := accountForm{Name: a.Name, Type: string(a.Type), OpeningBalance: a.OpeningBalance.String(), Currency: a.Currency}
 	if a.Institution != nil {
 		f.Institution = *a.Institution
 	}
@@ -229,7 +229,7 @@ func accountFormOf(a finance.Account) accountForm {
 func (f accountForm) request(edit bool) finance.AccountRequest {
 	var req finance.AccountRequest
 	values := map[string]string{"name": f.Name, "type": f.Type, "institution": f.Institution,
-		"account_number_last4": f.Last4, "opening_balance": f.OpeningBalance, "notes": f.Notes}
+		"account_number_last4": f.Last4, "opening_balance": f.OpeningBalance, "currency": f.Currency, "notes": f.Notes}
 	if edit {
 		formRequest(&req, values, slices.Collect(maps.Keys(values))...)
 	} else {
@@ -240,14 +240,16 @@ func (f accountForm) request(edit bool) finance.AccountRequest {
 
 // accountFormView is what the "account-fields" partial shows.
 type accountFormView struct {
-	ID     string // the prefix of the fields' element ids
-	Form   accountForm
-	Fields map[string]string
-	Types  []choice
+	ID       string // the prefix of the fields' element ids
+	Form     accountForm
+	Fields   map[string]string
+	Types    []choice
+	Currency currencyField
 }
 
 func newAccountFormView(id string, f accountForm) accountFormView {
-	return accountFormView{ID: id, Form: f, Fields: map[string]string{}, Types: choices(finance.AccountTypes...)}
+	return accountFormView{ID: id, Form: f, Fields: map[string]string{}, Types: choices(finance.AccountTypes...),
+		Currency: newCurrencyField(id)}
 }
 
 // --- Accounts -----------------------------------------------------------------------
@@ -269,7 +271,7 @@ func (s *Site) accountsView(r *http.Request, u finance.User, status string) (acc
 		return accountsData{}, err
 	}
 	d := accountsData{Show: show, Status: status, Statuses: choices(finance.StatusActive, finance.StatusArchived, finance.StatusAll),
-		New: newAccountFormView("new", accountForm{Type: string(finance.AccountSavings)}), FilterFields: map[string]string{}}
+		New: newAccountFormView("new", accountForm{Type: string(finance.AccountSavings), Currency: show.currency}), FilterFields: map[string]string{}}
 	f, err := finance.ParseAccountFilter(status, "", "")
 	if err != nil {
 		d.FilterFields = problems(err)
@@ -340,6 +342,9 @@ func (s *Site) accountView(r *http.Request, u finance.User, id string, q url.Val
 	d := accountData{Show: show, Account: a, Edit: newAccountFormView("edit", accountFormOf(a)),
 		Line: lineForm{Type: finance.LineDebit, Date: show.today.String()}, LineFields: map[string]string{},
 		Adjust: adjustForm{TargetBalance: a.CurrentBalance.String(), Date: show.today.String()}, AdjustFields: map[string]string{}}
+	if d.Edit.Currency, err = s.editCurrencyField(ctx, u.ID, "edit", finance.RecordAccount, a.ID); err != nil {
+		return d, err
+	}
 	d.LineList, err = s.lineList(r, u, AccountsPath+"/"+a.ID, q, a.ID)
 	return d, err
 }

@@ -55,20 +55,20 @@ func (s *Site) billTemplatesPage(w http.ResponseWriter, r bunrouter.Request) err
 // defaults, a template's values, or what was sent.
 type templateForm struct {
 	Name, Amount, Category, Frequency, StartDate, DueDay, SecondDueDay, EndDate string
-	PaymentMethod, AccountID, CreditCardID, Notes, Status                       string
+	PaymentMethod, AccountID, CreditCardID, Currency, Notes, Status             string
 }
 
 func postedTemplateForm(f url.Values) templateForm {
 	return templateForm{Name: f.Get("name"), Amount: f.Get("amount"), Category: f.Get("category"), Frequency: f.Get("frequency"),
 		StartDate: f.Get("start_date"), DueDay: f.Get("due_day"), SecondDueDay: f.Get("second_due_day"), EndDate: f.Get("end_date"),
 		PaymentMethod: f.Get("default_payment_method"), AccountID: f.Get("default_account_id"),
-		CreditCardID: f.Get("default_credit_card_id"), Notes: f.Get("notes"), Status: f.Get("status")}
+		CreditCardID: f.Get("default_credit_card_id"), Currency: f.Get("currency"), Notes: f.Get("notes"), Status: f.Get("status")}
 }
 
 // templateFormOf is the edit form of t.
 func templateFormOf(t finance.BillTemplate) templateForm {
 	f := templateForm{Name: t.Name, Amount: t.Amount.String(), Category: t.Category, Frequency: t.Frequency,
-		StartDate: t.StartDate.String(), Status: t.Status}
+		StartDate: t.StartDate.String(), Currency: t.Currency, Status: t.Status}
 	f.DueDay, f.SecondDueDay = dayText(t.DueDay), dayText(t.SecondDueDay)
 	if !t.EndDate.IsZero() {
 		f.EndDate = t.EndDate.String()
@@ -89,7 +89,7 @@ func templateFormOf(t finance.BillTemplate) templateForm {
 func (f templateForm) request(edit bool) finance.BillTemplateRequest {
 	values := map[string]string{"name": f.Name, "amount": f.Amount, "category": f.Category, "frequency": f.Frequency,
 		"start_date": f.StartDate, "due_day": f.DueDay, "second_due_day": f.SecondDueDay, "end_date": f.EndDate, "default_payment_method": f.PaymentMethod,
-		"notes": f.Notes}
+		"currency": f.Currency, "notes": f.Notes}
 	if edit {
 		values["status"] = f.Status
 	}
@@ -127,11 +127,12 @@ func clearIfEmpty[T any](field *finance.Field[T], text string) {
 }
 
 type billTemplateData struct {
-	Show   display
-	ID     string // "" on the new template form
-	Form   templateForm
-	Fields map[string]string
-	Opts   finance.BillFormOptions
+	Show     display
+	ID       string // "" on the new template form
+	Form     templateForm
+	Fields   map[string]string
+	Opts     finance.BillFormOptions
+	Currency currencyField
 }
 
 func (s *Site) billTemplateView(r *http.Request, u finance.User, id string, form templateForm) (billTemplateData, error) {
@@ -143,7 +144,11 @@ func (s *Site) billTemplateView(r *http.Request, u finance.User, id string, form
 	if err != nil {
 		return billTemplateData{}, err
 	}
-	return billTemplateData{Show: show, ID: id, Form: form, Fields: map[string]string{}, Opts: opts}, nil
+	d := billTemplateData{Show: show, ID: id, Form: form, Fields: map[string]string{}, Opts: opts, Currency: newCurrencyField("t")}
+	if id != "" {
+		d.Currency, err = s.editCurrencyField(r.Context(), u.ID, "t", finance.RecordBillTemplate, id)
+	}
+	return d, err
 }
 
 // renderBillTemplate shows the template form; a refusal (status not 0)
@@ -174,7 +179,8 @@ func (s *Site) billTemplateNewPage(w http.ResponseWriter, r bunrouter.Request) e
 	if !ok || err != nil {
 		return err
 	}
-	d, err := s.billTemplateView(r.Request, u, "", templateForm{Frequency: finance.FrequencyMonthly, StartDate: show.today.String()})
+	d, err := s.billTemplateView(r.Request, u, "", templateForm{Frequency: finance.FrequencyMonthly, StartDate: show.today.String(),
+		Currency: show.currency})
 	if err != nil {
 		return err
 	}

@@ -96,18 +96,21 @@ type confirmData struct {
 
 // cardForm is the card form's fields: their defaults, or what was sent.
 type cardForm struct {
-	Name, Bank, LastFour, CreditLimit, StatementDay, DueDay, CycleStartDate, MinimumDuePercent, MinimumDueFloor, Notes string
+	Name, Bank, LastFour, CreditLimit, StatementDay, DueDay, CycleStartDate, MinimumDuePercent, MinimumDueFloor string
+	Currency, ForeignFeePercent, Notes                                                                          string
 }
 
 func postedCardForm(f url.Values) cardForm {
 	return cardForm{Name: f.Get("name"), Bank: f.Get("bank"), LastFour: f.Get("last_four"), CreditLimit: f.Get("credit_limit"),
 		StatementDay: f.Get("statement_day"), DueDay: f.Get("due_day"), CycleStartDate: f.Get("cycle_start_date"),
-		MinimumDuePercent: f.Get("minimum_due_percent"), MinimumDueFloor: f.Get("minimum_due_floor"), Notes: f.Get("notes")}
+		MinimumDuePercent: f.Get("minimum_due_percent"), MinimumDueFloor: f.Get("minimum_due_floor"), Currency: f.Get("currency"),
+		ForeignFeePercent: f.Get("foreign_fee_percent"), Notes: f.Get("notes")}
 }
 
 func cardFormOf(c finance.CreditCard) cardForm {
 	f := cardForm{Name: c.Name, CreditLimit: c.CreditLimit.String(), StatementDay: strconv.Itoa(c.StatementDay), DueDay: strconv.Itoa(c.DueDay),
-		CycleStartDate: c.CycleStartDate.String(), MinimumDuePercent: c.MinimumDuePercent.String(), MinimumDueFloor: c.MinimumDueFloor.String()}
+		CycleStartDate: c.CycleStartDate.String(), MinimumDuePercent: c.MinimumDuePercent.String(), MinimumDueFloor: c.MinimumDueFloor.String(),
+		Currency: c.Currency, ForeignFeePercent: c.ForeignFeePercent.String()}
 	for dst, src := range map[*string]*string{&f.Bank: c.Bank, &f.LastFour: c.LastFour, &f.Notes: c.Notes} {
 		if src != nil {
 			*dst = *src
@@ -123,7 +126,8 @@ func (f cardForm) request(edit bool) finance.CardRequest {
 	var req finance.CardRequest
 	values := map[string]string{"name": f.Name, "bank": f.Bank, "last_four": f.LastFour, "credit_limit": f.CreditLimit,
 		"statement_day": f.StatementDay, "due_day": f.DueDay, "cycle_start_date": f.CycleStartDate,
-		"minimum_due_percent": f.MinimumDuePercent, "minimum_due_floor": f.MinimumDueFloor, "notes": f.Notes}
+		"minimum_due_percent": f.MinimumDuePercent, "minimum_due_floor": f.MinimumDueFloor, "currency": f.Currency,
+		"foreign_fee_percent": f.ForeignFeePercent, "notes": f.Notes}
 	if edit {
 		formRequest(&req, values, slices.Collect(maps.Keys(values))...)
 	} else {
@@ -134,9 +138,10 @@ func (f cardForm) request(edit bool) finance.CardRequest {
 
 // cardFormView is what the "card-fields" partial shows.
 type cardFormView struct {
-	ID     string
-	Form   cardForm
-	Fields map[string]string
+	ID       string
+	Form     cardForm
+	Fields   map[string]string
+	Currency currencyField
 }
 
 // --- Cards ------------------------------------------------------------------------
@@ -167,7 +172,8 @@ func (s *Site) cardsView(r *http.Request, u finance.User, status string) (cardsD
 		return cardsData{}, err
 	}
 	d := cardsData{Show: show, Status: status, Statuses: choices(finance.StatusActive, finance.StatusArchived, finance.StatusAll),
-		New:          cardFormView{ID: "new", Form: cardForm{CycleStartDate: show.today.String()}, Fields: map[string]string{}},
+		New: cardFormView{ID: "new", Form: cardForm{CycleStartDate: show.today.String(), Currency: show.currency},
+			Fields: map[string]string{}, Currency: newCurrencyField("new")},
 		FilterFields: map[string]string{}}
 	f, err := finance.ParseCardFilter(status, "")
 	if err != nil {
@@ -277,6 +283,9 @@ func (s *Site) cardView(r *http.Request, u finance.User, id string, q url.Values
 	d := cardData{Show: show, Card: cardRowOf(c), Edit: cardFormView{ID: "edit", Form: cardFormOf(c), Fields: map[string]string{}},
 		Filter:       unbilledQuery{Type: q.Get("type"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Search: q.Get("search")},
 		FilterFields: map[string]string{}, Types: choices(finance.CardTypeFilters...)}
+	if d.Edit.Currency, err = s.editCurrencyField(ctx, u.ID, "edit", finance.LogCreditCard, c.ID); err != nil {
+		return d, err
+	}
 	soas, err := s.ledger.ListSOAs(ctx, u.ID, finance.SOAFilter{CardID: c.ID}, finance.ListParams{Page: 1, Limit: finance.MaxLimit, SortBy: "statement_date", Desc: true})
 	if err != nil {
 		return d, err

@@ -76,19 +76,20 @@ func (s *Site) renderRecurringIncome(w http.ResponseWriter, r *http.Request, u f
 
 // incomeTemplateForm is the template form's fields, with the API's names.
 type incomeTemplateForm struct {
-	Name, Amount, Category, Frequency, StartDate, DueDay, SecondDueDay, EndDate, AccountID, Notes, Status string
+	Name, Amount, Category, Frequency, StartDate, DueDay, SecondDueDay, EndDate, AccountID, Currency, Notes, Status string
 }
 
 func postedIncomeTemplateForm(f url.Values) incomeTemplateForm {
 	return incomeTemplateForm{Name: f.Get("name"), Amount: f.Get("amount"), Category: f.Get("category"),
 		Frequency: f.Get("frequency"), StartDate: f.Get("start_date"), DueDay: f.Get("due_day"),
 		SecondDueDay: f.Get("second_due_day"), EndDate: f.Get("end_date"), AccountID: f.Get("account_id"),
-		Notes: f.Get("notes"), Status: f.Get("status")}
+		Currency: f.Get("currency"), Notes: f.Get("notes"), Status: f.Get("status")}
 }
 
 func incomeTemplateFormOf(t finance.IncomeTemplate) incomeTemplateForm {
 	f := incomeTemplateForm{Name: t.Name, Amount: t.Amount.String(), Category: t.Category, Frequency: t.Frequency,
-		StartDate: t.StartDate.String(), Status: t.Status, DueDay: dayText(t.DueDay), SecondDueDay: dayText(t.SecondDueDay)}
+		StartDate: t.StartDate.String(), Status: t.Status, DueDay: dayText(t.DueDay), SecondDueDay: dayText(t.SecondDueDay),
+		Currency: t.Currency}
 	if !t.EndDate.IsZero() {
 		f.EndDate = t.EndDate.String()
 	}
@@ -114,7 +115,7 @@ func dayText(day *int) string {
 func (f incomeTemplateForm) request(edit bool) finance.IncomeTemplateRequest {
 	values := map[string]string{"name": f.Name, "amount": f.Amount, "category": f.Category, "frequency": f.Frequency,
 		"start_date": f.StartDate, "due_day": f.DueDay, "second_due_day": f.SecondDueDay, "end_date": f.EndDate,
-		"account_id": f.AccountID, "notes": f.Notes}
+		"account_id": f.AccountID, "currency": f.Currency, "notes": f.Notes}
 	var req finance.IncomeTemplateRequest
 	if !edit {
 		formRequest(&req, values)
@@ -133,6 +134,7 @@ type incomeTemplateData struct {
 	Opts   finance.IncomeFormOptions
 	// Frequencies are the schedules a template may have.
 	Frequencies []string
+	Currency    currencyField
 }
 
 func (s *Site) renderIncomeTemplate(w http.ResponseWriter, r *http.Request, u finance.User, sid, id string,
@@ -145,7 +147,14 @@ func (s *Site) renderIncomeTemplate(w http.ResponseWriter, r *http.Request, u fi
 	if oerr != nil {
 		return oerr
 	}
-	d := incomeTemplateData{Show: show, ID: id, Form: form, Fields: map[string]string{}, Opts: opts, Frequencies: finance.Frequencies}
+	d := incomeTemplateData{Show: show, ID: id, Form: form, Fields: map[string]string{}, Opts: opts, Frequencies: finance.Frequencies,
+		Currency: newCurrencyField("t")}
+	if id != "" {
+		var cerr error
+		if d.Currency, cerr = s.editCurrencyField(r.Context(), u.ID, "t", finance.RecordIncomeTemplate, id); cerr != nil {
+			return cerr
+		}
+	}
 	title := "New recurring income"
 	if id != "" {
 		title = "Edit " + form.Name
@@ -170,7 +179,8 @@ func (s *Site) incomeTemplateNewPage(w http.ResponseWriter, r bunrouter.Request)
 	if !ok || err != nil {
 		return err
 	}
-	form := incomeTemplateForm{Frequency: finance.FrequencySemimonthly, StartDate: show.today.String(), DueDay: "15", SecondDueDay: "31"}
+	form := incomeTemplateForm{Frequency: finance.FrequencySemimonthly, StartDate: show.today.String(), DueDay: "15", SecondDueDay: "31",
+		Currency: show.currency}
 	return s.renderIncomeTemplate(w, r.Request, u, sid, "", form, 0, nil)
 }
 

@@ -43,30 +43,37 @@ func (s *Site) registerWebAppLoanRoutes() {
 
 // loanForm is a loan's fields (the body of POST and PUT /loans), with the API's names.
 type loanForm struct {
-	Name, Lender, Principal, InterestType, InterestRate, RatePeriod string
-	TermMonths, StartDate, FirstDueDate, MonthlyAmount, Notes       string
+	Name, Lender, Principal, InterestType, InterestRate, RatePeriod     string
+	TermMonths, StartDate, FirstDueDate, MonthlyAmount, Currency, Notes string
 }
 
 func postedLoanForm(f url.Values) loanForm {
 	return loanForm{Name: f.Get("name"), Lender: f.Get("lender"), Principal: f.Get("principal"), InterestType: f.Get("interest_type"),
 		InterestRate: f.Get("interest_rate"), RatePeriod: f.Get("rate_period"), TermMonths: f.Get("term_months"),
-		StartDate: f.Get("start_date"), FirstDueDate: f.Get("first_due_date"), MonthlyAmount: f.Get("monthly_amount"), Notes: f.Get("notes")}
+		StartDate: f.Get("start_date"), FirstDueDate: f.Get("first_due_date"), MonthlyAmount: f.Get("monthly_amount"),
+		Currency: f.Get("currency"), Notes: f.Get("notes")}
 }
 
 func (f loanForm) request() finance.LoanRequest {
 	var req finance.LoanRequest
 	formRequest(&req, map[string]string{"name": f.Name, "lender": f.Lender, "principal": f.Principal, "interest_type": f.InterestType,
 		"interest_rate": f.InterestRate, "rate_period": f.RatePeriod, "term_months": f.TermMonths, "start_date": f.StartDate,
-		"first_due_date": f.FirstDueDate, "monthly_amount": f.MonthlyAmount, "notes": f.Notes})
+		"first_due_date": f.FirstDueDate, "monthly_amount": f.MonthlyAmount, "currency": f.Currency, "notes": f.Notes})
 	return req
 }
 
 // loanFieldsView is what the "loan-fields" partial shows: the fields'
 // element ids start with ID.
 type loanFieldsView struct {
-	ID     string
-	Form   loanForm
-	Fields map[string]string
+	ID       string
+	Form     loanForm
+	Fields   map[string]string
+	Currency currencyField
+}
+
+// newLoanFields is the loan's fields of form, their ids prefixed by id.
+func newLoanFields(id string, form loanForm) loanFieldsView {
+	return loanFieldsView{ID: id, Form: form, Fields: map[string]string{}, Currency: newCurrencyField(id)}
 }
 
 type loanNewData struct {
@@ -81,9 +88,9 @@ func (s *Site) loanNewPage(w http.ResponseWriter, r bunrouter.Request) error {
 	if !ok || err != nil {
 		return err
 	}
-	form := loanForm{InterestType: finance.InterestDiminishing, StartDate: show.today.String()}
+	form := loanForm{InterestType: finance.InterestDiminishing, StartDate: show.today.String(), Currency: show.currency}
 	return s.render(w, r.Request, "loannew", pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid),
-		Data: loanNewData{Show: show, Terms: loanFieldsView{ID: "n", Form: form, Fields: map[string]string{}}}})
+		Data: loanNewData{Show: show, Terms: newLoanFields("n", form)}})
 }
 
 // loanNewRefused shows the new loan form again with what was typed and
@@ -108,8 +115,8 @@ func (s *Site) loanPreview(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	form := postedLoanForm(r.PostForm)
 	p := pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid)}
-	d := loanNewData{Show: show, Terms: loanFieldsView{ID: "n", Form: form, Fields: map[string]string{}}}
-	l, err := s.ledger.PreviewLoan(form.request())
+	d := loanNewData{Show: show, Terms: newLoanFields("n", form)}
+	l, err := s.ledger.PreviewLoan(r.Context(), u.ID, form.request())
 	var ve *finance.ValidationError
 	if errors.As(err, &ve) {
 		return s.loanNewRefused(w, r.Request, p, d, "No schedule yet.", ve)
@@ -137,7 +144,7 @@ func (s *Site) loanCreate(w http.ResponseWriter, r bunrouter.Request) error {
 			return serr
 		}
 		p := pageView{Title: "New loan", Nav: "loans", User: &u, CSRF: auth.CSRFToken(sid)}
-		return s.loanNewRefused(w, r.Request, p, loanNewData{Show: show, Terms: loanFieldsView{ID: "n", Form: form}}, "Not created.", ve)
+		return s.loanNewRefused(w, r.Request, p, loanNewData{Show: show, Terms: newLoanFields("n", form)}, "Not created.", ve)
 	} else if err != nil {
 		return err
 	}
@@ -208,8 +215,11 @@ func (s *Site) loanView(r *http.Request, u finance.User, id string, installment 
 	}
 	d := loanData{Show: show, Loan: l, Fields: map[string]string{}, Pay: payChoices{Show: show, Accounts: accts},
 		Edit: loanEditForm{Name: l.Name}, EditFields: map[string]string{}, MarkFields: map[string]string{},
-		TermsFixed: finance.LoanTermsFixed(l), Terms: loanFieldsView{ID: "e", Form: loanFormOf(l.Loan), Fields: map[string]string{}}}
+		TermsFixed: finance.LoanTermsFixed(l), Terms: newLoanFields("e", loanFormOf(l.Loan))}
 	d.Interest = loanInterest(l.Loan)
+	if d.Terms.Currency, err = s.editCurrencyField(ctx, u.ID, "e", finance.RecordLoan, l.ID); err != nil {
+		return d, err
+	}
 	if l.Lender != nil {
 		d.Edit.Lender = *l.Lender
 	}
@@ -237,7 +247,7 @@ func (s *Site) loanView(r *http.Request, u finance.User, id string, installment 
 // loanFormOf is the form of loan l's fields as they are saved.
 func loanFormOf(l finance.Loan) loanForm {
 	f := loanForm{Name: l.Name, Principal: l.Principal.String(), InterestType: l.InterestType, TermMonths: strconv.Itoa(l.TermMonths),
-		StartDate: l.StartDate.String(), FirstDueDate: l.FirstDueDate.String()}
+		StartDate: l.StartDate.String(), FirstDueDate: l.FirstDueDate.String(), Currency: l.Currency}
 	if l.Lender != nil {
 		f.Lender = *l.Lender
 	}

@@ -85,6 +85,7 @@ var pageFuncs = template.FuncMap{
 	"monthBar":         monthBar,
 	"rateCurrency":     rateCurrency,
 	"rateSource":       rateSource,
+	"currencyPicker":   currencyPicker,
 }
 
 // copyButtonView is what the "copy-button" partial shows: the id of the

@@ -18,7 +18,7 @@ func TestEveryMoneyInputIsRead(t *testing.T) {
 	input := regexp.MustCompile(`(?s)<input[^>]*inputmode="decimal"[^>]*>`)
 	name := regexp.MustCompile(`name="(?:[^"]*\.)?([A-Za-z_]+)"`)
 	// Percents and exchange rates are decimals but not money.
-	percents := []string{"interest_rate", "minimum_due_percent", "rate"}
+	percents := []string{"interest_rate", "minimum_due_percent", "foreign_fee_percent", "rate"}
 	seen := 0
 	err := fs.WalkDir(assets.Templates, "templates", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
