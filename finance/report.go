@@ -613,32 +613,42 @@ func (s *Service) budgetVsActual(ctx context.Context, userID string, h ReportHea
 }
 
 // NetWorthAccount is one account among the assets, archived ones included.
+// Balance is in the account's Currency.
 type NetWorthAccount struct {
-	ID      string      `json:"id"`
-	Name    string      `json:"name"`
-	Type    AccountType `json:"type"`
-	Status  string      `json:"status"`
-	Balance Money       `json:"balance"`
+	ID       string      `json:"id"`
+	Name     string      `json:"name"`
+	Type     AccountType `json:"type"`
+	Status   string      `json:"status"`
+	Currency string      `json:"currency"`
+	Balance  Money       `json:"balance"`
 }
 
-// NetWorthCard is one card among the liabilities: what it is owed.
+// NetWorthCard is one card among the liabilities: what it is owed, in the
+// card's Currency.
 type NetWorthCard struct {
 	ID                 string `json:"id"`
 	Name               string `json:"name"`
+	Currency           string `json:"currency"`
 	OutstandingBalance Money  `json:"outstanding_balance"`
 }
 
-// NetWorthLoan is one loan among the liabilities.
+// NetWorthLoan is one loan among the liabilities, in the loan's Currency.
 type NetWorthLoan struct {
 	ID                 string `json:"id"`
 	Name               string `json:"name"`
+	Currency           string `json:"currency"`
 	RemainingPrincipal Money  `json:"remaining_principal"`
 }
 
-// NetWorthReport is the net-worth report, as of today.
+// NetWorthReport is the net-worth report, as of today. Each account, card
+// and loan is in its own currency; the totals are in the reporting
+// currency, every balance converted at the rate of the day read for, and
+// ByCurrency nets each currency's assets and liabilities.
 type NetWorthReport struct {
 	AsOfHeader
-	Assets struct {
+	ConversionNote
+	ByCurrency []CurrencyLine `json:"by_currency"`
+	Assets     struct {
 		Total    Money             `json:"total"`
 		Accounts []NetWorthAccount `json:"accounts"`
 	} `json:"assets"`
@@ -658,10 +668,13 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	if err != nil {
 		return out, err
 	}
+	// Balances convert at the rate of the day they are read for.
+	var assets, liabilities []DatedAmount
 	out.Assets.Accounts = make([]NetWorthAccount, len(accounts))
 	for i, a := range accounts {
-		out.Assets.Accounts[i] = NetWorthAccount{ID: a.ID, Name: a.Name, Type: a.Type, Status: a.Status, Balance: a.CurrentBalance}
-		out.Assets.Total += a.CurrentBalance
+		out.Assets.Accounts[i] = NetWorthAccount{ID: a.ID, Name: a.Name, Type: a.Type, Status: a.Status,
+			Currency: a.Currency, Balance: a.CurrentBalance}
+		assets = append(assets, DatedAmount{Currency: a.Currency, Date: today, Amount: a.CurrentBalance})
 	}
 	// An archived card takes no new charges, but what is owed on it is still owed.
 	cards, err := s.cardsFor(ctx, userID, "", StatusAll, today)
@@ -670,8 +683,8 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	}
 	out.Liabilities.CreditCards = make([]NetWorthCard, len(cards))
 	for i, c := range cards {
-		out.Liabilities.CreditCards[i] = NetWorthCard{ID: c.ID, Name: c.Name, OutstandingBalance: c.OutstandingBalance}
-		out.Liabilities.Total += c.OutstandingBalance
+		out.Liabilities.CreditCards[i] = NetWorthCard{ID: c.ID, Name: c.Name, Currency: c.Currency, OutstandingBalance: c.OutstandingBalance}
+		liabilities = append(liabilities, DatedAmount{Currency: c.Currency, Date: today, Amount: c.OutstandingBalance})
 	}
 	loans, err := s.netWorthLoans(ctx, userID)
 	if err != nil {
@@ -679,10 +692,23 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	}
 	out.Liabilities.Loans = loans
 	for _, l := range loans {
-		out.Liabilities.Total += l.RemainingPrincipal
+		liabilities = append(liabilities, DatedAmount{Currency: l.Currency, Date: today, Amount: l.RemainingPrincipal})
 	}
-	out.NetWorth = out.Assets.Total - out.Liabilities.Total
-	return out, nil
+	net := slices.Concat(assets, negated(liabilities))
+	conv, err := s.sumConverter(ctx, userID, h.Currency, net)
+	if err != nil {
+		return out, err
+	}
+	out.Assets.Total, _ = conv.Total(ctx, assets)
+	out.Liabilities.Total, _ = conv.Total(ctx, liabilities)
+	// Net worth is rounded once from the exact sum, so it may differ by a
+	// cent from assets minus liabilities when anything was converted.
+	out.NetWorth, _ = conv.Total(ctx, net)
+	out.ByCurrency = conv.Lines(ctx, net)
+	// What was left out is named once, as net worth left it out: each
+	// currency's net, not its assets and liabilities again.
+	out.ConversionNote = conv.NoteOf(ctx, net)
+	return out, conv.Err()
 }
 
 // UtilizationFigures are a card's, or the cards' summed, utilization.

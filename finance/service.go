@@ -60,6 +60,7 @@ type Repo interface {
 	IncomeTemplateRepo
 	ReminderRepo
 	ExchangeRateRepo
+	RateRangeRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).
