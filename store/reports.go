@@ -234,32 +234,33 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 	var out []string
 	err := db.reader.NewRaw(`
 		WITH lines AS (
-			SELECT e.user_id, e.date, e.category_id, e.payment_method, COALESCE(e.credit_card_id, '') AS card, e.amount
+			SELECT e.user_id, e.date, e.currency, e.category_id, e.payment_method, COALESCE(e.credit_card_id, '') AS card, e.amount
 			FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
 			UNION ALL
-			SELECT e.user_id, e.date, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''), s.amount
+			SELECT e.user_id, e.date, e.currency, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''), s.amount
 			FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
 			UNION ALL
-			SELECT l.user_id, l.date, l.category_id, 'Credit Card', l.credit_card_id, l.amount
+			SELECT l.user_id, l.date, l.currency, l.category_id, 'Credit Card', l.credit_card_id, l.amount
 			FROM card_spending_lines AS l WHERE l.category_id IS NOT NULL
 			UNION ALL
-			SELECT p.user_id, p.date, c.id, '', '', p.interest_part
+			SELECT p.user_id, p.date, ln.currency, c.id, '', '', p.interest_part
 			FROM loan_payments AS p JOIN categories AS c ON c.user_id = p.user_id AND c.is_system AND c.name_key = 'loan interest'
+			JOIN loans AS ln ON ln.id = p.loan_id
 			WHERE p.interest_part > 0
 		),
 		want AS (
-			SELECT user_id, date, category_id, payment_method, card, SUM(amount) AS amount, COUNT(*) AS lines
-			FROM lines GROUP BY user_id, date, category_id, payment_method, card
+			SELECT user_id, date, currency, category_id, payment_method, card, SUM(amount) AS amount, COUNT(*) AS lines
+			FROM lines GROUP BY user_id, date, currency, category_id, payment_method, card
 		),
 		have AS (
-			SELECT user_id, date, category_id, payment_method, credit_card_id AS card, amount, lines FROM spending_days WHERE lines <> 0 OR amount <> 0
+			SELECT user_id, date, currency, category_id, payment_method, credit_card_id AS card, amount, lines FROM spending_days WHERE lines <> 0 OR amount <> 0
 		),
 		want_expenses AS (
-			SELECT user_id, date, payment_method, SUM(amount) AS amount, COUNT(*) AS count FROM expenses WHERE status = 'active'
-			GROUP BY user_id, date, payment_method
+			SELECT user_id, date, currency, payment_method, SUM(amount) AS amount, COUNT(*) AS count FROM expenses WHERE status = 'active'
+			GROUP BY user_id, date, currency, payment_method
 		),
 		have_expenses AS (
-			SELECT user_id, date, payment_method, amount, count FROM expense_days WHERE count <> 0 OR amount <> 0
+			SELECT user_id, date, currency, payment_method, amount, count FROM expense_days WHERE count <> 0 OR amount <> 0
 		),
 		spending_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want EXCEPT SELECT * FROM have)
@@ -272,16 +273,16 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
 		),
 		want_categories AS (
-			SELECT user_id, date, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
-				SELECT e.user_id, e.date, e.category_id, e.amount
+			SELECT user_id, date, currency, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
+				SELECT e.user_id, e.date, e.currency, e.category_id, e.amount
 				FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
 				UNION ALL
-				SELECT e.user_id, e.date, s.category_id, s.amount
+				SELECT e.user_id, e.date, e.currency, s.category_id, s.amount
 				FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
-			) GROUP BY user_id, date, category_id
+			) GROUP BY user_id, date, currency, category_id
 		),
 		have_categories AS (
-			SELECT user_id, date, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
+			SELECT user_id, date, currency, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
 		),
 		category_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_categories EXCEPT SELECT * FROM have_categories)
@@ -307,36 +308,36 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 		),
 		-- The month tables against the day tables they total.
 		want_months AS (
-			SELECT user_id, substr(date, 1, 7) AS month, payment_method AS key, SUM(amount) AS amount, SUM(count) AS count
-			FROM expense_days GROUP BY 1, 2, 3 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
+			SELECT user_id, substr(date, 1, 7) AS month, currency, payment_method AS key, SUM(amount) AS amount, SUM(count) AS count
+			FROM expense_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
 			UNION ALL
-			SELECT user_id, substr(date, 1, 7), category_id, SUM(amount), SUM(count)
-			FROM expense_category_days GROUP BY 1, 2, 3 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
+			SELECT user_id, substr(date, 1, 7), currency, category_id, SUM(amount), SUM(count)
+			FROM expense_category_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
 		),
 		have_months AS (
-			SELECT user_id, month, payment_method, amount, count FROM expense_months WHERE count <> 0 OR amount <> 0
+			SELECT user_id, month, currency, payment_method, amount, count FROM expense_months WHERE count <> 0 OR amount <> 0
 			UNION ALL
-			SELECT user_id, month, category_id, amount, count FROM expense_category_months WHERE count <> 0 OR amount <> 0
+			SELECT user_id, month, currency, category_id, amount, count FROM expense_category_months WHERE count <> 0 OR amount <> 0
 		),
 		month_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
 		)
-		SELECT side || ' spending ' || date || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
+		SELECT side || ' spending ' || date || ' ' || currency || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
 		FROM spending_drift
 		UNION ALL
-		SELECT side || ' expenses ' || date || ' ' || payment_method || ': ' || amount || ' in ' || count
+		SELECT side || ' expenses ' || date || ' ' || currency || ' ' || payment_method || ': ' || amount || ' in ' || count
 		FROM expense_drift
 		UNION ALL
-		SELECT side || ' expense categories ' || date || ' ' || category_id || ': ' || amount || ' in ' || count
+		SELECT side || ' expense categories ' || date || ' ' || currency || ' ' || category_id || ': ' || amount || ' in ' || count
 		FROM category_drift
 		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
 		FROM card_drift
 		UNION ALL
-		SELECT side || ' expense months ' || month || ' ' || key || ': ' || amount || ' in ' || count
+		SELECT side || ' expense months ' || month || ' ' || currency || ' ' || key || ': ' || amount || ' in ' || count
 		FROM month_drift`).
 		Scan(ctx, &out)
 	return out, err
