@@ -277,3 +277,61 @@ func negated(groups []DatedAmount) []DatedAmount {
 	}
 	return out
 }
+
+// methodGroups are the sums by method as groups to convert.
+func (t ExpenseTotals) methodGroups() []DatedAmount {
+	out := make([]DatedAmount, len(t.ByMethod))
+	for i, m := range t.ByMethod {
+		out[i] = DatedAmount{Currency: m.Currency, Date: m.Date, Amount: m.Amount}
+	}
+	return out
+}
+
+// categoryGroups are the sums by category as groups to convert.
+func (t ExpenseTotals) categoryGroups() []DatedAmount {
+	out := make([]DatedAmount, len(t.ByCategory))
+	for i, c := range t.ByCategory {
+		out[i] = DatedAmount{Currency: c.Currency, Date: c.Date, Amount: c.Amount}
+	}
+	return out
+}
+
+// ExpenseTotals converts totals summed by currency and date into one line
+// per method and per category in the reporting currency, each rounded once;
+// Total is the sum of every method's groups, rounded once. A line whose
+// every group was left out keeps its count with an amount of 0.
+func (c *SumConverter) ExpenseTotals(ctx context.Context, t ExpenseTotals) ExpenseTotals {
+	out := ExpenseTotals{Count: t.Count}
+	out.Total, _ = c.Total(ctx, t.methodGroups())
+	methods := map[string]int{} // index in out.ByMethod
+	methodGroups := map[string][]DatedAmount{}
+	for _, m := range t.ByMethod {
+		i, ok := methods[m.PaymentMethod]
+		if !ok {
+			i = len(out.ByMethod)
+			methods[m.PaymentMethod] = i
+			out.ByMethod = append(out.ByMethod, MethodTotal{PaymentMethod: m.PaymentMethod})
+		}
+		out.ByMethod[i].Count += m.Count
+		methodGroups[m.PaymentMethod] = append(methodGroups[m.PaymentMethod], DatedAmount{m.Currency, m.Date, m.Amount})
+	}
+	for i, m := range out.ByMethod {
+		out.ByMethod[i].Amount, _ = c.Total(ctx, methodGroups[m.PaymentMethod])
+	}
+	categories := map[string]int{} // index in out.ByCategory
+	catGroups := map[string][]DatedAmount{}
+	for _, x := range t.ByCategory {
+		i, ok := categories[x.CategoryID]
+		if !ok {
+			i = len(out.ByCategory)
+			categories[x.CategoryID] = i
+			out.ByCategory = append(out.ByCategory, CategoryTotal{CategoryID: x.CategoryID, Category: x.Category})
+		}
+		out.ByCategory[i].Count += x.Count
+		catGroups[x.CategoryID] = append(catGroups[x.CategoryID], DatedAmount{x.Currency, x.Date, x.Amount})
+	}
+	for i, x := range out.ByCategory {
+		out.ByCategory[i].Amount, _ = c.Total(ctx, catGroups[x.CategoryID])
+	}
+	return out
+}

@@ -277,8 +277,9 @@ type ReportRepo interface {
 	SpendingByDay(ctx context.Context, userID string, from, to Date, category string) ([]DayAmount, error)
 	// IncomeByDay sums the non-voided income per day.
 	IncomeByDay(ctx context.Context, userID string, from, to Date) ([]DayAmount, error)
-	// ExpensesByMethod sums the non-voided expenses (a split one once) per payment method.
-	ExpensesByMethod(ctx context.Context, userID string, from, to Date) ([]MethodTotal, error)
+	// ExpensesByMethod sums the non-voided expenses (a split one once) per
+	// payment method, as ExpenseTotals sums them: by currency and date.
+	ExpensesByMethod(ctx context.Context, userID, reporting string, from, to Date) ([]MethodTotal, error)
 	// CashFlowByDay sums, per day, what the cash-flow report counts.
 	CashFlowByDay(ctx context.Context, userID string, from, to Date) ([]CashFlowDay, error)
 	// RecentEntries returns the latest n non-voided expenses and income
@@ -361,11 +362,18 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 		}
 		return BuildSpendingTrend(h, req.Granularity, buckets, days), nil
 	case ReportPaymentMethods:
-		methods, err := repo.ExpensesByMethod(ctx, userID, from, to)
+		methods, err := repo.ExpensesByMethod(ctx, userID, h.Currency, from, to)
 		if err != nil {
 			return nil, err
 		}
-		return BuildPaymentMethods(h, methods), nil
+		raw := ExpenseTotals{ByMethod: methods}
+		conv, err := s.sumConverter(ctx, userID, h.Currency, raw.methodGroups())
+		if err != nil {
+			return nil, err
+		}
+		out := BuildPaymentMethods(h, conv.ExpenseTotals(ctx, raw).ByMethod)
+		out.ConversionNote = conv.NoteOf(ctx, raw.methodGroups())
+		return out, conv.Err()
 	case ReportIncomeVsExpenses:
 		spending, err := repo.SpendingByDay(ctx, userID, from, to, "")
 		if err != nil {
@@ -461,6 +469,7 @@ type MethodItem struct {
 // PaymentMethodsReport is the payment-methods report: expenses only.
 type PaymentMethodsReport struct {
 	ReportHeader
+	ConversionNote
 	Items []MethodItem `json:"items"`
 }
 

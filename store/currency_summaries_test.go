@@ -201,3 +201,61 @@ func TestNetWorthNamesTheMissingRate(t *testing.T) {
 		t.Errorf("net worth (-want +got):\n%s", d)
 	}
 }
+
+func summaryOf(t *testing.T, h fxHousehold) map[string]any {
+	t.Helper()
+	s, err := h.svc.ExpenseSummary(context.Background(), h.user.ID, fixtureDay, fixtureDay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jsonOf(t, s)
+}
+
+// The day's spending of the worked example: ₱1,000.00 + $25.00 + ¥3,000 +
+// the card's billed ₱5,104.93 = 8,854.387194… → ₱8,854.39, each amount
+// converted exactly at its date's rate and the total rounded once.
+func TestExpenseSummaryInTheReportingCurrency(t *testing.T) {
+	h := newFXHousehold(t, true)
+	h.spend(t)
+	got := summaryOf(t, h)
+	want := map[string]any{
+		"currency": "PHP", "total_expenses": 8854.39, "count": 4.0, "rates_as_of": "2026-11-20", "missing_rates": []any{},
+		"by_payment_method": []any{
+			// ₱1,000 + $25 → 1,545.023696… = 2,545.02
+			map[string]any{"payment_method": "Cash", "amount": 2545.02, "count": 2.0},
+			// ¥3,000 → 1,204.433497… = 1,204.43
+			map[string]any{"payment_method": "Account Debit", "amount": 1204.43, "count": 1.0},
+			map[string]any{"payment_method": "Credit Card", "amount": 5104.93, "count": 1.0},
+		},
+	}
+	if d := cmp.Diff(want, pick(got, "currency", "total_expenses", "count", "rates_as_of", "missing_rates", "by_payment_method")); d != "" {
+		t.Errorf("summary (-want +got):\n%s", d)
+	}
+	var byCategory []any
+	for _, c := range got["by_category"].([]any) {
+		c := c.(map[string]any)
+		byCategory = append(byCategory, []any{c["category"], c["amount"], c["count"]})
+	}
+	// Food: ₱1,000 + ₱5,104.93; Transportation: $25 + ¥3,000 → 2,749.457193… = 2,749.46.
+	if d := cmp.Diff([]any{[]any{"Food & Dining", 6104.93, 2.0}, []any{"Transportation", 2749.46, 2.0}}, byCategory); d != "" {
+		t.Errorf("by category (-want +got):\n%s", d)
+	}
+	if drift, err := h.db.TotalsDrift(context.Background()); err != nil || len(drift) > 0 {
+		t.Errorf("TotalsDrift = %v, %v", drift, err)
+	}
+}
+
+// Without a JPY rate the train fare is left out and named; the card
+// purchase still counts: it was billed in pesos.
+func TestExpenseSummaryNamesTheMissingRate(t *testing.T) {
+	h := newFXHousehold(t, false)
+	h.spend(t)
+	got := summaryOf(t, h)
+	want := map[string]any{
+		"total_expenses": 7649.95, "count": 4.0, "rates_as_of": "2026-11-20",
+		"missing_rates": []any{map[string]any{"currency": "JPY", "amount": 3000.0, "date_from": "2026-11-20", "date_to": "2026-11-20"}},
+	}
+	if d := cmp.Diff(want, pick(got, "total_expenses", "count", "rates_as_of", "missing_rates")); d != "" {
+		t.Errorf("summary (-want +got):\n%s", d)
+	}
+}

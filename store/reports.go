@@ -110,23 +110,34 @@ func splitKeptRange(from, to finance.Date) keptRange {
 }
 
 // keptTotals sums a kept total table pair (days and months) over r by key:
-// the column the sums are grouped by (payment_method or category_id).
-func (l ledger) keptTotals(days, months, key string, userID string, r keptRange) *bun.SelectQuery {
-	parts := fmt.Sprintf(`SELECT %[3]s, amount, count FROM %[1]s AS days WHERE user_id = ? AND date >= ? AND date <= ?
-		UNION ALL SELECT %[3]s, amount, count FROM %[2]s AS months WHERE user_id = ? AND month >= ? AND month <= ?
-		UNION ALL SELECT %[3]s, amount, count FROM %[1]s AS days WHERE user_id = ? AND date >= ? AND date <= ?`, days, months, key)
+// the column the sums are grouped by (payment_method or category_id). The
+// reporting currency's rows are summed over the whole range, whole months
+// from the month table; another currency's are summed per day (its date
+// is its rate's), from the day table alone. A row of the reporting
+// currency has no date (NULL).
+func (l ledger) keptTotals(days, months, key, userID, reporting string, r keptRange) *bun.SelectQuery {
+	parts := fmt.Sprintf(`SELECT %[3]s, currency, NULL AS date, amount, count FROM %[1]s AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
+		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[2]s AS months
+			WHERE user_id = ? AND month >= ? AND month <= ? AND currency = ?
+		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[1]s AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
+		UNION ALL SELECT %[3]s, currency, date, amount, count FROM %[1]s AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency <> ?`, days, months, key)
 	return l.db.NewSelect().
-		TableExpr("("+parts+") AS d", userID, r.headFrom, r.headTo, userID, r.monthFrom, r.monthTo, userID, r.tailFrom, r.tailTo).
-		ColumnExpr("d." + key + ", SUM(d.amount) AS amount, SUM(d.count) AS count").
-		GroupExpr("d." + key).
+		TableExpr("("+parts+") AS d", userID, r.headFrom, r.headTo, reporting, userID, r.monthFrom, r.monthTo, reporting,
+			userID, r.tailFrom, r.tailTo, reporting, userID, r.headFrom, r.tailTo, reporting).
+		ColumnExpr("d." + key + ", d.currency, d.date, SUM(d.amount) AS amount, SUM(d.count) AS count").
+		GroupExpr("d." + key + ", d.currency, d.date").
 		Having("SUM(d.count) > 0")
 }
 
 // ExpensesByMethod sums expense_days over the partial months at the ends of
-// the range and expense_months over the whole months between.
-func (l ledger) ExpensesByMethod(ctx context.Context, userID string, from, to finance.Date) ([]finance.MethodTotal, error) {
+// the range and expense_months over the whole months between, the
+// reporting currency's; another currency's per day.
+func (l ledger) ExpensesByMethod(ctx context.Context, userID, reporting string, from, to finance.Date) ([]finance.MethodTotal, error) {
 	var out []finance.MethodTotal
-	err := l.keptTotals("expense_days", "expense_months", "payment_method", userID, splitKeptRange(from, to)).Scan(ctx, &out)
+	err := l.keptTotals("expense_days", "expense_months", "payment_method", userID, reporting, splitKeptRange(from, to)).Scan(ctx, &out)
 	return out, err
 }
 
