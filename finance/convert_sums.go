@@ -335,3 +335,32 @@ func (c *SumConverter) ExpenseTotals(ctx context.Context, t ExpenseTotals) Expen
 	}
 	return out
 }
+
+// spendingTotals is the spending of §1.6 per category in the reporting
+// currency, each category's lines converted at their dates' rates.
+func (s *Service) spendingTotals(ctx context.Context, repo ReportRepo, userID, reporting string, from, to Date,
+	f SpendingFilter) ([]CategoryTotal, ConversionNote, error) {
+	raw, err := repo.SpendingTotals(ctx, userID, reporting, from, to, f)
+	if err != nil {
+		return nil, ConversionNote{}, err
+	}
+	t := ExpenseTotals{ByCategory: raw}
+	conv, err := s.sumConverter(ctx, userID, reporting, t.categoryGroups())
+	if err != nil {
+		return nil, ConversionNote{}, err
+	}
+	return conv.ExpenseTotals(ctx, t).ByCategory, conv.NoteOf(ctx, t.categoryGroups()), conv.Err()
+}
+
+// spendingByCategory is spendingTotals of every line in the user's
+// reporting currency: the one definition of "spending by category" that
+// budgets, the dashboard and the reports share. An amount may be negative
+// when refunds exceed spending.
+func (s *Service) spendingByCategory(ctx context.Context, repo ReportRepo, userID string, from, to Date) ([]CategorySpending, ConversionNote, error) {
+	totals, note, err := s.spendingTotals(ctx, repo, userID, s.currency(ctx, userID), from, to, SpendingFilter{})
+	out := make([]CategorySpending, len(totals))
+	for i, t := range totals {
+		out[i] = CategorySpending{CategoryID: t.CategoryID, Category: t.Category, Amount: t.Amount}
+	}
+	return out, note, err
+}

@@ -270,8 +270,9 @@ type RecentEntry struct {
 // range, grouped in the database.
 type ReportRepo interface {
 	// SpendingTotals sums the spending of §1.6 per category with the number
-	// of lines summed; categories without lines are absent.
-	SpendingTotals(ctx context.Context, userID string, from, to Date, f SpendingFilter) ([]CategoryTotal, error)
+	// of lines summed, the reporting currency's over the range and another
+	// currency's per date (as ExpenseTotals); categories without lines are absent.
+	SpendingTotals(ctx context.Context, userID, reporting string, from, to Date, f SpendingFilter) ([]CategoryTotal, error)
 	// SpendingByDay sums the spending of §1.6 per day; category, when not
 	// empty, keeps the categories of that name (case-insensitive).
 	SpendingByDay(ctx context.Context, userID string, from, to Date, category string) ([]DayAmount, error)
@@ -350,11 +351,14 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 	buckets := ReportBuckets(from, to, req.Granularity, prefs.settings.WeekStart)
 	switch req.Name {
 	case ReportSpendingByCategory:
-		totals, err := repo.SpendingTotals(ctx, userID, from, to, SpendingFilter{PaymentMethod: req.PaymentMethod, CardID: req.CardID})
+		totals, note, err := s.spendingTotals(ctx, repo, userID, h.Currency, from, to,
+			SpendingFilter{PaymentMethod: req.PaymentMethod, CardID: req.CardID})
 		if err != nil {
 			return nil, err
 		}
-		return BuildSpendingByCategory(h, totals), nil
+		out := BuildSpendingByCategory(h, totals)
+		out.ConversionNote = note
+		return out, nil
 	case ReportSpendingTrend:
 		days, err := repo.SpendingByDay(ctx, userID, from, to, req.Category)
 		if err != nil {
@@ -409,6 +413,7 @@ type SpendingCategoryItem struct {
 // SpendingByCategoryReport is the spending-by-category report.
 type SpendingByCategoryReport struct {
 	ReportHeader
+	ConversionNote
 	Total Money                  `json:"total"`
 	Items []SpendingCategoryItem `json:"items"`
 }
@@ -588,6 +593,7 @@ func BuildCashFlow(h ReportHeader, granularity string, buckets []Bucket, days []
 // BudgetVsActualReport is the budget-vs-actual report of one month.
 type BudgetVsActualReport struct {
 	ReportHeader
+	ConversionNote
 	Month              string            `json:"month"`
 	Items              []BudgetThreshold `json:"items"`
 	BudgetedTotal      Money             `json:"budgeted_total"`
@@ -604,11 +610,11 @@ func (s *Service) budgetVsActual(ctx context.Context, userID string, h ReportHea
 	if err != nil {
 		return BudgetVsActualReport{}, err
 	}
-	spending, err := repo.SpendingByCategory(ctx, userID, from, to)
+	spending, note, err := s.spendingByCategory(ctx, repo, userID, from, to)
 	if err != nil {
 		return BudgetVsActualReport{}, err
 	}
-	out := BudgetVsActualReport{ReportHeader: h, Month: from.MonthString(), Items: measureLimits(limits, spending)}
+	out := BudgetVsActualReport{ReportHeader: h, ConversionNote: note, Month: from.MonthString(), Items: measureLimits(limits, spending)}
 	var all Money
 	for _, c := range spending {
 		all += c.Amount

@@ -336,7 +336,7 @@ func TestReportBodies(t *testing.T) {
 		// installment interest, and the converted purchase's expense.
 		checkExactData(t, get(finance.ReportSpendingByCategory, march+"&cardId="+f.visa.ID), with(header(finance.ReportSpendingByCategory, "2025-03-01", "2025-03-31"),
 			// 12,000.00 of 14,545.25 is 82.4977%; 2,200.00 is 15.1252%; 345.25 is 2.3736%.
-			map[string]any{"total": jsonMoney("14545.25"), "items": []any{
+			map[string]any{"rates_as_of": nil, "missing_rates": []any{}, "total": jsonMoney("14545.25"), "items": []any{
 				map[string]any{"category_id": cat("Travel"), "category": "Travel", "amount": jsonMoney("12000.00"), "count": 1, "percent": jsonMoney("82.50")},
 				map[string]any{"category_id": cat("Shopping"), "category": "Shopping", "amount": jsonMoney("2200.00"), "count": 2, "percent": jsonMoney("15.13")},
 				map[string]any{"category_id": cat("Card Fees & Interest"), "category": "Card Fees & Interest", "amount": jsonMoney("345.25"), "count": 3, "percent": jsonMoney("2.37")},

@@ -259,3 +259,29 @@ func TestExpenseSummaryNamesTheMissingRate(t *testing.T) {
 		t.Errorf("summary (-want +got):\n%s", d)
 	}
 }
+
+// The spending-by-category report (and with it budgets and the dashboard,
+// which read spending by category the same way) converts each category's
+// lines at their dates' rates, and names what it left out.
+func TestSpendingByCategoryInTheReportingCurrency(t *testing.T) {
+	for _, tt := range []struct {
+		withJPY bool
+		want    map[string]any
+	}{
+		{true, map[string]any{"total": 8854.39, "rates_as_of": "2026-11-20", "missing_rates": []any{}}},
+		// Transportation keeps the taxi's 1,545.02 only: 6,104.93 + 1,545.02.
+		{false, map[string]any{"total": 7649.95, "rates_as_of": "2026-11-20", "missing_rates": []any{
+			map[string]any{"currency": "JPY", "amount": 3000.0, "date_from": "2026-11-20", "date_to": "2026-11-20"}}}},
+	} {
+		h := newFXHousehold(t, tt.withJPY)
+		h.spend(t)
+		r, err := h.svc.Report(context.Background(), h.user.ID, finance.ReportRequest{Name: finance.ReportSpendingByCategory,
+			From: fixtureDay, To: fixtureDay})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(tt.want, pick(jsonOf(t, r), "total", "rates_as_of", "missing_rates")); d != "" {
+			t.Errorf("with a JPY rate %v (-want +got):\n%s", tt.withJPY, d)
+		}
+	}
+}

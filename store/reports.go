@@ -12,32 +12,22 @@ import (
 // is a range seek of one user's rows or daily totals, and only sums leave
 // the database; finance puts the days into buckets.
 
-// SpendingByCategory sums the spending lines of domain.md §1.6 dated
-// from..to, per category, from the daily totals that triggers keep in the
-// writing transaction (spending_days, see its migration for the terms). A
-// month is a seek of a few hundred rows, five years of tens of thousands,
-// whatever the number of expenses.
+// SpendingTotals sums the spending lines of domain.md §1.6 dated from..to,
+// per category, from the daily totals that triggers keep in the writing
+// transaction (spending_days, see its migration for the terms). A month is
+// a seek of a few hundred rows, five years of tens of thousands, whatever
+// the number of expenses. The reporting currency's lines are summed over
+// the range; another currency's per day, the date its rate is chosen for.
 //
 // The dashboard, the reports and the budget thresholds all read spending
-// by category here, so that every figure of the service counts the same
-// pesos. Categories without any line are absent.
-func (l ledger) SpendingByCategory(ctx context.Context, userID string, from, to finance.Date) ([]finance.CategorySpending, error) {
-	totals, err := l.SpendingTotals(ctx, userID, from, to, finance.SpendingFilter{})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]finance.CategorySpending, len(totals))
-	for i, t := range totals {
-		out[i] = finance.CategorySpending{CategoryID: t.CategoryID, Category: t.Category, Amount: t.Amount}
-	}
-	return out, nil
-}
-
-func (l ledger) SpendingTotals(ctx context.Context, userID string, from, to finance.Date, f finance.SpendingFilter) ([]finance.CategoryTotal, error) {
+// by category here (through finance's conversion), so that every figure of
+// the service counts the same pesos. Categories without any line are absent.
+func (l ledger) SpendingTotals(ctx context.Context, userID, reporting string, from, to finance.Date, f finance.SpendingFilter) ([]finance.CategoryTotal, error) {
 	sums := l.db.NewSelect().TableExpr("spending_days AS d").
-		ColumnExpr("d.category_id, SUM(d.amount) AS amount, SUM(d.lines) AS count").
+		ColumnExpr("d.category_id, d.currency, CASE WHEN d.currency = ? THEN NULL ELSE d.date END AS date", reporting).
+		ColumnExpr("SUM(d.amount) AS amount, SUM(d.lines) AS count").
 		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
-		GroupExpr("d.category_id").
+		GroupExpr("d.category_id, d.currency, 3").
 		Having("SUM(d.lines) > 0")
 	if f.PaymentMethod != "" {
 		sums = sums.Where("d.payment_method = ?", f.PaymentMethod)
@@ -49,7 +39,7 @@ func (l ledger) SpendingTotals(ctx context.Context, userID string, from, to fina
 	// thousands of day rows and a few dozen categories.
 	var out []finance.CategoryTotal
 	err := l.db.NewSelect().TableExpr("(?) AS s", sums).
-		ColumnExpr("s.category_id, cat.name AS category, s.amount, s.count").
+		ColumnExpr("s.category_id, cat.name AS category, s.currency, s.date, s.amount, s.count").
 		Join("JOIN categories AS cat ON cat.id = s.category_id").
 		Scan(ctx, &out)
 	return out, err
