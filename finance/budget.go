@@ -67,11 +67,6 @@ type BudgetRepo interface {
 	ReplaceBudgetThresholds(ctx context.Context, userID string, limits []BudgetLimit, at time.Time) error
 	// DeleteBudgetThreshold removes the threshold of a category, if any.
 	DeleteBudgetThreshold(ctx context.Context, userID, categoryID string) error
-	// SpendingByCategory sums, per category, the spending of domain.md §1.6
-	// dated from..to: the one definition of "spending by category" that
-	// budgets, the dashboard and the reports share. Categories without any
-	// line are absent; an amount may be negative when refunds exceed spending.
-	SpendingByCategory(ctx context.Context, userID string, from, to Date) ([]CategorySpending, error)
 }
 
 // Measure returns the threshold with spent, the month's spending in its category.
@@ -108,7 +103,7 @@ func (s *Service) budgetThresholds(ctx context.Context, repo Repo, userID string
 	}
 	var spending []CategorySpending
 	if len(limits) > 0 {
-		if spending, err = repo.SpendingByCategory(ctx, userID, from, to); err != nil {
+		if spending, _, err = s.spendingByCategory(ctx, repo, userID, from, to); err != nil {
 			return BudgetThresholdPage{}, err
 		}
 	}

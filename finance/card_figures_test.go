@@ -46,8 +46,11 @@ func TestBuildCardMetricsTotals(t *testing.T) {
 }
 
 func TestTopCategories(t *testing.T) {
-	cats := []CategoryTotal{{"1", "Zoo", 5_00, 1}, {"2", "Books", 50_00, 1}, {"3", "Apps", 5_00, 1}, {"4", "Cafe", 7_00, 2},
-		{"5", "Dining", 5_00, 1}, {"6", "Travel", 90_00, 1}}
+	cat := func(id, name string, amount Money, count int) CategoryTotal {
+		return CategoryTotal{CategoryID: id, Category: name, Amount: amount, Count: count}
+	}
+	cats := []CategoryTotal{cat("1", "Zoo", 5_00, 1), cat("2", "Books", 50_00, 1), cat("3", "Apps", 5_00, 1), cat("4", "Cafe", 7_00, 2),
+		cat("5", "Dining", 5_00, 1), cat("6", "Travel", 90_00, 1)}
 	want := []CategoryAmount{{"Travel", 90_00}, {"Books", 50_00}, {"Cafe", 7_00}, {"Apps", 5_00}, {"Dining", 5_00}}
 	if diff := cmp.Diff(want, topCategories(cats, MaxTopCategories)); diff != "" {
 		t.Errorf("top 5 (-want +got):\n%s", diff)

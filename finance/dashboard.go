@@ -120,7 +120,7 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 	repo := s.store.Read()
 	out := Dashboard{Month: from.MonthString(), Currency: prefs.settings.Currency}
 
-	spending, err := repo.SpendingByCategory(ctx, userID, from, to)
+	spending, _, err := s.spendingByCategory(ctx, repo, userID, from, to)
 	if err != nil {
 		return out, err
 	}

@@ -366,10 +366,16 @@ type quotedRate struct {
 	via    *string
 }
 
+// rateLookup is what choosing a rate reads: the store, or the rates a
+// summary read up front (rateSet).
+type rateLookup interface {
+	LatestExchangeRate(ctx context.Context, userID, base, quote string, date Date) (ExchangeRate, bool, error)
+}
+
 // chooseRate finds the rate from → to on or before date: of the direct
 // rate, the inverse of the reverse one and the cross rate through EUR, the
 // one with the latest date; on the same date in that order.
-func chooseRate(ctx context.Context, repo ExchangeRateRepo, userID, from, to string, date Date) (quotedRate, error) {
+func chooseRate(ctx context.Context, repo rateLookup, userID, from, to string, date Date) (quotedRate, error) {
 	var best *quotedRate
 	consider := func(q quotedRate) {
 		if best == nil || q.date.After(best.date) {
@@ -409,7 +415,7 @@ func chooseRate(ctx context.Context, repo ExchangeRateRepo, userID, from, to str
 // latest date on or before date on which both exist. When the newest legs
 // are of different dates, the search goes on from the older of the two, so
 // it ends in a few steps (ECB publishes every currency on the same days).
-func crossRate(ctx context.Context, repo ExchangeRateRepo, userID, from, to string, date Date) (quotedRate, bool, error) {
+func crossRate(ctx context.Context, repo rateLookup, userID, from, to string, date Date) (quotedRate, bool, error) {
 	for {
 		a, okA, err := repo.LatestExchangeRate(ctx, userID, CrossCurrency, from, date)
 		if err != nil || !okA {

@@ -102,8 +102,11 @@ type ExpenseRepo interface {
 	UpdateExpense(ctx context.Context, userID string, e Expense) error
 	// ReplaceSplits replaces the parts of an expense (none: not split).
 	ReplaceSplits(ctx context.Context, userID, expenseID string, parts []ExpenseSplit) error
-	// ExpenseTotals sums the user's non-voided expenses dated in [from, to].
-	ExpenseTotals(ctx context.Context, userID string, from, to Date) (ExpenseTotals, error)
+	// ExpenseTotals sums the user's non-voided expenses dated in [from, to]:
+	// per key, the reporting currency's over the range (no Date) and each
+	// other currency's per date, for SumConverter.ExpenseTotals to convert.
+	// Total is left 0.
+	ExpenseTotals(ctx context.Context, userID, reporting string, from, to Date) (ExpenseTotals, error)
 }
 
 // ExpenseFilter narrows GET /expenses.

@@ -26,25 +26,32 @@ type ExpenseTotals struct {
 }
 
 // CategoryTotal is the spending of one category: expenses and split parts.
+// As the store sums it, it is one currency's (and, for a currency other
+// than the reporting one, one date's); converted, the category's whole.
 type CategoryTotal struct {
 	CategoryID string
 	Category   string
+	Currency   string
+	Date       Date
 	Amount     Money
 	Count      int
 }
 
-// MethodTotal is the spending paid by one method.
+// MethodTotal is the spending paid by one method, summed as CategoryTotal is.
 type MethodTotal struct {
 	PaymentMethod string
+	Currency      string
+	Date          Date
 	Amount        Money
 	Count         int
 }
 
 // ExpenseSummary is GET /expenses/summary (domain.md §5.1).
 type ExpenseSummary struct {
-	DateFrom        Date            `json:"date_from"`
-	DateTo          Date            `json:"date_to"`
-	Currency        string          `json:"currency"`
+	DateFrom Date   `json:"date_from"`
+	DateTo   Date   `json:"date_to"`
+	Currency string `json:"currency"`
+	ConversionNote
 	TotalExpenses   Money           `json:"total_expenses"`
 	Count           int             `json:"count"`
 	DailyAverage    Money           `json:"daily_average"`
@@ -160,12 +167,13 @@ func (s *Service) ExpenseSummary(ctx context.Context, userID string, from, to Da
 		return ExpenseSummary{}, Invalid("dateFrom", "must not be after dateTo ("+to.String()+")")
 	}
 	repo := s.store.Read()
-	cur, err := repo.ExpenseTotals(ctx, userID, from, to)
+	reporting := s.currency(ctx, userID)
+	cur, err := repo.ExpenseTotals(ctx, userID, reporting, from, to)
 	if err != nil {
 		return ExpenseSummary{}, err
 	}
 	prevFrom, prevTo := PreviousPeriod(from, to)
-	prev, err := repo.ExpenseTotals(ctx, userID, prevFrom, prevTo)
+	prev, err := repo.ExpenseTotals(ctx, userID, reporting, prevFrom, prevTo)
 	if err != nil {
 		return ExpenseSummary{}, err
 	}
@@ -177,5 +185,14 @@ func (s *Service) ExpenseSummary(ctx context.Context, userID string, from, to Da
 	if err != nil {
 		return ExpenseSummary{}, err
 	}
-	return BuildExpenseSummary(from, to, s.currency(ctx, userID), cur, prev, card, loanInterest), nil
+	curGroups, prevGroups := cur.methodGroups(), prev.methodGroups()
+	conv, err := s.sumConverter(ctx, userID, reporting, curGroups, prevGroups, cur.categoryGroups())
+	if err != nil {
+		return ExpenseSummary{}, err
+	}
+	out := BuildExpenseSummary(from, to, reporting, conv.ExpenseTotals(ctx, cur), conv.ExpenseTotals(ctx, prev), card, loanInterest)
+	// Each expense is under one method, so the methods' groups are each
+	// expense once: what they leave out is what the totals leave out.
+	out.ConversionNote = conv.NoteOf(ctx, curGroups, prevGroups)
+	return out, conv.Err()
 }

@@ -128,7 +128,8 @@ type NetWorthChangeRepo interface {
 // dated later.
 func (s *Service) NetWorthHistory(ctx context.Context, userID string, month Date, months int) (NetWorthReport, []NetWorthPoint, error) {
 	today := s.today(ctx, userID)
-	now, err := s.netWorth(ctx, userID, AsOfHeader{}, today)
+	// The header names the reporting currency: net worth converts to it.
+	now, err := s.netWorth(ctx, userID, asOf(ReportHeader{Report: ReportNetWorth, Currency: s.currency(ctx, userID)}, today), today)
 	if err != nil {
 		return now, nil, err
 	}

@@ -375,7 +375,7 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 	from, to := MonthRange(today)
 	var spending []CategorySpending
 	if st.BudgetThreshold || st.DigestDay != "off" {
-		if spending, err = s.store.Read().SpendingByCategory(ctx, userID, from, to); err != nil {
+		if spending, _, err = s.spendingByCategory(ctx, s.store.Read(), userID, from, to); err != nil {
 			return nil, err
 		}
 	}

@@ -270,15 +270,17 @@ type RecentEntry struct {
 // range, grouped in the database.
 type ReportRepo interface {
 	// SpendingTotals sums the spending of §1.6 per category with the number
-	// of lines summed; categories without lines are absent.
-	SpendingTotals(ctx context.Context, userID string, from, to Date, f SpendingFilter) ([]CategoryTotal, error)
+	// of lines summed, the reporting currency's over the range and another
+	// currency's per date (as ExpenseTotals); categories without lines are absent.
+	SpendingTotals(ctx context.Context, userID, reporting string, from, to Date, f SpendingFilter) ([]CategoryTotal, error)
 	// SpendingByDay sums the spending of §1.6 per day; category, when not
 	// empty, keeps the categories of that name (case-insensitive).
 	SpendingByDay(ctx context.Context, userID string, from, to Date, category string) ([]DayAmount, error)
 	// IncomeByDay sums the non-voided income per day.
 	IncomeByDay(ctx context.Context, userID string, from, to Date) ([]DayAmount, error)
-	// ExpensesByMethod sums the non-voided expenses (a split one once) per payment method.
-	ExpensesByMethod(ctx context.Context, userID string, from, to Date) ([]MethodTotal, error)
+	// ExpensesByMethod sums the non-voided expenses (a split one once) per
+	// payment method, as ExpenseTotals sums them: by currency and date.
+	ExpensesByMethod(ctx context.Context, userID, reporting string, from, to Date) ([]MethodTotal, error)
 	// CashFlowByDay sums, per day, what the cash-flow report counts.
 	CashFlowByDay(ctx context.Context, userID string, from, to Date) ([]CashFlowDay, error)
 	// RecentEntries returns the latest n non-voided expenses and income
@@ -349,11 +351,14 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 	buckets := ReportBuckets(from, to, req.Granularity, prefs.settings.WeekStart)
 	switch req.Name {
 	case ReportSpendingByCategory:
-		totals, err := repo.SpendingTotals(ctx, userID, from, to, SpendingFilter{PaymentMethod: req.PaymentMethod, CardID: req.CardID})
+		totals, note, err := s.spendingTotals(ctx, repo, userID, h.Currency, from, to,
+			SpendingFilter{PaymentMethod: req.PaymentMethod, CardID: req.CardID})
 		if err != nil {
 			return nil, err
 		}
-		return BuildSpendingByCategory(h, totals), nil
+		out := BuildSpendingByCategory(h, totals)
+		out.ConversionNote = note
+		return out, nil
 	case ReportSpendingTrend:
 		days, err := repo.SpendingByDay(ctx, userID, from, to, req.Category)
 		if err != nil {
@@ -361,11 +366,18 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 		}
 		return BuildSpendingTrend(h, req.Granularity, buckets, days), nil
 	case ReportPaymentMethods:
-		methods, err := repo.ExpensesByMethod(ctx, userID, from, to)
+		methods, err := repo.ExpensesByMethod(ctx, userID, h.Currency, from, to)
 		if err != nil {
 			return nil, err
 		}
-		return BuildPaymentMethods(h, methods), nil
+		raw := ExpenseTotals{ByMethod: methods}
+		conv, err := s.sumConverter(ctx, userID, h.Currency, raw.methodGroups())
+		if err != nil {
+			return nil, err
+		}
+		out := BuildPaymentMethods(h, conv.ExpenseTotals(ctx, raw).ByMethod)
+		out.ConversionNote = conv.NoteOf(ctx, raw.methodGroups())
+		return out, conv.Err()
 	case ReportIncomeVsExpenses:
 		spending, err := repo.SpendingByDay(ctx, userID, from, to, "")
 		if err != nil {
@@ -401,6 +413,7 @@ type SpendingCategoryItem struct {
 // SpendingByCategoryReport is the spending-by-category report.
 type SpendingByCategoryReport struct {
 	ReportHeader
+	ConversionNote
 	Total Money                  `json:"total"`
 	Items []SpendingCategoryItem `json:"items"`
 }
@@ -461,6 +474,7 @@ type MethodItem struct {
 // PaymentMethodsReport is the payment-methods report: expenses only.
 type PaymentMethodsReport struct {
 	ReportHeader
+	ConversionNote
 	Items []MethodItem `json:"items"`
 }
 
@@ -579,6 +593,7 @@ func BuildCashFlow(h ReportHeader, granularity string, buckets []Bucket, days []
 // BudgetVsActualReport is the budget-vs-actual report of one month.
 type BudgetVsActualReport struct {
 	ReportHeader
+	ConversionNote
 	Month              string            `json:"month"`
 	Items              []BudgetThreshold `json:"items"`
 	BudgetedTotal      Money             `json:"budgeted_total"`
@@ -595,11 +610,11 @@ func (s *Service) budgetVsActual(ctx context.Context, userID string, h ReportHea
 	if err != nil {
 		return BudgetVsActualReport{}, err
 	}
-	spending, err := repo.SpendingByCategory(ctx, userID, from, to)
+	spending, note, err := s.spendingByCategory(ctx, repo, userID, from, to)
 	if err != nil {
 		return BudgetVsActualReport{}, err
 	}
-	out := BudgetVsActualReport{ReportHeader: h, Month: from.MonthString(), Items: measureLimits(limits, spending)}
+	out := BudgetVsActualReport{ReportHeader: h, ConversionNote: note, Month: from.MonthString(), Items: measureLimits(limits, spending)}
 	var all Money
 	for _, c := range spending {
 		all += c.Amount
@@ -613,32 +628,42 @@ func (s *Service) budgetVsActual(ctx context.Context, userID string, h ReportHea
 }
 
 // NetWorthAccount is one account among the assets, archived ones included.
+// Balance is in the account's Currency.
 type NetWorthAccount struct {
-	ID      string      `json:"id"`
-	Name    string      `json:"name"`
-	Type    AccountType `json:"type"`
-	Status  string      `json:"status"`
-	Balance Money       `json:"balance"`
+	ID       string      `json:"id"`
+	Name     string      `json:"name"`
+	Type     AccountType `json:"type"`
+	Status   string      `json:"status"`
+	Currency string      `json:"currency"`
+	Balance  Money       `json:"balance"`
 }
 
-// NetWorthCard is one card among the liabilities: what it is owed.
+// NetWorthCard is one card among the liabilities: what it is owed, in the
+// card's Currency.
 type NetWorthCard struct {
 	ID                 string `json:"id"`
 	Name               string `json:"name"`
+	Currency           string `json:"currency"`
 	OutstandingBalance Money  `json:"outstanding_balance"`
 }
 
-// NetWorthLoan is one loan among the liabilities.
+// NetWorthLoan is one loan among the liabilities, in the loan's Currency.
 type NetWorthLoan struct {
 	ID                 string `json:"id"`
 	Name               string `json:"name"`
+	Currency           string `json:"currency"`
 	RemainingPrincipal Money  `json:"remaining_principal"`
 }
 
-// NetWorthReport is the net-worth report, as of today.
+// NetWorthReport is the net-worth report, as of today. Each account, card
+// and loan is in its own currency; the totals are in the reporting
+// currency, every balance converted at the rate of the day read for, and
+// ByCurrency nets each currency's assets and liabilities.
 type NetWorthReport struct {
 	AsOfHeader
-	Assets struct {
+	ConversionNote
+	ByCurrency []CurrencyLine `json:"by_currency"`
+	Assets     struct {
 		Total    Money             `json:"total"`
 		Accounts []NetWorthAccount `json:"accounts"`
 	} `json:"assets"`
@@ -658,10 +683,13 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	if err != nil {
 		return out, err
 	}
+	// Balances convert at the rate of the day they are read for.
+	var assets, liabilities []DatedAmount
 	out.Assets.Accounts = make([]NetWorthAccount, len(accounts))
 	for i, a := range accounts {
-		out.Assets.Accounts[i] = NetWorthAccount{ID: a.ID, Name: a.Name, Type: a.Type, Status: a.Status, Balance: a.CurrentBalance}
-		out.Assets.Total += a.CurrentBalance
+		out.Assets.Accounts[i] = NetWorthAccount{ID: a.ID, Name: a.Name, Type: a.Type, Status: a.Status,
+			Currency: a.Currency, Balance: a.CurrentBalance}
+		assets = append(assets, DatedAmount{Currency: a.Currency, Date: today, Amount: a.CurrentBalance})
 	}
 	// An archived card takes no new charges, but what is owed on it is still owed.
 	cards, err := s.cardsFor(ctx, userID, "", StatusAll, today)
@@ -670,8 +698,8 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	}
 	out.Liabilities.CreditCards = make([]NetWorthCard, len(cards))
 	for i, c := range cards {
-		out.Liabilities.CreditCards[i] = NetWorthCard{ID: c.ID, Name: c.Name, OutstandingBalance: c.OutstandingBalance}
-		out.Liabilities.Total += c.OutstandingBalance
+		out.Liabilities.CreditCards[i] = NetWorthCard{ID: c.ID, Name: c.Name, Currency: c.Currency, OutstandingBalance: c.OutstandingBalance}
+		liabilities = append(liabilities, DatedAmount{Currency: c.Currency, Date: today, Amount: c.OutstandingBalance})
 	}
 	loans, err := s.netWorthLoans(ctx, userID)
 	if err != nil {
@@ -679,10 +707,23 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	}
 	out.Liabilities.Loans = loans
 	for _, l := range loans {
-		out.Liabilities.Total += l.RemainingPrincipal
+		liabilities = append(liabilities, DatedAmount{Currency: l.Currency, Date: today, Amount: l.RemainingPrincipal})
 	}
-	out.NetWorth = out.Assets.Total - out.Liabilities.Total
-	return out, nil
+	net := slices.Concat(assets, negated(liabilities))
+	conv, err := s.sumConverter(ctx, userID, h.Currency, net)
+	if err != nil {
+		return out, err
+	}
+	out.Assets.Total, _ = conv.Total(ctx, assets)
+	out.Liabilities.Total, _ = conv.Total(ctx, liabilities)
+	// Net worth is rounded once from the exact sum, so it may differ by a
+	// cent from assets minus liabilities when anything was converted.
+	out.NetWorth, _ = conv.Total(ctx, net)
+	out.ByCurrency = conv.Lines(ctx, net)
+	// What was left out is named once, as net worth left it out: each
+	// currency's net, not its assets and liabilities again.
+	out.ConversionNote = conv.NoteOf(ctx, net)
+	return out, conv.Err()
 }
 
 // UtilizationFigures are a card's, or the cards' summed, utilization.

@@ -159,7 +159,7 @@ func (s *Service) netWorthLoans(ctx context.Context, userID string) ([]NetWorthL
 		if l.Status == LoanCancelled {
 			continue
 		}
-		out = append(out, NetWorthLoan{ID: l.ID, Name: l.Name, RemainingPrincipal: l.RemainingPrincipal})
+		out = append(out, NetWorthLoan{ID: l.ID, Name: l.Name, Currency: l.Currency, RemainingPrincipal: l.RemainingPrincipal})
 	}
 	return out, nil
 }

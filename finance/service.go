@@ -61,6 +61,7 @@ type Repo interface {
 	ReminderRepo
 	ExchangeRateRepo
 	CurrencyRepo
+	RateRangeRepo
 }
 
 // DefaultTimezone defines "today" until the user chooses another (app settings).

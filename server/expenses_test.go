@@ -734,6 +734,7 @@ func TestExpenseSummary(t *testing.T) {
 	groceries, shopping := categoryID(t, alice, "Groceries"), categoryID(t, alice, "Shopping")
 	want := map[string]any{
 		"date_from": "2025-03-01", "date_to": "2025-03-31", "currency": "PHP",
+		"rates_as_of": nil, "missing_rates": []any{}, // one currency: nothing converted
 		"total_expenses": 8.30, "count": 4, "daily_average": 0.27, // 8.30 / 31 = 0.2677...
 		"by_category": []any{
 			map[string]any{"category_id": shopping, "category": "Shopping", "amount": 7.00, "count": 2, "percent": 84.34},

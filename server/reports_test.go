@@ -336,7 +336,7 @@ func TestReportBodies(t *testing.T) {
 		// installment interest, and the converted purchase's expense.
 		checkExactData(t, get(finance.ReportSpendingByCategory, march+"&cardId="+f.visa.ID), with(header(finance.ReportSpendingByCategory, "2025-03-01", "2025-03-31"),
 			// 12,000.00 of 14,545.25 is 82.4977%; 2,200.00 is 15.1252%; 345.25 is 2.3736%.
-			map[string]any{"total": jsonMoney("14545.25"), "items": []any{
+			map[string]any{"rates_as_of": nil, "missing_rates": []any{}, "total": jsonMoney("14545.25"), "items": []any{
 				map[string]any{"category_id": cat("Travel"), "category": "Travel", "amount": jsonMoney("12000.00"), "count": 1, "percent": jsonMoney("82.50")},
 				map[string]any{"category_id": cat("Shopping"), "category": "Shopping", "amount": jsonMoney("2200.00"), "count": 2, "percent": jsonMoney("15.13")},
 				map[string]any{"category_id": cat("Card Fees & Interest"), "category": "Card Fees & Interest", "amount": jsonMoney("345.25"), "count": 3, "percent": jsonMoney("2.37")},
@@ -372,7 +372,7 @@ func TestReportBodies(t *testing.T) {
 		// 800.00; Credit Card 2,500.00 + 12,000.00. 21,034.56 in all, of
 		// which 14,500.00 is 68.9345%.
 		checkExactData(t, get(finance.ReportPaymentMethods, march), with(header(finance.ReportPaymentMethods, "2025-03-01", "2025-03-31"),
-			map[string]any{"items": []any{
+			map[string]any{"rates_as_of": nil, "missing_rates": []any{}, "items": []any{
 				map[string]any{"payment_method": "Cash", "amount": jsonMoney("5734.56"), "count": 3, "percent": jsonMoney("27.26")},
 				map[string]any{"payment_method": "Account Debit", "amount": jsonMoney("800.00"), "count": 1, "percent": jsonMoney("3.80")},
 				map[string]any{"payment_method": "Credit Card", "amount": jsonMoney("14500.00"), "count": 2, "percent": jsonMoney("68.93")},
@@ -427,12 +427,14 @@ func TestReportBodies(t *testing.T) {
 		// account 199,200.00 − 1,000.00, the card 14,785.25 − 1,000.00, the
 		// loan 12,000.00 less the 480.00 principal paid.
 		checkExactData(t, get(finance.ReportNetWorth, ""), with(header(finance.ReportNetWorth, "2025-03-20", "2025-03-20"), map[string]any{
-			"as_of": "2025-03-20",
+			"as_of": "2025-03-20", "rates_as_of": nil, "missing_rates": []any{},
+			// One currency: its line is net worth itself.
+			"by_currency": []any{map[string]any{"currency": "PHP", "total": jsonMoney("172894.75"), "converted": jsonMoney("172894.75")}},
 			"assets": map[string]any{"total": jsonMoney("198200.00"), "accounts": []any{
-				map[string]any{"id": f.savings.ID, "name": "Savings", "type": "savings", "status": "active", "balance": jsonMoney("198200.00")}}},
+				map[string]any{"id": f.savings.ID, "name": "Savings", "type": "savings", "status": "active", "currency": "PHP", "balance": jsonMoney("198200.00")}}},
 			"liabilities": map[string]any{"total": jsonMoney("25305.25"),
-				"credit_cards": []any{map[string]any{"id": f.visa.ID, "name": "Visa", "outstanding_balance": jsonMoney("13785.25")}},
-				"loans":        []any{map[string]any{"id": f.loan.ID, "name": "Car", "remaining_principal": jsonMoney("11520.00")}}},
+				"credit_cards": []any{map[string]any{"id": f.visa.ID, "name": "Visa", "currency": "PHP", "outstanding_balance": jsonMoney("13785.25")}},
+				"loans":        []any{map[string]any{"id": f.loan.ID, "name": "Car", "currency": "PHP", "remaining_principal": jsonMoney("11520.00")}}},
 			"net_worth": jsonMoney("172894.75"),
 		}))
 	})

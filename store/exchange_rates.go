@@ -122,3 +122,17 @@ func (l ledger) InsertFetchedExchangeRates(ctx context.Context, rates []finance.
 	}
 	return added, nil
 }
+
+func (l ledger) ExchangeRatesBetween(ctx context.Context, userID string, currencies []string, from, to finance.Date) ([]finance.ExchangeRate, error) {
+	var rows []exchangeRateRow
+	// Each pair from its latest date on or before from: the rate a group of
+	// that date converts with, and every later one up to to.
+	err := l.db.NewSelect().Model(&rows).
+		Where("xr.base IN (?) AND xr.quote IN (?) AND xr.date <= ?", bun.In(currencies), bun.In(currencies), to).
+		Where(readableRates, userID).
+		Where(`xr.date >= COALESCE((SELECT MAX(x2.date) FROM exchange_rates AS x2
+			WHERE x2.base = xr.base AND x2.quote = xr.quote AND (x2.user_id IS NULL OR x2.user_id = ?) AND x2.date <= ?), '')`,
+			userID, from).
+		OrderExpr(rateOrder).Scan(ctx)
+	return ratesOf(rows), err
+}

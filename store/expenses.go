@@ -331,21 +331,20 @@ func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, par
 // expense_category_months). All are range seeks of the user's primary-key
 // rows, at most one per day or month and method or category, whatever the
 // number of expenses.
-func (l ledger) ExpenseTotals(ctx context.Context, userID string, from, to finance.Date) (finance.ExpenseTotals, error) {
+func (l ledger) ExpenseTotals(ctx context.Context, userID, reporting string, from, to finance.Date) (finance.ExpenseTotals, error) {
 	var out finance.ExpenseTotals
-	methods, err := l.ExpensesByMethod(ctx, userID, from, to)
+	methods, err := l.ExpensesByMethod(ctx, userID, reporting, from, to)
 	if err != nil {
 		return out, err
 	}
 	for _, m := range methods {
-		out.Total += m.Amount
 		out.Count += m.Count
 	}
 	out.ByMethod = methods
 	// The names join the sums, not the days.
-	sums := l.keptTotals("expense_category_days", "expense_category_months", "category_id", userID, splitKeptRange(from, to))
+	sums := l.keptTotals("expense_category_days", "expense_category_months", "category_id", userID, reporting, splitKeptRange(from, to))
 	err = l.db.NewSelect().TableExpr("(?) AS s", sums).
-		ColumnExpr("s.category_id, cat.name AS category, s.amount, s.count").
+		ColumnExpr("s.category_id, cat.name AS category, s.currency, s.date, s.amount, s.count").
 		Join("JOIN categories AS cat ON cat.id = s.category_id").
 		Scan(ctx, &out.ByCategory)
 	return out, err

@@ -12,32 +12,22 @@ import (
 // is a range seek of one user's rows or daily totals, and only sums leave
 // the database; finance puts the days into buckets.
 
-// SpendingByCategory sums the spending lines of domain.md §1.6 dated
-// from..to, per category, from the daily totals that triggers keep in the
-// writing transaction (spending_days, see its migration for the terms). A
-// month is a seek of a few hundred rows, five years of tens of thousands,
-// whatever the number of expenses.
+// SpendingTotals sums the spending lines of domain.md §1.6 dated from..to,
+// per category, from the daily totals that triggers keep in the writing
+// transaction (spending_days, see its migration for the terms). A month is
+// a seek of a few hundred rows, five years of tens of thousands, whatever
+// the number of expenses. The reporting currency's lines are summed over
+// the range; another currency's per day, the date its rate is chosen for.
 //
 // The dashboard, the reports and the budget thresholds all read spending
-// by category here, so that every figure of the service counts the same
-// pesos. Categories without any line are absent.
-func (l ledger) SpendingByCategory(ctx context.Context, userID string, from, to finance.Date) ([]finance.CategorySpending, error) {
-	totals, err := l.SpendingTotals(ctx, userID, from, to, finance.SpendingFilter{})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]finance.CategorySpending, len(totals))
-	for i, t := range totals {
-		out[i] = finance.CategorySpending{CategoryID: t.CategoryID, Category: t.Category, Amount: t.Amount}
-	}
-	return out, nil
-}
-
-func (l ledger) SpendingTotals(ctx context.Context, userID string, from, to finance.Date, f finance.SpendingFilter) ([]finance.CategoryTotal, error) {
+// by category here (through finance's conversion), so that every figure of
+// the service counts the same pesos. Categories without any line are absent.
+func (l ledger) SpendingTotals(ctx context.Context, userID, reporting string, from, to finance.Date, f finance.SpendingFilter) ([]finance.CategoryTotal, error) {
 	sums := l.db.NewSelect().TableExpr("spending_days AS d").
-		ColumnExpr("d.category_id, SUM(d.amount) AS amount, SUM(d.lines) AS count").
+		ColumnExpr("d.category_id, d.currency, CASE WHEN d.currency = ? THEN NULL ELSE d.date END AS date", reporting).
+		ColumnExpr("SUM(d.amount) AS amount, SUM(d.lines) AS count").
 		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
-		GroupExpr("d.category_id").
+		GroupExpr("d.category_id, d.currency, 3").
 		Having("SUM(d.lines) > 0")
 	if f.PaymentMethod != "" {
 		sums = sums.Where("d.payment_method = ?", f.PaymentMethod)
@@ -49,7 +39,7 @@ func (l ledger) SpendingTotals(ctx context.Context, userID string, from, to fina
 	// thousands of day rows and a few dozen categories.
 	var out []finance.CategoryTotal
 	err := l.db.NewSelect().TableExpr("(?) AS s", sums).
-		ColumnExpr("s.category_id, cat.name AS category, s.amount, s.count").
+		ColumnExpr("s.category_id, cat.name AS category, s.currency, s.date, s.amount, s.count").
 		Join("JOIN categories AS cat ON cat.id = s.category_id").
 		Scan(ctx, &out)
 	return out, err
@@ -110,23 +100,34 @@ func splitKeptRange(from, to finance.Date) keptRange {
 }
 
 // keptTotals sums a kept total table pair (days and months) over r by key:
-// the column the sums are grouped by (payment_method or category_id).
-func (l ledger) keptTotals(days, months, key string, userID string, r keptRange) *bun.SelectQuery {
-	parts := fmt.Sprintf(`SELECT %[3]s, amount, count FROM %[1]s AS days WHERE user_id = ? AND date >= ? AND date <= ?
-		UNION ALL SELECT %[3]s, amount, count FROM %[2]s AS months WHERE user_id = ? AND month >= ? AND month <= ?
-		UNION ALL SELECT %[3]s, amount, count FROM %[1]s AS days WHERE user_id = ? AND date >= ? AND date <= ?`, days, months, key)
+// the column the sums are grouped by (payment_method or category_id). The
+// reporting currency's rows are summed over the whole range, whole months
+// from the month table; another currency's are summed per day (its date
+// is its rate's), from the day table alone. A row of the reporting
+// currency has no date (NULL).
+func (l ledger) keptTotals(days, months, key, userID, reporting string, r keptRange) *bun.SelectQuery {
+	parts := fmt.Sprintf(`SELECT %[3]s, currency, NULL AS date, amount, count FROM %[1]s AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
+		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[2]s AS months
+			WHERE user_id = ? AND month >= ? AND month <= ? AND currency = ?
+		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[1]s AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
+		UNION ALL SELECT %[3]s, currency, date, amount, count FROM %[1]s AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency <> ?`, days, months, key)
 	return l.db.NewSelect().
-		TableExpr("("+parts+") AS d", userID, r.headFrom, r.headTo, userID, r.monthFrom, r.monthTo, userID, r.tailFrom, r.tailTo).
-		ColumnExpr("d." + key + ", SUM(d.amount) AS amount, SUM(d.count) AS count").
-		GroupExpr("d." + key).
+		TableExpr("("+parts+") AS d", userID, r.headFrom, r.headTo, reporting, userID, r.monthFrom, r.monthTo, reporting,
+			userID, r.tailFrom, r.tailTo, reporting, userID, r.headFrom, r.tailTo, reporting).
+		ColumnExpr("d." + key + ", d.currency, d.date, SUM(d.amount) AS amount, SUM(d.count) AS count").
+		GroupExpr("d." + key + ", d.currency, d.date").
 		Having("SUM(d.count) > 0")
 }
 
 // ExpensesByMethod sums expense_days over the partial months at the ends of
-// the range and expense_months over the whole months between.
-func (l ledger) ExpensesByMethod(ctx context.Context, userID string, from, to finance.Date) ([]finance.MethodTotal, error) {
+// the range and expense_months over the whole months between, the
+// reporting currency's; another currency's per day.
+func (l ledger) ExpensesByMethod(ctx context.Context, userID, reporting string, from, to finance.Date) ([]finance.MethodTotal, error) {
 	var out []finance.MethodTotal
-	err := l.keptTotals("expense_days", "expense_months", "payment_method", userID, splitKeptRange(from, to)).Scan(ctx, &out)
+	err := l.keptTotals("expense_days", "expense_months", "payment_method", userID, reporting, splitKeptRange(from, to)).Scan(ctx, &out)
 	return out, err
 }
 
@@ -234,32 +235,33 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 	var out []string
 	err := db.reader.NewRaw(`
 		WITH lines AS (
-			SELECT e.user_id, e.date, e.category_id, e.payment_method, COALESCE(e.credit_card_id, '') AS card, e.amount
+			SELECT e.user_id, e.date, e.currency, e.category_id, e.payment_method, COALESCE(e.credit_card_id, '') AS card, e.amount
 			FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
 			UNION ALL
-			SELECT e.user_id, e.date, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''), s.amount
+			SELECT e.user_id, e.date, e.currency, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''), s.amount
 			FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
 			UNION ALL
-			SELECT l.user_id, l.date, l.category_id, 'Credit Card', l.credit_card_id, l.amount
+			SELECT l.user_id, l.date, l.currency, l.category_id, 'Credit Card', l.credit_card_id, l.amount
 			FROM card_spending_lines AS l WHERE l.category_id IS NOT NULL
 			UNION ALL
-			SELECT p.user_id, p.date, c.id, '', '', p.interest_part
+			SELECT p.user_id, p.date, ln.currency, c.id, '', '', p.interest_part
 			FROM loan_payments AS p JOIN categories AS c ON c.user_id = p.user_id AND c.is_system AND c.name_key = 'loan interest'
+			JOIN loans AS ln ON ln.id = p.loan_id
 			WHERE p.interest_part > 0
 		),
 		want AS (
-			SELECT user_id, date, category_id, payment_method, card, SUM(amount) AS amount, COUNT(*) AS lines
-			FROM lines GROUP BY user_id, date, category_id, payment_method, card
+			SELECT user_id, date, currency, category_id, payment_method, card, SUM(amount) AS amount, COUNT(*) AS lines
+			FROM lines GROUP BY user_id, date, currency, category_id, payment_method, card
 		),
 		have AS (
-			SELECT user_id, date, category_id, payment_method, credit_card_id AS card, amount, lines FROM spending_days WHERE lines <> 0 OR amount <> 0
+			SELECT user_id, date, currency, category_id, payment_method, credit_card_id AS card, amount, lines FROM spending_days WHERE lines <> 0 OR amount <> 0
 		),
 		want_expenses AS (
-			SELECT user_id, date, payment_method, SUM(amount) AS amount, COUNT(*) AS count FROM expenses WHERE status = 'active'
-			GROUP BY user_id, date, payment_method
+			SELECT user_id, date, currency, payment_method, SUM(amount) AS amount, COUNT(*) AS count FROM expenses WHERE status = 'active'
+			GROUP BY user_id, date, currency, payment_method
 		),
 		have_expenses AS (
-			SELECT user_id, date, payment_method, amount, count FROM expense_days WHERE count <> 0 OR amount <> 0
+			SELECT user_id, date, currency, payment_method, amount, count FROM expense_days WHERE count <> 0 OR amount <> 0
 		),
 		spending_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want EXCEPT SELECT * FROM have)
@@ -272,16 +274,16 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
 		),
 		want_categories AS (
-			SELECT user_id, date, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
-				SELECT e.user_id, e.date, e.category_id, e.amount
+			SELECT user_id, date, currency, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
+				SELECT e.user_id, e.date, e.currency, e.category_id, e.amount
 				FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
 				UNION ALL
-				SELECT e.user_id, e.date, s.category_id, s.amount
+				SELECT e.user_id, e.date, e.currency, s.category_id, s.amount
 				FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
-			) GROUP BY user_id, date, category_id
+			) GROUP BY user_id, date, currency, category_id
 		),
 		have_categories AS (
-			SELECT user_id, date, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
+			SELECT user_id, date, currency, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
 		),
 		category_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_categories EXCEPT SELECT * FROM have_categories)
@@ -307,36 +309,36 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 		),
 		-- The month tables against the day tables they total.
 		want_months AS (
-			SELECT user_id, substr(date, 1, 7) AS month, payment_method AS key, SUM(amount) AS amount, SUM(count) AS count
-			FROM expense_days GROUP BY 1, 2, 3 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
+			SELECT user_id, substr(date, 1, 7) AS month, currency, payment_method AS key, SUM(amount) AS amount, SUM(count) AS count
+			FROM expense_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
 			UNION ALL
-			SELECT user_id, substr(date, 1, 7), category_id, SUM(amount), SUM(count)
-			FROM expense_category_days GROUP BY 1, 2, 3 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
+			SELECT user_id, substr(date, 1, 7), currency, category_id, SUM(amount), SUM(count)
+			FROM expense_category_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
 		),
 		have_months AS (
-			SELECT user_id, month, payment_method, amount, count FROM expense_months WHERE count <> 0 OR amount <> 0
+			SELECT user_id, month, currency, payment_method, amount, count FROM expense_months WHERE count <> 0 OR amount <> 0
 			UNION ALL
-			SELECT user_id, month, category_id, amount, count FROM expense_category_months WHERE count <> 0 OR amount <> 0
+			SELECT user_id, month, currency, category_id, amount, count FROM expense_category_months WHERE count <> 0 OR amount <> 0
 		),
 		month_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
 		)
-		SELECT side || ' spending ' || date || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
+		SELECT side || ' spending ' || date || ' ' || currency || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
 		FROM spending_drift
 		UNION ALL
-		SELECT side || ' expenses ' || date || ' ' || payment_method || ': ' || amount || ' in ' || count
+		SELECT side || ' expenses ' || date || ' ' || currency || ' ' || payment_method || ': ' || amount || ' in ' || count
 		FROM expense_drift
 		UNION ALL
-		SELECT side || ' expense categories ' || date || ' ' || category_id || ': ' || amount || ' in ' || count
+		SELECT side || ' expense categories ' || date || ' ' || currency || ' ' || category_id || ': ' || amount || ' in ' || count
 		FROM category_drift
 		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
 		FROM card_drift
 		UNION ALL
-		SELECT side || ' expense months ' || month || ' ' || key || ': ' || amount || ' in ' || count
+		SELECT side || ' expense months ' || month || ' ' || currency || ' ' || key || ': ' || amount || ' in ' || count
 		FROM month_drift`).
 		Scan(ctx, &out)
 	return out, err

@@ -21,7 +21,7 @@ func TestExpenseSummaryQueryPlans(t *testing.T) {
 	from, to := finance.NewDate(2025, 3, 1), finance.NewDate(2025, 3, 31)
 	repo := db.Read()
 	plans, err := db.ReaderPlans(ctx, func() error {
-		if _, err := repo.ExpenseTotals(ctx, u.ID, from, to); err != nil {
+		if _, err := repo.ExpenseTotals(ctx, u.ID, finance.DefaultCurrency, from, to); err != nil {
 			return err
 		}
 		if _, err := repo.CardSpending(ctx, u.ID, from, to); err != nil {
