@@ -317,10 +317,10 @@ var lengthNote = regexp.MustCompile(`^(At most \d+|\d+ to \d+) characters( after
 // the route checks and answers with a conflict naming the field.
 var uniqueNote = regexp.MustCompile(`^Unique among [^,]+, case-insensitively\.$`)
 
-// positive is the contract's description of an amount, a limit or a
-// principal, which the instructions state once for every amount: it is
-// greater than 0 unless its description says signed.
-const positive = "Greater than 0."
+// positiveNote is a description, or its first clause, that states that an
+// amount, a limit or a principal is greater than 0, which the instructions
+// state once for every amount not described as signed.
+var positiveNote = regexp.MustCompile(`^Greater than 0(\.$|; )`)
 
 // instructedNotes are descriptions that only repeat a rule the instructions
 // state once for every tool: the account or card each payment method needs
@@ -360,16 +360,16 @@ func terse(schema any) any {
 				// The instructions say once that dates are YYYY-MM-DD, and
 				// every date argument is named for one.
 				delete(s, k)
-			case k == "description" && (v == positive || slices.Contains(instructedNotes, fmt.Sprint(v))):
-				delete(s, k)
 			case k == "description":
 				d, _ := v.(string)
-				if loc := lengthNote.FindStringIndex(d); loc != nil {
-					if d = d[loc[1]:]; d != "" {
-						d = strings.ToUpper(d[:1]) + d[1:]
+				for _, note := range []*regexp.Regexp{lengthNote, positiveNote} {
+					if loc := note.FindStringIndex(d); loc != nil {
+						if d = d[loc[1]:]; d != "" {
+							d = strings.ToUpper(d[:1]) + d[1:]
+						}
 					}
 				}
-				if d == "" || uniqueNote.MatchString(d) {
+				if d == "" || uniqueNote.MatchString(d) || slices.Contains(instructedNotes, d) {
 					delete(s, k)
 				} else {
 					s[k] = d

@@ -188,6 +188,8 @@ func TestTerseInputSchemas(t *testing.T) {
 			`{"type":"string","description":"Unique among active cards."}`},
 		{"a positive amount is said in the instructions", `{"type":"number","description":"Greater than 0."}`,
 			`{"type":"number"}`},
+		{"and the first clause saying it", `{"type":"number","description":"Greater than 0; may be left out abroad."}`,
+			`{"type":"number","description":"May be left out abroad."}`},
 		{"so is the account Account Debit needs", `{"type":"string","description":"Account Debit only: an active account."}`,
 			`{"type":"string"}`},
 		{"other descriptions stay", `{"type":"number","description":"Signed; defaults to 0."}`,

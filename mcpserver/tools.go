@@ -179,8 +179,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_credit_card_soas", title: "List card statements", method: "GET", path: "/api/v1/credit-cards/soa", hints: reads,
-		description: "Card statements (SOA), newest first. status open = unpaid or partially paid; overdue = open past " +
-			"due.",
+		description: "Card statements (SOA), newest first; status open: unpaid or partly paid, overdue: open past due.",
 	},
 	{
 		name: "get_credit_card_soa", title: "Get a card statement", method: "GET", path: "/api/v1/credit-cards/soa/{id}", hints: reads,
@@ -252,8 +251,8 @@ var toolTable = []toolSpec{
 	{
 		name: "preview_import", title: "Preview a bank file import", method: "POST", path: "/api/v1/imports", hints: creates,
 		fileAsText: "file",
-		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) into a preview, duplicates skipped; nothing is " +
-			"saved until commit_import.",
+		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) into a preview, skipping duplicates; commit_import " +
+			"saves it.",
 	},
 	{
 		name: "list_import_rows", title: "List an import's rows", method: "GET", path: "/api/v1/imports/{id}/rows", hints: reads, unsorted: true,
@@ -426,8 +425,7 @@ var toolTable = []toolSpec{
 	{
 		name: "update_soa_transaction", title: "Update a card statement line", method: "PUT",
 		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: rewrites,
-		description: "Change a statement row (transactionId): its own line's type, amount, date, description; a linked " +
-			"row's description.",
+		description: "Change statement row transactionId: any field of its own line; only a linked row's description.",
 	},
 	{
 		name: "delete_soa_transaction", title: "Remove a line from a card statement", method: "DELETE",
@@ -503,8 +501,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "delete_bill_payment", title: "Delete a bill payment", method: "DELETE", path: "/api/v1/bills/payments/{paymentId}", hints: voids,
-		description: "Undo a bill payment: it, its expense and its debit or card charge are voided. Refused once the " +
-			"charge is billed.",
+		description: "Void a bill payment with its expense and debit or card charge; refused once the charge is billed.",
 	},
 
 	// settings:write
