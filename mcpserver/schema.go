@@ -325,7 +325,8 @@ var positiveNote = regexp.MustCompile(`^Greater than 0(\.$|; )`)
 // instructedNotes are descriptions that only repeat a rule the instructions
 // state once for every tool: the account or card each payment method needs
 // (safety rule 5), that a category argument names an active category,
-// what null means for an optional field, and how a currency is written.
+// what null means for an optional field, how a currency is written, and
+// that a payment's or balance adjustment's date defaults to today.
 var instructedNotes = []string{
 	"Account Debit only: an active account.",
 	"Credit Card only: an active card.",
@@ -335,6 +336,7 @@ var instructedNotes = []string{
 	"`null` or `\"\"` clears it.",
 	"`null` or `\"\"` for none.",
 	"ISO 4217, any case.",
+	"Defaults to today.",
 }
 
 // terse cuts from an input schema what the route checks and a model

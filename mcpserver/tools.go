@@ -113,8 +113,8 @@ var toolTable = []toolSpec{
 	// finance:read (a domain's write scope also reads that domain)
 	{
 		name: "get_dashboard_summary", title: "Dashboard of a month", method: "GET", path: "/api/v1/dashboard", hints: reads,
-		description: "A month (default this one): income, spending, balances, cards, bills, loans, budgets; card and " +
-			"loan payments are not spending.",
+		description: "A month (default this one): income, spending (not card or loan payments), balances, cards, " +
+			"bills, loans, budgets.",
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
@@ -442,7 +442,7 @@ var toolTable = []toolSpec{
 	// Bills: their reads (finance:read) sit with their writes (bills:write).
 	{
 		name: "list_bills", title: "List bills", method: "GET", path: "/api/v1/bills", hints: reads,
-		description: "Bills, one per due date of each template, soonest first. status open = unpaid or partially paid.",
+		description: "Bills, one per due date of each template, soonest first; status open: unpaid or partly paid.",
 	},
 	{
 		name: "get_bill", title: "Get a bill", method: "GET", path: "/api/v1/bills/{id}", hints: reads,
@@ -484,7 +484,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "delete_bill_template", title: "Delete a recurring bill", method: "DELETE", path: "/api/v1/bills/templates/{id}", hints: voids,
-		description: "Remove a recurring bill and its untouched future bills; cannot be undone; pausing keeps it.",
+		description: "Remove a recurring bill and its untouched future bills, for good (pausing keeps it).",
 	},
 	{
 		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: rewrites,
