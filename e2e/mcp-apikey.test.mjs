@@ -41,7 +41,7 @@ test('the SDK connects with an API key and negotiates its newest version, 2025-1
     assert.equal(transport.protocolVersion, '2025-11-25');
     assert.equal(transport.sessionId, undefined, 'the endpoint is stateless: no session id');
     assert.match(client.getInstructions(), /Ask the user to confirm before calling write tools/);
-    assert.match(client.getInstructions(), /^Today is \d{4}-\d{2}-\d{2} in Asia\/Manila; amounts are PHP\. This API key holds the scopes /);
+    assert.match(client.getInstructions(), /^Today is \d{4}-\d{2}-\d{2} in Asia\/Manila; the reporting currency is PHP\. This API key holds the scopes /);
     assert.ok(client.getServerCapabilities().tools, 'tools capability');
   } finally {
     await client.close();

@@ -14,10 +14,11 @@ const maxMinorDigits = 15
 
 // ParseMinorUnits reads a decimal amount ("12", "-3.5", "1234.567") in
 // minor units of cur: "19.99" USD is 1999, "12345" JPY is 12345, "1.234"
-// KWD is 1234. It refuses more decimals than the currency has, even zeros,
-// so "100.00" JPY is refused: a yen amount never has decimals, and a figure
-// that shows them was meant for another currency. The problem text reads
-// after the field name.
+// KWD is 1234. Digits past the currency's decimals may only be zeros, as
+// for every amount of the API (ParseMoney reads "10.500" as 10.50): "100.00"
+// JPY is ¥100, the way a spreadsheet or another program writes a whole
+// figure, while "100.5" JPY is refused, since nothing is rounded to fit.
+// The problem text reads after the field name.
 func ParseMinorUnits(s string, cur Currency) (int64, error) {
 	problem := errMoney(fmt.Sprintf("must be a number with at most %d decimal places", cur.Minor))
 	neg := strings.HasPrefix(s, "-")
@@ -26,7 +27,10 @@ func ParseMinorUnits(s string, cur Currency) (int64, error) {
 		return 0, problem
 	}
 	if len(frac) > cur.Minor {
-		return 0, problem
+		if strings.TrimRight(frac[cur.Minor:], "0") != "" {
+			return 0, problem
+		}
+		frac = frac[:cur.Minor]
 	}
 	digits := strings.TrimLeft(intPart+frac+strings.Repeat("0", cur.Minor-len(frac)), "0")
 	if len(digits) > maxMinorDigits {

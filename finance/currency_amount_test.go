@@ -71,6 +71,13 @@ func TestParseAndFormatMinorUnits(t *testing.T) {
 		{"007.10", "USD", 710, "7.10"},
 		{"1.234", "KWD", 1234, "1.234"},
 		{"1.2", "KWD", 1200, "1.200"},
+		// Digits past the currency's decimals may be zeros, as in every
+		// amount of the API: "100.00" yen is ¥100, "10.500" pesos 10.50.
+		{"100.00", "JPY", 100, "100"},
+		{"-3.0", "JPY", -3, "-3"},
+		{"10.500", "PHP", 1050, "10.50"},
+		{"1.23400", "KWD", 1234, "1.234"},
+		{"9999999999999.9900", "USD", 999999999999999, "9999999999999.99"},
 		{"999999999999999", "JPY", 999999999999999, "999999999999999"},
 		{"9999999999999.99", "USD", 999999999999999, "9999999999999.99"},
 	}
@@ -91,7 +98,10 @@ func TestParseAndFormatMinorUnits(t *testing.T) {
 func TestParseMinorUnitsRefuses(t *testing.T) {
 	tests := []struct{ in, code, problem string }{
 		{"100.5", "JPY", "must be a number with at most 0 decimal places"},
-		{"100.0", "JPY", "must be a number with at most 0 decimal places"},
+		{"100.05", "JPY", "must be a number with at most 0 decimal places"},
+		{"100.000001", "JPY", "must be a number with at most 0 decimal places"},
+		{"19.9901", "USD", "must be a number with at most 2 decimal places"},
+		{"1.", "JPY", "must be a number with at most 0 decimal places"},
 		{"19.999", "USD", "must be a number with at most 2 decimal places"},
 		{"1.2345", "KWD", "must be a number with at most 3 decimal places"},
 		{"", "USD", "must be a number with at most 2 decimal places"},

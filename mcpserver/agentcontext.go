@@ -24,8 +24,8 @@ type Settings interface {
 
 // contextLine tells the agent what every write needs and nothing in the
 // tool list says: the user's today (writes take a date, and "yesterday"
-// means the user's yesterday), the timezone that defines it, the currency
-// amounts are in, and the scopes of the credential, which decide the tools
+// means the user's yesterday), the timezone that defines it, the reporting
+// currency (that of summaries and of a new record by default), and the scopes of the credential, which decide the tools
 // it has. It is added to the instructions of initialize and server/discover;
 // without settings (or when they cannot be read) it names the scopes only.
 func (h *Handler) contextLine(ctx context.Context) string {
@@ -40,7 +40,7 @@ func (h *Handler) contextLine(ctx context.Context) string {
 			if err != nil {
 				loc = time.UTC
 			}
-			fmt.Fprintf(&b, "Today is %s in %s; amounts are %s. ", finance.Today(h.now(), loc), s.Timezone, s.Currency)
+			fmt.Fprintf(&b, "Today is %s in %s; the reporting currency is %s. ", finance.Today(h.now(), loc), s.Timezone, s.Currency)
 		}
 	}
 	scopes := make([]string, len(p.Scopes))

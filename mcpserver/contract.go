@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -264,8 +266,10 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	if out.page && !whole {
-		// The instructions say once what compact leaves out.
-		if err := add(detailArg, map[string]any{"type": "string", "enum": []any{detailCompact, detailFull}}); err != nil {
+		// The instructions say once what compact leaves out. Compact is
+		// the default, so the one value worth sending is full (a call
+		// naming compact is still answered).
+		if err := add(detailArg, map[string]any{"type": "string", "enum": []any{detailFull}}); err != nil {
 			return nil, err
 		}
 	}
@@ -289,7 +293,7 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		// arguments are shown without the null a PUT needs to clear a field.
 		portable = withoutNull(portable)
 	}
-	out.inputSchema, err = json.Marshal(terse(lean(portable)))
+	out.inputSchema, err = json.Marshal(withoutInstructed(terse(lean(portable))))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
@@ -635,4 +639,49 @@ func (op *operation) withoutSorting() (*operation, error) {
 	delete(out.queryParams, "sortBy")
 	delete(out.queryParams, "sortOrder")
 	return out, nil
+}
+
+// bulkItems is the argument of a bulk create that lists the records.
+const bulkItems = "items"
+
+// withItemsOf is op for a bulk create (create_expenses) whose items
+// argument lists the arguments of another tool, one (create_expense), but
+// for its idempotency_key, which the bulk call takes once: the items are
+// shown as objects and named after that tool, since a model reads both in
+// one list and the items repeated every argument of the other. It fails
+// unless the items' schema is that tool's word for word, so the name
+// stays true when either route changes.
+func (op *operation) withItemsOf(other tool) (*operation, error) {
+	if other.operation == nil {
+		return nil, fmt.Errorf("items of %q: no such tool earlier in the table", other.name)
+	}
+	var schema, otherSchema struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := errors.Join(json.Unmarshal(op.inputSchema, &schema), json.Unmarshal(other.inputSchema, &otherSchema)); err != nil {
+		return nil, err
+	}
+	items, _ := schema.Properties[bulkItems]["items"].(map[string]any)
+	want := map[string]any{"type": "object", "properties": map[string]any{}}
+	for name, p := range otherSchema.Properties {
+		if name != idempotencyArg {
+			want["properties"].(map[string]any)[name] = p
+		}
+	}
+	var otherWhole map[string]any
+	if err := json.Unmarshal(other.inputSchema, &otherWhole); err != nil {
+		return nil, err
+	}
+	if r, ok := otherWhole["required"]; ok {
+		want["required"] = r
+	}
+	got, _ := json.Marshal(items)
+	wanted, _ := json.Marshal(want)
+	if !bytes.Equal(got, wanted) {
+		return nil, fmt.Errorf("items are not the arguments of %s:\n%s\n%s", other.name, got, wanted)
+	}
+	return op.withArguments(func(string) bool { return false }, map[string]any{bulkItems: map[string]any{
+		"type": "array", "items": map[string]any{"type": "object"},
+		"description": "Each: the arguments of " + other.name + " but idempotency_key.",
+	}})
 }

@@ -74,7 +74,9 @@ const (
 // Instructions are sent to every client in the initialize result: the safety
 // rules of the specification (section 4.6), and the rule that warnings are
 // shown to the user.
-const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most 2 decimals; dates are YYYY-MM-DD. List tools answer compact items (no null fields, nested lists or timestamps); pass detail=full for every field. They take page (from 1) and limit (1 to 100, default 20).
+const Instructions = `This server is the user's personal finance ledger: expenses, income, accounts and their transactions, credit cards and categories. Every tool reads or writes only the user's own records, through the same rules as the REST API. Amounts are decimal numbers with at most their currency's decimals (2; JPY and a few others none), greater than 0 unless described as signed; dates are YYYY-MM-DD, and a payment's or balance adjustment's defaults to today. A category argument names an active category of the tool's kind. null or "" leaves an optional field empty (in an update, clears it). List tools answer compact items (no null fields, nested lists or timestamps); pass detail=full for every field. They take page (from 1) and limit (1 to 100, default 20).
+
+Currencies are ISO 4217 codes in any case. Accounts, cards, loans and bill templates each have a currency: on create it defaults to the user's reporting currency, and it is fixed once money is recorded (CURRENCY_FIXED). An expense or income is in its account's or card's currency; a Cash expense, or income without an account, in its currency (default the reporting one). A card purchase abroad takes original_amount and original_currency; amount, what the card bills, then defaults to their conversion plus the card's foreign_fee_percent. A transfer's to_amount is what arrives in the destination's currency (default: amount converted at the date's rate). Summaries and reports are in the reporting currency: an amount without a rate is left out and named in missing_rates, never converted 1:1.
 
 Safety rules:
 1. Read first to identify accounts, cards, statements, bills, loan installments and categories (for example list_accounts, list_credit_cards, list_categories, get_expense_form_options) before writing.
@@ -145,6 +147,11 @@ func New(rest REST, cfg Config) (*Handler, error) {
 		}
 		if spec.fileAsText != "" {
 			if op, err = op.withTextFile(spec.fileAsText); err != nil {
+				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
+			}
+		}
+		if spec.itemsOf != "" {
+			if op, err = op.withItemsOf(h.byName[spec.itemsOf]); err != nil {
 				return nil, fmt.Errorf("mcpserver: tool %s: %w", spec.name, err)
 			}
 		}

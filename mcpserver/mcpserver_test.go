@@ -82,7 +82,7 @@ func TestInitializeNegotiatesProtocolVersion(t *testing.T) {
 // settings: Asia/Manila, PHP) holding scopes gets.
 func wantInstructions(credential, scopes string) string {
 	manila, _ := time.LoadLocation("Asia/Manila")
-	return "Today is " + time.Now().In(manila).Format(time.DateOnly) + " in Asia/Manila; amounts are PHP. This " + credential +
+	return "Today is " + time.Now().In(manila).Format(time.DateOnly) + " in Asia/Manila; the reporting currency is PHP. This " + credential +
 		" holds the scopes " + scopes + "; tools needing others are not listed.\n\n" + Instructions
 }
 
@@ -119,7 +119,7 @@ func TestInstructionsCarryTheUsersContext(t *testing.T) {
 		t.Fatalf("settings: %d %+v", status, env)
 	}
 	honolulu, _ := time.LoadLocation("Pacific/Honolulu")
-	want := "Today is " + time.Now().In(honolulu).Format(time.DateOnly) + " in Pacific/Honolulu; amounts are USD. "
+	want := "Today is " + time.Now().In(honolulu).Format(time.DateOnly) + " in Pacific/Honolulu; the reporting currency is USD. "
 	if legacy, modern := instructions(); !strings.HasPrefix(legacy, want) || !strings.HasPrefix(modern, want) {
 		t.Errorf("after the move:\n initialize %q\n discover   %q\n want the prefix %q", legacy, modern, want)
 	}

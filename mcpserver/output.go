@@ -10,12 +10,14 @@ import (
 )
 
 // A tool's output schema is the contract's schema of its route's data, cut
-// to its structure: the types, the properties, which are required, enums
-// and nullability, so a client that checks each result against it checks
+// to its structure: the types, the properties, which are required, and
+// nullability, so a client that checks each result against it checks
 // exactly the shape the route answers. What the contract adds for people
 // (descriptions, examples) and the rules of values the server already
-// enforces (formats, patterns, bounds) stay in the contract: a client has
+// enforces (formats, patterns, bounds, and the values of an enum, which
+// becomes the type of its values) stay in the contract: a client has
 // nothing to do with them, and every tools/list would carry them again.
+// The enums a model chooses from are in the input schemas.
 //
 // A definition the schema uses more than once (a statement inside a
 // payment's reply and in its list of lines, a card row in every line) is
@@ -65,7 +67,45 @@ func (c *contract) outputSchemaOf(data any, compact bool) (map[string]any, error
 	if len(b.defs) > 0 {
 		root["$defs"] = b.defs
 	}
+	enumsAsTypes(root)
 	return root, nil
+}
+
+// enumsAsTypes writes every enum of an output schema as the JSON type of
+// its values ({"enum": ["a", "b", null]} is {"type": ["string", "null"]}).
+// It runs last, since a compact item leaves out its nullable enums.
+func enumsAsTypes(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if enum, ok := v["enum"].([]any); ok {
+			if v["type"] == nil {
+				var types []any
+				for _, e := range enum {
+					for _, t := range []string{"null", "boolean", "string", "integer", "number"} {
+						if isJSONType(e, t) {
+							if !slices.Contains(types, any(t)) {
+								types = append(types, t)
+							}
+							break
+						}
+					}
+				}
+				if len(types) == 1 {
+					v["type"] = types[0]
+				} else {
+					v["type"] = types
+				}
+			}
+			delete(v, "enum")
+		}
+		for _, x := range v {
+			enumsAsTypes(x)
+		}
+	case []any:
+		for _, x := range v {
+			enumsAsTypes(x)
+		}
+	}
 }
 
 // pruneDefs removes the definitions nothing refers to any more (the

@@ -317,17 +317,36 @@ var lengthNote = regexp.MustCompile(`^(At most \d+|\d+ to \d+) characters( after
 // the route checks and answers with a conflict naming the field.
 var uniqueNote = regexp.MustCompile(`^Unique among [^,]+, case-insensitively\.$`)
 
-// positive is the contract's description of an amount, a limit or a
-// principal, which terse writes as the bound it states.
-const positive = "Greater than 0."
+// positiveNote is a description, or its first clause, that states that an
+// amount, a limit or a principal is greater than 0, which the instructions
+// state once for every amount not described as signed.
+var positiveNote = regexp.MustCompile(`^Greater than 0(\.$|; )`)
+
+// instructedNotes are descriptions that only repeat a rule the instructions
+// state once for every tool: the account or card each payment method needs
+// (safety rule 5), that a category argument names an active category,
+// what null means for an optional field, how a currency is written, and
+// that a payment's or balance adjustment's date defaults to today.
+var instructedNotes = []string{
+	"Account Debit only: an active account.",
+	"Credit Card only: an active card.",
+	"An active expense category's name.",
+	"The name of an active expense category.",
+	"An active income category's name.",
+	"`null` or `\"\"` clears it.",
+	"`null` or `\"\"` for none.",
+	"ISO 4217, any case.",
+	"Defaults to today.",
+}
 
 // terse cuts from an input schema what the route checks and a model
 // needs not read to fill the value in: the length limits of strings (a
 // name, a note; the route answers a 400 naming the field past them), the
 // descriptions, or their first clauses, that only state those limits, and
-// those that only state that a name is unique, and the date format the
-// instructions state once.
-// What a value means, its type, enum, format and bounds of numbers stay.
+// those that only state that a name is unique, and what the instructions
+// state once: the date format, that an amount is greater than 0, and the
+// instructedNotes.
+// What a value means, its type, enum, format and other bounds of numbers stay.
 func terse(schema any) any {
 	switch s := schema.(type) {
 	case []any:
@@ -343,18 +362,16 @@ func terse(schema any) any {
 				// The instructions say once that dates are YYYY-MM-DD, and
 				// every date argument is named for one.
 				delete(s, k)
-			case k == "description" && v == positive && s["type"] == "number":
-				// The bound says it in fewer bytes, and a client can check it.
-				delete(s, k)
-				s["exclusiveMinimum"] = 0
 			case k == "description":
 				d, _ := v.(string)
-				if loc := lengthNote.FindStringIndex(d); loc != nil {
-					if d = d[loc[1]:]; d != "" {
-						d = strings.ToUpper(d[:1]) + d[1:]
+				for _, note := range []*regexp.Regexp{lengthNote, positiveNote} {
+					if loc := note.FindStringIndex(d); loc != nil {
+						if d = d[loc[1]:]; d != "" {
+							d = strings.ToUpper(d[:1]) + d[1:]
+						}
 					}
 				}
-				if d == "" || uniqueNote.MatchString(d) {
+				if d == "" || uniqueNote.MatchString(d) || slices.Contains(instructedNotes, d) {
 					delete(s, k)
 				} else {
 					s[k] = d
@@ -366,6 +383,39 @@ func terse(schema any) any {
 				for name, sub := range named {
 					named[name] = terse(sub)
 				}
+			}
+		}
+	}
+	return schema
+}
+
+// instructedArguments are the arguments whose meaning the instructions
+// state once, for every tool that takes them: what a record's currency
+// defaults to and when it is fixed, what an expense's or income's currency
+// must match, a card purchase abroad and a transfer between currencies. A
+// dozen write tools take them, and the contract says the same at each, for
+// people reading one route; a model reads the whole list at once.
+var instructedArguments = []string{"currency", "original_amount", "original_currency", "to_amount", "foreign_fee_percent"}
+
+// withoutInstructed removes from an input schema the descriptions of the
+// instructedArguments, at any depth (a bulk create's items take them too).
+func withoutInstructed(schema any) any {
+	switch s := schema.(type) {
+	case []any:
+		for i, v := range s {
+			s[i] = withoutInstructed(v)
+		}
+	case map[string]any:
+		if props, ok := s["properties"].(map[string]any); ok {
+			for _, name := range instructedArguments {
+				if p, _ := props[name].(map[string]any); p != nil {
+					delete(p, "description")
+				}
+			}
+		}
+		for k, v := range s {
+			if slices.Contains(schemaKeywords, k) || slices.Contains(schemaListKeywords, k) || slices.Contains(schemaMapKeywords, k) {
+				withoutInstructed(v)
 			}
 		}
 	}

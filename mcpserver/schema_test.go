@@ -179,15 +179,19 @@ func TestOutputEnumWithoutType(t *testing.T) {
 }
 
 // terse drops the length limits a route checks and the text that only
-// states them, and writes "Greater than 0." as the bound.
+// states them, and the notes the instructions state once.
 func TestTerseInputSchemas(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"a length note alone goes", `{"type":"string","maxLength":100,"description":"At most 100 characters after trimming."}`,
 			`{"type":"string"}`},
 		{"the rest of a description stays", `{"type":"string","minLength":1,"description":"1 to 100 characters after trimming; unique among active cards."}`,
 			`{"type":"string","description":"Unique among active cards."}`},
-		{"a positive amount is a bound", `{"type":"number","description":"Greater than 0."}`,
-			`{"type":"number","exclusiveMinimum":0}`},
+		{"a positive amount is said in the instructions", `{"type":"number","description":"Greater than 0."}`,
+			`{"type":"number"}`},
+		{"and the first clause saying it", `{"type":"number","description":"Greater than 0; may be left out abroad."}`,
+			`{"type":"number","description":"May be left out abroad."}`},
+		{"so is the account Account Debit needs", `{"type":"string","description":"Account Debit only: an active account."}`,
+			`{"type":"string"}`},
 		{"other descriptions stay", `{"type":"number","description":"Signed; defaults to 0."}`,
 			`{"type":"number","description":"Signed; defaults to 0."}`},
 		{"inside properties and branches", `{"type":"object","properties":{"notes":{"anyOf":[{"type":"string","maxLength":9},{"type":"null"}],"description":"At most 9 characters."}}}`,

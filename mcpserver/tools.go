@@ -97,6 +97,10 @@ type toolSpec struct {
 	// fileAsText, when set, is the form's file field that the tool takes
 	// as text or base64 with a file name (withTextFile).
 	fileAsText string
+	// itemsOf, when set, names the tool (earlier in the table) whose
+	// arguments each member of the items argument is: the tool's schema
+	// says so rather than repeat that tool's (see withItemsOf).
+	itemsOf string
 	// unsorted marks a list tool of a short list: it takes no sortBy or
 	// sortOrder (see withoutSorting).
 	unsorted bool
@@ -109,15 +113,15 @@ var toolTable = []toolSpec{
 	// finance:read (a domain's write scope also reads that domain)
 	{
 		name: "get_dashboard_summary", title: "Dashboard of a month", method: "GET", path: "/api/v1/dashboard", hints: reads,
-		description: "A month (default this one): income, spending, balances, cards, bills, loans, budgets; card and " +
-			"loan payments are not spending.",
+		description: "A month (default this one): income, spending (not card or loan payments), balances, cards, " +
+			"bills, loans, budgets.",
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
-		description: "A report by name over dateFrom/dateTo (default this month); others where listed: " +
-			"spending-by-category (payment_method, cardId), spending-trend (granularity, category), income-vs-expenses " +
-			"(granularity), cash-flow (granularity), budget-vs-actual (month), net-worth (today), credit-card-utilization " +
-			"(cardId; today), payment-methods (none), bills-overview (none), loans-overview (none).",
+		description: "A report over dateFrom/dateTo (default this month) plus: spending-by-category (payment_method, " +
+			"cardId), spending-trend (granularity, category), income-vs-expenses (granularity), cash-flow (granularity), " +
+			"budget-vs-actual (month), net-worth (today), credit-card-utilization (cardId; today), payment-methods (), " +
+			"bills-overview (), loans-overview ().",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
@@ -133,7 +137,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_expense_summary", title: "Spending summary", method: "GET", path: "/api/v1/expenses/summary", hints: reads,
-		description: "Spending from dateFrom to dateTo (default this month) by category and method, against the period " +
+		description: "Spending over dateFrom/dateTo (default this month) by category and method, against the period " +
 			"before.",
 	},
 	{
@@ -175,8 +179,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_credit_card_soas", title: "List card statements", method: "GET", path: "/api/v1/credit-cards/soa", hints: reads,
-		description: "Card statements (SOA), newest first. status open = unpaid or partially paid; overdue = open past " +
-			"due.",
+		description: "Card statements (SOA), newest first; status open: unpaid or partly paid, overdue: open past due.",
 	},
 	{
 		name: "get_credit_card_soa", title: "Get a card statement", method: "GET", path: "/api/v1/credit-cards/soa/{id}", hints: reads,
@@ -189,6 +192,15 @@ var toolTable = []toolSpec{
 	{
 		name: "get_app_settings", title: "App settings", method: "GET", path: "/api/v1/user-settings/app", hints: reads,
 		description: "The user's settings; timezone defines today, currency is a label.",
+	},
+	{
+		name: "convert_amount", title: "Convert an amount", method: "GET", path: "/api/v1/exchange-rates/convert", hints: reads,
+		description: "Convert amount from one currency to another at the latest rate on or before date (default today).",
+	},
+	{
+		name: "list_exchange_rates", title: "List exchange rates", method: "GET", path: "/api/v1/exchange-rates", hints: reads,
+		unsorted:    true, // newest first is the order conversions read them in
+		description: "Dated rates, newest first: on date, 1 base is worth rate quote; the user's own are source manual.",
 	},
 	{
 		name: "get_budget_thresholds", title: "Budget thresholds", method: "GET", path: "/api/v1/user-settings/budget-thresholds",
@@ -208,8 +220,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_expense", title: "Update an expense", method: "PUT", path: "/api/v1/expenses/{id}", hints: rewrites,
-		description: "Change an expense; its account line or card purchase follows. Money fields change only while " +
-			"unbilled; a category ends a split.",
+		description: "Change an expense; its account line or card purchase follows. Money fields only while unbilled; " +
+			"a category ends a split.",
 	},
 	{
 		name: "delete_expense", title: "Void an expense", method: "DELETE", path: "/api/v1/expenses/{id}", hints: voids,
@@ -222,7 +234,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_expenses", title: "Record many expenses", method: "POST", path: "/api/v1/expenses/bulk", hints: creates,
-		description: "Record 1 to 100 expenses (create_expense bodies), all or none.",
+		itemsOf:     "create_expense",
+		description: "Record 1 to 100 expenses (items: create_expense arguments), all or none.",
 	},
 	// Reading a note into drafts and the app's assistant are not tools: the
 	// caller is a model already, and would pay their place in every
@@ -238,8 +251,8 @@ var toolTable = []toolSpec{
 	{
 		name: "preview_import", title: "Preview a bank file import", method: "POST", path: "/api/v1/imports", hints: creates,
 		fileAsText: "file",
-		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) into a preview, duplicates skipped; nothing is " +
-			"saved until commit_import.",
+		description: "Read a bank file (CSV, OFX, QIF, CAMT, MT940) into a preview, skipping duplicates; commit_import " +
+			"saves it.",
 	},
 	{
 		name: "list_import_rows", title: "List an import's rows", method: "GET", path: "/api/v1/imports/{id}/rows", hints: reads, unsorted: true,
@@ -318,7 +331,7 @@ var toolTable = []toolSpec{
 	{
 		name: "adjust_account_balance", title: "Adjust an account's balance", method: "POST",
 		path: "/api/v1/accounts/{id}/balance-adjustment", hints: reshapes,
-		description: "Set an account's balance to target_balance with one adjustment line for the difference. " + retryWithKey,
+		description: "Set an account's balance to target_balance with one adjustment line. " + retryWithKey,
 	},
 	{
 		name: "reconcile_account", title: "Reconcile account", method: "POST", path: "/api/v1/accounts/{id}/reconcile",
@@ -380,8 +393,8 @@ var toolTable = []toolSpec{
 	{
 		name: "cancel_installment_plan", title: "Cancel an installment plan", method: "POST",
 		path: "/api/v1/credit-cards/installment-plans/{id}/cancel", hints: voids,
-		description: "Cancel an active plan; cannot be undone. Unbilled rows are voided; if some were billed, one row " +
-			"bills the principal left.",
+		description: "Cancel an active plan, for good: unbilled rows voided; if some were billed, one row bills the " +
+			"principal left.",
 	},
 	{
 		name: "update_credit_card_transaction", title: "Update a card transaction", method: "PUT",
@@ -396,8 +409,8 @@ var toolTable = []toolSpec{
 	{
 		name: "record_credit_card_soa_payment", title: "Pay a card statement", method: "POST",
 		path: "/api/v1/credit-cards/soa/{id}/payments", hints: reshapes,
-		description: "Pay a statement (id) from an active account, at most its remaining; not spending. Only " +
-			"void_credit_card_soa undoes it. " + retryWithKey,
+		description: "Pay statement id from an active account, at most its remaining; not spending. Undo: " +
+			"void_credit_card_soa. " + retryWithKey,
 	},
 	{
 		name: "add_soa_transaction", title: "Add a line to a card statement", method: "POST",
@@ -412,26 +425,24 @@ var toolTable = []toolSpec{
 	{
 		name: "update_soa_transaction", title: "Update a card statement line", method: "PUT",
 		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: rewrites,
-		description: "Change a statement row (transactionId): its own line's type, amount, date, description; a linked " +
-			"row's description.",
+		description: "Change statement row transactionId: any field of its own line; only a linked row's description.",
 	},
 	{
 		name: "delete_soa_transaction", title: "Remove a line from a card statement", method: "DELETE",
 		path: "/api/v1/credit-cards/soa/{id}/transactions/{transactionId}", hints: voids,
-		description: "Remove row transactionId from statement id: its own line is voided; a linked row goes back to " +
-			"unbilled.",
+		description: "Remove row transactionId from statement id: its own line voided, a linked row back to unbilled.",
 	},
 	{
 		name: "void_credit_card_soa", title: "Void (reset) a card statement", method: "POST",
 		path: "/api/v1/credit-cards/soa/{id}/void", hints: voids,
-		description: "Reset a statement: its payments, their debits and its own lines are voided; its rows go to a fresh " +
-			"statement. The only undo of a wrong payment.",
+		description: "Reset a statement: payments, their debits and its own lines voided, rows moved to a fresh " +
+			"statement. Undoes a wrong payment.",
 	},
 
 	// Bills: their reads (finance:read) sit with their writes (bills:write).
 	{
 		name: "list_bills", title: "List bills", method: "GET", path: "/api/v1/bills", hints: reads,
-		description: "Bills, one per due date of each template, soonest first. status open = unpaid or partially paid.",
+		description: "Bills, one per due date of each template, soonest first; status open: unpaid or partly paid.",
 	},
 	{
 		name: "get_bill", title: "Get a bill", method: "GET", path: "/api/v1/bills/{id}", hints: reads,
@@ -463,8 +474,8 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
-		description: "A recurring bill; month-based ones fall on due_day (31 = month end), semimonthly also on " +
-			"second_due_day. Default payment fields fill a payment's.",
+		description: "A recurring bill due on due_day (31 = month end; semimonthly also second_due_day); default_* " +
+			"fill its payments.",
 	},
 	{
 		name: "update_bill_template", title: "Update, pause or resume a recurring bill", method: "PUT",
@@ -473,7 +484,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "delete_bill_template", title: "Delete a recurring bill", method: "DELETE", path: "/api/v1/bills/templates/{id}", hints: voids,
-		description: "Remove a recurring bill and its untouched future bills; cannot be undone; pausing keeps it.",
+		description: "Remove a recurring bill and its untouched future bills, for good (pausing keeps it).",
 	},
 	{
 		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: rewrites,
@@ -481,26 +492,24 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_bill_status", title: "Mark a bill paid, unpaid or skipped", method: "POST", path: "/api/v1/bills/{id}/status", hints: updates,
-		description: "Set a bill's status by hand. paid moves NO money: if the user paid, use record_bill_payment. " +
-			"skipped: unpaid with no payments. unpaid undoes either.",
+		description: "Set a bill's status by hand; paid moves NO money (to pay: record_bill_payment); skipped needs " +
+			"no payments; unpaid undoes either.",
 	},
 	{
 		name: "record_bill_payment", title: "Pay a bill", method: "POST", path: "/api/v1/bills/{id}/payments", hints: reshapes,
-		description: "Pay a bill (id), at most its remaining. Records the expense (do not also create_expense). " +
-			retryWithKey,
+		description: "Pay bill id, at most its remaining; records the expense (no create_expense). " + retryWithKey,
 	},
 	{
 		name: "delete_bill_payment", title: "Delete a bill payment", method: "DELETE", path: "/api/v1/bills/payments/{paymentId}", hints: voids,
-		description: "Undo a bill payment: it, its expense and its debit or card charge are voided. Refused once the " +
-			"charge is billed.",
+		description: "Void a bill payment with its expense and debit or card charge; refused once the charge is billed.",
 	},
 
 	// settings:write
 	{
 		name: "update_budget_thresholds", title: "Replace the budget thresholds", method: "PUT",
 		path: "/api/v1/user-settings/budget-thresholds", hints: replaces,
-		description: "Replace the WHOLE set of budget limits: categories left out lose theirs. Read " +
-			"get_budget_thresholds first and send the full list.",
+		description: "Replace the WHOLE set of budget limits; categories left out lose theirs: read " +
+			"get_budget_thresholds, send all.",
 	},
 	{
 		name: "update_app_settings", title: "Change app settings", method: "PUT", path: "/api/v1/user-settings/app", hints: updates,
@@ -540,8 +549,8 @@ var toolTable = []toolSpec{
 	{
 		name: "record_loan_payment", title: "Pay a loan instance", method: "POST",
 		path: "/api/v1/loans/instances/{instanceId}/payments", hints: reshapes,
-		description: "Pay a loan instance (instanceId), at most its remaining. Only interest is spending. Cannot be " +
-			"undone. " + retryWithKey,
+		description: "Pay loan instance instanceId, at most its remaining; only interest is spending; no undo. " +
+			retryWithKey,
 	},
 	{
 		name: "create_loan", title: "Add a loan", method: "POST", path: "/api/v1/loans", hints: creates,

@@ -50,11 +50,13 @@ var specTools = map[auth.Scope][]string{
 // to REST for: loans, many expenses at once, voiding an account line,
 // archiving accounts, cards and categories, renaming a category, reading
 // receipt photos into drafts, and moving in from a bank's files
-// (import batches, read under expenses:write like their routes), and the
-// reminder preferences (one tool: {} reads them).
+// (import batches, read under expenses:write like their routes), the
+// reminder preferences (one tool: {} reads them), and the exchange rates
+// that amounts in other currencies convert with (converting one amount, and
+// the rates themselves).
 var beyondSpec = map[auth.Scope][]string{
 	auth.ScopeRead: {"get_account", "get_credit_card", "get_bill", "get_loan", "list_activity",
-		"list_import_rows", "list_transfers", "list_expected_income"},
+		"list_import_rows", "list_transfers", "list_expected_income", "convert_amount", "list_exchange_rates"},
 	auth.ScopeIncomeWrite: {"confirm_expected_income", "skip_expected_income"},
 	auth.ScopeExpensesWrite: {"create_expenses", "parse_receipt_images",
 		"preview_import", "update_import_row", "commit_import", "revert_import"},
@@ -160,12 +162,12 @@ func TestParseRequirementRoundTrips(t *testing.T) {
 }
 
 var (
-	readTools = []string{"get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
+	readTools = []string{"convert_amount", "get_account", "get_app_settings", "get_bill", "get_bill_form_options", "get_bill_template",
 		"get_bills_summary", "get_budget_thresholds", "get_credit_card", "get_credit_card_metrics", "get_credit_card_soa",
 		"get_current_month_loan_dues", "get_dashboard_summary", "get_expense", "get_expense_form_options", "get_expense_summary",
 		"get_income", "get_installment_plan", "get_loan", "get_report", "list_account_transactions", "list_accounts", "list_activity", "list_bill_payments",
 		"list_bill_templates", "list_bills", "list_categories", "list_credit_card_soas", "list_credit_cards",
-		"list_expected_income", "list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loans",
+		"list_exchange_rates", "list_expected_income", "list_expenses", "list_import_rows", "list_income", "list_installment_plans", "list_loans",
 		"list_transfers", "list_unbilled_transactions"}
 	expenseWrites = []string{"commit_import", "create_expense", "create_expenses", "delete_expense",
 		"parse_receipt_images", "preview_import", "revert_import", "split_expense", "update_expense", "update_import_row"}
@@ -206,8 +208,9 @@ func TestToolsListIsFilteredByScope(t *testing.T) {
 				"list_credit_card_soas", "list_credit_cards", "list_installment_plans", "list_unbilled_transactions",
 				"record_credit_card_soa_payment", "unarchive_credit_card", "update_credit_card", "update_credit_card_soa",
 				"update_credit_card_transaction", "update_soa_transaction", "void_credit_card_soa"}},
-		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"archive_category", "create_category",
-			"get_app_settings", "get_budget_thresholds", "list_categories", "update_app_settings", "update_budget_thresholds",
+		{"settings:write", []auth.Scope{auth.ScopeSettingsWrite, auth.ScopeMCP}, []string{"archive_category", "convert_amount",
+			"create_category", "get_app_settings", "get_budget_thresholds", "list_categories", "list_exchange_rates",
+			"update_app_settings", "update_budget_thresholds",
 			"update_category", "update_reminder_settings"}},
 		{"loans:write reads loans, adds, changes and pays them", []auth.Scope{auth.ScopeLoansWrite, auth.ScopeMCP},
 			[]string{"cancel_loan", "create_loan", "delete_loan", "get_current_month_loan_dues", "get_loan", "list_loans",
@@ -307,7 +310,10 @@ func TestEveryToolHasTitleDescriptionAndExplicitHints(t *testing.T) {
 			destr, destrSent := hint("destructiveHint")
 			_, idemSent := hint("idempotentHint")
 			openWorld, openWorldSent := hint("openWorldHint")
-			isRead := strings.HasPrefix(tt.Name, "list_") || strings.HasPrefix(tt.Name, "get_") || strings.HasPrefix(tt.Name, "parse_")
+			// convert_amount computes and saves nothing; the issue that asked
+			// for it named it so (convert_transaction_to_installment writes).
+			isRead := strings.HasPrefix(tt.Name, "list_") || strings.HasPrefix(tt.Name, "get_") ||
+				strings.HasPrefix(tt.Name, "parse_") || tt.Name == "convert_amount"
 			if readOnly != isRead {
 				t.Errorf("readOnlyHint = %v", readOnly)
 			}

@@ -180,6 +180,11 @@ func TestConvertAmount(t *testing.T) {
 		{"stale", bob, "?amount=100&from=EUR&to=PHP&date=2026-12-01",
 			map[string]any{"amount": 100, "from": "EUR", "to": "PHP", "date": "2026-12-01", "converted": 6811.5,
 				"rate": 68.115, "rate_date": "2026-11-20", "source": ecb, "via": nil, "stale": true}},
+		// Zeros past the currency's decimals are read as for every amount:
+		// "100.00" yen is ¥100 (docs/domain.md "Minor units").
+		{"zeros past a currency's decimals", reader, "?amount=12345.00&from=JPY&to=PHP&date=2026-11-20",
+			map[string]any{"amount": 12345, "from": "JPY", "to": "PHP", "date": "2026-11-20", "converted": 4766.62,
+				"rate": 0.386117567, "rate_date": friday.String(), "source": ecb, "via": eur, "stale": false}},
 		{"same currency", bob, "?amount=-5.5&from=PHP&to=PHP",
 			map[string]any{"amount": -5.5, "from": "PHP", "to": "PHP", "date": "2026-11-22", "converted": -5.5,
 				"rate": 1, "rate_date": nil, "source": nil, "via": nil, "stale": false}},
@@ -204,6 +209,7 @@ func TestConvertAmount(t *testing.T) {
 		fields map[string]string
 	}{
 		{"?amount=100.5&from=JPY&to=PHP", map[string]string{"amount": "must be a number with at most 0 decimal places"}},
+		{"?amount=100.05&from=JPY&to=PHP", map[string]string{"amount": "must be a number with at most 0 decimal places"}},
 		{"?amount=1.2345&from=KWD&to=PHP", map[string]string{"amount": "must be a number with at most 3 decimal places"}},
 		{"?amount=1&from=ABC&to=PHP&date=2026-13-01", map[string]string{"from": "must be an ISO 4217 currency code, like PHP, USD or EUR",
 			"date": "must be a real calendar date in YYYY-MM-DD format between 1900 and 2100"}},
