@@ -459,3 +459,41 @@ func decimalText(r *big.Rat, places int) string {
 	s = s[:len(s)-places] + "." + s[len(s)-places:]
 	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }
+
+// convertMoney converts m, in hundredths of from, to hundredths of to at the
+// rate of date chosen as Convert chooses it, times 1 + fee / 100 (a card's
+// foreign transaction fee; 0 for none): exact, rounded once, half to even, to
+// to's decimals. A missing rate is the RateMissingError; a result too large
+// for an amount is a ValidationError on field.
+func convertMoney(ctx context.Context, repo ExchangeRateRepo, userID string, m Money, from, to string, date Date,
+	fee FeePercent, field string,
+) (Money, error) {
+	q, err := chooseRate(ctx, repo, userID, from, to, date)
+	if err != nil {
+		return 0, err
+	}
+	out, ok := billedAmount(m, q.rate, fee, currencyOf(to))
+	if !ok {
+		return 0, Invalid(field, fmt.Sprintf("converts to more than %s %s, the most an amount can be", MaxMoney, to))
+	}
+	return out, nil
+}
+
+// billedAmount is m (hundredths) times rate times 1 + fee / 100, rounded once
+// half to even to to's decimals and written in hundredths of to: the figure a
+// card bills for a purchase abroad (domain.md "A purchase abroad on a card"),
+// and with no fee the amount a transfer between currencies delivers. ok is
+// false when the result is larger than an amount can be.
+func billedAmount(m Money, rate *big.Rat, fee FeePercent, to Currency) (Money, bool) {
+	v := new(big.Rat).SetFrac64(int64(m), 100)
+	v.Mul(v, rate)
+	if fee != 0 {
+		v.Mul(v, new(big.Rat).SetFrac64(100*RateScale+int64(fee), 100*RateScale))
+	}
+	units := roundHalfEven(v, to.Minor)
+	units.Mul(units, pow10(2-to.Minor)) // back to hundredths: ¥5,105 is 510500
+	if !units.IsInt64() || Money(new(big.Int).Abs(units).Int64()) > MaxMoney {
+		return 0, false
+	}
+	return Money(units.Int64()), true
+}
