@@ -452,6 +452,19 @@ func crossRate(ctx context.Context, repo ExchangeRateRepo, userID, from, to stri
 	}
 }
 
+// fixedDecimalText writes r rounded half to even to exactly places
+// decimals: 5650/100 is "56.5000000000" with 10.
+func fixedDecimalText(r *big.Rat, places int) string {
+	q := roundHalfEven(r, places)
+	sign := ""
+	if q.Sign() < 0 {
+		sign = "-"
+		q.Neg(q)
+	}
+	s := fmt.Sprintf("%0*s", places+1, q.String())
+	return sign + s[:len(s)-places] + "." + s[len(s)-places:]
+}
+
 // decimalText writes r rounded half to even to at most places decimals,
 // trailing zeros dropped: 68.115/176.41 is "0.386117567".
 func decimalText(r *big.Rat, places int) string {
