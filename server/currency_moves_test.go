@@ -218,7 +218,7 @@ func TestExpenseCurrencyRefusals(t *testing.T) {
 		post("an original on a Cash expense", `"amount":"1",`+body+`,"payment_method":"Cash","original_amount":"5","original_currency":"USD"`,
 			"original_amount", "must be absent unless payment_method is Credit Card: only a card bills a purchase abroad"),
 		alice.sc(apiScenario{name: "bulk: one item's currency refuses them all", method: http.MethodPost, url: "/api/v1/expenses/bulk",
-			body: `{"items":[{"amount":"1",` + body + `,"payment_method":"Cash"},{"amount":"1.50",` + body + `,"payment_method":"Cash","currency":"JPY"}]}`,
+			body:       `{"items":[{"amount":"1",` + body + `,"payment_method":"Cash"},{"amount":"1.50",` + body + `,"payment_method":"Cash","currency":"JPY"}]}`,
 			wantStatus: http.StatusBadRequest, wantCode: "VALIDATION_ERROR",
 			wantFields: fieldsOf("items[1].amount", "must be a number with at most 0 decimal places")}),
 		alice.sc(apiScenario{name: "PUT: yen named on an amount with centavos", method: http.MethodPut, url: "/api/v1/expenses/" + cash.ID,
