@@ -492,6 +492,28 @@ func convertMoney(ctx context.Context, repo ExchangeRateRepo, userID string, m M
 	return out, nil
 }
 
+// convertFor is convertMoney for a request's field: a missing rate or a
+// result too large is a problem on field (a missing rate's says what to
+// enter instead, ask), and ok is false.
+func convertFor(ctx context.Context, repo ExchangeRateRepo, userID string, v *Validator, field, ask string, m Money,
+	from, to string, date Date, fee FeePercent,
+) (out Money, ok bool, err error) {
+	out, err = convertMoney(ctx, repo, userID, m, from, to, date, fee, field)
+	var missing *RateMissingError
+	var invalid *ValidationError
+	switch {
+	case err == nil:
+		return out, true, nil
+	case errors.As(err, &missing):
+		v.Add(field, missing.Error()+"; "+ask)
+	case errors.As(err, &invalid):
+		_ = v.Merge("", err)
+	default:
+		return 0, false, err
+	}
+	return 0, false, nil
+}
+
 // billedAmount is m (hundredths) times rate times 1 + fee / 100, rounded once
 // half to even to to's decimals and written in hundredths of to: the figure a
 // card bills for a purchase abroad (domain.md "A purchase abroad on a card"),

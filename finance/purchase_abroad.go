@@ -2,7 +2,6 @@ package finance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -60,15 +59,10 @@ func billAbroad(ctx context.Context, tx Repo, userID string, v *Validator, card 
 	if amountGiven || v.Has("original_amount") || v.Has("date") || date.IsZero() {
 		return nil
 	}
-	m, err := convertMoney(ctx, tx, userID, *orig, *origCur, card.Currency, date, card.ForeignFeePercent, "amount")
-	var missing *RateMissingError
-	if errors.As(err, &missing) {
-		v.Add("amount", missing.Error()+"; enter the billed amount")
-		return nil
+	m, ok, err := convertFor(ctx, tx, userID, v, "amount", "enter the billed amount", *orig, *origCur, card.Currency, date,
+		card.ForeignFeePercent)
+	if ok {
+		*amount = m
 	}
-	if err := v.Merge("", err); err != nil {
-		return err
-	}
-	*amount = m
-	return nil
+	return err
 }

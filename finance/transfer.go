@@ -241,16 +241,11 @@ func (c *transferChange) settleToAmount(ctx context.Context, tx Repo, userID str
 	case toAmountSet:
 		checkDecimals(v, "to_amount", t.ToAmount, to)
 	case moved && !v.Has("amount"):
-		m, err := convertMoney(ctx, tx, userID, t.Amount, from.Code, to.Code, t.Date, 0, "to_amount")
-		var missing *RateMissingError
-		if errors.As(err, &missing) {
-			v.Add("to_amount", missing.Error()+"; enter the amount received")
-			return nil
+		m, ok, err := convertFor(ctx, tx, userID, v, "to_amount", "enter the amount received", t.Amount, from.Code, to.Code, t.Date, 0)
+		if ok {
+			t.ToAmount = m
 		}
-		if err := v.Merge("", err); err != nil {
-			return err
-		}
-		t.ToAmount = m
+		return err
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func TestRecordFormCurrencyAndPaidAbroad(t *testing.T) {
 	manualRate(t, env, u, "EUR", "JPY", "162.40")
 
 	page := b.Get("/record")
-	for _, want := range []string{`<label for="currency" class="for-cash">`, `<option value="PHP" selected>PHP · Philippine Peso</option>`,
+	for _, want := range []string{`<label for="currency" class="for-cash">Currency`, `<option value="PHP" selected>PHP · Philippine Peso</option>`,
 		`<legend>Paid abroad <small>(optional)</small></legend>`, `name="original_amount"`, `name="original_currency"`,
 		"the billed amount is worked out from the day's rate and the card's foreign fee"} {
 		if !strings.Contains(testkit.Unescaped(page), want) {
