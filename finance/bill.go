@@ -227,7 +227,7 @@ func (r BillTemplateRequest) shapeDefaults(v *Validator, t *BillTemplate, cur Bi
 	return create || changed || !samePtr(t.DefaultAccountID, cur.DefaultAccountID) || !samePtr(t.DefaultCreditCardID, cur.DefaultCreditCardID)
 }
 
-func samePtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+func samePtr[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 // resolve checks d against the user's records: the category when named and
 // the default account or card when it changed. It fills the category.

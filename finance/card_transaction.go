@@ -19,13 +19,17 @@ type CardTransactionRequest struct {
 	Category     Field[string] `json:"category"`
 	// Cleared ticks the row off against the bank: pending or cleared.
 	Cleared Field[string] `json:"cleared"`
+	// OriginalAmount and OriginalCurrency are a purchase abroad: what was
+	// paid, in what. With them, amount (what the card bills) may be left out.
+	OriginalAmount   Field[Money]  `json:"original_amount"`
+	OriginalCurrency Field[string] `json:"original_currency"`
 }
 
 // onlyCleared reports whether r changes nothing but cleared, which any
 // row that is not voided takes, whatever its state.
 func (r CardTransactionRequest) onlyCleared() bool {
 	return r.Cleared.Set && !r.CreditCardID.Set && !r.Type.Set && !r.Amount.Set && !r.Date.Set &&
-		!r.Description.Set && !r.Category.Set
+		!r.Description.Set && !r.Category.Set && !r.OriginalAmount.Set && !r.OriginalCurrency.Set
 }
 
 // cardDraft is a CardTransactionRequest after the checks of its shape: the
@@ -33,6 +37,8 @@ func (r CardTransactionRequest) onlyCleared() bool {
 type cardDraft struct {
 	next         CardTransaction
 	categoryName string
+	amountSet    bool // the request named the amount
+	abroad       abroad
 }
 
 const problemCardID = "must be the id of one of your active credit cards"
@@ -65,8 +71,19 @@ func (r CardTransactionRequest) shape(cur CardTransaction, create bool) (cardDra
 	case r.Type.Set && (!r.Type.Has() || r.Type.Value != cur.Type):
 		v.Add("type", "cannot change; void the transaction and create a new one")
 	}
-	if create || r.Amount.Set {
-		t.Amount = v.RequiredMoney("amount", r.Amount)
+	d.abroad = readAbroad(&v, r.OriginalAmount, r.OriginalCurrency)
+	switch {
+	case d.abroad.named && t.Type != CardPurchase:
+		if d.abroad.given() {
+			v.Add("original_amount", "must be absent for "+t.Type+" transactions: only a purchase is made abroad")
+		}
+	case d.abroad.named:
+		t.OriginalAmount, t.OriginalCurrency = d.abroad.amount, d.abroad.currency
+	}
+	// A purchase abroad may leave amount out: the card's rate and fee make it.
+	billed := t.Type == CardPurchase && d.abroad.given() && !r.Amount.Set
+	if (create && !billed) || r.Amount.Set {
+		t.Amount, d.amountSet = v.RequiredMoney("amount", r.Amount), true
 	}
 	if create || r.Date.Set {
 		t.Date = v.RequiredDate("date", r.Date)
@@ -143,6 +160,9 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 				return err
 			}
 		}
+		if err := billCardRow(ctx, tx, userID, &v, card, &d, true); err != nil {
+			return err
+		}
 		if err := v.Err(); err != nil {
 			return err
 		}
@@ -151,6 +171,7 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 		if t.Type == CardPurchase {
 			e = s.newExpense(ctx)
 			e.Amount, e.Date, e.Description = t.Amount, t.Date, t.Description
+			e.OriginalAmount, e.OriginalCurrency = t.OriginalAmount, t.OriginalCurrency
 			e.CategoryID, e.Category = &cat.ID, &cat.Name
 			e.PaymentMethod, e.CreditCardID = MethodCreditCard, &card.ID
 			row, err := s.linkExpense(ctx, tx, userID, &e)
@@ -197,6 +218,22 @@ func (s *Service) CreateCardTransaction(ctx context.Context, userID string, r Ca
 		return CardTransaction{}, err
 	}
 	return out, nil
+}
+
+// billCardRow checks the money of d against the card that bills it: a
+// purchase abroad (billed when amount was left out), and the amount's
+// decimals in the card's currency. moved says the row is new on this card.
+func billCardRow(ctx context.Context, tx Repo, userID string, v *Validator, card CreditCard, d *cardDraft, moved bool) error {
+	t := &d.next
+	if d.abroad.named || moved {
+		if err := billAbroad(ctx, tx, userID, v, card, t.OriginalAmount, t.OriginalCurrency, t.Date, &t.Amount, d.amountSet); err != nil {
+			return err
+		}
+	}
+	if d.amountSet || moved {
+		checkDecimals(v, "amount", t.Amount, currencyOf(card.Currency))
+	}
+	return nil
 }
 
 // insertCardRow stores t, a row other than a purchase, unbilled on card, and logs it.
@@ -253,8 +290,17 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 		}
 		var v Validator
 		rf := newRefs(tx, userID, today)
+		card, ok := CreditCard{}, true
 		if cardChanged {
-			if _, _, err := rf.activeCard(ctx, &v, "credit_card_id", t.CreditCardID); err != nil {
+			card, ok, err = rf.activeCard(ctx, &v, "credit_card_id", t.CreditCardID)
+		} else {
+			card, err = tx.CreditCard(ctx, userID, t.CreditCardID, today)
+		}
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := billCardRow(ctx, tx, userID, &v, card, &d, cardChanged); err != nil {
 				return err
 			}
 		}
@@ -269,7 +315,7 @@ func (s *Service) UpdateCardTransaction(ctx context.Context, userID, id string, 
 		}
 		now := s.stamp()
 		if cur.ExpenseID != nil {
-			if err := s.syncPurchaseExpense(ctx, tx, userID, exp, *t, d.categoryName != "", cat, now); err != nil {
+			if err := s.syncPurchaseExpense(ctx, tx, userID, exp, *t, card.Currency, d.categoryName != "", cat, now); err != nil {
 				return err
 			}
 		} else if d.categoryName != "" {
@@ -329,9 +375,12 @@ func checkCardEdit(cur CardTransaction, exp Expense, d cardDraft, moneyChanged b
 // syncPurchaseExpense keeps a purchase's expense equal to its row: card,
 // amount, date and description, and the category when one is named (which
 // removes a split).
-func (s *Service) syncPurchaseExpense(ctx context.Context, tx Repo, userID string, e Expense, t CardTransaction, setCategory bool, cat Category, now time.Time) error {
+func (s *Service) syncPurchaseExpense(ctx context.Context, tx Repo, userID string, e Expense, t CardTransaction, currency string,
+	setCategory bool, cat Category, now time.Time,
+) error {
 	card := t.CreditCardID
-	e.Amount, e.Date, e.Description, e.CreditCardID = t.Amount, t.Date, t.Description, &card
+	e.Amount, e.Date, e.Description, e.CreditCardID, e.Currency = t.Amount, t.Date, t.Description, &card, currency
+	e.OriginalAmount, e.OriginalCurrency = t.OriginalAmount, t.OriginalCurrency
 	if setCategory {
 		if e.IsSplit {
 			if err := tx.ReplaceSplits(ctx, userID, e.ID, nil); err != nil {

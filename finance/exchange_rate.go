@@ -442,10 +442,83 @@ func crossRate(ctx context.Context, repo rateLookup, userID, from, to string, da
 	}
 }
 
+// fixedDecimalText writes r rounded half to even to exactly places
+// decimals: 5650/100 is "56.5000000000" with 10.
+func fixedDecimalText(r *big.Rat, places int) string {
+	q := roundHalfEven(r, places)
+	sign := ""
+	if q.Sign() < 0 {
+		sign = "-"
+		q.Neg(q)
+	}
+	s := fmt.Sprintf("%0*s", places+1, q.String())
+	return sign + s[:len(s)-places] + "." + s[len(s)-places:]
+}
+
 // decimalText writes r rounded half to even to at most places decimals,
 // trailing zeros dropped: 68.115/176.41 is "0.386117567".
 func decimalText(r *big.Rat, places int) string {
 	s := fmt.Sprintf("%0*s", places+1, roundHalfEven(r, places).String())
 	s = s[:len(s)-places] + "." + s[len(s)-places:]
 	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}
+
+// convertMoney converts m, in hundredths of from, to hundredths of to at the
+// rate of date chosen as Convert chooses it, times 1 + fee / 100 (a card's
+// foreign transaction fee; 0 for none): exact, rounded once, half to even, to
+// to's decimals. A missing rate is the RateMissingError; a result too large
+// for an amount is a ValidationError on field.
+func convertMoney(ctx context.Context, repo ExchangeRateRepo, userID string, m Money, from, to string, date Date,
+	fee FeePercent, field string,
+) (Money, error) {
+	q, err := chooseRate(ctx, repo, userID, from, to, date)
+	if err != nil {
+		return 0, err
+	}
+	out, ok := billedAmount(m, q.rate, fee, currencyOf(to))
+	if !ok {
+		return 0, Invalid(field, fmt.Sprintf("converts to more than %s %s, the most an amount can be", MaxMoney, to))
+	}
+	return out, nil
+}
+
+// convertFor is convertMoney for a request's field: a missing rate or a
+// result too large is a problem on field (a missing rate's says what to
+// enter instead, ask), and ok is false.
+func convertFor(ctx context.Context, repo ExchangeRateRepo, userID string, v *Validator, field, ask string, m Money,
+	from, to string, date Date, fee FeePercent,
+) (out Money, ok bool, err error) {
+	out, err = convertMoney(ctx, repo, userID, m, from, to, date, fee, field)
+	var missing *RateMissingError
+	var invalid *ValidationError
+	switch {
+	case err == nil:
+		return out, true, nil
+	case errors.As(err, &missing):
+		v.Add(field, missing.Error()+"; "+ask)
+	case errors.As(err, &invalid):
+		_ = v.Merge("", err)
+	default:
+		return 0, false, err
+	}
+	return 0, false, nil
+}
+
+// billedAmount is m (hundredths) times rate times 1 + fee / 100, rounded once
+// half to even to to's decimals and written in hundredths of to: the figure a
+// card bills for a purchase abroad (domain.md "A purchase abroad on a card"),
+// and with no fee the amount a transfer between currencies delivers. ok is
+// false when the result is larger than an amount can be.
+func billedAmount(m Money, rate *big.Rat, fee FeePercent, to Currency) (Money, bool) {
+	v := new(big.Rat).SetFrac64(int64(m), 100)
+	v.Mul(v, rate)
+	if fee != 0 {
+		v.Mul(v, new(big.Rat).SetFrac64(100*RateScale+int64(fee), 100*RateScale))
+	}
+	units := roundHalfEven(v, to.Minor)
+	units.Mul(units, pow10(2-to.Minor)) // back to hundredths: ¥5,105 is 510500
+	if !units.IsInt64() || Money(new(big.Int).Abs(units).Int64()) > MaxMoney {
+		return 0, false
+	}
+	return Money(units.Int64()), true
 }

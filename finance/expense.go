@@ -145,6 +145,13 @@ type ExpenseRequest struct {
 	AccountID     Field[string] `json:"account_id"`
 	CreditCardID  Field[string] `json:"credit_card_id"`
 	Notes         Field[string] `json:"notes"`
+	// Currency names a Cash expense's currency; with an account or a card it
+	// may be sent and must be theirs.
+	Currency Field[string] `json:"currency"`
+	// OriginalAmount and OriginalCurrency are a card purchase abroad: what was
+	// paid, in what. With them, amount (what the card bills) may be left out.
+	OriginalAmount   Field[Money]  `json:"original_amount"`
+	OriginalCurrency Field[string] `json:"original_currency"`
 }
 
 // expenseDraft is an ExpenseRequest after the checks of its shape: the
@@ -152,6 +159,10 @@ type ExpenseRequest struct {
 type expenseDraft struct {
 	next         Expense
 	categoryName string
+	currency     string // the currency the request named, "" for none
+	amountSet    bool   // the request named the amount
+	abroad       abroad
+	was          Expense // the record before the request
 }
 
 // shape validates the fields present in r (all required ones on create) over
@@ -160,11 +171,10 @@ type expenseDraft struct {
 // null, and a method change drops the id that no longer applies.
 func (r ExpenseRequest) shape(cur Expense, create bool) (expenseDraft, error) {
 	var v Validator
-	d := expenseDraft{next: cur}
+	d := expenseDraft{next: cur, was: cur}
 	e := &d.next
-	if create || r.Amount.Set {
-		e.Amount = v.RequiredMoney("amount", r.Amount)
-	}
+	d.abroad = readAbroad(&v, r.OriginalAmount, r.OriginalCurrency)
+	d.currency = recordCurrency(&v, "currency", r.Currency, Currency{}).Code
 	if create || r.Date.Set {
 		e.Date = v.RequiredDate("date", r.Date)
 	}
@@ -189,6 +199,19 @@ func (r ExpenseRequest) shape(cur Expense, create bool) (expenseDraft, error) {
 		changed := m != cur.PaymentMethod
 		e.AccountID = methodTarget(&v, "account_id", r.AccountID, cur.AccountID, "payment_method", m, m == MethodAccountDebit, changed, "accounts")
 		e.CreditCardID = methodTarget(&v, "credit_card_id", r.CreditCardID, cur.CreditCardID, "payment_method", m, m == MethodCreditCard, changed, "credit cards")
+	}
+	// A card purchase abroad may leave amount out: the card's rate and fee make it.
+	billed := e.PaymentMethod == MethodCreditCard && d.abroad.given() && !r.Amount.Set
+	if (create && !billed) || r.Amount.Set {
+		e.Amount, d.amountSet = v.RequiredMoney("amount", r.Amount), true
+	}
+	switch {
+	case e.PaymentMethod != MethodCreditCard && d.abroad.given():
+		v.Add("original_amount", "must be absent unless payment_method is "+MethodCreditCard+": only a card bills a purchase abroad")
+	case e.PaymentMethod != MethodCreditCard:
+		e.OriginalAmount, e.OriginalCurrency = nil, nil
+	case d.abroad.named:
+		e.OriginalAmount, e.OriginalCurrency = d.abroad.amount, d.abroad.currency
 	}
 	return d, v.Err()
 }
@@ -317,16 +340,56 @@ func (c *refs) resolveExpense(ctx context.Context, v *Validator, d *expenseDraft
 			e.CategoryID, e.Category = &cat.ID, &cat.Name
 		}
 	}
-	if !targetChanged {
-		return nil
-	}
+	return c.resolveMoney(ctx, v, d, targetChanged)
+}
+
+// resolveMoney settles what d's money is in (domain.md "What each amount is
+// in"): the account's or card's currency, which a named currency must equal,
+// or for Cash the one named (else the one it had). A purchase abroad is
+// checked against its card and billed when amount was left out; the amount
+// then has at most its currency's decimals. A target that did not change is
+// read without the active check: an edit may touch an archived one's expense.
+func (c *refs) resolveMoney(ctx context.Context, v *Validator, d *expenseDraft, targetChanged bool) error {
+	e := &d.next
+	in, what := d.currency, ""
 	switch e.PaymentMethod {
 	case MethodAccountDebit:
-		_, _, err := c.activeAccount(ctx, v, "account_id", *e.AccountID)
-		return err
+		a, ok, err := Account{}, true, error(nil)
+		if targetChanged {
+			a, ok, err = c.activeAccount(ctx, v, "account_id", *e.AccountID)
+		} else {
+			a, err = c.tx.Account(ctx, c.userID, *e.AccountID)
+		}
+		if !ok || err != nil {
+			return err
+		}
+		in, what = a.Currency, "account"
 	case MethodCreditCard:
-		_, _, err := c.activeCard(ctx, v, "credit_card_id", *e.CreditCardID)
-		return err
+		card, ok, err := CreditCard{}, true, error(nil)
+		if targetChanged {
+			card, ok, err = c.activeCard(ctx, v, "credit_card_id", *e.CreditCardID)
+		} else {
+			card, err = c.tx.CreditCard(ctx, c.userID, *e.CreditCardID, c.today)
+		}
+		if !ok || err != nil {
+			return err
+		}
+		in, what = card.Currency, "card"
+		if d.abroad.named || targetChanged {
+			if err := billAbroad(ctx, c.tx, c.userID, v, card, e.OriginalAmount, e.OriginalCurrency, e.Date, &e.Amount, d.amountSet); err != nil {
+				return err
+			}
+		}
+	}
+	if what != "" && d.currency != "" && d.currency != in {
+		v.Add("currency", fmt.Sprintf("must be %s, the %s's currency: the money moved in it", in, what))
+		return nil
+	}
+	if in != "" {
+		e.Currency = in
+	}
+	if d.amountSet || targetChanged || e.Currency != d.was.Currency {
+		checkDecimals(v, "amount", e.Amount, currencyOf(e.Currency))
 	}
 	return nil
 }
@@ -355,6 +418,7 @@ func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Ex
 		now := s.stamp()
 		t := CardTransaction{ID: NewID(), CreditCardID: *e.CreditCardID, Type: CardPurchase, Amount: e.Amount,
 			Date: e.Date, Description: e.Description, CategoryID: e.CategoryID, Category: e.Category,
+			OriginalAmount: e.OriginalAmount, OriginalCurrency: e.OriginalCurrency,
 			Status: CardUnbilled, ExpenseID: &e.ID, CreatedAt: now, UpdatedAt: now}
 		if err := tx.InsertCardTransaction(ctx, userID, t); err != nil {
 			return nil, err
@@ -374,6 +438,7 @@ func (s *Service) linkExpense(ctx context.Context, tx Repo, userID string, e *Ex
 		if e.Currency == "" {
 			e.Currency = s.currency(ctx, userID)
 		}
+		e.OriginalAmount, e.OriginalCurrency = nil, nil
 	}
 	return nil, nil
 }
@@ -409,10 +474,19 @@ func (s *Service) voidCardRow(ctx context.Context, tx Repo, userID, id string) e
 
 // newExpense is the record a valid create request describes, before its
 // references resolve. Its source is the door of ctx's writes: manual, or
-// agent through MCP.
+// agent through MCP. Its currency is set by its account or card, or for
+// Cash by the request, else the reporting currency (linkExpense).
 func (s *Service) newExpense(ctx context.Context) Expense {
 	now := s.stamp()
 	return Expense{ID: NewID(), Status: StatusActive, Source: writeSource(ctx), Splits: []ExpenseSplit{}, CreatedAt: now, UpdatedAt: now}
+}
+
+// newCashExpense is newExpense in currency, the reporting currency a Cash
+// expense takes when its request names none.
+func (s *Service) newCashExpense(ctx context.Context, currency string) Expense {
+	e := s.newExpense(ctx)
+	e.Currency = currency
+	return e
 }
 
 // recordExpense appends the entry of a write on the expense e.
@@ -429,8 +503,8 @@ func expenseCreated(e Expense) string {
 
 // expenseChanges lists what an update of an expense changed.
 func expenseChanges(before, after Expense) changeList {
-	return changes(before, after, "amount", "date", "description", "category", "payment_method", "account_id",
-		"credit_card_id", "notes")
+	return changes(before, after, "amount", "currency", "original_amount", "original_currency", "date", "description",
+		"category", "payment_method", "account_id", "credit_card_id", "notes")
 }
 
 // ListExpenses returns a page of the user's expenses, each with its parts,
@@ -449,7 +523,7 @@ func (s *Service) GetExpense(ctx context.Context, userID, id string) (Expense, e
 // Its answer carries the warnings of the expense and of the account or card
 // it was paid with.
 func (s *Service) CreateExpense(ctx context.Context, userID string, r ExpenseRequest) (Expense, error) {
-	d, err := r.shape(s.newExpense(ctx), true)
+	d, err := r.shape(s.newCashExpense(ctx, s.currency(ctx, userID)), true)
 	if err != nil {
 		return Expense{}, err
 	}
@@ -584,8 +658,9 @@ func (s *Service) CreateExpenses(ctx context.Context, userID string, r BulkExpen
 	drafts := make([]expenseDraft, len(r.Items))
 	shapeOK := make([]bool, len(r.Items))
 	var v Validator
+	reporting := s.currency(ctx, userID)
 	for i, item := range r.Items {
-		d, err := item.shape(s.newExpense(ctx), true)
+		d, err := item.shape(s.newCashExpense(ctx, reporting), true)
 		drafts[i], shapeOK[i] = d, err == nil
 		if err = v.Merge(fmt.Sprintf("items[%d].", i), err); err != nil {
 			return BulkExpenses{}, err
@@ -753,7 +828,8 @@ func checkExpenseEdit(ctx context.Context, tx Repo, userID string, cur Expense, 
 // syncExpenseRow copies amount, date and description of e to the row its
 // method wrote, in place.
 func (s *Service) syncExpenseRow(ctx context.Context, tx Repo, userID string, cur, e Expense, now time.Time) error {
-	if e.Amount == cur.Amount && e.Date == cur.Date && e.Description == cur.Description {
+	if e.Amount == cur.Amount && e.Date == cur.Date && e.Description == cur.Description &&
+		samePtr(e.OriginalAmount, cur.OriginalAmount) && samePtr(e.OriginalCurrency, cur.OriginalCurrency) {
 		return nil
 	}
 	switch {
@@ -772,6 +848,7 @@ func (s *Service) syncExpenseRow(ctx context.Context, tx Repo, userID string, cu
 		}
 		before := t
 		t.Amount, t.Date, t.Description, t.UpdatedAt = e.Amount, e.Date, e.Description, now
+		t.OriginalAmount, t.OriginalCurrency = e.OriginalAmount, e.OriginalCurrency
 		if err := tx.UpdateCardTransaction(ctx, userID, t); err != nil {
 			return err
 		}

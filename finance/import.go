@@ -302,6 +302,16 @@ func resolveTarget(ctx context.Context, tx Repo, userID string, r ImportTargetRe
 	return ImportTarget{}, v.Err()
 }
 
+// targetCurrency is the currency of an import's account or card.
+func targetCurrency(ctx context.Context, r Repo, userID string, t ImportTarget, today Date) (string, error) {
+	if t.Kind == TargetCard {
+		c, err := r.CreditCard(ctx, userID, t.ID, today)
+		return c.Currency, err
+	}
+	a, err := r.Account(ctx, userID, t.ID)
+	return a.Currency, err
+}
+
 func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
@@ -340,7 +350,10 @@ func (s *Service) PreviewImport(ctx context.Context, userID string, target Impor
 	}
 	currency := f.Currency
 	if currency == "" {
-		currency = s.settingsOrDefault(ctx, userID).settings.Currency
+		// A file that names no currency (CSV, QIF) is in its target's.
+		if currency, err = targetCurrency(ctx, r, userID, t, today); err != nil {
+			return ImportBatch{}, err
+		}
 	}
 	b := ImportBatch{ID: NewID(), Status: ImportPreview, FileName: f.Name, Format: f.Format, Encoding: f.Encoding,
 		Target: t, Actor: actor, CreatedAt: s.stamp(), Summary: summarize(rows, currency)}

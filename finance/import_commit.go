@@ -46,6 +46,18 @@ func (s *Service) CommitImport(ctx context.Context, userID, id string, allowed I
 				return InvalidStatus("credit card is archived; unarchive it before committing the import")
 			}
 		}
+		// An account or card takes money in its own currency only (domain.md
+		// "What each amount is in"); a file in another belongs elsewhere.
+		if in, err := targetCurrency(ctx, tx, userID, b.Target, today); err != nil {
+			return err
+		} else if in != b.Summary.Currency {
+			what := "account"
+			if b.Target.Kind == TargetCard {
+				what = "card"
+			}
+			return Invalid("currency", fmt.Sprintf("the file is in %s and the %s %s is in %s; import it into one in %s",
+				b.Summary.Currency, what, quoted(b.Target.Name), in, b.Summary.Currency))
+		}
 		cats, err := importCategories(ctx, tx, userID, today, create)
 		if err != nil {
 			return err

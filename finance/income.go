@@ -63,6 +63,9 @@ type IncomeRequest struct {
 	Description Field[string] `json:"description"`
 	Notes       Field[string] `json:"notes"`
 	AccountID   Field[string] `json:"account_id"`
+	// Currency names the currency of income without an account; with one it
+	// may be sent and must be the account's.
+	Currency Field[string] `json:"currency"`
 }
 
 // incomeChange is an IncomeRequest after the checks of its shape: the merged
@@ -71,6 +74,8 @@ type incomeChange struct {
 	next         Income
 	categoryName string // "" when the category does not change
 	accountID    string // the requested account, "" for none
+	currency     string // the currency the request named, "" for none
+	amountSet    bool   // the request named the amount
 }
 
 // shape validates the fields present in r (all required ones on create)
@@ -79,7 +84,7 @@ func (r IncomeRequest) shape(cur Income, create bool) (incomeChange, error) {
 	var v Validator
 	c := incomeChange{next: cur}
 	if create || r.Amount.Set {
-		c.next.Amount = v.RequiredMoney("amount", r.Amount)
+		c.next.Amount, c.amountSet = v.RequiredMoney("amount", r.Amount), true
 	}
 	if create || r.Date.Set {
 		c.next.Date = v.RequiredDate("date", r.Date)
@@ -87,6 +92,7 @@ func (r IncomeRequest) shape(cur Income, create bool) (incomeChange, error) {
 	if create || r.Category.Set {
 		c.categoryName = v.RequiredText("category", r.Category, MaxName)
 	}
+	c.currency = recordCurrency(&v, "currency", r.Currency, Currency{}).Code
 	if r.Description.Set {
 		c.next.Description = v.OptionalText("description", r.Description, MaxDescription)
 	}
@@ -123,8 +129,40 @@ func (c *incomeChange) resolve(ctx context.Context, tx Repo, userID string, acco
 		if _, _, err := activeAccount(ctx, tx, &v, "account_id", userID, c.accountID); err != nil {
 			return err
 		}
+		if v.Has("account_id") {
+			return v.Err()
+		}
+	}
+	was := c.next.Currency
+	if c.currency != "" {
+		c.next.Currency = c.currency
+	}
+	if err := settleIncomeCurrency(ctx, tx, userID, &v, &c.next, c.accountID, c.currency != ""); err != nil {
+		return err
+	}
+	if c.amountSet || c.next.Currency != was {
+		checkDecimals(&v, "amount", c.next.Amount, currencyOf(c.next.Currency))
 	}
 	return v.Err()
+}
+
+// settleIncomeCurrency sets what in's money is in (domain.md "What each
+// amount is in"): the account's when it goes to one, where a currency the
+// request named must be that one; without an account, in.Currency as it is.
+func settleIncomeCurrency(ctx context.Context, tx Repo, userID string, v *Validator, in *Income, accountID string, named bool) error {
+	if accountID == "" {
+		return nil
+	}
+	a, err := tx.Account(ctx, userID, accountID)
+	if err != nil {
+		return err
+	}
+	if named && in.Currency != a.Currency {
+		v.Add("currency", fmt.Sprintf("must be %s, the account's currency: the money arrived in it", a.Currency))
+		return nil
+	}
+	in.Currency = a.Currency
+	return nil
 }
 
 // incomeLineDescription is the description of an income's account line: the
@@ -153,7 +191,7 @@ func (s *Service) GetIncome(ctx context.Context, userID, id string) (Income, err
 // CreateIncome records income; with account_id it also posts a credit line
 // (source income) on that account, in the same transaction.
 func (s *Service) CreateIncome(ctx context.Context, userID string, r IncomeRequest) (Income, error) {
-	c, err := r.shape(Income{ID: NewID(), Status: IncomeActive}, true)
+	c, err := r.shape(Income{ID: NewID(), Status: IncomeActive, Currency: s.currency(ctx, userID)}, true)
 	if err != nil {
 		return Income{}, err
 	}
@@ -218,6 +256,7 @@ func (s *Service) UpdateIncome(ctx context.Context, userID, id string, r IncomeR
 		if cur.Status == StatusVoided {
 			return InvalidStatus("income is voided and cannot be changed")
 		}
+
 		oldAccount := ""
 		if cur.AccountID != nil {
 			oldAccount = *cur.AccountID
@@ -271,7 +310,7 @@ func (s *Service) UpdateIncome(ctx context.Context, userID, id string, r IncomeR
 		if out, err = tx.Income(ctx, userID, in.ID); err != nil {
 			return err
 		}
-		if c := changes(cur, out, "amount", "date", "description", "category", "account_id", "notes"); len(c) > 0 {
+		if c := changes(cur, out, "amount", "currency", "date", "description", "category", "account_id", "notes"); len(c) > 0 {
 			return s.recordIncome(ctx, tx, userID, LogUpdated, out, c.String())
 		}
 		return nil

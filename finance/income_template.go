@@ -455,9 +455,21 @@ func (s *Service) ConfirmExpectedIncome(ctx context.Context, userID, id string, 
 				return err
 			}
 		}
+		tmpl, err := tx.IncomeTemplate(ctx, userID, e.TemplateID)
+		if err != nil {
+			return err
+		}
 		name := e.Name
+		// In the template's currency, or the account's when it arrives in one.
 		in := Income{ID: NewID(), Amount: amount, Date: date, Description: &name, CategoryID: e.CategoryID,
-			Category: e.Category, Status: IncomeActive}
+			Category: e.Category, Status: IncomeActive, Currency: tmpl.Currency}
+		if err := settleIncomeCurrency(ctx, tx, userID, &v, &in, accountID, false); err != nil {
+			return err
+		}
+		checkDecimals(&v, "amount", in.Amount, currencyOf(in.Currency))
+		if err := v.Err(); err != nil {
+			return err
+		}
 		if err := s.insertIncome(ctx, tx, userID, &in, accountID); err != nil {
 			return err
 		}

@@ -20,11 +20,15 @@ func TestIncomeRequestShape(t *testing.T) {
 		wantFields map[string]string
 	}{
 		{name: "create without an account", create: true, body: `{"amount":"45000.05","date":"2025-03-15","category":" salary ","description":" ","notes":"x"}`,
-			want: incomeChange{next: Income{Amount: 4500005, Date: d, Notes: strp("x")}, categoryName: "salary"}},
+			want: incomeChange{next: Income{Amount: 4500005, Date: d, Notes: strp("x")}, categoryName: "salary", amountSet: true}},
 		{name: "create with an account", create: true, body: `{"amount":1,"date":"2025-03-15","category":"Bonus","account_id":" ` + acct + ` "}`,
-			want: incomeChange{next: Income{Amount: 100, Date: d}, categoryName: "Bonus", accountID: acct}},
+			want: incomeChange{next: Income{Amount: 100, Date: d}, categoryName: "Bonus", accountID: acct, amountSet: true}},
 		{name: "create: an empty account_id is none", create: true, body: `{"amount":1,"date":"2025-03-15","category":"Bonus","account_id":""}`,
-			want: incomeChange{next: Income{Amount: 100, Date: d}, categoryName: "Bonus"}},
+			want: incomeChange{next: Income{Amount: 100, Date: d}, categoryName: "Bonus", amountSet: true}},
+		{name: "create names a currency in any case", create: true, body: `{"amount":1,"date":"2025-03-15","category":"Bonus","currency":"usd"}`,
+			want: incomeChange{next: Income{Amount: 100, Date: d}, categoryName: "Bonus", currency: "USD", amountSet: true}},
+		{name: "a currency of 3 decimals is refused", create: true, body: `{"amount":1,"date":"2025-03-15","category":"Bonus","currency":"KWD"}`,
+			wantFields: map[string]string{"currency": "KWD has 3 decimal places; records take currencies with at most 2"}},
 		{name: "create needs amount, date and category", create: true, body: `{"account_id":null}`,
 			wantFields: map[string]string{"amount": "is required", "date": "is required", "category": "is required"}},
 		{name: "malformed account ids", create: true, body: `{"amount":1,"date":"2025-03-15","category":"Bonus","account_id":"BPI"}`,

@@ -534,7 +534,7 @@ func (s *Service) UpdateSOALine(ctx context.Context, userID, soaID, txID string,
 			if err != nil {
 				return nil, err
 			}
-			if err := s.syncPurchaseExpense(ctx, tx, userID, e, next, false, Category{}, now); err != nil {
+			if err := s.syncPurchaseExpense(ctx, tx, userID, e, next, e.Currency, false, Category{}, now); err != nil {
 				return nil, err
 			}
 		}

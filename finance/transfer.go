@@ -2,8 +2,10 @@ package finance
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"time"
 )
@@ -14,23 +16,28 @@ import (
 // from the from-account (source transfer). The lines are neither income nor
 // spending; the fee is spending.
 type Transfer struct {
-	ID              string     `json:"id"`
-	FromAccountID   string     `json:"from_account_id"`
-	FromAccountName string     `json:"from_account_name"` // computed
-	ToAccountID     string     `json:"to_account_id"`
-	ToAccountName   string     `json:"to_account_name"` // computed
-	Amount          Money      `json:"amount"`
-	Fee             Money      `json:"fee"`
-	FeeCategory     *string    `json:"fee_category"` // computed: the fee expense's category
-	FeeExpenseID    *string    `json:"fee_expense_id"`
-	FromLineID      string     `json:"from_transaction_id"`
-	ToLineID        string     `json:"to_transaction_id"`
-	Date            Date       `json:"date"`
-	Description     *string    `json:"description"`
-	Status          string     `json:"status"`
-	VoidedAt        *time.Time `json:"voided_at"`
-	CreatedAt       time.Time  `json:"created_at"`
-	UpdatedAt       time.Time  `json:"updated_at"`
+	ID              string `json:"id"`
+	FromAccountID   string `json:"from_account_id"`
+	FromAccountName string `json:"from_account_name"` // computed
+	ToAccountID     string `json:"to_account_id"`
+	ToAccountName   string `json:"to_account_name"` // computed
+	Amount          Money  `json:"amount"`          // leaves the from-account, in its currency
+	FromCurrency    string `json:"from_currency"`   // computed: the from-account's
+	ToAmount        Money  `json:"to_amount"`       // arrives at the to-account, in its currency
+	ToCurrency      string `json:"to_currency"`     // computed: the to-account's
+	// Rate is what moved, to_amount ÷ amount, with 10 decimals (computed).
+	Rate         json.Number `json:"rate"`
+	Fee          Money       `json:"fee"`
+	FeeCategory  *string     `json:"fee_category"` // computed: the fee expense's category
+	FeeExpenseID *string     `json:"fee_expense_id"`
+	FromLineID   string      `json:"from_transaction_id"`
+	ToLineID     string      `json:"to_transaction_id"`
+	Date         Date        `json:"date"`
+	Description  *string     `json:"description"`
+	Status       string      `json:"status"`
+	VoidedAt     *time.Time  `json:"voided_at"`
+	CreatedAt    time.Time   `json:"created_at"`
+	UpdatedAt    time.Time   `json:"updated_at"`
 	// Warnings are set on the answer of a write (warning.go); never stored.
 	Warnings []Warning `json:"warnings,omitempty"`
 }
@@ -87,11 +94,16 @@ type TransferRequest struct {
 	Description   Field[string] `json:"description"`
 	Fee           Field[Money]  `json:"fee"`
 	FeeCategory   Field[string] `json:"fee_category"`
+	// ToAmount is what arrives, in the to-account's currency: between
+	// currencies it may be left out (the rate of the date makes it); in one
+	// currency it can only equal amount.
+	ToAmount Field[Money] `json:"to_amount"`
 }
 
 // transferChange is a TransferRequest after the checks of its shape.
 type transferChange struct {
 	next        Transfer
+	was         Transfer
 	feeCategory string // the fee's category by name, "" when not named
 }
 
@@ -99,7 +111,7 @@ type transferChange struct {
 // over cur, without looking at other records.
 func (r TransferRequest) shape(cur Transfer, create bool) (transferChange, error) {
 	var v Validator
-	c := transferChange{next: cur}
+	c := transferChange{next: cur, was: cur}
 	accountID := func(name string, f Field[string], into *string) {
 		if !create && !f.Set {
 			return
@@ -123,6 +135,9 @@ func (r TransferRequest) shape(cur Transfer, create bool) (transferChange, error
 	}
 	if create || r.Date.Set {
 		c.next.Date = v.RequiredDate("date", r.Date)
+	}
+	if r.ToAmount.Set {
+		c.next.ToAmount = v.RequiredMoney("to_amount", r.ToAmount)
 	}
 	if r.Description.Set {
 		c.next.Description = v.OptionalText("description", r.Description, MaxDescription)
@@ -157,13 +172,14 @@ func (c *transferChange) resolve(ctx context.Context, tx Repo, userID string, r 
 	var v Validator
 	var archived []string
 	for _, side := range []struct {
-		field string
-		named bool
-		id    string
-		name  *string
+		field    string
+		named    bool
+		id       string
+		name     *string
+		currency *string
 	}{
-		{"from_account_id", create || r.FromAccountID.Set, c.next.FromAccountID, &c.next.FromAccountName},
-		{"to_account_id", create || r.ToAccountID.Set, c.next.ToAccountID, &c.next.ToAccountName},
+		{"from_account_id", create || r.FromAccountID.Set, c.next.FromAccountID, &c.next.FromAccountName, &c.next.FromCurrency},
+		{"to_account_id", create || r.ToAccountID.Set, c.next.ToAccountID, &c.next.ToAccountName, &c.next.ToCurrency},
 	} {
 		if side.named {
 			a, ok, err := activeAccount(ctx, tx, &v, side.field, userID, side.id)
@@ -171,7 +187,7 @@ func (c *transferChange) resolve(ctx context.Context, tx Repo, userID string, r 
 				return err
 			}
 			if ok {
-				*side.name = a.Name
+				*side.name, *side.currency = a.Name, a.Currency
 			}
 			continue
 		}
@@ -181,6 +197,11 @@ func (c *transferChange) resolve(ctx context.Context, tx Repo, userID string, r 
 		}
 		if a.Status != StatusActive {
 			archived = append(archived, quoted(a.Name))
+		}
+	}
+	if !v.Has("from_account_id") && !v.Has("to_account_id") {
+		if err := c.settleToAmount(ctx, tx, userID, &v, r.ToAmount.Set); err != nil {
+			return err
 		}
 	}
 	if c.next.Fee > 0 {
@@ -198,6 +219,44 @@ func (c *transferChange) resolve(ctx context.Context, tx Repo, userID string, r 
 			strings.Join(archived, " and "))
 	}
 	return nil
+}
+
+// settleToAmount sets what arrives (domain.md "Transfers between
+// currencies"): in one currency, amount itself, and a to_amount sent must be
+// that; between two, the to_amount sent, else, when the amount, date or an
+// account changed, amount converted at the rate of the date, no fee. Each
+// amount has at most its currency's decimals (the fee is the from-account's).
+func (c *transferChange) settleToAmount(ctx context.Context, tx Repo, userID string, v *Validator, toAmountSet bool) error {
+	t, was := &c.next, c.was
+	from, to := currencyOf(t.FromCurrency), currencyOf(t.ToCurrency)
+	checkDecimals(v, "amount", t.Amount, from)
+	checkDecimals(v, "fee", t.Fee, from)
+	switch moved := t.Amount != was.Amount || t.Date != was.Date || t.FromAccountID != was.FromAccountID ||
+		t.ToAccountID != was.ToAccountID; {
+	case from.Code == to.Code:
+		if toAmountSet && t.ToAmount != t.Amount {
+			v.Add("to_amount", fmt.Sprintf("must equal amount (%s): both accounts are in %s", t.Amount, from.Code))
+		}
+		t.ToAmount = t.Amount
+	case toAmountSet:
+		checkDecimals(v, "to_amount", t.ToAmount, to)
+	case moved && !v.Has("amount"):
+		m, ok, err := convertFor(ctx, tx, userID, v, "to_amount", "enter the amount received", t.Amount, from.Code, to.Code, t.Date, 0)
+		if ok {
+			t.ToAmount = m
+		}
+		return err
+	}
+	return nil
+}
+
+// withRate fills t's rate: what moved, to_amount ÷ amount, to 10 decimals.
+func (t Transfer) withRate() Transfer {
+	t.Rate = "1.0000000000"
+	if t.Amount != 0 {
+		t.Rate = json.Number(fixedDecimalText(new(big.Rat).SetFrac64(int64(t.ToAmount), int64(t.Amount)), maxRateDecimals))
+	}
+	return t
 }
 
 // resolveFeeCategory picks the fee's category: the one named, else the fee
@@ -249,12 +308,16 @@ func transferFeeDescription(t Transfer) string {
 // ListTransfers returns a page of the user's transfers.
 func (s *Service) ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) (SummedPage[Transfer], error) {
 	items, sum, err := s.store.Read().ListTransfers(ctx, userID, f, p)
+	for i := range items {
+		items[i] = items[i].withRate()
+	}
 	return summedPageOf(items, sum, err, p)
 }
 
 // GetTransfer returns one transfer (voided ones included).
 func (s *Service) GetTransfer(ctx context.Context, userID, id string) (Transfer, error) {
-	return s.store.Read().Transfer(ctx, userID, id)
+	t, err := s.store.Read().Transfer(ctx, userID, id)
+	return t.withRate(), err
 }
 
 // CreateTransfer records a transfer: its two lines, its fee expense if any
@@ -276,7 +339,7 @@ func (s *Service) CreateTransfer(ctx context.Context, userID string, r TransferR
 		}
 		t := c.next
 		from := s.newLine(t.FromAccountID, LineDebit, t.Amount, t.Date, transferLineDescription(t, true), SourceTransfer, &t.ID)
-		to := s.newLine(t.ToAccountID, LineCredit, t.Amount, t.Date, transferLineDescription(t, false), SourceTransfer, &t.ID)
+		to := s.newLine(t.ToAccountID, LineCredit, t.ToAmount, t.Date, transferLineDescription(t, false), SourceTransfer, &t.ID)
 		for _, line := range []AccountTransaction{from, to} {
 			if err := tx.InsertAccountTransaction(ctx, userID, line); err != nil {
 				return err
@@ -301,7 +364,7 @@ func (s *Service) CreateTransfer(ctx context.Context, userID string, r TransferR
 		out.Warnings, err = w.balances(ctx)
 		return err
 	})
-	return out, err
+	return out.withRate(), err
 }
 
 // insertTransferFee stores t's fee as an Account Debit expense from its
@@ -349,13 +412,14 @@ func (s *Service) UpdateTransfer(ctx context.Context, userID, id string, r Trans
 		for _, side := range []struct {
 			id      string
 			account string
+			amount  Money
 			debit   bool
-		}{{t.FromLineID, t.FromAccountID, true}, {t.ToLineID, t.ToAccountID, false}} {
+		}{{t.FromLineID, t.FromAccountID, t.Amount, true}, {t.ToLineID, t.ToAccountID, t.ToAmount, false}} {
 			line, err := tx.AccountTransaction(ctx, userID, side.id)
 			if err != nil {
 				return err
 			}
-			line.AccountID, line.Amount, line.Date = side.account, t.Amount, t.Date
+			line.AccountID, line.Amount, line.Date = side.account, side.amount, t.Date
 			line.Description, line.UpdatedAt = transferLineDescription(t, side.debit), now
 			if err := tx.UpdateAccountTransaction(ctx, userID, line); err != nil {
 				return err
@@ -371,7 +435,7 @@ func (s *Service) UpdateTransfer(ctx context.Context, userID, id string, r Trans
 		if out, err = tx.Transfer(ctx, userID, id); err != nil {
 			return err
 		}
-		if c := changes(cur, out, "from_account_name", "to_account_name", "amount", "date", "description", "fee", "fee_category"); len(c) > 0 {
+		if c := changes(cur, out, "from_account_name", "to_account_name", "amount", "to_amount", "date", "description", "fee", "fee_category"); len(c) > 0 {
 			if err := s.recordTransfer(ctx, tx, userID, LogUpdated, out, "Transfer: "+c.String()); err != nil {
 				return err
 			}
@@ -379,7 +443,7 @@ func (s *Service) UpdateTransfer(ctx context.Context, userID, id string, r Trans
 		out.Warnings, err = w.balances(ctx)
 		return err
 	})
-	return out, err
+	return out.withRate(), err
 }
 
 // syncTransferFee keeps t's fee expense in step with t: created when a fee
@@ -464,7 +528,7 @@ func (s *Service) VoidTransfer(ctx context.Context, userID, id string) (Transfer
 		}
 		return s.recordTransfer(ctx, tx, userID, LogVoided, out, transferSummary(out)+" deleted")
 	})
-	return out, err
+	return out.withRate(), err
 }
 
 // recordTransfer appends the entry of a write on the transfer t.
@@ -476,6 +540,10 @@ func (s *Service) recordTransfer(ctx context.Context, tx Repo, userID, action st
 // "BPI" to "GCash" on 2026-11-26, fee 15.00`.
 func transferSummary(t Transfer) string {
 	out := fmt.Sprintf("Transfer of %s from %s to %s on %s", t.Amount, quoted(t.FromAccountName), quoted(t.ToAccountName), t.Date)
+	if t.FromCurrency != t.ToCurrency {
+		out = fmt.Sprintf("Transfer of %s %s from %s to %s on %s, %s %s received", t.Amount, t.FromCurrency,
+			quoted(t.FromAccountName), quoted(t.ToAccountName), t.Date, t.ToAmount, t.ToCurrency)
+	}
 	if t.Fee > 0 {
 		out += ", fee " + t.Fee.String()
 	}

@@ -52,7 +52,8 @@ func TestTransferCreateWritesTwoLinesAndAFee(t *testing.T) {
 	}
 	want := map[string]any{
 		"id": tr.ID, "from_account_id": bpi.ID, "from_account_name": "BPI", "to_account_id": gcash.ID, "to_account_name": "GCash",
-		"amount": 2000.10, "fee": 15.00, "fee_category": "Miscellaneous", "fee_expense_id": *tr.FeeExpenseID,
+		"amount": 2000.10, "to_amount": 2000.10, "rate": 1, "from_currency": "PHP", "to_currency": "PHP",
+		"fee": 15.00, "fee_category": "Miscellaneous", "fee_expense_id": *tr.FeeExpenseID,
 		"from_transaction_id": tr.FromLineID, "to_transaction_id": tr.ToLineID, "date": "2025-03-09", "description": "Top-up",
 		"status": "posted", "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}

@@ -15,12 +15,16 @@ type transferRow struct {
 }
 
 // transferComputed are the Transfer fields that are not columns.
-var transferComputed = []string{"from_account_name", "to_account_name", "fee_category", "warnings"}
+var transferComputed = []string{"from_account_name", "to_account_name", "fee_category", "from_currency", "to_currency",
+	"rate", "warnings"}
 
 // selectTransfers selects transfers with their accounts' names and the fee
 // expense's category (archived accounts and categories keep their names).
 func (l ledger) selectTransfers(rows any) *bun.SelectQuery {
-	return l.db.NewSelect().Model(rows).ExcludeColumn(transferComputed...).
+	return l.db.NewSelect().Model(rows).ExcludeColumn(append([]string{"to_amount"}, transferComputed...)...).
+		// A transfer from before currencies may have no to_amount: it moved amount on both sides.
+		ColumnExpr("COALESCE(tr.to_amount, tr.amount) AS to_amount").
+		ColumnExpr("fa.currency AS from_currency").ColumnExpr("ta.currency AS to_currency").
 		ColumnExpr("fa.name AS from_account_name").
 		ColumnExpr("ta.name AS to_account_name").
 		ColumnExpr("fc.name AS fee_category").

@@ -64,6 +64,16 @@ func (d display) MoneyIn(m finance.Money, currency string) string {
 	return finance.FormatMoney(currency, m)
 }
 
+// MoneyAbroad formats an amount in its currency and, for a card purchase
+// abroad, the amount paid beside it: "₱5,104.93 (¥12,345)".
+func (d display) MoneyAbroad(m finance.Money, currency string, original *finance.Money, originalCurrency *string) string {
+	out := d.MoneyIn(m, currency)
+	if original != nil && originalCurrency != nil {
+		out += " (" + finance.FormatMoney(*originalCurrency, *original) + ")"
+	}
+	return out
+}
+
 // MoneyPrefix is what comes before an amount shown in the user's currency
 // ("₱", "CHF "), for the page script that shows live sums as Money does.
 func (d display) MoneyPrefix() string { return strings.TrimSuffix(d.Money(0), "0.00") }

@@ -152,7 +152,11 @@ func pathRecord(r bunrouter.Request, param, what string) (string, error) {
 }
 
 func expenseForm(e finance.Expense) recordForm {
-	f := recordForm{Amount: e.Amount.String(), Date: e.Date.String(), Description: e.Description, PaymentMethod: e.PaymentMethod}
+	f := recordForm{Amount: e.Amount.String(), Date: e.Date.String(), Description: e.Description, PaymentMethod: e.PaymentMethod,
+		Currency: e.Currency}
+	if e.OriginalAmount != nil && e.OriginalCurrency != nil {
+		f.OriginalAmount, f.OriginalCurrency = e.OriginalAmount.String(), *e.OriginalCurrency
+	}
 	if e.Category != nil {
 		f.Category = *e.Category
 	}
@@ -295,7 +299,8 @@ func (e recordEditor[T]) submit(s *Site, w http.ResponseWriter, r bunrouter.Requ
 // postedRecordForm reads the record form's fields from a posted form.
 func postedRecordForm(f url.Values) recordForm {
 	return recordForm{Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description"), Category: f.Get("category"),
-		PaymentMethod: f.Get("payment_method"), AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id")}
+		PaymentMethod: f.Get("payment_method"), AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id"),
+		Currency: f.Get("currency"), OriginalAmount: f.Get("original_amount"), OriginalCurrency: f.Get("original_currency")}
 }
 
 // expenseEditor changes an expense as PUT /expenses/{id} does.
@@ -326,15 +331,14 @@ func (s *Site) incomeEditor() recordEditor[finance.Income] {
 		},
 		save: func(ctx context.Context, userID string, in finance.Income, form recordForm) error {
 			var req finance.IncomeRequest
-			formEdit(&req, map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
-				"category": form.Category, "account_id": form.AccountID})
+			formEdit(&req, form.incomeFields())
 			_, err := s.ledger.UpdateIncome(ctx, userID, in.ID, req)
 			return err
 		}}
 }
 
 func incomeForm(in finance.Income) recordForm {
-	f := recordForm{Amount: in.Amount.String(), Date: in.Date.String(), Category: in.Category}
+	f := recordForm{Amount: in.Amount.String(), Date: in.Date.String(), Category: in.Category, Currency: in.Currency}
 	if in.Description != nil {
 		f.Description = *in.Description
 	}

@@ -32,16 +32,20 @@ func (s *Site) registerWebAppTransferRoutes() {
 // transferForm is the form's fields, with the API's names.
 type transferForm struct {
 	From, To, Amount, Date, Description, Fee, FeeCategory string
+	ToAmount                                              string // what arrived, between accounts of two currencies
 }
 
 func postedTransferForm(f url.Values) transferForm {
 	return transferForm{From: f.Get("from_account_id"), To: f.Get("to_account_id"), Amount: f.Get("amount"), Date: f.Get("date"),
-		Description: f.Get("description"), Fee: f.Get("fee"), FeeCategory: f.Get("fee_category")}
+		Description: f.Get("description"), Fee: f.Get("fee"), FeeCategory: f.Get("fee_category"), ToAmount: f.Get("to_amount")}
 }
 
 func transferFormOf(t finance.Transfer) transferForm {
 	f := transferForm{From: t.FromAccountID, To: t.ToAccountID, Amount: t.Amount.String(), Date: t.Date.String(),
 		Description: deref(t.Description), FeeCategory: deref(t.FeeCategory)}
+	if t.FromCurrency != t.ToCurrency {
+		f.ToAmount = t.ToAmount.String()
+	}
 	if t.Fee > 0 {
 		f.Fee = t.Fee.String()
 	}
@@ -53,7 +57,7 @@ func transferFormOf(t finance.Transfer) transferForm {
 func (f transferForm) request(edit bool) finance.TransferRequest {
 	var req finance.TransferRequest
 	values := map[string]string{"from_account_id": f.From, "to_account_id": f.To, "amount": f.Amount, "date": f.Date,
-		"description": f.Description, "fee": f.Fee}
+		"description": f.Description, "fee": f.Fee, "to_amount": f.ToAmount}
 	if strings.TrimSpace(f.Fee) != "" {
 		// The category picker keeps its choice when the fee is emptied; it
 		// goes with a fee only.

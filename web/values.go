@@ -58,7 +58,7 @@ func pageValueProblem(name, value string) string {
 // counts are not money.
 var pageMoneyFields = []string{"amount", "opening_balance", "credit_limit", "minimum_due", "minimum_due_floor",
 	"monthly_amount", "monthly_limit", "principal", "target_balance", "amount_min", "amount_max", "fee", "statement_balance",
-	"amountMin", "amountMax"}
+	"amountMin", "amountMax", "original_amount", "to_amount"}
 
 func isPageMoneyField(name string) bool {
 	return slices.Contains(pageMoneyFields, name[strings.LastIndex(name, ".")+1:])

@@ -271,6 +271,9 @@ const (
 // recordForm is what the form holds: its defaults, or what was sent.
 type recordForm struct {
 	Amount, Date, Description, Category, PaymentMethod, AccountID, CreditCardID string
+	// Currency is a Cash expense's, or an income's without an account;
+	// OriginalAmount and OriginalCurrency a card purchase abroad.
+	Currency, OriginalAmount, OriginalCurrency string
 }
 
 type recordData struct {
@@ -290,6 +293,8 @@ type recordData struct {
 	Categories  []finance.CategoryOption
 	Accounts    []finance.AccountOption
 	Cards       []finance.CardOption
+	// Currencies are those a record can be in (at most 2 decimals).
+	Currencies []choice
 }
 
 // recordKind is the form's kind from the query or the posted form.
@@ -307,7 +312,10 @@ func (s *Site) recordView(r *http.Request, u finance.User, kind string, form rec
 	if err != nil {
 		return recordData{}, err
 	}
-	d := recordData{Show: show, Kind: kind, Form: form, Fields: map[string]string{}}
+	d := recordData{Show: show, Kind: kind, Form: form, Fields: map[string]string{}, Currencies: recordCurrencies()}
+	if d.Form.Currency == "" {
+		d.Form.Currency = show.currency // the reporting currency, what a record names by default
+	}
 	if kind == kindIncome {
 		opts, err := s.ledger.IncomeFormOptions(r.Context(), u.ID)
 		if err != nil {
@@ -354,15 +362,13 @@ func (s *Site) recordSubmit(w http.ResponseWriter, r bunrouter.Request) error {
 	}
 	f := r.PostForm
 	kind := recordKind(f.Get("kind"))
-	form := recordForm{Amount: f.Get("amount"), Date: f.Get("date"), Description: f.Get("description"), Category: f.Get("category"),
-		PaymentMethod: f.Get("payment_method"), AccountID: f.Get("account_id"), CreditCardID: f.Get("credit_card_id")}
+	form := postedRecordForm(f)
 	var written finance.Date
 	var amount finance.Money // the amount written, for the confirmation to say what was understood
 	var id string            // the expense written
 	if kind == kindIncome {
 		var req finance.IncomeRequest
-		formRequest(&req, map[string]string{"amount": form.Amount, "date": form.Date, "description": form.Description,
-			"category": form.Category, "account_id": form.AccountID})
+		formRequest(&req, form.incomeFields())
 		var in finance.Income
 		in, err = s.ledger.CreateIncome(r.Context(), u.ID, req)
 		written, amount = in.Date, in.Amount
@@ -403,6 +409,25 @@ func (f recordForm) expenseFields() map[string]string {
 		fields["account_id"] = f.AccountID
 	case finance.MethodCreditCard:
 		fields["credit_card_id"] = f.CreditCardID
+		fields["original_amount"], fields["original_currency"] = f.OriginalAmount, f.OriginalCurrency
+		if strings.TrimSpace(f.OriginalAmount) == "" {
+			// The currency picker keeps its choice; it goes with an amount only.
+			fields["original_currency"] = ""
+		}
+	case finance.MethodCash:
+		fields["currency"] = f.Currency
+	}
+	return fields
+}
+
+// incomeFields are the form's values as the fields of an income body. The
+// currency picker counts only without an account: the account's is the
+// income's.
+func (f recordForm) incomeFields() map[string]string {
+	fields := map[string]string{"amount": f.Amount, "date": f.Date, "description": f.Description,
+		"category": f.Category, "account_id": f.AccountID}
+	if strings.TrimSpace(f.AccountID) == "" {
+		fields["currency"] = f.Currency
 	}
 	return fields
 }
