@@ -153,9 +153,20 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 		return out, err
 	}
 	out.Accounts.Items = make([]DashboardAccount, len(accounts))
+	balances := make([]DatedAmount, len(accounts))
 	for i, a := range accounts {
 		out.Accounts.Items[i] = DashboardAccount{ID: a.ID, Name: a.Name, Type: a.Type, CurrentBalance: a.CurrentBalance}
-		out.Accounts.TotalBalance += a.CurrentBalance
+		balances[i] = DatedAmount{Currency: a.Currency, Date: today, Amount: a.CurrentBalance}
+	}
+	// Balances in other currencies convert at today's rate, as net worth's
+	// do; one without a rate is left out, never added 1:1.
+	conv, err := s.sumConverter(ctx, userID, prefs.settings.Currency, balances)
+	if err != nil {
+		return out, err
+	}
+	out.Accounts.TotalBalance, _ = conv.Total(ctx, balances)
+	if err := conv.Err(); err != nil {
+		return out, err
 	}
 
 	if out.CreditCards, out.Installments, err = s.dashboardCards(ctx, userID, today, from, to); err != nil {

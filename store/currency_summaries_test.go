@@ -285,3 +285,22 @@ func TestSpendingByCategoryInTheReportingCurrency(t *testing.T) {
 		}
 	}
 }
+
+// The dashboard's account total converts each balance at today's rate, as
+// net worth does: ₱101,874.84 for the fixture, never the 1:1 sum 71,000;
+// without the JPY rate the wallet is left out (₱81,800.95).
+func TestDashboardAccountTotalInTheReportingCurrency(t *testing.T) {
+	for _, c := range []struct {
+		withJPY bool
+		want    string
+	}{{true, "101874.84"}, {false, "81800.95"}} {
+		h := newFXHousehold(t, c.withJPY)
+		d, err := h.svc.Dashboard(context.Background(), h.user.ID, finance.Date{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.Accounts.TotalBalance.String(); got != c.want {
+			t.Errorf("with the JPY rate %v: total_balance %s, want %s", c.withJPY, got, c.want)
+		}
+	}
+}
