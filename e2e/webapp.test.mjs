@@ -44,7 +44,7 @@ test('a new user records an expense on a phone and sees it on the Home chart', a
   const today = await page.getByLabel('Date').inputValue();
   assert.match(today, /^\d{4}-\d{2}-\d{2}$/, 'the date defaults to today');
   // Cash is the default method: the account and card pickers are hidden.
-  assert.equal(await page.getByLabel('Cash').isChecked(), true);
+  assert.equal(await page.getByRole('radio', { name: 'Cash' }).isChecked(), true);
   assert.equal(await page.locator('#account_id').isVisible(), false);
   await snap(page, '2-record');
 
