@@ -347,7 +347,7 @@ func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMe
 		}
 		// A read answering a page ({items, pagination}) is a list tool.
 		page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
-		schema, err := c.outputSchemaOf(data, page && !whole)
+		schema, err := c.outputSchemaOf(data, page, page && !whole)
 		if err != nil {
 			return nil, false, err
 		}

@@ -118,10 +118,10 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
-		description: "A report over dateFrom/dateTo (default this month) plus: spending-by-category (payment_method, " +
-			"cardId), spending-trend (granularity, category), income-vs-expenses (granularity), cash-flow (granularity), " +
-			"budget-vs-actual (month), net-worth (today), credit-card-utilization (cardId; today), payment-methods (), " +
-			"bills-overview (), loans-overview ().",
+		description: "A report over dateFrom/dateTo (default this month); net-worth and credit-card-utilization are " +
+			"of today. Arguments beside: spending-by-category (payment_method, cardId), spending-trend (granularity, " +
+			"category), income-vs-expenses and cash-flow (granularity), budget-vs-actual (month), " +
+			"credit-card-utilization (cardId).",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
@@ -150,7 +150,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_accounts", title: "List accounts", method: "GET", path: "/api/v1/accounts", hints: reads, unsorted: true,
-		description: "Accounts with current balances, active ones by default.",
+		description: "Accounts with current balances.",
 	},
 	{
 		name: "get_account", title: "Get an account", method: "GET", path: "/api/v1/accounts/{id}", hints: reads,
@@ -162,7 +162,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads, unsorted: true,
-		description: "Cards with balances and next dates; active ones by default.",
+		description: "Cards with balances and next dates.",
 	},
 	{
 		name: "get_credit_card_metrics", title: "Credit card metrics", method: "GET", path: "/api/v1/credit-cards/metrics", hints: reads,
@@ -187,11 +187,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_categories", title: "List categories", method: "GET", path: "/api/v1/categories", hints: reads, unsorted: true,
-		description: "Expense and income categories (kind), active by default.",
+		description: "Expense and income categories (kind).",
 	},
 	{
 		name: "get_app_settings", title: "App settings", method: "GET", path: "/api/v1/user-settings/app", hints: reads,
-		description: "The user's settings; timezone defines today, currency is a label.",
+		description: "The user's settings; timezone defines today, currency is the reporting currency.",
 	},
 	{
 		name: "convert_amount", title: "Convert an amount", method: "GET", path: "/api/v1/exchange-rates/convert", hints: reads,
@@ -230,7 +230,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "split_expense", title: "Split an expense across categories", method: "POST", path: "/api/v1/expenses/{id}/split", hints: reshapes,
-		description: "Split an expense into 2 to 20 parts summing to its amount, replacing any earlier split.",
+		description: "Replaces any earlier split of the expense.",
 	},
 	{
 		name: "create_expenses", title: "Record many expenses", method: "POST", path: "/api/v1/expenses/bulk", hints: creates,
@@ -307,11 +307,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_account", title: "Archive an account", method: "PATCH", path: "/api/v1/accounts/{id}/archive", hints: updates,
-		description: "Archive an account: its history stays, no new writes.",
+		description: "Its history stays; no new writes.",
 	},
 	{
 		name: "unarchive_account", title: "Unarchive an account", method: "PATCH", path: "/api/v1/accounts/{id}/unarchive", hints: updates,
-		description: "Unarchive an account: it is listed and takes writes.",
+		description: "It is listed again and takes writes.",
 	},
 	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
@@ -354,7 +354,7 @@ var toolTable = []toolSpec{
 	// credit_cards:write
 	{
 		name: "create_credit_card", title: "Add a credit card", method: "POST", path: "/api/v1/credit-cards", hints: creates,
-		description: "Add a credit card; day 31 = month end. Statements start at cycle_start_date.",
+		description: "Add a credit card. Statements start at cycle_start_date.",
 	},
 	{
 		name: "update_credit_card", title: "Update a credit card", method: "PUT", path: "/api/v1/credit-cards/{id}", hints: updates,
@@ -362,11 +362,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
-		description: "Archive a card: no new charges; its statements can still be paid.",
+		description: "No new charges; its statements can still be paid.",
 	},
 	{
 		name: "unarchive_credit_card", title: "Unarchive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/unarchive",
-		hints: updates, description: "Unarchive a card: it is listed again and takes charges.",
+		hints: updates, description: "It is listed again and takes charges.",
 	},
 	{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
@@ -403,8 +403,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_credit_card_soa", title: "Update a card statement", method: "PUT", path: "/api/v1/credit-cards/soa/{id}", hints: updates,
-		description: "Change a statement's due_date, minimum_due or notes. To change its balance, " +
-			"add_soa_transaction.",
+		description: "Change a statement; to change its balance, add_soa_transaction.",
 	},
 	{
 		name: "record_credit_card_soa_payment", title: "Pay a card statement", method: "POST",
@@ -474,7 +473,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
-		description: "A recurring bill due on due_day (31 = month end; semimonthly also second_due_day); default_* " +
+		description: "A recurring bill due on due_day (semimonthly also second_due_day); default_* " +
 			"fill its payments.",
 	},
 	{
@@ -488,7 +487,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: rewrites,
-		description: "Change one bill's amount (at least what is paid), due_date or notes.",
+		description: "Change one bill.",
 	},
 	{
 		name: "update_bill_status", title: "Mark a bill paid, unpaid or skipped", method: "POST", path: "/api/v1/bills/{id}/status", hints: updates,
@@ -529,7 +528,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_category", title: "Archive a category", method: "DELETE", path: "/api/v1/categories/{id}", hints: voids,
-		description: "Archive a category and drop its budget threshold; records keep it.",
+		description: "Its budget threshold goes; records keep it.",
 	},
 
 	// Loans: their reads (finance:read) sit with their write.
@@ -558,7 +557,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_loan", title: "Change a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: rewrites,
-		description: "Change a loan's name, lender, notes or status. Terms never change.",
+		description: "Change a loan; its terms never change.",
 	},
 	{
 		name: "cancel_loan", title: "Cancel a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: voids,
