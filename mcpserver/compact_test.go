@@ -143,6 +143,18 @@ func TestCompactItemSchema(t *testing.T) {
 	if req := fmt.Sprint(expense["required"]); strings.Contains(req, "notes") || !strings.Contains(req, "amount") {
 		t.Errorf("list_expenses items require %s: notes may be null, amount never is", req)
 	}
+	// Every list answers the same pagination, which the instructions name
+	// once: its schema says an object, still required.
+	var page map[string]any
+	if err := json.Unmarshal(env.mcp.byName["list_expenses"].outputSchema, &page); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]any{"type": "object"}, dig(page, "properties", "pagination")); d != "" || !strings.Contains(fmt.Sprint(page["required"]), "pagination") {
+		t.Errorf("list_expenses pagination (-want +got):\n%s\nrequired %v", d, page["required"])
+	}
+	if !strings.Contains(Instructions, "pagination: page, limit, total_items, total_pages") {
+		t.Error("the instructions do not name the pagination's members")
+	}
 	entry := item("list_activity")
 	if props, _ := entry["properties"].(map[string]any); props["actor"] == nil || props["created_at"] == nil {
 		t.Errorf("list_activity answers whole entries, but its items leave out actor or created_at: %v", entry)

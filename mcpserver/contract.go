@@ -308,6 +308,31 @@ const successEnvelope = "#/components/schemas/SuccessEnvelope"
 // that data is an object, since structuredContent is an object and a tool
 // with an outputSchema must return structuredContent matching it.
 func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMessage, bool, error) {
+	data, err := c.successData(op)
+	if data == nil || err != nil {
+		return nil, false, err
+	}
+	inlined, err := c.inline(data, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	if m, _ := inlined.(map[string]any); !isObjectSchema(m) {
+		return nil, false, nil
+	}
+	// A read answering a page ({items, pagination}) is a list tool.
+	page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
+	schema, err := c.outputSchemaOf(data, page, page && !whole)
+	if err != nil {
+		return nil, false, err
+	}
+	out, err := json.Marshal(schema)
+	return out, page, err
+}
+
+// successData is the contract's schema of the data of op's success
+// response (200 or 201), as written (references unresolved); nil when the
+// route answers no JSON data.
+func (c *contract) successData(op map[string]any) (any, error) {
 	responses, _ := op["responses"].(map[string]any)
 	for _, code := range []string{"200", "201"} {
 		raw, ok := responses[code]
@@ -316,11 +341,11 @@ func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMe
 		}
 		resp, err := c.resolveMap(raw)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		body, ok := dig(resp, "content", "application/json", "schema").(map[string]any)
 		if !ok {
-			return nil, false, nil
+			return nil, nil
 		}
 		var data any
 		for _, part := range asList(body["allOf"]) {
@@ -329,32 +354,15 @@ func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMe
 			}
 			m, err := c.resolveMap(part)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			if d := dig(m, "properties", "data"); d != nil {
 				data = d
 			}
 		}
-		if data == nil {
-			return nil, false, nil
-		}
-		inlined, err := c.inline(data, nil)
-		if err != nil {
-			return nil, false, err
-		}
-		if m, _ := inlined.(map[string]any); !isObjectSchema(m) {
-			return nil, false, nil
-		}
-		// A read answering a page ({items, pagination}) is a list tool.
-		page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
-		schema, err := c.outputSchemaOf(data, page, page && !whole)
-		if err != nil {
-			return nil, false, err
-		}
-		out, err := json.Marshal(schema)
-		return out, page, err
+		return data, nil
 	}
-	return nil, false, nil
+	return nil, nil
 }
 
 // hasProperty reports whether an object schema, or a part of its allOf,
