@@ -176,4 +176,17 @@ func TestShortListsTakeNoSorting(t *testing.T) {
 	if items := page["items"].([]any); len(items) != 3 || items[0].(map[string]any)["amount"] != json.Number("100.50") {
 		t.Errorf("list_expenses by amount, ascending: %v", items)
 	}
+	// asc or desc is said once, in the instructions, for every list that
+	// sorts; another value is the route's 400 naming sortOrder.
+	var schema map[string]any
+	if err := json.Unmarshal(env.mcp.byName["list_expenses"].inputSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]any{"type": "string"}, dig(schema, "properties", "sortOrder")); d != "" || !strings.Contains(Instructions, "sortOrder asc or desc") {
+		t.Errorf("list_expenses sortOrder (-want +got):\n%s", d)
+	}
+	res = env.callTool(key, "list_expenses", map[string]any{"sortOrder": "up"})
+	if fields, _ := res.problem(t)["fields"].(map[string]any); !res.IsError || fields["sortOrder"] == nil {
+		t.Errorf("list_expenses with sortOrder up: %+v", res.problem(t))
+	}
 }

@@ -200,6 +200,10 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 			// list tool's paging arguments carry their type only.
 			prop = map[string]any{"type": "integer"}
 		}
+		if in == "query" && name == "sortOrder" {
+			// Every list sorts asc or desc, which the instructions say once.
+			prop = map[string]any{"type": "string"}
+		}
 		if in == "query" && name == "sortBy" {
 			// The description says the list's order ("newest first").
 			delete(prop, "default")
@@ -293,7 +297,7 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		// arguments are shown without the null a PUT needs to clear a field.
 		portable = withoutNull(portable)
 	}
-	out.inputSchema, err = json.Marshal(withoutInstructed(terse(lean(portable))))
+	out.inputSchema, err = json.Marshal(terse(withoutInstructed(lean(portable))))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}

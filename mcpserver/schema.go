@@ -337,6 +337,32 @@ var instructedNotes = []string{
 	"`null` or `\"\"` for none.",
 	"ISO 4217, any case.",
 	"Defaults to today.",
+	"Null clears it.",
+	"Null clears them.",
+}
+
+// boundsNote finds the bounds a description states in words ("The number
+// of monthly installments, 2 to 60.").
+var boundsNote = regexp.MustCompile(`\b(\d+) to (\d+)\b`)
+
+// withoutRepeatedKeywords removes from the schema s the keywords its
+// description already states in words: a default ("defaults to 3", "`none`
+// (the default)") and bounds ("1 to 360"). The description is what a model
+// reads; the keyword would say it twice.
+func withoutRepeatedKeywords(s map[string]any) {
+	d, _ := s["description"].(string)
+	if d == "" {
+		return
+	}
+	if _, ok := s["default"]; ok && strings.Contains(strings.ToLower(d), "default") {
+		delete(s, "default")
+	}
+	for _, m := range boundsNote.FindAllStringSubmatch(d, -1) {
+		if fmt.Sprint(s["minimum"]) == m[1] && fmt.Sprint(s["maximum"]) == m[2] {
+			delete(s, "minimum")
+			delete(s, "maximum")
+		}
+	}
 }
 
 // terse cuts from an input schema what the route checks and a model
@@ -345,7 +371,8 @@ var instructedNotes = []string{
 // descriptions, or their first clauses, that only state those limits, and
 // those that only state that a name is unique, and what the instructions
 // state once: the date and month formats, that a day of the month is 1 to
-// 31, that an amount is greater than 0, and the instructedNotes.
+// 31, that an amount is greater than 0, and the instructedNotes; and a
+// default or bounds that the value's description states in words.
 // What a value means, its type, enum, format and other bounds of numbers stay.
 func terse(schema any) any {
 	switch s := schema.(type) {
@@ -354,6 +381,7 @@ func terse(schema any) any {
 			s[i] = terse(v)
 		}
 	case map[string]any:
+		withoutRepeatedKeywords(s)
 		for k, v := range s {
 			switch {
 			case k == "minLength" || k == "maxLength":

@@ -118,10 +118,10 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_report", title: "Run a report", method: "GET", path: "/api/v1/reports/{report}", hints: reads,
-		description: "A report over dateFrom/dateTo (default this month); net-worth and credit-card-utilization are " +
-			"of today. Arguments beside: spending-by-category (payment_method, cardId), spending-trend (granularity, " +
-			"category), income-vs-expenses and cash-flow (granularity), budget-vs-actual (month), " +
-			"credit-card-utilization (cardId).",
+		description: "A report over dateFrom/dateTo (default this month) plus: spending-by-category (payment_method, " +
+			"cardId), spending-trend (granularity, category), income-vs-expenses (granularity), cash-flow (granularity), " +
+			"budget-vs-actual (month), net-worth (today), credit-card-utilization (cardId; today), payment-methods (), " +
+			"bills-overview (), loans-overview ().",
 	},
 	{
 		name: "list_expenses", title: "List expenses", method: "GET", path: "/api/v1/expenses", hints: reads,
@@ -150,7 +150,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_accounts", title: "List accounts", method: "GET", path: "/api/v1/accounts", hints: reads, unsorted: true,
-		description: "Accounts with current balances.",
+		description: "Accounts with current balances, active ones by default.",
 	},
 	{
 		name: "get_account", title: "Get an account", method: "GET", path: "/api/v1/accounts/{id}", hints: reads,
@@ -162,7 +162,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_credit_cards", title: "List credit cards", method: "GET", path: "/api/v1/credit-cards", hints: reads, unsorted: true,
-		description: "Cards with balances and next dates.",
+		description: "Cards with balances and next dates; active ones by default.",
 	},
 	{
 		name: "get_credit_card_metrics", title: "Credit card metrics", method: "GET", path: "/api/v1/credit-cards/metrics", hints: reads,
@@ -187,7 +187,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "list_categories", title: "List categories", method: "GET", path: "/api/v1/categories", hints: reads, unsorted: true,
-		description: "Expense and income categories (kind).",
+		description: "Expense and income categories (kind), active by default.",
 	},
 	{
 		name: "get_app_settings", title: "App settings", method: "GET", path: "/api/v1/user-settings/app", hints: reads,
@@ -230,7 +230,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "split_expense", title: "Split an expense across categories", method: "POST", path: "/api/v1/expenses/{id}/split", hints: reshapes,
-		description: "Replaces any earlier split of the expense.",
+		description: "Split an expense across categories, replacing any earlier split.",
 	},
 	{
 		name: "create_expenses", title: "Record many expenses", method: "POST", path: "/api/v1/expenses/bulk", hints: creates,
@@ -307,11 +307,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_account", title: "Archive an account", method: "PATCH", path: "/api/v1/accounts/{id}/archive", hints: updates,
-		description: "Its history stays; no new writes.",
+		description: "Archive an account: its history stays, no new writes.",
 	},
 	{
 		name: "unarchive_account", title: "Unarchive an account", method: "PATCH", path: "/api/v1/accounts/{id}/unarchive", hints: updates,
-		description: "It is listed again and takes writes.",
+		description: "Unarchive an account: it is listed and takes writes.",
 	},
 	{
 		name: "create_account_transaction", title: "Add an account transaction", method: "POST",
@@ -362,11 +362,11 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_credit_card", title: "Archive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/archive", hints: updates,
-		description: "No new charges; its statements can still be paid.",
+		description: "Archive a card: no new charges; its statements can still be paid.",
 	},
 	{
 		name: "unarchive_credit_card", title: "Unarchive a credit card", method: "PATCH", path: "/api/v1/credit-cards/{id}/unarchive",
-		hints: updates, description: "It is listed again and takes charges.",
+		hints: updates, description: "Unarchive a card: it is listed again and takes charges.",
 	},
 	{
 		name: "create_credit_card_transaction", title: "Record a card transaction", method: "POST",
@@ -487,7 +487,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_bill_instance", title: "Update one bill", method: "PUT", path: "/api/v1/bills/{id}", hints: rewrites,
-		description: "Change one bill.",
+		description: "Change one bill's amount (at least what is paid), due_date or notes.",
 	},
 	{
 		name: "update_bill_status", title: "Mark a bill paid, unpaid or skipped", method: "POST", path: "/api/v1/bills/{id}/status", hints: updates,
@@ -528,7 +528,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "archive_category", title: "Archive a category", method: "DELETE", path: "/api/v1/categories/{id}", hints: voids,
-		description: "Its budget threshold goes; records keep it.",
+		description: "Archive a category and drop its budget threshold; records keep it.",
 	},
 
 	// Loans: their reads (finance:read) sit with their write.
@@ -557,7 +557,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_loan", title: "Change a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: rewrites,
-		description: "Change a loan; its terms never change.",
+		description: "Change a loan's name, lender, notes or status. Terms never change.",
 	},
 	{
 		name: "cancel_loan", title: "Cancel a loan", method: "PATCH", path: "/api/v1/loans/{id}", hints: voids,
