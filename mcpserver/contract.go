@@ -297,6 +297,9 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		// arguments are shown without the null a PUT needs to clear a field.
 		portable = withoutNull(portable)
 	}
+	// withoutInstructed runs first: terse drops bounds a description states
+	// in words, and an instructed argument's description goes (a card's
+	// foreign_fee_percent keeps its 0 to 10 as keywords).
 	out.inputSchema, err = json.Marshal(terse(withoutInstructed(lean(portable))))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
