@@ -126,6 +126,9 @@ type HealthChecker interface {
 	// disk (a full disk) failed, while no later write has committed; a zero
 	// time and nil otherwise.
 	WriteFailure() (time.Time, error)
+	// Migrated reports whether the database's schema is this binary's:
+	// every migration applied, none it does not know.
+	Migrated(ctx context.Context) error
 }
 
 // Database is what the server needs of the store: health checks, the
