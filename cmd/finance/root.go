@@ -57,6 +57,7 @@ func newRootCmd(c *cli) *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			err := applyEnv(cmd)
 			c.log = newLogger(c.stderr, c.logs)
+			slog.SetDefault(c.log) // for what logs without a logger of its own
 			return err
 		},
 	}

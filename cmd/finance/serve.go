@@ -123,7 +123,6 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 
 func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	log := c.logger()
-	slog.SetDefault(log)
 
 	keyRate, err := server.ParseRate(f.rateLimit, f.rateBurst)
 	if err != nil {
