@@ -138,6 +138,13 @@ func (c *SumConverter) Total(ctx context.Context, groups []DatedAmount) (total M
 	return c.round(exact), ok
 }
 
+// sum is Total without its ok: the figure of a report that names what it
+// left out once, with NoteOf, rather than per figure.
+func (c *SumConverter) sum(ctx context.Context, groups []DatedAmount) Money {
+	total, _ := c.Total(ctx, groups)
+	return total
+}
+
 // Lines are the groups' per-currency totals, the reporting currency first
 // and the others by code, each with its converted figure (rounded for
 // showing; Total rounds the exact sum once, so lines may add to a cent
