@@ -609,7 +609,9 @@ type BillTotals struct {
 
 // plus is t and u added field by field, whatever their currencies.
 func (t BillTotals) plus(u BillTotals) BillTotals {
-	add := func(a, b CountAmount) CountAmount { return CountAmount{Count: a.Count + b.Count, Amount: a.Amount + b.Amount} }
+	add := func(a, b CountAmount) CountAmount {
+		return CountAmount{Count: a.Count + b.Count, Amount: a.Amount + b.Amount}
+	}
 	return BillTotals{
 		ByStatus: BillStatusTotals{Unpaid: add(t.ByStatus.Unpaid, u.ByStatus.Unpaid),
 			PartiallyPaid: add(t.ByStatus.PartiallyPaid, u.ByStatus.PartiallyPaid),
