@@ -37,6 +37,10 @@ type ConversionNote struct {
 	MissingRates []MissingRate `json:"missing_rates"`
 }
 
+// Conversion returns n. Every converted answer embeds its note, so it has
+// this method: a page finds what any of them converted here.
+func (n ConversionNote) Conversion() ConversionNote { return n }
+
 // CurrencyLine is one currency's part of the accounts list or net worth:
 // Total in that currency, Converted in the reporting currency (null when
 // its rate is missing).
