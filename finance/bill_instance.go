@@ -596,13 +596,29 @@ type BillStatusTotals struct {
 	Skipped       CountAmount `json:"skipped"`
 }
 
-// BillTotals are the sums GET /bills/summary is made of.
+// BillTotals are the sums GET /bills/summary is made of, of the bills of
+// one Currency (their templates').
 type BillTotals struct {
+	Currency  string
 	ByStatus  BillStatusTotals
 	Paid      Money       // posted payments on the range's bills
 	Remaining Money       // what is left of the range's open bills
 	DueSoon   CountAmount // open bills of the range due from today to the due-soon end; amount = remaining
 	Overdue   CountAmount // open bills of any month due before today; amount = remaining
+}
+
+// plus is t and u added field by field, whatever their currencies.
+func (t BillTotals) plus(u BillTotals) BillTotals {
+	add := func(a, b CountAmount) CountAmount {
+		return CountAmount{Count: a.Count + b.Count, Amount: a.Amount + b.Amount}
+	}
+	return BillTotals{
+		ByStatus: BillStatusTotals{Unpaid: add(t.ByStatus.Unpaid, u.ByStatus.Unpaid),
+			PartiallyPaid: add(t.ByStatus.PartiallyPaid, u.ByStatus.PartiallyPaid),
+			Paid:          add(t.ByStatus.Paid, u.ByStatus.Paid), Skipped: add(t.ByStatus.Skipped, u.ByStatus.Skipped)},
+		Paid: t.Paid + u.Paid, Remaining: t.Remaining + u.Remaining,
+		DueSoon: add(t.DueSoon, u.DueSoon), Overdue: add(t.Overdue, u.Overdue),
+	}
 }
 
 // BillSummary is GET /bills/summary (domain.md §5.4).
@@ -637,9 +653,16 @@ func (s *Service) SummarizeBills(ctx context.Context, userID string, month Date)
 	}
 	window := s.settingsOrDefault(ctx, userID).settings.DueSoonDays
 	r := s.store.Read()
-	t, err := r.BillTotals(ctx, userID, month, end, today, today.AddDays(window))
+	byCurrency, err := r.BillTotals(ctx, userID, month, end, today, today.AddDays(window))
 	if err != nil {
 		return BillSummary{}, err
+	}
+	// The summary adds its currencies' bills as they are; the
+	// bills-overview report is the converted figure (docs/domain.md,
+	// "Converting for summaries").
+	var t BillTotals
+	for _, c := range byCurrency {
+		t = t.plus(c)
 	}
 	out := BillSummary{Month: month.MonthString(), Currency: s.currency(ctx, userID), ByStatus: t.ByStatus,
 		PaidAmount: t.Paid, RemainingAmount: t.Remaining, Overdue: t.Overdue, DueSoon: t.DueSoon, Upcoming: []Bill{}}

@@ -37,6 +37,10 @@ type ConversionNote struct {
 	MissingRates []MissingRate `json:"missing_rates"`
 }
 
+// Conversion returns n. Every converted answer embeds its note, so it has
+// this method: a page finds what any of them converted here.
+func (n ConversionNote) Conversion() ConversionNote { return n }
+
 // CurrencyLine is one currency's part of the accounts list or net worth:
 // Total in that currency, Converted in the reporting currency (null when
 // its rate is missing).
@@ -136,6 +140,13 @@ func (c *SumConverter) Total(ctx context.Context, groups []DatedAmount) (total M
 		exact.Add(exact, new(big.Rat).Mul(big.NewRat(int64(g.Amount), 100), q.rate))
 	}
 	return c.round(exact), ok
+}
+
+// sum is Total without its ok: the figure of a report that names what it
+// left out once, with NoteOf, rather than per figure.
+func (c *SumConverter) sum(ctx context.Context, groups []DatedAmount) Money {
+	total, _ := c.Total(ctx, groups)
+	return total
 }
 
 // Lines are the groups' per-currency totals, the reporting currency first

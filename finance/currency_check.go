@@ -46,16 +46,19 @@ func recordCurrency(v *Validator, name string, f Field[string], fallback Currenc
 // with at most 0 decimal places"), 1500.00 is ¥1,500. Nothing is rounded to
 // make an amount fit.
 func checkDecimals(v *Validator, field string, m Money, cur Currency) {
-	if cur.Minor >= storedMinor {
-		return
-	}
-	unit := Money(1)
-	for range storedMinor - cur.Minor {
-		unit *= 10
-	}
-	if m%unit != 0 {
+	if m%cur.storedUnit() != 0 {
 		v.Add(field, fmt.Sprintf("must be a number with at most %d decimal places", cur.Minor))
 	}
+}
+
+// storedUnit is how many stored hundredths one minor unit of c is: 100 for
+// the yen (¥1 is stored as 100), 1 for a currency with 2 decimals.
+func (c Currency) storedUnit() Money {
+	unit := Money(1)
+	for range storedMinor - c.Minor {
+		unit *= 10
+	}
+	return unit
 }
 
 // currencyOf is the Currency of a stored code. A code saved before codes

@@ -88,8 +88,9 @@ type IncomeTemplateRepo interface {
 	ExpectedIncome(ctx context.Context, userID, id string) (ExpectedIncome, error)
 	ListExpectedIncome(ctx context.Context, userID string, f ExpectedIncomeFilter, p ListParams) ([]ExpectedIncome, int, error)
 	UpdateExpectedIncome(ctx context.Context, userID string, e ExpectedIncome) error
-	// ExpectedIncomeTotal sums the amounts of the entries still expected from from to to.
-	ExpectedIncomeTotal(ctx context.Context, userID string, from, to Date) (Money, int, error)
+	// ExpectedIncomeTotal sums the amounts of the entries still expected
+	// from from to to, by currency and expected date, with their number.
+	ExpectedIncomeTotal(ctx context.Context, userID string, from, to Date) ([]DatedAmount, int, error)
 }
 
 // IncomeTemplateFilter narrows GET /income/templates.
@@ -522,10 +523,14 @@ func (s *Service) SkipExpectedIncome(ctx context.Context, userID, id string) (Ex
 }
 
 // ExpectedIncomeMonth is what is still expected in the month of today: the
-// entries not yet received or skipped and their total.
+// entries not yet received or skipped and their total in the reporting
+// Currency, each entry converted at the rate of its expected date (the
+// latest rate on or before it).
 type ExpectedIncomeMonth struct {
-	Count  int   `json:"count"`
-	Amount Money `json:"amount"`
+	Count    int    `json:"count"`
+	Amount   Money  `json:"amount"`
+	Currency string `json:"currency"`
+	ConversionNote
 }
 
 // ExpectedIncomeThisMonth sums the entries still expected in today's month.
@@ -535,6 +540,16 @@ func (s *Service) ExpectedIncomeThisMonth(ctx context.Context, userID string) (E
 	}
 	today := s.today(ctx, userID)
 	from, to := MonthAdd(today, 0, 1), MonthAdd(today, 0, 31)
-	amount, n, err := s.store.Read().ExpectedIncomeTotal(ctx, userID, from, to)
-	return ExpectedIncomeMonth{Count: n, Amount: amount}, err
+	groups, n, err := s.store.Read().ExpectedIncomeTotal(ctx, userID, from, to)
+	if err != nil {
+		return ExpectedIncomeMonth{}, err
+	}
+	out := ExpectedIncomeMonth{Count: n, Currency: s.currency(ctx, userID)}
+	conv, err := s.sumConverter(ctx, userID, out.Currency, groups)
+	if err != nil {
+		return ExpectedIncomeMonth{}, err
+	}
+	out.Amount, _ = conv.Total(ctx, groups)
+	out.ConversionNote = conv.NoteOf(ctx, groups)
+	return out, conv.Err()
 }

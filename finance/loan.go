@@ -332,7 +332,8 @@ func (s *Service) newLoan(r LoanRequest, fallback string) (LoanDetail, error) {
 	if last := LoanDueDate(l.FirstDueDate, anchorDay, l.TermMonths); last.After(lastDate) {
 		return LoanDetail{}, Invalid("term_months", fmt.Sprintf("puts the last due date on %s, after %s", last, lastDate))
 	}
-	terms := LoanTerms{Principal: l.Principal, InterestType: l.InterestType, Months: l.TermMonths, MonthlyAmount: l.MonthlyAmount}
+	terms := LoanTerms{Principal: l.Principal, InterestType: l.InterestType, Months: l.TermMonths, MonthlyAmount: l.MonthlyAmount,
+		Currency: l.Currency}
 	if l.RatePeriod != nil {
 		terms.RatePeriod = *l.RatePeriod
 	}

@@ -28,6 +28,10 @@ type LoanTerms struct {
 	RatePeriod    string // monthly or annual; how Rate is quoted
 	Months        int
 	MonthlyAmount *Money // the lender's quote, add_on or diminishing only
+	// Currency is the loan's: rows are rounded to its minor units (whole
+	// yen for JPY), stored in hundredths like every amount. Empty is a
+	// currency of 2 decimals.
+	Currency string
 }
 
 // monthlyRate is the monthly rate r as the exact fraction num/den: rate/100
@@ -52,19 +56,31 @@ type LoanRow struct {
 func (r LoanRow) Amount() Money { return r.Principal + r.Interest }
 
 // LoanSchedule computes the rows of a loan (domain.md §4.5) on exact
-// rationals, rounding each computed amount half-up to the centavo, the last
-// row absorbing what rounding left. It returns the total interest and the
-// rows, or a *ValidationError when the terms cannot make a schedule: a
-// quoted monthly amount that pays no principal or repays the loan before its
-// last row, or a principal too small to give every row an amount.
+// rationals, rounding each computed amount half-up to the minor unit of
+// the loan's currency (the centavo; the whole yen), the last row absorbing
+// what rounding left. It returns the total interest and the rows, or a
+// *ValidationError when the terms cannot make a schedule: a quoted monthly
+// amount that pays no principal or repays the loan before its last row, or
+// a principal too small to give every row an amount.
+//
+// Every step (split, interest, annuity) scales with its amounts, so the
+// schedule is computed in the currency's minor units (a yen loan's
+// principal, already whole yen, divided by 100) and each row multiplied
+// back to hundredths: the same code rounds centavos and yen.
 func LoanSchedule(t LoanTerms) (Money, []LoanRow, error) {
+	unit := currencyOf(t.Currency).storedUnit()
+	t.Principal /= unit
+	if t.MonthlyAmount != nil {
+		m := *t.MonthlyAmount / unit
+		t.MonthlyAmount = &m
+	}
 	var rows []LoanRow
 	var err error
 	switch t.InterestType {
 	case InterestDiminishing:
-		rows, err = diminishingRows(t)
+		rows, err = diminishingRows(t, unit)
 	case InterestAddOn:
-		rows, err = addOnRows(t)
+		rows, err = addOnRows(t, unit)
 	default:
 		rows = splitRows(floorSplit(t.Principal, t.Months), make([]Money, t.Months))
 	}
@@ -72,11 +88,12 @@ func LoanSchedule(t LoanTerms) (Money, []LoanRow, error) {
 		return 0, nil, err
 	}
 	var interest Money
-	for _, r := range rows {
+	for k, r := range rows {
 		if r.Principal <= 0 {
 			return 0, nil, Invalid("principal", fmt.Sprintf("is too small to spread over %d monthly installments", t.Months))
 		}
-		interest += r.Interest
+		rows[k].Principal, rows[k].Interest = r.Principal*unit, r.Interest*unit
+		interest += rows[k].Interest
 	}
 	return interest, rows, nil
 }
@@ -91,19 +108,22 @@ func splitRows(principal, interest []Money) []LoanRow {
 
 // addOnRows: I = half_up(P × r × n), principal and interest each floor-split;
 // with a quoted M, I = n·M − P, interest floor-split and principal_k = M − interest_k.
-func addOnRows(t LoanTerms) ([]LoanRow, error) {
+// Amounts are in minor units of unit hundredths (LoanSchedule); a problem
+// names them in hundredths, as every amount is written.
+func addOnRows(t LoanTerms, unit Money) ([]LoanRow, error) {
 	n := t.Months
 	if m := t.MonthlyAmount; m != nil {
 		total := Money(n) * *m
 		if total < t.Principal {
-			return nil, Invalid("monthly_amount", fmt.Sprintf("times %d months is %s, less than the principal %s", n, total, t.Principal))
+			return nil, Invalid("monthly_amount", fmt.Sprintf("times %d months is %s, less than the principal %s", n, total*unit, t.Principal*unit))
 		}
 		interests := floorSplit(total-t.Principal, n)
 		principal := make([]Money, n)
 		for k := range principal {
 			principal[k] = *m - interests[k]
 			if principal[k] <= 0 {
-				return nil, Invalid("monthly_amount", fmt.Sprintf("leaves installment %d without principal: %s of interest in a %s payment", k+1, interests[k], *m))
+				return nil, Invalid("monthly_amount", fmt.Sprintf("leaves installment %d without principal: %s of interest in a %s payment",
+					k+1, interests[k]*unit, *m*unit))
 			}
 		}
 		return splitRows(principal, interests), nil
@@ -116,8 +136,9 @@ func addOnRows(t LoanTerms) ([]LoanRow, error) {
 // diminishingRows: interest on the declining balance. With the monthly
 // payment M (the lender's, or the annuity payment), rows 1..n−1 pay
 // half_up(balance × r) of interest and the rest of M as principal; row n pays
-// the remaining balance plus its interest.
-func diminishingRows(t LoanTerms) ([]LoanRow, error) {
+// the remaining balance plus its interest. Amounts are in minor units of
+// unit hundredths, as in addOnRows.
+func diminishingRows(t LoanTerms, unit Money) ([]LoanRow, error) {
 	num, den := t.monthlyRate()
 	n := t.Months
 	var m Money
@@ -138,7 +159,7 @@ func diminishingRows(t LoanTerms) ([]LoanRow, error) {
 		principal := m - interest
 		if principal <= 0 {
 			if field == "monthly_amount" {
-				return nil, Invalid(field, fmt.Sprintf("must be more than the interest of installment %d (%s)", k+1, interest))
+				return nil, Invalid(field, fmt.Sprintf("must be more than the interest of installment %d (%s)", k+1, interest*unit))
 			}
 			return nil, Invalid(field, fmt.Sprintf("is too small to spread over %d monthly installments", n))
 		}

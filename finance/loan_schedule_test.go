@@ -45,6 +45,29 @@ func TestLoanScheduleWorkedExamples(t *testing.T) {
 		{name: "10,000.00, no interest, 3 months",
 			terms:        LoanTerms{Principal: 10000_00, InterestType: InterestNone, Months: 3},
 			wantInterest: 0, runs: []loanRun{{2, 3333_33, 0}, {1, 3333_34, 0}}},
+		// A loan's schedule rounds to its currency's minor units: a peso
+		// loan to the centavo as always, a yen loan to the whole yen,
+		// stored in hundredths (¥33,333 is 3333300), the last row taking
+		// the remainder.
+		{name: "₱10,000.00, no interest, 3 months",
+			terms:        LoanTerms{Principal: 10000_00, InterestType: InterestNone, Months: 3, Currency: "PHP"},
+			wantInterest: 0, runs: []loanRun{{2, 3333_33, 0}, {1, 3333_34, 0}}},
+		{name: "¥100,000, no interest, 3 months",
+			terms:        LoanTerms{Principal: 100000_00, InterestType: InterestNone, Months: 3, Currency: "JPY"},
+			wantInterest: 0, runs: []loanRun{{2, 33333_00, 0}, {1, 33334_00, 0}}},
+		// I = 100,000 × 1.5% × 12 = 18,000 → 1,500 a month; the principal
+		// splits 8,333 × 11 and 8,337 (¥8,333.33 and ¥8,333.37 in hundredths).
+		{name: "¥100,000, add-on 1.5%/month, 12 months",
+			terms:        LoanTerms{Principal: 100000_00, InterestType: InterestAddOn, Rate: 15000, RatePeriod: RateMonthly, Months: 12, Currency: "JPY"},
+			wantInterest: 18000_00, runs: []loanRun{{11, 8333_00, 1500_00}, {1, 8337_00, 1500_00}}},
+		// M = half_up(8,884.88…) = ¥8,885; row 1: interest 100,000 × 1% =
+		// ¥1,000, principal ¥7,885; row 2: 92,115 × 1% = 921.15 → ¥921.
+		{name: "¥100,000, diminishing 12%/year, 12 months",
+			terms:        LoanTerms{Principal: 100000_00, InterestType: InterestDiminishing, Rate: 120000, RatePeriod: RateAnnual, Months: 12, Currency: "JPY"},
+			wantInterest: 6619_00, want: map[int]LoanRow{
+				1: {Number: 1, Interest: 1000_00, Principal: 7885_00},
+				2: {Number: 2, Interest: 921_00, Principal: 7964_00},
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,9 +92,13 @@ func TestLoanScheduleWorkedExamples(t *testing.T) {
 				}
 			}
 			var principal, sumInterest Money
+			unit := currencyOf(tt.terms.Currency).storedUnit()
 			for _, r := range rows {
 				principal += r.Principal
 				sumInterest += r.Interest
+				if r.Principal%unit != 0 || r.Interest%unit != 0 {
+					t.Errorf("row %d = %s + %s, not whole minor units of %q", r.Number, r.Principal, r.Interest, tt.terms.Currency)
+				}
 			}
 			if principal != tt.terms.Principal || sumInterest != interest {
 				t.Errorf("rows sum to principal %s and interest %s, want %s and %s", principal, sumInterest, tt.terms.Principal, interest)

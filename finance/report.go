@@ -227,13 +227,16 @@ type DayAmount struct {
 	Amount Money
 }
 
-// sumInto adds each day's amount to its bucket's slot in sums.
-func sumInto(buckets []Bucket, days []DayAmount, sums []Money) {
-	for _, d := range days {
-		if i := bucketOf(buckets, d.Date); i >= 0 {
-			sums[i] += d.Amount
+// byBucket puts each dated amount into its bucket's list; amounts outside
+// every bucket are dropped.
+func byBucket(buckets []Bucket, groups []DatedAmount) [][]DatedAmount {
+	out := make([][]DatedAmount, len(buckets))
+	for _, g := range groups {
+		if i := bucketOf(buckets, g.Date); i >= 0 {
+			out[i] = append(out[i], g)
 		}
 	}
+	return out
 }
 
 // SpendingFilter narrows the spending of the spending-by-category report.
@@ -246,9 +249,11 @@ type SpendingFilter struct {
 	CardID        string
 }
 
-// CashFlowDay is one day of money in and out (the cash-flow report).
+// CashFlowDay is one day of money in and out of one currency (the
+// cash-flow report).
 type CashFlowDay struct {
 	Date                 Date
+	Currency             string
 	Income               Money
 	CashExpenses         Money
 	AccountDebitExpenses Money
@@ -273,15 +278,16 @@ type ReportRepo interface {
 	// of lines summed, the reporting currency's over the range and another
 	// currency's per date (as ExpenseTotals); categories without lines are absent.
 	SpendingTotals(ctx context.Context, userID, reporting string, from, to Date, f SpendingFilter) ([]CategoryTotal, error)
-	// SpendingByDay sums the spending of §1.6 per day; category, when not
-	// empty, keeps the categories of that name (case-insensitive).
-	SpendingByDay(ctx context.Context, userID string, from, to Date, category string) ([]DayAmount, error)
-	// IncomeByDay sums the non-voided income per day.
-	IncomeByDay(ctx context.Context, userID string, from, to Date) ([]DayAmount, error)
+	// SpendingByDay sums the spending of §1.6 per day and currency;
+	// category, when not empty, keeps the categories of that name
+	// (case-insensitive).
+	SpendingByDay(ctx context.Context, userID string, from, to Date, category string) ([]DatedAmount, error)
+	// IncomeByDay sums the non-voided income per day and currency.
+	IncomeByDay(ctx context.Context, userID string, from, to Date) ([]DatedAmount, error)
 	// ExpensesByMethod sums the non-voided expenses (a split one once) per
 	// payment method, as ExpenseTotals sums them: by currency and date.
 	ExpensesByMethod(ctx context.Context, userID, reporting string, from, to Date) ([]MethodTotal, error)
-	// CashFlowByDay sums, per day, what the cash-flow report counts.
+	// CashFlowByDay sums, per day and currency, what the cash-flow report counts.
 	CashFlowByDay(ctx context.Context, userID string, from, to Date) ([]CashFlowDay, error)
 	// RecentEntries returns the latest n non-voided expenses and income
 	// dated from..to, latest first (by date, then by id: creation order).
@@ -346,6 +352,10 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 		return s.netWorth(ctx, userID, asOf(h, today), today)
 	case ReportCreditCardUtilization:
 		return s.cardUtilization(ctx, userID, asOf(h, today), req.CardID, today)
+	case ReportBillsOverview:
+		return s.billsOverview(ctx, userID, h, today)
+	case ReportLoansOverview:
+		return s.loansOverview(ctx, userID, h, today)
 	}
 	repo := s.store.Read()
 	buckets := ReportBuckets(from, to, req.Granularity, prefs.settings.WeekStart)
@@ -364,7 +374,11 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 		if err != nil {
 			return nil, err
 		}
-		return BuildSpendingTrend(h, req.Granularity, buckets, days), nil
+		conv, err := s.sumConverter(ctx, userID, h.Currency, days)
+		if err != nil {
+			return nil, err
+		}
+		return BuildSpendingTrend(ctx, conv, h, req.Granularity, buckets, days), conv.Err()
 	case ReportPaymentMethods:
 		methods, err := repo.ExpensesByMethod(ctx, userID, h.Currency, from, to)
 		if err != nil {
@@ -387,17 +401,22 @@ func (s *Service) Report(ctx context.Context, userID string, req ReportRequest) 
 		if err != nil {
 			return nil, err
 		}
-		return BuildIncomeVsExpenses(h, req.Granularity, buckets, income, spending), nil
-	case ReportCashFlow:
+		conv, err := s.sumConverter(ctx, userID, h.Currency, income, spending)
+		if err != nil {
+			return nil, err
+		}
+		return BuildIncomeVsExpenses(ctx, conv, h, req.Granularity, buckets, income, spending), conv.Err()
+	default: // ReportCashFlow
 		days, err := repo.CashFlowByDay(ctx, userID, from, to)
 		if err != nil {
 			return nil, err
 		}
-		return BuildCashFlow(h, req.Granularity, buckets, days), nil
-	case ReportBillsOverview:
-		return s.billsOverview(ctx, userID, h, today)
-	default: // ReportLoansOverview
-		return s.loansOverview(ctx, userID, h)
+		f := cashFlowGroups(days)
+		conv, err := s.sumConverter(ctx, userID, h.Currency, f.inflow(), f.outflow())
+		if err != nil {
+			return nil, err
+		}
+		return BuildCashFlow(ctx, conv, h, req.Granularity, buckets, f), conv.Err()
 	}
 }
 
@@ -445,21 +464,28 @@ type PeriodAmount struct {
 // SpendingTrendReport is the spending-trend report.
 type SpendingTrendReport struct {
 	ReportHeader
+	ConversionNote
 	Granularity      string         `json:"granularity"`
 	Buckets          []PeriodAmount `json:"buckets"`
 	Total            Money          `json:"total"`
 	AveragePerBucket Money          `json:"average_per_bucket"` // total / buckets, half-up
 }
 
-func BuildSpendingTrend(h ReportHeader, granularity string, buckets []Bucket, days []DayAmount) SpendingTrendReport {
-	sums := make([]Money, len(buckets))
-	sumInto(buckets, days, sums)
+// BuildSpendingTrend converts each bucket's spending, each day's at its
+// rate, rounding each bucket once; the total is the whole range's exact
+// sum rounded once, so the buckets may add to a cent more or less than it
+// when anything was converted (docs/domain.md, "A series over time").
+func BuildSpendingTrend(ctx context.Context, conv *SumConverter, h ReportHeader, granularity string, buckets []Bucket,
+	days []DatedAmount) SpendingTrendReport {
 	out := SpendingTrendReport{ReportHeader: h, Granularity: granularity, Buckets: make([]PeriodAmount, len(buckets))}
+	in := byBucket(buckets, days)
 	for i, b := range buckets {
-		out.Buckets[i] = PeriodAmount{Period: b.Period, Amount: sums[i]}
-		out.Total += sums[i]
+		out.Buckets[i] = PeriodAmount{Period: b.Period, Amount: conv.sum(ctx, in[i])}
 	}
+	all := slices.Concat(in...)
+	out.Total = conv.sum(ctx, all)
 	out.AveragePerBucket = Money(halfUpDiv(int64(out.Total), int64(max(1, len(buckets)))))
+	out.ConversionNote = conv.NoteOf(ctx, all)
 	return out
 }
 
@@ -516,26 +542,33 @@ type IncomeVsExpensesTotals struct {
 // IncomeVsExpensesReport is the income-vs-expenses report.
 type IncomeVsExpensesReport struct {
 	ReportHeader
+	ConversionNote
 	Granularity string                 `json:"granularity"`
 	Buckets     []IncomeSpending       `json:"buckets"`
 	Totals      IncomeVsExpensesTotals `json:"totals"`
 }
 
-func BuildIncomeVsExpenses(h ReportHeader, granularity string, buckets []Bucket, income, spending []DayAmount) IncomeVsExpensesReport {
-	in, out := make([]Money, len(buckets)), make([]Money, len(buckets))
-	sumInto(buckets, income, in)
-	sumInto(buckets, spending, out)
+// BuildIncomeVsExpenses converts each bucket's income and spending, each
+// day's at its rate, rounding each figure once; a net is rounded once from
+// its exact income less spending, and the totals once from the range's
+// exact sums (docs/domain.md, "A series over time"). What a missing rate
+// left out is named as the net of its currency, as net worth names it.
+func BuildIncomeVsExpenses(ctx context.Context, conv *SumConverter, h ReportHeader, granularity string, buckets []Bucket,
+	income, spending []DatedAmount) IncomeVsExpensesReport {
+	in, out := byBucket(buckets, income), byBucket(buckets, spending)
 	r := IncomeVsExpensesReport{ReportHeader: h, Granularity: granularity, Buckets: make([]IncomeSpending, len(buckets))}
 	for i, b := range buckets {
-		r.Buckets[i] = IncomeSpending{Period: b.Period, Income: in[i], Spending: out[i], Net: in[i] - out[i]}
-		r.Totals.Income += in[i]
-		r.Totals.Spending += out[i]
+		r.Buckets[i] = IncomeSpending{Period: b.Period, Income: conv.sum(ctx, in[i]), Spending: conv.sum(ctx, out[i]),
+			Net: conv.sum(ctx, slices.Concat(in[i], negated(out[i])))}
 	}
-	r.Totals.Net = r.Totals.Income - r.Totals.Spending
+	allIn, allOut := slices.Concat(in...), slices.Concat(out...)
+	net := slices.Concat(allIn, negated(allOut))
+	r.Totals = IncomeVsExpensesTotals{Income: conv.sum(ctx, allIn), Spending: conv.sum(ctx, allOut), Net: conv.sum(ctx, net)}
 	if r.Totals.Income > 0 {
 		rate := Percent(r.Totals.Net, r.Totals.Income)
 		r.Totals.SavingsRatePercent = &rate
 	}
+	r.ConversionNote = conv.NoteOf(ctx, net)
 	return r
 }
 
@@ -561,32 +594,55 @@ type CashFlowBreakdown struct {
 // paid, so the statement payments count instead.
 type CashFlowReport struct {
 	ReportHeader
+	ConversionNote
 	Granularity string            `json:"granularity"`
 	Buckets     []CashFlowBucket  `json:"buckets"`
 	Breakdown   CashFlowBreakdown `json:"breakdown"`
 }
 
-func BuildCashFlow(h ReportHeader, granularity string, buckets []Bucket, days []CashFlowDay) CashFlowReport {
-	r := CashFlowReport{ReportHeader: h, Granularity: granularity, Buckets: make([]CashFlowBucket, len(buckets))}
-	for i, b := range buckets {
-		r.Buckets[i].Period = b.Period
-	}
+// cashFlow are the days of the cash-flow report as groups to convert, one
+// list per term of its breakdown.
+type cashFlow struct {
+	income, cash, debit, cards, loans []DatedAmount
+}
+
+func cashFlowGroups(days []CashFlowDay) cashFlow {
+	var f cashFlow
 	for _, d := range days {
-		i := bucketOf(buckets, d.Date)
-		if i < 0 {
-			continue
+		add := func(list *[]DatedAmount, m Money) {
+			if m != 0 {
+				*list = append(*list, DatedAmount{Currency: d.Currency, Date: d.Date, Amount: m})
+			}
 		}
-		r.Buckets[i].Inflow += d.Income
-		r.Buckets[i].Outflow += d.CashExpenses + d.AccountDebitExpenses + d.CardPayments + d.LoanPayments
-		r.Breakdown.Income += d.Income
-		r.Breakdown.CashExpenses += d.CashExpenses
-		r.Breakdown.AccountDebitExpenses += d.AccountDebitExpenses
-		r.Breakdown.CardPayments += d.CardPayments
-		r.Breakdown.LoanPayments += d.LoanPayments
+		add(&f.income, d.Income)
+		add(&f.cash, d.CashExpenses)
+		add(&f.debit, d.AccountDebitExpenses)
+		add(&f.cards, d.CardPayments)
+		add(&f.loans, d.LoanPayments)
 	}
-	for i := range r.Buckets {
-		r.Buckets[i].Net = r.Buckets[i].Inflow - r.Buckets[i].Outflow
+	return f
+}
+
+func (f cashFlow) inflow() []DatedAmount  { return f.income }
+func (f cashFlow) outflow() []DatedAmount { return slices.Concat(f.cash, f.debit, f.cards, f.loans) }
+
+// BuildCashFlow converts each bucket's inflow and outflow, each day's at
+// its rate, rounding each figure once, a net once from its exact inflow
+// less outflow, and each term of the breakdown once over the range. What a
+// missing rate left out is named as the net of its currency.
+func BuildCashFlow(ctx context.Context, conv *SumConverter, h ReportHeader, granularity string, buckets []Bucket, f cashFlow) CashFlowReport {
+	r := CashFlowReport{ReportHeader: h, Granularity: granularity, Buckets: make([]CashFlowBucket, len(buckets))}
+	in, out := byBucket(buckets, f.inflow()), byBucket(buckets, f.outflow())
+	for i, b := range buckets {
+		r.Buckets[i] = CashFlowBucket{Period: b.Period, Inflow: conv.sum(ctx, in[i]), Outflow: conv.sum(ctx, out[i]),
+			Net: conv.sum(ctx, slices.Concat(in[i], negated(out[i])))}
 	}
+	// The range's terms: only days inside the buckets count, as above.
+	inRange := func(groups []DatedAmount) []DatedAmount { return slices.Concat(byBucket(buckets, groups)...) }
+	r.Breakdown = CashFlowBreakdown{Income: conv.sum(ctx, inRange(f.income)), CashExpenses: conv.sum(ctx, inRange(f.cash)),
+		AccountDebitExpenses: conv.sum(ctx, inRange(f.debit)), CardPayments: conv.sum(ctx, inRange(f.cards)),
+		LoanPayments: conv.sum(ctx, inRange(f.loans))}
+	r.ConversionNote = conv.NoteOf(ctx, slices.Concat(slices.Concat(in...), negated(slices.Concat(out...))))
 	return r
 }
 
@@ -735,17 +791,22 @@ type UtilizationFigures struct {
 	UtilizationLevel   string `json:"utilization_level"`
 }
 
-// CardUtilization is one card of the credit-card-utilization report.
+// CardUtilization is one card of the credit-card-utilization report, its
+// figures in the card's Currency.
 type CardUtilization struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Currency string `json:"currency"`
 	UtilizationFigures
 }
 
 // CardUtilizationReport is the credit-card-utilization report: the active
-// cards (or the one cardId names) as of today, by name.
+// cards (or the one cardId names) as of today, by name. Each card is in its
+// own currency; the totals are in the reporting currency, each card's
+// figures converted at the rate of the day read for.
 type CardUtilizationReport struct {
 	AsOfHeader
+	ConversionNote
 	Cards  []CardUtilization  `json:"cards"`
 	Totals UtilizationFigures `json:"totals"`
 }
@@ -755,15 +816,29 @@ func (s *Service) cardUtilization(ctx context.Context, userID string, h AsOfHead
 	if err != nil {
 		return CardUtilizationReport{}, err
 	}
-	m := BuildCardMetrics(cards, nil, h.Currency)
-	out := CardUtilizationReport{AsOfHeader: h, Cards: make([]CardUtilization, len(m.Cards))}
-	for i, c := range m.Cards {
-		out.Cards[i] = CardUtilization{ID: c.ID, Name: c.Name, UtilizationFigures: UtilizationFigures{
+	out := CardUtilizationReport{AsOfHeader: h, Cards: make([]CardUtilization, len(cards))}
+	var limits, owed []DatedAmount
+	for i, c := range cards {
+		out.Cards[i] = CardUtilization{ID: c.ID, Name: c.Name, Currency: c.Currency, UtilizationFigures: UtilizationFigures{
 			CreditLimit: c.CreditLimit, OutstandingBalance: c.OutstandingBalance, AvailableCredit: c.AvailableCredit,
-			UtilizationPercent: c.UtilizationPercent, UtilizationLevel: c.UtilizationLevel}}
+			UtilizationPercent: c.UtilizationPercent, UtilizationLevel: UtilizationLevel(c.UtilizationPercent)}}
+		limits = append(limits, DatedAmount{Currency: c.Currency, Date: today, Amount: c.CreditLimit})
+		owed = append(owed, DatedAmount{Currency: c.Currency, Date: today, Amount: c.OutstandingBalance})
 	}
-	t := m.Totals
-	out.Totals = UtilizationFigures{CreditLimit: t.CreditLimit, OutstandingBalance: t.OutstandingBalance,
-		AvailableCredit: t.AvailableCredit, UtilizationPercent: t.UtilizationPercent, UtilizationLevel: UtilizationLevel(t.UtilizationPercent)}
-	return out, nil
+	conv, err := s.sumConverter(ctx, userID, h.Currency, limits, owed)
+	if err != nil {
+		return out, err
+	}
+	// A card whose currency has no rate is left out of the totals whole,
+	// its limit and its balance alike, and named by its credit limit, which
+	// every card has (docs/domain.md, "What a report names").
+	t := &out.Totals
+	t.CreditLimit, t.OutstandingBalance = conv.sum(ctx, limits), conv.sum(ctx, owed)
+	// The totals' utilization is that of the summed limit and balance, not
+	// an average of the cards', as the card metrics compute it.
+	t.AvailableCredit = t.CreditLimit - t.OutstandingBalance
+	t.UtilizationPercent = Percent(max(0, t.OutstandingBalance), t.CreditLimit)
+	t.UtilizationLevel = UtilizationLevel(t.UtilizationPercent)
+	out.ConversionNote = conv.NoteOf(ctx, limits)
+	return out, conv.Err()
 }

@@ -350,7 +350,7 @@ func TestReportBodies(t *testing.T) {
 	t.Run("spending-trend by week, monday start", func(t *testing.T) {
 		// Weeks of 2025-02-24 (Mar 1-2), 03-03, 03-10, 03-17, 03-24, 03-31.
 		checkExactData(t, get(finance.ReportSpendingTrend, march+"&granularity=week"), with(header(finance.ReportSpendingTrend, "2025-03-01", "2025-03-31"),
-			map[string]any{"granularity": "week", "total": jsonMoney("21199.81"), "average_per_bucket": jsonMoney("3533.30"), "buckets": []any{
+			map[string]any{"rates_as_of": nil, "missing_rates": []any{}, "granularity": "week", "total": jsonMoney("21199.81"), "average_per_bucket": jsonMoney("3533.30"), "buckets": []any{
 				map[string]any{"period": "2025-02-24", "amount": jsonMoney("13234.56")}, // Travel 12,000.00 + market 1,234.56
 				map[string]any{"period": "2025-03-03", "amount": jsonMoney("7725.25")},  // 800 + 3,000 + 2,500 + 150 + 75.25 + 1,500 − 300
 				map[string]any{"period": "2025-03-10", "amount": jsonMoney("240.00")},   // installment and loan interest
@@ -380,7 +380,7 @@ func TestReportBodies(t *testing.T) {
 	})
 	t.Run("income-vs-expenses by month", func(t *testing.T) {
 		checkExactData(t, get(finance.ReportIncomeVsExpenses, "?dateFrom=2025-02-01&dateTo=2025-03-31"),
-			with(header(finance.ReportIncomeVsExpenses, "2025-02-01", "2025-03-31"), map[string]any{"granularity": "month",
+			with(header(finance.ReportIncomeVsExpenses, "2025-02-01", "2025-03-31"), map[string]any{"rates_as_of": nil, "missing_rates": []any{}, "granularity": "month",
 				"buckets": []any{
 					map[string]any{"period": "2025-02", "income": jsonMoney("50000.00"), "spending": jsonMoney("999.00"), "net": jsonMoney("49001.00")},
 					map[string]any{"period": "2025-03", "income": jsonMoney("55000.00"), "spending": jsonMoney("21199.81"), "net": jsonMoney("33800.19")},
@@ -397,7 +397,7 @@ func TestReportBodies(t *testing.T) {
 		// Out: Cash 5,734.56, Account Debit 800.00, the loan's 600.00; card
 		// purchases move no money until a statement is paid.
 		checkExactData(t, get(finance.ReportCashFlow, march), with(header(finance.ReportCashFlow, "2025-03-01", "2025-03-31"),
-			map[string]any{"granularity": "month",
+			map[string]any{"rates_as_of": nil, "missing_rates": []any{}, "granularity": "month",
 				"buckets": []any{map[string]any{"period": "2025-03", "inflow": jsonMoney("55000.00"), "outflow": jsonMoney("7134.56"), "net": jsonMoney("47865.44")}},
 				"breakdown": map[string]any{"income": jsonMoney("55000.00"), "cash_expenses": jsonMoney("5734.56"), "account_debit_expenses": jsonMoney("800.00"),
 					"card_payments": jsonMoney("0.00"), "loan_payments": jsonMoney("600.00")}}))
@@ -441,16 +441,16 @@ func TestReportBodies(t *testing.T) {
 	t.Run("credit-card-utilization", func(t *testing.T) {
 		figures := map[string]any{"credit_limit": jsonMoney("50000.00"), "outstanding_balance": jsonMoney("13785.25"),
 			"available_credit": jsonMoney("36214.75"), "utilization_percent": jsonMoney("27.57"), "utilization_level": "low"}
-		card := map[string]any{"id": f.visa.ID, "name": "Visa"}
+		card := map[string]any{"id": f.visa.ID, "name": "Visa", "currency": "PHP"}
 		for k, v := range figures {
 			card[k] = v
 		}
 		checkExactData(t, get(finance.ReportCreditCardUtilization, "?cardId="+f.visa.ID), with(header(finance.ReportCreditCardUtilization, "2025-03-20", "2025-03-20"),
-			map[string]any{"as_of": "2025-03-20", "cards": []any{card}, "totals": figures}))
+			map[string]any{"as_of": "2025-03-20", "rates_as_of": nil, "missing_rates": []any{}, "cards": []any{card}, "totals": figures}))
 	})
 	t.Run("bills-overview", func(t *testing.T) {
 		checkExactData(t, get(finance.ReportBillsOverview, march), with(header(finance.ReportBillsOverview, "2025-03-01", "2025-03-31"), map[string]any{
-			"count": 2, "amount_due": jsonMoney("11500.00"), "paid_amount": jsonMoney("1500.00"), "remaining_amount": jsonMoney("10000.00"),
+			"rates_as_of": nil, "missing_rates": []any{}, "count": 2, "amount_due": jsonMoney("11500.00"), "paid_amount": jsonMoney("1500.00"), "remaining_amount": jsonMoney("10000.00"),
 			"by_status": map[string]any{"unpaid": map[string]any{"count": 1, "amount": jsonMoney("10000.00")},
 				"partially_paid": map[string]any{"count": 0, "amount": jsonMoney("0.00")},
 				"paid":           map[string]any{"count": 1, "amount": jsonMoney("1500.00")},
@@ -464,12 +464,12 @@ func TestReportBodies(t *testing.T) {
 	t.Run("loans-overview", func(t *testing.T) {
 		figures := map[string]any{"principal": jsonMoney("12000.00"), "total_interest": jsonMoney("1440.00"), "paid_principal": jsonMoney("480.00"),
 			"paid_interest": jsonMoney("120.00"), "remaining_principal": jsonMoney("11520.00"), "remaining_payable": jsonMoney("12840.00"), "paid_count": 0}
-		loan := map[string]any{"id": f.loan.ID, "name": "Car", "status": "active", "term_months": 12, "next_due_date": "2025-02-15"}
+		loan := map[string]any{"id": f.loan.ID, "name": "Car", "status": "active", "currency": "PHP", "term_months": 12, "next_due_date": "2025-02-15"}
 		for k, v := range figures {
 			loan[k] = v
 		}
 		checkExactData(t, get(finance.ReportLoansOverview, march), with(header(finance.ReportLoansOverview, "2025-03-01", "2025-03-31"),
-			map[string]any{"loans": []any{loan}, "totals": figures}))
+			map[string]any{"rates_as_of": nil, "missing_rates": []any{}, "loans": []any{loan}, "totals": figures}))
 		// The loan's last instance is due 2026-01-15, but it is still owed, so
 		// a range after its term lists it too; a range before its release does not.
 		after := report[finance.LoansOverviewReport](t, alice, finance.ReportLoansOverview, "?dateFrom=2026-01-16&dateTo=2026-02-28")
@@ -500,7 +500,7 @@ func TestLoansOverviewKeepsLoansStillOwed(t *testing.T) {
 	alice.do(t, http.MethodPatch, loansURL+"/"+cancelled.ID, `{"status":"cancelled"}`, http.StatusOK)
 	alice.createLoan(t, `{"name":"Next","principal":600,"interest_type":"none","term_months":6,"start_date":"2025-06-01"}`)
 
-	old := map[string]any{"id": owed.ID, "name": "Old", "status": "active", "principal": jsonMoney("1200.00"),
+	old := map[string]any{"id": owed.ID, "name": "Old", "status": "active", "currency": "PHP", "principal": jsonMoney("1200.00"),
 		"total_interest": jsonMoney("0.00"), "paid_principal": jsonMoney("100.00"), "paid_interest": jsonMoney("0.00"),
 		"remaining_principal": jsonMoney("1100.00"), "remaining_payable": jsonMoney("1100.00"), "paid_count": 1,
 		"term_months": 12, "next_due_date": "1990-03-15"}
@@ -509,7 +509,7 @@ func TestLoansOverviewKeepsLoansStillOwed(t *testing.T) {
 		"remaining_payable": jsonMoney("1100.00"), "paid_count": 1}
 	res := alice.do(t, http.MethodGet, reportsURL+finance.ReportLoansOverview, "", http.StatusOK)
 	checkExactData(t, res, map[string]any{"report": "loans-overview", "date_from": "2025-03-01", "date_to": "2025-03-31",
-		"currency": "PHP", "loans": []any{old}, "totals": totals})
+		"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{}, "loans": []any{old}, "totals": totals})
 
 	names := func(query string) []string {
 		t.Helper()

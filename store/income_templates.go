@@ -160,12 +160,24 @@ func (l ledger) DeletePendingIncome(ctx context.Context, userID, templateID stri
 	return err
 }
 
-func (l ledger) ExpectedIncomeTotal(ctx context.Context, userID string, from, to finance.Date) (finance.Money, int, error) {
-	var amount finance.Money
-	var n int
+// ExpectedIncomeTotal sums per currency (the template's) and date, the
+// date its rate is chosen for.
+func (l ledger) ExpectedIncomeTotal(ctx context.Context, userID string, from, to finance.Date) ([]finance.DatedAmount, int, error) {
+	var rows []struct {
+		finance.DatedAmount
+		Count int
+	}
 	err := l.db.NewSelect().TableExpr("expected_income AS e").
-		ColumnExpr("COALESCE(SUM(e.amount), 0)").ColumnExpr("COUNT(*)").
+		Join("JOIN income_templates AS t ON t.id = e.template_id").
+		ColumnExpr("t.currency, e.expected_date AS date, SUM(e.amount) AS amount, COUNT(*) AS count").
 		Where("e.user_id = ? AND e.status = 'expected' AND e.expected_date >= ? AND e.expected_date <= ?", userID, from, to).
-		Scan(ctx, &amount, &n)
-	return amount, n, err
+		GroupExpr("t.currency, e.expected_date").
+		Scan(ctx, &rows)
+	out := make([]finance.DatedAmount, len(rows))
+	n := 0
+	for i, r := range rows {
+		out[i] = r.DatedAmount
+		n += r.Count
+	}
+	return out, n, err
 }

@@ -45,27 +45,27 @@ func (l ledger) SpendingTotals(ctx context.Context, userID, reporting string, fr
 	return out, err
 }
 
-func (l ledger) SpendingByDay(ctx context.Context, userID string, from, to finance.Date, category string) ([]finance.DayAmount, error) {
+func (l ledger) SpendingByDay(ctx context.Context, userID string, from, to finance.Date, category string) ([]finance.DatedAmount, error) {
 	q := l.db.NewSelect().TableExpr("spending_days AS d").
-		ColumnExpr("d.date, SUM(d.amount) AS amount").
+		ColumnExpr("d.currency, d.date, SUM(d.amount) AS amount").
 		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
-		GroupExpr("d.date").
+		GroupExpr("d.date, d.currency").
 		Having("SUM(d.lines) > 0")
 	if category != "" {
 		// Any category of that name, archived ones included (domain.md §1.5).
 		q = q.Where("d.category_id IN (?)", l.categoryIDsNamed(userID, category))
 	}
-	var out []finance.DayAmount
+	var out []finance.DatedAmount
 	err := q.Scan(ctx, &out)
 	return out, err
 }
 
-func (l ledger) IncomeByDay(ctx context.Context, userID string, from, to finance.Date) ([]finance.DayAmount, error) {
-	var out []finance.DayAmount
+func (l ledger) IncomeByDay(ctx context.Context, userID string, from, to finance.Date) ([]finance.DatedAmount, error) {
+	var out []finance.DatedAmount
 	err := l.db.NewSelect().TableExpr("income AS i").
-		ColumnExpr("i.date, SUM(i.amount) AS amount").
+		ColumnExpr("i.currency, i.date, SUM(i.amount) AS amount").
 		Where("i.user_id = ? AND i.status = 'active' AND i.date >= ? AND i.date <= ?", userID, from, to).
-		GroupExpr("i.date").
+		GroupExpr("i.date, i.currency").
 		Scan(ctx, &out)
 	return out, err
 }
@@ -134,28 +134,32 @@ func (l ledger) ExpensesByMethod(ctx context.Context, userID, reporting string, 
 // CashFlowByDay is one UNION ALL of four range seeks: income
 // (income_user_date_amount), Cash and Account Debit expenses (expense_days),
 // posted statement payments (soa_payments_user_date) and loan payments
-// (loan_payments_user_amount; they are never voided).
+// (loan_payments_user_amount; they are never voided). A statement payment
+// is in its card's currency, a loan payment in its loan's: each joins its
+// card or loan by primary key.
 func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finance.Date) ([]finance.CashFlowDay, error) {
 	var out []finance.CashFlowDay
 	err := l.db.NewRaw(`
-		SELECT x.date, SUM(x.income) AS income, SUM(x.cash) AS cash_expenses, SUM(x.debit) AS account_debit_expenses,
+		SELECT x.date, x.currency, SUM(x.income) AS income, SUM(x.cash) AS cash_expenses, SUM(x.debit) AS account_debit_expenses,
 			SUM(x.card) AS card_payments, SUM(x.loan) AS loan_payments
 		FROM (
-			SELECT i.date, i.amount AS income, 0 AS cash, 0 AS debit, 0 AS card, 0 AS loan FROM income AS i
+			SELECT i.date, i.currency, i.amount AS income, 0 AS cash, 0 AS debit, 0 AS card, 0 AS loan FROM income AS i
 			WHERE i.user_id = ?0 AND i.status = 'active' AND i.date >= ?1 AND i.date <= ?2
 			UNION ALL
-			SELECT d.date, 0, CASE WHEN d.payment_method = 'Cash' THEN d.amount ELSE 0 END,
+			SELECT d.date, d.currency, 0, CASE WHEN d.payment_method = 'Cash' THEN d.amount ELSE 0 END,
 				CASE WHEN d.payment_method = 'Account Debit' THEN d.amount ELSE 0 END, 0, 0
 			FROM expense_days AS d
 			WHERE d.user_id = ?0 AND d.date >= ?1 AND d.date <= ?2 AND d.payment_method IN ('Cash', 'Account Debit')
 			UNION ALL
-			SELECT p.date, 0, 0, 0, p.amount, 0 FROM soa_payments AS p
+			SELECT p.date, c.currency, 0, 0, 0, p.amount, 0 FROM soa_payments AS p
+			JOIN credit_cards AS c ON c.id = p.credit_card_id
 			WHERE p.user_id = ?0 AND p.status = 'posted' AND p.date >= ?1 AND p.date <= ?2
 			UNION ALL
-			SELECT p.date, 0, 0, 0, 0, p.amount FROM loan_payments AS p
+			SELECT p.date, ln.currency, 0, 0, 0, 0, p.amount FROM loan_payments AS p
+			JOIN loans AS ln ON ln.id = p.loan_id
 			WHERE p.user_id = ?0 AND p.date >= ?1 AND p.date <= ?2
 		) AS x
-		GROUP BY x.date`, userID, from, to).Scan(ctx, &out)
+		GROUP BY x.date, x.currency`, userID, from, to).Scan(ctx, &out)
 	return out, err
 }
 
@@ -182,17 +186,19 @@ func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finan
 }
 
 // BillsByCategory is one pass over the range's instances on
-// bill_instances_user_due. Skipped bills are due nothing.
+// bill_instances_user_due. Skipped bills are due nothing. A bill is in its
+// template's currency.
 func (l ledger) BillsByCategory(ctx context.Context, userID string, from, to finance.Date) ([]finance.BillCategoryTotal, error) {
 	var out []finance.BillCategoryTotal
 	err := l.db.NewSelect().TableExpr("bill_instances AS b").
-		ColumnExpr("cat.name AS category").
+		ColumnExpr("b.category_id, cat.name AS category, t.currency").
 		ColumnExpr("SUM(CASE WHEN b.status = 'skipped' THEN 0 ELSE b.amount END) AS amount_due").
 		ColumnExpr("SUM(b.paid_total) AS paid_amount").
 		Join("JOIN categories AS cat ON cat.id = b.category_id").
+		Join("JOIN bill_templates AS t ON t.id = b.template_id").
 		Where("b.user_id = ? AND b.due_date >= ? AND b.due_date <= ?", userID, from, to).
-		GroupExpr("b.category_id, cat.name").
-		OrderExpr("cat.name_key, b.category_id").
+		GroupExpr("b.category_id, cat.name, t.currency").
+		OrderExpr("cat.name_key, b.category_id, t.currency").
 		Scan(ctx, &out)
 	return out, err
 }

@@ -110,6 +110,12 @@ func moneyCell(show display, m finance.Money) cell {
 	return cell{Text: show.Money(m), CSV: m.String(), Num: true}
 }
 
+// moneyInCell is an amount in its own currency: a card's, a loan's or an
+// account's row of a report whose totals are converted.
+func moneyInCell(show display, m finance.Money, currency string) cell {
+	return cell{Text: show.MoneyIn(m, currency), CSV: m.String(), Num: true}
+}
+
 func dateCell(show display, d *finance.Date) cell {
 	if d == nil {
 		return textCell("")
@@ -369,13 +375,15 @@ func netWorthFigures(show display, rep finance.NetWorthReport) reportFigures {
 	for _, a := range rep.Assets.Accounts {
 		detail := string(a.Type) + ", " + a.Status
 		t.Rows = append(t.Rows, []cell{textCell("Account"), textCell(a.Name),
-			{Text: label(a.Type) + ", " + strings.ToLower(label(a.Status)), CSV: detail}, moneyCell(show, a.Balance)})
+			{Text: label(a.Type) + ", " + strings.ToLower(label(a.Status)), CSV: detail}, moneyInCell(show, a.Balance, a.Currency)})
 	}
 	for _, c := range rep.Liabilities.CreditCards {
-		t.Rows = append(t.Rows, []cell{textCell("Credit card"), textCell(c.Name), textCell("outstanding balance"), moneyCell(show, c.OutstandingBalance)})
+		t.Rows = append(t.Rows, []cell{textCell("Credit card"), textCell(c.Name), textCell("outstanding balance"),
+			moneyInCell(show, c.OutstandingBalance, c.Currency)})
 	}
 	for _, l := range rep.Liabilities.Loans {
-		t.Rows = append(t.Rows, []cell{textCell("Loan"), textCell(l.Name), textCell("remaining principal"), moneyCell(show, l.RemainingPrincipal)})
+		t.Rows = append(t.Rows, []cell{textCell("Loan"), textCell(l.Name), textCell("remaining principal"),
+			moneyInCell(show, l.RemainingPrincipal, l.Currency)})
 	}
 	t.Foot = [][]cell{
 		{textCell("Assets"), textCell(""), textCell(""), moneyCell(show, rep.Assets.Total)},
@@ -390,19 +398,23 @@ func netWorthFigures(show display, rep finance.NetWorthReport) reportFigures {
 }
 
 func utilizationFigures(show display, rep finance.CardUtilizationReport) reportFigures {
-	t := reportTable{Caption: "Cards", Columns: []column{{"Card", "name", false}, {"Limit", "credit_limit", true},
-		{"Outstanding", "outstanding_balance", true}, {"Available", "available_credit", true}, {"Used", "utilization_percent", true},
-		{"Level", "utilization_level", false}}}
-	row := func(name string, f finance.UtilizationFigures) []cell {
-		return []cell{textCell(name), moneyCell(show, f.CreditLimit), moneyCell(show, f.OutstandingBalance),
-			moneyCell(show, f.AvailableCredit), percentCell(f.UtilizationPercent), valueCell(f.UtilizationLevel)}
+	// Each card's figures are in its own currency, the totals in the
+	// reporting one; the currency column comes last, so a sheet that reads
+	// the CSV's columns by place keeps working.
+	t := reportTable{Caption: "Cards", Columns: []column{{"Card", "name", false},
+		{"Limit", "credit_limit", true}, {"Outstanding", "outstanding_balance", true}, {"Available", "available_credit", true},
+		{"Used", "utilization_percent", true}, {"Level", "utilization_level", false}, {"Currency", "currency", false}}}
+	row := func(name, currency string, f finance.UtilizationFigures) []cell {
+		return []cell{textCell(name), moneyInCell(show, f.CreditLimit, currency),
+			moneyInCell(show, f.OutstandingBalance, currency), moneyInCell(show, f.AvailableCredit, currency),
+			percentCell(f.UtilizationPercent), valueCell(f.UtilizationLevel), textCell(currency)}
 	}
 	var bars []chartBar
 	for _, c := range rep.Cards {
-		t.Rows = append(t.Rows, row(c.Name, c.UtilizationFigures))
+		t.Rows = append(t.Rows, row(c.Name, c.Currency, c.UtilizationFigures))
 		bars = append(bars, chartBar{Label: c.Name, Value: c.UtilizationPercent, Text: c.UtilizationPercent.String() + "%"})
 	}
-	t.Foot = [][]cell{row("All cards", rep.Totals)}
+	t.Foot = [][]cell{row("All cards", rep.Currency, rep.Totals)}
 	return reportFigures{Stats: []stat{moneyStat(show, "Outstanding", rep.Totals.OutstandingBalance),
 		moneyStat(show, "Available", rep.Totals.AvailableCredit), {Label: "Used", Value: rep.Totals.UtilizationPercent.String() + "%"}},
 		Sections: []reportSection{{ID: "figures", Heading: "Share of each limit in use", Chart: barChart("Credit card utilization", bars), Table: t}}}
@@ -437,18 +449,25 @@ func loansFigures(show display, rep finance.LoansOverviewReport) reportFigures {
 	t := reportTable{Caption: "Loans", Columns: []column{{"Loan", "name", false}, {"Status", "status", false},
 		{"Principal", "principal", true}, {"Interest", "total_interest", true}, {"Principal paid", "paid_principal", true},
 		{"Interest paid", "paid_interest", true}, {"Principal left", "remaining_principal", true}, {"Still to pay", "remaining_payable", true},
-		{"Installments paid", "paid_count", true}, {"Term (months)", "term_months", true}, {"Next due", "next_due_date", false}}}
+		{"Installments paid", "paid_count", true}, {"Term (months)", "term_months", true}, {"Next due", "next_due_date", false},
+		{"Currency", "currency", false}}}
+	// The chart compares the loans' lengths, so it draws the loans in the
+	// reporting currency only (a bar of yen beside one of pesos would
+	// mislead); the table shows every loan in its own currency.
 	var bars []chartBar
 	for _, l := range rep.Loans {
-		t.Rows = append(t.Rows, []cell{textCell(l.Name), valueCell(l.Status), moneyCell(show, l.Principal), moneyCell(show, l.TotalInterest),
-			moneyCell(show, l.PaidPrincipal), moneyCell(show, l.PaidInterest), moneyCell(show, l.RemainingPrincipal),
-			moneyCell(show, l.RemainingPayable), countCell(l.PaidCount), countCell(l.TermMonths), dateCell(show, l.NextDueDate)})
-		bars = append(bars, chartBar{Label: l.Name, Value: l.RemainingPayable, Text: show.Money(l.RemainingPayable)})
+		in := func(m finance.Money) cell { return moneyInCell(show, m, l.Currency) }
+		t.Rows = append(t.Rows, []cell{textCell(l.Name), valueCell(l.Status), in(l.Principal), in(l.TotalInterest),
+			in(l.PaidPrincipal), in(l.PaidInterest), in(l.RemainingPrincipal),
+			in(l.RemainingPayable), countCell(l.PaidCount), countCell(l.TermMonths), dateCell(show, l.NextDueDate), textCell(l.Currency)})
+		if l.Currency == rep.Currency {
+			bars = append(bars, chartBar{Label: l.Name, Value: l.RemainingPayable, Text: show.Money(l.RemainingPayable)})
+		}
 	}
 	tt := rep.Totals
 	t.Foot = [][]cell{{textCell("Total"), textCell(""), moneyCell(show, tt.Principal), moneyCell(show, tt.TotalInterest),
 		moneyCell(show, tt.PaidPrincipal), moneyCell(show, tt.PaidInterest), moneyCell(show, tt.RemainingPrincipal),
-		moneyCell(show, tt.RemainingPayable), countCell(tt.PaidCount), textCell(""), textCell("")}}
+		moneyCell(show, tt.RemainingPayable), countCell(tt.PaidCount), textCell(""), textCell(""), textCell(rep.Currency)}}
 	return reportFigures{Stats: []stat{moneyStat(show, "Principal left", tt.RemainingPrincipal), moneyStat(show, "Still to pay", tt.RemainingPayable)},
 		Sections: []reportSection{{ID: "figures", Heading: "Still to pay per loan", Chart: barChart("Still to pay per loan", bars), Table: t}}}
 }
@@ -467,6 +486,9 @@ type reportData struct {
 	Grains  []string
 	Header  finance.ReportHeader
 	CSV     string
+	// Conversion is what the figures converted to the reporting currency
+	// and left out; nil for a report that converts nothing.
+	Conversion *conversionNote
 	reportFigures
 }
 
@@ -519,6 +541,9 @@ func (s *Site) reportPage(w http.ResponseWriter, r bunrouter.Request) error {
 		}
 		d.reportFigures = figures(show, out, colors)
 		d.Header = reportHeader(out)
+		if c, ok := conversionOf(show, d.Header.Currency, out); ok {
+			d.Conversion = &c
+		}
 		// The range the API chose is what the form shows where none was given.
 		if d.Params["dateFrom"] && d.Form["dateFrom"] == "" {
 			d.Form["dateFrom"] = d.Header.DateFrom.String()

@@ -130,7 +130,7 @@ func TestEveryReportPage(t *testing.T) {
 		finance.ReportCashFlow:              "\n2025-03,30000.00,300.00,29700.00\n", // a card purchase moves no money yet
 		finance.ReportBudgetVsActual:        "\nFood & Dining,1000.00,250.50,749.50,25.05,",
 		finance.ReportNetWorth:              "\nCredit card,Visa,outstanding balance,1200.00\n",
-		finance.ReportCreditCardUtilization: "\nVisa,50000.00,1200.00,48800.00,2.40,low\n",
+		finance.ReportCreditCardUtilization: "\nVisa,50000.00,1200.00,48800.00,2.40,low,PHP\n",
 		finance.ReportBillsOverview:         "\nUtilities,1500.00,0.00\n",
 		finance.ReportLoansOverview:         "\nMotorbike,active,12000.00,",
 	}
