@@ -20,6 +20,7 @@ type requestKey struct{}
 type requestInfo struct {
 	id    string    // X-Request-Id
 	start time.Time // when the request reached the server
+	route string    // the pattern of the route that answered (setRoute); empty for none
 }
 
 func requestIDFrom(ctx context.Context) string {
@@ -98,7 +99,8 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		// HTML, say).
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		start := time.Now()
-		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, &requestInfo{id: id, start: start}))
+		info := &requestInfo{id: id, start: start}
+		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, info))
 
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
@@ -115,6 +117,7 @@ func (s *Server) outer(next http.Handler) http.Handler {
 				s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
 					"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
 			}
+			s.observe(r, info, rec.status)
 		}()
 		// bunrouter answers a path with a trailing slash or unclean segments
 		// with a 301 redirect, and has no option to turn it off
