@@ -132,3 +132,30 @@ func serveRecorded(h http.Handler, req *http.Request) *httptest.ResponseRecorder
 	h.ServeHTTP(rec, req)
 	return rec
 }
+
+// BenchmarkHealthMetrics is BenchmarkHealth with the metrics off and on:
+// what counting a request costs on the cheapest authenticated route.
+func BenchmarkHealthMetrics(b *testing.B) {
+	for _, name := range []string{"off", "on"} {
+		b.Run(name, func(b *testing.B) {
+			env := newTestEnv(b, func(c *Config) {
+				if name == "on" {
+					c.Requests = metrics.New("bench", nil)
+				}
+			})
+			u := env.createUser(finance.PlanPro)
+			key := env.createKey(u.ID, auth.ScopeRead)
+			h := env.srv.Handler()
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodGet, "/api/v1/health", nil)
+				req.Header.Set("Authorization", "Bearer "+key)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d", rec.Code)
+				}
+			}
+		})
+	}
+}
