@@ -30,17 +30,6 @@ func scrape(t *testing.T, m *Metrics) testkit.Scrape {
 	return testkit.ParseScrape(t, rec.Body)
 }
 
-// want checks that the sample of name with labels has the value want.
-func want(t *testing.T, s testkit.Scrape, want float64, name string, labels ...string) {
-	t.Helper()
-	got, ok := s.Value(name, labels...)
-	if !ok {
-		t.Errorf("no sample %s%v; families: %s", name, labels, s)
-	} else if got != want {
-		t.Errorf("%s%v = %v, want %v", name, labels, got, want)
-	}
-}
-
 // TestServeLoopback: the metrics share the service's listener only with
 // clients on this machine; to anyone else, and to a request a proxy
 // forwarded, /metrics is a path like any unknown one, answered by the
@@ -98,7 +87,7 @@ func TestServeLoopback(t *testing.T) {
 				t.Fatalf("%d %s; want the metrics", rec.Code, rec.Header().Get("Content-Type"))
 			}
 			if tt.method == http.MethodGet {
-				want(t, testkit.ParseScrape(t, rec.Body), 1, "finance_build_info", "version", "1.2.3")
+				testkit.ParseScrape(t, rec.Body).Check(t, 1, "finance_build_info", "version", "1.2.3")
 			}
 		})
 	}
@@ -117,20 +106,15 @@ func TestRequests(t *testing.T) {
 	m.Request("", "BREW", 404, time.Millisecond)
 	s := scrape(t, m)
 
-	for _, c := range []struct {
-		n                   float64
-		route, method, code string
-	}{
-		{2, "/api/v1/expenses/:id", "GET", "200"},
-		{1, "/api/v1/expenses/:id", "GET", "404"},
-		{1, "/api/v1/expenses", "POST", "201"},
-		{1, UnmatchedRoute, "GET", "404"},
-		{1, UnmatchedRoute, "OTHER", "404"},
-	} {
-		want(t, s, c.n, "finance_http_requests_total", "route", c.route, "method", c.method, "code", c.code)
-	}
-	want(t, s, 2, "finance_http_request_duration_seconds", "route", "/api/v1/expenses/:id", "method", "GET", "status_class", "2xx")
-	want(t, s, 1, "finance_http_request_duration_seconds", "route", "/api/v1/expenses/:id", "method", "GET", "status_class", "4xx")
+	s.CheckRequests(t,
+		testkit.Requests{N: 2, Route: "/api/v1/expenses/:id", Method: "GET", Code: "200"},
+		testkit.Requests{N: 1, Route: "/api/v1/expenses/:id", Method: "GET", Code: "404"},
+		testkit.Requests{N: 1, Route: "/api/v1/expenses", Method: "POST", Code: "201"},
+		testkit.Requests{N: 1, Route: UnmatchedRoute, Method: "GET", Code: "404"},
+		testkit.Requests{N: 1, Route: UnmatchedRoute, Method: "OTHER", Code: "404"},
+	)
+	s.Check(t, 2, "finance_http_request_duration_seconds", "route", "/api/v1/expenses/:id", "method", "GET", "status_class", "2xx")
+	s.Check(t, 1, "finance_http_request_duration_seconds", "route", "/api/v1/expenses/:id", "method", "GET", "status_class", "4xx")
 	if sum, _ := s.Sum("finance_http_request_duration_seconds", "route", "/api/v1/expenses/:id", "method", "GET", "status_class", "2xx"); sum != 0.005 {
 		t.Errorf("duration sum %v, want 0.005", sum)
 	}
@@ -181,23 +165,23 @@ func TestCounters(t *testing.T) {
 	m.Reminder("home", "sent")
 	s := scrape(t, m)
 
-	want(t, s, 2, "finance_database_writes_per_commit")
+	s.Check(t, 2, "finance_database_writes_per_commit")
 	if sum, _ := s.Sum("finance_database_writes_per_commit"); sum != 6 {
 		t.Errorf("writes committed %v, want 6", sum)
 	}
-	want(t, s, 2, "finance_database_commit_duration_seconds")
+	s.Check(t, 2, "finance_database_commit_duration_seconds")
 	if sum, _ := s.Sum("finance_database_commit_duration_seconds"); sum != 0.006 {
 		t.Errorf("commit time %v, want 0.006", sum)
 	}
-	want(t, s, 2, "finance_mcp_tool_calls_total", "tool", "list_expenses", "outcome", "ok")
-	want(t, s, 1, "finance_mcp_tool_calls_total", "tool", "get_expense", "outcome", "client_error")
-	want(t, s, 1, "finance_mcp_tool_calls_total", "tool", "create_expense", "outcome", "client_error")
-	want(t, s, 1, "finance_mcp_tool_calls_total", "tool", "create_expense", "outcome", "server_error")
-	want(t, s, 1, "finance_mcp_tool_calls_total", "tool", "create_expense", "outcome", "ok")
-	want(t, s, 1, "finance_ai_calls_total", "kind", "text", "outcome", "ok")
-	want(t, s, 1, "finance_ai_calls_total", "kind", "ocr", "outcome", "error")
-	want(t, s, 1, "finance_reminders_total", "channel", "telegram", "outcome", "sent")
-	want(t, s, 2, "finance_reminders_total", "channel", "home", "outcome", "sent")
+	s.Check(t, 2, "finance_mcp_tool_calls_total", "tool", "list_expenses", "outcome", "ok")
+	s.Check(t, 1, "finance_mcp_tool_calls_total", "tool", "get_expense", "outcome", "client_error")
+	s.Check(t, 1, "finance_mcp_tool_calls_total", "tool", "create_expense", "outcome", "client_error")
+	s.Check(t, 1, "finance_mcp_tool_calls_total", "tool", "create_expense", "outcome", "server_error")
+	s.Check(t, 1, "finance_mcp_tool_calls_total", "tool", "create_expense", "outcome", "ok")
+	s.Check(t, 1, "finance_ai_calls_total", "kind", "text", "outcome", "ok")
+	s.Check(t, 1, "finance_ai_calls_total", "kind", "ocr", "outcome", "error")
+	s.Check(t, 1, "finance_reminders_total", "channel", "telegram", "outcome", "sent")
+	s.Check(t, 2, "finance_reminders_total", "channel", "home", "outcome", "sent")
 	// The Go runtime's and the process's collectors.
 	for _, name := range []string{"go_goroutines", "go_info", "process_resident_memory_bytes", "process_start_time_seconds"} {
 		if s[name] == nil {
@@ -227,9 +211,9 @@ func TestDatabaseAndBackups(t *testing.T) {
 	m.WatchBackups(b)
 
 	s := scrape(t, m)
-	want(t, s, 4096, "finance_database_size_bytes")
-	want(t, s, 0, "finance_database_wal_size_bytes")
-	want(t, s, 21600, "finance_backup_interval_seconds")
+	s.Check(t, 4096, "finance_database_size_bytes")
+	s.Check(t, 0, "finance_database_wal_size_bytes")
+	s.Check(t, 21600, "finance_backup_interval_seconds")
 	for _, name := range []string{"finance_backup_last_success_timestamp_seconds", "finance_backup_age_seconds"} {
 		if s[name] != nil {
 			t.Errorf("%s before the first backup: %v", name, s[name])
@@ -239,10 +223,10 @@ func TestDatabaseAndBackups(t *testing.T) {
 	file, wal = 1<<20, 8192
 	b.last = now.Add(-90*time.Minute - 500*time.Millisecond)
 	s = scrape(t, m)
-	want(t, s, 1<<20, "finance_database_size_bytes")
-	want(t, s, 8192, "finance_database_wal_size_bytes")
-	want(t, s, float64(b.last.UnixMilli())/1e3, "finance_backup_last_success_timestamp_seconds")
-	want(t, s, 5400.5, "finance_backup_age_seconds")
+	s.Check(t, 1<<20, "finance_database_size_bytes")
+	s.Check(t, 8192, "finance_database_wal_size_bytes")
+	s.Check(t, float64(b.last.UnixMilli())/1e3, "finance_backup_last_success_timestamp_seconds")
+	s.Check(t, 5400.5, "finance_backup_age_seconds")
 }
 
 // TestNilCountsNothing: the composition root hands a nil *Metrics to every

@@ -54,21 +54,13 @@ func TestMetricsOfRequests(t *testing.T) {
 		t.Fatalf("GET /metrics from loopback: %d %s", rec.Code, rec.Body)
 	}
 	s := testkit.ParseScrape(t, rec.Body)
-	for _, c := range []struct {
-		n                   float64
-		route, method, code string
-	}{
-		{1, "/api/v1/expenses", "POST", "201"},
-		{2, "/api/v1/expenses/:id", "GET", "200"},
-		{1, "/api/v1/expenses/:id", "GET", "404"},
-		{1, metrics.UnmatchedRoute, "GET", "404"},
-		{1, "/api/v1/health", "DELETE", "405"},
-	} {
-		got, _ := s.Value("finance_http_requests_total", "route", c.route, "method", c.method, "code", c.code)
-		if got != c.n {
-			t.Errorf("%s %s %s: %v requests counted, want %v", c.method, c.route, c.code, got, c.n)
-		}
-	}
+	s.CheckRequests(t,
+		testkit.Requests{N: 1, Route: "/api/v1/expenses", Method: "POST", Code: "201"},
+		testkit.Requests{N: 2, Route: "/api/v1/expenses/:id", Method: "GET", Code: "200"},
+		testkit.Requests{N: 1, Route: "/api/v1/expenses/:id", Method: "GET", Code: "404"},
+		testkit.Requests{N: 1, Route: metrics.UnmatchedRoute, Method: "GET", Code: "404"},
+		testkit.Requests{N: 1, Route: "/api/v1/health", Method: "DELETE", Code: "405"},
+	)
 	routes := s.LabelValues("finance_http_requests_total", "route")
 	if want := []string{"/api/v1/expenses", "/api/v1/expenses/:id", "/api/v1/health", metrics.UnmatchedRoute}; strings.Join(routes, " ") != strings.Join(want, " ") {
 		t.Errorf("routes counted %v, want %v (never a path with an id, never the scrape)", routes, want)
@@ -136,26 +128,8 @@ func serveRecorded(h http.Handler, req *http.Request) *httptest.ResponseRecorder
 // BenchmarkHealthMetrics is BenchmarkHealth with the metrics off and on:
 // what counting a request costs on the cheapest authenticated route.
 func BenchmarkHealthMetrics(b *testing.B) {
-	for _, name := range []string{"off", "on"} {
-		b.Run(name, func(b *testing.B) {
-			env := newTestEnv(b, func(c *Config) {
-				if name == "on" {
-					c.Requests = metrics.New("bench", nil)
-				}
-			})
-			u := env.createUser(finance.PlanPro)
-			key := env.createKey(u.ID, auth.ScopeRead)
-			h := env.srv.Handler()
-			b.ReportAllocs()
-			for b.Loop() {
-				req := httptest.NewRequest(http.MethodGet, "/api/v1/health", nil)
-				req.Header.Set("Authorization", "Bearer "+key)
-				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK {
-					b.Fatalf("status %d", rec.Code)
-				}
-			}
-		})
-	}
+	b.Run("off", func(b *testing.B) { benchHealth(b) })
+	b.Run("on", func(b *testing.B) {
+		benchHealth(b, func(c *Config) { c.Requests = metrics.New("bench", nil) })
+	})
 }

@@ -77,19 +77,12 @@ func TestMetricsEndToEnd(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("GET /metrics from this machine: %d", status)
 	}
-	for _, c := range []struct {
-		n                   float64
-		route, method, code string
-	}{
-		{1, "/api/v1/expenses", "POST", "201"},
-		{2, "/api/v1/expenses/:id", "GET", "200"},
-		{1, "/api/v1/expenses/:id", "GET", "404"},
-		{1, "/api/mcp", "POST", "200"},
-	} {
-		if got, _ := s.Value("finance_http_requests_total", "route", c.route, "method", c.method, "code", c.code); got != c.n {
-			t.Errorf("%s %s %s: %v requests counted, want %v", c.method, c.route, c.code, got, c.n)
-		}
-	}
+	s.CheckRequests(t,
+		testkit.Requests{N: 1, Route: "/api/v1/expenses", Method: "POST", Code: "201"},
+		testkit.Requests{N: 2, Route: "/api/v1/expenses/:id", Method: "GET", Code: "200"},
+		testkit.Requests{N: 1, Route: "/api/v1/expenses/:id", Method: "GET", Code: "404"},
+		testkit.Requests{N: 1, Route: "/api/mcp", Method: "POST", Code: "200"},
+	)
 	for _, route := range s.LabelValues("finance_http_requests_total", "route") {
 		if strings.Contains(route, expense.ID) {
 			t.Errorf("a route label holds the expense's id: %s", route)

@@ -48,6 +48,33 @@ func (s Scrape) Value(name string, labels ...string) (float64, bool) {
 	return 0, false
 }
 
+// Check fails t unless the sample of name with exactly labels has the
+// value want (a histogram's: its count).
+func (s Scrape) Check(t testing.TB, want float64, name string, labels ...string) {
+	t.Helper()
+	got, ok := s.Value(name, labels...)
+	if !ok {
+		t.Errorf("no sample %s%v; families: %s", name, labels, s)
+	} else if got != want {
+		t.Errorf("%s%v = %v, want %v", name, labels, got, want)
+	}
+}
+
+// Requests is how many requests finance_http_requests_total counts for one
+// route pattern, method and status code.
+type Requests struct {
+	N                   float64
+	Route, Method, Code string
+}
+
+// CheckRequests fails t for each count of want the scrape does not hold.
+func (s Scrape) CheckRequests(t testing.TB, want ...Requests) {
+	t.Helper()
+	for _, r := range want {
+		s.Check(t, r.N, "finance_http_requests_total", "route", r.Route, "method", r.Method, "code", r.Code)
+	}
+}
+
 // Sum is the sum of the histogram sample of name with exactly labels.
 func (s Scrape) Sum(name string, labels ...string) (float64, bool) {
 	m := s.sample(name, labels)
