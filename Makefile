@@ -28,6 +28,7 @@ E2E_RUN  := cd e2e && FINANCE_BIN=$(abspath $(BIN)) $(E2E_NODE) --test --test-ti
 
 e2e: build e2e/node_modules/.package-lock.json ## Real clients against bin/finance: the MCP TypeScript SDK, the MCP Inspector CLI, mcp-remote, the mcp-go client and the official Go SDK (a module of their own in e2e/goclients), the MCP conformance suites, headless Chromium (pages and web app)
 	$(E2E_RUN) mcp-apikey.test.mjs
+	$(E2E_RUN) mcp-currency.test.mjs
 	$(E2E_RUN) mcp-oauth.test.mjs
 	$(E2E_RUN) inspector.test.mjs
 	$(E2E_RUN) mcp-remote.test.mjs

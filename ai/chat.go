@@ -105,7 +105,7 @@ func (c *Client) Chat(ctx context.Context, model string, messages []ChatMessage,
 		return ChatMessage{}, err
 	}
 	if status != http.StatusOK {
-		return ChatMessage{}, fmt.Errorf("%w: status %d: %s", ErrService, status, snippet(answer))
+		return ChatMessage{}, quoting(fmt.Sprintf("status %d", status), answer)
 	}
 	var completion struct {
 		Choices []struct {
@@ -113,7 +113,7 @@ func (c *Client) Chat(ctx context.Context, model string, messages []ChatMessage,
 		} `json:"choices"`
 	}
 	if err := json.Unmarshal(answer, &completion); err != nil || len(completion.Choices) == 0 {
-		return ChatMessage{}, fmt.Errorf("%w: not a chat completion: %s", ErrService, snippet(answer))
+		return ChatMessage{}, quoting("not a chat completion", answer)
 	}
 	w := completion.Choices[0].Message
 	out := ChatMessage{Role: "assistant", Content: w.Content}

@@ -173,7 +173,7 @@ func (e *Engine) ParseText(ctx context.Context, in finance.ParseInputs, text str
 		}
 		// The service failed, or ctx ended (the request's time for the
 		// engines ran out) before it answered or before a slot was free.
-		e.log.WarnContext(ctx, "AI service failed; the built-in parser answers", "error", err)
+		LogFailure(ctx, e.log, "AI service failed; the built-in parser answers", err)
 		fallback = append(fallback, "the AI service did not answer usefully ("+err.Error()+"); the built-in parser read the text")
 	}
 	res := ParseText(in, text)
@@ -209,7 +209,7 @@ func (e *Engine) ParseImages(ctx context.Context, in finance.ParseInputs, images
 				return e.checked(in, res), nil
 			}
 		}
-		e.log.WarnContext(ctx, "AI vision service failed", "error", err)
+		LogFailure(ctx, e.log, "AI vision service failed", err)
 		warnings = append(warnings, "the AI service did not answer usefully ("+err.Error()+")")
 		if e.cfg.OCR == nil {
 			return e.checked(in, Result{Items: []finance.ExpenseDraft{}, Engine: EngineOpenAI, Warnings: warnings}), nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -151,7 +152,7 @@ func (c *Client) post(ctx context.Context, body map[string]any) (int, []byte, er
 // decodeAnswer reads the JSON object in the first choice's message.
 func decodeAnswer(status int, answer []byte, out any) error {
 	if status != http.StatusOK {
-		return fmt.Errorf("%w: status %d: %s", ErrService, status, snippet(answer))
+		return quoting(fmt.Sprintf("status %d", status), answer)
 	}
 	var completion struct {
 		Choices []struct {
@@ -161,7 +162,7 @@ func decodeAnswer(status int, answer []byte, out any) error {
 		} `json:"choices"`
 	}
 	if err := json.Unmarshal(answer, &completion); err != nil || len(completion.Choices) == 0 {
-		return fmt.Errorf("%w: not a chat completion: %s", ErrService, snippet(answer))
+		return quoting("not a chat completion", answer)
 	}
 	content := strings.TrimSpace(completion.Choices[0].Message.Content)
 	// Some models wrap JSON in a Markdown code fence even in JSON mode.
@@ -172,6 +173,31 @@ func decodeAnswer(status int, answer []byte, out any) error {
 		return fmt.Errorf("%w: the answer is not the JSON asked for: %v", ErrService, err)
 	}
 	return nil
+}
+
+// answerError is a failure of the AI service that quotes its answer. The
+// person who asked reads it in the warning; but an answer may repeat what
+// they wrote (descriptions, amounts), so the log shows it only at debug
+// level (LogFailure).
+type answerError struct{ reason, answer string }
+
+func (e *answerError) Error() string { return ErrService.Error() + ": " + e.reason + ": " + e.answer }
+func (e *answerError) Unwrap() error { return ErrService }
+
+// quoting is the failure for reason, quoting the start of the answer.
+func quoting(reason string, answer []byte) error {
+	return &answerError{reason: reason, answer: snippet(answer)}
+}
+
+// LogFailure logs a failure of the AI service at warn level as msg, without
+// the answer it may quote, and in full at debug level.
+func LogFailure(ctx context.Context, log *slog.Logger, msg string, err error) {
+	safe := err.Error()
+	if ae := (*answerError)(nil); errors.As(err, &ae) {
+		safe = strings.Replace(safe, ": "+ae.answer, " (the answer is logged at debug level)", 1)
+	}
+	log.WarnContext(ctx, msg, "error", safe)
+	log.DebugContext(ctx, msg, "error", err)
 }
 
 func snippet(b []byte) string {

@@ -201,7 +201,7 @@ func (a *Assistant) answer(ctx context.Context, p auth.Principal, in finance.Par
 		if !errors.Is(err, ai.ErrService) {
 			return answer{}, err
 		}
-		a.log.WarnContext(ctx, "AI service failed; the built-in assistant answers", "error", err)
+		ai.LogFailure(ctx, a.log, "AI service failed; the built-in assistant answers", err)
 		note = "(The AI service did not answer, so the built-in assistant replied.) "
 	}
 	ans, err := a.builtinAnswer(ctx, p, in, message)

@@ -365,8 +365,9 @@ func (h *Handler) result(ctx context.Context, t tool, rec *recorder, compact boo
 		Error   *restError      `json:"error"`
 	}
 	if err := json.Unmarshal(rec.body.Bytes(), &env); err != nil || (!env.Success && env.Error == nil) {
-		h.log.ErrorContext(ctx, "MCP tool got a response that is not the REST envelope",
-			"tool", t.name, "status", rec.status, "body", truncate(rec.body.String(), 500))
+		// The body may hold the caller's records: only at debug level.
+		h.log.ErrorContext(ctx, "MCP tool got a response that is not the REST envelope", "tool", t.name, "status", rec.status)
+		h.log.DebugContext(ctx, "MCP tool got a response that is not the REST envelope", "tool", t.name, "body", truncate(rec.body.String(), 500))
 		return errorResult(restError{Code: "INTERNAL_SERVER_ERROR", Message: "An unexpected error occurred"})
 	}
 	if !env.Success {

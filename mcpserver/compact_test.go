@@ -143,6 +143,18 @@ func TestCompactItemSchema(t *testing.T) {
 	if req := fmt.Sprint(expense["required"]); strings.Contains(req, "notes") || !strings.Contains(req, "amount") {
 		t.Errorf("list_expenses items require %s: notes may be null, amount never is", req)
 	}
+	// Every list answers the same pagination, which the instructions name
+	// once: its schema says an object, still required.
+	var page map[string]any
+	if err := json.Unmarshal(env.mcp.byName["list_expenses"].outputSchema, &page); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]any{"type": "object"}, dig(page, "properties", "pagination")); d != "" || !strings.Contains(fmt.Sprint(page["required"]), "pagination") {
+		t.Errorf("list_expenses pagination (-want +got):\n%s\nrequired %v", d, page["required"])
+	}
+	if !strings.Contains(Instructions, "pagination: page, limit, total_items, total_pages") {
+		t.Error("the instructions do not name the pagination's members")
+	}
 	entry := item("list_activity")
 	if props, _ := entry["properties"].(map[string]any); props["actor"] == nil || props["created_at"] == nil {
 		t.Errorf("list_activity answers whole entries, but its items leave out actor or created_at: %v", entry)
@@ -163,5 +175,18 @@ func TestShortListsTakeNoSorting(t *testing.T) {
 	page := env.okTool(key, "list_expenses", map[string]any{"sortBy": "amount", "sortOrder": "asc"})
 	if items := page["items"].([]any); len(items) != 3 || items[0].(map[string]any)["amount"] != json.Number("100.50") {
 		t.Errorf("list_expenses by amount, ascending: %v", items)
+	}
+	// asc or desc is said once, in the instructions, for every list that
+	// sorts; another value is the route's 400 naming sortOrder.
+	var schema map[string]any
+	if err := json.Unmarshal(env.mcp.byName["list_expenses"].inputSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]any{"type": "string"}, dig(schema, "properties", "sortOrder")); d != "" || !strings.Contains(Instructions, "sortOrder asc or desc") {
+		t.Errorf("list_expenses sortOrder (-want +got):\n%s", d)
+	}
+	res = env.callTool(key, "list_expenses", map[string]any{"sortOrder": "up"})
+	if fields, _ := res.problem(t)["fields"].(map[string]any); !res.IsError || fields["sortOrder"] == nil {
+		t.Errorf("list_expenses with sortOrder up: %+v", res.problem(t))
 	}
 }

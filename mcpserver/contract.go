@@ -200,6 +200,10 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 			// list tool's paging arguments carry their type only.
 			prop = map[string]any{"type": "integer"}
 		}
+		if in == "query" && name == "sortOrder" {
+			// Every list sorts asc or desc, which the instructions say once.
+			prop = map[string]any{"type": "string"}
+		}
 		if in == "query" && name == "sortBy" {
 			// The description says the list's order ("newest first").
 			delete(prop, "default")
@@ -293,7 +297,10 @@ func (c *contract) operation(method, path string, whole bool) (*operation, error
 		// arguments are shown without the null a PUT needs to clear a field.
 		portable = withoutNull(portable)
 	}
-	out.inputSchema, err = json.Marshal(withoutInstructed(terse(lean(portable))))
+	// withoutInstructed runs first: terse drops bounds a description states
+	// in words, and an instructed argument's description goes (a card's
+	// foreign_fee_percent keeps its 0 to 10 as keywords).
+	out.inputSchema, err = json.Marshal(terse(withoutInstructed(lean(portable))))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
@@ -308,6 +315,31 @@ const successEnvelope = "#/components/schemas/SuccessEnvelope"
 // that data is an object, since structuredContent is an object and a tool
 // with an outputSchema must return structuredContent matching it.
 func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMessage, bool, error) {
+	data, err := c.successData(op)
+	if data == nil || err != nil {
+		return nil, false, err
+	}
+	inlined, err := c.inline(data, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	if m, _ := inlined.(map[string]any); !isObjectSchema(m) {
+		return nil, false, nil
+	}
+	// A read answering a page ({items, pagination}) is a list tool.
+	page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
+	schema, err := c.outputSchemaOf(data, page, page && !whole)
+	if err != nil {
+		return nil, false, err
+	}
+	out, err := json.Marshal(schema)
+	return out, page, err
+}
+
+// successData is the contract's schema of the data of op's success
+// response (200 or 201), as written (references unresolved); nil when the
+// route answers no JSON data.
+func (c *contract) successData(op map[string]any) (any, error) {
 	responses, _ := op["responses"].(map[string]any)
 	for _, code := range []string{"200", "201"} {
 		raw, ok := responses[code]
@@ -316,11 +348,11 @@ func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMe
 		}
 		resp, err := c.resolveMap(raw)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		body, ok := dig(resp, "content", "application/json", "schema").(map[string]any)
 		if !ok {
-			return nil, false, nil
+			return nil, nil
 		}
 		var data any
 		for _, part := range asList(body["allOf"]) {
@@ -329,32 +361,15 @@ func (c *contract) outputSchema(op map[string]any, read, whole bool) (json.RawMe
 			}
 			m, err := c.resolveMap(part)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			if d := dig(m, "properties", "data"); d != nil {
 				data = d
 			}
 		}
-		if data == nil {
-			return nil, false, nil
-		}
-		inlined, err := c.inline(data, nil)
-		if err != nil {
-			return nil, false, err
-		}
-		if m, _ := inlined.(map[string]any); !isObjectSchema(m) {
-			return nil, false, nil
-		}
-		// A read answering a page ({items, pagination}) is a list tool.
-		page := read && hasProperty(inlined, "pagination") && hasProperty(inlined, "items")
-		schema, err := c.outputSchemaOf(data, page && !whole)
-		if err != nil {
-			return nil, false, err
-		}
-		out, err := json.Marshal(schema)
-		return out, page, err
+		return data, nil
 	}
-	return nil, false, nil
+	return nil, nil
 }
 
 // hasProperty reports whether an object schema, or a part of its allOf,

@@ -115,3 +115,81 @@ func TestItemsOfRefusesOtherArguments(t *testing.T) {
 		t.Errorf("create_expense: %v", err)
 	}
 }
+
+// currencyMembers are the members that say what currency an answer's
+// amounts are in (docs/domain.md "Money in more than one currency").
+var currencyMembers = []string{"currency", "original_currency", "from_currency", "to_currency",
+	"rates_as_of", "missing_rates", "by_currency"}
+
+// A read tool's output schema keeps every member of its route's answer that
+// says what currency the amounts are in, wherever the contract has one, so
+// an agent never reads a bare amount the route answers with its currency; a
+// compact list item may leave out only a nested list or object, which
+// detail=full adds. The instructions say once what the amounts are in.
+func TestOutputSchemasKeepCurrencies(t *testing.T) {
+	c, err := parseContract(assets.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range builtTools(t) {
+		if tt.outputSchema == nil {
+			continue
+		}
+		data, err := c.successData(dig(c.root, "paths", tt.path, strings.ToLower(tt.method)).(map[string]any))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inlined, err := c.inline(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out map[string]any
+		if err := json.Unmarshal(tt.outputSchema, &out); err != nil {
+			t.Fatal(err)
+		}
+		defs, _ := out["$defs"].(map[string]any)
+		kept := map[string]bool{}
+		for _, p := range currencyPaths(out, defs, "") {
+			kept[p] = true
+		}
+		for _, p := range currencyPaths(inlined, nil, "") {
+			inItem := tt.compacts() && strings.HasPrefix(p, "items[]/")
+			if !kept[p] && !(inItem && (strings.HasSuffix(p, "missing_rates") || strings.HasSuffix(p, "by_currency"))) {
+				t.Errorf("%s: the route answers %s, which its output schema leaves out", tt.name, p)
+			}
+		}
+	}
+	for _, says := range []string{"A record's amounts are in its currency", "reporting currency they name as currency",
+		"named in missing_rates, never converted 1:1"} {
+		if !strings.Contains(Instructions, says) {
+			t.Errorf("the instructions do not say %q", says)
+		}
+	}
+}
+
+// currencyPaths lists where schema s has a currencyMembers property, as
+// slash-separated names ("items[]/currency"), following allOf, anyOf,
+// oneOf, items and references into defs.
+func currencyPaths(s any, defs map[string]any, at string) []string {
+	m, _ := s.(map[string]any)
+	if ref, ok := m["$ref"].(string); ok {
+		m, _ = defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+	}
+	var out []string
+	props, _ := m["properties"].(map[string]any)
+	for name, p := range props {
+		if slices.Contains(currencyMembers, name) {
+			out = append(out, at+name)
+		}
+		out = append(out, currencyPaths(p, defs, at+name+"/")...)
+	}
+	if items := m["items"]; items != nil {
+		out = append(out, currencyPaths(items, defs, strings.TrimSuffix(at, "/")+"[]/")...)
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		for _, b := range asList(m[k]) {
+			out = append(out, currencyPaths(b, defs, at)...)
+		}
+	}
+	return out
+}

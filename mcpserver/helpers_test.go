@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -36,6 +35,9 @@ type testEnv struct {
 	handler http.Handler
 	mcp     *Handler
 	user    finance.User // a Pro user
+	// logs holds what the server and the endpoint logged, as the binary
+	// does with --log-format json.
+	logs *testkit.LogBuffer
 }
 
 func newTestEnv(t testing.TB, configure ...func(*server.Config)) *testEnv {
@@ -57,7 +59,8 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) server.Database, configure 
 	for _, c := range configure {
 		c(&cfg)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &testkit.LogBuffer{}
+	log := slog.New(server.LogHandler(slog.NewJSONHandler(logs, nil)))
 	var sdb server.Database = db
 	if wrap != nil {
 		sdb = wrap(db)
@@ -69,7 +72,7 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) server.Database, configure 
 		t.Fatalf("mcpserver.New: %v", err)
 	}
 	srv.MountMCP(h)
-	env := &testEnv{t: t, db: db, auth: svc, handler: srv.Handler(), mcp: h}
+	env := &testEnv{t: t, db: db, auth: svc, handler: srv.Handler(), mcp: h, logs: logs}
 	env.user = env.createUser(finance.PlanPro)
 	return env
 }

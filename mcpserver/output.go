@@ -42,9 +42,9 @@ type outputBuilder struct {
 }
 
 // outputSchemaOf builds the output schema of data, the contract's schema of
-// a route's success data (an object); compact says it is a page of a list
-// tool whose items are compact.
-func (c *contract) outputSchemaOf(data any, compact bool) (map[string]any, error) {
+// a route's success data (an object); page says it is a page of a list tool
+// ({items, pagination}), and compact that its items are compact.
+func (c *contract) outputSchemaOf(data any, page, compact bool) (map[string]any, error) {
 	b := &outputBuilder{c: c, uses: map[string]int{}, defs: map[string]any{}}
 	if err := b.count(data, nil); err != nil {
 		return nil, err
@@ -60,10 +60,13 @@ func (c *contract) outputSchemaOf(data any, compact bool) (map[string]any, error
 	// MCP requires "type": "object" at the root of an output schema, also
 	// where the contract composes the object with allOf.
 	root["type"] = "object"
+	if page {
+		sharedPagination(root)
+	}
 	if compact {
 		compactItems(root, b.defs)
-		pruneDefs(root, b.defs)
 	}
+	pruneDefs(root, b.defs)
 	if len(b.defs) > 0 {
 		root["$defs"] = b.defs
 	}
@@ -105,6 +108,16 @@ func enumsAsTypes(v any) {
 		for _, x := range v {
 			enumsAsTypes(x)
 		}
+	}
+}
+
+// sharedPagination writes a page's pagination as the object it is and no
+// more: every list answers the same four counts, which the instructions name
+// once, and a list tool's output schema would otherwise repeat them (about
+// 200 bytes) in each of some twenty tools. The page still requires it.
+func sharedPagination(root map[string]any) {
+	if props, _ := root["properties"].(map[string]any); props != nil && props["pagination"] != nil {
+		props["pagination"] = map[string]any{"type": "object"}
 	}
 }
 

@@ -337,6 +337,32 @@ var instructedNotes = []string{
 	"`null` or `\"\"` for none.",
 	"ISO 4217, any case.",
 	"Defaults to today.",
+	"Null clears it.",
+	"Null clears them.",
+}
+
+// boundsNote finds the bounds a description states in words ("The number
+// of monthly installments, 2 to 60.").
+var boundsNote = regexp.MustCompile(`\b(\d+) to (\d+)\b`)
+
+// withoutRepeatedKeywords removes from the schema s the keywords its
+// description already states in words: a default ("defaults to 3", "`none`
+// (the default)") and bounds ("1 to 360"). The description is what a model
+// reads; the keyword would say it twice.
+func withoutRepeatedKeywords(s map[string]any) {
+	d, _ := s["description"].(string)
+	if d == "" {
+		return
+	}
+	if _, ok := s["default"]; ok && strings.Contains(strings.ToLower(d), "default") {
+		delete(s, "default")
+	}
+	for _, m := range boundsNote.FindAllStringSubmatch(d, -1) {
+		if fmt.Sprint(s["minimum"]) == m[1] && fmt.Sprint(s["maximum"]) == m[2] {
+			delete(s, "minimum")
+			delete(s, "maximum")
+		}
+	}
 }
 
 // terse cuts from an input schema what the route checks and a model
@@ -344,8 +370,9 @@ var instructedNotes = []string{
 // name, a note; the route answers a 400 naming the field past them), the
 // descriptions, or their first clauses, that only state those limits, and
 // those that only state that a name is unique, and what the instructions
-// state once: the date format, that an amount is greater than 0, and the
-// instructedNotes.
+// state once: the date and month formats, that a day of the month is 1 to
+// 31, that an amount is greater than 0, and the instructedNotes; and a
+// default or bounds that the value's description states in words.
 // What a value means, its type, enum, format and other bounds of numbers stay.
 func terse(schema any) any {
 	switch s := schema.(type) {
@@ -354,13 +381,14 @@ func terse(schema any) any {
 			s[i] = terse(v)
 		}
 	case map[string]any:
+		withoutRepeatedKeywords(s)
 		for k, v := range s {
 			switch {
 			case k == "minLength" || k == "maxLength":
 				delete(s, k)
-			case k == "format" && v == "date":
-				// The instructions say once that dates are YYYY-MM-DD, and
-				// every date argument is named for one.
+			case k == "format" && v == "date", k == "pattern" && v == monthPattern:
+				// The instructions say once that dates are YYYY-MM-DD and
+				// months YYYY-MM, and every such argument is named for one.
 				delete(s, k)
 			case k == "description":
 				d, _ := v.(string)
@@ -381,12 +409,35 @@ func terse(schema any) any {
 			case slices.Contains(schemaMapKeywords, k):
 				named, _ := v.(map[string]any)
 				for name, sub := range named {
+					if k == "properties" && strings.HasSuffix(name, "_day") {
+						withoutDayBounds(sub)
+					}
 					named[name] = terse(sub)
 				}
 			}
 		}
 	}
 	return schema
+}
+
+// monthPattern is the contract's pattern of a month argument (YYYY-MM).
+const monthPattern = `^\d{4}-\d{2}$`
+
+// withoutDayBounds removes the bounds 1 to 31 of a day of the month (an
+// argument named *_day: due_day, statement_day), or of each branch of a
+// nullable one, which the instructions state once with what 31 means.
+func withoutDayBounds(schema any) {
+	s, _ := schema.(map[string]any)
+	if s == nil {
+		return
+	}
+	if fmt.Sprint(s["minimum"]) == "1" && fmt.Sprint(s["maximum"]) == "31" {
+		delete(s, "minimum")
+		delete(s, "maximum")
+	}
+	for _, b := range asList(s["anyOf"]) {
+		withoutDayBounds(b)
+	}
 }
 
 // instructedArguments are the arguments whose meaning the instructions

@@ -179,7 +179,7 @@ func TestOutputEnumWithoutType(t *testing.T) {
 }
 
 // terse drops the length limits a route checks and the text that only
-// states them, and the notes the instructions state once.
+// states them, and the notes, formats and bounds the instructions state once.
 func TestTerseInputSchemas(t *testing.T) {
 	cases := []struct{ name, in, want string }{
 		{"a length note alone goes", `{"type":"string","maxLength":100,"description":"At most 100 characters after trimming."}`,
@@ -196,6 +196,21 @@ func TestTerseInputSchemas(t *testing.T) {
 			`{"type":"number","description":"Signed; defaults to 0."}`},
 		{"inside properties and branches", `{"type":"object","properties":{"notes":{"anyOf":[{"type":"string","maxLength":9},{"type":"null"}],"description":"At most 9 characters."}}}`,
 			`{"type":"object","properties":{"notes":{"anyOf":[{"type":"string"},{"type":"null"}]}}}`},
+		{"a month's pattern is said in the instructions", `{"type":"object","properties":{"month":{"type":"string","pattern":"^\\d{4}-\\d{2}$"}}}`,
+			`{"type":"object","properties":{"month":{"type":"string"}}}`},
+		{"another pattern stays", `{"type":"string","pattern":"^\\d\\d:\\d\\d$"}`, `{"type":"string","pattern":"^\\d\\d:\\d\\d$"}`},
+		{"so are a day of the month's bounds, nullable or not",
+			`{"type":"object","properties":{"due_day":{"type":"integer","minimum":1,"maximum":31},"second_due_day":{"anyOf":[{"type":"integer","minimum":1,"maximum":31},{"type":"null"}]}}}`,
+			`{"type":"object","properties":{"due_day":{"type":"integer"},"second_due_day":{"anyOf":[{"type":"integer"},{"type":"null"}]}}}`},
+		{"a default and bounds the description states go", `{"type":"integer","minimum":1,"maximum":360,"default":12,"description":"Months, 1 to 360; defaults to 12."}`,
+			`{"type":"integer","description":"Months, 1 to 360; defaults to 12."}`},
+		{"a default or bounds it does not state stay", `{"type":"integer","minimum":0,"maximum":10,"default":0,"description":"Percent, 1 to 10."}`,
+			`{"type":"integer","minimum":0,"maximum":10,"default":0,"description":"Percent, 1 to 10."}`},
+		{"null clearing is said in the instructions", `{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Null clears it."}`,
+			`{"anyOf":[{"type":"string"},{"type":"null"}]}`},
+		{"bounds of another name, or other bounds of a day, stay",
+			`{"type":"object","properties":{"due_soon_days":{"type":"integer","minimum":1,"maximum":31},"start_day":{"type":"integer","minimum":1,"maximum":27}}}`,
+			`{"type":"object","properties":{"due_soon_days":{"type":"integer","minimum":1,"maximum":31},"start_day":{"type":"integer","minimum":1,"maximum":27}}}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -191,7 +191,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "get_app_settings", title: "App settings", method: "GET", path: "/api/v1/user-settings/app", hints: reads,
-		description: "The user's settings; timezone defines today, currency is a label.",
+		description: "The user's settings; timezone defines today, currency is the reporting currency.",
 	},
 	{
 		name: "convert_amount", title: "Convert an amount", method: "GET", path: "/api/v1/exchange-rates/convert", hints: reads,
@@ -230,7 +230,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "split_expense", title: "Split an expense across categories", method: "POST", path: "/api/v1/expenses/{id}/split", hints: reshapes,
-		description: "Split an expense into 2 to 20 parts summing to its amount, replacing any earlier split.",
+		description: "Split an expense across categories, replacing any earlier split.",
 	},
 	{
 		name: "create_expenses", title: "Record many expenses", method: "POST", path: "/api/v1/expenses/bulk", hints: creates,
@@ -354,7 +354,7 @@ var toolTable = []toolSpec{
 	// credit_cards:write
 	{
 		name: "create_credit_card", title: "Add a credit card", method: "POST", path: "/api/v1/credit-cards", hints: creates,
-		description: "Add a credit card; day 31 = month end. Statements start at cycle_start_date.",
+		description: "Add a credit card. Statements start at cycle_start_date.",
 	},
 	{
 		name: "update_credit_card", title: "Update a credit card", method: "PUT", path: "/api/v1/credit-cards/{id}", hints: updates,
@@ -403,8 +403,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "update_credit_card_soa", title: "Update a card statement", method: "PUT", path: "/api/v1/credit-cards/soa/{id}", hints: updates,
-		description: "Change a statement's due_date, minimum_due or notes. To change its balance, " +
-			"add_soa_transaction.",
+		description: "Change a statement; to change its balance, add_soa_transaction.",
 	},
 	{
 		name: "record_credit_card_soa_payment", title: "Pay a card statement", method: "POST",
@@ -474,7 +473,7 @@ var toolTable = []toolSpec{
 	},
 	{
 		name: "create_bill_template", title: "Create a recurring bill", method: "POST", path: "/api/v1/bills/templates", hints: creates,
-		description: "A recurring bill due on due_day (31 = month end; semimonthly also second_due_day); default_* " +
+		description: "A recurring bill due on due_day (semimonthly also second_due_day); default_* " +
 			"fill its payments.",
 	},
 	{

@@ -153,8 +153,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	oe, ok := err.(*Error)
 	if !ok {
-		s.log.ErrorContext(r.Context(), "oauth request failed", "method", r.Method, "path", r.URL.Path,
-			"request_id", w.Header().Get("X-Request-Id"), "err", err)
+		s.log.ErrorContext(r.Context(), "oauth request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		oe = oauthError(http.StatusInternalServerError, "server_error", "An unexpected error occurred")
 	}
 	if oe.Status == http.StatusUnauthorized && r.Header.Get("Authorization") != "" {

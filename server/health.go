@@ -14,6 +14,7 @@ import (
 func (s *Server) registerHealthRoutes() {
 	s.handle(http.MethodGet, "/api/v1/health", auth.Authenticated, s.health)
 	s.handle(http.MethodGet, "/healthz", auth.Public, s.healthz)
+	s.handle(http.MethodGet, "/readyz", auth.Public, s.readyz)
 }
 
 // Health is the body of GET /api/v1/health.
@@ -138,7 +139,7 @@ func (s *Server) health(w http.ResponseWriter, r bunrouter.Request) error {
 	h := Health{Status: "ok", Version: s.cfg.Version, Database: databaseOK, Backup: s.backupHealth(time.Now())}
 	state, err := s.checkDatabase(r.Context())
 	if err != nil {
-		s.log.Error("health: database check failed", "database", state, "err", err)
+		s.log.ErrorContext(r.Context(), "health: database check failed", "database", state, "err", err)
 		h.Status, h.Database = "degraded", state
 		writeData(w, http.StatusServiceUnavailable, "Service is degraded", h)
 		return nil
@@ -150,10 +151,37 @@ func (s *Server) health(w http.ResponseWriter, r bunrouter.Request) error {
 // healthz is the unauthenticated probe for load balancers: a status code and no data.
 func (s *Server) healthz(w http.ResponseWriter, r bunrouter.Request) error {
 	if state, err := s.checkDatabase(r.Context()); err != nil {
-		s.log.Error("healthz: database check failed", "database", state, "err", err)
+		s.log.ErrorContext(r.Context(), "healthz: database check failed", "database", state, "err", err)
 		writeData(w, http.StatusServiceUnavailable, "Unavailable", nil)
 		return nil
 	}
 	writeData(w, http.StatusOK, "OK", nil)
+	return nil
+}
+
+// readyz is the readiness probe of an orchestrator or a load balancer: the
+// schema is this binary's (migrations done) and the database takes reads
+// and writes, as healthz checks them. Writable is checked honestly, by a
+// committed and fsynced write (the shared probe, at most once per
+// writeProbeInterval) and by any user's write that failed on the disk,
+// since a full disk or a file turned read-only fails only a write; a read
+// or a PRAGMA alone would call such a database ready. The reason of a 503
+// goes to the log, never to the unauthenticated caller.
+func (s *Server) readyz(w http.ResponseWriter, r bunrouter.Request) error {
+	ctx := r.Context()
+	migrateCtx, cancel := context.WithTimeout(ctx, healthCheckTimeout)
+	err := s.db.Migrated(migrateCtx)
+	cancel()
+	if err != nil {
+		s.log.ErrorContext(ctx, "readyz: the schema is not this finance's", "err", err)
+	} else if state, dberr := s.checkDatabase(ctx); dberr != nil {
+		err = dberr
+		s.log.ErrorContext(ctx, "readyz: database check failed", "database", state, "err", err)
+	}
+	if err != nil {
+		writeData(w, http.StatusServiceUnavailable, "Not ready", nil)
+		return nil
+	}
+	writeData(w, http.StatusOK, "Ready", nil)
 	return nil
 }

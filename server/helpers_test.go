@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,6 +32,21 @@ type testEnv struct {
 	jwt       *auth.JWT
 	auth      *auth.Service
 	srv       *Server
+	// logs holds what srv logged, in text lines (jsonLogs: JSON), each
+	// logged during a request with its request_id, as the binary's.
+	logs *testkit.LogBuffer
+}
+
+// newTextLog is the binary's default logger, writing to w.
+func newTextLog(w io.Writer) *slog.Logger { return slog.New(LogHandler(slog.NewTextHandler(w, nil))) }
+
+// jsonLogs rebuilds e's server to log JSON lines from level up into e.logs,
+// as serve --log-format json --log-level LEVEL does. Call it before the
+// first request.
+func (e *testEnv) jsonLogs(level slog.Level) {
+	e.t.Helper()
+	log := slog.New(LogHandler(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: level})))
+	e.srv = New(e.srv.cfg, log, e.auth, e.srv.db)
 }
 
 // newTestEnv returns a server with unlimited rate limits and the default body
@@ -53,12 +67,13 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) Database, configure ...func
 	for _, c := range configure {
 		c(&cfg)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &testkit.LogBuffer{}
+	log := newTextLog(logs)
 	var sdb Database = db
 	if wrap != nil {
 		sdb = wrap(db)
 	}
-	return &testEnv{t: t, db: db, jwtSecret: secret, jwt: issuer, auth: svc, srv: New(cfg, log, svc, sdb)}
+	return &testEnv{t: t, db: db, jwtSecret: secret, jwt: issuer, auth: svc, srv: New(cfg, log, svc, sdb), logs: logs}
 }
 
 // createUser stores a user on plan whose password is testkit.Password.
@@ -353,18 +368,6 @@ func jsonValue(t testing.TB, v any) any {
 		t.Fatalf("unmarshal %s: %v", raw, err)
 	}
 	return out
-}
-
-// captureDefaultLog sends the process-wide slog output, where 5xx causes and
-// panics are logged, to a buffer until the test ends. Read it only after the
-// requests are served.
-func captureDefaultLog(t testing.TB) *bytes.Buffer {
-	t.Helper()
-	var buf bytes.Buffer
-	prev := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
-	t.Cleanup(func() { slog.SetDefault(prev) })
-	return &buf
 }
 
 // runScenarios runs each scenario as a subtest against env.

@@ -455,10 +455,9 @@ func TestIdempotentWriteIsOneTransaction(t *testing.T) {
 		if err := writeExpense(r); err != nil {
 			return err
 		}
-		writeError(w, r.Request, finance.InvalidStatus("the request failed after its write"))
+		env.srv.writeError(w, r.Request, finance.InvalidStatus("the request failed after its write"))
 		return nil
 	})
-	captureDefaultLog(t)
 	for _, tc := range []struct {
 		path   string
 		status int

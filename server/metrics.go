@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"time"
 )
@@ -11,16 +10,6 @@ import (
 // none did (an unknown path), its method, status and duration.
 type RequestObserver interface {
 	Request(route, method string, status int, took time.Duration)
-}
-
-// setRoute notes the pattern of the route serving the request in its
-// requestInfo, for the metrics. The first route wins: an MCP tool's
-// in-process call to a REST route is part of the /api/mcp request that
-// made it, and counts as that.
-func setRoute(ctx context.Context, pattern string) {
-	if info, _ := ctx.Value(requestKey{}).(*requestInfo); info != nil && info.route == "" {
-		info.route = pattern
-	}
 }
 
 // observe reports the answered request to the configured observer.

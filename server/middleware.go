@@ -3,13 +3,13 @@ package server
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"path"
 	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
 )
 
@@ -20,7 +20,26 @@ type requestKey struct{}
 type requestInfo struct {
 	id    string    // X-Request-Id
 	start time.Time // when the request reached the server
-	route string    // the pattern of the route that answered (setRoute); empty for none
+	// For the access log, set by the first route that serves the request
+	// (an MCP tool's in-process call to a REST route leaves the outer
+	// request's): its pattern, and the kind of credential that
+	// authenticated it (auth.Method), never the credential.
+	route, credential string
+}
+
+// noteRoute records the route serving the request and how it was
+// authenticated, unless an outer route of the same request already did.
+func noteRoute(ctx context.Context, route string, credential auth.Method) {
+	info, _ := ctx.Value(requestKey{}).(*requestInfo)
+	if info == nil {
+		return
+	}
+	if info.route == "" {
+		info.route = route
+	}
+	if info.credential == "" {
+		info.credential = string(credential)
+	}
 }
 
 func requestIDFrom(ctx context.Context) string {
@@ -108,14 +127,23 @@ func (s *Server) outer(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				slog.ErrorContext(r.Context(), "panic", "request_id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				s.log.ErrorContext(r.Context(), "panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if rec.status == 0 {
-					writeError(rec, r, fmt.Errorf("panic: %v", v))
+					s.writeError(rec, r, fmt.Errorf("panic: %v", v))
 				}
 			}
 			if s.cfg.AccessLog {
-				s.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path,
-					"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
+				// The path, not the URL: a query string may carry a code or a
+				// token (OAuth's authorize, the setup link). Paths hold ids only.
+				attrs := []any{"method", r.Method, "path", r.URL.Path}
+				if info.route != "" {
+					attrs = append(attrs, "route", info.route)
+				}
+				attrs = append(attrs, "status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
+				if info.credential != "" {
+					attrs = append(attrs, "credential", info.credential)
+				}
+				s.log.InfoContext(r.Context(), "request", attrs...)
 			}
 			s.observe(r, info, rec.status)
 		}()

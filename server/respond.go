@@ -44,11 +44,10 @@ type errorDetail = httperr.Detail
 
 // writeError renders err. 5xx causes are logged with the request id; the
 // client only sees the generic message.
-func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	id := requestIDFrom(r.Context())
-	status, detail := httperr.Response(err, id)
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status, detail := httperr.Response(err, requestIDFrom(r.Context()))
 	if status >= 500 {
-		slog.ErrorContext(r.Context(), "request failed", "request_id", id, "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	writeJSON(w, status, errorBody{Success: false, Error: detail})
 }

@@ -128,6 +128,9 @@ type HealthChecker interface {
 	// disk (a full disk) failed, while no later write has committed; a zero
 	// time and nil otherwise.
 	WriteFailure() (time.Time, error)
+	// Migrated reports whether the database's schema is this binary's:
+	// every migration applied, none it does not know.
+	Migrated(ctx context.Context) error
 }
 
 // Database is what the server needs of the store: health checks, the
@@ -377,7 +380,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		h = webWrites(h)
 	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
-		setRoute(r.Context(), rt.Path)
+		noteRoute(r.Context(), rt.Path, "")
 		if err := s.serve(rt, h, w, r); err != nil {
 			if rt.Page {
 				// A person is reading: answer with a page, not JSON.
@@ -387,7 +390,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 			if c, ok := s.challenge(r.Request, err); ok {
 				w.Header().Set("WWW-Authenticate", c.String())
 			}
-			writeError(w, r.Request, err)
+			s.writeError(w, r.Request, err)
 		}
 		return nil
 	}
@@ -406,6 +409,7 @@ func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrout
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
 
 	if rt.Access.IsPublic() {
+		noteRoute(r.Context(), rt.Path, "")
 		if rt.PerIP != nil {
 			d := rt.PerIP.take(s.clientIP(r.Request))
 			rt.PerIP.setHeaders(w.Header(), d)
@@ -423,6 +427,7 @@ func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrout
 		return s.authorize(rt, h, w, r, p)
 	}
 	p, err := s.auth.Authenticate(r.Context(), bearerToken(r.Request))
+	noteRoute(r.Context(), rt.Path, p.Method) // no credential kind when refused
 	if err != nil {
 		return err
 	}
@@ -605,7 +610,7 @@ func (s *Server) notFound(w http.ResponseWriter, r bunrouter.Request) error {
 // followed a wrong address gets the web app's not-found page.
 func (s *Server) routeNotFound(w http.ResponseWriter, r *http.Request) {
 	if forPrograms(r.URL.Path) {
-		writeError(w, r, httperr.RouteNotFound(r))
+		s.writeError(w, r, httperr.RouteNotFound(r))
 		return
 	}
 	s.web.NotFound(w, r)
@@ -619,7 +624,7 @@ func forPrograms(path string) bool {
 // methodNotAllowed answers 405 with the Allow header listing the methods
 // registered for the matched path.
 func (s *Server) methodNotAllowed(w http.ResponseWriter, r bunrouter.Request) error {
-	setRoute(r.Context(), r.Route())
+	noteRoute(r.Context(), r.Route(), "")
 	var allow []string
 	for _, rt := range s.routes {
 		if rt.Path == r.Route() {
@@ -631,7 +636,7 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r bunrouter.Request) er
 	}
 	slices.Sort(allow)
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	writeError(w, r.Request, httperr.New(http.StatusMethodNotAllowed, CodeValidation,
+	s.writeError(w, r.Request, httperr.New(http.StatusMethodNotAllowed, CodeValidation,
 		fmt.Sprintf("Method %s is not allowed on this path; allowed: %s", httperr.MethodName(r.Method), strings.Join(allow, ", "))))
 	return nil
 }

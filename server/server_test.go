@@ -497,7 +497,7 @@ func TestBodyLimit(t *testing.T) {
 
 func TestErrorRendering(t *testing.T) {
 	env := newTestEnv(t)
-	logged := captureDefaultLog(t)
+	logged := env.logs
 	routes := []struct {
 		path string
 		err  error
@@ -557,7 +557,7 @@ func TestErrorRendering(t *testing.T) {
 
 func TestPanicIsInternalError(t *testing.T) {
 	env := newTestEnv(t)
-	logged := captureDefaultLog(t)
+	logged := env.logs
 	key := env.createKey(env.createUser(finance.PlanPro).ID, auth.ScopeRead)
 	env.srv.handle(http.MethodGet, "/api/v1/test/panic", auth.Read(auth.ScopeExpensesWrite), func(http.ResponseWriter, bunrouter.Request) error {
 		panic("boom: secret-token-123")

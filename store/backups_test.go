@@ -361,3 +361,35 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// Migrated is what readiness asks of the schema: nil on a database this
+// binary migrated; an error naming what is missing once a migration is not
+// recorded (as before Upgrade), and the newer-schema refusal once a newer
+// finance's migration is.
+func TestMigrated(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	if err := db.Migrated(ctx); err != nil {
+		t.Fatalf("Migrated on a migrated database: %v", err)
+	}
+	s, err := db.Schema(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.WriterExec(ctx, "DELETE FROM bun_migrations WHERE name = ?", s.Binary); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Migrated(ctx); err == nil || !strings.Contains(err.Error(), "lacks 1 of this finance's migrations (up to "+s.Binary+")") {
+		t.Errorf("Migrated with the newest migration not applied = %v", err)
+	}
+	if err := db.WriterExec(ctx, "INSERT INTO bun_migrations (name, group_id, migrated_at) VALUES (?, 99, CURRENT_TIMESTAMP)", s.Binary); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.WriterExec(ctx, "INSERT INTO bun_migrations (name, group_id, migrated_at) VALUES ('29991231000100', 99, CURRENT_TIMESTAMP)"); err != nil {
+		t.Fatal(err)
+	}
+	var newer *store.SchemaNewerError
+	if err := db.Migrated(ctx); !errors.As(err, &newer) {
+		t.Errorf("Migrated with a newer finance's migration = %v", err)
+	}
+}

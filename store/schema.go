@@ -117,6 +117,23 @@ func (s Schema) newer(what string) error {
 // Schema reads where the database stands against this binary's migrations.
 func (db *DB) Schema(ctx context.Context) (Schema, error) { return schemaOf(ctx, db.writer.DB) }
 
+// Migrated reports whether the database's schema is this binary's: every
+// migration applied and none it does not know (a newer finance's). It reads
+// on the reader pool, so that a readiness probe does not wait behind writes.
+func (db *DB) Migrated(ctx context.Context) error {
+	s, err := schemaOf(ctx, db.reader.DB)
+	if err != nil {
+		return err
+	}
+	if err := s.newer("the database"); err != nil {
+		return err
+	}
+	if s.Pending > 0 {
+		return fmt.Errorf("store: the database's schema %s lacks %d of this finance's migrations (up to %s)", s.Version, s.Pending, s.Binary)
+	}
+	return nil
+}
+
 // Upgrade applies the pending migrations, the way every command opens the
 // database. It refuses a database a newer finance upgraded
 // (*SchemaNewerError) before touching it. When there are migrations to

@@ -280,7 +280,7 @@ func (s *Site) NotFound(w http.ResponseWriter, r *http.Request) {
 	p := pageView{Title: d.Heading, Narrow: true, status: http.StatusNotFound}
 	u, sid, ok, err := s.SessionUser(r)
 	if err != nil { // the page for a visitor still answers
-		s.log.ErrorContext(r.Context(), "not found page: session", "request_id", s.requestID(r.Context()), "err", err)
+		s.log.ErrorContext(r.Context(), "not found page: session", "err", err)
 	}
 	if ok {
 		p.User, p.CSRF = &u, auth.CSRFToken(sid)
@@ -299,7 +299,7 @@ func (s *Site) NotFound(w http.ResponseWriter, r *http.Request) {
 // logged and not shown.
 func (s *Site) RenderError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, finance.ErrStorageFull) {
-		s.log.ErrorContext(r.Context(), "page write found the disk full", "request_id", s.requestID(r.Context()),
+		s.log.ErrorContext(r.Context(), "page write found the disk full",
 			"method", r.Method, "path", r.URL.Path, "err", err)
 		err = errNotSaved
 	}
@@ -313,7 +313,7 @@ func (s *Site) RenderError(w http.ResponseWriter, r *http.Request, err error) {
 	status, detail := httperr.Response(err, id)
 	heading := http.StatusText(status)
 	if status >= 500 {
-		s.log.ErrorContext(r.Context(), "page failed", "request_id", id, "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "page failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		heading = "Something went wrong"
 	}
 	if status == http.StatusTooManyRequests {

@@ -105,7 +105,8 @@ type serverProc struct {
 	waitErr error
 }
 
-var listenLine = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)`)
+// listenLine finds the server's URL in its start-up line, in either log format.
+var listenLine = regexp.MustCompile(`(?:url=|"url":")(http://127\.0\.0\.1:\d+)`)
 
 // startServer starts `finance serve` on a free loopback port and waits for
 // the line announcing its URL.
@@ -295,6 +296,10 @@ func checkHealthy(t *testing.T, baseURL, token, wantVersion string) {
 	}
 	if h != (health{Status: "ok", Version: wantVersion, Database: "ok"}) {
 		t.Errorf("health data = %+v, want status ok, version %s, database ok", h, wantVersion)
+	}
+	// Started, the server is ready: its schema migrated and writes commit.
+	if status, env := call(t, http.MethodGet, baseURL+"/readyz", "", nil); status != http.StatusOK || env.Message != "Ready" {
+		t.Errorf("GET /readyz: %d %+v, want 200 Ready", status, env)
 	}
 }
 
@@ -570,6 +575,12 @@ func TestHealthWithAFullDisk(t *testing.T) {
 	}
 	if status, _ := call(t, http.MethodGet, p.url+"/healthz", "", nil); status != http.StatusServiceUnavailable {
 		t.Errorf("GET /healthz with a full disk: %d, want 503", status)
+	}
+	if status, env := call(t, http.MethodGet, p.url+"/readyz", "", nil); status != http.StatusServiceUnavailable || env.Message != "Not ready" {
+		t.Errorf("GET /readyz with a full disk: %d %+v, want 503 Not ready", status, env)
+	}
+	if log := p.stderr(); !strings.Contains(log, `msg="readyz: database check failed" database=read_only`) {
+		t.Errorf("the log does not say why the server is not ready:\n%s", log)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -41,6 +42,8 @@ type cli struct {
 	// backupDir is where serve's scheduled backups and every command's
 	// pre-migrate backups go; empty: DATA_DIR/backups.
 	backupDir string
+	logs      logFlags
+	log       *slog.Logger // built from logs once the flags are read
 }
 
 func newRootCmd(c *cli) *cobra.Command {
@@ -49,14 +52,30 @@ func newRootCmd(c *cli) *cobra.Command {
 		Short:         "Self-hosted personal finance tracker: REST API, MCP endpoint and embedded database in one binary",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		// Flags left off the command line take their environment variable.
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) },
+		// Flags left off the command line take their environment variable;
+		// then the log is set up as they say.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			err := applyEnv(cmd)
+			c.log = newLogger(c.stderr, c.logs)
+			slog.SetDefault(c.log) // for what logs without a logger of its own
+			return err
+		},
 	}
 	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", defaultDataDir(), "directory holding the database and keys")
 	root.PersistentFlags().StringVar(&c.backupDir, "backup-dir", "", "directory of the scheduled backups and of the backups taken before a schema upgrade (default DATA_DIR/backups)")
+	c.logs.register(root.PersistentFlags())
 	bindEnv(root.PersistentFlags())
 	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newTelegramCmd(c), newBackupCmd(c), newRestoreCmd(c), newExportCmd(c), newImportCmd(c), newMigrateCmd(c), newVersionCmd(c))
 	return root
+}
+
+// logger is the commands' logger (newLogger); text at info level when no
+// command line set it up.
+func (c *cli) logger() *slog.Logger {
+	if c.log == nil {
+		c.log = newLogger(c.stderr, logFlags{format: logText, level: slog.LevelInfo})
+	}
+	return c.log
 }
 
 func defaultDataDir() string { return filepath.Join(xdg.DataHome, "finance") }
@@ -90,7 +109,7 @@ func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 		return nil, err
 	}
 	if backup != "" {
-		fmt.Fprintln(c.stderr, "the database's schema was upgraded; the backup taken before is", backup)
+		c.logger().Info("the database's schema was upgraded", "backup_taken_before", backup)
 	}
 	return db, nil
 }
