@@ -95,6 +95,8 @@ var rules = []rule{
 	{"fxrates", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/cmd",
 		module + "/embed", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"the rates fetcher reads a source into finance's rates and stores them through its port; it knows nothing of routing, storage, MCP or the CLI"},
+	{"metrics", concat([]string{module + "/", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
+		"the metrics know nothing of what they count: each package reports through a port of its own, connected by the composition root"},
 	{"assistant", concat([]string{module + "/store", module + "/server", module + "/web", module + "/mcpserver", module + "/telegram",
 		module + "/cmd", module + "/embed", "github.com/uptrace/bunrouter"}, dbLibs, mcpLib, cliLibs),
 		"the assistant's propose/confirm rules sit below the HTTP layer: it reaches the routes, its store and the tool table only through its ports"},
@@ -162,6 +164,25 @@ func TestOnlyServerAndCLIImportAI(t *testing.T) {
 		for _, imp := range p.Imports {
 			if imp == module+"/ai" {
 				t.Errorf("%s imports %s; only server, web, assistant and cmd/finance may", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+// TestOnlyCLIImportsMetrics: the registry is made and handed out by the
+// composition root; server, store, mcpserver and ai report to ports of their
+// own (RequestObserver, CommitObserver, ToolCallObserver, CallObserver), so
+// none of them depends on the Prometheus client, which metrics alone uses
+// (and the test kit, to parse what it serves).
+func TestOnlyCLIImportsMetrics(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		for _, imp := range p.Imports {
+			if imp == module+"/metrics" && rel != "cmd/finance" {
+				t.Errorf("%s imports %s; only cmd/finance may", p.ImportPath, imp)
+			}
+			if strings.HasPrefix(imp, "github.com/prometheus/") && rel != "metrics" && rel != "internal/testkit" {
+				t.Errorf("%s imports %s; only metrics may", p.ImportPath, imp)
 			}
 		}
 	}

@@ -78,7 +78,8 @@ func (m ChatMessage) MarshalJSON() ([]byte, error) {
 // message: text (a reply) or tool calls. Every call has the client's
 // timeout; a failure, a timeout or an answer that is not a chat completion
 // is ErrService.
-func (c *Client) Chat(ctx context.Context, model string, messages []ChatMessage, tools []ToolDef) (ChatMessage, error) {
+func (c *Client) Chat(ctx context.Context, model string, messages []ChatMessage, tools []ToolDef) (_ ChatMessage, err error) {
+	defer func() { observeCall(c.calls, CallChat, err) }()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	type function struct {

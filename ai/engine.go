@@ -36,6 +36,39 @@ type Config struct {
 	// HTTPClient carries the calls to the service (tests use a fake server's).
 	HTTPClient *http.Client
 	Log        *slog.Logger
+	// Calls is told of every call to the service and every OCR run (the
+	// metrics); nil for none.
+	Calls CallObserver
+}
+
+// CallObserver is told of each call to the AI service and each OCR run:
+// its kind (CallText, CallVision, CallChat, CallOCR) and outcome (CallOK,
+// CallError).
+type CallObserver interface {
+	AICall(kind, outcome string)
+}
+
+// The kinds and outcomes of the calls a CallObserver is told of.
+const (
+	CallText   = "text"   // the model read an expense note
+	CallVision = "vision" // the vision model read receipt photos
+	CallChat   = "chat"   // one turn of the assistant's model
+	CallOCR    = "ocr"    // the OCR program read one photo
+
+	CallOK    = "ok"
+	CallError = "error" // failed, timed out, or answered with something unusable
+)
+
+// observeCall tells o of a call of kind that ended with err.
+func observeCall(o CallObserver, kind string, err error) {
+	if o == nil {
+		return
+	}
+	outcome := CallOK
+	if err != nil {
+		outcome = CallError
+	}
+	o.AICall(kind, outcome)
 }
 
 // Defaults of the job limit.
@@ -67,6 +100,7 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.BaseURL != "" && (cfg.Model != "" || cfg.VisionModel != "") {
 		e.client = NewClient(cfg.BaseURL, cfg.APIKey, cfg.ModelTimeout, cfg.HTTPClient)
+		e.client.calls = cfg.Calls
 	}
 	return e
 }
@@ -132,6 +166,7 @@ func (e *Engine) ParseText(ctx context.Context, in finance.ParseInputs, text str
 			var res Result
 			res, err = e.modelText(ctx, in, text)
 			release()
+			observeCall(e.cfg.Calls, CallText, err)
 			if err == nil {
 				return e.checked(in, res), nil
 			}
@@ -169,6 +204,7 @@ func (e *Engine) ParseImages(ctx context.Context, in finance.ParseInputs, images
 			var res Result
 			res, err = e.modelImages(ctx, in, images)
 			release()
+			observeCall(e.cfg.Calls, CallVision, err)
 			if err == nil {
 				return e.checked(in, res), nil
 			}
@@ -190,6 +226,7 @@ func (e *Engine) ParseImages(ctx context.Context, in finance.ParseInputs, images
 		if err == nil {
 			text, err = e.cfg.OCR.Read(ctx, img)
 			release()
+			observeCall(e.cfg.Calls, CallOCR, err)
 		}
 		if err != nil { // OCR failed, or ctx ended (the request's time for the engines ran out)
 			e.log.WarnContext(ctx, "OCR failed", "error", err)

@@ -26,6 +26,7 @@ type Client struct {
 	http    *http.Client
 	// noSchema is set once the server refused response_format json_schema.
 	noSchema atomic.Bool
+	calls    CallObserver // told of each Chat; the engine tells of its own calls
 }
 
 // DefaultModelTimeout bounds one call to the service. A parse request waits

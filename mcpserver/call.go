@@ -40,6 +40,10 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 			// Unreachable behind the server's middleware, which authenticates first.
 			return nil, fmt.Errorf("no authenticated caller")
 		}
+		status := http.StatusInternalServerError // a panic's, unless the call gets further
+		if h.calls != nil {
+			defer func() { h.calls.ToolCall(t.name, status) }()
+		}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -54,10 +58,12 @@ func (h *Handler) call(t tool) func(context.Context, mcp.CallToolRequest) (*mcp.
 		// expenses they create have source agent.
 		rest, problem := t.request(finance.ViaAgent(ctx), req.Params.RawArguments)
 		if problem != nil {
+			status = http.StatusBadRequest
 			return errorResult(*problem), nil
 		}
 		rec := newRecorder()
 		h.rest.ServeAs(p, rec, rest)
+		status = rec.status
 		return h.result(ctx, t, rec, t.compacts() && !wantsFull(req.Params.RawArguments)), nil
 	}
 }

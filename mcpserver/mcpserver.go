@@ -49,6 +49,15 @@ type Config struct {
 	Settings Settings
 	// Now is the clock of "today"; nil means time.Now.
 	Now func() time.Time
+	// ToolCalls is told of every tool call (the metrics); nil for none.
+	ToolCalls ToolCallObserver
+}
+
+// ToolCallObserver is told of each tool call: the tool and the HTTP status
+// of its REST route's answer (400 for arguments that formed no request, 500
+// for a panic).
+type ToolCallObserver interface {
+	ToolCall(tool string, status int)
 }
 
 // ProtocolVersions are the MCP revisions this endpoint speaks, newest first.
@@ -103,13 +112,14 @@ type Handler struct {
 	transport *mcpgo.StreamableHTTPServer
 	settings  Settings
 	now       func() time.Time
+	calls     ToolCallObserver
 }
 
 // New builds the endpoint and its tools from the table and the contract.
 // It fails when a tool names a route the contract does not have.
 func New(rest REST, cfg Config) (*Handler, error) {
 	h := &Handler{rest: rest, log: cfg.Logger, metadata: cfg.ResourceMetadataURL, cors: cfg.CORSOrigins, byName: map[string]tool{},
-		settings: cfg.Settings, now: cfg.Now}
+		settings: cfg.Settings, now: cfg.Now, calls: cfg.ToolCalls}
 	if h.log == nil {
 		h.log = slog.Default()
 	}

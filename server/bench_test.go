@@ -34,11 +34,16 @@ func BenchmarkCreateExpenseCash(b *testing.B) {
 }
 
 // BenchmarkHealth is the floor of an authenticated request: auth and envelope, no ledger work.
-func BenchmarkHealth(b *testing.B) {
-	env := newTestEnv(b)
+func BenchmarkHealth(b *testing.B) { benchHealth(b) }
+
+// benchHealth measures GET /api/v1/health with a key, on a server whose
+// Config configure adjusts.
+func benchHealth(b *testing.B, configure ...func(*Config)) {
+	env := newTestEnv(b, configure...)
 	u := env.createUser(finance.PlanPro)
 	key := env.createKey(u.ID, auth.ScopeRead)
 	h := env.srv.Handler()
+	b.ReportAllocs()
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/health", nil)
 		req.Header.Set("Authorization", "Bearer "+key)

@@ -56,6 +56,7 @@ func (s *Server) mcpCORS(w http.ResponseWriter, r *http.Request) bool {
 	// A preflight: it carries no credential, so it is answered here, before
 	// authentication. An origin that is not allowed gets no CORS headers,
 	// and the browser stops there.
+	noteRoute(r.Context(), MCPPath, "")
 	if !allowed {
 		w.WriteHeader(http.StatusForbidden)
 		return true

@@ -145,6 +145,7 @@ func (s *Server) outer(next http.Handler) http.Handler {
 				}
 				s.log.InfoContext(r.Context(), "request", attrs...)
 			}
+			s.observe(r, info, rec.status)
 		}()
 		// bunrouter answers a path with a trailing slash or unclean segments
 		// with a 301 redirect, and has no option to turn it off

@@ -89,6 +89,8 @@ type Config struct {
 	// WriteTimeout is the HTTP server's write timeout (WriteTimeout when
 	// 0): the AI parse routes answer well within it (aiContext).
 	WriteTimeout time.Duration
+	// Requests is told of every request answered (the metrics); nil for none.
+	Requests RequestObserver
 }
 
 // DefaultMaxBodyBytes is the default request body limit (1 MiB).
@@ -378,6 +380,7 @@ func (s *Server) add(rt Route, h handlerFunc) {
 		h = webWrites(h)
 	}
 	rt.handler = func(w http.ResponseWriter, r bunrouter.Request) error {
+		noteRoute(r.Context(), rt.Path, "")
 		if err := s.serve(rt, h, w, r); err != nil {
 			if rt.Page {
 				// A person is reading: answer with a page, not JSON.
@@ -621,6 +624,7 @@ func forPrograms(path string) bool {
 // methodNotAllowed answers 405 with the Allow header listing the methods
 // registered for the matched path.
 func (s *Server) methodNotAllowed(w http.ResponseWriter, r bunrouter.Request) error {
+	noteRoute(r.Context(), r.Route(), "")
 	var allow []string
 	for _, rt := range s.routes {
 		if rt.Path == r.Route() {

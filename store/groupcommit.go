@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -45,6 +47,28 @@ type committer struct {
 	jobs    chan *commitJob // unbuffered: a job handed over is in the committer's hands
 	quit    chan struct{}
 	stopped chan struct{}
+	// observer is told of each commit (ObserveCommits); nil for none.
+	observer atomic.Pointer[CommitObserver]
+}
+
+// CommitObserver is told of each write transaction committed (the
+// service's metrics): how many writes it held, several when they arrived
+// together, and how long its COMMIT took, the fsync that makes them durable.
+type CommitObserver interface {
+	Committed(writes int, took time.Duration)
+}
+
+// ObserveCommits has o told of every write transaction committed from now on.
+func (db *DB) ObserveCommits(o CommitObserver) { db.commits.observer.Store(&o) }
+
+// commit commits tx, which ran writes writes, and tells the observer.
+func (c *committer) commit(tx bun.Tx, writes int) error {
+	start := time.Now()
+	err := tx.Commit()
+	if o := c.observer.Load(); o != nil && err == nil {
+		(*o).Committed(writes, time.Since(start))
+	}
+	return err
 }
 
 func newCommitter(writer *bun.DB, t *turns, health *writeHealth) *committer {
@@ -132,7 +156,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 		j.panicked, j.err = call(j.ctx, j, tx)
 		if j.err != nil || j.panicked != nil {
 			_ = tx.Rollback()
-		} else if err := tx.Commit(); err != nil {
+		} else if err := c.commit(tx, 1); err != nil {
 			j.err = err
 		} else {
 			c.health.committed(standing)
@@ -157,7 +181,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 			return c.broken(tx, jobs[:i+1], jobs[i+1:], err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := c.commit(tx, len(jobs)); err != nil {
 		// Nothing of the batch is stored, including what a failed write
 		// may have read from an earlier one (an idempotent replay).
 		c.health.failed(err)

@@ -166,6 +166,20 @@ func createOwnerOnly(path string) error {
 // Path returns the database file path.
 func (db *DB) Path() string { return db.path }
 
+// Size is the bytes the database takes on disk: its file, and its
+// write-ahead log, which holds the newest writes until a checkpoint moves
+// them into the file. It reads the files' sizes, never the database, so it
+// answers at once however busy the database is. A file not there counts 0.
+func (db *DB) Size() (file, wal int64) {
+	size := func(path string) int64 {
+		if fi, err := os.Stat(path); err == nil {
+			return fi.Size()
+		}
+		return 0
+	}
+	return size(db.path), size(db.path + "-wal")
+}
+
 // Close closes both pools, once the writes being committed are answered.
 func (db *DB) Close() error {
 	db.commits.close()

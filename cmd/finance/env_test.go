@@ -103,6 +103,9 @@ func TestServeFlagsFromTheEnvironment(t *testing.T) {
 			with(func(f *serveFlags) { f.backupInterval, f.backupKeep = 6*time.Hour+30*time.Minute, 30 })},
 		{"scheduled backups off", map[string]string{"FINANCE_BACKUP_INTERVAL": "OFF"}, nil,
 			with(func(f *serveFlags) { f.backupInterval = 0 })},
+		{"metrics", map[string]string{"FINANCE_METRICS": "on", "FINANCE_METRICS_ADDR": "127.0.0.1:9464"}, nil,
+			with(func(f *serveFlags) { f.metrics, f.metricsAddr = true, "127.0.0.1:9464" })},
+		{"metrics alone", nil, []string{"--metrics"}, with(func(f *serveFlags) { f.metrics = true })},
 		{"an empty variable is unset", map[string]string{"FINANCE_RATE_BURST": "", "FINANCE_ACCESS_LOG": ""}, nil, serveDefaults},
 		{"the command line wins", map[string]string{"FINANCE_ACCESS_LOG": "1", "FINANCE_RATE_BURST": "abc"},
 			[]string{"--access-log=off", "--rate-burst", "3"}, with(func(f *serveFlags) { f.accessLog, f.rateBurst = false, 3 })},
@@ -145,6 +148,8 @@ func TestInvalidEnvironmentValues(t *testing.T) {
 			[]string{`environment variable FINANCE_BACKUP_INTERVAL="500ms" (it sets --backup-interval): want off, or a duration of at least 1s, such as 24h or 6h30m`}},
 		{map[string]string{"FINANCE_BACKUP_INTERVAL": "daily"},
 			[]string{`environment variable FINANCE_BACKUP_INTERVAL="daily" (it sets --backup-interval): want off, or a duration of at least 1s, such as 24h or 6h30m`}},
+		{map[string]string{"FINANCE_METRICS": "prometheus"},
+			[]string{`environment variable FINANCE_METRICS="prometheus" (it sets --metrics): want true or false (also 1/0, yes/no, on/off)`}},
 		{map[string]string{"FINANCE_BACKUP_KEEP": "0"},
 			[]string{`environment variable FINANCE_BACKUP_KEEP="0" (it sets --backup-keep): want a whole number, 1 or more`}},
 		{map[string]string{"FINANCE_RATE_LIMIT": "100/day", "FINANCE_TRUST_PROXY": "si"}, []string{
@@ -191,7 +196,7 @@ func TestAIConfiguration(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := serveDefaults
 			tt.change(&f)
-			e, err := f.aiEngine(log)
+			e, err := f.aiEngine(log, nil)
 			switch {
 			case tt.wantErr == "" && (err != nil || e == nil):
 				t.Errorf("aiEngine: %v", err)

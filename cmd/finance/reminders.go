@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/metrics"
 )
 
 // defaultReminderInterval is how often serve looks for reminders due: often
@@ -18,6 +19,27 @@ const defaultReminderInterval = 5 * time.Minute
 type homeOnly struct{}
 
 func (homeOnly) SendReminder(context.Context, string, string) (bool, error) { return false, nil }
+
+// countedReminders counts each reminder's delivery in the metrics: sent to
+// a Telegram chat or failed there, or recorded for Home alone when the user
+// has no linked chat (or no bot runs).
+type countedReminders struct {
+	finance.ReminderSender
+	meter *metrics.Metrics
+}
+
+func (c countedReminders) SendReminder(ctx context.Context, userID, message string) (bool, error) {
+	sent, err := c.ReminderSender.SendReminder(ctx, userID, message)
+	switch {
+	case err != nil:
+		c.meter.Reminder("telegram", "failed")
+	case sent:
+		c.meter.Reminder("telegram", "sent")
+	default:
+		c.meter.Reminder("home", "sent")
+	}
+	return sent, err
+}
 
 // runReminders runs the reminders' pass every interval until ctx ends. A
 // pass that fails is logged and the next one tries again; what it claimed

@@ -22,6 +22,7 @@ import (
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/fxrates"
 	"github.com/finance-app/finance/mcpserver"
+	"github.com/finance-app/finance/metrics"
 	"github.com/finance-app/finance/oauth"
 	"github.com/finance-app/finance/server"
 	"github.com/finance-app/finance/store"
@@ -58,6 +59,10 @@ type serveFlags struct {
 	// often, 0 for never, and how many are kept.
 	backupInterval time.Duration
 	backupKeep     int
+	// Prometheus metrics: served at /metrics to loopback clients of the
+	// main listener, or at metricsAddr, a listener of their own.
+	metrics     bool
+	metricsAddr string
 }
 
 // The scheduled backups' defaults: one a day, a week of them.
@@ -118,6 +123,8 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	offDurationVar(fl, &f.backupInterval, "backup-interval", defaultBackupInterval,
 		"how often to back up the database and its media into --backup-dir, such as 24h or 6h; off turns scheduled backups off")
 	countVar(fl, &f.backupKeep, "backup-keep", defaultBackupKeep, "how many scheduled backups to keep; older ones are removed")
+	boolVar(fl, &f.metrics, "metrics", false, "serve Prometheus metrics at /metrics, to clients on this machine only (or on --metrics-addr)")
+	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve the metrics on a listener of their own at this address, such as 127.0.0.1:9464, instead of the main one (needs --metrics)")
 	bindEnv(fl)
 }
 
@@ -152,7 +159,14 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return err
 	}
-	engine, err := f.aiEngine(log)
+	if f.metricsAddr != "" && !f.metrics {
+		return fmt.Errorf("--metrics-addr %s is set but metrics are off: add --metrics (or FINANCE_METRICS=true) to serve them there", f.metricsAddr)
+	}
+	var meter *metrics.Metrics // nil, counting nothing, when metrics are off
+	if f.metrics {
+		meter = metrics.New(appVersion(), log)
+	}
+	engine, err := f.aiEngine(log, meter)
 	if err != nil {
 		return err
 	}
@@ -186,6 +200,10 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if err := db.PruneAssistant(ctx, time.Now()); err != nil {
 		log.Warn("could not delete old assistant conversations", "error", err)
 	}
+	if meter != nil {
+		db.ObserveCommits(meter)
+		meter.WatchDatabase(db.Size)
+	}
 	secret, err := c.loadJWTSecret()
 	if err != nil {
 		return fmt.Errorf("JWT signing key: %w", err)
@@ -199,6 +217,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 			return fmt.Errorf("--backup-dir: %w", err)
 		}
 		backupStatus = backups
+		meter.WatchBackups(backups)
 		log.Info("scheduled backups", "dir", backups.Dir(), "interval", f.backupInterval, "keep", f.backupKeep)
 	}
 	warnLoosePermissions(log, c.dataDir)
@@ -232,13 +251,13 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		OAuth: authz, MediaDir: c.mediaDir(), MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 		Telegram: bot, WebhookRateLimit: webhookRate,
-		Backups: backupStatus,
+		Backups: backupStatus, Requests: meter,
 	}, log, authService, db)
 
 	// The MCP tools call the REST routes in process, so the endpoint is built
 	// from the finished server and mounted on it.
 	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
-		ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins, Settings: srv.Ledger()})
+		ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins, Settings: srv.Ledger(), ToolCalls: meter})
 	if err != nil {
 		return err
 	}
@@ -253,8 +272,20 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		log.Info("telegram bot", "webhook", baseURL+server.MessagingWebhookPath, "api", f.telegram.apiURL)
 	}
 
+	handler := srv.Handler()
+	var metricsServer *http.Server
+	switch {
+	case meter != nil && f.metricsAddr != "":
+		if metricsServer, err = serveMetrics(meter, f.metricsAddr, log); err != nil {
+			ln.Close()
+			return err
+		}
+	case meter != nil:
+		handler = meter.ServeLoopback(handler)
+		log.Info("metrics", "endpoint", "http://"+ln.Addr().String()+metrics.Path, "clients", "this machine only")
+	}
 	httpServer := &http.Server{
-		Handler:           srv.Handler(),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       server.ReadTimeout,
 		WriteTimeout:      server.WriteTimeout,
@@ -272,6 +303,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 			var send finance.ReminderSender = homeOnly{}
 			if bot != nil {
 				send = bot
+			}
+			if meter != nil {
+				send = countedReminders{send, meter}
 			}
 			wg.Go(func() { runReminders(flushCtx, srv.Ledger(), send, f.reminderInterval, log) })
 		}
@@ -305,6 +339,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 
 	select {
 	case err := <-serveErr:
+		if metricsServer != nil {
+			metricsServer.Close()
+		}
 		if bot != nil {
 			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			bot.Stop(stopCtx)
@@ -319,6 +356,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = httpServer.Shutdown(shutdownCtx)
+	if metricsServer != nil {
+		_ = metricsServer.Shutdown(shutdownCtx)
+	}
 	if bot != nil {
 		// Updates still being handled get until the deadline; any left are
 		// stored as pending and handled at the next start.
@@ -333,10 +373,31 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	return nil
 }
 
+// serveMetrics serves the metrics, and nothing else, on a listener of their
+// own at addr: any client that reaches it may read them, so it is for an
+// address only the monitoring can reach (loopback, a private network).
+func serveMetrics(m *metrics.Metrics, addr string, log *slog.Logger) (*http.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET "+metrics.Path, m.Handler())
+	s := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: server.WriteTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := s.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "error", err)
+		}
+	}()
+	log.Info("metrics", "endpoint", "http://"+ln.Addr().String()+metrics.Path, "clients", "any that reach it")
+	return s, nil
+}
+
 // aiEngine builds the AI parsing engines from the flags, refusing a
 // configuration that cannot work: a model without a service, a service
 // without a model, a URL that is not http(s), an OCR command that is not there.
-func (f serveFlags) aiEngine(log *slog.Logger) (*ai.Engine, error) {
+func (f serveFlags) aiEngine(log *slog.Logger, calls ai.CallObserver) (*ai.Engine, error) {
 	if f.aiBaseURL != "" {
 		u, err := url.Parse(f.aiBaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -362,7 +423,7 @@ func (f serveFlags) aiEngine(log *slog.Logger) (*ai.Engine, error) {
 		return nil, fmt.Errorf("--ocr-command: %w", err)
 	}
 	e := ai.New(ai.Config{BaseURL: f.aiBaseURL, Model: f.aiModel, VisionModel: f.aiVisionModel, APIKey: f.aiAPIKey,
-		ModelTimeout: f.aiTimeout, OCR: ocr, JobWait: ai.DefaultJobWait, Log: log})
+		ModelTimeout: f.aiTimeout, OCR: ocr, JobWait: ai.DefaultJobWait, Log: log, Calls: calls})
 	images, _ := e.CanReadImages()
 	log.Info("AI parsing", "text", textEngine(f), "images", images, "ocr", ocr != nil)
 	return e, nil
