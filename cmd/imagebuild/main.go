@@ -152,17 +152,25 @@ func build(s spec) (v1.Image, error) {
 		{name: "usr/bin/", mode: 0o755},
 		{name: binaryPath[1:], mode: 0o755, body: binary},
 	}
-	var layers []v1.Layer
-	for _, files := range [][]file{base, bin} {
-		l, err := layer(files, s.created)
+	img := empty.Image
+	for _, l := range []struct {
+		files []file
+		about string // what docker history shows
+	}{
+		{base, "users root and finance, CA certificates, /tmp, /data"},
+		{bin, binaryPath + " " + s.version},
+	} {
+		layer, err := layer(l.files, s.created)
 		if err != nil {
 			return nil, err
 		}
-		layers = append(layers, l)
-	}
-	img, err := mutate.AppendLayers(empty.Image, layers...)
-	if err != nil {
-		return nil, err
+		img, err = mutate.Append(img, mutate.Addendum{
+			Layer:   layer,
+			History: v1.History{Created: v1.Time{Time: s.created}, CreatedBy: "imagebuild: " + l.about},
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	cf, err := img.ConfigFile()
 	if err != nil {

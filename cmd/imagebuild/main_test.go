@@ -113,6 +113,13 @@ func TestImage(t *testing.T) {
 	if diff := cmp.Diff(want, cf.Config); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
 	}
+	wantHistory := []v1.History{
+		{Created: v1.Time{Time: created}, CreatedBy: "imagebuild: users root and finance, CA certificates, /tmp, /data"},
+		{Created: v1.Time{Time: created}, CreatedBy: "imagebuild: /usr/bin/finance 1.2.3-snapshot"},
+	}
+	if diff := cmp.Diff(wantHistory, cf.History); diff != "" {
+		t.Errorf("history (-want +got):\n%s", diff)
+	}
 	layers, err := got.Layers()
 	if err != nil || len(layers) != 2 {
 		t.Fatalf("layers: %d, %v; want the shared one and the binary's", len(layers), err)
