@@ -91,7 +91,15 @@ func run(s spec, created, out string) error {
 		if err != nil {
 			return fmt.Errorf("-created %q: want RFC 3339, such as 2026-11-27T08:00:00Z", created)
 		}
-		s.created = t.UTC()
+		// goreleaser gives the zero time, and "none" for the commit, when
+		// it cannot read the git state (a snapshot in a clone without a
+		// remote): such an image is dated now and names no revision.
+		if !t.IsZero() {
+			s.created = t.UTC()
+		}
+	}
+	if s.revision == "none" {
+		s.revision = ""
 	}
 	img, err := build(s)
 	if err != nil {

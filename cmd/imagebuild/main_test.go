@@ -234,3 +234,30 @@ func TestImageTag(t *testing.T) {
 		}
 	}
 }
+
+// TestImageWithoutGitState: goreleaser passes the zero time and "none" when
+// it cannot read the commit; the image is then dated at the build and names
+// no revision, rather than claiming year 1 and a commit called "none".
+func TestImageWithoutGitState(t *testing.T) {
+	bin, arch := testBinary(t)
+	out := filepath.Join(t.TempDir(), "image.tar")
+	before := time.Now().UTC().Truncate(time.Second)
+	s := spec{binary: bin, arch: arch, version: "0.0.1-snapshot", revision: "none", caCerts: testCerts(t)}
+	if err := run(s, "0001-01-01T00:00:00Z", out); err != nil {
+		t.Fatal(err)
+	}
+	img, err := tarball.ImageFromPath(out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := img.ConfigFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf.Created.Time.Before(before) || cf.Created.Time.After(time.Now()) {
+		t.Errorf("created %s, want the time of the build (after %s)", cf.Created, before)
+	}
+	if rev, ok := cf.Config.Labels["org.opencontainers.image.revision"]; ok {
+		t.Errorf("revision label %q, want none", rev)
+	}
+}
