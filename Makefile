@@ -71,14 +71,20 @@ fuzz: ## Run each fuzz target for a short while
 	$(GO) test ./server -run '^$$' -fuzz FuzzCheckBody -fuzztime 30s
 	$(GO) test ./importfile -run '^$$' -fuzz FuzzRead -fuzztime 30s
 
-# goreleaser is pinned to the newest release that the Go of go.mod (1.26.8)
-# can build: v2.17.0 declares go 1.26.4; v2.18 needs go 1.27.1, so @latest
-# fails where the toolchain is not downloaded automatically (GOTOOLCHAIN=local).
+# goreleaser is pinned to v2.15.0: v2.16 and v2.17 build nfpm 2.46+, which
+# imports go.digitalxero.dev/go-msix (for MSIX packages, unused here), a
+# module the Go module proxy answers 403 for, so they cannot be built from
+# it; v2.18 needs go 1.27.1, newer than go.mod's. Building goreleaser takes
+# minutes, so it is built once into bin/ and reused; `make clean` drops it.
 # Check a newer one with: go list -m -json github.com/goreleaser/goreleaser/v2@vX.Y.Z (GoVersion).
-GORELEASER := github.com/goreleaser/goreleaser/v2@v2.17.0
+GORELEASER_VERSION := v2.15.0
+GORELEASER         := bin/goreleaser-$(GORELEASER_VERSION)/goreleaser
 
-release-snapshot: ## Cross-compile every release target with goreleaser (no publishing)
-	$(GO) run $(GORELEASER) release --snapshot --clean
+$(GORELEASER):
+	GOBIN=$(abspath $(@D)) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+release-snapshot: $(GORELEASER) ## Build every release file into dist/, publishing nothing: archives for linux/darwin/windows x amd64/arm64, .deb and .rpm with a systemd unit, container images as tarballs, checksums
+	$(GORELEASER) release --snapshot --clean
 
 clean:
 	rm -rf bin dist

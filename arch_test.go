@@ -282,3 +282,21 @@ func TestTestkitOnlyInTests(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyImagebuildImportsContainerregistry: the container image is
+// assembled by the release's build tool; the service binary carries none of
+// it.
+func TestOnlyImagebuildImportsContainerregistry(t *testing.T) {
+	const lib = "github.com/google/go-containerregistry"
+	for _, p := range listPackages(t) {
+		if p.ImportPath == module+"/cmd/imagebuild" {
+			continue
+		}
+		for _, dep := range p.Deps {
+			if dep == lib || strings.HasPrefix(dep, lib+"/") {
+				t.Errorf("%s depends on %s; only cmd/imagebuild may", p.ImportPath, dep)
+				break
+			}
+		}
+	}
+}

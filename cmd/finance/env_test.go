@@ -337,3 +337,37 @@ func TestUploadBoundConfiguration(t *testing.T) {
 		}
 	}
 }
+
+// TestPackagedEnvironmentFile keeps the packages' /etc/finance/finance.env
+// in step with the flags: every variable it names, set or commented out, is
+// one of serve's, and every value it sets is one serve takes. The data
+// directory is left to the unit, whose sandbox allows writes there alone.
+func TestPackagedEnvironmentFile(t *testing.T) {
+	known := map[string]string{} // variable: flag
+	for flag, env := range envFlags(t) {
+		known[env] = flag
+	}
+	cmd, _, err := newRootCmd(&cli{}).Find([]string{"serve"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := 0
+	for _, m := range regexp.MustCompile(`(?m)^(#?)(FINANCE_[A-Z_]+)=(.*)$`).FindAllStringSubmatch(readRepoFile(t, "packaging/finance.env"), -1) {
+		commented, env, value := m[1] == "#", m[2], m[3]
+		flag, ok := known[env]
+		switch {
+		case !ok:
+			t.Errorf("finance.env names %s, which sets no flag of serve", env)
+		case env == "FINANCE_DATA_DIR":
+			t.Errorf("finance.env names FINANCE_DATA_DIR; the unit gives --data-dir, the one directory its sandbox lets the service write")
+		case !commented:
+			set++
+			if err := cmd.Flags().Lookup(flag).Value.Set(value); err != nil {
+				t.Errorf("finance.env sets %s=%q, which --%s refuses: %v", env, value, flag, err)
+			}
+		}
+	}
+	if set == 0 {
+		t.Error("finance.env sets no variable; it should at least set FINANCE_ADDR")
+	}
+}
