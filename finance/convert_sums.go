@@ -205,6 +205,35 @@ func (c *SumConverter) NoteOf(ctx context.Context, lists ...[]DatedAmount) Conve
 	return n
 }
 
+// join is the note of an answer whose figures two converters made: the
+// newer rate date, and each currency's money left out by either, added.
+func (n ConversionNote) join(o ConversionNote) ConversionNote {
+	out := ConversionNote{RatesAsOf: n.RatesAsOf, MissingRates: slices.Clone(n.MissingRates)}
+	if out.RatesAsOf == nil || (o.RatesAsOf != nil && o.RatesAsOf.After(*out.RatesAsOf)) {
+		out.RatesAsOf = o.RatesAsOf
+	}
+	for _, m := range o.MissingRates {
+		i := slices.IndexFunc(out.MissingRates, func(x MissingRate) bool { return x.Currency == m.Currency })
+		if i < 0 {
+			out.MissingRates = append(out.MissingRates, m)
+			continue
+		}
+		x := &out.MissingRates[i]
+		x.Amount += m.Amount
+		if m.DateFrom.Before(x.DateFrom) {
+			x.DateFrom = m.DateFrom
+		}
+		if m.DateTo.After(x.DateTo) {
+			x.DateTo = m.DateTo
+		}
+	}
+	if out.MissingRates == nil {
+		out.MissingRates = []MissingRate{}
+	}
+	slices.SortFunc(out.MissingRates, func(a, b MissingRate) int { return cmp.Compare(a.Currency, b.Currency) })
+	return out
+}
+
 // Err is the first error of a rate read the converter made past the ones
 // read up front (a cross rate searched back before the range); nil almost
 // always.

@@ -75,8 +75,9 @@ func (s *Site) incomeCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.SummedPage[finance.Income], error) {
-		return s.ledger.ListIncome(r.Context(), u.ID, incomeFilter(filter, lq), p)
+	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.Page[finance.Income], error) {
+		page, err := s.ledger.ListIncome(r.Context(), u.ID, incomeFilter(filter, lq), p)
+		return page.Page, err
 	})
 	if err != nil {
 		return err

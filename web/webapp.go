@@ -544,7 +544,7 @@ type listView struct {
 	Methods    []choice
 	Accounts   []finance.Account
 	Cards      []finance.CreditCard
-	Summary    finance.Summary
+	Summary    finance.ConvertedSummary
 	Pagination finance.Pagination
 	Prev, Next string // links to the pages around this one, "" when none
 	Back       string // this page's address, where a void returns to
@@ -670,7 +670,7 @@ func (v *listView) paged(p finance.Pagination) {
 // allRows collects every row of a list through its use case, in the order
 // of p: a CSV download holds all the rows through the filter, not one page.
 // A list of more than csvMaxRows rows is refused, naming the date range.
-func allRows[T any](p finance.ListParams, list func(finance.ListParams) (finance.SummedPage[T], error)) ([]T, error) {
+func allRows[T any](p finance.ListParams, list func(finance.ListParams) (finance.Page[T], error)) ([]T, error) {
 	p.Page, p.Limit = 1, csvPageSize
 	var out []T
 	for {
@@ -846,8 +846,9 @@ func (s *Site) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.SummedPage[finance.Expense], error) {
-		return s.ledger.ListExpenses(r.Context(), u.ID, f, p)
+	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.Page[finance.Expense], error) {
+		page, err := s.ledger.ListExpenses(r.Context(), u.ID, f, p)
+		return page.Page, err
 	})
 	if err != nil {
 		return err
