@@ -291,6 +291,12 @@ func requiredEnum(v *Validator, name string, f Field[string], allowed string, ok
 type AccountPage struct {
 	Page[Account]
 	ByCurrency []CurrencyLine `json:"by_currency"`
+	// Total is the lines' sum in the reporting currency, rounded once, a
+	// currency without a rate left out; Note says what it did. The pages
+	// show them; the API answers the lines, whose converted null names a
+	// currency left out.
+	Total Money          `json:"-"`
+	Note  ConversionNote `json:"-"`
 }
 
 // ListAccounts returns a page of the user's accounts with their balances.
@@ -318,7 +324,9 @@ func (s *Service) ListAccounts(ctx context.Context, userID string, f AccountFilt
 	if err != nil {
 		return AccountPage{}, err
 	}
-	return AccountPage{Page: page, ByCurrency: conv.Lines(ctx, balances)}, conv.Err()
+	out := AccountPage{Page: page, ByCurrency: conv.Lines(ctx, balances), Note: conv.NoteOf(ctx, balances)}
+	out.Total, _ = conv.Total(ctx, balances)
+	return out, conv.Err()
 }
 
 // GetAccount returns one account (archived ones included).

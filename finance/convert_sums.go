@@ -108,6 +108,28 @@ func (s *Service) sumConverter(ctx context.Context, userID, reporting string, li
 	return c, nil
 }
 
+// Converted is each amount in the user's reporting currency at the rate
+// of its date, for a page to show beside the amount: nil for an amount
+// already in the reporting currency or without a rate. The rates are read
+// once for all of them.
+func (s *Service) Converted(ctx context.Context, userID string, amounts []DatedAmount) ([]*Money, error) {
+	reporting := s.currency(ctx, userID)
+	conv, err := s.sumConverter(ctx, userID, reporting, amounts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Money, len(amounts))
+	for i, a := range amounts {
+		if a.Currency == reporting {
+			continue
+		}
+		if m, ok := conv.Total(ctx, []DatedAmount{a}); ok {
+			out[i] = &m
+		}
+	}
+	return out, conv.Err()
+}
+
 // Total is the groups' sum in the reporting currency: the reporting
 // currency's groups as they are, the others converted exactly at their
 // date's rate, the whole rounded once half to even; a group without a

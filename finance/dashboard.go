@@ -13,6 +13,9 @@ type Dashboard struct {
 	// One note for every converted figure of the dashboard: the income and
 	// spending totals, the categories and budgets, the accounts' total.
 	ConversionNote
+	// MonthNote is the part of it that the month's income and spending
+	// left out, for Home, whose net worth names the balances' part.
+	MonthNote     ConversionNote      `json:"-"`
 	Totals        DashboardTotals     `json:"totals"`
 	Accounts      DashboardAccounts   `json:"accounts"`
 	CreditCards   DashboardCards      `json:"credit_cards"`
@@ -168,7 +171,8 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 	out.Totals.Income, _ = conv.Total(ctx, income)
 	out.Totals.Net = out.Totals.Income - out.Totals.Spending
 	out.Accounts.TotalBalance, _ = conv.Total(ctx, balances)
-	out.ConversionNote = spendingNote.join(conv.NoteOf(ctx, income, balances))
+	out.MonthNote = spendingNote.join(conv.NoteOf(ctx, income))
+	out.ConversionNote = out.MonthNote.join(conv.NoteOf(ctx, balances))
 	if err := conv.Err(); err != nil {
 		return out, err
 	}

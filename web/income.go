@@ -60,7 +60,12 @@ func (s *Site) incomeView(r *http.Request, u finance.User, filter listFilter) (i
 	}
 	d.Items, d.Summary = list.Items, list.Summary
 	d.paged(list.Pagination)
-	return d, nil
+	amounts := make([]convertible, len(list.Items))
+	for i, in := range list.Items {
+		amounts[i] = convertible{ID: in.ID, Amount: in.Amount, Currency: in.Currency, Date: in.Date}
+	}
+	err = d.converted(r.Context(), s, u.ID, amounts)
+	return d, err
 }
 
 // incomeCSV downloads every income entry through the list's filter (the
