@@ -75,10 +75,10 @@ func TestHomeInSeveralCurrencies(t *testing.T) {
 	wantIn(t, "Home", home,
 		`<li class="num">₱20,000.00</li>`, `<li class="num">$1,000.00 ≈ ₱61,800.95</li>`, `<li class="num">¥47,000 ≈ ₱18,869.46</li>`,
 		`id="net-worth">₱100,670.41<`, "Rates as of 10 Mar 2025",
-		`$1,000.00<span class="converted"> · ≈ ₱61,800.95</span>`,
+		`$1,000.00 <span class="converted">≈ ₱61,800.95</span>`,
 		// The taxi at the rate of its day: 25 × 65.20 ÷ 1.0550 = 1,545.023696…
-		`-$25.00<span class="converted"> · ≈ ₱1,545.02</span>`, `-¥3,000<span class="converted"> · ≈ ₱1,204.43</span>`)
-	wantNotIn(t, "Home", home, "leaves out", `₱20,000.00<span class="converted"`, `-₱1,000.00<span class="converted"`)
+		`-$25.00 <span class="converted">≈ ₱1,545.02</span>`, `-¥3,000 <span class="converted">≈ ₱1,204.43</span>`)
+	wantNotIn(t, "Home", home, "leaves out", `₱20,000.00 <span class="converted"`, `-₱1,000.00 <span class="converted"`)
 }
 
 // Without a JPY rate Home never counts yen 1:1: the wallet is left out of
@@ -93,7 +93,7 @@ func TestHomeNamesTheMissingRate(t *testing.T) {
 		"Net worth leaves out ¥47,000 (no JPY rate on or before 15 Mar 2025).",
 		"This month leaves out ¥3,000 (no JPY rate on or before 12 Mar 2025).",
 		`<a href="/settings/exchange-rates">Add a rate in Settings → Exchange rates</a>`,
-		`¥47,000<span class="converted"> · no rate</span>`,
+		`¥47,000 <span class="converted">no rate</span>`,
 		"Some months leave out JPY, USD: no rate on or before the month's last day.")
 	// Spending: ₱1,000.00 + the taxi's ₱1,545.02.
 	wantIn(t, "Home", home, "<dt>Spending</dt><dd>₱2,545.02</dd>")
@@ -105,7 +105,7 @@ func TestAccountsPageInSeveralCurrencies(t *testing.T) {
 	_, _, b := fxHome(t, true)
 	page := testkit.Unescaped(b.Get(web.AccountsPath))
 	wantIn(t, "Accounts", page, "3 accounts · ₱100,670.41", `<li class="num">$1,000.00 ≈ ₱61,800.95</li>`,
-		`$1,000.00<span class="converted"> · ≈ ₱61,800.95</span>`, `¥47,000<span class="converted"> · ≈ ₱18,869.46</span>`,
+		`$1,000.00 <span class="converted">≈ ₱61,800.95</span>`, `¥47,000 <span class="converted">≈ ₱18,869.46</span>`,
 		"Rates as of 10 Mar 2025")
 	_, _, b = fxHome(t, false)
 	page = testkit.Unescaped(b.Get(web.AccountsPath))
@@ -120,12 +120,12 @@ func TestExpenseListInSeveralCurrencies(t *testing.T) {
 	page := testkit.Unescaped(b.Get(web.ExpensesPath))
 	// 1,000 + 1,545.023696… + 1,204.433497… = 3,749.457193…
 	wantIn(t, "Expenses", page, "3 expenses · total ₱3,749.46", "Rates as of 10 Mar 2025",
-		`$25.00<span class="converted"> · ≈ ₱1,545.02</span>`, `¥3,000<span class="converted"> · ≈ ₱1,204.43</span>`)
-	wantNotIn(t, "Expenses", page, `₱1,000.00<span class="converted"`)
+		`$25.00 <span class="converted">≈ ₱1,545.02</span>`, `¥3,000 <span class="converted">≈ ₱1,204.43</span>`)
+	wantNotIn(t, "Expenses", page, `₱1,000.00 <span class="converted"`)
 	_, _, b = fxHome(t, false)
 	page = testkit.Unescaped(b.Get(web.ExpensesPath))
 	wantIn(t, "Expenses without a JPY rate", page, "3 expenses · total ₱2,545.02",
-		"The total leaves out ¥3,000 (no JPY rate on or before 12 Mar 2025).", `¥3,000<span class="converted"> · no rate</span>`)
+		"The total leaves out ¥3,000 (no JPY rate on or before 12 Mar 2025).", `¥3,000 <span class="converted">no rate</span>`)
 }
 
 // The Budgets page says what its spending left out for want of a rate.
