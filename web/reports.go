@@ -193,7 +193,7 @@ type reportSection struct {
 	Heading string
 	Chart   template.HTML
 	Table   reportTable
-	Fold    bool // the table folded under its chart (Home), not open (a report's page)
+	Fold    bool   // the table folded under its chart (Home), not open (a report's page)
 	Note    string // a line under the chart: what its figures leave out
 }
 

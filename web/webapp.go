@@ -562,10 +562,10 @@ type listView struct {
 	Statuses   []choice // the active rows, or the voided ones
 	Sorts      []choice
 	// The expense list's own pickers; empty on the income list.
-	Methods    []choice
-	Accounts   []finance.Account
-	Cards      []finance.CreditCard
-	Summary    finance.ConvertedSummary
+	Methods  []choice
+	Accounts []finance.Account
+	Cards    []finance.CreditCard
+	Summary  finance.ConvertedSummary
 	// Note says what the total converted and left out; Beside is what each
 	// row in another currency shows beside its amount, by id.
 	Note       conversionNote
