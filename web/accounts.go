@@ -259,8 +259,8 @@ type accountsData struct {
 	Status       string // the filter: active, archived or all
 	Statuses     []choice
 	Items        []finance.Account
-	Total        finance.Money // the balances shown, in the reporting currency
-	Lines        []string      // the balances per currency, when there are several
+	Total        finance.Money  // the balances shown, in the reporting currency
+	Lines        *currencyLines // the balances per currency, when there are several
 	Note         conversionNote
 	Beside       map[string]string // what each balance in another currency shows beside it, by id
 	New          accountFormView
@@ -286,7 +286,7 @@ func (s *Site) accountsView(r *http.Request, u finance.User, status string) (acc
 		return d, err
 	}
 	d.Items, d.Total = list.Items, list.Total
-	d.Lines = currencyLines(show, list.ByCurrency)
+	d.Lines = newCurrencyLines(show, "Balances by currency", list.ByCurrency)
 	d.Note = newConversionNote(show, "The total", list.Note)
 	amounts := make([]convertible, len(list.Items))
 	for i, a := range list.Items {

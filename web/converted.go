@@ -80,22 +80,29 @@ func newConversionNote(show display, what string, n finance.ConversionNote) conv
 }
 
 // currencyLines are a converted figure's lines per currency, for a
-// household with money in more than one: "$1,000.00 ≈ ₱61,800.95", or
-// "¥50,000 · no rate". Nil for one currency, whose figure says it all.
-func currencyLines(show display, lines []finance.CurrencyLine) []string {
+// household with money in more than one, as the "currency-lines" partial
+// shows them under label: "$1,000.00 ≈ ₱61,800.95", or "¥50,000 · no
+// rate". Nil for one currency, whose figure says it all.
+type currencyLines struct {
+	Label string
+	Lines []string
+}
+
+func newCurrencyLines(show display, label string, lines []finance.CurrencyLine) *currencyLines {
 	if len(lines) < 2 {
 		return nil
 	}
-	out := make([]string, len(lines))
+	out := &currencyLines{Label: label, Lines: make([]string, len(lines))}
 	for i, l := range lines {
-		out[i] = show.MoneyIn(l.Total, l.Currency)
+		text := show.MoneyIn(l.Total, l.Currency)
 		switch {
 		case l.Currency == show.currency:
 		case l.Converted == nil:
-			out[i] += " · no rate"
+			text += " · no rate"
 		default:
-			out[i] += " ≈ " + show.Money(*l.Converted)
+			text += " ≈ " + show.Money(*l.Converted)
 		}
+		out.Lines[i] = text
 	}
 	return out
 }

@@ -76,7 +76,7 @@ type homeData struct {
 	// WorthNote and MonthNote say what net worth and the month's figures
 	// converted and left out. Beside is what each account's balance and
 	// recent entry in another currency shows beside it, by id.
-	WorthLines           []string
+	WorthLines           *currencyLines
 	WorthNote, MonthNote conversionNote
 	Beside               map[string]string
 	// Due is what is overdue or due in the next finance.DueSoonDays days,
@@ -240,7 +240,7 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 		return err
 	}
 	data.Owed = owedOf(data.NetWorth, d.Accounts.TotalBalance)
-	data.WorthLines = currencyLines(show, data.NetWorth.ByCurrency)
+	data.WorthLines = newCurrencyLines(show, "Net worth by currency", data.NetWorth.ByCurrency)
 	data.WorthNote = newConversionNote(show, "Net worth", data.NetWorth.ConversionNote)
 	data.MonthNote = newConversionNote(show, "This month", d.MonthNote)
 	data.MonthNote.RatesAsOf = "" // net worth's line says it once for the first screen
