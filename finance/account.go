@@ -284,10 +284,49 @@ func requiredEnum(v *Validator, name string, f Field[string], allowed string, ok
 	return f.Value
 }
 
+// AccountPage is a page of accounts with the balances of every account the
+// filter selects, on every page, by currency (domain.md "Converting for
+// summaries"): each currency's total and its value in the reporting
+// currency at today's rate.
+type AccountPage struct {
+	Page[Account]
+	ByCurrency []CurrencyLine `json:"by_currency"`
+	// Total is the lines' sum in the reporting currency, rounded once, a
+	// currency without a rate left out; Note says what it did. The pages
+	// show them; the API answers the lines, whose converted null names a
+	// currency left out.
+	Total Money          `json:"-"`
+	Note  ConversionNote `json:"-"`
+}
+
 // ListAccounts returns a page of the user's accounts with their balances.
-func (s *Service) ListAccounts(ctx context.Context, userID string, f AccountFilter, p ListParams) (Page[Account], error) {
-	items, total, err := s.store.Read().ListAccounts(ctx, userID, f, p)
-	return pageOf(items, total, err, p)
+func (s *Service) ListAccounts(ctx context.Context, userID string, f AccountFilter, p ListParams) (AccountPage, error) {
+	repo := s.store.Read()
+	items, total, err := repo.ListAccounts(ctx, userID, f, p)
+	page, err := pageOf(items, total, err, p)
+	if err != nil {
+		return AccountPage{}, err
+	}
+	// A household has few accounts: the lines read them all unless the
+	// page already holds every one.
+	all := items
+	if p.Offset() > 0 || len(items) < total {
+		if all, _, err = repo.ListAccounts(ctx, userID, f, ListParams{Page: 1, Limit: allRows, SortBy: AccountList.Sorts[0]}); err != nil {
+			return AccountPage{}, err
+		}
+	}
+	today := s.today(ctx, userID)
+	balances := make([]DatedAmount, len(all))
+	for i, a := range all {
+		balances[i] = DatedAmount{Currency: a.Currency, Date: today, Amount: a.CurrentBalance}
+	}
+	conv, err := s.sumConverter(ctx, userID, s.currency(ctx, userID), balances)
+	if err != nil {
+		return AccountPage{}, err
+	}
+	out := AccountPage{Page: page, ByCurrency: conv.Lines(ctx, balances), Note: conv.NoteOf(ctx, balances)}
+	out.Total, _ = conv.Total(ctx, balances)
+	return out, conv.Err()
 }
 
 // GetAccount returns one account (archived ones included).

@@ -112,6 +112,28 @@ func (s *Service) sumConverter(ctx context.Context, userID, reporting string, li
 	return c, nil
 }
 
+// Converted is each amount in the user's reporting currency at the rate
+// of its date, for a page to show beside the amount: nil for an amount
+// already in the reporting currency or without a rate. The rates are read
+// once for all of them.
+func (s *Service) Converted(ctx context.Context, userID string, amounts []DatedAmount) ([]*Money, error) {
+	reporting := s.currency(ctx, userID)
+	conv, err := s.sumConverter(ctx, userID, reporting, amounts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Money, len(amounts))
+	for i, a := range amounts {
+		if a.Currency == reporting {
+			continue
+		}
+		if m, ok := conv.Total(ctx, []DatedAmount{a}); ok {
+			out[i] = &m
+		}
+	}
+	return out, conv.Err()
+}
+
 // Total is the groups' sum in the reporting currency: the reporting
 // currency's groups as they are, the others converted exactly at their
 // date's rate, the whole rounded once half to even; a group without a
@@ -214,6 +236,35 @@ func (c *SumConverter) NoteOf(ctx context.Context, lists ...[]DatedAmount) Conve
 	}
 	slices.SortFunc(n.MissingRates, func(a, b MissingRate) int { return cmp.Compare(a.Currency, b.Currency) })
 	return n
+}
+
+// join is the note of an answer whose figures two converters made: the
+// newer rate date, and each currency's money left out by either, added.
+func (n ConversionNote) join(o ConversionNote) ConversionNote {
+	out := ConversionNote{RatesAsOf: n.RatesAsOf, MissingRates: slices.Clone(n.MissingRates)}
+	if out.RatesAsOf == nil || (o.RatesAsOf != nil && o.RatesAsOf.After(*out.RatesAsOf)) {
+		out.RatesAsOf = o.RatesAsOf
+	}
+	for _, m := range o.MissingRates {
+		i := slices.IndexFunc(out.MissingRates, func(x MissingRate) bool { return x.Currency == m.Currency })
+		if i < 0 {
+			out.MissingRates = append(out.MissingRates, m)
+			continue
+		}
+		x := &out.MissingRates[i]
+		x.Amount += m.Amount
+		if m.DateFrom.Before(x.DateFrom) {
+			x.DateFrom = m.DateFrom
+		}
+		if m.DateTo.After(x.DateTo) {
+			x.DateTo = m.DateTo
+		}
+	}
+	if out.MissingRates == nil {
+		out.MissingRates = []MissingRate{}
+	}
+	slices.SortFunc(out.MissingRates, func(a, b MissingRate) int { return cmp.Compare(a.Currency, b.Currency) })
+	return out
 }
 
 // Err is the first error of a rate read the converter made past the ones

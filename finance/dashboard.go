@@ -8,8 +8,14 @@ import (
 
 // Dashboard is GET /dashboard (domain.md §5.5): one month at a glance.
 type Dashboard struct {
-	Month         string              `json:"month"`
-	Currency      string              `json:"currency"`
+	Month    string `json:"month"`
+	Currency string `json:"currency"`
+	// One note for every converted figure of the dashboard: the income and
+	// spending totals, the categories and budgets, the accounts' total.
+	ConversionNote
+	// MonthNote is the part of it that the month's income and spending
+	// left out, for Home, whose net worth names the balances' part.
+	MonthNote     ConversionNote      `json:"-"`
 	Totals        DashboardTotals     `json:"totals"`
 	Accounts      DashboardAccounts   `json:"accounts"`
 	CreditCards   DashboardCards      `json:"credit_cards"`
@@ -39,6 +45,7 @@ type DashboardAccount struct {
 	ID             string      `json:"id"`
 	Name           string      `json:"name"`
 	Type           AccountType `json:"type"`
+	Currency       string      `json:"currency"` // current_balance is in it, not converted
 	CurrentBalance Money       `json:"current_balance"`
 }
 
@@ -120,21 +127,13 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 	repo := s.store.Read()
 	out := Dashboard{Month: from.MonthString(), Currency: prefs.settings.Currency}
 
-	spending, _, err := s.spendingByCategory(ctx, repo, userID, from, to)
+	spending, spendingNote, err := s.spendingByCategory(ctx, repo, userID, from, to)
 	if err != nil {
 		return out, err
-	}
-	income, err := repo.IncomeByDay(ctx, userID, from, to)
-	if err != nil {
-		return out, err
-	}
-	for _, d := range income {
-		out.Totals.Income += d.Amount
 	}
 	for _, c := range spending {
 		out.Totals.Spending += c.Amount
 	}
-	out.Totals.Net = out.Totals.Income - out.Totals.Spending
 	out.TopCategories = topSpending(spending, DashboardTopCategories)
 
 	limits, err := repo.BudgetThresholds(ctx, userID)
@@ -155,16 +154,25 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 	out.Accounts.Items = make([]DashboardAccount, len(accounts))
 	balances := make([]DatedAmount, len(accounts))
 	for i, a := range accounts {
-		out.Accounts.Items[i] = DashboardAccount{ID: a.ID, Name: a.Name, Type: a.Type, CurrentBalance: a.CurrentBalance}
+		out.Accounts.Items[i] = DashboardAccount{ID: a.ID, Name: a.Name, Type: a.Type, Currency: a.Currency, CurrentBalance: a.CurrentBalance}
 		balances[i] = DatedAmount{Currency: a.Currency, Date: today, Amount: a.CurrentBalance}
 	}
-	// Balances in other currencies convert at today's rate, as net worth's
-	// do; one without a rate is left out, never added 1:1.
-	conv, err := s.sumConverter(ctx, userID, prefs.settings.Currency, balances)
+	// Income converts at each day's rate, as spending does, and balances in
+	// other currencies at today's rate, as net worth's do; an amount without
+	// a rate is left out and named, never added 1:1.
+	income, err := repo.IncomeTotals(ctx, userID, prefs.settings.Currency, from, to)
 	if err != nil {
 		return out, err
 	}
+	conv, err := s.sumConverter(ctx, userID, prefs.settings.Currency, income, balances)
+	if err != nil {
+		return out, err
+	}
+	out.Totals.Income, _ = conv.Total(ctx, income)
+	out.Totals.Net = out.Totals.Income - out.Totals.Spending
 	out.Accounts.TotalBalance, _ = conv.Total(ctx, balances)
+	out.MonthNote = spendingNote.join(conv.NoteOf(ctx, income))
+	out.ConversionNote = out.MonthNote.join(conv.NoteOf(ctx, balances))
 	if err := conv.Err(); err != nil {
 		return out, err
 	}

@@ -97,7 +97,9 @@ type ExpenseSplit struct {
 type ExpenseRepo interface {
 	// Expense returns an expense with Category, Splits, IsSplit and CardTransactionStatus filled.
 	Expense(ctx context.Context, userID, id string) (Expense, error)
-	ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) ([]Expense, Summary, error)
+	// ListExpenses returns the page and sums every expense the filter
+	// selects, grouped as ListTotals says for the reporting currency.
+	ListExpenses(ctx context.Context, userID, reporting string, f ExpenseFilter, p ListParams) ([]Expense, ListTotals, error)
 	InsertExpense(ctx context.Context, userID string, e Expense) error
 	UpdateExpense(ctx context.Context, userID string, e Expense) error
 	// ReplaceSplits replaces the parts of an expense (none: not split).
@@ -509,9 +511,10 @@ func expenseChanges(before, after Expense) changeList {
 
 // ListExpenses returns a page of the user's expenses, each with its parts,
 // and the summary of every expense the filter selects.
-func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (SummedPage[Expense], error) {
-	items, sum, err := s.store.Read().ListExpenses(ctx, userID, f, p)
-	return summedPageOf(items, sum, err, p)
+func (s *Service) ListExpenses(ctx context.Context, userID string, f ExpenseFilter, p ListParams) (ConvertedPage[Expense], error) {
+	reporting := s.currency(ctx, userID)
+	items, sum, err := s.store.Read().ListExpenses(ctx, userID, reporting, f, p)
+	return convertedPageOf(ctx, s, userID, reporting, items, sum, err, p)
 }
 
 // GetExpense returns one expense (voided ones included).

@@ -105,27 +105,29 @@ func (s *Service) DueSoon(ctx context.Context, userID string, days int) ([]DueIt
 }
 
 // NetWorthPoint is net worth at the end of a month (its first day names
-// it); the month holding today ends today.
+// it); the month holding today ends today. Missing names the currencies
+// left out of it for want of a rate on or before the month's last day.
 type NetWorthPoint struct {
 	Month    Date
 	NetWorth Money
+	Missing  []string
 }
 
 // NetWorthChangeRepo reads what moved net worth, per day.
 type NetWorthChangeRepo interface {
-	// NetWorthChanges sums, per day after after, what changed the user's
-	// net worth (docs/domain.md, "Net worth over time"): account lines,
-	// card rows (installments on the day of the purchase they converted),
-	// statement payments, loan payments' principal and the start of loans
-	// that are not cancelled.
-	NetWorthChanges(ctx context.Context, userID string, after Date) ([]DayAmount, error)
+	// NetWorthChanges sums, per currency and day after after, what changed
+	// the user's net worth (docs/domain.md, "Net worth over time"): account
+	// lines, card rows (installments on the day of the purchase they
+	// converted), statement payments, loan payments' principal and the
+	// start of loans that are not cancelled, each in its record's currency.
+	NetWorthChanges(ctx context.Context, userID string, after Date) ([]DatedAmount, error)
 }
 
 // NetWorthHistory is today's net worth (the net-worth report) and net
 // worth at the end of each of the months months ending with the one holding
-// month, oldest first: today's figure less every change dated after each
-// month's last day. The month holding today is today's figure, whatever is
-// dated later.
+// month, oldest first: each currency's net today less every change dated
+// after the month's last day, converted at that day's rate. The month
+// holding today is today's figure, whatever is dated later.
 func (s *Service) NetWorthHistory(ctx context.Context, userID string, month Date, months int) (NetWorthReport, []NetWorthPoint, error) {
 	today := s.today(ctx, userID)
 	// The header names the reporting currency: net worth converts to it.
@@ -139,22 +141,57 @@ func (s *Service) NetWorthHistory(ctx context.Context, userID string, month Date
 	if err != nil {
 		return now, nil, err
 	}
+	// Each month's end stands at today's net of each currency less what
+	// changed it after that day, converted at the rate of that day. Every
+	// currency that changed has a line today: its accounts, cards and loans
+	// are all in net worth's by_currency.
 	thisMonth := MonthAdd(today, 0, 1)
+	ends := make([][]DatedAmount, months)
+	for i := range ends {
+		start := MonthAdd(first, i, 1)
+		if start == thisMonth {
+			continue
+		}
+		_, end := MonthRange(start)
+		for _, line := range now.ByCurrency {
+			net := line.Total
+			for _, c := range changes {
+				if c.Currency == line.Currency && c.Date.After(end) {
+					net -= c.Amount
+				}
+			}
+			ends[i] = append(ends[i], DatedAmount{Currency: line.Currency, Date: end, Amount: net})
+		}
+	}
+	conv, err := s.sumConverter(ctx, userID, now.Currency, ends...)
+	if err != nil {
+		return now, nil, err
+	}
 	out := make([]NetWorthPoint, months)
 	for i := range out {
 		start := MonthAdd(first, i, 1)
-		_, end := MonthRange(start)
-		point := now.NetWorth
-		if start != thisMonth {
-			for _, c := range changes {
-				if c.Date.After(end) {
-					point -= c.Amount
-				}
-			}
+		if start == thisMonth {
+			out[i] = NetWorthPoint{Month: start, NetWorth: now.NetWorth, Missing: missingCurrencies(now.ConversionNote)}
+			continue
 		}
-		out[i] = NetWorthPoint{Month: start, NetWorth: point}
+		p := NetWorthPoint{Month: start}
+		p.NetWorth, _ = conv.Total(ctx, ends[i])
+		p.Missing = missingCurrencies(conv.NoteOf(ctx, ends[i]))
+		out[i] = p
+	}
+	if err := conv.Err(); err != nil {
+		return now, nil, err
 	}
 	return now, out, nil
+}
+
+// missingCurrencies are the currencies a note says were left out.
+func missingCurrencies(n ConversionNote) []string {
+	var out []string
+	for _, m := range n.MissingRates {
+		out = append(out, m.Currency)
+	}
+	return out
 }
 
 // CategoryColors maps the user's categories, archived ones included, to

@@ -29,7 +29,9 @@ type Income struct {
 // IncomeRepo is the persistence of income.
 type IncomeRepo interface {
 	Income(ctx context.Context, userID, id string) (Income, error)
-	ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) ([]Income, Summary, error)
+	// ListIncome returns the page and sums every income the filter
+	// selects, grouped as ListTotals says for the reporting currency.
+	ListIncome(ctx context.Context, userID, reporting string, f IncomeFilter, p ListParams) ([]Income, ListTotals, error)
 	InsertIncome(ctx context.Context, userID string, in Income) error
 	UpdateIncome(ctx context.Context, userID string, in Income) error
 }
@@ -178,9 +180,10 @@ func incomeLineDescription(in Income) *string {
 }
 
 // ListIncome returns a page of the user's income.
-func (s *Service) ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) (SummedPage[Income], error) {
-	items, sum, err := s.store.Read().ListIncome(ctx, userID, f, p)
-	return summedPageOf(items, sum, err, p)
+func (s *Service) ListIncome(ctx context.Context, userID string, f IncomeFilter, p ListParams) (ConvertedPage[Income], error) {
+	reporting := s.currency(ctx, userID)
+	items, sum, err := s.store.Read().ListIncome(ctx, userID, reporting, f, p)
+	return convertedPageOf(ctx, s, userID, reporting, items, sum, err, p)
 }
 
 // GetIncome returns one income record (voided ones included).

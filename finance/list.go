@@ -1,5 +1,7 @@
 package finance
 
+import "context"
+
 // Paging bounds shared by every list route.
 const (
 	DefaultLimit = 20
@@ -81,4 +83,48 @@ func summedPageOf[T any](items []T, sum Summary, err error, p ListParams) (Summe
 		return SummedPage[T]{}, err
 	}
 	return SummedPage[T]{Page: page, Summary: sum}, nil
+}
+
+// ListTotals is what a store sums for a list whose rows may be in several
+// currencies: Count rows, and their amounts by currency, the reporting
+// currency's in one group and another's per date, to convert each at its
+// date's rate.
+type ListTotals struct {
+	Count  int
+	Groups []DatedAmount
+}
+
+// ConvertedSummary is the summary of a list of expenses or income: Total
+// is in the reporting currency (Currency), each amount converted at the
+// rate of its date and the sum rounded once, with what was left out for
+// want of a rate named (domain.md "Converting for summaries").
+type ConvertedSummary struct {
+	Summary
+	Currency string `json:"currency"`
+	ConversionNote
+}
+
+// ConvertedPage is one page of a list of money in several currencies with
+// its summary.
+type ConvertedPage[T any] struct {
+	Page[T]
+	Summary ConvertedSummary `json:"summary"`
+}
+
+// convertedPageOf is summedPageOf for a list whose store query sums it by
+// currency: the summary's total converts to the reporting currency.
+func convertedPageOf[T any](ctx context.Context, s *Service, userID, reporting string, items []T, t ListTotals, err error,
+	p ListParams) (ConvertedPage[T], error) {
+	page, err := pageOf(items, t.Count, err, p)
+	if err != nil {
+		return ConvertedPage[T]{}, err
+	}
+	conv, err := s.sumConverter(ctx, userID, reporting, t.Groups)
+	if err != nil {
+		return ConvertedPage[T]{}, err
+	}
+	sum := ConvertedSummary{Summary: Summary{Count: t.Count}, Currency: reporting}
+	sum.Total, _ = conv.Total(ctx, t.Groups)
+	sum.ConversionNote = conv.NoteOf(ctx, t.Groups)
+	return ConvertedPage[T]{Page: page, Summary: sum}, conv.Err()
 }

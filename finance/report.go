@@ -267,6 +267,7 @@ type RecentEntry struct {
 	ID          string  `json:"id"`
 	Date        Date    `json:"date"`
 	Amount      Money   `json:"amount"`
+	Currency    string  `json:"currency"` // amount is in it, not converted
 	Description *string `json:"description"`
 	Category    *string `json:"category"` // null for a split expense
 }
@@ -284,6 +285,9 @@ type ReportRepo interface {
 	SpendingByDay(ctx context.Context, userID string, from, to Date, category string) ([]DatedAmount, error)
 	// IncomeByDay sums the non-voided income per day and currency.
 	IncomeByDay(ctx context.Context, userID string, from, to Date) ([]DatedAmount, error)
+	// IncomeTotals sums the non-voided income to convert: the reporting
+	// currency's over the range (dated from), another currency's per date.
+	IncomeTotals(ctx context.Context, userID, reporting string, from, to Date) ([]DatedAmount, error)
 	// ExpensesByMethod sums the non-voided expenses (a split one once) per
 	// payment method, as ExpenseTotals sums them: by currency and date.
 	ExpensesByMethod(ctx context.Context, userID, reporting string, from, to Date) ([]MethodTotal, error)

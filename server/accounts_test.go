@@ -122,7 +122,7 @@ func snapshotLedger(t testing.TB, env *testEnv, userID string) ledgerState {
 		st.Lines = append(st.Lines, lines...)
 	}
 	for _, status := range finance.IncomeStatuses {
-		in, _, err := repo.ListIncome(ctx, userID, finance.IncomeFilter{Status: status}, all)
+		in, _, err := repo.ListIncome(ctx, userID, "PHP", finance.IncomeFilter{Status: status}, all)
 		if err != nil {
 			t.Fatalf("ListIncome: %v", err)
 		}

@@ -112,7 +112,7 @@ func snapshotSpending(t testing.TB, env *testEnv, userID string) spendingState {
 		st.CardRows = append(st.CardRows, rows...)
 	}
 	for _, status := range finance.ExpenseStatuses {
-		rows, _, err := repo.ListExpenses(ctx, userID, finance.ExpenseFilter{Status: status}, all)
+		rows, _, err := repo.ListExpenses(ctx, userID, "PHP", finance.ExpenseFilter{Status: status}, all)
 		if err != nil {
 			t.Fatalf("ListExpenses: %v", err)
 		}

@@ -49,7 +49,7 @@ func expectedLines(items []finance.ExpectedIncome) []string {
 // incomeCount is how many active income records u has, read from the database.
 func (u ledgerUser) incomeCount(t testing.TB) int {
 	t.Helper()
-	_, n, err := u.env.db.Read().ListIncome(context.Background(), u.user.ID,
+	_, n, err := u.env.db.Read().ListIncome(context.Background(), u.user.ID, "PHP",
 		finance.IncomeFilter{Status: finance.IncomeActive}, finance.ListParams{Page: 1, Limit: 1, SortBy: "date"})
 	if err != nil {
 		t.Fatal(err)

@@ -224,15 +224,15 @@ func TestDashboard(t *testing.T) {
 				id = r.ID
 			}
 		}
-		return map[string]any{"kind": kind, "id": id, "date": date, "amount": jsonMoney(amount), "description": description, "category": category}
+		return map[string]any{"kind": kind, "id": id, "date": date, "amount": jsonMoney(amount), "currency": "PHP", "description": description, "category": category}
 	}
 	rentJSON, _ := json.Marshal(rent)
 	checkExactData(t, res, map[string]any{
-		"month": "2025-03", "currency": "PHP",
+		"month": "2025-03", "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"totals": map[string]any{"income": jsonMoney("55000.00"), "spending": jsonMoney("21199.81"), "net": jsonMoney("33800.19")},
 		// 100,000.00 opening + two salaries of 50,000.00 − 800.00 dinner.
 		"accounts": map[string]any{"total_balance": jsonMoney("199200.00"), "items": []any{
-			map[string]any{"id": f.savings.ID, "name": "Savings", "type": "savings", "current_balance": jsonMoney("199200.00")}}},
+			map[string]any{"id": f.savings.ID, "name": "Savings", "type": "savings", "currency": "PHP", "current_balance": jsonMoney("199200.00")}}},
 		// Charges 12,360.00 (installment rows) + 2,500.00 + 150.00 + 75.25,
 		// less 300.00: 14,785.25 of 50,000.00 is 29.5705%.
 		"credit_cards": map[string]any{"outstanding_balance": jsonMoney("14785.25"), "available_credit": jsonMoney("35214.75"),

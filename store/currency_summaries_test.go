@@ -304,3 +304,251 @@ func TestDashboardAccountTotalInTheReportingCurrency(t *testing.T) {
 		}
 	}
 }
+
+// earn records three incomes of 2026-11-20: ₱10,000.00 without an account,
+// $500.00 into Savings and ¥10,000 into the Wallet.
+func (h fxHousehold) earn(t *testing.T) {
+	t.Helper()
+	for _, in := range []struct{ amount, account string }{{"10000", ""}, {"500", h.savings.ID}, {"10000", h.wallet.ID}} {
+		r := finance.IncomeRequest{Amount: finance.Of(money(t, in.amount)), Date: finance.Of(fixtureDay),
+			Category: finance.Of("Salary"), Description: finance.Of("Pay")}
+		if in.account != "" {
+			r.AccountID = finance.Of(in.account)
+		}
+		if _, err := h.svc.CreateIncome(context.Background(), h.user.ID, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// addRates saves the ECB's rates of date, quote by quote.
+func (h fxHousehold) addRates(t *testing.T, date finance.Date, rates map[string]string) {
+	t.Helper()
+	var out []finance.ExchangeRate
+	for quote, value := range rates {
+		v, err := finance.ParseFXRate(value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, finance.ExchangeRate{ID: finance.NewID(), Base: "EUR", Quote: quote, Date: date, Rate: v,
+			Source: finance.RateSourceECB, CreatedAt: time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)})
+	}
+	if _, err := h.svc.SaveFetchedRates(context.Background(), out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var missingJPY = func(amount float64) []any {
+	return []any{map[string]any{"currency": "JPY", "amount": amount, "date_from": "2026-11-20", "date_to": "2026-11-20"}}
+}
+
+// The dashboard answers every total in the reporting currency with one
+// note, and each account and recent entry in its own currency:
+//
+//   - income: ₱10,000 + $500 → 30,900.473933… + ¥10,000 → 4,014.778325…
+//     = 44,915.252258… → ₱44,915.25 (never the 1:1 sum 20,500.00);
+//   - spending: the worked example's ₱8,854.39; net 36,060.86;
+//   - balances: Checking ₱20,000, Savings $1,500 → 92,701.421800…, Wallet
+//     ¥57,000 (50,000 + 10,000 − 3,000) → 22,884.236453… = ₱135,585.66.
+//
+// Without a JPY rate each yen figure is left out and the note names the
+// yen the dashboard left out: ¥3,000 of spending, ¥10,000 of income and
+// the wallet's ¥57,000.
+func TestDashboardInTheReportingCurrency(t *testing.T) {
+	for _, c := range []struct {
+		withJPY bool
+		want    map[string]any
+	}{
+		{true, map[string]any{"currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": []any{},
+			"totals":   map[string]any{"income": 44915.25, "spending": 8854.39, "net": 36060.86},
+			"accounts": 135585.66}},
+		// 10,000 + 30,900.473933… = 40,900.47; 20,000 + 92,701.421800… = 112,701.42.
+		{false, map[string]any{"currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(70000),
+			"totals":   map[string]any{"income": 40900.47, "spending": 7649.95, "net": 33250.52},
+			"accounts": 112701.42}},
+	} {
+		h := newFXHousehold(t, c.withJPY)
+		h.spend(t)
+		h.earn(t)
+		d, err := h.svc.Dashboard(context.Background(), h.user.ID, finance.Date{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := jsonOf(t, d)
+		got["accounts"] = got["accounts"].(map[string]any)["total_balance"]
+		if diff := cmp.Diff(c.want, pick(got, "currency", "rates_as_of", "missing_rates", "totals", "accounts")); diff != "" {
+			t.Errorf("with a JPY rate %v (-want +got):\n%s", c.withJPY, diff)
+		}
+		// Each account and entry keeps its own amount, in its own currency.
+		var items []any
+		for _, a := range d.Accounts.Items {
+			items = append(items, []any{a.Name, a.Currency, a.CurrentBalance.String()})
+		}
+		for _, r := range d.Recent {
+			if r.Kind == "income" {
+				items = append(items, []any{"income", r.Currency, r.Amount.String()})
+			}
+		}
+		want := []any{[]any{"Checking", "PHP", "20000.00"}, []any{"Savings", "USD", "1500.00"}, []any{"Wallet", "JPY", "57000.00"},
+			[]any{"income", "JPY", "10000.00"}, []any{"income", "USD", "500.00"}, []any{"income", "PHP", "10000.00"}}
+		if diff := cmp.Diff(want, items); diff != "" {
+			t.Errorf("with a JPY rate %v, accounts and income (-want +got):\n%s", c.withJPY, diff)
+		}
+	}
+}
+
+// listSummary is the summary of GET /expenses or GET /income through f.
+func expenseListSummary(t *testing.T, h fxHousehold, f finance.ExpenseFilter) map[string]any {
+	t.Helper()
+	if f.Status == "" {
+		f.Status = finance.StatusActive
+	}
+	p, err := h.svc.ListExpenses(context.Background(), h.user.ID, f, finance.ListParams{Page: 1, Limit: 2, SortBy: "date", Desc: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jsonOf(t, p)["summary"].(map[string]any)
+}
+
+// The expense list's total converts each expense at its date's rate, over
+// the whole filtered set: unfiltered (read from the kept counts and daily
+// totals), filtered (summed from the rows), voided; a missing rate leaves
+// the yen out and names them. A list in the reporting currency alone
+// converts nothing.
+func TestExpenseListTotalInTheReportingCurrency(t *testing.T) {
+	for _, withJPY := range []bool{true, false} {
+		h := newFXHousehold(t, withJPY)
+		h.spend(t)
+		ok := func(total float64) map[string]any {
+			return map[string]any{"count": 4.0, "total": total, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": []any{}}
+		}
+		cases := []struct {
+			name string
+			f    finance.ExpenseFilter
+			want map[string]any
+		}{
+			// ₱1,000 + $25 + ¥3,000 + ₱5,104.93 = 8,854.387194… (the worked example).
+			{"every expense", finance.ExpenseFilter{}, ok(8854.39)},
+			// $25 → 1,545.023696… and ¥3,000 → 1,204.433497… = 2,749.457193…
+			{"Transportation", finance.ExpenseFilter{Category: "Transportation"},
+				map[string]any{"count": 2.0, "total": 2749.46, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": []any{}}},
+			{"in pesos only", finance.ExpenseFilter{PaymentMethod: finance.MethodCreditCard},
+				map[string]any{"count": 1.0, "total": 5104.93, "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{}}},
+		}
+		if !withJPY {
+			cases[0].want = map[string]any{"count": 4.0, "total": 7649.95, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(3000)}
+			cases[1].want = map[string]any{"count": 2.0, "total": 1545.02, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(3000)}
+		}
+		for _, c := range cases {
+			if d := cmp.Diff(c.want, expenseListSummary(t, h, c.f)); d != "" {
+				t.Errorf("with a JPY rate %v, %s (-want +got):\n%s", withJPY, c.name, d)
+			}
+		}
+	}
+}
+
+// Voided expenses in another currency convert as active ones do; the kept
+// count and total of the voided still say how many and how much.
+func TestVoidedExpenseListTotalInTheReportingCurrency(t *testing.T) {
+	h := newFXHousehold(t, true)
+	h.spend(t)
+	execer(t, h.db)(`UPDATE expenses SET status = 'voided' WHERE description IN ('Taxi', 'Groceries')`)
+	// $25 → 1,545.023696… + ₱1,000.
+	want := map[string]any{"count": 2.0, "total": 2545.02, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": []any{}}
+	if d := cmp.Diff(want, expenseListSummary(t, h, finance.ExpenseFilter{Status: finance.StatusVoided})); d != "" {
+		t.Errorf("voided (-want +got):\n%s", d)
+	}
+	// ¥3,000 → 1,204.433497… + ₱5,104.93.
+	want = map[string]any{"count": 2.0, "total": 6309.36, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": []any{}}
+	if d := cmp.Diff(want, expenseListSummary(t, h, finance.ExpenseFilter{})); d != "" {
+		t.Errorf("active (-want +got):\n%s", d)
+	}
+}
+
+// The income list's total converts as the dashboard's income does.
+func TestIncomeListTotalInTheReportingCurrency(t *testing.T) {
+	for _, c := range []struct {
+		withJPY bool
+		want    map[string]any
+	}{
+		{true, map[string]any{"count": 3.0, "total": 44915.25, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": []any{}}},
+		{false, map[string]any{"count": 3.0, "total": 40900.47, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(10000)}},
+	} {
+		h := newFXHousehold(t, c.withJPY)
+		h.earn(t)
+		p, err := h.svc.ListIncome(context.Background(), h.user.ID, finance.IncomeFilter{Status: finance.StatusActive},
+			finance.ListParams{Page: 1, Limit: 1, SortBy: "date", Desc: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(c.want, jsonOf(t, p)["summary"]); d != "" {
+			t.Errorf("with a JPY rate %v (-want +got):\n%s", c.withJPY, d)
+		}
+	}
+}
+
+// The accounts list answers each currency's balances over every account
+// the filter selects, on every page, with its value at today's rate.
+func TestAccountListByCurrency(t *testing.T) {
+	for _, c := range []struct {
+		withJPY bool
+		jpy     any
+	}{{true, 20073.89}, {false, nil}} {
+		h := newFXHousehold(t, c.withJPY)
+		// A second page of one account still answers every account's lines.
+		p, err := h.svc.ListAccounts(context.Background(), h.user.ID, finance.AccountFilter{Status: finance.StatusActive},
+			finance.ListParams{Page: 2, Limit: 1, SortBy: "name"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []any{
+			map[string]any{"currency": "PHP", "total": 20000.0, "converted": 20000.0},
+			map[string]any{"currency": "JPY", "total": 50000.0, "converted": c.jpy},
+			map[string]any{"currency": "USD", "total": 1000.0, "converted": 61800.95},
+		}
+		got := jsonOf(t, p)
+		if d := cmp.Diff(want, got["by_currency"]); d != "" || len(p.Items) != 1 {
+			t.Errorf("with a JPY rate %v, %d items (-want +got):\n%s", c.withJPY, len(p.Items), d)
+		}
+		// A filter narrows the lines as it narrows the list.
+		p, err = h.svc.ListAccounts(context.Background(), h.user.ID, finance.AccountFilter{Status: finance.StatusActive, Search: "Sav"},
+			finance.ListParams{Page: 1, Limit: 20, SortBy: "name"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]any{want[2]}, jsonOf(t, p)["by_currency"]); d != "" {
+			t.Errorf("with a JPY rate %v, Savings only (-want +got):\n%s", c.withJPY, d)
+		}
+	}
+}
+
+// Home's net worth chart converts each month's end at that day's rate.
+// The ECB's rates of 2026-10-30 know PHP and USD only (EUR → PHP 64.00,
+// EUR → USD 1.0800); the household earned $500 and ¥10,000 on 2026-11-20.
+//
+//   - November (today): 20,000 + $1,500 → 92,701.421800… + ¥60,000 →
+//     24,088.669950… = ₱136,790.09, nothing left out;
+//   - October 31: 20,000 + $1,000 at 64.00 ÷ 1.08 → 59,259.259259… =
+//     ₱79,259.26, the yen left out (no JPY rate on or before the 31st);
+//   - September 30: no rate at all: ₱20,000.00, yen and dollars left out.
+func TestNetWorthHistoryConvertsEachMonthEnd(t *testing.T) {
+	h := newFXHousehold(t, true)
+	h.earn(t)
+	h.addRates(t, mustDate("2026-10-30"), map[string]string{"PHP": "64.00", "USD": "1.0800"})
+	_, points, err := h.svc.NetWorthHistory(context.Background(), h.user.ID, fixtureDay, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []any
+	for _, p := range points {
+		got = append(got, []any{p.Month.String(), p.NetWorth.String(), p.Missing})
+	}
+	want := []any{
+		[]any{"2026-09-01", "20000.00", []string{"JPY", "USD"}},
+		[]any{"2026-10-01", "79259.26", []string{"JPY"}},
+		[]any{"2026-11-01", "136790.09", []string(nil)},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("net worth by month (-want +got):\n%s", d)
+	}
+}

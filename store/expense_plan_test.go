@@ -32,7 +32,7 @@ func TestExpenseQueryPlans(t *testing.T) {
 			if f.Status == "" {
 				f.Status = finance.StatusActive
 			}
-			_, _, err := repo.ListExpenses(ctx, u.ID, f, p)
+			_, _, err := repo.ListExpenses(ctx, u.ID, "PHP", f, p)
 			return err
 		}
 	}

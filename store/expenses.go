@@ -130,8 +130,8 @@ func (m categoryMatch) halves(q func() *bun.SelectQuery, userID string, f financ
 	return out
 }
 
-func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, p finance.ListParams) ([]finance.Expense, finance.Summary, error) {
-	var none finance.Summary
+func (l ledger) ListExpenses(ctx context.Context, userID, reporting string, f finance.ExpenseFilter, p finance.ListParams) ([]finance.Expense, finance.ListTotals, error) {
+	var none finance.ListTotals
 	var match *categoryMatch
 	if f.Category != "" {
 		m, err := l.matchCategory(ctx, userID, f.Category)
@@ -140,7 +140,7 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 		}
 		match = &m
 	}
-	summary := l.startSummary(ctx, userID, f, match)
+	summary := l.startSummary(ctx, userID, reporting, f, match)
 	var rows []expenseRow
 	sort := expenseSorts[p.SortBy]
 	if match == nil {
@@ -202,20 +202,20 @@ func (l ledger) ListExpenses(ctx context.Context, userID string, f finance.Expen
 // for it. On the read pool the summary runs on a connection of its own
 // while the page is read, since the two scans are independent; in a
 // transaction (one connection) it runs when waited for.
-func (l ledger) startSummary(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) func() (finance.Summary, error) {
+func (l ledger) startSummary(ctx context.Context, userID, reporting string, f finance.ExpenseFilter, match *categoryMatch) func() (finance.ListTotals, error) {
 	if _, pool := l.db.(*bun.DB); !pool {
-		return func() (finance.Summary, error) { return l.summarizeExpenses(ctx, userID, f, match) }
+		return func() (finance.ListTotals, error) { return l.summarizeExpenses(ctx, userID, reporting, f, match) }
 	}
 	type result struct {
-		sum finance.Summary
+		sum finance.ListTotals
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		sum, err := l.summarizeExpenses(ctx, userID, f, match)
+		sum, err := l.summarizeExpenses(ctx, userID, reporting, f, match)
 		done <- result{sum, err}
 	}()
-	return func() (finance.Summary, error) {
+	return func() (finance.ListTotals, error) {
 		r := <-done
 		return r.sum, r.err
 	}
@@ -227,33 +227,71 @@ func (l ledger) startSummary(ctx context.Context, userID string, f finance.Expen
 // narrowing filter costs hundreds of milliseconds; a list filtered by
 // status alone reads the count and total that triggers keep in
 // expense_counts instead.
-func (l ledger) summarizeExpenses(ctx context.Context, userID string, f finance.ExpenseFilter, match *categoryMatch) (finance.Summary, error) {
-	var rows []finance.Summary
+//
+// The total is summed by currency (finance.ListTotals). Reading an
+// expense's currency takes its row, where the plain sum reads the amount
+// from the index it seeks, so the grouped sum runs only for a user with
+// expenses in another currency than the reporting one, which
+// otherCurrencies finds in the kept daily totals (or the voided rows).
+func (l ledger) summarizeExpenses(ctx context.Context, userID, reporting string, f finance.ExpenseFilter, match *categoryMatch) (finance.ListTotals, error) {
+	others, err := l.otherCurrencyDays(ctx, userID, reporting, f.Status)
+	if err != nil {
+		return finance.ListTotals{}, err
+	}
 	if match == nil && (f == finance.ExpenseFilter{Status: f.Status}) {
+		var rows []finance.Summary
 		err := l.db.NewSelect().TableExpr("expense_counts").ColumnExpr("n AS count, total").
 			Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &rows)
 		if err != nil || len(rows) == 0 {
-			return finance.Summary{}, err
+			return finance.ListTotals{}, err
 		}
-		return rows[0], nil
+		// The reporting currency's part is the kept total less the others'.
+		own := rows[0].Total
+		for _, g := range others {
+			own -= g.Amount
+		}
+		groups := append([]finance.DatedAmount{{Currency: reporting, Amount: own}}, others...)
+		return finance.ListTotals{Count: rows[0].Count, Groups: groups}, nil
 	}
 	from := func() *bun.SelectQuery {
-		return l.db.NewSelect().TableExpr("expenses AS e").ColumnExpr("count(*) AS count, coalesce(sum(e.amount), 0) AS total")
+		q := l.db.NewSelect().TableExpr("expenses AS e")
+		if len(others) == 0 {
+			return q.ColumnExpr("? AS currency, count(*) AS count, coalesce(sum(e.amount), 0) AS amount", reporting)
+		}
+		return groupByCurrency(q, "e", reporting)
 	}
-	var sum finance.Summary
+	var sum finance.ListTotals
 	halves := []*bun.SelectQuery{whereExpenses(from(), userID, f)}
 	if match != nil {
 		halves = match.halves(from, userID, f) // disjoint: a split expense has no category of its own
 	}
 	for _, q := range halves {
-		rows = rows[:0]
-		if err := q.Scan(ctx, &rows); err != nil {
-			return finance.Summary{}, err
+		var groups []countedGroup
+		if err := q.Scan(ctx, &groups); err != nil {
+			return finance.ListTotals{}, err
 		}
-		sum.Count += rows[0].Count
-		sum.Total += rows[0].Total
+		t := totalsOf(groups)
+		sum.Count += t.Count
+		sum.Groups = append(sum.Groups, t.Groups...)
 	}
 	return sum, nil
+}
+
+// otherCurrencyDays sums the user's expenses of status in currencies other
+// than reporting, per currency and date: from expense_days for active ones
+// (a seek of the user's few thousand day rows), from the rows for voided
+// ones, which are few. Empty for a household in one currency.
+func (l ledger) otherCurrencyDays(ctx context.Context, userID, reporting, status string) ([]finance.DatedAmount, error) {
+	var out []finance.DatedAmount
+	q := l.db.NewSelect().ColumnExpr("x.currency, x.date, sum(x.amount) AS amount").
+		Where("x.currency <> ?", reporting).GroupExpr("x.currency, x.date").OrderExpr("x.currency, x.date")
+	if status == finance.StatusActive {
+		q = q.TableExpr("expense_days AS x").Where("x.user_id = ?", userID)
+	} else {
+		q = q.TableExpr("expenses AS x").Where("x.user_seq = "+userSeqOf+" AND x.status = ?", userID, status)
+	}
+	err := q.Scan(ctx, &out)
+	return out, err
 }
 
 type splitRow struct {

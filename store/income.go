@@ -33,7 +33,7 @@ func (l ledger) Income(ctx context.Context, userID, id string) (finance.Income, 
 
 var incomeSorts = map[string]string{"date": "i.date", "amount": "i.amount", "created_at": "i.created_at"}
 
-func (l ledger) ListIncome(ctx context.Context, userID string, f finance.IncomeFilter, p finance.ListParams) ([]finance.Income, finance.Summary, error) {
+func (l ledger) ListIncome(ctx context.Context, userID, reporting string, f finance.IncomeFilter, p finance.ListParams) ([]finance.Income, finance.ListTotals, error) {
 	var rows []incomeRow
 	q := l.selectIncome(&rows).Where("i.user_id = ? AND i.status = ?", userID, f.Status)
 	if !f.DateFrom.IsZero() {
@@ -50,7 +50,7 @@ func (l ledger) ListIncome(ctx context.Context, userID string, f finance.IncomeF
 		q = q.Where("i.account_id = ?", f.AccountID)
 	}
 	q = searchAny(q, f.Search, "i.description", "i.notes")
-	sum, err := l.pageAndSummary(ctx, q, incomeSorts[p.SortBy], p, "s.amount")
+	sum, err := l.pageAndTotals(ctx, q, incomeSorts[p.SortBy], p, reporting)
 	if err != nil {
 		return nil, sum, err
 	}

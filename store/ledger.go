@@ -73,6 +73,46 @@ func nameKey(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 // summaries"). The summary reads q as its subquery before the page adds its
 // order and window, so both have the same conditions by construction: one
 // aggregate in place of the count a page reads anyway.
+// pageAndTotals is pageAndSummary for a list whose rows (q) have currency,
+// date and amount columns, summed as finance.ListTotals groups them.
+func (l ledger) pageAndTotals(ctx context.Context, q *bun.SelectQuery, col string, p finance.ListParams, reporting string) (finance.ListTotals, error) {
+	var groups []countedGroup
+	err := groupByCurrency(l.db.NewSelect().TableExpr("(?) AS s", q), "s", reporting).Scan(ctx, &groups)
+	if err != nil {
+		return finance.ListTotals{}, err
+	}
+	return totalsOf(groups), orderPage(q, col, p).Scan(ctx)
+}
+
+// countedGroup is a sum of one currency (and date, outside the reporting
+// currency) with the number of rows summed.
+type countedGroup struct {
+	finance.DatedAmount
+	Count int
+}
+
+// groupByCurrency sums the rows of q (alias t) by currency, the reporting
+// currency's over every date (dated by its first) and another's per date,
+// as finance.ListTotals holds them: a household in one currency gets one
+// row, as a plain count and sum would.
+func groupByCurrency(q *bun.SelectQuery, t, reporting string) *bun.SelectQuery {
+	return q.ColumnExpr(t+".currency").
+		ColumnExpr("CASE WHEN "+t+".currency = ? THEN min("+t+".date) ELSE "+t+".date END AS date", reporting).
+		ColumnExpr("count(*) AS count, coalesce(sum("+t+".amount), 0) AS amount").
+		GroupExpr(t+".currency").
+		GroupExpr("CASE WHEN "+t+".currency = ? THEN '' ELSE "+t+".date END", reporting)
+}
+
+// totalsOf adds up the groups' counts.
+func totalsOf(groups []countedGroup) finance.ListTotals {
+	out := finance.ListTotals{Groups: make([]finance.DatedAmount, len(groups))}
+	for i, g := range groups {
+		out.Count += g.Count
+		out.Groups[i] = g.DatedAmount
+	}
+	return out
+}
+
 func (l ledger) pageAndSummary(ctx context.Context, q *bun.SelectQuery, col string, p finance.ListParams, signed string) (finance.Summary, error) {
 	var sum []finance.Summary
 	err := l.db.NewSelect().TableExpr("(?) AS s", q).

@@ -70,6 +70,18 @@ func (l ledger) IncomeByDay(ctx context.Context, userID string, from, to finance
 	return out, err
 }
 
+// IncomeTotals is one range seek of income_user_date, grouped by currency
+// and, outside the reporting currency, by date.
+func (l ledger) IncomeTotals(ctx context.Context, userID, reporting string, from, to finance.Date) ([]finance.DatedAmount, error) {
+	var out []finance.DatedAmount
+	err := l.db.NewSelect().TableExpr("income AS i").
+		ColumnExpr("i.currency, CASE WHEN i.currency = ? THEN ? ELSE i.date END AS date, SUM(i.amount) AS amount", reporting, from).
+		Where("i.user_id = ? AND i.status = 'active' AND i.date >= ? AND i.date <= ?", userID, from, to).
+		GroupExpr("1, 2").
+		Scan(ctx, &out)
+	return out, err
+}
+
 // keptRange is a date range as the kept expense totals read it: the whole
 // months inside it from the month tables, the days before and after them
 // from the day tables. A range within one month, or one that holds no whole
@@ -167,12 +179,12 @@ func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finan
 // backwards (expenses_active_date, income_user_date) and keeps the latest n.
 func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finance.Date, n int) ([]finance.RecentEntry, error) {
 	expenses := l.db.NewSelect().TableExpr("expenses AS e").
-		ColumnExpr("'expense' AS kind, e.id, e.date, e.amount, e.description, cat.name AS category").
+		ColumnExpr("'expense' AS kind, e.id, e.date, e.amount, e.currency, e.description, cat.name AS category").
 		Join("LEFT JOIN categories AS cat ON cat.id = e.category_id").
 		Where("e.user_seq = "+userSeqOf+" AND e.status = 'active' AND e.date >= ? AND e.date <= ?", userID, from, to).
 		OrderExpr("e.date DESC, e.id DESC").Limit(int64(n))
 	income := l.db.NewSelect().TableExpr("income AS i").
-		ColumnExpr("'income' AS kind, i.id, i.date, i.amount, i.description, cat.name AS category").
+		ColumnExpr("'income' AS kind, i.id, i.date, i.amount, i.currency, i.description, cat.name AS category").
 		Join("JOIN categories AS cat ON cat.id = i.category_id").
 		Where("i.user_id = ? AND i.status = 'active' AND i.date >= ? AND i.date <= ?", userID, from, to).
 		OrderExpr("i.date DESC, i.id DESC").Limit(int64(n))
@@ -383,40 +395,41 @@ func (db *DB) RecountExpenseTotals(ctx context.Context, userID string, from, to 
 	return out, err
 }
 
-// NetWorthChanges sums per day after after what moved the user's net worth
+// NetWorthChanges sums per currency and day after after what moved the user's net worth
 // (docs/domain.md, "Net worth over time"), each part by the index on its
 // user and date where one exists. A loan starts owing, on its start date,
 // what it owes today plus the principal of its payments, so that its
 // payments, each lowering it on its own date, bring it back to today's
 // figure. Installment rows count on the date of the purchase they converted.
-func (l ledger) NetWorthChanges(ctx context.Context, userID string, after finance.Date) ([]finance.DayAmount, error) {
-	var out []finance.DayAmount
+func (l ledger) NetWorthChanges(ctx context.Context, userID string, after finance.Date) ([]finance.DatedAmount, error) {
+	var out []finance.DatedAmount
 	err := l.db.NewRaw(`
-		SELECT c.date, SUM(c.amount) AS amount FROM (
-			SELECT t.date, CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END AS amount
-			FROM account_transactions AS t
+		SELECT c.currency, c.date, SUM(c.amount) AS amount FROM (
+			SELECT a.currency, t.date, CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END AS amount
+			FROM account_transactions AS t JOIN accounts AS a ON a.id = t.account_id
 			WHERE t.user_id = ? AND t.status = 'posted' AND t.date > ?
 			UNION ALL
-			SELECT COALESCE(p.date, t.date), CASE WHEN t.type = 'refund' THEN t.amount ELSE -t.amount END
+			SELECT cc.currency, COALESCE(p.date, t.date), CASE WHEN t.type = 'refund' THEN t.amount ELSE -t.amount END
 			FROM card_transactions AS t
+			JOIN credit_cards AS cc ON cc.id = t.credit_card_id
 			LEFT JOIN installment_plans AS ip ON ip.id = t.installment_plan_id
 			LEFT JOIN card_transactions AS p ON p.id = ip.source_transaction_id
 			WHERE t.user_id = ? AND t.status IN ('unbilled', 'billed') AND t.date > ? AND COALESCE(p.date, t.date) > ?
 			UNION ALL
-			SELECT sp.date, sp.amount FROM soa_payments AS sp
+			SELECT cc.currency, sp.date, sp.amount FROM soa_payments AS sp JOIN credit_cards AS cc ON cc.id = sp.credit_card_id
 			WHERE sp.user_id = ? AND sp.status = 'posted' AND sp.date > ?
 			UNION ALL
-			SELECT lp.date, lp.principal_part FROM loan_payments AS lp JOIN loans AS ln ON ln.id = lp.loan_id
+			SELECT ln.currency, lp.date, lp.principal_part FROM loan_payments AS lp JOIN loans AS ln ON ln.id = lp.loan_id
 			WHERE lp.user_id = ? AND lp.date > ? AND ln.status <> 'cancelled'
 			UNION ALL
-			SELECT ln.start_date, -(
+			SELECT ln.currency, ln.start_date, -(
 				COALESCE((SELECT SUM(i.principal_due - i.paid_principal) FROM loan_instances AS i
 					WHERE i.loan_id = ln.id AND i.`+openInstance+`), 0)
 				+ COALESCE((SELECT SUM(lp.principal_part) FROM loan_payments AS lp WHERE lp.loan_id = ln.id), 0))
 			FROM loans AS ln
 			WHERE ln.user_id = ? AND ln.status <> 'cancelled' AND ln.start_date > ?
 		) AS c
-		GROUP BY c.date ORDER BY c.date`,
+		GROUP BY c.currency, c.date ORDER BY c.date, c.currency`,
 		userID, after, userID, after, after, userID, after, userID, after, userID, after).Scan(ctx, &out)
 	return out, err
 }

@@ -259,7 +259,10 @@ type accountsData struct {
 	Status       string // the filter: active, archived or all
 	Statuses     []choice
 	Items        []finance.Account
-	Total        finance.Money // the balances shown, added up
+	Total        finance.Money  // the balances shown, in the reporting currency
+	Lines        *currencyLines // the balances per currency, when there are several
+	Note         conversionNote
+	Beside       map[string]string // what each balance in another currency shows beside it, by id
 	New          accountFormView
 	FilterFields map[string]string
 }
@@ -282,11 +285,15 @@ func (s *Site) accountsView(r *http.Request, u finance.User, status string) (acc
 	if err != nil {
 		return d, err
 	}
-	d.Items = list.Items
-	for _, a := range list.Items {
-		d.Total += a.CurrentBalance
+	d.Items, d.Total = list.Items, list.Total
+	d.Lines = newCurrencyLines(show, "Balances by currency", list.ByCurrency)
+	d.Note = newConversionNote(show, "The total", list.Note)
+	amounts := make([]convertible, len(list.Items))
+	for i, a := range list.Items {
+		amounts[i] = convertible{ID: a.ID, Amount: a.CurrentBalance, Currency: a.Currency, Date: show.today}
 	}
-	return d, nil
+	d.Beside, err = s.convertedBeside(r.Context(), u.ID, show, amounts)
+	return d, err
 }
 
 func (s *Site) accountsPage(w http.ResponseWriter, r bunrouter.Request) error {

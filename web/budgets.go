@@ -61,6 +61,9 @@ type budgetsData struct {
 	// without budgets); Unbudgeted is the month's spending outside them.
 	Total, LastTotal *budgetBar
 	Unbudgeted       finance.Money
+	// Note names the spending of the page's month left out for want of a
+	// rate (the page says nothing when nothing was left out).
+	Note conversionNote
 	// Add is the form for a new limit, on one of Options: the active
 	// expense categories without one.
 	Add     budgetRow
@@ -92,6 +95,8 @@ func (s *Site) budgetsView(ctx context.Context, u finance.User, month finance.Da
 	if err != nil {
 		return budgetsData{}, err
 	}
+	d.Note = newConversionNote(show, "Spending", now.ConversionNote)
+	d.Note.RatesAsOf = ""
 	last, err := s.budgetMonth(ctx, u.ID, d.Prev)
 	if err != nil {
 		return budgetsData{}, err

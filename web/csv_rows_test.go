@@ -10,14 +10,14 @@ import (
 // A download reads its list csvPageSize rows at a time, in order, and
 // refuses a list longer than csvMaxRows, naming the date range.
 func TestAllRows(t *testing.T) {
-	list := func(total int, calls *int) func(finance.ListParams) (finance.SummedPage[int], error) {
-		return func(p finance.ListParams) (finance.SummedPage[int], error) {
+	list := func(total int, calls *int) func(finance.ListParams) (finance.Page[int], error) {
+		return func(p finance.ListParams) (finance.Page[int], error) {
 			*calls++
 			var items []int
 			for i := p.Offset(); i < min(total, p.Offset()+p.Limit); i++ {
 				items = append(items, i)
 			}
-			return finance.SummedPage[int]{Page: finance.NewPage(items, total, p)}, nil
+			return finance.NewPage(items, total, p), nil
 		}
 	}
 	var calls int

@@ -17,6 +17,12 @@ import (
 // to PHP after.
 func accountIn(t *testing.T, env *testEnv, u finance.User, currency, name string) finance.Account {
 	t.Helper()
+	return accountOpened(t, env, u, currency, name, 1000_00)
+}
+
+// accountOpened is accountIn with the opening balance given.
+func accountOpened(t *testing.T, env *testEnv, u finance.User, currency, name string, opening finance.Money) finance.Account {
+	t.Helper()
 	ctx, l := context.Background(), env.srv.Ledger()
 	setCurrency := func(c string) {
 		if _, err := l.UpdateAppSettings(ctx, u.ID, finance.AppSettingsRequest{Currency: finance.Of(c)}); err != nil {
@@ -26,7 +32,7 @@ func accountIn(t *testing.T, env *testEnv, u finance.User, currency, name string
 	setCurrency(currency)
 	defer setCurrency("PHP")
 	a, err := l.CreateAccount(ctx, u.ID, finance.AccountRequest{Name: finance.Of(name), Type: finance.Of("savings"),
-		OpeningBalance: finance.Of(finance.Money(1000_00))})
+		OpeningBalance: finance.Of(opening)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,12 @@ func (s *Site) incomeView(r *http.Request, u finance.User, filter listFilter) (i
 	}
 	d.Items, d.Summary = list.Items, list.Summary
 	d.paged(list.Pagination)
-	return d, nil
+	amounts := make([]convertible, len(list.Items))
+	for i, in := range list.Items {
+		amounts[i] = convertible{ID: in.ID, Amount: in.Amount, Currency: in.Currency, Date: in.Date}
+	}
+	err = d.converted(r.Context(), s, u.ID, amounts)
+	return d, err
 }
 
 // incomeCSV downloads every income entry through the list's filter (the
@@ -75,8 +80,9 @@ func (s *Site) incomeCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.SummedPage[finance.Income], error) {
-		return s.ledger.ListIncome(r.Context(), u.ID, incomeFilter(filter, lq), p)
+	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.Page[finance.Income], error) {
+		page, err := s.ledger.ListIncome(r.Context(), u.ID, incomeFilter(filter, lq), p)
+		return page.Page, err
 	})
 	if err != nil {
 		return err

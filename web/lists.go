@@ -165,8 +165,9 @@ func (s *Site) accountLinesCSV(w http.ResponseWriter, r bunrouter.Request) error
 			return err
 		}
 	}
-	items, err := allRows(params, func(p finance.ListParams) (finance.SummedPage[finance.AccountTransaction], error) {
-		return s.ledger.ListAccountTransactions(r.Context(), u.ID, f, p)
+	items, err := allRows(params, func(p finance.ListParams) (finance.Page[finance.AccountTransaction], error) {
+		page, err := s.ledger.ListAccountTransactions(r.Context(), u.ID, f, p)
+		return page.Page, err
 	})
 	if err != nil {
 		return err
@@ -313,8 +314,9 @@ func (s *Site) cardTransactionsCSV(w http.ResponseWriter, r bunrouter.Request) e
 			return err
 		}
 	}
-	items, err := allRows(params, func(p finance.ListParams) (finance.SummedPage[finance.CardTransaction], error) {
-		return s.ledger.ListCardTransactions(r.Context(), u.ID, f, p)
+	items, err := allRows(params, func(p finance.ListParams) (finance.Page[finance.CardTransaction], error) {
+		page, err := s.ledger.ListCardTransactions(r.Context(), u.ID, f, p)
+		return page.Page, err
 	})
 	if err != nil {
 		return err

@@ -52,7 +52,9 @@ func TestAccountCurrencyOnThePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.WantPage(t, "accounts list", b.Get(web.AccountsPath), http.StatusOK,
-		`href="/accounts/`+yen.ID+`">Travel yen</a> <span class="num">¥50,000</span>`, `<span class="num">$1,000.00</span>`)
+		// No rate was entered: each balance says so beside it, never converted 1:1.
+		`href="/accounts/`+yen.ID+`">Travel yen</a> <span class="num">¥50,000 <span class="converted">no rate</span></span>`,
+		`<span class="num">$1,000.00 <span class="converted">no rate</span></span>`)
 
 	one := b.Get(web.AccountsPath + "/" + yen.ID)
 	testkit.WantPage(t, "a yen account", one, http.StatusOK, "<dd>¥50,000</dd>", `<select id="edit-currency" name="currency">`,

@@ -199,7 +199,8 @@ type reportSection struct {
 	Heading string
 	Chart   template.HTML
 	Table   reportTable
-	Fold    bool // the table folded under its chart (Home), not open (a report's page)
+	Fold    bool   // the table folded under its chart (Home), not open (a report's page)
+	Note    string // a line under the chart: what its figures leave out
 }
 
 // stat is a headline figure of a report.
@@ -699,12 +700,31 @@ func (s *Site) homeTrends(ctx context.Context, userID string, show display, mont
 		return now, reportSection{}, nil, errors.New("home trends: unexpected report types")
 	}
 	worth := netWorthSection(show, points, "Net worth, "+span)
+	worth.Note = pointsMissing(points)
 	trends := []reportSection{trendSection(show, t, "Spending, "+span), incomeSpendingSection(show, v, "Income and spending, "+span)}
 	worth.Fold = true
 	for i := range trends {
 		trends[i].Fold = true
 	}
 	return now, worth, trends, nil
+}
+
+// pointsMissing says which currencies some months of net worth leave out
+// for want of a rate on or before their last day; "" when none does.
+func pointsMissing(points []finance.NetWorthPoint) string {
+	var codes []string
+	for _, p := range points {
+		for _, c := range p.Missing {
+			if !slices.Contains(codes, c) {
+				codes = append(codes, c)
+			}
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	slices.Sort(codes)
+	return "Some months leave out " + strings.Join(codes, ", ") + ": no rate on or before the month's last day."
 }
 
 // netWorthSection is net worth at each month's end as columns and a table.

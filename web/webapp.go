@@ -72,6 +72,13 @@ type homeData struct {
 	// is what its cards and loans owe, when there are any.
 	NetWorth finance.NetWorthReport
 	Owed     []worthLine
+	// WorthLines are net worth's lines per currency when there are several;
+	// WorthNote and MonthNote say what net worth and the month's figures
+	// converted and left out. Beside is what each account's balance and
+	// recent entry in another currency shows beside it, by id.
+	WorthLines           *currencyLines
+	WorthNote, MonthNote conversionNote
+	Beside               map[string]string
 	// Due is what is overdue or due in the next finance.DueSoonDays days,
 	// soonest first, up to homeDueShown; DueMore counts the rest.
 	Due     []finance.DueItem
@@ -233,6 +240,20 @@ func (s *Site) homePage(w http.ResponseWriter, r *http.Request, u finance.User, 
 		return err
 	}
 	data.Owed = owedOf(data.NetWorth, d.Accounts.TotalBalance)
+	data.WorthLines = newCurrencyLines(show, "Net worth by currency", data.NetWorth.ByCurrency)
+	data.WorthNote = newConversionNote(show, "Net worth", data.NetWorth.ConversionNote)
+	data.MonthNote = newConversionNote(show, "This month", d.MonthNote)
+	data.MonthNote.RatesAsOf = "" // net worth's line says it once for the first screen
+	amounts := make([]convertible, 0, len(d.Accounts.Items)+len(d.Recent))
+	for _, a := range d.Accounts.Items {
+		amounts = append(amounts, convertible{ID: a.ID, Amount: a.CurrentBalance, Currency: a.Currency, Date: show.today})
+	}
+	for _, e := range d.Recent {
+		amounts = append(amounts, convertible{ID: e.ID, Amount: e.Amount, Currency: e.Currency, Date: e.Date})
+	}
+	if data.Beside, err = s.convertedBeside(r.Context(), u.ID, show, amounts); err != nil {
+		return err
+	}
 	if first == finance.MonthAdd(show.today, 0, 1) {
 		if data.Expected, err = s.ledger.ExpectedIncomeThisMonth(r.Context(), u.ID); err != nil {
 			return err
@@ -541,14 +562,27 @@ type listView struct {
 	Statuses   []choice // the active rows, or the voided ones
 	Sorts      []choice
 	// The expense list's own pickers; empty on the income list.
-	Methods    []choice
-	Accounts   []finance.Account
-	Cards      []finance.CreditCard
-	Summary    finance.Summary
+	Methods  []choice
+	Accounts []finance.Account
+	Cards    []finance.CreditCard
+	Summary  finance.ConvertedSummary
+	// Note says what the total converted and left out; Beside is what each
+	// row in another currency shows beside its amount, by id.
+	Note       conversionNote
+	Beside     map[string]string
 	Pagination finance.Pagination
 	Prev, Next string // links to the pages around this one, "" when none
 	Back       string // this page's address, where a void returns to
 	CSV        string // the download of every row through the filter
+}
+
+// converted fills the note of the list's total and what its rows in
+// another currency show beside their amounts.
+func (v *listView) converted(ctx context.Context, s *Site, userID string, rows []convertible) error {
+	v.Note = newConversionNote(v.Show, "The total", v.Summary.ConversionNote)
+	var err error
+	v.Beside, err = s.convertedBeside(ctx, userID, v.Show, rows)
+	return err
 }
 
 // Counted is the list's heading: how many rows the filter selects and what
@@ -670,7 +704,7 @@ func (v *listView) paged(p finance.Pagination) {
 // allRows collects every row of a list through its use case, in the order
 // of p: a CSV download holds all the rows through the filter, not one page.
 // A list of more than csvMaxRows rows is refused, naming the date range.
-func allRows[T any](p finance.ListParams, list func(finance.ListParams) (finance.SummedPage[T], error)) ([]T, error) {
+func allRows[T any](p finance.ListParams, list func(finance.ListParams) (finance.Page[T], error)) ([]T, error) {
 	p.Page, p.Limit = 1, csvPageSize
 	var out []T
 	for {
@@ -780,7 +814,12 @@ func (s *Site) expensesView(r *http.Request, u finance.User, filter listFilter) 
 	d.On = append(d.On, d.expenseFiltersOn(f)...)
 	d.Items, d.Summary = expenseRows(list.Items), list.Summary
 	d.paged(list.Pagination)
-	return d, nil
+	amounts := make([]convertible, len(list.Items))
+	for i, e := range list.Items {
+		amounts[i] = convertible{ID: e.ID, Amount: e.Amount, Currency: e.Currency, Date: e.Date}
+	}
+	err = d.converted(r.Context(), s, u.ID, amounts)
+	return d, err
 }
 
 // expenseFiltersOn names the expense list's own filters in force: the
@@ -846,8 +885,9 @@ func (s *Site) expensesCSV(w http.ResponseWriter, r bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.SummedPage[finance.Expense], error) {
-		return s.ledger.ListExpenses(r.Context(), u.ID, f, p)
+	items, err := allRows(lq.Params, func(p finance.ListParams) (finance.Page[finance.Expense], error) {
+		page, err := s.ledger.ListExpenses(r.Context(), u.ID, f, p)
+		return page.Page, err
 	})
 	if err != nil {
 		return err

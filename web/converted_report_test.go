@@ -30,9 +30,9 @@ func TestReportPagesSayWhatTheyConverted(t *testing.T) {
 	const trend = "/reports/spending-trend?dateFrom=2025-03-01&dateTo=2025-03-31"
 	page := testkit.Unescaped(b.Get(trend))
 	for _, want := range []string{
-		`<p class="muted small conversion-note">Amounts in PHP</p>`,
-		"<p>Not counted: ¥3,000 — no JPY rate on or before 2025-03-10.</p>",
-		`Add a rate in <a href="` + web.ExchangeRatesPath + `">Settings → Exchange rates</a>.`,
+		`<p class="small muted rates-as-of">Amounts in PHP</p>`,
+		"This report leaves out ¥3,000 (no JPY rate on or before 2025-03-10).",
+		`<a href="` + web.ExchangeRatesPath + `">Add a rate in Settings → Exchange rates</a>`,
 		"₱1,000.00", // the market alone: the yen is never counted 1:1
 	} {
 		if !strings.Contains(page, want) {
@@ -48,12 +48,12 @@ func TestReportPagesSayWhatTheyConverted(t *testing.T) {
 	manualRate(t, env, u, "EUR", "PHP", "65.20")
 	manualRate(t, env, u, "EUR", "JPY", "162.40")
 	page = testkit.Unescaped(b.Get(trend))
-	for _, want := range []string{`<p class="muted small conversion-note">Amounts in PHP, rates as of 2025-03-10</p>`, "₱2,204.43"} {
+	for _, want := range []string{`<p class="small muted rates-as-of">Amounts in PHP, rates as of 2025-03-10</p>`, "₱2,204.43"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("with the rates, the trend lacks %s", want)
 		}
 	}
-	if strings.Contains(page, "Not counted") {
+	if strings.Contains(page, "leaves out") {
 		t.Error("with the rates, the trend still names a missing rate")
 	}
 
