@@ -305,9 +305,9 @@ func TestDashboardAccountTotalInTheReportingCurrency(t *testing.T) {
 	}
 }
 
-// earn records three incomes of 2026-11-20: ₱10,000.00 without an account,
+// earnPay records three incomes of 2026-11-20: ₱10,000.00 without an account,
 // $500.00 into Savings and ¥10,000 into the Wallet.
-func (h fxHousehold) earn(t *testing.T) {
+func (h fxHousehold) earnPay(t *testing.T) {
 	t.Helper()
 	for _, in := range []struct{ amount, account string }{{"10000", ""}, {"500", h.savings.ID}, {"10000", h.wallet.ID}} {
 		r := finance.IncomeRequest{Amount: finance.Of(money(t, in.amount)), Date: finance.Of(fixtureDay),
@@ -338,9 +338,6 @@ func (h fxHousehold) addRates(t *testing.T, date finance.Date, rates map[string]
 	}
 }
 
-var missingJPY = func(amount float64) []any {
-	return []any{map[string]any{"currency": "JPY", "amount": amount, "date_from": "2026-11-20", "date_to": "2026-11-20"}}
-}
 
 // The dashboard answers every total in the reporting currency with one
 // note, and each account and recent entry in its own currency:
@@ -363,13 +360,13 @@ func TestDashboardInTheReportingCurrency(t *testing.T) {
 			"totals":   map[string]any{"income": 44915.25, "spending": 8854.39, "net": 36060.86},
 			"accounts": 135585.66}},
 		// 10,000 + 30,900.473933… = 40,900.47; 20,000 + 92,701.421800… = 112,701.42.
-		{false, map[string]any{"currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(70000),
+		{false, map[string]any{"currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(70000, "2026-11-20", "2026-11-20"),
 			"totals":   map[string]any{"income": 40900.47, "spending": 7649.95, "net": 33250.52},
 			"accounts": 112701.42}},
 	} {
 		h := newFXHousehold(t, c.withJPY)
 		h.spend(t)
-		h.earn(t)
+		h.earnPay(t)
 		d, err := h.svc.Dashboard(context.Background(), h.user.ID, finance.Date{})
 		if err != nil {
 			t.Fatal(err)
@@ -436,8 +433,8 @@ func TestExpenseListTotalInTheReportingCurrency(t *testing.T) {
 				map[string]any{"count": 1.0, "total": 5104.93, "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{}}},
 		}
 		if !withJPY {
-			cases[0].want = map[string]any{"count": 4.0, "total": 7649.95, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(3000)}
-			cases[1].want = map[string]any{"count": 2.0, "total": 1545.02, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(3000)}
+			cases[0].want = map[string]any{"count": 4.0, "total": 7649.95, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(3000, "2026-11-20", "2026-11-20")}
+			cases[1].want = map[string]any{"count": 2.0, "total": 1545.02, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(3000, "2026-11-20", "2026-11-20")}
 		}
 		for _, c := range cases {
 			if d := cmp.Diff(c.want, expenseListSummary(t, h, c.f)); d != "" {
@@ -472,10 +469,10 @@ func TestIncomeListTotalInTheReportingCurrency(t *testing.T) {
 		want    map[string]any
 	}{
 		{true, map[string]any{"count": 3.0, "total": 44915.25, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": []any{}}},
-		{false, map[string]any{"count": 3.0, "total": 40900.47, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(10000)}},
+		{false, map[string]any{"count": 3.0, "total": 40900.47, "currency": "PHP", "rates_as_of": "2026-11-20", "missing_rates": missingJPY(10000, "2026-11-20", "2026-11-20")}},
 	} {
 		h := newFXHousehold(t, c.withJPY)
-		h.earn(t)
+		h.earnPay(t)
 		p, err := h.svc.ListIncome(context.Background(), h.user.ID, finance.IncomeFilter{Status: finance.StatusActive},
 			finance.ListParams{Page: 1, Limit: 1, SortBy: "date", Desc: true})
 		if err != nil {
@@ -533,7 +530,7 @@ func TestAccountListByCurrency(t *testing.T) {
 //   - September 30: no rate at all: ₱20,000.00, yen and dollars left out.
 func TestNetWorthHistoryConvertsEachMonthEnd(t *testing.T) {
 	h := newFXHousehold(t, true)
-	h.earn(t)
+	h.earnPay(t)
 	h.addRates(t, mustDate("2026-10-30"), map[string]string{"PHP": "64.00", "USD": "1.0800"})
 	_, points, err := h.svc.NetWorthHistory(context.Background(), h.user.ID, fixtureDay, 3)
 	if err != nil {
