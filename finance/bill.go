@@ -102,8 +102,8 @@ type BillRepo interface {
 	// BillPaidTotal sums an instance's posted payments.
 	BillPaidTotal(ctx context.Context, billID string) (Money, error)
 	// BillTotals sums the instances due from from to to, and the overdue
-	// ones of any month, as of today.
-	BillTotals(ctx context.Context, userID string, from, to, today, dueSoonEnd Date) (BillTotals, error)
+	// ones of any month, as of today, per currency (by code).
+	BillTotals(ctx context.Context, userID string, from, to, today, dueSoonEnd Date) ([]BillTotals, error)
 
 	InsertBillPayment(ctx context.Context, userID string, p BillPayment) error
 	UpdateBillPayment(ctx context.Context, userID string, p BillPayment) error

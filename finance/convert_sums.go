@@ -138,6 +138,13 @@ func (c *SumConverter) Total(ctx context.Context, groups []DatedAmount) (total M
 	return c.round(exact), ok
 }
 
+// sum is Total without its ok: the figure of a report that names what it
+// left out once, with NoteOf, rather than per figure.
+func (c *SumConverter) sum(ctx context.Context, groups []DatedAmount) Money {
+	total, _ := c.Total(ctx, groups)
+	return total
+}
+
 // Lines are the groups' per-currency totals, the reporting currency first
 // and the others by code, each with its converted figure (rounded for
 // showing; Total rounds the exact sum once, so lines may add to a cent
@@ -266,6 +273,17 @@ func (r rateSet) LatestExchangeRate(ctx context.Context, userID, base, quote str
 func isRateMissing(err error) bool {
 	_, ok := err.(*RateMissingError)
 	return ok
+}
+
+// datedGroups is one amount of each record as a group dated date: the
+// figures of records that convert like balances, all at one day's rate.
+func datedGroups[T any](records []T, date Date, of func(T) (currency string, amount Money)) []DatedAmount {
+	out := make([]DatedAmount, len(records))
+	for i, r := range records {
+		code, amount := of(r)
+		out[i] = DatedAmount{Currency: code, Date: date, Amount: amount}
+	}
+	return out
 }
 
 // negated is the groups with their amounts' signs turned: liabilities

@@ -77,9 +77,13 @@ func (s *Service) billsOverview(ctx context.Context, userID string, h ReportHead
 	}
 	window := s.settingsOrDefault(ctx, userID).settings.DueSoonDays
 	r := s.store.Read()
-	t, err := r.BillTotals(ctx, userID, h.DateFrom, h.DateTo, today, today.AddDays(window))
+	byCurrency, err := r.BillTotals(ctx, userID, h.DateFrom, h.DateTo, today, today.AddDays(window))
 	if err != nil {
 		return BillsOverviewReport{}, err
+	}
+	var t BillTotals
+	for _, c := range byCurrency {
+		t = t.plus(c)
 	}
 	cats, err := r.BillsByCategory(ctx, userID, h.DateFrom, h.DateTo)
 	if err != nil {
@@ -178,8 +182,12 @@ func (s *Service) dashboardBills(ctx context.Context, userID string, month Date)
 // month, with the number of overdue instances.
 func (s *Service) dashboardLoans(ctx context.Context, userID string, from, to, today Date) (DashboardLoans, error) {
 	r := s.store.Read()
-	_, _, sum, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: from, MonthEnd: to, Today: today},
+	_, _, byCurrency, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: from, MonthEnd: to, Today: today},
 		ListParams{Page: 1, Limit: 1, SortBy: LoanDuesList.Sorts[0]})
+	if err != nil {
+		return DashboardLoans{}, err
+	}
+	sum, _, err := s.convertLoanDues(ctx, userID, s.currency(ctx, userID), byCurrency, today)
 	if err != nil {
 		return DashboardLoans{}, err
 	}

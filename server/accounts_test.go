@@ -472,7 +472,7 @@ func TestAccountTransactionCreate(t *testing.T) {
 	var line finance.AccountTransaction
 	res.decodeData(t, &line)
 	want := map[string]any{
-		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 0.10, "date": "2025-03-01",
+		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "currency": "PHP", "type": "credit", "amount": 0.10, "date": "2025-03-01",
 		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "cleared": "pending", "is_editable": true, "transfer": nil,
 		"running_balance": 0.10, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}

@@ -402,8 +402,8 @@ func TestIncomeFormOptions(t *testing.T) {
 		wantData: map[string]any{
 			"categories": wantCats,
 			"accounts": []map[string]any{
-				{"id": alpha.ID, "name": "Alpha", "type": "savings", "current_balance": 0},
-				{"id": zeta.ID, "name": "zeta", "type": "cash", "current_balance": 0.30},
+				{"id": alpha.ID, "name": "Alpha", "type": "savings", "currency": "PHP", "current_balance": 0},
+				{"id": zeta.ID, "name": "zeta", "type": "cash", "currency": "PHP", "current_balance": 0.30},
 			},
 		}}).run(t, env)
 	// A user with nothing active gets empty arrays, never null.

@@ -123,7 +123,7 @@ type billRow struct {
 }
 
 // billComputed are the instance fields computed on read.
-var billComputed = []string{"category", "remaining", "is_overdue", "days_until_due",
+var billComputed = []string{"category", "currency", "remaining", "is_overdue", "days_until_due",
 	"default_payment_method", "default_account_id", "default_credit_card_id"}
 
 // selectBills reads instances with their category's name and, while their
@@ -131,7 +131,7 @@ var billComputed = []string{"category", "remaining", "is_overdue", "days_until_d
 // primary-key lookups per row.
 func (l ledger) selectBills(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(billComputed...).
-		ColumnExpr("c.name AS category").
+		ColumnExpr("c.name AS category, bt.currency AS currency").
 		ColumnExpr("CASE WHEN bt.status <> 'removed' THEN bt.default_payment_method END AS default_payment_method").
 		ColumnExpr("CASE WHEN bt.status <> 'removed' THEN bt.default_account_id END AS default_account_id").
 		ColumnExpr("CASE WHEN bt.status <> 'removed' THEN bt.default_credit_card_id END AS default_credit_card_id").
@@ -224,11 +224,23 @@ func (l ledger) BillPaidTotal(ctx context.Context, billID string) (finance.Money
 	return paid, err
 }
 
-func (l ledger) BillTotals(ctx context.Context, userID string, from, to, today, dueSoonEnd finance.Date) (finance.BillTotals, error) {
-	var t finance.BillTotals
-	s := &t.ByStatus
+// BillTotals sums per currency: a bill is in its template's currency.
+func (l ledger) BillTotals(ctx context.Context, userID string, from, to, today, dueSoonEnd finance.Date) ([]finance.BillTotals, error) {
+	byCurrency := map[string]*finance.BillTotals{}
+	var currencies []string
+	of := func(code string) *finance.BillTotals {
+		if t, ok := byCurrency[code]; ok {
+			return t
+		}
+		t := &finance.BillTotals{Currency: code}
+		byCurrency[code] = t
+		currencies = append(currencies, code)
+		return t
+	}
 	// One pass over the range's instances on bill_instances_user_due.
-	err := l.db.NewSelect().TableExpr("bill_instances AS b").
+	rows, err := l.db.NewSelect().TableExpr("bill_instances AS b").
+		Join("JOIN bill_templates AS t ON t.id = b.template_id").
+		ColumnExpr("t.currency").
 		ColumnExpr("COALESCE(SUM(b.status = 'unpaid'), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'unpaid' THEN b.amount ELSE 0 END), 0)").
 		ColumnExpr("COALESCE(SUM(b.status = 'partially_paid'), 0)").
@@ -243,19 +255,50 @@ func (l ledger) BillTotals(ctx context.Context, userID string, from, to, today, 
 		ColumnExpr(`COALESCE(SUM(CASE WHEN b.status IN ('unpaid', 'partially_paid') AND b.due_date >= ? AND b.due_date <= ?
 			THEN b.amount - b.paid_total ELSE 0 END), 0)`, today, dueSoonEnd).
 		Where("b.user_id = ? AND b.due_date >= ? AND b.due_date <= ?", userID, from, to).
-		Scan(ctx, &s.Unpaid.Count, &s.Unpaid.Amount, &s.PartiallyPaid.Count, &s.PartiallyPaid.Amount,
-			&s.Paid.Count, &s.Paid.Amount, &s.Skipped.Count, &s.Skipped.Amount, &t.Paid, &t.Remaining,
-			&t.DueSoon.Count, &t.DueSoon.Amount)
+		GroupExpr("t.currency").OrderExpr("t.currency").
+		Rows(ctx)
 	if err != nil {
-		return t, err
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var code string
+		var x finance.BillTotals
+		s := &x.ByStatus
+		if err := rows.Scan(&code, &s.Unpaid.Count, &s.Unpaid.Amount, &s.PartiallyPaid.Count, &s.PartiallyPaid.Amount,
+			&s.Paid.Count, &s.Paid.Amount, &s.Skipped.Count, &s.Skipped.Amount, &x.Paid, &x.Remaining,
+			&x.DueSoon.Count, &x.DueSoon.Amount); err != nil {
+			return nil, err
+		}
+		x.Currency = code
+		*of(code) = x
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
 	}
 	// The overdue bills of every month: a seek on bill_instances_user_status per open status.
+	var overdue []struct {
+		Currency string
+		Count    int
+		Amount   finance.Money
+	}
 	err = l.db.NewSelect().TableExpr("bill_instances AS b").
-		ColumnExpr("COUNT(*)").
-		ColumnExpr("COALESCE(SUM(b.amount - b.paid_total), 0)").
+		Join("JOIN bill_templates AS t ON t.id = b.template_id").
+		ColumnExpr("t.currency, COUNT(*) AS count, COALESCE(SUM(b.amount - b.paid_total), 0) AS amount").
 		Where("b.user_id = ? AND b.status IN ('unpaid', 'partially_paid') AND b.due_date < ?", userID, today).
-		Scan(ctx, &t.Overdue.Count, &t.Overdue.Amount)
-	return t, err
+		GroupExpr("t.currency").OrderExpr("t.currency").
+		Scan(ctx, &overdue)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range overdue {
+		of(o.Currency).Overdue = finance.CountAmount{Count: o.Count, Amount: o.Amount}
+	}
+	out := make([]finance.BillTotals, len(currencies))
+	for i, code := range currencies {
+		out[i] = *byCurrency[code]
+	}
+	return out, nil
 }
 
 type billPaymentRow struct {
@@ -264,20 +307,27 @@ type billPaymentRow struct {
 	UserID string
 }
 
+// selectBillPayments reads payments with the currency of their expense:
+// the money left the paying account or card in its currency.
+func (l ledger) selectBillPayments(rows any) *bun.SelectQuery {
+	return l.db.NewSelect().Model(rows).ExcludeColumn("currency").ColumnExpr("e.currency AS currency").
+		Join("JOIN expenses AS e ON e.id = p.expense_id")
+}
+
 func (l ledger) InsertBillPayment(ctx context.Context, userID string, p finance.BillPayment) error {
-	_, err := l.db.NewInsert().Model(&billPaymentRow{BillPayment: p, UserID: userID}).Exec(ctx)
+	_, err := l.db.NewInsert().Model(&billPaymentRow{BillPayment: p, UserID: userID}).ExcludeColumn("currency").Exec(ctx)
 	return err
 }
 
 func (l ledger) UpdateBillPayment(ctx context.Context, userID string, p finance.BillPayment) error {
-	_, err := l.db.NewUpdate().Model(&billPaymentRow{BillPayment: p, UserID: userID}).ExcludeColumn("created_at").
+	_, err := l.db.NewUpdate().Model(&billPaymentRow{BillPayment: p, UserID: userID}).ExcludeColumn("created_at", "currency").
 		Where("id = ? AND user_id = ?", p.ID, userID).Exec(ctx)
 	return err
 }
 
 func (l ledger) BillPayment(ctx context.Context, userID, id string) (finance.BillPayment, error) {
 	var row billPaymentRow
-	err := l.db.NewSelect().Model(&row).Where("p.id = ? AND p.user_id = ?", id, userID).Scan(ctx)
+	err := l.selectBillPayments(&row).Where("p.id = ? AND p.user_id = ?", id, userID).Scan(ctx)
 	return row.BillPayment, notFound(err, "bill payment")
 }
 
@@ -285,7 +335,7 @@ var billPaymentSorts = map[string]string{"date": "p.date", "amount": "p.amount",
 
 func (l ledger) ListBillPayments(ctx context.Context, userID, billID string, f finance.BillPaymentFilter, p finance.ListParams) ([]finance.BillPayment, int, error) {
 	var rows []billPaymentRow
-	q := l.db.NewSelect().Model(&rows).Where("p.bill_id = ? AND p.user_id = ? AND p.status = ?", billID, userID, f.Status)
+	q := l.selectBillPayments(&rows).Where("p.bill_id = ? AND p.user_id = ? AND p.status = ?", billID, userID, f.Status)
 	if !f.DateFrom.IsZero() {
 		q = q.Where("p.date >= ?", f.DateFrom)
 	}
