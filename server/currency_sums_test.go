@@ -187,3 +187,59 @@ func TestBillSummaryConvertsEachBillAtTodaysRate(t *testing.T) {
 		t.Errorf("note without the rate (-want +got):\n%s", diff)
 	}
 }
+
+// Each record answers the currency its amounts are in, read from its
+// account, card, loan or template: a household's dollar and yen records
+// through REST.
+func TestRecordsAnswerTheirCurrency(t *testing.T) {
+	alice := newSumsEnv(t)
+	alice.key = alice.env.createKey(alice.user.ID, auth.ScopeCardsWrite, auth.ScopeBillsWrite, auth.ScopeAccountsWrite,
+		auth.ScopeIncomeWrite)
+	savings := alice.createAccount(t, `{"name":"Savings","type":"savings","currency":"USD","opening_balance":"500.00"}`)
+	wallet := alice.createAccount(t, `{"name":"Wallet","type":"cash","currency":"JPY","opening_balance":"20000"}`)
+	alice.do(t, http.MethodPost, "/api/v1/accounts/"+savings.ID+"/transactions",
+		`{"type":"credit","amount":"10.00","date":"2025-03-01","description":"interest"}`, http.StatusCreated)
+	amex := alice.createCard(t, `{"name":"Amex","currency":"USD","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	tv := alice.purchase(t, amex.ID, "600.00", "2025-03-02")
+	plan := alice.convert(t, tv.ID, `{"months":2,"interest_type":"none"}`)
+	alice.purchase(t, amex.ID, "20.00", "2025-03-03")
+	dorm := alice.createTemplate(t, `{"name":"Dorm","currency":"JPY","amount":5000,"category":"Rent & Housing","frequency":"monthly","start_date":"2025-03-01","due_day":25}`)
+	bill := alice.billOn(t, dorm.ID, "2025-03-25")
+	paid := alice.payBill(t, bill.ID, `{"amount":"1000","payment_method":"Account Debit","account_id":"`+wallet.ID+`"}`)
+	salary := alice.createIncomeTemplate(t, `{"name":"Salary","amount":"2000.00","category":"Salary","frequency":"monthly","start_date":"2025-03-01","due_day":30,"account_id":"`+savings.ID+`"}`)
+
+	lines, _ := page[finance.AccountTransaction](t, alice, "/api/v1/accounts/"+savings.ID+"/transactions")
+	payments, _ := page[finance.BillPayment](t, alice, billsURL+"/"+bill.ID+"/payments")
+	unbilled := send[finance.UnbilledPage](t, alice, http.MethodGet, "/api/v1/credit-cards/"+amex.ID+"/unbilled-transactions", "", http.StatusOK)
+	cardOptions := send[finance.CardFormOptions](t, alice, http.MethodGet, "/api/v1/credit-cards/form-options", "", http.StatusOK)
+	got := map[string]string{
+		"account line":              lines[0].Currency,
+		"bill":                      alice.bill(t, bill.ID).Currency,
+		"bill payment, as written":  paid.Payment.Currency,
+		"bill payment, as read":     payments[0].Currency,
+		"installment plan, written": plan.Currency,
+		"installment plan, read":    send[finance.InstallmentPlanDetail](t, alice, http.MethodGet, "/api/v1/credit-cards/installment-plans/"+plan.ID, "", http.StatusOK).Currency,
+		"unbilled list":             unbilled.Currency,
+		"expected income":           alice.expectedOn(t, salary.ID, "2025-03-30").Currency,
+	}
+	for _, a := range cardOptions.Accounts {
+		got["account option "+a.Name] = a.Currency
+	}
+	for _, c := range cardOptions.CreditCards {
+		got["card option "+c.Name] = c.Currency
+	}
+	want := map[string]string{
+		"account line": "USD", "bill": "JPY", "bill payment, as written": "JPY", "bill payment, as read": "JPY",
+		"installment plan, written": "USD", "installment plan, read": "USD", "unbilled list": "USD", "expected income": "USD",
+		"account option Savings": "USD", "account option Wallet": "JPY", "card option Amex": "USD",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("currencies (-want +got):\n%s", diff)
+	}
+	// The unbilled list's total is in the card's dollars: the plan's two
+	// $300.00 rows and the $20.00 purchase (the $600.00 one converted to
+	// installments counts nothing).
+	if unbilled.Summary.Total != 620_00 {
+		t.Errorf("unbilled total %s, want 620.00", unbilled.Summary.Total)
+	}
+}
