@@ -724,7 +724,7 @@ func TestBalanceAdjustment(t *testing.T) {
 	res.decodeData(t, &adj)
 	want := map[string]any{
 		"transaction": map[string]any{
-			"id": adj.Transaction.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 50.10,
+			"id": adj.Transaction.ID, "account_id": a.ID, "account_name": "BPI", "currency": "PHP", "type": "credit", "amount": 50.10,
 			"date": ledgerToday, "description": "Balance adjustment", "source": "adjustment", "source_id": nil, "transfer": nil,
 			"status": "posted", "cleared": "cleared", "is_editable": true, "running_balance": 150.00, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 		},

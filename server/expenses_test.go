@@ -61,7 +61,7 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 			t.Fatalf("expense %+v", e)
 		}
 		line := alice.line(t, *e.AccountTransactionID)
-		want := finance.AccountTransaction{ID: line.ID, AccountID: acc.ID, AccountName: "BPI", Type: finance.LineDebit,
+		want := finance.AccountTransaction{ID: line.ID, AccountID: acc.ID, AccountName: "BPI", Currency: "PHP", Type: finance.LineDebit,
 			Amount: 250_75, Date: e.Date, Description: &e.Description, Source: finance.SourceExpense, SourceID: &e.ID,
 			Status: finance.LinePosted, Cleared: finance.ClearedPending,
 			RunningBalance: ptr(acc.OpeningBalance - 250_75), CreatedAt: line.CreatedAt, UpdatedAt: line.UpdatedAt}

@@ -76,7 +76,7 @@ func TestIncomeCreate(t *testing.T) {
 	}
 	line := alice.line(t, *in.AccountTransactionID)
 	wantLine := finance.AccountTransaction{
-		ID: *in.AccountTransactionID, AccountID: bpi.ID, AccountName: "BPI", Type: finance.LineCredit, Amount: 20,
+		ID: *in.AccountTransactionID, AccountID: bpi.ID, AccountName: "BPI", Currency: "PHP", Type: finance.LineCredit, Amount: 20,
 		Date: in.Date, Description: in.Description, Source: finance.SourceIncome, SourceID: &in.ID, Status: finance.LinePosted,
 		Cleared: finance.ClearedPending, RunningBalance: ptr[finance.Money](30), CreatedAt: ledgerNow, UpdatedAt: ledgerNow,
 	}
