@@ -64,6 +64,7 @@ type AccountTransaction struct {
 	ID          string  `json:"id"`
 	AccountID   string  `json:"account_id"`
 	AccountName string  `json:"account_name"` // computed: the account's name
+	Currency    string  `json:"currency"`     // computed: the account's; amount and running_balance are in it
 	Type        string  `json:"type"`
 	Amount      Money   `json:"amount"`
 	Date        Date    `json:"date"`
@@ -494,6 +495,7 @@ type AccountOption struct {
 	ID             string      `json:"id"`
 	Name           string      `json:"name"`
 	Type           AccountType `json:"type"`
+	Currency       string      `json:"currency"` // current_balance is in it
 	CurrentBalance Money       `json:"current_balance"`
 }
 
@@ -509,7 +511,7 @@ func (s *Service) AccountOptions(ctx context.Context, userID string) ([]AccountO
 	}
 	out := make([]AccountOption, len(items))
 	for i, a := range items {
-		out[i] = AccountOption{ID: a.ID, Name: a.Name, Type: a.Type, CurrentBalance: a.CurrentBalance}
+		out[i] = AccountOption{ID: a.ID, Name: a.Name, Type: a.Type, Currency: a.Currency, CurrentBalance: a.CurrentBalance}
 	}
 	return out, nil
 }

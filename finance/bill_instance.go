@@ -38,6 +38,7 @@ type Bill struct {
 	CategoryID         string  `json:"category_id"`
 	Category           string  `json:"category"` // computed: the category's name
 	Amount             Money   `json:"amount"`
+	Currency           string  `json:"currency"` // computed: the template's; every amount of the bill is in it
 	ScheduledDate      Date    `json:"scheduled_date"`
 	DueDate            Date    `json:"due_date"`
 	Notes              *string `json:"notes"`
@@ -266,6 +267,7 @@ type BillPayment struct {
 	ID            string     `json:"id"`
 	BillID        string     `json:"bill_id"`
 	Amount        Money      `json:"amount"`
+	Currency      string     `json:"currency"` // computed: its expense's, the paying account's or card's or a Cash one's
 	Date          Date       `json:"date"`
 	PaymentMethod string     `json:"payment_method"`
 	AccountID     *string    `json:"account_id"`
@@ -484,7 +486,7 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 		if err := s.insertExpense(ctx, tx, userID, &e); err != nil {
 			return err
 		}
-		p.ExpenseID, p.CreatedAt, p.UpdatedAt = e.ID, e.CreatedAt, e.UpdatedAt
+		p.ExpenseID, p.Currency, p.CreatedAt, p.UpdatedAt = e.ID, e.Currency, e.CreatedAt, e.UpdatedAt
 		if err := tx.InsertBillPayment(ctx, userID, p); err != nil {
 			return err
 		}
@@ -607,24 +609,13 @@ type BillTotals struct {
 	Overdue   CountAmount // open bills of any month due before today; amount = remaining
 }
 
-// plus is t and u added field by field, whatever their currencies.
-func (t BillTotals) plus(u BillTotals) BillTotals {
-	add := func(a, b CountAmount) CountAmount {
-		return CountAmount{Count: a.Count + b.Count, Amount: a.Amount + b.Amount}
-	}
-	return BillTotals{
-		ByStatus: BillStatusTotals{Unpaid: add(t.ByStatus.Unpaid, u.ByStatus.Unpaid),
-			PartiallyPaid: add(t.ByStatus.PartiallyPaid, u.ByStatus.PartiallyPaid),
-			Paid:          add(t.ByStatus.Paid, u.ByStatus.Paid), Skipped: add(t.ByStatus.Skipped, u.ByStatus.Skipped)},
-		Paid: t.Paid + u.Paid, Remaining: t.Remaining + u.Remaining,
-		DueSoon: add(t.DueSoon, u.DueSoon), Overdue: add(t.Overdue, u.Overdue),
-	}
-}
-
-// BillSummary is GET /bills/summary (domain.md §5.4).
+// BillSummary is GET /bills/summary (domain.md §5.4): its amounts in the
+// reporting Currency, each bill's converted at today's rate as amounts due
+// are; the upcoming bills each in its own currency.
 type BillSummary struct {
-	Month           string           `json:"month"`
-	Currency        string           `json:"currency"`
+	Month    string `json:"month"`
+	Currency string `json:"currency"`
+	ConversionNote
 	TotalCount      int              `json:"total_count"`
 	TotalAmount     Money            `json:"total_amount"`
 	PaidAmount      Money            `json:"paid_amount"`
@@ -657,19 +648,10 @@ func (s *Service) SummarizeBills(ctx context.Context, userID string, month Date)
 	if err != nil {
 		return BillSummary{}, err
 	}
-	// The summary adds its currencies' bills as they are; the
-	// bills-overview report is the converted figure (docs/domain.md,
-	// "Converting for summaries").
-	var t BillTotals
-	for _, c := range byCurrency {
-		t = t.plus(c)
+	out := BillSummary{Month: month.MonthString(), Currency: s.currency(ctx, userID), Upcoming: []Bill{}}
+	if err := s.convertBillTotals(ctx, userID, &out, byCurrency, today); err != nil {
+		return BillSummary{}, err
 	}
-	out := BillSummary{Month: month.MonthString(), Currency: s.currency(ctx, userID), ByStatus: t.ByStatus,
-		PaidAmount: t.Paid, RemainingAmount: t.Remaining, Overdue: t.Overdue, DueSoon: t.DueSoon, Upcoming: []Bill{}}
-	for _, c := range []CountAmount{t.ByStatus.Unpaid, t.ByStatus.PartiallyPaid, t.ByStatus.Paid, t.ByStatus.Skipped} {
-		out.TotalCount += c.Count
-	}
-	out.TotalAmount = t.ByStatus.Unpaid.Amount + t.ByStatus.PartiallyPaid.Amount + t.ByStatus.Paid.Amount
 	from := month
 	if today.After(from) {
 		from = today
@@ -686,6 +668,53 @@ func (s *Service) SummarizeBills(ctx context.Context, userID string, month Date)
 		out.Upcoming = append(out.Upcoming, upcoming...)
 	}
 	return out, nil
+}
+
+// convertBillTotals fills the counts and amounts of out from the bills of
+// each currency, every amount converted to out.Currency at today's rate: a
+// month's bills are what is due, as of today, so what is due stays what is
+// paid plus what remains. A currency without a rate is left out of every
+// amount and named by what is due in it, or, with nothing due in the
+// month, by what is overdue; the counts keep every bill.
+func (s *Service) convertBillTotals(ctx context.Context, userID string, out *BillSummary, byCurrency []BillTotals, today Date) error {
+	figure := func(of func(BillTotals) Money) []DatedAmount {
+		return datedGroups(byCurrency, today, func(t BillTotals) (string, Money) { return t.Currency, of(t) })
+	}
+	due := figure(func(t BillTotals) Money {
+		return t.ByStatus.Unpaid.Amount + t.ByStatus.PartiallyPaid.Amount + t.ByStatus.Paid.Amount
+	})
+	overdue := figure(func(t BillTotals) Money { return t.Overdue.Amount })
+	skipped := figure(func(t BillTotals) Money { return t.ByStatus.Skipped.Amount })
+	conv, err := s.sumConverter(ctx, userID, out.Currency, due, overdue, skipped)
+	if err != nil {
+		return err
+	}
+	count := func(of func(BillTotals) CountAmount) CountAmount {
+		var c CountAmount
+		for _, t := range byCurrency {
+			c.Count += of(t).Count
+		}
+		c.Amount = conv.sum(ctx, figure(func(t BillTotals) Money { return of(t).Amount }))
+		return c
+	}
+	out.ByStatus = BillStatusTotals{
+		Unpaid:        count(func(t BillTotals) CountAmount { return t.ByStatus.Unpaid }),
+		PartiallyPaid: count(func(t BillTotals) CountAmount { return t.ByStatus.PartiallyPaid }),
+		Paid:          count(func(t BillTotals) CountAmount { return t.ByStatus.Paid }),
+		Skipped:       count(func(t BillTotals) CountAmount { return t.ByStatus.Skipped }),
+	}
+	out.Overdue = count(func(t BillTotals) CountAmount { return t.Overdue })
+	out.DueSoon = count(func(t BillTotals) CountAmount { return t.DueSoon })
+	out.TotalAmount = conv.sum(ctx, due)
+	out.PaidAmount = conv.sum(ctx, figure(func(t BillTotals) Money { return t.Paid }))
+	out.RemainingAmount = conv.sum(ctx, figure(func(t BillTotals) Money { return t.Remaining }))
+	for _, c := range []CountAmount{out.ByStatus.Unpaid, out.ByStatus.PartiallyPaid, out.ByStatus.Paid, out.ByStatus.Skipped} {
+		out.TotalCount += c.Count
+	}
+	out.ConversionNote = conv.NoteOf(ctx, due, slices.DeleteFunc(overdue, func(o DatedAmount) bool {
+		return slices.ContainsFunc(due, func(d DatedAmount) bool { return d.Currency == o.Currency && d.Amount != 0 })
+	}))
+	return conv.Err()
 }
 
 // TemplateOption is a template as write forms offer it.

@@ -524,6 +524,7 @@ type CardOption struct {
 	ID              string  `json:"id"`
 	Name            string  `json:"name"`
 	LastFour        *string `json:"last_four"`
+	Currency        string  `json:"currency"` // available_credit is in it
 	AvailableCredit Money   `json:"available_credit"`
 }
 
@@ -536,7 +537,7 @@ func (s *Service) CardOptions(ctx context.Context, userID string) ([]CardOption,
 	}
 	out := make([]CardOption, len(items))
 	for i, c := range items {
-		out[i] = CardOption{ID: c.ID, Name: c.Name, LastFour: c.LastFour, AvailableCredit: c.AvailableCredit}
+		out[i] = CardOption{ID: c.ID, Name: c.Name, LastFour: c.LastFour, Currency: c.Currency, AvailableCredit: c.AvailableCredit}
 	}
 	return out, nil
 }

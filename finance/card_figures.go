@@ -73,22 +73,25 @@ type MetricFigures struct {
 	MonthlyInstallmentCommitment Money `json:"monthly_installment_commitment"`
 }
 
-// CardMetric is one card of the metrics.
+// CardMetric is one card of the metrics, its figures in the card's Currency.
 type CardMetric struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Status   string `json:"status"`
+	Currency string `json:"currency"`
 	MetricFigures
 	UtilizationLevel  string   `json:"utilization_level"`
 	NextStatementDate Date     `json:"next_statement_date"`
 	NextDue           *NextDue `json:"next_due"`
 }
 
-// CardMetrics is GET /credit-cards/metrics.
+// CardMetrics is GET /credit-cards/metrics. Totals are in the reporting
+// Currency: each card's figures converted at today's rate, as balances are.
 type CardMetrics struct {
-	Currency string        `json:"currency"`
-	Totals   MetricFigures `json:"totals"`
-	Cards    []CardMetric  `json:"cards"`
+	Currency string `json:"currency"`
+	ConversionNote
+	Totals MetricFigures `json:"totals"`
+	Cards  []CardMetric  `json:"cards"`
 }
 
 // CardMetricsFilter narrows GET /credit-cards/metrics.
@@ -105,7 +108,7 @@ func BuildCardMetrics(cards []CreditCard, totals map[string]CardMetricTotals, cu
 	sum := &out.Totals
 	for i, c := range cards {
 		t := totals[c.ID]
-		m := CardMetric{ID: c.ID, Name: c.Name, Status: c.Status,
+		m := CardMetric{ID: c.ID, Name: c.Name, Status: c.Status, Currency: c.Currency,
 			MetricFigures: MetricFigures{
 				CreditLimit: c.CreditLimit, OutstandingBalance: c.OutstandingBalance, AvailableCredit: c.AvailableCredit,
 				UtilizationPercent: c.UtilizationPercent, UnbilledTotal: c.UnbilledTotal, OpenStatementBalance: c.OpenStatementBalance,
@@ -147,7 +150,37 @@ func (s *Service) CardMetrics(ctx context.Context, userID string, f CardMetricsF
 	if err != nil {
 		return CardMetrics{}, err
 	}
-	return BuildCardMetrics(cards, totals, s.currency(ctx, userID)), nil
+	m := BuildCardMetrics(cards, totals, s.currency(ctx, userID))
+	err = s.convertCardTotals(ctx, userID, &m, today)
+	return m, err
+}
+
+// convertCardTotals replaces the amounts of m's totals, which
+// BuildCardMetrics adds as they are, with the cards' figures converted to
+// m.Currency at the rate of today, as balances convert (docs/domain.md,
+// "Converting for summaries"). A card whose currency has no rate is left
+// out of every amount of the totals, and named by its credit limit, which
+// every card has; the counts keep every card.
+func (s *Service) convertCardTotals(ctx context.Context, userID string, m *CardMetrics, today Date) error {
+	figure := func(of func(MetricFigures) Money) []DatedAmount {
+		return datedGroups(m.Cards, today, func(c CardMetric) (string, Money) { return c.Currency, of(c.MetricFigures) })
+	}
+	limits := figure(func(f MetricFigures) Money { return f.CreditLimit })
+	conv, err := s.sumConverter(ctx, userID, m.Currency, limits)
+	if err != nil {
+		return err
+	}
+	t := &m.Totals
+	t.CreditLimit = conv.sum(ctx, limits)
+	t.OutstandingBalance = conv.sum(ctx, figure(func(f MetricFigures) Money { return f.OutstandingBalance }))
+	t.UnbilledTotal = conv.sum(ctx, figure(func(f MetricFigures) Money { return f.UnbilledTotal }))
+	t.OpenStatementBalance = conv.sum(ctx, figure(func(f MetricFigures) Money { return f.OpenStatementBalance }))
+	t.MinimumDueOpen = conv.sum(ctx, figure(func(f MetricFigures) Money { return f.MinimumDueOpen }))
+	t.MonthlyInstallmentCommitment = conv.sum(ctx, figure(func(f MetricFigures) Money { return f.MonthlyInstallmentCommitment }))
+	t.AvailableCredit = t.CreditLimit - t.OutstandingBalance
+	t.UtilizationPercent = Percent(max(0, t.OutstandingBalance), t.CreditLimit)
+	m.ConversionNote = conv.NoteOf(ctx, limits)
+	return conv.Err()
 }
 
 // cardsFor returns the caller's cards in status (active, or all), by name,

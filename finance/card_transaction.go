@@ -117,6 +117,26 @@ func (s *Service) ListCardTransactions(ctx context.Context, userID string, f Car
 	return summedPageOf(items, sum, err, p)
 }
 
+// UnbilledPage is GET /credit-cards/{id}/unbilled-transactions: the card's
+// unbilled rows with the card's Currency, which their amounts and the
+// summary's total are in.
+type UnbilledPage struct {
+	SummedPage[CardTransaction]
+	Currency string `json:"currency"`
+}
+
+// ListUnbilledTransactions returns a page of the card's unbilled rows,
+// future-dated ones included; f's card and status are set here.
+func (s *Service) ListUnbilledTransactions(ctx context.Context, userID, cardID string, f CardTransactionFilter, p ListParams) (UnbilledPage, error) {
+	c, err := s.store.Read().CreditCard(ctx, userID, cardID, s.today(ctx, userID))
+	if err != nil {
+		return UnbilledPage{}, err
+	}
+	f.CardID, f.Status = cardID, CardUnbilled
+	page, err := s.ListCardTransactions(ctx, userID, f, p)
+	return UnbilledPage{SummedPage: page, Currency: c.Currency}, err
+}
+
 // GetCardTransaction returns one card row (voided ones included).
 func (s *Service) GetCardTransaction(ctx context.Context, userID, id string) (CardTransaction, error) {
 	t, err := s.store.Read().CardTransaction(ctx, userID, id)

@@ -330,6 +330,17 @@ func isRateMissing(err error) bool {
 	return ok
 }
 
+// datedGroups is one amount of each record as a group dated date: the
+// figures of records that convert like balances, all at one day's rate.
+func datedGroups[T any](records []T, date Date, of func(T) (currency string, amount Money)) []DatedAmount {
+	out := make([]DatedAmount, len(records))
+	for i, r := range records {
+		code, amount := of(r)
+		out[i] = DatedAmount{Currency: code, Date: date, Amount: amount}
+	}
+	return out
+}
+
 // negated is the groups with their amounts' signs turned: liabilities
 // subtracted from assets.
 func negated(groups []DatedAmount) []DatedAmount {

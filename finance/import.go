@@ -116,6 +116,7 @@ type ImportRow struct {
 	Line           int     `json:"line"`
 	Date           *Date   `json:"date"`
 	Amount         *Money  `json:"amount"`
+	Currency       string  `json:"currency"` // computed: the batch's (summary.currency)
 	Direction      string  `json:"direction"`
 	Description    string  `json:"description"`
 	Payee          *string `json:"payee"`
@@ -366,7 +367,7 @@ func (s *Service) PreviewImport(ctx context.Context, userID string, target Impor
 	if err != nil {
 		return ImportBatch{}, err
 	}
-	b.Items = rows[:min(len(rows), DefaultLimit)]
+	b.Items = inCurrency(rows[:min(len(rows), DefaultLimit)], currency)
 	return b, nil
 }
 
@@ -569,11 +570,22 @@ func (s *Service) GetImport(ctx context.Context, userID, id string) (ImportBatch
 // ListImportRows returns a page of a batch's rows in file order.
 func (s *Service) ListImportRows(ctx context.Context, userID, id string, f ImportRowFilter, p ListParams) (Page[ImportRow], error) {
 	r := s.store.Read()
-	if _, err := r.Import(ctx, userID, id); err != nil {
+	b, err := r.Import(ctx, userID, id)
+	if err != nil {
 		return Page[ImportRow]{}, err
 	}
 	items, total, err := r.ImportRows(ctx, id, f, p)
-	return pageOf(items, total, err, p)
+	return pageOf(inCurrency(items, b.Summary.Currency), total, err, p)
+}
+
+// inCurrency gives rows their batch's currency: the file's, which the
+// batch's account or card must have for it to commit. The rows store none
+// of their own.
+func inCurrency(rows []ImportRow, code string) []ImportRow {
+	for i := range rows {
+		rows[i].Currency = code
+	}
+	return rows
 }
 
 // UpdateImportRow is PUT /imports/{id}/rows/{line}: a preview's row gets
@@ -626,7 +638,7 @@ func (s *Service) UpdateImportRow(ctx context.Context, userID, id string, line i
 			return err
 		}
 		b.Summary = summarize(rows, b.Summary.Currency)
-		out = row
+		out = inCurrency([]ImportRow{row}, b.Summary.Currency)[0]
 		return tx.UpdateImport(ctx, userID, b)
 	})
 	return out, err

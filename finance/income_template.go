@@ -60,6 +60,7 @@ type ExpectedIncome struct {
 	CategoryID   string    `json:"category_id"`
 	Category     string    `json:"category"` // computed: the category's name
 	Amount       Money     `json:"amount"`
+	Currency     string    `json:"currency"` // computed: the template's
 	ExpectedDate Date      `json:"expected_date"`
 	Status       string    `json:"status"`
 	IncomeID     *string   `json:"income_id"`

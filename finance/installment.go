@@ -28,6 +28,7 @@ type InstallmentPlan struct {
 	ID                   string     `json:"id"`
 	CreditCardID         string     `json:"credit_card_id"`
 	CreditCardName       string     `json:"credit_card_name"` // computed
+	Currency             string     `json:"currency"`         // computed: the card's
 	SourceTransactionID  string     `json:"source_transaction_id"`
 	ExpenseID            *string    `json:"expense_id"`
 	Description          string     `json:"description"`

@@ -98,6 +98,7 @@ type LoanInstanceFigures struct {
 	ID                 string    `json:"id"`
 	LoanID             string    `json:"loan_id"`
 	LoanName           string    `json:"loan_name"` // computed
+	Currency           string    `json:"currency"`  // computed: the loan's
 	InstallmentNumber  int       `json:"installment_number"`
 	DueDate            Date      `json:"due_date"`
 	AmountDue          Money     `json:"amount_due"`
@@ -188,7 +189,9 @@ type LoanDuesWindow struct {
 	Today      Date // overdue_amount: open instances due before it
 }
 
-// LoanDuesSummary sums every instance of the window, not just the page.
+// LoanDuesSummary sums every instance of the window, not just the page:
+// per currency as the store sums it (LoanDuesTotals), in the reporting
+// currency as GET /loans/current-month-dues answers it.
 type LoanDuesSummary struct {
 	DueAmount       Money `json:"due_amount"`
 	PaidAmount      Money `json:"paid_amount"`
@@ -197,13 +200,23 @@ type LoanDuesSummary struct {
 	Count           int   `json:"count"`
 }
 
-// LoanDues is GET /loans/current-month-dues: a list, plus the month and its summary.
+// LoanDuesTotals is the summary of the instances of the loans of one
+// currency.
+type LoanDuesTotals struct {
+	Currency string
+	LoanDuesSummary
+}
+
+// LoanDues is GET /loans/current-month-dues: a list, each instance in its
+// loan's currency, plus the month and its summary in the reporting
+// Currency.
 type LoanDues struct {
-	Items      []LoanInstance  `json:"items"`
-	Pagination Pagination      `json:"pagination"`
-	Month      string          `json:"month"`
-	Currency   string          `json:"currency"`
-	Summary    LoanDuesSummary `json:"summary"`
+	Items      []LoanInstance `json:"items"`
+	Pagination Pagination     `json:"pagination"`
+	Month      string         `json:"month"`
+	Currency   string         `json:"currency"`
+	ConversionNote
+	Summary LoanDuesSummary `json:"summary"`
 }
 
 // LoanRepo is the persistence of loans, their instances and payments.
@@ -225,7 +238,7 @@ type LoanRepo interface {
 	LoanInstances(ctx context.Context, userID, loanID string) ([]LoanInstance, error)
 	ListLoanInstances(ctx context.Context, userID, loanID string, f LoanInstanceFilter, p ListParams) ([]LoanInstance, int, error)
 	// LoanDues returns a page of the window's instances and the summary of all of them.
-	LoanDues(ctx context.Context, userID string, w LoanDuesWindow, p ListParams) ([]LoanInstance, int, LoanDuesSummary, error)
+	LoanDues(ctx context.Context, userID string, w LoanDuesWindow, p ListParams) ([]LoanInstance, int, []LoanDuesTotals, error)
 	// UnsettledInstances counts a loan's instances that are neither paid nor waived.
 	UnsettledInstances(ctx context.Context, loanID string) (int, error)
 	InsertLoanPayment(ctx context.Context, userID string, p LoanPayment) error
@@ -348,7 +361,7 @@ func (s *Service) newLoan(r LoanRequest, fallback string) (LoanDetail, error) {
 	l.ID, l.TotalInterest, l.CreatedAt, l.UpdatedAt = NewID(), interest, now, now
 	out := LoanDetail{Loan: l, Instances: make([]LoanInstance, len(rows))}
 	for k, row := range rows {
-		out.Instances[k] = LoanInstance{LoanInstanceFigures: LoanInstanceFigures{ID: NewID(), LoanID: l.ID, LoanName: l.Name,
+		out.Instances[k] = LoanInstance{LoanInstanceFigures: LoanInstanceFigures{ID: NewID(), LoanID: l.ID, LoanName: l.Name, Currency: l.Currency,
 			InstallmentNumber: row.Number, DueDate: LoanDueDate(l.FirstDueDate, anchorDay, row.Number), AmountDue: row.Amount(),
 			PrincipalDue: row.Principal, InterestDue: row.Interest, Status: InstanceUnpaid, CreatedAt: now, UpdatedAt: now}}
 	}
@@ -469,7 +482,7 @@ func (s *Service) CurrentMonthLoanDues(ctx context.Context, userID string, p Lis
 	r := s.store.Read()
 	today := s.today(ctx, userID)
 	first, last := MonthRange(today)
-	items, total, sum, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: first, MonthEnd: last, Today: today}, p)
+	items, total, byCurrency, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: first, MonthEnd: last, Today: today}, p)
 	if err != nil {
 		return LoanDues{}, err
 	}
@@ -477,8 +490,33 @@ func (s *Service) CurrentMonthLoanDues(ctx context.Context, userID string, p Lis
 		return LoanDues{}, err
 	}
 	pg := NewPage(items, total, p)
-	return LoanDues{Items: pg.Items, Pagination: pg.Pagination, Month: today.MonthString(),
-		Currency: s.currency(ctx, userID), Summary: sum}, nil
+	out := LoanDues{Items: pg.Items, Pagination: pg.Pagination, Month: today.MonthString(), Currency: s.currency(ctx, userID)}
+	out.Summary, out.ConversionNote, err = s.convertLoanDues(ctx, userID, out.Currency, byCurrency, today)
+	return out, err
+}
+
+// convertLoanDues adds the dues of each currency in reporting, all
+// converted at today's rate as amounts due are, so what is due stays what
+// is paid plus what remains. A currency without a rate is left out of every
+// amount, named by what is due in it; the count keeps every instance.
+func (s *Service) convertLoanDues(ctx context.Context, userID, reporting string, byCurrency []LoanDuesTotals,
+	today Date) (LoanDuesSummary, ConversionNote, error) {
+	figure := func(of func(LoanDuesSummary) Money) []DatedAmount {
+		return datedGroups(byCurrency, today, func(t LoanDuesTotals) (string, Money) { return t.Currency, of(t.LoanDuesSummary) })
+	}
+	due := figure(func(t LoanDuesSummary) Money { return t.DueAmount })
+	conv, err := s.sumConverter(ctx, userID, reporting, due)
+	if err != nil {
+		return LoanDuesSummary{}, ConversionNote{}, err
+	}
+	out := LoanDuesSummary{DueAmount: conv.sum(ctx, due),
+		PaidAmount:      conv.sum(ctx, figure(func(t LoanDuesSummary) Money { return t.PaidAmount })),
+		RemainingAmount: conv.sum(ctx, figure(func(t LoanDuesSummary) Money { return t.RemainingAmount })),
+		OverdueAmount:   conv.sum(ctx, figure(func(t LoanDuesSummary) Money { return t.OverdueAmount }))}
+	for _, t := range byCurrency {
+		out.Count += t.Count
+	}
+	return out, conv.NoteOf(ctx, due), conv.Err()
 }
 
 // LoanUpdateRequest is the body of PATCH /loans/{id}: the state and the

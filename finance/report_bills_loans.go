@@ -271,8 +271,12 @@ func (s *Service) dashboardBills(ctx context.Context, userID string, month Date)
 // month, with the number of overdue instances.
 func (s *Service) dashboardLoans(ctx context.Context, userID string, from, to, today Date) (DashboardLoans, error) {
 	r := s.store.Read()
-	_, _, sum, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: from, MonthEnd: to, Today: today},
+	_, _, byCurrency, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: from, MonthEnd: to, Today: today},
 		ListParams{Page: 1, Limit: 1, SortBy: LoanDuesList.Sorts[0]})
+	if err != nil {
+		return DashboardLoans{}, err
+	}
+	sum, _, err := s.convertLoanDues(ctx, userID, s.currency(ctx, userID), byCurrency, today)
 	if err != nil {
 		return DashboardLoans{}, err
 	}

@@ -35,6 +35,7 @@ type SOA struct {
 	ID               string     `json:"id"`
 	CreditCardID     string     `json:"credit_card_id"`
 	CreditCardName   string     `json:"credit_card_name"`
+	Currency         string     `json:"currency"` // computed: the card's
 	StatementDate    Date       `json:"statement_date"`
 	PeriodStart      Date       `json:"period_start"`
 	PeriodEnd        Date       `json:"period_end"`

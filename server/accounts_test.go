@@ -472,7 +472,7 @@ func TestAccountTransactionCreate(t *testing.T) {
 	var line finance.AccountTransaction
 	res.decodeData(t, &line)
 	want := map[string]any{
-		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 0.10, "date": "2025-03-01",
+		"id": line.ID, "account_id": a.ID, "account_name": "BPI", "currency": "PHP", "type": "credit", "amount": 0.10, "date": "2025-03-01",
 		"description": "interest", "source": "manual", "source_id": nil, "status": "posted", "cleared": "pending", "is_editable": true, "transfer": nil,
 		"running_balance": 0.10, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}
@@ -724,7 +724,7 @@ func TestBalanceAdjustment(t *testing.T) {
 	res.decodeData(t, &adj)
 	want := map[string]any{
 		"transaction": map[string]any{
-			"id": adj.Transaction.ID, "account_id": a.ID, "account_name": "BPI", "type": "credit", "amount": 50.10,
+			"id": adj.Transaction.ID, "account_id": a.ID, "account_name": "BPI", "currency": "PHP", "type": "credit", "amount": 50.10,
 			"date": ledgerToday, "description": "Balance adjustment", "source": "adjustment", "source_id": nil, "transfer": nil,
 			"status": "posted", "cleared": "cleared", "is_editable": true, "running_balance": 150.00, "voided_at": nil, "created_at": ledgerStamp, "updated_at": ledgerStamp,
 		},

@@ -57,7 +57,7 @@ func metricFigures(limit, outstanding, available, utilization, unbilled, open, m
 
 // metricCard is the JSON of one finance.CardMetric.
 func metricCard(c finance.CreditCard, status string, figures map[string]any, level, nextStatement string, nextDue any) map[string]any {
-	out := map[string]any{"id": c.ID, "name": c.Name, "status": status, "utilization_level": level,
+	out := map[string]any{"id": c.ID, "name": c.Name, "status": status, "currency": c.Currency, "utilization_level": level,
 		"next_statement_date": nextStatement, "next_due": nextDue}
 	for k, v := range figures {
 		out[k] = v
@@ -208,20 +208,20 @@ func TestCardMetrics(t *testing.T) {
 		t.Errorf("message = %q", res.message())
 	}
 	// Totals: 41,490.25 of 60,000.00 is 69.1504%, from the sums, not an average.
-	checkExactData(t, res, map[string]any{"currency": "PHP",
+	checkExactData(t, res, map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"totals": metricFigures("60000.00", "41490.25", "18509.75", "69.15", "12290.00", "29200.25", "585.01", 0, 1, "696.66"),
 		"cards":  []any{masterWant, visaWant}})
 
 	res = alice.do(t, http.MethodGet, "/api/v1/credit-cards/metrics?includeArchived=true", "", http.StatusOK)
-	checkExactData(t, res, map[string]any{"currency": "PHP",
+	checkExactData(t, res, map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"totals": metricFigures("65000.00", "42490.25", "22509.75", "65.37", "13290.00", "29200.25", "585.01", 0, 1, "696.66"),
 		"cards":  []any{masterWant, oldWant, visaWant}})
 	res = alice.do(t, http.MethodGet, "/api/v1/credit-cards/metrics?includeArchived=false&cardId="+visa.ID, "", http.StatusOK)
-	checkExactData(t, res, map[string]any{"currency": "PHP",
+	checkExactData(t, res, map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"totals": metricFigures("50000.00", "32490.25", "17509.75", "64.98", "3290.00", "29200.25", "585.01", 0, 1, "696.66"),
 		"cards":  []any{visaWant}})
 
-	empty := map[string]any{"currency": "PHP",
+	empty := map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"totals": metricFigures("0.00", "0.00", "0.00", "0.00", "0.00", "0.00", "0.00", 0, 0, "0.00"), "cards": []any{}}
 	// An archived card needs includeArchived; another user's card gives nothing.
 	checkExactData(t, alice.do(t, http.MethodGet, "/api/v1/credit-cards/metrics?cardId="+old.ID, "", http.StatusOK), empty)
@@ -239,7 +239,7 @@ func TestCardMetrics(t *testing.T) {
 	if len(mcSOAs) != 1 {
 		t.Fatalf("Mastercard statements: %+v", mcSOAs)
 	}
-	checkExactData(t, res, map[string]any{"currency": "PHP",
+	checkExactData(t, res, map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"totals": metricFigures("60000.00", "41490.25", "18509.75", "69.15", "3290.00", "38200.25", "1085.01", 1, 1, "696.66"),
 		"cards": []any{
 			metricCard(master, "active",

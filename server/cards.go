@@ -133,8 +133,7 @@ func (s *Server) listUnbilledTransactions(w http.ResponseWriter, r bunrouter.Req
 	if err != nil {
 		return err
 	}
-	f.CardID, f.Status = id, finance.CardUnbilled
-	page, err := s.ledger.ListCardTransactions(r.Context(), userID(r), f, p)
+	page, err := s.ledger.ListUnbilledTransactions(r.Context(), userID(r), id, f, p)
 	if err != nil {
 		return err
 	}

@@ -476,11 +476,11 @@ func TestCardFormOptions(t *testing.T) {
 	res := alice.do(t, http.MethodGet, "/api/v1/credit-cards/form-options", "", http.StatusOK)
 	var opts finance.CardFormOptions
 	res.decodeData(t, &opts)
-	wantCards := []finance.CardOption{{ID: c.ID, Name: "Visa", LastFour: opts.CreditCards[0].LastFour, AvailableCredit: 749_75}}
+	wantCards := []finance.CardOption{{ID: c.ID, Name: "Visa", LastFour: opts.CreditCards[0].LastFour, Currency: "PHP", AvailableCredit: 749_75}}
 	if diff := cmp.Diff(wantCards, opts.CreditCards); diff != "" || *opts.CreditCards[0].LastFour != "1234" {
 		t.Errorf("credit_cards (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]finance.AccountOption{{ID: acc.ID, Name: "BPI", Type: finance.AccountSavings, CurrentBalance: 100_10}}, opts.Accounts); diff != "" {
+	if diff := cmp.Diff([]finance.AccountOption{{ID: acc.ID, Name: "BPI", Type: finance.AccountSavings, Currency: "PHP", CurrentBalance: 100_10}}, opts.Accounts); diff != "" {
 		t.Errorf("accounts (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"purchase", "fee", "interest", "refund"}, opts.TransactionTypes); diff != "" {

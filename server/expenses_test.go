@@ -61,7 +61,7 @@ func TestExpenseCreatePaymentMethods(t *testing.T) {
 			t.Fatalf("expense %+v", e)
 		}
 		line := alice.line(t, *e.AccountTransactionID)
-		want := finance.AccountTransaction{ID: line.ID, AccountID: acc.ID, AccountName: "BPI", Type: finance.LineDebit,
+		want := finance.AccountTransaction{ID: line.ID, AccountID: acc.ID, AccountName: "BPI", Currency: "PHP", Type: finance.LineDebit,
 			Amount: 250_75, Date: e.Date, Description: &e.Description, Source: finance.SourceExpense, SourceID: &e.ID,
 			Status: finance.LinePosted, Cleared: finance.ClearedPending,
 			RunningBalance: ptr(acc.OpeningBalance - 250_75), CreatedAt: line.CreatedAt, UpdatedAt: line.UpdatedAt}
@@ -677,7 +677,7 @@ func TestExpenseFormOptions(t *testing.T) {
 	if diff := cmp.Diff([]string{"Cash", "Account Debit", "Credit Card"}, opts.PaymentMethods); diff != "" || opts.DefaultPaymentMethod != "Cash" {
 		t.Errorf("methods (-want +got):\n%s default %q", diff, opts.DefaultPaymentMethod)
 	}
-	if diff := cmp.Diff([]finance.AccountOption{{ID: acc.ID, Name: "BPI", Type: finance.AccountChecking, CurrentBalance: 10_01}}, opts.Accounts); diff != "" {
+	if diff := cmp.Diff([]finance.AccountOption{{ID: acc.ID, Name: "BPI", Type: finance.AccountChecking, Currency: "PHP", CurrentBalance: 10_01}}, opts.Accounts); diff != "" {
 		t.Errorf("accounts (-want +got):\n%s", diff)
 	}
 	if len(opts.CreditCards) != 1 || opts.CreditCards[0].ID != c.ID || opts.CreditCards[0].AvailableCredit != 99_99 || opts.CreditCards[0].LastFour != nil {
@@ -687,7 +687,7 @@ func TestExpenseFormOptions(t *testing.T) {
 	if len(names) != 16 || strings.Contains(strings.Join(names, ","), "Travel") || strings.Contains(strings.Join(names, ","), "Salary") {
 		t.Errorf("categories %v", names)
 	}
-	if rawField(t, res, "credit_cards") != `[{"id":"`+c.ID+`","name":"Visa","last_four":null,"available_credit":99.99}]` {
+	if rawField(t, res, "credit_cards") != `[{"id":"`+c.ID+`","name":"Visa","last_four":null,"currency":"PHP","available_credit":99.99}]` {
 		t.Errorf("raw credit_cards %s", rawField(t, res, "credit_cards"))
 	}
 }

@@ -76,7 +76,7 @@ func TestIncomeCreate(t *testing.T) {
 	}
 	line := alice.line(t, *in.AccountTransactionID)
 	wantLine := finance.AccountTransaction{
-		ID: *in.AccountTransactionID, AccountID: bpi.ID, AccountName: "BPI", Type: finance.LineCredit, Amount: 20,
+		ID: *in.AccountTransactionID, AccountID: bpi.ID, AccountName: "BPI", Currency: "PHP", Type: finance.LineCredit, Amount: 20,
 		Date: in.Date, Description: in.Description, Source: finance.SourceIncome, SourceID: &in.ID, Status: finance.LinePosted,
 		Cleared: finance.ClearedPending, RunningBalance: ptr[finance.Money](30), CreatedAt: ledgerNow, UpdatedAt: ledgerNow,
 	}
@@ -402,8 +402,8 @@ func TestIncomeFormOptions(t *testing.T) {
 		wantData: map[string]any{
 			"categories": wantCats,
 			"accounts": []map[string]any{
-				{"id": alpha.ID, "name": "Alpha", "type": "savings", "current_balance": 0},
-				{"id": zeta.ID, "name": "zeta", "type": "cash", "current_balance": 0.30},
+				{"id": alpha.ID, "name": "Alpha", "type": "savings", "currency": "PHP", "current_balance": 0},
+				{"id": zeta.ID, "name": "zeta", "type": "cash", "currency": "PHP", "current_balance": 0.30},
 			},
 		}}).run(t, env)
 	// A user with nothing active gets empty arrays, never null.

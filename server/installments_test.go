@@ -241,7 +241,7 @@ func TestInstallmentConvertWorkedExamples(t *testing.T) {
 	got := alice.convert(t, p.ID, `{"months":2,"interest_type":"none","interest_rate":null,"monthly_amount":null,"description":null,"status":"completed"}`)
 	first := finance.NewDate(2025, 3, 2)
 	next := first
-	want := finance.InstallmentPlan{ID: got.ID, CreditCardID: c.ID, CreditCardName: "Visa", SourceTransactionID: p.ID,
+	want := finance.InstallmentPlan{ID: got.ID, CreditCardID: c.ID, CreditCardName: "Visa", Currency: "PHP", SourceTransactionID: p.ID,
 		ExpenseID: p.ExpenseID, Description: "bought on 2025-03-02", Principal: 600_00, Months: 2, InterestType: finance.InterestNone,
 		FirstInstallmentDate: first, TotalInterest: 0, TotalPayable: 600_00, Status: finance.PlanActive, RemainingCount: 2,
 		RemainingPrincipal: 600_00, RemainingPayable: 600_00, NextInstallmentDate: &next, CreatedAt: ledgerNow, UpdatedAt: ledgerNow}

@@ -325,7 +325,7 @@ func TestLoanPaymentReplyHoldsOnlyTheNewPayment(t *testing.T) {
 	env, alice, _ := newLoanEnv(t)
 	l := alice.createLoan(t, `{"name":"Phone","principal":10000,"interest_type":"none","term_months":1,"start_date":"2025-02-01"}`)
 	instance := l.Instances[0].ID
-	instanceKeys := []string{"amount_due", "created_at", "due_date", "id", "installment_number", "interest_due", "is_overdue",
+	instanceKeys := []string{"amount_due", "created_at", "currency", "due_date", "id", "installment_number", "interest_due", "is_overdue",
 		"loan_id", "loan_name", "marked_paid_manually", "paid_interest", "paid_principal", "paid_total", "principal_due",
 		"remaining", "status", "updated_at"}
 	keys := func(m map[string]json.RawMessage) []string { return slices.Sorted(maps.Keys(m)) }

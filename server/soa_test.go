@@ -657,7 +657,7 @@ func TestSOAWriteRepliesHoldNoLines(t *testing.T) {
 	_, alice, _ := newSpendingEnv(t)
 	f := newStatementFixture(t, alice)
 	url := "/api/v1/credit-cards/soa/" + f.soa.ID
-	soaKeys := []string{"charges_total", "created_at", "credit_card_id", "credit_card_name", "credits_total", "days_until_due",
+	soaKeys := []string{"charges_total", "created_at", "credit_card_id", "credit_card_name", "credits_total", "currency", "days_until_due",
 		"due_date", "id", "is_overdue", "minimum_due", "minimum_due_source", "minimum_met", "notes", "paid_total", "period_end",
 		"period_start", "remaining", "replaced_by_id", "statement_balance", "statement_date", "status", "transaction_count",
 		"updated_at", "voided_at"}

@@ -78,7 +78,7 @@ func TestTransferCreateWritesTwoLinesAndAFee(t *testing.T) {
 	if len(from) != 1 || len(to) != 1 {
 		t.Fatalf("lines: from %+v, to %+v", from, to)
 	}
-	wantFrom := finance.AccountTransaction{ID: tr.FromLineID, AccountID: bpi.ID, AccountName: "BPI", Type: finance.LineDebit,
+	wantFrom := finance.AccountTransaction{ID: tr.FromLineID, AccountID: bpi.ID, AccountName: "BPI", Currency: "PHP", Type: finance.LineDebit,
 		Amount: 200010, Date: tr.Date, Description: tr.Description, Source: finance.SourceTransfer, SourceID: &tr.ID,
 		Status: finance.LinePosted, Cleared: finance.ClearedPending,
 		Transfer:       &finance.LineTransfer{ID: tr.ID, OtherAccountID: gcash.ID, OtherAccountName: "GCash"},

@@ -93,7 +93,7 @@ func (r accountTransactionRow) line() finance.AccountTransaction {
 
 // lineComputed are the AccountTransaction fields that are not columns
 // (warnings are the answer of a write, never stored).
-var lineComputed = []string{"account_name", "is_editable", "running_balance", "transfer", "warnings"}
+var lineComputed = []string{"account_name", "currency", "is_editable", "running_balance", "transfer", "warnings"}
 
 // lineWriteSkipped are the columns an insert or update of a line leaves
 // alone: created_at once written, and cleared, which only ClearedRepo's
@@ -104,7 +104,7 @@ var lineWriteSkipped = append([]string{"cleared"}, lineComputed...)
 // line, the account on the transfer's other side.
 func (l ledger) selectLines(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(lineComputed...).
-		ColumnExpr("acc.name AS account_name").
+		ColumnExpr("acc.name AS account_name, acc.currency AS currency").
 		ColumnExpr("(t.status = 'posted' AND t.source IN ('manual', 'adjustment') AND acc.status = 'active') AS is_editable").
 		ColumnExpr("oa.id AS other_account_id").
 		ColumnExpr("oa.name AS other_account_name").

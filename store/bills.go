@@ -123,7 +123,7 @@ type billRow struct {
 }
 
 // billComputed are the instance fields computed on read.
-var billComputed = []string{"category", "remaining", "is_overdue", "days_until_due",
+var billComputed = []string{"category", "currency", "remaining", "is_overdue", "days_until_due",
 	"default_payment_method", "default_account_id", "default_credit_card_id"}
 
 // selectBills reads instances with their category's name and, while their
@@ -131,7 +131,7 @@ var billComputed = []string{"category", "remaining", "is_overdue", "days_until_d
 // primary-key lookups per row.
 func (l ledger) selectBills(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(billComputed...).
-		ColumnExpr("c.name AS category").
+		ColumnExpr("c.name AS category, bt.currency AS currency").
 		ColumnExpr("CASE WHEN bt.status <> 'removed' THEN bt.default_payment_method END AS default_payment_method").
 		ColumnExpr("CASE WHEN bt.status <> 'removed' THEN bt.default_account_id END AS default_account_id").
 		ColumnExpr("CASE WHEN bt.status <> 'removed' THEN bt.default_credit_card_id END AS default_credit_card_id").
@@ -307,20 +307,27 @@ type billPaymentRow struct {
 	UserID string
 }
 
+// selectBillPayments reads payments with the currency of their expense:
+// the money left the paying account or card in its currency.
+func (l ledger) selectBillPayments(rows any) *bun.SelectQuery {
+	return l.db.NewSelect().Model(rows).ExcludeColumn("currency").ColumnExpr("e.currency AS currency").
+		Join("JOIN expenses AS e ON e.id = p.expense_id")
+}
+
 func (l ledger) InsertBillPayment(ctx context.Context, userID string, p finance.BillPayment) error {
-	_, err := l.db.NewInsert().Model(&billPaymentRow{BillPayment: p, UserID: userID}).Exec(ctx)
+	_, err := l.db.NewInsert().Model(&billPaymentRow{BillPayment: p, UserID: userID}).ExcludeColumn("currency").Exec(ctx)
 	return err
 }
 
 func (l ledger) UpdateBillPayment(ctx context.Context, userID string, p finance.BillPayment) error {
-	_, err := l.db.NewUpdate().Model(&billPaymentRow{BillPayment: p, UserID: userID}).ExcludeColumn("created_at").
+	_, err := l.db.NewUpdate().Model(&billPaymentRow{BillPayment: p, UserID: userID}).ExcludeColumn("created_at", "currency").
 		Where("id = ? AND user_id = ?", p.ID, userID).Exec(ctx)
 	return err
 }
 
 func (l ledger) BillPayment(ctx context.Context, userID, id string) (finance.BillPayment, error) {
 	var row billPaymentRow
-	err := l.db.NewSelect().Model(&row).Where("p.id = ? AND p.user_id = ?", id, userID).Scan(ctx)
+	err := l.selectBillPayments(&row).Where("p.id = ? AND p.user_id = ?", id, userID).Scan(ctx)
 	return row.BillPayment, notFound(err, "bill payment")
 }
 
@@ -328,7 +335,7 @@ var billPaymentSorts = map[string]string{"date": "p.date", "amount": "p.amount",
 
 func (l ledger) ListBillPayments(ctx context.Context, userID, billID string, f finance.BillPaymentFilter, p finance.ListParams) ([]finance.BillPayment, int, error) {
 	var rows []billPaymentRow
-	q := l.db.NewSelect().Model(&rows).Where("p.bill_id = ? AND p.user_id = ? AND p.status = ?", billID, userID, f.Status)
+	q := l.selectBillPayments(&rows).Where("p.bill_id = ? AND p.user_id = ? AND p.status = ?", billID, userID, f.Status)
 	if !f.DateFrom.IsZero() {
 		q = q.Where("p.date >= ?", f.DateFrom)
 	}

@@ -90,13 +90,13 @@ type expectedIncomeRow struct {
 	UserID string
 }
 
-var expectedIncomeComputed = []string{"category", "account_id"}
+var expectedIncomeComputed = []string{"category", "currency", "account_id"}
 
 // selectExpectedIncome reads entries with their category's name and, while
 // their template is not removed, its account.
 func (l ledger) selectExpectedIncome(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(expectedIncomeComputed...).
-		ColumnExpr("c.name AS category").
+		ColumnExpr("c.name AS category, it.currency AS currency").
 		ColumnExpr("CASE WHEN it.status <> 'removed' THEN it.account_id END AS account_id").
 		Join("JOIN categories AS c ON c.id = e.category_id").
 		Join("JOIN income_templates AS it ON it.id = e.template_id")

@@ -146,11 +146,11 @@ type loanInstanceRow struct {
 }
 
 // instanceComputed are the instance fields computed on read, not stored.
-var instanceComputed = []string{"loan_name", "remaining", "is_overdue", "payments"}
+var instanceComputed = []string{"loan_name", "currency", "remaining", "is_overdue", "payments"}
 
 func (l ledger) selectInstances(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(instanceComputed...).
-		ColumnExpr("ln.name AS loan_name").
+		ColumnExpr("ln.name AS loan_name, ln.currency AS currency").
 		Join("JOIN loans AS ln ON ln.id = li.loan_id")
 }
 
@@ -233,24 +233,42 @@ func duesFrom(q *bun.SelectQuery, userID string, w finance.LoanDuesWindow) *bun.
 		})
 }
 
-func (l ledger) LoanDues(ctx context.Context, userID string, w finance.LoanDuesWindow, p finance.ListParams) ([]finance.LoanInstance, int, finance.LoanDuesSummary, error) {
-	var sum finance.LoanDuesSummary
+// LoanDues sums the window per currency (its loans'), by code.
+func (l ledger) LoanDues(ctx context.Context, userID string, w finance.LoanDuesWindow, p finance.ListParams) ([]finance.LoanInstance, int, []finance.LoanDuesTotals, error) {
+	var sums []struct {
+		Currency string
+		Due      finance.Money
+		Paid     finance.Money
+		Left     finance.Money
+		Overdue  finance.Money
+		Count    int
+	}
 	err := duesFrom(l.db.NewSelect().TableExpr("loan_instances AS li"), userID, w).
-		ColumnExpr("COALESCE(SUM(li.amount_due), 0)").
-		ColumnExpr("COALESCE(SUM(li.paid_total), 0)").
-		ColumnExpr("COALESCE(SUM(CASE WHEN li."+openInstance+" THEN li.amount_due - li.paid_total ELSE 0 END), 0)").
-		ColumnExpr("COALESCE(SUM(CASE WHEN li."+openInstance+" AND li.due_date < ? THEN li.amount_due - li.paid_total ELSE 0 END), 0)", w.Today).
-		ColumnExpr("COUNT(*)").
-		Scan(ctx, &sum.DueAmount, &sum.PaidAmount, &sum.RemainingAmount, &sum.OverdueAmount, &sum.Count)
+		ColumnExpr("ln.currency").
+		ColumnExpr("COALESCE(SUM(li.amount_due), 0) AS due").
+		ColumnExpr("COALESCE(SUM(li.paid_total), 0) AS paid").
+		ColumnExpr("COALESCE(SUM(CASE WHEN li."+openInstance+" THEN li.amount_due - li.paid_total ELSE 0 END), 0) AS left").
+		ColumnExpr("COALESCE(SUM(CASE WHEN li."+openInstance+" AND li.due_date < ? THEN li.amount_due - li.paid_total ELSE 0 END), 0) AS overdue", w.Today).
+		ColumnExpr("COUNT(*) AS count").
+		GroupExpr("ln.currency").OrderExpr("ln.currency").
+		Scan(ctx, &sums)
 	if err != nil {
-		return nil, 0, sum, err
+		return nil, 0, nil, err
+	}
+	totals := make([]finance.LoanDuesTotals, len(sums))
+	count := 0
+	for i, x := range sums {
+		totals[i] = finance.LoanDuesTotals{Currency: x.Currency, LoanDuesSummary: finance.LoanDuesSummary{
+			DueAmount: x.Due, PaidAmount: x.Paid, RemainingAmount: x.Left, OverdueAmount: x.Overdue, Count: x.Count}}
+		count += x.Count
 	}
 	var rows []loanInstanceRow
-	if sum.Count > p.Offset() {
-		q := l.db.NewSelect().Model(&rows).ExcludeColumn(instanceComputed...).ColumnExpr("ln.name AS loan_name")
+	if count > p.Offset() {
+		q := l.db.NewSelect().Model(&rows).ExcludeColumn(instanceComputed...).
+			ColumnExpr("ln.name AS loan_name, ln.currency AS currency")
 		err = orderPage(duesFrom(q, userID, w), "li.due_date", p).Scan(ctx)
 	}
-	return instances(rows), sum.Count, sum, err
+	return instances(rows), count, totals, err
 }
 
 func (l ledger) UnsettledInstances(ctx context.Context, loanID string) (int, error) {

@@ -15,12 +15,12 @@ type planRow struct {
 }
 
 // planComputed are the plan fields computed from its rows on read.
-var planComputed = []string{"credit_card_name", "total_payable", "billed_count", "remaining_count",
+var planComputed = []string{"credit_card_name", "currency", "total_payable", "billed_count", "remaining_count",
 	"remaining_principal", "remaining_payable", "next_installment_date"}
 
 func (l ledger) selectPlans(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(planComputed...).
-		ColumnExpr("cc.name AS credit_card_name").
+		ColumnExpr("cc.name AS credit_card_name, cc.currency AS currency").
 		Join("JOIN credit_cards AS cc ON cc.id = ip.credit_card_id")
 }
 

@@ -18,11 +18,11 @@ type soaRow struct {
 }
 
 // soaComputed are the SOA fields computed on read, not stored.
-var soaComputed = []string{"credit_card_name", "remaining", "is_overdue", "minimum_met", "days_until_due"}
+var soaComputed = []string{"credit_card_name", "currency", "remaining", "is_overdue", "minimum_met", "days_until_due"}
 
 func (l ledger) selectSOAs(rows any) *bun.SelectQuery {
 	return l.db.NewSelect().Model(rows).ExcludeColumn(soaComputed...).
-		ColumnExpr("cc.name AS credit_card_name").
+		ColumnExpr("cc.name AS credit_card_name, cc.currency AS currency").
 		Join("JOIN credit_cards AS cc ON cc.id = s.credit_card_id")
 }
 

@@ -1,0 +1,245 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/finance"
+)
+
+// Tests of docs/domain.md "Converting for summaries" on the card metrics,
+// the month's loan dues and the bill summary: each record's figures in its
+// own currency, the totals in the reporting currency at today's rate, a
+// currency without a rate left out and named, never added 1:1.
+
+// newSumsEnv is a server whose today is 2025-03-11 with a PHP user whose
+// key writes cards, loans, bills, accounts and rates.
+func newSumsEnv(t *testing.T) ledgerUser {
+	t.Helper()
+	env := newTestEnv(t)
+	env.srv.Ledger().SetClock(func() time.Time { return ledgerNow })
+	u := env.createUser(finance.PlanPro)
+	return ledgerUser{env: env, user: u, key: env.createKey(u.ID, auth.ScopeCardsWrite, auth.ScopeLoansWrite,
+		auth.ScopeBillsWrite, auth.ScopeAccountsWrite, auth.ScopeSettingsWrite)}
+}
+
+// enterRate enters the person's own rate of 2025-03-10 and returns its id.
+func (u ledgerUser) enterRate(t testing.TB, base, quote, rate string) string {
+	t.Helper()
+	var r struct {
+		ID string `json:"id"`
+	}
+	u.do(t, http.MethodPost, ratesURL, `{"base":"`+base+`","quote":"`+quote+`","date":"2025-03-10","rate":"`+rate+`"}`,
+		http.StatusCreated).decodeData(t, &r)
+	return r.ID
+}
+
+// noteOf reads an answer's currency, rates_as_of and missing_rates.
+func noteOf(t testing.TB, res apiResult) map[string]any {
+	t.Helper()
+	var data map[string]json.RawMessage
+	res.decodeData(t, &data)
+	out := map[string]any{}
+	for _, k := range []string{"currency", "rates_as_of", "missing_rates"} {
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(data[k]))
+		dec.UseNumber() // amounts compared as written, never through float64
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%s: %v in %s", k, err, res.env.Data)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func missing(currency, amount string) map[string]any {
+	return map[string]any{"currency": currency, "amount": jsonMoney(amount), "date_from": "2025-03-11", "date_to": "2025-03-11"}
+}
+
+func TestCardMetricsConvertEachCardAtTodaysRate(t *testing.T) {
+	alice := newSumsEnv(t)
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5}`)
+	amex := alice.createCard(t, `{"name":"Amex","currency":"USD","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	alice.purchase(t, visa.ID, "1000.00", "2025-03-02")
+	alice.purchase(t, amex.ID, "100.00", "2025-03-02")
+	usd := alice.enterRate(t, "USD", "PHP", "56.50")
+
+	res := alice.do(t, http.MethodGet, "/api/v1/credit-cards/metrics", "", http.StatusOK)
+	var m finance.CardMetrics
+	res.decodeData(t, &m)
+	// Each card keeps its own figures in its own currency.
+	for _, c := range m.Cards {
+		want := map[string]string{"Visa": "PHP", "Amex": "USD"}[c.Name]
+		if c.Currency != want {
+			t.Errorf("%s answers currency %q, want %q", c.Name, c.Currency, want)
+		}
+	}
+	if got := m.Cards[0]; got.Name != "Amex" || got.CreditLimit != 1000_00 || got.OutstandingBalance != 100_00 || got.UtilizationPercent != 10_00 {
+		t.Errorf("Amex in dollars: %+v", got)
+	}
+	// Limits 50,000 + 1,000 × 56.50 = 106,500.00; owed 1,000 + 100 × 56.50
+	// = 6,650.00; available 99,850.00; 6,650 / 106,500 = 6.244…% → 6.24.
+	want := finance.MetricFigures{CreditLimit: 106_500_00, OutstandingBalance: 6_650_00, AvailableCredit: 99_850_00,
+		UtilizationPercent: 6_24, UnbilledTotal: 6_650_00}
+	if diff := cmp.Diff(want, m.Totals); diff != "" {
+		t.Errorf("totals with the dollar rate (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": "2025-03-10", "missing_rates": []any{}}, noteOf(t, res)); diff != "" {
+		t.Errorf("note with the rate (-want +got):\n%s", diff)
+	}
+
+	// Without a dollar rate the Amex is left out of every amount, named by
+	// its limit, never counted 1:1 (which would say 51,000.00 and 1,100.00).
+	alice.do(t, http.MethodDelete, ratesURL+"/"+usd, "", http.StatusOK)
+	res = alice.do(t, http.MethodGet, "/api/v1/credit-cards/metrics", "", http.StatusOK)
+	res.decodeData(t, &m)
+	want = finance.MetricFigures{CreditLimit: 50_000_00, OutstandingBalance: 1_000_00, AvailableCredit: 49_000_00,
+		UtilizationPercent: 2_00, UnbilledTotal: 1_000_00}
+	if diff := cmp.Diff(want, m.Totals); diff != "" {
+		t.Errorf("totals without the dollar rate (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{missing("USD", "1000.00")}},
+		noteOf(t, res)); diff != "" {
+		t.Errorf("note without the rate (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoanDuesConvertEachLoanAtTodaysRate(t *testing.T) {
+	alice := newSumsEnv(t)
+	alice.createLoan(t, `{"name":"Car","principal":12000,"interest_type":"none","term_months":12,"start_date":"2025-02-20","first_due_date":"2025-03-20"}`)
+	alice.createLoan(t, `{"name":"Tuition","currency":"USD","principal":1200,"interest_type":"none","term_months":12,"start_date":"2025-02-25","first_due_date":"2025-03-25"}`)
+	usd := alice.enterRate(t, "USD", "PHP", "56.50")
+
+	res := alice.do(t, http.MethodGet, "/api/v1/loans/current-month-dues", "", http.StatusOK)
+	var dues finance.LoanDues
+	res.decodeData(t, &dues)
+	currencies := map[string]string{}
+	for _, in := range dues.Items {
+		currencies[in.LoanName] = in.Currency
+	}
+	if diff := cmp.Diff(map[string]string{"Car": "PHP", "Tuition": "USD"}, currencies); diff != "" {
+		t.Errorf("each instance in its loan's currency (-want +got):\n%s", diff)
+	}
+	// ₱1,000.00 + $100.00 × 56.50 = ₱6,650.00 due, nothing paid yet.
+	want := finance.LoanDuesSummary{DueAmount: 6_650_00, RemainingAmount: 6_650_00, Count: 2}
+	if diff := cmp.Diff(want, dues.Summary); diff != "" {
+		t.Errorf("summary with the dollar rate (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": "2025-03-10", "missing_rates": []any{}}, noteOf(t, res)); diff != "" {
+		t.Errorf("note with the rate (-want +got):\n%s", diff)
+	}
+
+	// Without the rate: ₱1,000.00 and the $100.00 named, not ₱1,100.00.
+	alice.do(t, http.MethodDelete, ratesURL+"/"+usd, "", http.StatusOK)
+	res = alice.do(t, http.MethodGet, "/api/v1/loans/current-month-dues", "", http.StatusOK)
+	res.decodeData(t, &dues)
+	want = finance.LoanDuesSummary{DueAmount: 1_000_00, RemainingAmount: 1_000_00, Count: 2}
+	if diff := cmp.Diff(want, dues.Summary); diff != "" {
+		t.Errorf("summary without the dollar rate (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{missing("USD", "100.00")}},
+		noteOf(t, res)); diff != "" {
+		t.Errorf("note without the rate (-want +got):\n%s", diff)
+	}
+}
+
+func TestBillSummaryConvertsEachBillAtTodaysRate(t *testing.T) {
+	alice := newSumsEnv(t)
+	alice.createTemplate(t, `{"name":"Power","amount":1000,"category":"Utilities","frequency":"monthly","start_date":"2025-03-01","due_day":20,"default_payment_method":"Cash"}`)
+	alice.createTemplate(t, `{"name":"Dorm","currency":"JPY","amount":5000,"category":"Rent & Housing","frequency":"monthly","start_date":"2025-03-01","due_day":25,"default_payment_method":"Cash"}`)
+	jpy := alice.enterRate(t, "JPY", "PHP", "0.38")
+
+	res := alice.do(t, http.MethodGet, billsURL+"/summary", "", http.StatusOK)
+	var sum finance.BillSummary
+	res.decodeData(t, &sum)
+	currencies := map[string]string{}
+	for _, b := range sum.Upcoming {
+		currencies[b.Name] = b.Currency
+	}
+	if diff := cmp.Diff(map[string]string{"Power": "PHP", "Dorm": "JPY"}, currencies); diff != "" {
+		t.Errorf("each upcoming bill in its template's currency (-want +got):\n%s", diff)
+	}
+	// ₱1,000.00 + ¥5,000 × 0.38 = ₱2,900.00 due and unpaid.
+	if sum.TotalCount != 2 || sum.TotalAmount != 2_900_00 || sum.RemainingAmount != 2_900_00 || sum.PaidAmount != 0 ||
+		sum.ByStatus.Unpaid != (finance.CountAmount{Count: 2, Amount: 2_900_00}) {
+		t.Errorf("summary with the yen rate: %+v", sum)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": "2025-03-10", "missing_rates": []any{}}, noteOf(t, res)); diff != "" {
+		t.Errorf("note with the rate (-want +got):\n%s", diff)
+	}
+
+	// Without the rate: ₱1,000.00 and the ¥5,000 named, not ₱6,000.00.
+	alice.do(t, http.MethodDelete, ratesURL+"/"+jpy, "", http.StatusOK)
+	res = alice.do(t, http.MethodGet, billsURL+"/summary", "", http.StatusOK)
+	res.decodeData(t, &sum)
+	if sum.TotalCount != 2 || sum.TotalAmount != 1_000_00 || sum.RemainingAmount != 1_000_00 ||
+		sum.ByStatus.Unpaid != (finance.CountAmount{Count: 2, Amount: 1_000_00}) {
+		t.Errorf("summary without the yen rate: %+v", sum)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{missing("JPY", "5000.00")}},
+		noteOf(t, res)); diff != "" {
+		t.Errorf("note without the rate (-want +got):\n%s", diff)
+	}
+}
+
+// Each record answers the currency its amounts are in, read from its
+// account, card, loan or template: a household's dollar and yen records
+// through REST.
+func TestRecordsAnswerTheirCurrency(t *testing.T) {
+	alice := newSumsEnv(t)
+	alice.key = alice.env.createKey(alice.user.ID, auth.ScopeCardsWrite, auth.ScopeBillsWrite, auth.ScopeAccountsWrite,
+		auth.ScopeIncomeWrite)
+	savings := alice.createAccount(t, `{"name":"Savings","type":"savings","currency":"USD","opening_balance":"500.00"}`)
+	wallet := alice.createAccount(t, `{"name":"Wallet","type":"cash","currency":"JPY","opening_balance":"20000"}`)
+	alice.do(t, http.MethodPost, "/api/v1/accounts/"+savings.ID+"/transactions",
+		`{"type":"credit","amount":"10.00","date":"2025-03-01","description":"interest"}`, http.StatusCreated)
+	amex := alice.createCard(t, `{"name":"Amex","currency":"USD","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	tv := alice.purchase(t, amex.ID, "600.00", "2025-03-02")
+	plan := alice.convert(t, tv.ID, `{"months":2,"interest_type":"none"}`)
+	alice.purchase(t, amex.ID, "20.00", "2025-03-03")
+	dorm := alice.createTemplate(t, `{"name":"Dorm","currency":"JPY","amount":5000,"category":"Rent & Housing","frequency":"monthly","start_date":"2025-03-01","due_day":25}`)
+	bill := alice.billOn(t, dorm.ID, "2025-03-25")
+	paid := alice.payBill(t, bill.ID, `{"amount":"1000","payment_method":"Account Debit","account_id":"`+wallet.ID+`"}`)
+	salary := alice.createIncomeTemplate(t, `{"name":"Salary","amount":"2000.00","category":"Salary","frequency":"monthly","start_date":"2025-03-01","due_day":30,"account_id":"`+savings.ID+`"}`)
+
+	lines, _ := page[finance.AccountTransaction](t, alice, "/api/v1/accounts/"+savings.ID+"/transactions")
+	payments, _ := page[finance.BillPayment](t, alice, billsURL+"/"+bill.ID+"/payments")
+	unbilled := send[finance.UnbilledPage](t, alice, http.MethodGet, "/api/v1/credit-cards/"+amex.ID+"/unbilled-transactions", "", http.StatusOK)
+	cardOptions := send[finance.CardFormOptions](t, alice, http.MethodGet, "/api/v1/credit-cards/form-options", "", http.StatusOK)
+	got := map[string]string{
+		"account line":              lines[0].Currency,
+		"bill":                      alice.bill(t, bill.ID).Currency,
+		"bill payment, as written":  paid.Payment.Currency,
+		"bill payment, as read":     payments[0].Currency,
+		"installment plan, written": plan.Currency,
+		"installment plan, read":    send[finance.InstallmentPlanDetail](t, alice, http.MethodGet, "/api/v1/credit-cards/installment-plans/"+plan.ID, "", http.StatusOK).Currency,
+		"unbilled list":             unbilled.Currency,
+		"expected income":           alice.expectedOn(t, salary.ID, "2025-03-30").Currency,
+	}
+	for _, a := range cardOptions.Accounts {
+		got["account option "+a.Name] = a.Currency
+	}
+	for _, c := range cardOptions.CreditCards {
+		got["card option "+c.Name] = c.Currency
+	}
+	want := map[string]string{
+		"account line": "USD", "bill": "JPY", "bill payment, as written": "JPY", "bill payment, as read": "JPY",
+		"installment plan, written": "USD", "installment plan, read": "USD", "unbilled list": "USD", "expected income": "USD",
+		"account option Savings": "USD", "account option Wallet": "JPY", "card option Amex": "USD",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("currencies (-want +got):\n%s", diff)
+	}
+	// The unbilled list's total is in the card's dollars: the plan's two
+	// $300.00 rows and the $20.00 purchase (the $600.00 one converted to
+	// installments counts nothing).
+	if unbilled.Summary.Total != 620_00 {
+		t.Errorf("unbilled total %s, want 620.00", unbilled.Summary.Total)
+	}
+}
