@@ -66,6 +66,7 @@ type DashboardNextDue struct {
 	CreditCardName string `json:"credit_card_name"`
 	DueDate        Date   `json:"due_date"`
 	Remaining      Money  `json:"remaining"`
+	Currency       string `json:"currency"` // the card's: Remaining is in it
 }
 
 // DashboardBills are the bills due in the month (§5.4).
@@ -177,15 +178,19 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 		return out, err
 	}
 
-	if out.CreditCards, out.Installments, err = s.dashboardCards(ctx, userID, today, from, to); err != nil {
+	// Cards, bills and loans convert as their own summaries do (amounts due
+	// at today's rate); what they leave out joins the dashboard's one note.
+	var cardsNote, billsNote, loansNote ConversionNote
+	if out.CreditCards, out.Installments, cardsNote, err = s.dashboardCards(ctx, userID, out.Currency, today, from, to); err != nil {
 		return out, err
 	}
-	if out.Bills, err = s.dashboardBills(ctx, userID, from); err != nil {
+	if out.Bills, billsNote, err = s.dashboardBills(ctx, userID, from); err != nil {
 		return out, err
 	}
-	if out.Loans, err = s.dashboardLoans(ctx, userID, from, to, today); err != nil {
+	if out.Loans, loansNote, err = s.dashboardLoans(ctx, userID, out.Currency, from, to, today); err != nil {
 		return out, err
 	}
+	out.ConversionNote = out.ConversionNote.join(cardsNote).join(billsNote).join(loansNote)
 	recent, err := repo.RecentEntries(ctx, userID, from, to, DashboardRecent)
 	if err != nil {
 		return out, err
@@ -195,17 +200,20 @@ func (s *Service) Dashboard(ctx context.Context, userID string, month Date) (Das
 }
 
 // dashboardCards totals the active cards as GET /credit-cards/metrics does,
-// with the installment rows of the dashboard's month.
-func (s *Service) dashboardCards(ctx context.Context, userID string, today, from, to Date) (DashboardCards, DashboardPlans, error) {
+// converted to reporting, with the installment rows of the dashboard's month.
+func (s *Service) dashboardCards(ctx context.Context, userID, reporting string, today, from, to Date) (DashboardCards, DashboardPlans, ConversionNote, error) {
 	cards, err := s.cardsFor(ctx, userID, "", StatusActive, today)
 	if err != nil {
-		return DashboardCards{}, DashboardPlans{}, err
+		return DashboardCards{}, DashboardPlans{}, ConversionNote{}, err
 	}
 	totals, err := s.store.Read().CardMetricTotals(ctx, cardIDs(cards), today, from, to)
 	if err != nil {
-		return DashboardCards{}, DashboardPlans{}, err
+		return DashboardCards{}, DashboardPlans{}, ConversionNote{}, err
 	}
-	m := BuildCardMetrics(cards, totals, "")
+	m := BuildCardMetrics(cards, totals, reporting)
+	if err := s.convertCardTotals(ctx, userID, &m, today); err != nil {
+		return DashboardCards{}, DashboardPlans{}, ConversionNote{}, err
+	}
 	out := DashboardCards{OutstandingBalance: m.Totals.OutstandingBalance, AvailableCredit: m.Totals.AvailableCredit,
 		UtilizationPercent: m.Totals.UtilizationPercent, OverdueSOACount: m.Totals.OverdueSOACount}
 	for _, c := range cards {
@@ -216,11 +224,12 @@ func (s *Service) dashboardCards(ctx context.Context, userID string, today, from
 		}
 		if out.NextDue == nil || next.DueDate.Before(out.NextDue.DueDate) ||
 			(next.DueDate == out.NextDue.DueDate && next.SOAID < out.NextDue.SOAID) {
-			out.NextDue = &DashboardNextDue{SOAID: next.SOAID, CreditCardName: c.Name, DueDate: next.DueDate, Remaining: next.Remaining}
+			out.NextDue = &DashboardNextDue{SOAID: next.SOAID, CreditCardName: c.Name, DueDate: next.DueDate, Remaining: next.Remaining,
+				Currency: c.Currency}
 		}
 	}
 	plans := DashboardPlans{ActivePlans: m.Totals.ActiveInstallmentPlans, MonthlyCommitment: m.Totals.MonthlyInstallmentCommitment}
-	return out, plans, nil
+	return out, plans, m.ConversionNote, nil
 }
 
 // topSpending keeps the n categories with the most spending, ties by name.

@@ -257,33 +257,35 @@ func (s *Service) netWorthLoans(ctx context.Context, userID string) ([]NetWorthL
 	return out, nil
 }
 
-// dashboardBills are GET /bills/summary's figures for the month.
-func (s *Service) dashboardBills(ctx context.Context, userID string, month Date) (DashboardBills, error) {
+// dashboardBills are GET /bills/summary's figures for the month, with what
+// its conversion left out.
+func (s *Service) dashboardBills(ctx context.Context, userID string, month Date) (DashboardBills, ConversionNote, error) {
 	b, err := s.SummarizeBills(ctx, userID, month)
 	if err != nil {
-		return DashboardBills{}, err
+		return DashboardBills{}, ConversionNote{}, err
 	}
 	return DashboardBills{DueAmount: b.TotalAmount, PaidAmount: b.PaidAmount, RemainingAmount: b.RemainingAmount,
-		Overdue: b.Overdue, Upcoming: b.Upcoming}, nil
+		Overdue: b.Overdue, Upcoming: b.Upcoming}, b.ConversionNote, nil
 }
 
 // dashboardLoans are the summary of GET /loans/current-month-dues for the
-// month, with the number of overdue instances.
-func (s *Service) dashboardLoans(ctx context.Context, userID string, from, to, today Date) (DashboardLoans, error) {
+// month, converted to reporting, with the number of overdue instances and
+// what the conversion left out.
+func (s *Service) dashboardLoans(ctx context.Context, userID, reporting string, from, to, today Date) (DashboardLoans, ConversionNote, error) {
 	r := s.store.Read()
 	_, _, byCurrency, err := r.LoanDues(ctx, userID, LoanDuesWindow{MonthStart: from, MonthEnd: to, Today: today},
 		ListParams{Page: 1, Limit: 1, SortBy: LoanDuesList.Sorts[0]})
 	if err != nil {
-		return DashboardLoans{}, err
+		return DashboardLoans{}, ConversionNote{}, err
 	}
-	sum, _, err := s.convertLoanDues(ctx, userID, s.currency(ctx, userID), byCurrency, today)
+	sum, note, err := s.convertLoanDues(ctx, userID, reporting, byCurrency, today)
 	if err != nil {
-		return DashboardLoans{}, err
+		return DashboardLoans{}, ConversionNote{}, err
 	}
 	overdue, err := r.OverdueLoanInstances(ctx, userID, today)
 	if err != nil {
-		return DashboardLoans{}, err
+		return DashboardLoans{}, ConversionNote{}, err
 	}
 	return DashboardLoans{DueAmount: sum.DueAmount, PaidAmount: sum.PaidAmount, RemainingAmount: sum.RemainingAmount,
-		OverdueCount: overdue}, nil
+		OverdueCount: overdue}, note, nil
 }

@@ -188,6 +188,66 @@ func TestBillSummaryConvertsEachBillAtTodaysRate(t *testing.T) {
 	}
 }
 
+// The dashboard's cards, loans and bills blocks are those three summaries'
+// totals, converted the same way, and what they leave out joins the
+// dashboard's one note: a dollar card and loan and a yen bill beside peso
+// ones.
+func TestDashboardCardsLoansAndBillsConvert(t *testing.T) {
+	alice := newSumsEnv(t)
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5}`)
+	amex := alice.createCard(t, `{"name":"Amex","currency":"USD","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	alice.purchase(t, visa.ID, "1000.00", "2025-03-02")
+	alice.purchase(t, amex.ID, "100.00", "2025-03-02")
+	alice.createLoan(t, `{"name":"Car","principal":12000,"interest_type":"none","term_months":12,"start_date":"2025-02-20","first_due_date":"2025-03-20"}`)
+	alice.createLoan(t, `{"name":"Tuition","currency":"USD","principal":1200,"interest_type":"none","term_months":12,"start_date":"2025-02-25","first_due_date":"2025-03-25"}`)
+	alice.createTemplate(t, `{"name":"Power","amount":1000,"category":"Utilities","frequency":"monthly","start_date":"2025-03-01","due_day":20,"default_payment_method":"Cash"}`)
+	alice.createTemplate(t, `{"name":"Dorm","currency":"JPY","amount":5000,"category":"Rent & Housing","frequency":"monthly","start_date":"2025-03-01","due_day":25,"default_payment_method":"Cash"}`)
+	usd := alice.enterRate(t, "USD", "PHP", "56.50")
+	jpy := alice.enterRate(t, "JPY", "PHP", "0.38")
+
+	reader := ledgerUser{env: alice.env, user: alice.user, key: alice.env.createKey(alice.user.ID, auth.ScopeRead)}
+	read := func() (finance.Dashboard, map[string]any) {
+		res := reader.do(t, http.MethodGet, "/api/v1/dashboard", "", http.StatusOK)
+		var d finance.Dashboard
+		res.decodeData(t, &d)
+		return d, noteOf(t, res)
+	}
+	// With the rates: owed ₱1,000.00 + $100.00 × 56.50 = ₱6,650.00 of
+	// ₱106,500.00; loans ₱1,000.00 + $100.00 × 56.50 = ₱6,650.00 due;
+	// bills ₱1,000.00 + ¥5,000 × 0.38 = ₱2,900.00 due.
+	d, note := read()
+	if d.CreditCards.OutstandingBalance != 6_650_00 || d.CreditCards.AvailableCredit != 99_850_00 ||
+		d.CreditCards.UtilizationPercent != 6_24 {
+		t.Errorf("cards with the rate: %+v", d.CreditCards)
+	}
+	if d.Loans.DueAmount != 6_650_00 || d.Bills.DueAmount != 2_900_00 {
+		t.Errorf("loans due %s, bills due %s with the rates; want 6650.00 and 2900.00", d.Loans.DueAmount, d.Bills.DueAmount)
+	}
+	// The month's $100.00 purchase of 2025-03-02 converts at its own date,
+	// before the rate of 2025-03-10: it alone is named.
+	purchase := map[string]any{"currency": "USD", "amount": jsonMoney("100.00"), "date_from": "2025-03-02", "date_to": "2025-03-02"}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": "2025-03-10", "missing_rates": []any{purchase}}, note); diff != "" {
+		t.Errorf("note with the rates (-want +got):\n%s", diff)
+	}
+
+	// Without them the dollars and yen are left out and named once in the
+	// dashboard's note, which adds each currency's left-out money over its
+	// figures: the Amex's $1,000.00 limit, the loan's $100.00 due and the
+	// month's $100.00 purchase of 2025-03-02 make $1,200.00; never 1:1.
+	alice.do(t, http.MethodDelete, ratesURL+"/"+usd, "", http.StatusOK)
+	alice.do(t, http.MethodDelete, ratesURL+"/"+jpy, "", http.StatusOK)
+	d, note = read()
+	if d.CreditCards.OutstandingBalance != 1_000_00 || d.CreditCards.AvailableCredit != 49_000_00 ||
+		d.Loans.DueAmount != 1_000_00 || d.Bills.DueAmount != 1_000_00 {
+		t.Errorf("without the rates: cards %+v, loans due %s, bills due %s", d.CreditCards, d.Loans.DueAmount, d.Bills.DueAmount)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": nil,
+		"missing_rates": []any{missing("JPY", "5000.00"),
+		map[string]any{"currency": "USD", "amount": jsonMoney("1200.00"), "date_from": "2025-03-02", "date_to": "2025-03-11"}}}, note); diff != "" {
+		t.Errorf("note without the rates (-want +got):\n%s", diff)
+	}
+}
+
 // Each record answers the currency its amounts are in, read from its
 // account, card, loan or template: a household's dollar and yen records
 // through REST.

@@ -58,6 +58,7 @@ type billsData struct {
 	Month    finance.Date
 	Months   monthNav
 	Summary  finance.BillSummary
+	Note     conversionNote // what the totals, in the reporting currency, left out
 	Calendar billCalendar
 	Bills    []billRow
 	Pay      payChoices // the payment forms' pickers
@@ -153,7 +154,7 @@ func (s *Site) billsView(r *http.Request, u finance.User, month finance.Date) (b
 	}
 	d := billsData{Show: show, Month: month, Summary: sum, Calendar: newBillCalendar(month, show.today, st.WeekStart, list.Items),
 		Pay:    payChoices{Show: show, Methods: opts.PaymentMethods, Accounts: opts.Accounts, Cards: opts.CreditCards},
-		Months: monthsAround(BillsPath, month, show.today)}
+		Months: monthsAround(BillsPath, month, show.today), Note: newConversionNote(show, "The summary", sum.ConversionNote)}
 	for _, b := range list.Items {
 		d.Bills = append(d.Bills, billRow{Bill: b, Form: billPayDefaults(b, show.today), Fields: map[string]string{}})
 	}
@@ -429,6 +430,7 @@ type loansData struct {
 	Loans  []finance.Loan // the active ones
 	Closed []finance.Loan // completed and cancelled
 	Dues   finance.LoanDues
+	Note   conversionNote // what the dues' totals, in the reporting currency, left out
 	Rows   []loanDueRow
 	Pay    payChoices // the payment forms' account picker
 }
@@ -452,7 +454,8 @@ func (s *Site) loansView(r *http.Request, u finance.User) (loansData, error) {
 	if err != nil {
 		return loansData{}, err
 	}
-	d := loansData{Show: show, Dues: dues, Pay: payChoices{Show: show, Accounts: accts}}
+	d := loansData{Show: show, Dues: dues, Note: newConversionNote(show, "The summary", dues.ConversionNote),
+		Pay: payChoices{Show: show, Accounts: accts}}
 	for _, l := range loans.Items {
 		if l.Status == finance.LoanActive {
 			d.Loans = append(d.Loans, l)

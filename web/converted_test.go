@@ -153,3 +153,48 @@ func TestPagesInOneCurrencyConvertNothing(t *testing.T) {
 		wantNotIn(t, path, testkit.Unescaped(b.Get(path)), "currency-lines", "Rates as of", `class="converted"`, "leaves out")
 	}
 }
+
+// The Bills and Loans pages show each bill and due in its own currency and
+// their totals in the reporting one, naming what a missing rate left out:
+// a ¥5,000 bill and a $1,200 loan over 12 months ($100.00 due in March)
+// with no rate beside peso ones.
+func TestBillsAndLoansPagesInTheirCurrencies(t *testing.T) {
+	env, u, b := webApp(t)
+	ctx, l := context.Background(), env.srv.Ledger()
+	if _, err := l.UpdateAppSettings(ctx, u.ID, finance.AppSettingsRequest{DateFormat: finance.Of("DD MMM YYYY")}); err != nil {
+		t.Fatal(err)
+	}
+	marchBill(t, env, u, `{"name":"Power","amount":1000,"category":"Utilities","frequency":"monthly","start_date":"2025-03-01","due_day":20,"default_payment_method":"Cash"}`)
+	dorm := marchBill(t, env, u, `{"name":"Dorm","currency":"JPY","amount":5000,"category":"Rent & Housing","frequency":"monthly","start_date":"2025-03-01","due_day":25,"default_payment_method":"Cash"}`)
+	for _, body := range []string{
+		`{"name":"Car","principal":"12000","interest_type":"none","term_months":12,"start_date":"2025-02-20","first_due_date":"2025-03-20"}`,
+		`{"name":"Tuition","currency":"USD","principal":"1200","interest_type":"none","term_months":12,"start_date":"2025-02-25","first_due_date":"2025-03-25"}`,
+	} {
+		var req finance.LoanRequest
+		fromJSON(t, body, &req)
+		if _, err := l.CreateLoan(ctx, u.ID, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	bills := testkit.Unescaped(b.Get(web.BillsPath))
+	wantIn(t, "Bills", bills, `<span class="num">¥5,000</span>`, `<span class="num">₱1,000.00</span>`,
+		"<dd>₱1,000.00</dd>", // the month's due, the yen left out, never ₱6,000.00
+		"The summary leaves out ¥5,000 (no JPY rate on or before 15 Mar 2025).")
+	wantNotIn(t, "Bills", bills, "₱6,000.00", "₱5,000.00")
+	wantIn(t, "Bill", testkit.Unescaped(b.Get("/bills/"+dorm.ID)), "<dd>¥5,000</dd>")
+
+	loans := testkit.Unescaped(b.Get(web.LoansPath))
+	wantIn(t, "Loans", loans, `<span class="num">$100.00</span>`, `<span class="num">₱1,000.00</span>`,
+		"The summary leaves out $100.00 (no USD rate on or before 15 Mar 2025).")
+	wantNotIn(t, "Loans", loans, "₱1,100.00", "₱100.00")
+
+	// With the rates, the totals convert at today's: ¥5,000 × 0.38 = ₱1,900.00
+	// and $100.00 × 56.50 = ₱5,650.00, and nothing is named.
+	manualRate(t, env, u, "JPY", "PHP", "0.38")
+	manualRate(t, env, u, "USD", "PHP", "56.50")
+	wantIn(t, "Bills", testkit.Unescaped(b.Get(web.BillsPath)), "<dd>₱2,900.00</dd>", "Rates as of 10 Mar 2025")
+	loans = testkit.Unescaped(b.Get(web.LoansPath))
+	wantIn(t, "Loans", loans, "<dd>₱6,650.00</dd>")
+	wantNotIn(t, "Loans", loans, "leave out")
+}
