@@ -243,7 +243,7 @@ func TestDashboardCardsLoansAndBillsConvert(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": nil,
 		"missing_rates": []any{missing("JPY", "5000.00"),
-		map[string]any{"currency": "USD", "amount": jsonMoney("1200.00"), "date_from": "2025-03-02", "date_to": "2025-03-11"}}}, note); diff != "" {
+			map[string]any{"currency": "USD", "amount": jsonMoney("1200.00"), "date_from": "2025-03-02", "date_to": "2025-03-11"}}}, note); diff != "" {
 		t.Errorf("note without the rates (-want +got):\n%s", diff)
 	}
 }

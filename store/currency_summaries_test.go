@@ -338,7 +338,6 @@ func (h fxHousehold) addRates(t *testing.T, date finance.Date, rates map[string]
 	}
 }
 
-
 // The dashboard answers every total in the reporting currency with one
 // note, and each account and recent entry in its own currency:
 //
