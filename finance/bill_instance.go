@@ -470,6 +470,9 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 		if err != nil {
 			return err
 		}
+		if err := paidInBillCurrency(ctx, tx, &v, userID, today, b, in); err != nil {
+			return err
+		}
 		if !v.Has("amount") && in.amount > b.Remaining {
 			v.Add("amount", "must not exceed the remaining amount "+b.Remaining.String())
 		}
@@ -483,6 +486,7 @@ func (s *Service) PayBill(ctx context.Context, userID, billID string, r BillPaym
 		e.Amount, e.Date, e.Description = in.amount, in.date, fmt.Sprintf("%s (due %s)", b.Name, b.DueDate)
 		e.CategoryID, e.Category = &cat.ID, &cat.Name
 		e.PaymentMethod, e.AccountID, e.CreditCardID, e.Notes = in.method, in.accountID, in.cardID, in.notes
+		e.Currency = b.Currency // a Cash payment is in the bill's currency, as every other one must be
 		if err := s.insertExpense(ctx, tx, userID, &e); err != nil {
 			return err
 		}

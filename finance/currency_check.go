@@ -117,3 +117,40 @@ func changeCurrency(ctx context.Context, tx Repo, userID, kind, id, name, cur, n
 func (s *Service) CurrencyFixed(ctx context.Context, userID, kind, id string) (bool, error) {
 	return s.store.Read().MoneyRecorded(ctx, userID, kind, id)
 }
+
+// paidIn checks that a payment's account or card (field, of kind
+// "account" or "card") is in the currency of what it pays: a bill or loan
+// installment is paid in its own currency, so what was paid is what is
+// owed (docs/domain.md "What each amount is in"). Paying across currencies
+// is a transfer to an account in that currency first.
+func paidIn(v *Validator, field, kind, payerCurrency, owedCurrency string) {
+	if payerCurrency != owedCurrency {
+		v.Add(field, "must be "+article(kind)+" "+kind+" in "+owedCurrency+", the currency of what it pays; this one is in "+payerCurrency)
+	}
+}
+
+func article(kind string) string {
+	if kind == "account" {
+		return "an"
+	}
+	return "a"
+}
+
+// paidInBillCurrency checks a bill payment's account or card with paidIn.
+func paidInBillCurrency(ctx context.Context, tx Repo, v *Validator, userID string, today Date, b Bill, in billPaymentShape) error {
+	switch {
+	case in.accountID != nil && !v.Has("account_id"):
+		a, err := tx.Account(ctx, userID, *in.accountID)
+		if err != nil {
+			return err
+		}
+		paidIn(v, "account_id", "account", a.Currency, b.Currency)
+	case in.cardID != nil && !v.Has("credit_card_id"):
+		c, err := tx.CreditCard(ctx, userID, *in.cardID, today)
+		if err != nil {
+			return err
+		}
+		paidIn(v, "credit_card_id", "card", c.Currency, b.Currency)
+	}
+	return nil
+}

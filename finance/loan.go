@@ -870,6 +870,9 @@ func (s *Service) PayLoanInstance(ctx context.Context, userID, instanceID string
 			if acct, _, err = activeAccount(ctx, tx, &v, "account_id", userID, accountID); err != nil {
 				return err
 			}
+			if acct.ID != "" {
+				paidIn(&v, "account_id", "account", acct.Currency, l.Currency)
+			}
 		}
 		if remaining := x.AmountDue - x.PaidTotal; amount > remaining {
 			v.Add("amount", "must not exceed the remaining amount "+remaining.String())

@@ -303,3 +303,56 @@ func TestRecordsAnswerTheirCurrency(t *testing.T) {
 		t.Errorf("unbilled total %s, want 620.00", unbilled.Summary.Total)
 	}
 }
+
+// A bill or loan installment is paid in its own currency: an account or card
+// in another is a 400 naming it, with nothing written; a Cash payment is in
+// the bill's currency. Before this rule a peso payment of a yen bill was
+// added to what the bill had been paid as if it were yen.
+func TestPaymentsAreInWhatTheyPay(t *testing.T) {
+	alice := newSumsEnv(t)
+	pesos := alice.createAccount(t, `{"name":"Checking","type":"savings","opening_balance":"50000"}`)
+	yen := alice.accountIn(t, "JPY", `{"name":"Wallet","type":"savings","opening_balance":"100000"}`)
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5}`)
+	tpl := alice.createTemplate(t, `{"name":"Dorm","currency":"JPY","amount":5000,"category":"Rent & Housing","frequency":"monthly","start_date":"2025-03-01","due_day":25,"default_payment_method":"Cash"}`)
+	dorm := alice.billOn(t, tpl.ID, "2025-03-25")
+	payURL := billsURL + "/" + dorm.ID + "/payments"
+
+	alice.sc(apiScenario{name: "pay a yen bill from a peso account", method: http.MethodPost, url: payURL,
+		body:       `{"amount":"5000","payment_method":"Account Debit","account_id":"` + pesos.ID + `"}`,
+		wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+		wantFields: map[string]string{"account_id": "must be an account in JPY, the currency of what it pays; this one is in PHP"}}).run(t, alice.env)
+	alice.sc(apiScenario{name: "pay a yen bill with a peso card", method: http.MethodPost, url: payURL,
+		body:       `{"amount":"5000","payment_method":"Credit Card","credit_card_id":"` + visa.ID + `"}`,
+		wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+		wantFields: map[string]string{"credit_card_id": "must be a card in JPY, the currency of what it pays; this one is in PHP"}}).run(t, alice.env)
+	if b := alice.bill(t, dorm.ID); b.PaidTotal != 0 || b.Status != finance.BillUnpaid {
+		t.Errorf("refused payments changed the bill: paid %s, %s", b.PaidTotal, b.Status)
+	}
+	if a := alice.account(t, pesos.ID); a.CurrentBalance != 50000_00 {
+		t.Errorf("a refused payment moved the peso account to %s", a.CurrentBalance)
+	}
+
+	// From the yen wallet, and in cash: both in yen.
+	paid := alice.payBill(t, dorm.ID, `{"amount":"2000","payment_method":"Account Debit","account_id":"`+yen.ID+`"}`)
+	if paid.Payment.Currency != "JPY" {
+		t.Errorf("the wallet's payment is in %q", paid.Payment.Currency)
+	}
+	cash := alice.payBill(t, dorm.ID, `{"amount":"3000","payment_method":"Cash"}`)
+	if cash.Payment.Currency != "JPY" { // its expense's
+		t.Errorf("a cash payment of a yen bill is in %q", cash.Payment.Currency)
+	}
+	if b := alice.bill(t, dorm.ID); b.PaidTotal != 5000_00 || b.Status != finance.BillPaid {
+		t.Errorf("after ¥2,000 and ¥3,000: paid %s, %s", b.PaidTotal, b.Status)
+	}
+
+	// A dollar loan's installment from the peso account is refused too.
+	loan := alice.createLoan(t, `{"name":"Tuition","currency":"USD","principal":1200,"interest_type":"none","term_months":12,"start_date":"2025-02-25","first_due_date":"2025-03-25"}`)
+	alice.sc(apiScenario{name: "pay a dollar loan from a peso account", method: http.MethodPost,
+		url:        "/api/v1/loans/instances/" + loan.Instances[0].ID + "/payments",
+		body:       `{"amount":"100","account_id":"` + pesos.ID + `"}`,
+		wantStatus: http.StatusBadRequest, wantCode: CodeValidation,
+		wantFields: map[string]string{"account_id": "must be an account in USD, the currency of what it pays; this one is in PHP"}}).run(t, alice.env)
+	if l := alice.loan(t, loan.ID); l.PaidTotal != 0 {
+		t.Errorf("a refused payment paid the loan %s", l.PaidTotal)
+	}
+}
