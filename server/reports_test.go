@@ -237,7 +237,7 @@ func TestDashboard(t *testing.T) {
 		// less 300.00: 14,785.25 of 50,000.00 is 29.5705%.
 		"credit_cards": map[string]any{"outstanding_balance": jsonMoney("14785.25"), "available_credit": jsonMoney("35214.75"),
 			"utilization_percent": jsonMoney("29.57"), "open_soa_count": 1, "overdue_soa_count": 0,
-			"next_due": map[string]any{"soa_id": soas[0].ID, "credit_card_name": "Visa", "due_date": "2025-04-05", "remaining": jsonMoney("6545.25")}},
+			"next_due": map[string]any{"soa_id": soas[0].ID, "credit_card_name": "Visa", "due_date": "2025-04-05", "remaining": jsonMoney("6545.25"), "currency": "PHP"}},
 		"bills": map[string]any{"due_amount": jsonMoney("11500.00"), "paid_amount": jsonMoney("1500.00"), "remaining_amount": jsonMoney("10000.00"),
 			"overdue": map[string]any{"count": 0, "amount": jsonMoney("0.00")}, "upcoming": []any{json.RawMessage(rentJSON)}},
 		// February's 1,120.00 open and March's 1,120.00 with 600.00 paid.
