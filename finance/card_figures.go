@@ -225,16 +225,6 @@ type UsageFigures struct {
 	PaymentsTotal     Money `json:"payments_total"`     // posted statement payments
 }
 
-func (u *UsageFigures) add(o UsageFigures) {
-	u.PurchasesTotal += o.PurchasesTotal
-	u.PurchasesCount += o.PurchasesCount
-	u.FeesTotal += o.FeesTotal
-	u.InterestTotal += o.InterestTotal
-	u.RefundsTotal += o.RefundsTotal
-	u.InstallmentsTotal += o.InstallmentsTotal
-	u.PaymentsTotal += o.PaymentsTotal
-}
-
 // CardUsageTotals are what the store sums for one card's month: the figures
 // and the purchase amounts by expense category (a split purchase by its
 // parts), in no particular order.
@@ -263,9 +253,10 @@ const MaxTopCategories = 5
 
 // CardMonthUsage is one card of the usage summary.
 type CardMonthUsage struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Status   string `json:"status"`
+	Currency string `json:"currency"` // the card's: its figures are in it
 	UsageFigures
 	Statements    []UsageStatement `json:"statements"`
 	TopCategories []CategoryAmount `json:"top_categories"`
@@ -273,10 +264,11 @@ type CardMonthUsage struct {
 
 // CardUsageSummary is GET /credit-cards/usage-summary.
 type CardUsageSummary struct {
-	Month    string           `json:"month"`
-	Currency string           `json:"currency"`
-	Cards    []CardMonthUsage `json:"cards"`
-	Totals   UsageFigures     `json:"totals"`
+	Month    string `json:"month"`
+	Currency string `json:"currency"` // the reporting currency, the totals'
+	ConversionNote
+	Cards  []CardMonthUsage `json:"cards"`
+	Totals UsageFigures     `json:"totals"`
 }
 
 // active reports whether the card had anything in the month: a counted row,
@@ -329,7 +321,7 @@ func (s *Service) CardUsageSummary(ctx context.Context, userID string, month Dat
 	}
 	out := CardUsageSummary{Month: from.MonthString(), Currency: s.currency(ctx, userID), Cards: []CardMonthUsage{}}
 	for _, c := range cards {
-		u := CardMonthUsage{ID: c.ID, Name: c.Name, Status: c.Status, UsageFigures: sums[c.ID].UsageFigures,
+		u := CardMonthUsage{ID: c.ID, Name: c.Name, Status: c.Status, Currency: c.Currency, UsageFigures: sums[c.ID].UsageFigures,
 			Statements: statements[c.ID], TopCategories: topCategories(sums[c.ID].Categories, MaxTopCategories)}
 		if c.Status != StatusActive && !u.active() {
 			continue
@@ -337,8 +329,46 @@ func (s *Service) CardUsageSummary(ctx context.Context, userID string, month Dat
 		if u.Statements == nil {
 			u.Statements = []UsageStatement{}
 		}
-		out.Totals.add(u.UsageFigures)
 		out.Cards = append(out.Cards, u)
 	}
-	return out, nil
+	// The month converts at the rate of its last day, today for the
+	// current month, as the bills overview converts its range.
+	rateDay := to
+	if today.Before(to) {
+		rateDay = today
+	}
+	err = s.convertUsageTotals(ctx, userID, &out, rateDay)
+	return out, err
+}
+
+// convertUsageTotals sets out's totals to its cards' figures converted to
+// out.Currency at the rate of date (docs/domain.md, "Converting for
+// summaries"). A card whose currency has no rate is left out of every
+// amount, named by what it charged in the month (purchases, fees,
+// interest and installments); the purchase count keeps every card.
+func (s *Service) convertUsageTotals(ctx context.Context, userID string, out *CardUsageSummary, date Date) error {
+	figure := func(of func(UsageFigures) Money) []DatedAmount {
+		return datedGroups(out.Cards, date, func(c CardMonthUsage) (string, Money) { return c.Currency, of(c.UsageFigures) })
+	}
+	charged := figure(func(u UsageFigures) Money {
+		return u.PurchasesTotal + u.FeesTotal + u.InterestTotal + u.InstallmentsTotal
+	})
+	conv, err := s.sumConverter(ctx, userID, out.Currency, charged)
+	if err != nil {
+		return err
+	}
+	t := UsageFigures{
+		PurchasesTotal:    conv.sum(ctx, figure(func(u UsageFigures) Money { return u.PurchasesTotal })),
+		FeesTotal:         conv.sum(ctx, figure(func(u UsageFigures) Money { return u.FeesTotal })),
+		InterestTotal:     conv.sum(ctx, figure(func(u UsageFigures) Money { return u.InterestTotal })),
+		RefundsTotal:      conv.sum(ctx, figure(func(u UsageFigures) Money { return u.RefundsTotal })),
+		InstallmentsTotal: conv.sum(ctx, figure(func(u UsageFigures) Money { return u.InstallmentsTotal })),
+		PaymentsTotal:     conv.sum(ctx, figure(func(u UsageFigures) Money { return u.PaymentsTotal })),
+	}
+	for _, c := range out.Cards {
+		t.PurchasesCount += c.PurchasesCount
+	}
+	out.Totals = t
+	out.ConversionNote = conv.NoteOf(ctx, charged)
+	return conv.Err()
 }

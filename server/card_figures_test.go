@@ -390,7 +390,8 @@ func TestCardUsageSummary(t *testing.T) {
 			"payments_total": jsonMoney(payments)}
 	}
 	card := func(c finance.CreditCard, status string, figures map[string]any, statements []any, top ...any) map[string]any {
-		out := map[string]any{"id": c.ID, "name": c.Name, "status": status, "statements": statements, "top_categories": append([]any{}, top...)}
+		out := map[string]any{"id": c.ID, "name": c.Name, "status": status, "currency": "PHP", "statements": statements,
+			"top_categories": append([]any{}, top...)}
 		for k, v := range figures {
 			out[k] = v
 		}
@@ -413,7 +414,7 @@ func TestCardUsageSummary(t *testing.T) {
 	if res.message() != "Credit card usage summary retrieved" {
 		t.Errorf("message = %q", res.message())
 	}
-	checkExactData(t, res, map[string]any{"month": "2025-03", "currency": "PHP",
+	checkExactData(t, res, map[string]any{"month": "2025-03", "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"cards": []any{
 			card(empty, "active", none, []any{}),
 			card(old, "archived", usage("0.00", 0, "10.00", "0.00", "0.00", "0.00", "0.00"), []any{}),
@@ -422,12 +423,12 @@ func TestCardUsageSummary(t *testing.T) {
 		"totals": usage("4950.00", 6, "110.00", "60.50", "80.00", "1015.00", "500.00")})
 	// The current month is the default.
 	checkExactData(t, alice.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?cardId="+visa.ID, "", http.StatusOK),
-		map[string]any{"month": "2025-03", "currency": "PHP", "cards": []any{visaMarch},
+		map[string]any{"month": "2025-03", "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{}, "cards": []any{visaMarch},
 			"totals": usage("4950.00", 6, "100.00", "60.50", "80.00", "1015.00", "500.00")})
 
 	// February: the archived card is in, with its statement; Old is out.
 	res = alice.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?month=2025-02", "", http.StatusOK)
-	checkExactData(t, res, map[string]any{"month": "2025-02", "currency": "PHP",
+	checkExactData(t, res, map[string]any{"month": "2025-02", "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"cards": []any{
 			card(dormant, "archived", usage("300.00", 1, "0.00", "0.00", "0.00", "0.00", "0.00"),
 				[]any{map[string]any{"id": dormantSOAs[0].ID, "statement_date": "2025-02-15", "statement_balance": jsonMoney("300.00"),
@@ -440,12 +441,12 @@ func TestCardUsageSummary(t *testing.T) {
 
 	// April: a purchase, the second installment and the payment dated April 1.
 	res = alice.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?month=2025-04&cardId="+visa.ID, "", http.StatusOK)
-	checkExactData(t, res, map[string]any{"month": "2025-04", "currency": "PHP",
+	checkExactData(t, res, map[string]any{"month": "2025-04", "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{},
 		"cards":  []any{card(visa, "active", usage("500.00", 1, "0.00", "15.00", "0.00", "1015.00", "200.00"), []any{}, cat("Shopping", "500.00"))},
 		"totals": usage("500.00", 1, "0.00", "15.00", "0.00", "1015.00", "200.00")})
 
 	// An archived card without activity, another user's card: no cards.
-	noCards := map[string]any{"month": "2025-03", "currency": "PHP", "cards": []any{}, "totals": none}
+	noCards := map[string]any{"month": "2025-03", "currency": "PHP", "rates_as_of": nil, "missing_rates": []any{}, "cards": []any{}, "totals": none}
 	checkExactData(t, alice.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?month=2025-03&cardId="+dormant.ID, "", http.StatusOK), noCards)
 	checkExactData(t, bob.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?month=2025-03&cardId="+visa.ID, "", http.StatusOK), noCards)
 	checkExactData(t, alice.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?month=2025-03&cardId="+bobs.ID, "", http.StatusOK), noCards)

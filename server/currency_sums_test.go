@@ -356,3 +356,47 @@ func TestPaymentsAreInWhatTheyPay(t *testing.T) {
 		t.Errorf("a refused payment paid the loan %s", l.PaidTotal)
 	}
 }
+
+// The month's usage of each card stays in its currency; the totals convert
+// at the rate of the month's last day (today for this month) and a card
+// without a rate is left out, named by what it charged.
+func TestCardUsageConvertsEachCard(t *testing.T) {
+	alice := newSumsEnv(t)
+	visa := alice.createCard(t, `{"name":"Visa","credit_limit":50000,"statement_day":15,"due_day":5}`)
+	amex := alice.createCard(t, `{"name":"Amex","currency":"USD","credit_limit":1000,"statement_day":15,"due_day":5}`)
+	alice.purchase(t, visa.ID, "1000.00", "2025-03-02")
+	alice.purchase(t, amex.ID, "100.00", "2025-03-02")
+	usd := alice.enterRate(t, "USD", "PHP", "56.50")
+
+	reader := ledgerUser{env: alice.env, user: alice.user, key: alice.env.createKey(alice.user.ID, auth.ScopeRead)}
+	read := func() (finance.CardUsageSummary, map[string]any) {
+		res := reader.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?month=2025-03", "", http.StatusOK)
+		var u finance.CardUsageSummary
+		res.decodeData(t, &u)
+		return u, noteOf(t, res)
+	}
+	u, note := read()
+	currencies := map[string]string{}
+	for _, c := range u.Cards {
+		currencies[c.Name] = c.Currency
+	}
+	if diff := cmp.Diff(map[string]string{"Visa": "PHP", "Amex": "USD"}, currencies); diff != "" {
+		t.Errorf("each card in its currency (-want +got):\n%s", diff)
+	}
+	// ₱1,000.00 + $100.00 × 56.50 = ₱6,650.00 of purchases, two of them.
+	if u.Totals.PurchasesTotal != 6_650_00 || u.Totals.PurchasesCount != 2 {
+		t.Errorf("totals with the rate: %+v", u.Totals)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": "2025-03-10", "missing_rates": []any{}}, note); diff != "" {
+		t.Errorf("note with the rate (-want +got):\n%s", diff)
+	}
+	// Without it: ₱1,000.00, the $100.00 named, not ₱1,100.00; both counted.
+	alice.do(t, http.MethodDelete, ratesURL+"/"+usd, "", http.StatusOK)
+	u, note = read()
+	if u.Totals.PurchasesTotal != 1_000_00 || u.Totals.PurchasesCount != 2 {
+		t.Errorf("totals without the rate: %+v", u.Totals)
+	}
+	if diff := cmp.Diff(map[string]any{"currency": "PHP", "rates_as_of": nil, "missing_rates": []any{missing("USD", "100.00")}}, note); diff != "" {
+		t.Errorf("note without the rate (-want +got):\n%s", diff)
+	}
+}
