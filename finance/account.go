@@ -103,7 +103,7 @@ type AccountRepo interface {
 
 	// AccountTransaction returns a line with AccountName and IsEditable filled.
 	AccountTransaction(ctx context.Context, userID, id string) (AccountTransaction, error)
-	ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) ([]AccountTransaction, Summary, error)
+	ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) ([]AccountTransaction, ListTotals, error)
 	InsertAccountTransaction(ctx context.Context, userID string, t AccountTransaction) error
 	UpdateAccountTransaction(ctx context.Context, userID string, t AccountTransaction) error
 }
@@ -518,9 +518,17 @@ func (s *Service) AccountOptions(ctx context.Context, userID string) ([]AccountO
 
 // ListAccountTransactions returns a page of lines of all the user's accounts
 // (GET /accounts/transactions); f.AccountID narrows it to one.
-func (s *Service) ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) (SummedPage[AccountTransaction], error) {
-	items, sum, err := s.store.Read().ListAccountTransactions(ctx, userID, f, p)
-	return summedPageOf(items, sum, err, p)
+func (s *Service) ListAccountTransactions(ctx context.Context, userID string, f AccountTransactionFilter, p ListParams) (ConvertedPage[AccountTransaction], error) {
+	r := s.store.Read()
+	items, sum, err := r.ListAccountTransactions(ctx, userID, f, p)
+	in := s.currency(ctx, userID)
+	if err == nil && f.AccountID != "" {
+		// One account's lines total in its currency, as its balance is.
+		if a, aerr := r.Account(ctx, userID, f.AccountID); aerr == nil {
+			in = a.Currency
+		}
+	}
+	return convertedPageOf(ctx, s, userID, in, items, sum, err, p)
 }
 
 // GetAccountTransaction returns a line of the path account: 404 when the

@@ -157,7 +157,7 @@ type CardRepo interface {
 	// CardTransaction returns a row with CreditCardName and Category filled
 	// (for a purchase, the category of its expense).
 	CardTransaction(ctx context.Context, userID, id string) (CardTransaction, error)
-	ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) ([]CardTransaction, Summary, error)
+	ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) ([]CardTransaction, ListTotals, error)
 	InsertCardTransaction(ctx context.Context, userID string, t CardTransaction) error
 	UpdateCardTransaction(ctx context.Context, userID string, t CardTransaction) error
 

@@ -109,19 +109,28 @@ func (r CardTransactionRequest) shape(cur CardTransaction, create bool) (cardDra
 }
 
 // ListCardTransactions returns a page of the rows of all the user's cards.
-func (s *Service) ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) (SummedPage[CardTransaction], error) {
-	items, sum, err := s.store.Read().ListCardTransactions(ctx, userID, f, p)
+// The total is in the reporting currency, or in the card's when f names
+// one card, as its statements are.
+func (s *Service) ListCardTransactions(ctx context.Context, userID string, f CardTransactionFilter, p ListParams) (ConvertedPage[CardTransaction], error) {
+	r := s.store.Read()
+	items, sum, err := r.ListCardTransactions(ctx, userID, f, p)
+	in := s.currency(ctx, userID)
 	if err == nil {
 		s.markFuture(ctx, userID, items)
+		if f.CardID != "" {
+			if c, cerr := r.CreditCard(ctx, userID, f.CardID, s.today(ctx, userID)); cerr == nil {
+				in = c.Currency
+			}
+		}
 	}
-	return summedPageOf(items, sum, err, p)
+	return convertedPageOf(ctx, s, userID, in, items, sum, err, p)
 }
 
 // UnbilledPage is GET /credit-cards/{id}/unbilled-transactions: the card's
 // unbilled rows with the card's Currency, which their amounts and the
 // summary's total are in.
 type UnbilledPage struct {
-	SummedPage[CardTransaction]
+	ConvertedPage[CardTransaction]
 	Currency string `json:"currency"`
 }
 
@@ -134,7 +143,7 @@ func (s *Service) ListUnbilledTransactions(ctx context.Context, userID, cardID s
 	}
 	f.CardID, f.Status = cardID, CardUnbilled
 	page, err := s.ListCardTransactions(ctx, userID, f, p)
-	return UnbilledPage{SummedPage: page, Currency: c.Currency}, err
+	return UnbilledPage{ConvertedPage: page, Currency: c.Currency}, err
 }
 
 // GetCardTransaction returns one card row (voided ones included).

@@ -69,22 +69,6 @@ type Summary struct {
 	Total Money `json:"total"`
 }
 
-// SummedPage is one page of a list of money with its summary.
-type SummedPage[T any] struct {
-	Page[T]
-	Summary Summary `json:"summary"`
-}
-
-// summedPageOf is pageOf for a list whose store query also sums it; the
-// summary's count is the pagination's total.
-func summedPageOf[T any](items []T, sum Summary, err error, p ListParams) (SummedPage[T], error) {
-	page, err := pageOf(items, sum.Count, err, p)
-	if err != nil {
-		return SummedPage[T]{}, err
-	}
-	return SummedPage[T]{Page: page, Summary: sum}, nil
-}
-
 // ListTotals is what a store sums for a list whose rows may be in several
 // currencies: Count rows, and their amounts by currency, the reporting
 // currency's in one group and another's per date, to convert each at its
@@ -94,7 +78,7 @@ type ListTotals struct {
 	Groups []DatedAmount
 }
 
-// ConvertedSummary is the summary of a list of expenses or income: Total
+// ConvertedSummary is the summary of a list of money: Total
 // is in the reporting currency (Currency), each amount converted at the
 // rate of its date and the sum rounded once, with what was left out for
 // want of a rate named (domain.md "Converting for summaries").
@@ -111,8 +95,9 @@ type ConvertedPage[T any] struct {
 	Summary ConvertedSummary `json:"summary"`
 }
 
-// convertedPageOf is summedPageOf for a list whose store query sums it by
-// currency: the summary's total converts to the reporting currency.
+// convertedPageOf is pageOf for a list whose store query also sums it by
+// currency: the summary's total converts to reporting (the reporting
+// currency, or the one account's or card's a list is narrowed to).
 func convertedPageOf[T any](ctx context.Context, s *Service, userID, reporting string, items []T, t ListTotals, err error,
 	p ListParams) (ConvertedPage[T], error) {
 	page, err := pageOf(items, t.Count, err, p)

@@ -254,7 +254,7 @@ func (s *Service) Reconcile(ctx context.Context, userID, accountID string, r Rec
 				return err
 			}
 		}
-		var uncleared Summary
+		var uncleared ListTotals
 		out.Uncleared, uncleared, err = tx.ListAccountTransactions(ctx, userID,
 			AccountTransactionFilter{AccountID: accountID, Status: LinePosted, Cleared: ClearedPending, DateTo: date},
 			ListParams{Page: 1, Limit: MaxUnclearedShown, SortBy: "date"})

@@ -54,7 +54,7 @@ type LineTransfer struct {
 type TransferRepo interface {
 	// Transfer returns a transfer with its accounts' names and fee category filled.
 	Transfer(ctx context.Context, userID, id string) (Transfer, error)
-	ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) ([]Transfer, Summary, error)
+	ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) ([]Transfer, ListTotals, error)
 	InsertTransfer(ctx context.Context, userID string, t Transfer) error
 	UpdateTransfer(ctx context.Context, userID string, t Transfer) error
 }
@@ -306,12 +306,13 @@ func transferFeeDescription(t Transfer) string {
 }
 
 // ListTransfers returns a page of the user's transfers.
-func (s *Service) ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) (SummedPage[Transfer], error) {
+func (s *Service) ListTransfers(ctx context.Context, userID string, f TransferFilter, p ListParams) (ConvertedPage[Transfer], error) {
 	items, sum, err := s.store.Read().ListTransfers(ctx, userID, f, p)
 	for i := range items {
 		items[i] = items[i].withRate()
 	}
-	return summedPageOf(items, sum, err, p)
+	// The total is of what left the source accounts, each in its currency.
+	return convertedPageOf(ctx, s, userID, s.currency(ctx, userID), items, sum, err, p)
 }
 
 // GetTransfer returns one transfer (voided ones included).

@@ -400,3 +400,50 @@ func TestCardUsageConvertsEachCard(t *testing.T) {
 		t.Errorf("note without the rate (-want +got):\n%s", diff)
 	}
 }
+
+// A list's total over several accounts or cards converts each amount at
+// its date's rate, as the expense list's does; narrowed to one account or
+// card it is in that one's currency. Before, lines of a peso and a dollar
+// account added 1:1.
+func TestListTotalsAcrossCurrencies(t *testing.T) {
+	alice := newSumsEnv(t)
+	pesos := alice.createAccount(t, `{"name":"Checking","type":"savings"}`)
+	dollars := alice.accountIn(t, "USD", `{"name":"Savings","type":"savings"}`)
+	dollars2 := alice.accountIn(t, "USD", `{"name":"Brokerage","type":"savings"}`)
+	alice.enterRate(t, "USD", "PHP", "56.50") // dated 2025-03-10
+	alice.addLine(t, pesos.ID, `{"type":"credit","amount":"1000","date":"2025-03-10"}`)
+	alice.addLine(t, dollars.ID, `{"type":"credit","amount":"100","date":"2025-03-10"}`)
+	alice.createTransfer(t, transferBody(dollars.ID, dollars2.ID, `,"amount":"10.00","date":"2025-03-10"`))
+	reader := ledgerUser{env: alice.env, user: alice.user, key: alice.env.createKey(alice.user.ID, auth.ScopeRead)}
+	summary := func(url string) map[string]any {
+		var page struct {
+			Summary map[string]any `json:"summary"`
+		}
+		res := reader.do(t, http.MethodGet, url, "", http.StatusOK)
+		dec := json.NewDecoder(bytes.NewReader(res.env.Data))
+		dec.UseNumber()
+		if err := dec.Decode(&page); err != nil {
+			t.Fatal(err)
+		}
+		return page.Summary
+	}
+	// ₱1,000.00 + $100.00 × 56.50 = ₱6,650.00, and the transfer's $10.00
+	// out and in cancel: ₱6,650.00 over four lines (never 1,100.00).
+	want := map[string]any{"count": json.Number("4"), "total": jsonMoney("6650.00"), "currency": "PHP",
+		"rates_as_of": "2025-03-10", "missing_rates": []any{}}
+	if diff := cmp.Diff(want, summary("/api/v1/accounts/transactions?limit=1")); diff != "" {
+		t.Errorf("lines of every account (-want +got):\n%s", diff)
+	}
+	// One dollar account's lines total in dollars, converting nothing.
+	want = map[string]any{"count": json.Number("2"), "total": jsonMoney("90.00"), "currency": "USD",
+		"rates_as_of": nil, "missing_rates": []any{}}
+	if diff := cmp.Diff(want, summary("/api/v1/accounts/transactions?accountId="+dollars.ID)); diff != "" {
+		t.Errorf("the dollar account's lines (-want +got):\n%s", diff)
+	}
+	// Transfers total what left their source accounts: $10.00 → ₱565.00.
+	want = map[string]any{"count": json.Number("1"), "total": jsonMoney("565.00"), "currency": "PHP",
+		"rates_as_of": "2025-03-10", "missing_rates": []any{}}
+	if diff := cmp.Diff(want, summary("/api/v1/transfers")); diff != "" {
+		t.Errorf("transfers (-want +got):\n%s", diff)
+	}
+}

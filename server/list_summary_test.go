@@ -13,17 +13,17 @@ import (
 // every page the test walks.
 func listSummary(t *testing.T, u ledgerUser, url string) finance.Summary {
 	t.Helper()
-	first := send[finance.SummedPage[json.RawMessage]](t, u, http.MethodGet, url+"&page=1", "", http.StatusOK)
+	first := send[finance.ConvertedPage[json.RawMessage]](t, u, http.MethodGet, url+"&page=1", "", http.StatusOK)
 	for page := 2; page <= first.Pagination.TotalPages; page++ {
-		next := send[finance.SummedPage[json.RawMessage]](t, u, http.MethodGet, fmt.Sprintf("%s&page=%d", url, page), "", http.StatusOK)
-		if next.Summary != first.Summary {
+		next := send[finance.ConvertedPage[json.RawMessage]](t, u, http.MethodGet, fmt.Sprintf("%s&page=%d", url, page), "", http.StatusOK)
+		if next.Summary.Summary != first.Summary.Summary {
 			t.Fatalf("%s page %d: summary %+v, page 1 had %+v", url, page, next.Summary, first.Summary)
 		}
 	}
 	if first.Summary.Count != first.Pagination.TotalItems {
 		t.Fatalf("%s: summary count %d, total_items %d", url, first.Summary.Count, first.Pagination.TotalItems)
 	}
-	return first.Summary
+	return first.Summary.Summary
 }
 
 // The expense list's summary counts and sums every expense its filters
@@ -189,7 +189,7 @@ func TestExpenseAmountRange(t *testing.T) {
 		if got := listSummary(t, alice, "/api/v1/expenses?limit=2&"+c.query); got != c.want {
 			t.Errorf("%s: summary %+v, want %+v", c.query, got, c.want)
 		}
-		page := send[finance.SummedPage[finance.Expense]](t, alice, http.MethodGet, "/api/v1/expenses?limit=100&"+c.query, "", http.StatusOK)
+		page := send[finance.ConvertedPage[finance.Expense]](t, alice, http.MethodGet, "/api/v1/expenses?limit=100&"+c.query, "", http.StatusOK)
 		for _, e := range page.Items {
 			if (c.query == "amountMax=99.99" && e.Amount > 9999) || (c.query == "amountMin=250.01" && e.Amount < 25001) {
 				t.Errorf("%s lists %s", c.query, e.Amount)
@@ -244,7 +244,7 @@ func TestExpenseNamesItsAccountOrCard(t *testing.T) {
 	if name(moved.AccountName) != "BPI Savings" {
 		t.Errorf("cash moved to the account: account_name %s", name(moved.AccountName))
 	}
-	list := send[finance.SummedPage[finance.Expense]](t, alice, http.MethodGet, "/api/v1/expenses?sortBy=date&sortOrder=asc", "", http.StatusOK)
+	list := send[finance.ConvertedPage[finance.Expense]](t, alice, http.MethodGet, "/api/v1/expenses?sortBy=date&sortOrder=asc", "", http.StatusOK)
 	var got []string
 	for _, e := range list.Items {
 		got = append(got, e.Description+":"+name(e.AccountName)+"/"+name(e.CreditCardName))

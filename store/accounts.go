@@ -124,7 +124,7 @@ func (l ledger) AccountTransaction(ctx context.Context, userID, id string) (fina
 
 var lineSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
 
-func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f finance.AccountTransactionFilter, p finance.ListParams) ([]finance.AccountTransaction, finance.Summary, error) {
+func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f finance.AccountTransactionFilter, p finance.ListParams) ([]finance.AccountTransaction, finance.ListTotals, error) {
 	var rows []accountTransactionRow
 	q := l.selectLines(&rows).Where("t.user_id = ? AND t.status = ?", userID, f.Status)
 	if f.AccountID != "" {
@@ -147,7 +147,7 @@ func (l ledger) ListAccountTransactions(ctx context.Context, userID string, f fi
 	}
 	q = searchAny(q, f.Search, "t.description")
 	// The net change: credits less debits, as the lines move their accounts.
-	sum, err := l.pageAndSummary(ctx, q, lineSorts[p.SortBy], p, "CASE WHEN s.type = 'credit' THEN s.amount ELSE -s.amount END")
+	sum, err := l.pageAndSummary(ctx, q, lineSorts[p.SortBy], p, "CASE WHEN s.type = 'credit' THEN s.amount ELSE -s.amount END", "currency")
 	if err != nil {
 		return nil, sum, err
 	}

@@ -202,7 +202,7 @@ func (l ledger) CardTransaction(ctx context.Context, userID, id string) (finance
 
 var cardRowSorts = map[string]string{"date": "t.date", "amount": "t.amount", "created_at": "t.created_at"}
 
-func (l ledger) ListCardTransactions(ctx context.Context, userID string, f finance.CardTransactionFilter, p finance.ListParams) ([]finance.CardTransaction, finance.Summary, error) {
+func (l ledger) ListCardTransactions(ctx context.Context, userID string, f finance.CardTransactionFilter, p finance.ListParams) ([]finance.CardTransaction, finance.ListTotals, error) {
 	var rows []cardTransactionRow
 	q := l.selectCardRows(&rows).Where("t.user_id = ?", userID)
 	if f.Status == "" {
@@ -231,7 +231,7 @@ func (l ledger) ListCardTransactions(ctx context.Context, userID string, f finan
 	// What the rows add to what is owed: refunds subtract, and a purchase
 	// converted to installments counts nothing, as its plan's rows carry it.
 	sum, err := l.pageAndSummary(ctx, q, cardRowSorts[p.SortBy], p,
-		"CASE WHEN s.status = 'converted' THEN 0 WHEN s.type = 'refund' THEN -s.amount ELSE s.amount END")
+		"CASE WHEN s.status = 'converted' THEN 0 WHEN s.type = 'refund' THEN -s.amount ELSE s.amount END", "currency")
 	if err != nil {
 		return nil, sum, err
 	}

@@ -113,12 +113,24 @@ func totalsOf(groups []countedGroup) finance.ListTotals {
 	return out
 }
 
-func (l ledger) pageAndSummary(ctx context.Context, q *bun.SelectQuery, col string, p finance.ListParams, signed string) (finance.Summary, error) {
-	var sum []finance.Summary
-	err := l.db.NewSelect().TableExpr("(?) AS s", q).
-		ColumnExpr("count(*) AS count, coalesce(sum("+signed+"), 0) AS total").Scan(ctx, &sum)
-	if err != nil {
-		return finance.Summary{}, err
+func (l ledger) pageAndSummary(ctx context.Context, q *bun.SelectQuery, col string, p finance.ListParams, signed, currency string) (finance.ListTotals, error) {
+	// The rows may be in several currencies (lines of several accounts,
+	// rows of several cards): the sum is grouped by currency and date for
+	// finance to convert each at its date's rate (finance.ListTotals).
+	var groups []struct {
+		finance.DatedAmount
+		Count int
 	}
-	return sum[0], orderPage(q, col, p).Scan(ctx)
+	err := l.db.NewSelect().TableExpr("(?) AS s", q).
+		ColumnExpr("s."+currency+" AS currency, s.date AS date, count(*) AS count, coalesce(sum("+signed+"), 0) AS amount").
+		GroupExpr("1, 2").Scan(ctx, &groups)
+	if err != nil {
+		return finance.ListTotals{}, err
+	}
+	out := finance.ListTotals{Groups: make([]finance.DatedAmount, len(groups))}
+	for i, g := range groups {
+		out.Count += g.Count
+		out.Groups[i] = g.DatedAmount
+	}
+	return out, orderPage(q, col, p).Scan(ctx)
 }

@@ -42,7 +42,7 @@ func (l ledger) Transfer(ctx context.Context, userID, id string) (finance.Transf
 
 var transferSorts = map[string]string{"date": "tr.date", "amount": "tr.amount", "created_at": "tr.created_at"}
 
-func (l ledger) ListTransfers(ctx context.Context, userID string, f finance.TransferFilter, p finance.ListParams) ([]finance.Transfer, finance.Summary, error) {
+func (l ledger) ListTransfers(ctx context.Context, userID string, f finance.TransferFilter, p finance.ListParams) ([]finance.Transfer, finance.ListTotals, error) {
 	var rows []transferRow
 	q := l.selectTransfers(&rows).Where("tr.user_id = ? AND tr.status = ?", userID, f.Status)
 	if f.AccountID != "" {
@@ -54,7 +54,7 @@ func (l ledger) ListTransfers(ctx context.Context, userID string, f finance.Tran
 	if !f.DateTo.IsZero() {
 		q = q.Where("tr.date <= ?", f.DateTo)
 	}
-	sum, err := l.pageAndSummary(ctx, q, transferSorts[p.SortBy], p, "s.amount")
+	sum, err := l.pageAndSummary(ctx, q, transferSorts[p.SortBy], p, "s.amount", "from_currency")
 	if err != nil {
 		return nil, sum, err
 	}
