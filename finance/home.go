@@ -30,7 +30,8 @@ type DueItem struct {
 	Name      string // "Visa statement", "Rent", "Car loan, installment 3"
 	DueDate   Date
 	Remaining Money
-	Days      int // days from today to the due date; negative when overdue
+	Currency  string // Remaining's: the card's, the bill's or the loan's
+	Days      int    // days from today to the due date; negative when overdue
 }
 
 // Overdue reports whether the item's due date has passed.
@@ -74,15 +75,16 @@ func (s *Service) DueSoon(ctx context.Context, userID string, days int) ([]DueIt
 	// first date the service takes.
 	since := NewDate(1900, 1, 1)
 	var out []DueItem
-	add := func(kind, id, name string, due Date, remaining Money) {
-		out = append(out, DueItem{Kind: kind, ID: id, Name: name, DueDate: due, Remaining: remaining, Days: today.DaysUntil(due)})
+	add := func(kind, id, name string, due Date, remaining Money, currency string) {
+		out = append(out, DueItem{Kind: kind, ID: id, Name: name, DueDate: due, Remaining: remaining, Currency: currency,
+			Days: today.DaysUntil(due)})
 	}
 	soas, err := s.openStatementsDue(ctx, userID, today, since, through)
 	if err != nil {
 		return nil, err
 	}
 	for _, a := range soas {
-		add(DueStatement, a.ID, a.CreditCardName+" statement", a.DueDate, a.Remaining)
+		add(DueStatement, a.ID, a.CreditCardName+" statement", a.DueDate, a.Remaining, a.Currency)
 	}
 	repo := s.store.Read()
 	bills, err := repo.OpenBillsDue(ctx, userID, since, through, maxRemindersPerKind)
@@ -90,14 +92,14 @@ func (s *Service) DueSoon(ctx context.Context, userID string, days int) ([]DueIt
 		return nil, err
 	}
 	for _, b := range bills {
-		add(DueBill, b.ID, b.Name, b.DueDate, b.Amount-b.PaidTotal)
+		add(DueBill, b.ID, b.Name, b.DueDate, b.Amount-b.PaidTotal, b.Currency)
 	}
 	dues, err := repo.OpenInstancesDue(ctx, userID, since, through)
 	if err != nil {
 		return nil, err
 	}
 	for _, x := range dues {
-		add(DueLoan, x.LoanID, x.LoanName+", installment "+strconv.Itoa(x.InstallmentNumber), x.DueDate, x.AmountDue-x.PaidTotal)
+		add(DueLoan, x.LoanID, x.LoanName+", installment "+strconv.Itoa(x.InstallmentNumber), x.DueDate, x.AmountDue-x.PaidTotal, x.Currency)
 	}
 	// A stable sort by date keeps the kinds in the order they were added.
 	slices.SortStableFunc(out, func(a, b DueItem) int { return a.DueDate.Compare(b.DueDate) })

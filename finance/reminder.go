@@ -346,7 +346,7 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 			return nil, err
 		}
 		for _, b := range bills {
-			add(ReminderBill, b.ID, b.DueDate.String(), fmt.Sprintf("%s: %s due %s.", b.Name, money(b.Amount-b.PaidTotal), dueIn(today, b.DueDate)))
+			add(ReminderBill, b.ID, b.DueDate.String(), fmt.Sprintf("%s: %s due %s.", b.Name, FormatMoney(b.Currency, b.Amount-b.PaidTotal), dueIn(today, b.DueDate)))
 		}
 	}
 	if st.StatementDays > 0 {
@@ -359,7 +359,7 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 		}
 		for _, a := range soas {
 			add(ReminderStatement, a.ID, a.DueDate.String(), fmt.Sprintf("%s statement: %s due %s, minimum %s.",
-				a.CreditCardName, money(a.Remaining), dueIn(today, a.DueDate), money(max(a.MinimumDue-a.PaidTotal, 0))))
+				a.CreditCardName, FormatMoney(a.Currency, a.Remaining), dueIn(today, a.DueDate), FormatMoney(a.Currency, max(a.MinimumDue-a.PaidTotal, 0))))
 		}
 	}
 	if st.LoanDays > 0 {
@@ -369,13 +369,14 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 		}
 		for _, x := range dues {
 			add(ReminderLoan, x.ID, x.DueDate.String(), fmt.Sprintf("%s installment %d: %s due %s.",
-				x.LoanName, x.InstallmentNumber, money(x.AmountDue-x.PaidTotal), dueIn(today, x.DueDate)))
+				x.LoanName, x.InstallmentNumber, FormatMoney(x.Currency, x.AmountDue-x.PaidTotal), dueIn(today, x.DueDate)))
 		}
 	}
 	from, to := MonthRange(today)
 	var spending []CategorySpending
+	var spendingNote ConversionNote
 	if st.BudgetThreshold || st.DigestDay != "off" {
-		if spending, _, err = s.spendingByCategory(ctx, s.store.Read(), userID, from, to); err != nil {
+		if spending, spendingNote, err = s.spendingByCategory(ctx, s.store.Read(), userID, from, to); err != nil {
 			return nil, err
 		}
 	}
@@ -393,7 +394,7 @@ func (s *Service) DueReminders(ctx context.Context, userID string) ([]Reminder, 
 		}
 	}
 	if day, ok := digestDate(st, local); ok {
-		msg, err := s.digest(ctx, userID, today, spending, money)
+		msg, err := s.digest(ctx, userID, cur, today, spending, spendingNote, money)
 		if err != nil {
 			return nil, err
 		}
@@ -459,9 +460,13 @@ func digestDate(st ReminderSettings, at time.Time) (Date, bool) {
 
 // digest is the weekly digest's message: the month's spending and income,
 // and the bills and statements due in the next seven days.
-func (s *Service) digest(ctx context.Context, userID string, today Date, spending []CategorySpending, money func(Money) string) (string, error) {
+// Its figures are in the reporting currency, as the dashboard's are: income
+// each at its date's rate, what is due at today's; money without a rate is
+// named at the end, never added 1:1.
+func (s *Service) digest(ctx context.Context, userID, reporting string, today Date, spending []CategorySpending,
+	spendingNote ConversionNote, money func(Money) string) (string, error) {
 	from, to := MonthRange(today)
-	var spent, income Money
+	var spent Money
 	for _, c := range spending {
 		spent += c.Amount
 	}
@@ -469,29 +474,36 @@ func (s *Service) digest(ctx context.Context, userID string, today Date, spendin
 	if err != nil {
 		return "", err
 	}
-	for _, d := range days {
-		income += d.Amount
-	}
 	week := today.AddDays(7)
 	bills, err := s.store.Read().OpenBillsDue(ctx, userID, today, week, maxRemindersPerKind)
 	if err != nil {
 		return "", err
 	}
-	var billsDue Money
-	for _, b := range bills {
-		billsDue += b.Amount - b.PaidTotal
-	}
 	soas, err := s.openStatementsDue(ctx, userID, today, today, week)
 	if err != nil {
 		return "", err
 	}
-	var statementsDue Money
-	for _, a := range soas {
-		statementsDue += a.Remaining
+	billsDue := datedGroups(bills, today, func(b Bill) (string, Money) { return b.Currency, b.Amount - b.PaidTotal })
+	statementsDue := datedGroups(soas, today, func(a SOA) (string, Money) { return a.Currency, a.Remaining })
+	conv, err := s.sumConverter(ctx, userID, reporting, days, billsDue, statementsDue)
+	if err != nil {
+		return "", err
 	}
 	statements := len(soas)
-	return fmt.Sprintf("Week digest: spent %s this month, income %s; %d bill%s (%s) and %d statement%s (%s) due in the next 7 days.",
-		money(spent), money(income), len(bills), plural(len(bills)), money(billsDue), statements, plural(statements), money(statementsDue)), nil
+	msg := fmt.Sprintf("Week digest: spent %s this month, income %s; %d bill%s (%s) and %d statement%s (%s) due in the next 7 days.",
+		money(spent), money(conv.sum(ctx, days)), len(bills), plural(len(bills)), money(conv.sum(ctx, billsDue)),
+		statements, plural(statements), money(conv.sum(ctx, statementsDue)))
+	if err := conv.Err(); err != nil {
+		return "", err
+	}
+	if missing := spendingNote.join(conv.NoteOf(ctx, days, billsDue, statementsDue)).MissingRates; len(missing) > 0 {
+		left := make([]string, len(missing))
+		for i, m := range missing {
+			left[i] = FormatMoney(m.Currency, m.Amount)
+		}
+		msg += " Not counted, for want of a rate: " + strings.Join(left, ", ") + "."
+	}
+	return msg, nil
 }
 
 func plural(n int) string {

@@ -375,3 +375,27 @@ func TestStatementAndLoanReminders(t *testing.T) {
 		t.Errorf("an hour later: sent %q again", got)
 	}
 }
+
+// A bill in another currency is reminded of in its currency, and the
+// digest, in the reporting currency, names what it could not convert
+// instead of adding yen to pesos.
+func TestRemindersInTheirCurrencies(t *testing.T) {
+	env, alice, _ := newBillEnv(t)
+	ledger := env.srv.Ledger()
+	now := time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC) // 08:00 on Monday March 10 in Manila
+	ledger.SetClock(func() time.Time { return now })
+	alice.createTemplate(t, `{"name":"Electricity","amount":"2450","category":"Utilities","frequency":"monthly","start_date":"2025-03-01","due_day":14}`)
+	alice.createTemplate(t, `{"name":"Dorm","currency":"JPY","amount":"5000","category":"Rent & Housing","frequency":"monthly","start_date":"2025-03-01","due_day":13}`)
+	alice.do(t, http.MethodPut, reminderSettingsURL, `{"enabled":true,"bill_days":3,"digest_day":"monday","digest_hour":8}`, http.StatusOK)
+	chat := newChatStub()
+	if _, err := ledger.RunReminders(context.Background(), chat); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"Dorm: ¥5,000 due 2025-03-13 (in 3 days).",
+		"Week digest: spent ₱0.00 this month, income ₱0.00; 2 bills (₱2,450.00) and 0 statements (₱0.00) due in the next 7 days. Not counted, for want of a rate: ¥5,000.",
+	}
+	if diff := cmp.Diff(want, chat.take(alice.user.ID)); diff != "" {
+		t.Errorf("sent (-want +got):\n%s", diff)
+	}
+}

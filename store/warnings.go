@@ -26,12 +26,13 @@ const (
 	// openBillsDueSQL reads the bill instances due in the window, in order,
 	// by bill_instances_user_due (user_id, due_date, id): two weeks of one
 	// user's bills, of which it keeps the open ones.
-	openBillsDueSQL = `SELECT b.id, b.name, b.amount, b.paid_total, b.due_date, b.status FROM bill_instances AS b
+	openBillsDueSQL = `SELECT b.id, b.name, b.amount, b.paid_total, b.due_date, b.status,
+		(SELECT bt.currency FROM bill_templates AS bt WHERE bt.id = b.template_id) FROM bill_instances AS b
 		WHERE b.user_id = ? AND b.status IN ('unpaid', 'partially_paid') AND b.due_date >= ? AND b.due_date <= ?
 		ORDER BY b.due_date, b.id LIMIT ?`
 	// openInstancesDueSQL reads the open installments of active loans due
 	// in the window by loan_instances_user_due (user_id, status, due_date).
-	openInstancesDueSQL = `SELECT li.id, li.loan_id, li.installment_number, li.amount_due, li.paid_total, li.due_date, ln.name
+	openInstancesDueSQL = `SELECT li.id, li.loan_id, li.installment_number, li.amount_due, li.paid_total, li.due_date, ln.name, ln.currency
 		FROM loan_instances AS li JOIN loans AS ln ON ln.id = li.loan_id
 		WHERE li.user_id = ? AND li.` + openInstance + ` AND li.due_date >= ? AND li.due_date <= ? AND ln.status = 'active'
 		ORDER BY li.due_date, li.id`
@@ -49,7 +50,7 @@ func (l ledger) OpenBillsDue(ctx context.Context, userID string, from, to financ
 	rows, err := l.query(ctx, openBillsDueSQL, func(h *hotStatements) *sql.Stmt { return h.openBillsDue },
 		userID, from, to, limit)
 	return scanRows(rows, err, func(b *finance.Bill) []any {
-		return []any{&b.ID, &b.Name, &b.Amount, &b.PaidTotal, &b.DueDate, &b.Status}
+		return []any{&b.ID, &b.Name, &b.Amount, &b.PaidTotal, &b.DueDate, &b.Status, &b.Currency}
 	})
 }
 
@@ -57,7 +58,7 @@ func (l ledger) OpenInstancesDue(ctx context.Context, userID string, from, to fi
 	rows, err := l.query(ctx, openInstancesDueSQL, func(h *hotStatements) *sql.Stmt { return h.openInstancesDue },
 		userID, from, to)
 	return scanRows(rows, err, func(x *finance.LoanInstanceFigures) []any {
-		return []any{&x.ID, &x.LoanID, &x.InstallmentNumber, &x.AmountDue, &x.PaidTotal, &x.DueDate, &x.LoanName}
+		return []any{&x.ID, &x.LoanID, &x.InstallmentNumber, &x.AmountDue, &x.PaidTotal, &x.DueDate, &x.LoanName, &x.Currency}
 	})
 }
 

@@ -188,6 +188,8 @@ func TestBillsAndLoansPagesInTheirCurrencies(t *testing.T) {
 	wantIn(t, "Loans", loans, `<span class="num">$100.00</span>`, `<span class="num">₱1,000.00</span>`,
 		"The summary leaves out $100.00 (no USD rate on or before 15 Mar 2025).")
 	wantNotIn(t, "Loans", loans, "₱1,100.00", "₱100.00")
+	// Home's "Due soon" lists each in its own currency too.
+	wantIn(t, "Home", testkit.Unescaped(b.Get(web.HomePath)), `<span class="num">¥5,000</span>`, `<span class="num">$100.00</span>`)
 
 	// With the rates, the totals convert at today's: ¥5,000 × 0.38 = ₱1,900.00
 	// and $100.00 × 56.50 = ₱5,650.00, and nothing is named.
