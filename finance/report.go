@@ -731,6 +731,10 @@ type NetWorthReport struct {
 		Total       Money          `json:"total"`
 		CreditCards []NetWorthCard `json:"credit_cards"`
 		Loans       []NetWorthLoan `json:"loans"`
+		// The cards' and the loans' parts of Total, converted as it is,
+		// for pages that show them apart (not in the report's JSON).
+		CardsTotal Money `json:"-"`
+		LoansTotal Money `json:"-"`
 	} `json:"liabilities"`
 	NetWorth Money `json:"net_worth"`
 }
@@ -744,7 +748,7 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 		return out, err
 	}
 	// Balances convert at the rate of the day they are read for.
-	var assets, liabilities []DatedAmount
+	var assets, owedOnCards, owedOnLoans []DatedAmount
 	out.Assets.Accounts = make([]NetWorthAccount, len(accounts))
 	for i, a := range accounts {
 		out.Assets.Accounts[i] = NetWorthAccount{ID: a.ID, Name: a.Name, Type: a.Type, Status: a.Status,
@@ -759,7 +763,7 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	out.Liabilities.CreditCards = make([]NetWorthCard, len(cards))
 	for i, c := range cards {
 		out.Liabilities.CreditCards[i] = NetWorthCard{ID: c.ID, Name: c.Name, Currency: c.Currency, OutstandingBalance: c.OutstandingBalance}
-		liabilities = append(liabilities, DatedAmount{Currency: c.Currency, Date: today, Amount: c.OutstandingBalance})
+		owedOnCards = append(owedOnCards, DatedAmount{Currency: c.Currency, Date: today, Amount: c.OutstandingBalance})
 	}
 	loans, err := s.netWorthLoans(ctx, userID)
 	if err != nil {
@@ -767,8 +771,9 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	}
 	out.Liabilities.Loans = loans
 	for _, l := range loans {
-		liabilities = append(liabilities, DatedAmount{Currency: l.Currency, Date: today, Amount: l.RemainingPrincipal})
+		owedOnLoans = append(owedOnLoans, DatedAmount{Currency: l.Currency, Date: today, Amount: l.RemainingPrincipal})
 	}
+	liabilities := slices.Concat(owedOnCards, owedOnLoans)
 	net := slices.Concat(assets, negated(liabilities))
 	conv, err := s.sumConverter(ctx, userID, h.Currency, net)
 	if err != nil {
@@ -776,6 +781,8 @@ func (s *Service) netWorth(ctx context.Context, userID string, h AsOfHeader, tod
 	}
 	out.Assets.Total, _ = conv.Total(ctx, assets)
 	out.Liabilities.Total, _ = conv.Total(ctx, liabilities)
+	out.Liabilities.CardsTotal, _ = conv.Total(ctx, owedOnCards)
+	out.Liabilities.LoansTotal, _ = conv.Total(ctx, owedOnLoans)
 	// Net worth is rounded once from the exact sum, so it may differ by a
 	// cent from assets minus liabilities when anything was converted.
 	out.NetWorth, _ = conv.Total(ctx, net)

@@ -189,7 +189,13 @@ func TestBillsAndLoansPagesInTheirCurrencies(t *testing.T) {
 		"The summary leaves out $100.00 (no USD rate on or before 15 Mar 2025).")
 	wantNotIn(t, "Loans", loans, "₱1,100.00", "₱100.00")
 	// Home's "Due soon" lists each in its own currency too.
-	wantIn(t, "Home", testkit.Unescaped(b.Get(web.HomePath)), `<span class="num">¥5,000</span>`, `<span class="num">$100.00</span>`)
+	// Home's "Due soon" lists each in its own currency too, and "Loans owe"
+	// counts the peso loan's ₱12,000.00 without the dollars (never
+	// ₱13,200.00).
+	home := testkit.Unescaped(b.Get(web.HomePath))
+	wantIn(t, "Home", home, `<span class="num">¥5,000</span>`, `<span class="num">$100.00</span>`,
+		`Loans owe</span><span class="num negative">-₱12,000.00</span>`)
+	wantNotIn(t, "Home", home, "-₱13,200.00")
 
 	// With the rates, the totals convert at today's: ¥5,000 × 0.38 = ₱1,900.00
 	// and $100.00 × 56.50 = ₱5,650.00, and nothing is named.
@@ -199,4 +205,6 @@ func TestBillsAndLoansPagesInTheirCurrencies(t *testing.T) {
 	loans = testkit.Unescaped(b.Get(web.LoansPath))
 	wantIn(t, "Loans", loans, "<dd>₱6,650.00</dd>")
 	wantNotIn(t, "Loans", loans, "leave out")
+	// 12,000 + 1,200 × 56.50 = ₱79,800.00 owed on loans.
+	wantIn(t, "Home", testkit.Unescaped(b.Get(web.HomePath)), `Loans owe</span><span class="num negative">-₱79,800.00</span>`)
 }

@@ -116,19 +116,12 @@ func owedOf(nw finance.NetWorthReport, active finance.Money) []worthLine {
 	if archived := nw.Assets.Total - active; archived != 0 {
 		out = append(out, worthLine{Label: "Archived accounts", Amount: archived})
 	}
+	// Each in the reporting currency, as net worth converts them.
 	if len(nw.Liabilities.CreditCards) > 0 {
-		var cards finance.Money
-		for _, c := range nw.Liabilities.CreditCards {
-			cards += c.OutstandingBalance
-		}
-		out = append(out, worthLine{Label: "Cards owe", Amount: -cards})
+		out = append(out, worthLine{Label: "Cards owe", Amount: -nw.Liabilities.CardsTotal})
 	}
 	if len(nw.Liabilities.Loans) > 0 {
-		var loans finance.Money
-		for _, l := range nw.Liabilities.Loans {
-			loans += l.RemainingPrincipal
-		}
-		out = append(out, worthLine{Label: "Loans owe", Amount: -loans})
+		out = append(out, worthLine{Label: "Loans owe", Amount: -nw.Liabilities.LoansTotal})
 	}
 	return out
 }
