@@ -29,6 +29,12 @@ func newSumsEnv(t *testing.T) ledgerUser {
 		auth.ScopeBillsWrite, auth.ScopeAccountsWrite, auth.ScopeSettingsWrite)}
 }
 
+// reader is u with a key that reads everything (finance:read), for the
+// summaries the write-scoped key of newSumsEnv may not read.
+func (u ledgerUser) reader() ledgerUser {
+	return ledgerUser{env: u.env, user: u.user, key: u.env.createKey(u.user.ID, auth.ScopeRead)}
+}
+
 // enterRate enters the person's own rate of 2025-03-10 and returns its id.
 func (u ledgerUser) enterRate(t testing.TB, base, quote, rate string) string {
 	t.Helper()
@@ -205,7 +211,7 @@ func TestDashboardCardsLoansAndBillsConvert(t *testing.T) {
 	usd := alice.enterRate(t, "USD", "PHP", "56.50")
 	jpy := alice.enterRate(t, "JPY", "PHP", "0.38")
 
-	reader := ledgerUser{env: alice.env, user: alice.user, key: alice.env.createKey(alice.user.ID, auth.ScopeRead)}
+	reader := alice.reader()
 	read := func() (finance.Dashboard, map[string]any) {
 		res := reader.do(t, http.MethodGet, "/api/v1/dashboard", "", http.StatusOK)
 		var d finance.Dashboard
@@ -368,7 +374,7 @@ func TestCardUsageConvertsEachCard(t *testing.T) {
 	alice.purchase(t, amex.ID, "100.00", "2025-03-02")
 	usd := alice.enterRate(t, "USD", "PHP", "56.50")
 
-	reader := ledgerUser{env: alice.env, user: alice.user, key: alice.env.createKey(alice.user.ID, auth.ScopeRead)}
+	reader := alice.reader()
 	read := func() (finance.CardUsageSummary, map[string]any) {
 		res := reader.do(t, http.MethodGet, "/api/v1/credit-cards/usage-summary?month=2025-03", "", http.StatusOK)
 		var u finance.CardUsageSummary
@@ -414,7 +420,7 @@ func TestListTotalsAcrossCurrencies(t *testing.T) {
 	alice.addLine(t, pesos.ID, `{"type":"credit","amount":"1000","date":"2025-03-10"}`)
 	alice.addLine(t, dollars.ID, `{"type":"credit","amount":"100","date":"2025-03-10"}`)
 	alice.createTransfer(t, transferBody(dollars.ID, dollars2.ID, `,"amount":"10.00","date":"2025-03-10"`))
-	reader := ledgerUser{env: alice.env, user: alice.user, key: alice.env.createKey(alice.user.ID, auth.ScopeRead)}
+	reader := alice.reader()
 	summary := func(url string) map[string]any {
 		var page struct {
 			Summary map[string]any `json:"summary"`
