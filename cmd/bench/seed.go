@@ -53,9 +53,9 @@ func seedExpenses(ctx context.Context, db *store.DB, email string, n int, end fi
 	for done := 0; done < n; {
 		size := min(batch, n-done)
 		err := db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-			stmt, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id,
+			stmt, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, currency, user_id, user_seq, amount, date, description, category_id,
 				payment_method, status, source, created_at, updated_at)
-				VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Cash', 'active', 'manual', ?7, ?8)`)
+				VALUES (?1, 'PHP', ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Cash', 'active', 'manual', ?7, ?8)`)
 			if err != nil {
 				return err
 			}
@@ -134,9 +134,9 @@ func seedCardPurchases(ctx context.Context, db *store.DB, cardID string, n int, 
 	days := start.DaysUntil(end) + 1
 	now := time.Now().UTC().Truncate(time.Second)
 	return db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		exp, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id,
+		exp, err := tx.PrepareContext(ctx, `INSERT INTO expenses (id, currency, user_id, user_seq, amount, date, description, category_id,
 			payment_method, credit_card_id, status, source, card_transaction_id, created_at, updated_at)
-			VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Credit Card', ?7, 'active', 'manual', ?8, ?9, ?10)`)
+			VALUES (?1, 'PHP', ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, 'Credit Card', ?7, 'active', 'manual', ?8, ?9, ?10)`)
 		if err != nil {
 			return err
 		}
@@ -198,13 +198,13 @@ func seedReportData(ctx context.Context, db *store.DB, email string, v historyVo
 		return err
 	}
 	err = db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if err := exec(tx, `INSERT INTO accounts (id, user_id, name, name_key, type, opening_balance, status, created_at, updated_at)
-			VALUES (?, ?, 'Seeded checking', 'seeded checking', 'checking', 100000000, 'active', ?, ?)`, accountID, userID, now, now); err != nil {
+		if err := exec(tx, `INSERT INTO accounts (id, currency, user_id, name, name_key, type, opening_balance, status, created_at, updated_at)
+			VALUES (?, 'PHP', ?, 'Seeded checking', 'seeded checking', 'checking', 100000000, 'active', ?, ?)`, accountID, userID, now, now); err != nil {
 			return err
 		}
-		return exec(tx, `INSERT INTO credit_cards (id, user_id, name, name_key, credit_limit, statement_day, due_day, cycle_start_date,
+		return exec(tx, `INSERT INTO credit_cards (id, currency, user_id, name, name_key, credit_limit, statement_day, due_day, cycle_start_date,
 			minimum_due_percent, minimum_due_floor, status, created_at, updated_at)
-			VALUES (?, ?, 'Seeded card', 'seeded card', 99999999999, 15, 5, ?, '3', 50000, 'active', ?, ?)`, cardID, userID, end.String(), now, now)
+			VALUES (?, 'PHP', ?, 'Seeded card', 'seeded card', 99999999999, 15, 5, ?, '3', 50000, 'active', ?, ?)`, cardID, userID, end.String(), now, now)
 	})
 	if err != nil {
 		return err
@@ -232,9 +232,9 @@ func seedReportData(ctx context.Context, db *store.DB, email string, v historyVo
 		}
 		return nil
 	}
-	err = batches(v.Expenses, `INSERT INTO expenses (id, user_id, user_seq, amount, date, description, category_id, payment_method,
+	err = batches(v.Expenses, `INSERT INTO expenses (id, currency, user_id, user_seq, amount, date, description, category_id, payment_method,
 		account_id, status, source, created_at, updated_at)
-		VALUES (?1, ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, ?7, ?8, 'active', 'manual', ?9, ?10)`, func(i int) []any {
+		VALUES (?1, 'PHP', ?2, (SELECT seq FROM users WHERE id = ?2), ?3, ?4, ?5, ?6, ?7, ?8, 'active', 'manual', ?9, ?10)`, func(i int) []any {
 		method, account := finance.MethodCash, any(nil)
 		if i%4 == 0 {
 			method, account = finance.MethodAccountDebit, accountID
@@ -261,8 +261,8 @@ func seedReportData(ctx context.Context, db *store.DB, email string, v historyVo
 	err = db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for i := range templates {
 			templates[i] = finance.NewID()
-			if err := exec(tx, `INSERT INTO bill_templates (id, user_id, name, amount, category_id, frequency, start_date, due_day,
-				status, created_at, updated_at) VALUES (?, ?, ?, 150000, ?, 'monthly', ?, 10, 'paused', ?, ?)`,
+			if err := exec(tx, `INSERT INTO bill_templates (id, currency, user_id, name, amount, category_id, frequency, start_date, due_day,
+				status, created_at, updated_at) VALUES (?, 'PHP', ?, ?, 150000, ?, 'monthly', ?, 10, 'paused', ?, ?)`,
 				templates[i], userID, fmt.Sprintf("Seeded bill %d", i), cats[i%len(cats)], start.String(), now, now); err != nil {
 				return err
 			}
@@ -290,9 +290,9 @@ func seedReportData(ctx context.Context, db *store.DB, email string, v historyVo
 		for k := 0; k < v.Loans; k++ {
 			loanID := finance.NewID()
 			first := finance.MonthAdd(start, k%36, 15)
-			if err := exec(tx, `INSERT INTO loans (id, user_id, name, name_key, principal, interest_type, interest_rate, rate_period,
+			if err := exec(tx, `INSERT INTO loans (id, currency, user_id, name, name_key, principal, interest_type, interest_rate, rate_period,
 				term_months, start_date, first_due_date, status, total_interest, created_at, updated_at)
-				VALUES (?, ?, ?, ?, 2400000, 'add_on', '1', 'monthly', 24, ?, ?, 'active', 576000, ?, ?)`,
+				VALUES (?, 'PHP', ?, ?, ?, 2400000, 'add_on', '1', 'monthly', 24, ?, ?, 'active', 576000, ?, ?)`,
 				loanID, userID, fmt.Sprintf("Seeded loan %d", k), fmt.Sprintf("seeded loan %d", k),
 				finance.MonthAdd(first, -1, 15).String(), first.String(), now, now); err != nil {
 				return err
@@ -344,9 +344,9 @@ func seedBillHistory(ctx context.Context, db *store.DB, email string, n, years i
 	now := time.Now().UTC().Truncate(time.Second)
 	count := 0
 	err = db.RawTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		tmpl, err := tx.PrepareContext(ctx, `INSERT INTO bill_templates (id, user_id, name, amount, category_id, frequency,
+		tmpl, err := tx.PrepareContext(ctx, `INSERT INTO bill_templates (id, currency, user_id, name, amount, category_id, frequency,
 			start_date, due_day, default_payment_method, status, generated_through, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, 'monthly', ?, ?, 'Cash', 'active', ?, ?, ?)`)
+			VALUES (?, 'PHP', ?, ?, ?, ?, 'monthly', ?, ?, 'Cash', 'active', ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
