@@ -135,6 +135,7 @@ func (l ledger) SOATotals(ctx context.Context, soaID string) (finance.SOATotals,
 }
 
 func (l ledger) BillUnbilled(ctx context.Context, userID, cardID, soaID string, through finance.Date, now time.Time) (int, error) {
+	defer largeCache(ctx, l.db)()
 	// OR FAIL: the statement cannot violate a constraint, and without the
 	// default ABORT SQLite keeps no statement journal of every page it
 	// changes, which is most of the cost of billing a large backlog. Any
