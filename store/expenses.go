@@ -278,17 +278,19 @@ func (l ledger) summarizeExpenses(ctx context.Context, userID, reporting string,
 }
 
 // otherCurrencyDays sums the user's expenses of status in currencies other
-// than reporting, per currency and date: from expense_days for active ones
-// (a seek of the user's few thousand day rows), from the rows for voided
-// ones, which are few. Empty for a household in one currency.
+// than reporting, per currency and date: from the kept day rows
+// (spending_days, each expense once) for active ones, a seek of the user's
+// few thousand day rows; from the rows for voided ones, which are few.
+// Empty for a household in one currency.
 func (l ledger) otherCurrencyDays(ctx context.Context, userID, reporting, status string) ([]finance.DatedAmount, error) {
 	var out []finance.DatedAmount
-	q := l.db.NewSelect().ColumnExpr("x.currency, x.date, sum(x.amount) AS amount").
-		Where("x.currency <> ?", reporting).GroupExpr("x.currency, x.date").OrderExpr("x.currency, x.date")
+	q := l.db.NewSelect().Where("x.currency <> ?", reporting).GroupExpr("x.currency, x.date").OrderExpr("x.currency, x.date")
 	if status == finance.StatusActive {
-		q = q.TableExpr("expense_days AS x").Where("x.user_id = ?", userID)
+		q = q.TableExpr("spending_days AS x").ColumnExpr("x.currency, x.date, sum(x.expense_amount) AS amount").
+			Where("x.user_id = ?", userID).Having("sum(x.expense_count) > 0")
 	} else {
-		q = q.TableExpr("expenses AS x").Where("x.user_seq = "+userSeqOf+" AND x.status = ?", userID, status)
+		q = q.TableExpr("expenses AS x").ColumnExpr("x.currency, x.date, sum(x.amount) AS amount").
+			Where("x.user_seq = "+userSeqOf+" AND x.status = ?", userID, status)
 	}
 	err := q.Scan(ctx, &out)
 	return out, err
@@ -362,13 +364,10 @@ func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, par
 }
 
 // ExpenseTotals sums the expenses dated from..to from the totals that
-// triggers keep in the writing transaction: per payment method from
-// expense_days (each expense once), per category from expense_category_days
-// (each expense with a category, and each part of a split one), and for the
-// whole months of the range from their month tables (expense_months,
-// expense_category_months). All are range seeks of the user's primary-key
-// rows, at most one per day or month and method or category, whatever the
-// number of expenses.
+// triggers keep in the writing transaction, the kept day rows of
+// spending_days: per payment method each expense once, per category each
+// expense with a category and each part of a split one. Both are one range
+// seek of the user's rows, a few per day, whatever the number of expenses.
 func (l ledger) ExpenseTotals(ctx context.Context, userID, reporting string, from, to finance.Date) (finance.ExpenseTotals, error) {
 	var out finance.ExpenseTotals
 	methods, err := l.ExpensesByMethod(ctx, userID, reporting, from, to)
@@ -380,7 +379,7 @@ func (l ledger) ExpenseTotals(ctx context.Context, userID, reporting string, fro
 	}
 	out.ByMethod = methods
 	// The names join the sums, not the days.
-	sums := l.keptTotals("expense_category_days", "expense_category_months", "category_id", userID, reporting, splitKeptRange(from, to))
+	sums := l.keptExpenseTotals("category_id", "expense_line_amount", "expense_lines", userID, reporting, from, to)
 	err = l.db.NewSelect().TableExpr("(?) AS s", sums).
 		ColumnExpr("s.category_id, cat.name AS category, s.currency, s.date, s.amount, s.count").
 		Join("JOIN categories AS cat ON cat.id = s.category_id").

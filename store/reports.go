@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/uptrace/bun"
@@ -82,69 +81,36 @@ func (l ledger) IncomeTotals(ctx context.Context, userID, reporting string, from
 	return out, err
 }
 
-// keptRange is a date range as the kept expense totals read it: the whole
-// months inside it from the month tables, the days before and after them
-// from the day tables. A range within one month, or one that holds no whole
-// month, is all days (head), with the months and the tail empty.
-type keptRange struct {
-	headFrom, headTo finance.Date
-	monthFrom        string // YYYY-MM, inclusive; after monthTo when there is none
-	monthTo          string
-	tailFrom, tailTo finance.Date // tailFrom after tailTo when there is none
+// keptExpenseTotals sums the kept day rows (spending_days) dated from..to
+// by key, the column the sums are grouped by (payment_method or
+// category_id): amount and count name the pair of sums read, each expense
+// once (expense_amount, expense_count) or each line of an expense
+// (expense_line_amount, expense_lines). The reporting currency's rows are
+// summed over the whole range and have no date (NULL); another currency's
+// are summed per day, the date its rate is chosen for. It is one seek of
+// the user's rows of the range, a few per day, whatever the number of
+// expenses.
+func (l ledger) keptExpenseTotals(key, amount, count, userID, reporting string, from, to finance.Date) *bun.SelectQuery {
+	return l.db.NewSelect().TableExpr("spending_days AS d").
+		ColumnExpr("d."+key+", d.currency, CASE WHEN d.currency = ? THEN NULL ELSE d.date END AS date", reporting).
+		ColumnExpr("SUM(d."+amount+") AS amount, SUM(d."+count+") AS count").
+		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
+		GroupExpr("d." + key + ", d.currency, 3").
+		Having("SUM(d." + count + ") > 0")
 }
 
-func splitKeptRange(from, to finance.Date) keptRange {
-	empty := keptRange{headFrom: from, headTo: to, monthFrom: "9999-12", monthTo: "0000-01", tailFrom: to.AddDays(1), tailTo: to}
-	first := from // the first day of the first whole month
-	if from.Day() != 1 {
-		first = finance.MonthAdd(from, 1, 1)
-	}
-	end := finance.MonthAdd(to, 1, 1).AddDays(-1) // the last day of to's month
-	last := to                                    // the last day of the last whole month
-	if to != end {
-		last = finance.MonthAdd(to, 0, 1).AddDays(-1)
-	}
-	if first.After(last) {
-		return empty
-	}
-	return keptRange{headFrom: from, headTo: first.AddDays(-1), monthFrom: first.MonthString(), monthTo: last.MonthString(),
-		tailFrom: last.AddDays(1), tailTo: to}
-}
-
-// keptTotals sums a kept total table pair (days and months) over r by key:
-// the column the sums are grouped by (payment_method or category_id). The
-// reporting currency's rows are summed over the whole range, whole months
-// from the month table; another currency's are summed per day (its date
-// is its rate's), from the day table alone. A row of the reporting
-// currency has no date (NULL).
-func (l ledger) keptTotals(days, months, key, userID, reporting string, r keptRange) *bun.SelectQuery {
-	parts := fmt.Sprintf(`SELECT %[3]s, currency, NULL AS date, amount, count FROM %[1]s AS days
-			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
-		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[2]s AS months
-			WHERE user_id = ? AND month >= ? AND month <= ? AND currency = ?
-		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[1]s AS days
-			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
-		UNION ALL SELECT %[3]s, currency, date, amount, count FROM %[1]s AS days
-			WHERE user_id = ? AND date >= ? AND date <= ? AND currency <> ?`, days, months, key)
-	return l.db.NewSelect().
-		TableExpr("("+parts+") AS d", userID, r.headFrom, r.headTo, reporting, userID, r.monthFrom, r.monthTo, reporting,
-			userID, r.tailFrom, r.tailTo, reporting, userID, r.headFrom, r.tailTo, reporting).
-		ColumnExpr("d." + key + ", d.currency, d.date, SUM(d.amount) AS amount, SUM(d.count) AS count").
-		GroupExpr("d." + key + ", d.currency, d.date").
-		Having("SUM(d.count) > 0")
-}
-
-// ExpensesByMethod sums expense_days over the partial months at the ends of
-// the range and expense_months over the whole months between, the
-// reporting currency's; another currency's per day.
+// ExpensesByMethod sums the expenses of the range per payment method, each
+// once, from the kept day rows: the reporting currency's over the range,
+// another currency's per day.
 func (l ledger) ExpensesByMethod(ctx context.Context, userID, reporting string, from, to finance.Date) ([]finance.MethodTotal, error) {
 	var out []finance.MethodTotal
-	err := l.keptTotals("expense_days", "expense_months", "payment_method", userID, reporting, splitKeptRange(from, to)).Scan(ctx, &out)
+	err := l.keptExpenseTotals("payment_method", "expense_amount", "expense_count", userID, reporting, from, to).Scan(ctx, &out)
 	return out, err
 }
 
 // CashFlowByDay is one UNION ALL of four range seeks: income
-// (income_user_date_amount), Cash and Account Debit expenses (expense_days),
+// (income_user_date_amount), Cash and Account Debit expenses (the kept day
+// rows of spending_days, each expense once),
 // posted statement payments (soa_payments_user_date) and loan payments
 // (loan_payments_user_amount; they are never voided). A statement payment
 // is in its card's currency, a loan payment in its loan's: each joins its
@@ -158,9 +124,9 @@ func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finan
 			SELECT i.date, i.currency, i.amount AS income, 0 AS cash, 0 AS debit, 0 AS card, 0 AS loan FROM income AS i
 			WHERE i.user_id = ?0 AND i.status = 'active' AND i.date >= ?1 AND i.date <= ?2
 			UNION ALL
-			SELECT d.date, d.currency, 0, CASE WHEN d.payment_method = 'Cash' THEN d.amount ELSE 0 END,
-				CASE WHEN d.payment_method = 'Account Debit' THEN d.amount ELSE 0 END, 0, 0
-			FROM expense_days AS d
+			SELECT d.date, d.currency, 0, CASE WHEN d.payment_method = 'Cash' THEN d.expense_amount ELSE 0 END,
+				CASE WHEN d.payment_method = 'Account Debit' THEN d.expense_amount ELSE 0 END, 0, 0
+			FROM spending_days AS d
 			WHERE d.user_id = ?0 AND d.date >= ?1 AND d.date <= ?2 AND d.payment_method IN ('Cash', 'Account Debit')
 			UNION ALL
 			SELECT p.date, c.currency, 0, 0, 0, p.amount, 0 FROM soa_payments AS p
@@ -243,70 +209,54 @@ func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today f
 	return int(n), err
 }
 
-// TotalsDrift recomputes the totals that triggers keep (the daily spending,
-// expense and expense-category totals the reports and the expense summary
-// read, and each card's totals) from the rows
-// they sum, and returns the keys where the kept totals differ: empty when the
+// TotalsDrift recomputes the totals that triggers keep (the kept day rows
+// the reports and the expense summary read, with their spending lines,
+// expense lines and expenses, and each card's totals) from the rows they
+// sum, and returns the keys where the kept totals differ: empty when the
 // triggers kept them right. It reads every row, so it is a check for tests
 // and for an operator, never a request path.
 func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 	var out []string
 	err := db.reader.NewRaw(`
 		WITH lines AS (
-			SELECT e.user_id, e.date, e.currency, e.category_id, e.payment_method, COALESCE(e.credit_card_id, '') AS card, e.amount
-			FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
+			-- An expense: its count, and its line when it has a category.
+			SELECT e.user_id, e.date, e.currency, COALESCE(e.category_id, '') AS category_id, e.payment_method,
+				COALESCE(e.credit_card_id, '') AS card,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE e.amount END AS amount,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE 1 END AS lines,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE e.amount END AS expense_line_amount,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE 1 END AS expense_lines,
+				e.amount AS expense_amount, 1 AS expense_count
+			FROM expenses AS e WHERE e.status = 'active'
 			UNION ALL
-			SELECT e.user_id, e.date, e.currency, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''), s.amount
+			SELECT e.user_id, e.date, e.currency, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''),
+				s.amount, 1, s.amount, 1, 0, 0
 			FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
 			UNION ALL
-			SELECT l.user_id, l.date, l.currency, l.category_id, 'Credit Card', l.credit_card_id, l.amount
+			SELECT l.user_id, l.date, l.currency, l.category_id, 'Credit Card', l.credit_card_id, l.amount, 1, 0, 0, 0, 0
 			FROM card_spending_lines AS l WHERE l.category_id IS NOT NULL
 			UNION ALL
-			SELECT p.user_id, p.date, ln.currency, c.id, '', '', p.interest_part
+			SELECT p.user_id, p.date, ln.currency, c.id, '', '', p.interest_part, 1, 0, 0, 0, 0
 			FROM loan_payments AS p JOIN categories AS c ON c.user_id = p.user_id AND c.is_system AND c.name_key = 'loan interest'
 			JOIN loans AS ln ON ln.id = p.loan_id
 			WHERE p.interest_part > 0
 		),
 		want AS (
-			SELECT user_id, date, currency, category_id, payment_method, card, SUM(amount) AS amount, COUNT(*) AS lines
+			SELECT user_id, date, currency, category_id, payment_method, card, SUM(amount) AS amount, SUM(lines) AS lines,
+				SUM(expense_line_amount) AS expense_line_amount, SUM(expense_lines) AS expense_lines,
+				SUM(expense_amount) AS expense_amount, SUM(expense_count) AS expense_count
 			FROM lines GROUP BY user_id, date, currency, category_id, payment_method, card
 		),
 		have AS (
-			SELECT user_id, date, currency, category_id, payment_method, credit_card_id AS card, amount, lines FROM spending_days WHERE lines <> 0 OR amount <> 0
-		),
-		want_expenses AS (
-			SELECT user_id, date, currency, payment_method, SUM(amount) AS amount, COUNT(*) AS count FROM expenses WHERE status = 'active'
-			GROUP BY user_id, date, currency, payment_method
-		),
-		have_expenses AS (
-			SELECT user_id, date, currency, payment_method, amount, count FROM expense_days WHERE count <> 0 OR amount <> 0
+			SELECT user_id, date, currency, category_id, payment_method, credit_card_id AS card, amount, lines,
+				expense_line_amount, expense_lines, expense_amount, expense_count
+			FROM spending_days
+			WHERE lines <> 0 OR amount <> 0 OR expense_lines <> 0 OR expense_line_amount <> 0 OR expense_count <> 0 OR expense_amount <> 0
 		),
 		spending_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want EXCEPT SELECT * FROM have)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have EXCEPT SELECT * FROM want)
-		),
-		expense_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_expenses EXCEPT SELECT * FROM have_expenses)
-			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
-		),
-		want_categories AS (
-			SELECT user_id, date, currency, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
-				SELECT e.user_id, e.date, e.currency, e.category_id, e.amount
-				FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
-				UNION ALL
-				SELECT e.user_id, e.date, e.currency, s.category_id, s.amount
-				FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
-			) GROUP BY user_id, date, currency, category_id
-		),
-		have_categories AS (
-			SELECT user_id, date, currency, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
-		),
-		category_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_categories EXCEPT SELECT * FROM have_categories)
-			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_categories EXCEPT SELECT * FROM want_categories)
 		),
 		want_cards AS (
 			SELECT credit_card_id,
@@ -324,40 +274,15 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_cards EXCEPT SELECT * FROM have_cards)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_cards EXCEPT SELECT * FROM want_cards)
-		),
-		-- The month tables against the day tables they total.
-		want_months AS (
-			SELECT user_id, substr(date, 1, 7) AS month, currency, payment_method AS key, SUM(amount) AS amount, SUM(count) AS count
-			FROM expense_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
-			UNION ALL
-			SELECT user_id, substr(date, 1, 7), currency, category_id, SUM(amount), SUM(count)
-			FROM expense_category_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
-		),
-		have_months AS (
-			SELECT user_id, month, currency, payment_method, amount, count FROM expense_months WHERE count <> 0 OR amount <> 0
-			UNION ALL
-			SELECT user_id, month, currency, category_id, amount, count FROM expense_category_months WHERE count <> 0 OR amount <> 0
-		),
-		month_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
-			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
 		)
-		SELECT side || ' spending ' || date || ' ' || currency || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
+		SELECT side || ' spending ' || date || ' ' || currency || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' ||
+			amount || ' in ' || lines || ', of expenses ' || expense_line_amount || ' in ' || expense_lines ||
+			'; expenses ' || expense_amount || ' in ' || expense_count
 		FROM spending_drift
-		UNION ALL
-		SELECT side || ' expenses ' || date || ' ' || currency || ' ' || payment_method || ': ' || amount || ' in ' || count
-		FROM expense_drift
-		UNION ALL
-		SELECT side || ' expense categories ' || date || ' ' || currency || ' ' || category_id || ': ' || amount || ' in ' || count
-		FROM category_drift
 		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
-		FROM card_drift
-		UNION ALL
-		SELECT side || ' expense months ' || month || ' ' || currency || ' ' || key || ': ' || amount || ' in ' || count
-		FROM month_drift`).
+		FROM card_drift`).
 		Scan(ctx, &out)
 	return out, err
 }
