@@ -366,25 +366,69 @@ func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, par
 // ExpenseTotals sums the expenses dated from..to from the totals that
 // triggers keep in the writing transaction, the kept day rows of
 // spending_days: per payment method each expense once, per category each
-// expense with a category and each part of a split one. Both are one range
-// seek of the user's rows, a few per day, whatever the number of expenses.
+// expense with a category and each part of a split one. One range seek of
+// the user's rows, a few per day whatever the number of expenses, gives
+// both: the database sums the range per category and method, and the few
+// sums are added up here per method and per category. The reporting
+// currency's sums have no date; another currency's are per day.
 func (l ledger) ExpenseTotals(ctx context.Context, userID, reporting string, from, to finance.Date) (finance.ExpenseTotals, error) {
+	var rows []struct {
+		CategoryID        string
+		Category          *string // none for the row of split expenses (category '')
+		PaymentMethod     string
+		Currency          string
+		Date              finance.Date
+		ExpenseAmount     finance.Money
+		ExpenseCount      int
+		ExpenseLineAmount finance.Money
+		ExpenseLines      int
+	}
+	sums := l.db.NewSelect().TableExpr("spending_days AS d").
+		ColumnExpr("d.category_id, d.payment_method, d.currency, CASE WHEN d.currency = ? THEN NULL ELSE d.date END AS date", reporting).
+		ColumnExpr("SUM(d.expense_amount) AS expense_amount, SUM(d.expense_count) AS expense_count").
+		ColumnExpr("SUM(d.expense_line_amount) AS expense_line_amount, SUM(d.expense_lines) AS expense_lines").
+		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
+		GroupExpr("d.category_id, d.payment_method, d.currency, 4").
+		Having("SUM(d.expense_count) > 0 OR SUM(d.expense_lines) > 0")
+	// The names join the sums, not the days.
+	err := l.db.NewSelect().TableExpr("(?) AS s", sums).ColumnExpr("s.*, cat.name AS category").
+		Join("LEFT JOIN categories AS cat ON cat.id = s.category_id").
+		OrderExpr("s.payment_method, s.category_id, s.currency, s.date").
+		Scan(ctx, &rows)
 	var out finance.ExpenseTotals
-	methods, err := l.ExpensesByMethod(ctx, userID, reporting, from, to)
 	if err != nil {
 		return out, err
 	}
-	for _, m := range methods {
-		out.Count += m.Count
+	type key struct {
+		id, currency string
+		date         finance.Date
 	}
-	out.ByMethod = methods
-	// The names join the sums, not the days.
-	sums := l.keptExpenseTotals("category_id", "expense_line_amount", "expense_lines", userID, reporting, from, to)
-	err = l.db.NewSelect().TableExpr("(?) AS s", sums).
-		ColumnExpr("s.category_id, cat.name AS category, s.currency, s.date, s.amount, s.count").
-		Join("JOIN categories AS cat ON cat.id = s.category_id").
-		Scan(ctx, &out.ByCategory)
-	return out, err
+	methods, categories := map[key]int{}, map[key]int{}
+	for _, r := range rows {
+		if r.ExpenseCount > 0 {
+			k := key{r.PaymentMethod, r.Currency, r.Date}
+			i, ok := methods[k]
+			if !ok {
+				i, methods[k] = len(out.ByMethod), len(out.ByMethod)
+				out.ByMethod = append(out.ByMethod, finance.MethodTotal{PaymentMethod: r.PaymentMethod, Currency: r.Currency, Date: r.Date})
+			}
+			out.ByMethod[i].Amount += r.ExpenseAmount
+			out.ByMethod[i].Count += r.ExpenseCount
+			out.Count += r.ExpenseCount
+		}
+		if r.ExpenseLines > 0 && r.Category != nil {
+			k := key{r.CategoryID, r.Currency, r.Date}
+			i, ok := categories[k]
+			if !ok {
+				i, categories[k] = len(out.ByCategory), len(out.ByCategory)
+				out.ByCategory = append(out.ByCategory, finance.CategoryTotal{CategoryID: r.CategoryID, Category: *r.Category,
+					Currency: r.Currency, Date: r.Date})
+			}
+			out.ByCategory[i].Amount += r.ExpenseLineAmount
+			out.ByCategory[i].Count += r.ExpenseLines
+		}
+	}
+	return out, nil
 }
 
 // RecentExpenseChoices reads the user's newest active expenses that have a
