@@ -226,36 +226,52 @@ func (l ledger) startSummary(ctx context.Context, userID, reporting string, f fi
 // aggregate visits every matching row, which with a million expenses and no
 // narrowing filter costs hundreds of milliseconds; a list filtered by
 // status alone reads the count and total that triggers keep in
-// expense_counts instead.
+// expense_counts instead, one row per currency.
 //
 // The total is summed by currency (finance.ListTotals). Reading an
 // expense's currency takes its row, where the plain sum reads the amount
 // from the index it seeks, so the grouped sum runs only for a user with
-// expenses in another currency than the reporting one, which
-// otherCurrencies finds in the kept daily totals (or the voided rows).
+// expenses of the status in another currency than the reporting one, which
+// expense_counts says.
 func (l ledger) summarizeExpenses(ctx context.Context, userID, reporting string, f finance.ExpenseFilter, match *categoryMatch) (finance.ListTotals, error) {
-	others, err := l.otherCurrencyDays(ctx, userID, reporting, f.Status)
+	var counts []struct {
+		Currency string
+		N        int
+		Total    finance.Money
+	}
+	err := l.db.NewSelect().TableExpr("expense_counts").ColumnExpr("currency, n, total").
+		Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &counts)
 	if err != nil {
 		return finance.ListTotals{}, err
 	}
+	otherCurrencies := false
+	for _, c := range counts {
+		otherCurrencies = otherCurrencies || (c.Currency != reporting && c.N > 0)
+	}
 	if match == nil && (f == finance.ExpenseFilter{Status: f.Status}) {
-		var rows []finance.Summary
-		err := l.db.NewSelect().TableExpr("expense_counts").ColumnExpr("n AS count, total").
-			Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &rows)
-		if err != nil || len(rows) == 0 {
-			return finance.ListTotals{}, err
+		if len(counts) == 0 {
+			return finance.ListTotals{}, nil
 		}
-		// The reporting currency's part is the kept total less the others'.
-		own := rows[0].Total
-		for _, g := range others {
-			own -= g.Amount
+		sum := finance.ListTotals{Groups: []finance.DatedAmount{{Currency: reporting}}}
+		for _, c := range counts {
+			sum.Count += c.N
+			if c.Currency == reporting {
+				sum.Groups[0].Amount += c.Total
+			}
 		}
-		groups := append([]finance.DatedAmount{{Currency: reporting, Amount: own}}, others...)
-		return finance.ListTotals{Count: rows[0].Count, Groups: groups}, nil
+		if otherCurrencies {
+			// Another currency converts at each date's rate: its sums per day.
+			others, err := l.otherCurrencyDays(ctx, userID, reporting, f.Status)
+			if err != nil {
+				return finance.ListTotals{}, err
+			}
+			sum.Groups = append(sum.Groups, others...)
+		}
+		return sum, nil
 	}
 	from := func() *bun.SelectQuery {
 		q := l.db.NewSelect().TableExpr("expenses AS e")
-		if len(others) == 0 {
+		if !otherCurrencies {
 			return q.ColumnExpr("? AS currency, count(*) AS count, coalesce(sum(e.amount), 0) AS amount", reporting)
 		}
 		return groupByCurrency(q, "e", reporting)
@@ -279,9 +295,9 @@ func (l ledger) summarizeExpenses(ctx context.Context, userID, reporting string,
 
 // otherCurrencyDays sums the user's expenses of status in currencies other
 // than reporting, per currency and date: from the kept day rows
-// (spending_days, each expense once) for active ones, a seek of the user's
-// few thousand day rows; from the rows for voided ones, which are few.
-// Empty for a household in one currency.
+// (spending_days, each expense once) for active ones, a read of all the
+// user's day rows; from the rows for voided ones, which are few. Only a
+// user whose expense_counts name another currency needs it.
 func (l ledger) otherCurrencyDays(ctx context.Context, userID, reporting, status string) ([]finance.DatedAmount, error) {
 	var out []finance.DatedAmount
 	q := l.db.NewSelect().Where("x.currency <> ?", reporting).GroupExpr("x.currency, x.date").OrderExpr("x.currency, x.date")

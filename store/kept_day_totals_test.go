@@ -20,8 +20,9 @@ const beforeKeptDayTotals = "20261215000200"
 // before and after the merge, in key order: the spending lines per day and
 // key; each expense once, per day and method (expense_days); each expense
 // line, per day and category (expense_category_days); and both per month
-// (expense_months, expense_category_months). Rows that an edit or a void
-// emptied (0 in 0) count nothing.
+// (expense_months, expense_category_months); and the count and total of
+// each user's expenses per status, which are now kept per currency too.
+// Rows that an edit or a void emptied (0 in 0) count nothing.
 var keptTotalsBefore = map[string]string{
 	"spending": `SELECT user_id, date, currency, category_id, payment_method, credit_card_id, amount, lines FROM spending_days
 		WHERE lines <> 0 OR amount <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
@@ -47,7 +48,7 @@ var keptTotalsAfter = map[string]string{
 		SUM(expense_count) AS count FROM spending_days GROUP BY 1, 2, 3, 4 HAVING SUM(expense_count) <> 0 OR SUM(expense_amount) <> 0 ORDER BY 1, 2, 3, 4`,
 	"expense lines by month and category": `SELECT user_id, substr(date, 1, 7) AS month, currency, category_id, SUM(expense_line_amount) AS amount,
 		SUM(expense_lines) AS count FROM spending_days GROUP BY 1, 2, 3, 4 HAVING SUM(expense_lines) <> 0 OR SUM(expense_line_amount) <> 0 ORDER BY 1, 2, 3, 4`,
-	"expense counts": `SELECT user_id, status, n, total FROM expense_counts ORDER BY 1, 2`,
+	"expense counts": `SELECT user_id, status, SUM(n) AS n, SUM(total) AS total FROM expense_counts GROUP BY 1, 2 ORDER BY 1, 2`,
 }
 
 // A database written before the merge (two users, one in PHP and one in

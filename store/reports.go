@@ -211,7 +211,8 @@ func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today f
 
 // TotalsDrift recomputes the totals that triggers keep (the kept day rows
 // the reports and the expense summary read, with their spending lines,
-// expense lines and expenses, and each card's totals) from the rows they
+// expense lines and expenses; the expense counts and totals per status and
+// currency the lists read; and each card's totals) from the rows they
 // sum, and returns the keys where the kept totals differ: empty when the
 // triggers kept them right. It reads every row, so it is a check for tests
 // and for an operator, never a request path.
@@ -258,6 +259,17 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have EXCEPT SELECT * FROM want)
 		),
+		want_counts AS (
+			SELECT user_id, status, currency, COUNT(*) AS n, SUM(amount) AS total FROM expenses GROUP BY user_id, status, currency
+		),
+		have_counts AS (
+			SELECT user_id, status, currency, n, total FROM expense_counts WHERE n <> 0 OR total <> 0
+		),
+		count_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_counts EXCEPT SELECT * FROM have_counts)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have_counts EXCEPT SELECT * FROM want_counts)
+		),
 		want_cards AS (
 			SELECT credit_card_id,
 				SUM(CASE WHEN type <> 'refund' THEN amount ELSE 0 END) AS charges,
@@ -279,6 +291,9 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			amount || ' in ' || lines || ', of expenses ' || expense_line_amount || ' in ' || expense_lines ||
 			'; expenses ' || expense_amount || ' in ' || expense_count
 		FROM spending_drift
+		UNION ALL
+		SELECT side || ' expense counts ' || status || ' ' || currency || ': ' || total || ' in ' || n
+		FROM count_drift
 		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits

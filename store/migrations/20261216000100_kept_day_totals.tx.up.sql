@@ -22,8 +22,11 @@
 -- (per method, per category, per month) are read by grouping a range of the
 -- user's day rows; the month tables, a second write per create that saved
 -- only reads of ranges of many months, are gone. expense_counts (the
--- unfiltered list's count and total, by status) stays: it is one row a user,
--- where a count from the day rows would read all of them.
+-- unfiltered list's count and total, by status) stays: it is one row a user
+-- and status, where a count from the day rows would read all of them. It
+-- now has a row per currency too (at the end), so that a list learns
+-- whether the user has expenses in another currency than the reporting one
+-- from those few rows instead of from all the day rows.
 --
 -- The card and loan triggers write amount and lines only; the new columns'
 -- default (0) is what a card or loan line adds to them, so those triggers
@@ -250,3 +253,47 @@ DROP INDEX activity_actor;
 DROP INDEX activity_user;
 --bun:split
 CREATE INDEX activity_user ON activity (user_seq, at, seq, kind, actor);
+--bun:split
+
+-- expense_counts by currency: the count and total of the user's expenses
+-- of each status and currency, recomputed from the rows.
+DROP TRIGGER expense_counts_insert;
+--bun:split
+DROP TRIGGER expense_counts_status;
+--bun:split
+DROP TRIGGER expense_counts_delete;
+--bun:split
+DROP TABLE expense_counts;
+--bun:split
+CREATE TABLE expense_counts (
+    user_id  TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    status   TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    n        INTEGER NOT NULL,
+    total    INTEGER NOT NULL,
+    PRIMARY KEY (user_id, status, currency)
+) WITHOUT ROWID;
+--bun:split
+INSERT INTO expense_counts (user_id, status, currency, n, total)
+SELECT user_id, status, currency, COUNT(*), SUM(amount) FROM expenses GROUP BY user_id, status, currency;
+--bun:split
+CREATE TRIGGER expense_counts_insert AFTER INSERT ON expenses
+BEGIN
+    INSERT INTO expense_counts (user_id, status, currency, n, total) VALUES (NEW.user_id, NEW.status, NEW.currency, 1, NEW.amount)
+    ON CONFLICT (user_id, status, currency) DO UPDATE SET n = n + 1, total = total + excluded.total;
+END;
+--bun:split
+CREATE TRIGGER expense_counts_status AFTER UPDATE OF status, amount, currency ON expenses
+WHEN OLD.status <> NEW.status OR OLD.amount <> NEW.amount OR OLD.currency <> NEW.currency
+BEGIN
+    UPDATE expense_counts SET n = n - 1, total = total - OLD.amount
+    WHERE user_id = OLD.user_id AND status = OLD.status AND currency = OLD.currency;
+    INSERT INTO expense_counts (user_id, status, currency, n, total) VALUES (NEW.user_id, NEW.status, NEW.currency, 1, NEW.amount)
+    ON CONFLICT (user_id, status, currency) DO UPDATE SET n = n + 1, total = total + excluded.total;
+END;
+--bun:split
+CREATE TRIGGER expense_counts_delete AFTER DELETE ON expenses
+BEGIN
+    UPDATE expense_counts SET n = n - 1, total = total - OLD.amount
+    WHERE user_id = OLD.user_id AND status = OLD.status AND currency = OLD.currency;
+END;
