@@ -380,13 +380,13 @@ func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, par
 }
 
 // ExpenseTotals sums the expenses dated from..to from the totals that
-// triggers keep in the writing transaction, the kept day rows of
-// spending_days: per payment method each expense once, per category each
-// expense with a category and each part of a split one. One range seek of
-// the user's rows, a few per day whatever the number of expenses, gives
-// both: the database sums the range per category and method, and the few
-// sums are added up here per method and per category. The reporting
-// currency's sums have no date; another currency's are per day.
+// triggers keep in the writing transaction (keptExpenseRows: the months of
+// the range and the days at its ends): per payment method each expense
+// once, per category each expense with a category and each part of a split
+// one. The database sums the range's kept rows per category and method
+// once, and the few sums are added up here per method and per category.
+// The reporting currency's sums have no date; another currency's are per
+// day.
 func (l ledger) ExpenseTotals(ctx context.Context, userID, reporting string, from, to finance.Date) (finance.ExpenseTotals, error) {
 	var rows []struct {
 		CategoryID        string
@@ -399,15 +399,18 @@ func (l ledger) ExpenseTotals(ctx context.Context, userID, reporting string, fro
 		ExpenseLineAmount finance.Money
 		ExpenseLines      int
 	}
-	sums := l.db.NewSelect().TableExpr("spending_days AS d").
-		ColumnExpr("d.category_id, d.payment_method, d.currency, CASE WHEN d.currency = ? THEN NULL ELSE d.date END AS date", reporting).
+	kept, err := l.keptExpenseRows(ctx, userID, reporting, from, to)
+	if err != nil {
+		return finance.ExpenseTotals{}, err
+	}
+	sums := l.db.NewSelect().TableExpr("(?) AS d", kept).
+		ColumnExpr("d.category_id, d.payment_method, d.currency, d.date").
 		ColumnExpr("SUM(d.expense_amount) AS expense_amount, SUM(d.expense_count) AS expense_count").
 		ColumnExpr("SUM(d.expense_line_amount) AS expense_line_amount, SUM(d.expense_lines) AS expense_lines").
-		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
-		GroupExpr("d.category_id, d.payment_method, d.currency, 4").
+		GroupExpr("d.category_id, d.payment_method, d.currency, d.date").
 		Having("SUM(d.expense_count) > 0 OR SUM(d.expense_lines) > 0")
 	// The names join the sums, not the days.
-	err := l.db.NewSelect().TableExpr("(?) AS s", sums).ColumnExpr("s.*, cat.name AS category").
+	err = l.db.NewSelect().TableExpr("(?) AS s", sums).ColumnExpr("s.*, cat.name AS category").
 		Join("LEFT JOIN categories AS cat ON cat.id = s.category_id").
 		OrderExpr("s.payment_method, s.category_id, s.currency, s.date").
 		Scan(ctx, &rows)

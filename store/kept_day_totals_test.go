@@ -44,10 +44,10 @@ var keptTotalsAfter = map[string]string{
 		FROM spending_days GROUP BY 1, 2, 3, 4 HAVING SUM(expense_count) <> 0 OR SUM(expense_amount) <> 0 ORDER BY 1, 2, 3, 4`,
 	"expense lines by day and category": `SELECT user_id, date, currency, category_id, SUM(expense_line_amount) AS amount, SUM(expense_lines) AS count
 		FROM spending_days GROUP BY 1, 2, 3, 4 HAVING SUM(expense_lines) <> 0 OR SUM(expense_line_amount) <> 0 ORDER BY 1, 2, 3, 4`,
-	"expenses by month and method": `SELECT user_id, substr(date, 1, 7) AS month, currency, payment_method, SUM(expense_amount) AS amount,
-		SUM(expense_count) AS count FROM spending_days GROUP BY 1, 2, 3, 4 HAVING SUM(expense_count) <> 0 OR SUM(expense_amount) <> 0 ORDER BY 1, 2, 3, 4`,
-	"expense lines by month and category": `SELECT user_id, substr(date, 1, 7) AS month, currency, category_id, SUM(expense_line_amount) AS amount,
-		SUM(expense_lines) AS count FROM spending_days GROUP BY 1, 2, 3, 4 HAVING SUM(expense_lines) <> 0 OR SUM(expense_line_amount) <> 0 ORDER BY 1, 2, 3, 4`,
+	"expenses by month and method": `SELECT user_id, month, currency, payment_method, SUM(expense_amount) AS amount,
+		SUM(expense_count) AS count FROM expense_months GROUP BY 1, 2, 3, 4 HAVING SUM(expense_count) <> 0 OR SUM(expense_amount) <> 0 ORDER BY 1, 2, 3, 4`,
+	"expense lines by month and category": `SELECT user_id, month, currency, category_id, SUM(expense_line_amount) AS amount,
+		SUM(expense_lines) AS count FROM expense_months GROUP BY 1, 2, 3, 4 HAVING SUM(expense_lines) <> 0 OR SUM(expense_line_amount) <> 0 ORDER BY 1, 2, 3, 4`,
 	"expense counts": `SELECT user_id, status, SUM(n) AS n, SUM(total) AS total FROM expense_counts GROUP BY 1, 2 ORDER BY 1, 2`,
 }
 
@@ -131,7 +131,7 @@ func TestKeptDayTotalsMigrationKeepsEveryTotal(t *testing.T) {
 	}
 	var gone []string
 	if err := db.ReaderScan(ctx, &gone, `SELECT name FROM sqlite_schema WHERE name IN
-		('expense_days', 'expense_category_days', 'expense_months', 'expense_category_months')
+		('expense_days', 'expense_category_days', 'expense_category_months')
 		OR (type = 'trigger' AND sql LIKE '%expense_days%')`); err != nil || len(gone) > 0 {
 		t.Errorf("left behind: %v (%v)", gone, err)
 	}

@@ -81,30 +81,81 @@ func (l ledger) IncomeTotals(ctx context.Context, userID, reporting string, from
 	return out, err
 }
 
-// keptExpenseTotals sums the kept day rows (spending_days) dated from..to
-// by key, the column the sums are grouped by (payment_method or
-// category_id): amount and count name the pair of sums read, each expense
-// once (expense_amount, expense_count) or each line of an expense
-// (expense_line_amount, expense_lines). The reporting currency's rows are
-// summed over the whole range and have no date (NULL); another currency's
-// are summed per day, the date its rate is chosen for. It is one seek of
-// the user's rows of the range, a few per day, whatever the number of
-// expenses.
-func (l ledger) keptExpenseTotals(key, amount, count, userID, reporting string, from, to finance.Date) *bun.SelectQuery {
-	return l.db.NewSelect().TableExpr("spending_days AS d").
-		ColumnExpr("d."+key+", d.currency, CASE WHEN d.currency = ? THEN NULL ELSE d.date END AS date", reporting).
-		ColumnExpr("SUM(d."+amount+") AS amount, SUM(d."+count+") AS count").
-		Where("d.user_id = ? AND d.date >= ? AND d.date <= ?", userID, from, to).
-		GroupExpr("d." + key + ", d.currency, 3").
-		Having("SUM(d." + count + ") > 0")
+// keptRange is a date range as the kept expense totals read it: the whole
+// months inside it from expense_months, the days before and after them
+// from the day rows of spending_days. A range within one month, or one that holds no whole
+// month, is all days (head), with the months and the tail empty.
+type keptRange struct {
+	headFrom, headTo finance.Date
+	monthFrom        string // YYYY-MM, inclusive; after monthTo when there is none
+	monthTo          string
+	tailFrom, tailTo finance.Date // tailFrom after tailTo when there is none
+}
+
+func splitKeptRange(from, to finance.Date) keptRange {
+	empty := keptRange{headFrom: from, headTo: to, monthFrom: "9999-12", monthTo: "0000-01", tailFrom: to.AddDays(1), tailTo: to}
+	first := from // the first day of the first whole month
+	if from.Day() != 1 {
+		first = finance.MonthAdd(from, 1, 1)
+	}
+	end := finance.MonthAdd(to, 1, 1).AddDays(-1) // the last day of to's month
+	last := to                                    // the last day of the last whole month
+	if to != end {
+		last = finance.MonthAdd(to, 0, 1).AddDays(-1)
+	}
+	if first.After(last) {
+		return empty
+	}
+	return keptRange{headFrom: from, headTo: first.AddDays(-1), monthFrom: first.MonthString(), monthTo: last.MonthString(),
+		tailFrom: last.AddDays(1), tailTo: to}
+}
+
+// keptExpenseRows is the kept expense sums of from..to as rows of
+// (category_id, payment_method, currency, date, expense_amount,
+// expense_count, expense_line_amount, expense_lines) to be grouped: the
+// reporting currency's whole months from expense_months and the days
+// before and after them from spending_days, all without a date (NULL);
+// another currency's per day from spending_days, the date its rate is
+// chosen for, read only when the user has active expenses in another
+// currency (expense_counts says). Each part is a range seek of the user's
+// primary-key rows.
+func (l ledger) keptExpenseRows(ctx context.Context, userID, reporting string, from, to finance.Date) (*bun.RawQuery, error) {
+	others, err := l.db.NewSelect().TableExpr("expense_counts").
+		Where("user_id = ? AND status = ? AND currency <> ? AND n <> 0", userID, finance.StatusActive, reporting).Exists(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := splitKeptRange(from, to)
+	const sums = "expense_amount, expense_count, expense_line_amount, expense_lines"
+	parts := `SELECT category_id, payment_method, currency, NULL AS date, ` + sums + ` FROM spending_days AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
+		UNION ALL SELECT category_id, payment_method, currency, NULL, ` + sums + ` FROM expense_months AS months
+			WHERE user_id = ? AND month >= ? AND month <= ? AND currency = ?
+		UNION ALL SELECT category_id, payment_method, currency, NULL, ` + sums + ` FROM spending_days AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?`
+	args := []any{userID, r.headFrom, r.headTo, reporting, userID, r.monthFrom, r.monthTo, reporting, userID, r.tailFrom, r.tailTo, reporting}
+	if others {
+		parts += `
+		UNION ALL SELECT category_id, payment_method, currency, date, ` + sums + ` FROM spending_days AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency <> ?`
+		args = append(args, userID, from, to, reporting)
+	}
+	return l.db.NewRaw(parts, args...), nil
 }
 
 // ExpensesByMethod sums the expenses of the range per payment method, each
-// once, from the kept day rows: the reporting currency's over the range,
-// another currency's per day.
+// once, from the kept rows (keptExpenseRows).
 func (l ledger) ExpensesByMethod(ctx context.Context, userID, reporting string, from, to finance.Date) ([]finance.MethodTotal, error) {
+	rows, err := l.keptExpenseRows(ctx, userID, reporting, from, to)
+	if err != nil {
+		return nil, err
+	}
 	var out []finance.MethodTotal
-	err := l.keptExpenseTotals("payment_method", "expense_amount", "expense_count", userID, reporting, from, to).Scan(ctx, &out)
+	err = l.db.NewSelect().TableExpr("(?) AS d", rows).
+		ColumnExpr("d.payment_method, d.currency, d.date, SUM(d.expense_amount) AS amount, SUM(d.expense_count) AS count").
+		GroupExpr("d.payment_method, d.currency, d.date").
+		Having("SUM(d.expense_count) > 0").
+		Scan(ctx, &out)
 	return out, err
 }
 
@@ -259,6 +310,23 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have EXCEPT SELECT * FROM want)
 		),
+		-- The months against the day rows they total.
+		want_months AS (
+			SELECT user_id, substr(date, 1, 7) AS month, currency, category_id, payment_method,
+				SUM(expense_line_amount) AS expense_line_amount, SUM(expense_lines) AS expense_lines,
+				SUM(expense_amount) AS expense_amount, SUM(expense_count) AS expense_count
+			FROM spending_days GROUP BY 1, 2, 3, 4, 5
+			HAVING SUM(expense_lines) <> 0 OR SUM(expense_line_amount) <> 0 OR SUM(expense_count) <> 0 OR SUM(expense_amount) <> 0
+		),
+		have_months AS (
+			SELECT user_id, month, currency, category_id, payment_method, expense_line_amount, expense_lines, expense_amount, expense_count
+			FROM expense_months WHERE expense_lines <> 0 OR expense_line_amount <> 0 OR expense_count <> 0 OR expense_amount <> 0
+		),
+		month_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
+			UNION ALL
+			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
+		),
 		want_counts AS (
 			SELECT user_id, status, currency, COUNT(*) AS n, SUM(amount) AS total FROM expenses GROUP BY user_id, status, currency
 		),
@@ -291,6 +359,10 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			amount || ' in ' || lines || ', of expenses ' || expense_line_amount || ' in ' || expense_lines ||
 			'; expenses ' || expense_amount || ' in ' || expense_count
 		FROM spending_drift
+		UNION ALL
+		SELECT side || ' expense months ' || month || ' ' || currency || ' ' || category_id || ' ' || payment_method || ': ' ||
+			expense_line_amount || ' in ' || expense_lines || '; expenses ' || expense_amount || ' in ' || expense_count
+		FROM month_drift
 		UNION ALL
 		SELECT side || ' expense counts ' || status || ' ' || currency || ': ' || total || ' in ' || n
 		FROM count_drift
