@@ -124,6 +124,7 @@ var exportLeftOut = map[string]string{
 	"account_line_totals": "kept totals: the triggers rebuild them as the records are restored",
 	"card_totals":         "kept totals: the triggers rebuild them as the records are restored",
 	"spending_days":       "kept totals: the triggers rebuild them as the records are restored",
+	"expense_months":      "kept totals: the triggers rebuild them as the records are restored",
 	"health_probe":        "the server's own",
 	"bun_migrations":      "the server's own: the document names the last one as schema_version",
 	"bun_migration_locks": "the server's own",
