@@ -21,9 +21,10 @@ func MigrationCount() (int, error) {
 	return n, err
 }
 
-// MigrateThrough applies the migrations named up to last.
-func (db *DB) MigrateThrough(ctx context.Context, last string) error {
-	return db.migrateThrough(ctx, last)
+// MigrateThrough applies the migrations named up to last, and those named
+// in also.
+func (db *DB) MigrateThrough(ctx context.Context, last string, also ...string) error {
+	return db.migrateThrough(ctx, last, also...)
 }
 
 // WriterPragma returns the value of PRAGMA name on the writer connection.

@@ -41,7 +41,7 @@ var keptTotalsQueries = []string{
 // nothing to convert and no rate read.
 func TestKeptTotalsByCurrencyKeepEveryTotal(t *testing.T) {
 	ctx := context.Background()
-	db := openThrough(t, beforeKeptByCurrency)
+	db := openThrough(t, beforeKeptByCurrency, cardTotalsDeferred)
 	svc := finance.NewService(db)
 	svc.SetClock(func() time.Time { return time.Date(2025, 3, 20, 4, 0, 0, 0, time.UTC) })
 	ana, ben := createUser(t, db, "ana@example.com"), createUser(t, db, "ben@example.com")

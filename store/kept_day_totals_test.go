@@ -61,7 +61,7 @@ var keptTotalsAfter = map[string]string{
 // splits, edits, voids and a delete.
 func TestKeptDayTotalsMigrationKeepsEveryTotal(t *testing.T) {
 	ctx := context.Background()
-	db := openThrough(t, beforeKeptDayTotals)
+	db := openThrough(t, beforeKeptDayTotals, cardTotalsDeferred)
 	svc := finance.NewService(db)
 	svc.SetClock(func() time.Time { return time.Date(2025, 3, 20, 4, 0, 0, 0, time.UTC) })
 	ana, ben := createUser(t, db, "ana@example.com"), createUser(t, db, "ben@example.com")

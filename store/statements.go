@@ -134,33 +134,18 @@ func (l ledger) SOATotals(ctx context.Context, soaID string) (finance.SOATotals,
 	return t, err
 }
 
-// bulkBillingMin is the size of backlog, in statements, from which
-// BillBacklog keeps a card's totals with one update instead of the per-row
-// trigger. A month's one statement keeps the trigger: dropping and creating
-// it changes the schema, which every connection then reads again.
-const bulkBillingMin = 2
-
-// cardTotalsBillingTrigger keeps card_totals in step with each card row
-// that is billed, one row at a time (migration 20261126000500).
-const cardTotalsBillingTrigger = "card_totals_update"
-
 func (l ledger) BillBacklog(ctx context.Context, userID, cardID string, bills []finance.StatementBill, now time.Time) (map[string]finance.SOATotals, error) {
 	if len(bills) == 0 {
 		return nil, nil
 	}
 	defer largeCache(ctx, l.db)()
-	// A backlog's billing moves every row from unbilled to billed: the
-	// card's charges and credits stay, only its unbilled figures shrink.
-	// The trigger would make that change once per row, two statements
-	// each; for a backlog it is suspended for this transaction and the
-	// change is made once below. Dropping and creating a trigger is
-	// transactional in SQLite: any failure rolls both back with the rest.
-	var suspended string
-	if len(bills) >= bulkBillingMin {
-		var err error
-		if suspended, err = l.suspendTrigger(ctx, cardTotalsBillingTrigger); err != nil {
-			return nil, err
-		}
+	// Billing moves every row from unbilled to billed: the card's charges
+	// and credits stay, only its unbilled figures shrink. The per-row
+	// trigger would make that change once per row; while the card is in
+	// card_totals_deferred it skips the card's rows, and the change is made
+	// once below. The row is deleted again before the transaction ends.
+	if _, err := l.db.NewRaw(`INSERT INTO card_totals_deferred (credit_card_id) VALUES (?)`, cardID).Exec(ctx); err != nil {
+		return nil, err
 	}
 	// One statement bills the whole backlog: each row's statement is the
 	// first bill dated on or after the row (statementOf). OR FAIL: the
@@ -199,31 +184,14 @@ func (l ledger) BillBacklog(ctx context.Context, userID, cardID string, bills []
 		charges += r.Charges
 		credits += r.Credits
 	}
-	if suspended != "" {
-		if _, err := l.db.NewRaw(`UPDATE card_totals SET unbilled_charges = unbilled_charges - ?, unbilled_credits = unbilled_credits - ?
-			WHERE credit_card_id = ?`, charges, credits, cardID).Exec(ctx); err != nil {
-			return nil, err
-		}
-		if _, err := l.db.ExecContext(ctx, suspended); err != nil {
-			return nil, err
-		}
+	if _, err := l.db.NewRaw(`UPDATE card_totals SET unbilled_charges = unbilled_charges - ?, unbilled_credits = unbilled_credits - ?
+		WHERE credit_card_id = ?`, charges, credits, cardID).Exec(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := l.db.NewRaw(`DELETE FROM card_totals_deferred WHERE credit_card_id = ?`, cardID).Exec(ctx); err != nil {
+		return nil, err
 	}
 	return out, nil
-}
-
-// suspendTrigger drops the trigger name for the rest of the write
-// transaction and returns the statement that creates it again, as the
-// schema holds it; "" if there is no such trigger (nothing is suspended).
-func (l ledger) suspendTrigger(ctx context.Context, name string) (string, error) {
-	var create []string
-	if err := l.db.NewSelect().TableExpr("sqlite_master").Column("sql").
-		Where("type = 'trigger' AND name = ?", name).Scan(ctx, &create); err != nil || len(create) == 0 {
-		return "", err
-	}
-	if _, err := l.db.ExecContext(ctx, "DROP TRIGGER "+name); err != nil {
-		return "", err
-	}
-	return create[0], nil
 }
 
 // statementOf is an SQL expression with its arguments naming the statement
