@@ -100,10 +100,17 @@ func (p *writeProbe) check(ctx context.Context, probe func(context.Context) erro
 	return p.err
 }
 
-// checkDatabase reports the database's state: can it be read (on every
-// request), and do writes commit. The read is asked only when no read begun
-// during this request was answered: an authenticated request has already
-// had the credentials' freshness read.
+// databaseReadFresh is how long a read the database answered stands for
+// health: within it, "the database answers reads" needs no query of its own.
+// The credentials' freshness check of authenticated requests reads the
+// database at most every half second, so under load health never asks, and
+// a database that stops answering shows within a second.
+const databaseReadFresh = time.Second
+
+// checkDatabase reports the database's state: can it be read, and do writes
+// commit. The read is asked only when no read begun in the second before
+// this request (databaseReadFresh) was answered: an authenticated request
+// has usually had the credentials' freshness read by then.
 //
 // Writes: a user's write that failed on the disk fails health at once, and
 // stands until a later transaction commits (a user's write, or the probe).
@@ -113,7 +120,7 @@ func (p *writeProbe) check(ctx context.Context, probe func(context.Context) erro
 // Otherwise the shared, periodic probe answers, and its commit ends the
 // failure.
 func (s *Server) checkDatabase(ctx context.Context) (string, error) {
-	if start := requestStart(ctx); start.IsZero() || !s.db.ReadAnsweredSince(start) {
+	if start := requestStart(ctx); start.IsZero() || !s.db.ReadAnsweredSince(start.Add(-databaseReadFresh)) {
 		readCtx, cancel := context.WithTimeout(ctx, healthCheckTimeout)
 		defer cancel()
 		if err := s.db.Ping(readCtx); err != nil {

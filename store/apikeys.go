@@ -95,7 +95,7 @@ func (db *DB) APIKeyWithOwner(ctx context.Context, publicID string) (auth.APIKey
 }
 
 // apiKeyByPublicID is APIKeyByPublicID once the cache is checked (gen).
-func (db *DB) apiKeyByPublicID(ctx context.Context, gen int64, publicID string) (auth.APIKey, error) {
+func (db *DB) apiKeyByPublicID(ctx context.Context, gen uint64, publicID string) (auth.APIKey, error) {
 	if k, ok := db.creds.key(publicID); ok {
 		return k, nil
 	}

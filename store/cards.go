@@ -140,12 +140,14 @@ func (l ledger) withFigures(ctx context.Context, cards []finance.CreditCard, tod
 }
 
 func (l ledger) InsertCreditCard(ctx context.Context, userID string, c finance.CreditCard) error {
+	l.changed() // the statement cursors (lookups.go)
 	row := creditCardRow{CreditCard: c, UserID: userID, NameKey: nameKey(c.Name)}
 	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(cardFigureColumns...).Exec(ctx)
 	return err
 }
 
 func (l ledger) UpdateCreditCard(ctx context.Context, userID string, c finance.CreditCard) error {
+	l.changed() // the statement cursors (lookups.go)
 	row := creditCardRow{CreditCard: c, UserID: userID, NameKey: nameKey(c.Name)}
 	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, cardFigureColumns...)...).
 		Where("id = ? AND user_id = ?", c.ID, userID).Exec(ctx)
@@ -256,12 +258,14 @@ func (l ledger) splitExpenseIDs(userID string, cats *bun.SelectQuery) *bun.Selec
 }
 
 func (l ledger) InsertCardTransaction(ctx context.Context, userID string, t finance.CardTransaction) error {
+	l.changed() // the statement cursors (lookups.go)
 	row := newCardTransactionRow(userID, t)
 	_, err := l.db.NewInsert().Model(&row).ExcludeColumn(cardRowWriteSkipped...).Exec(ctx)
 	return err
 }
 
 func (l ledger) UpdateCardTransaction(ctx context.Context, userID string, t finance.CardTransaction) error {
+	l.changed() // the statement cursors (lookups.go)
 	row := newCardTransactionRow(userID, t)
 	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn(append([]string{"created_at"}, cardRowWriteSkipped...)...).
 		Where("id = ? AND user_id = ?", t.ID, userID).Exec(ctx)

@@ -23,6 +23,11 @@ func (l ledger) Category(ctx context.Context, userID, id string) (finance.Catego
 }
 
 func (l ledger) ActiveCategoryByName(ctx context.Context, userID string, kind finance.CategoryKind, name string) (finance.Category, error) {
+	return l.cachedCategory(ctx, userID, kind, name) // lookups.go
+}
+
+// readActiveCategoryByName is ActiveCategoryByName read from the database.
+func (l ledger) readActiveCategoryByName(ctx context.Context, userID string, kind finance.CategoryKind, name string) (finance.Category, error) {
 	if st := l.stmt(ctx, func(h *hotStatements) *sql.Stmt { return h.categoryByName }); st != nil {
 		return activeCategoryByName(ctx, st, userID, kind, name) // every expense write names a category
 	}
@@ -56,11 +61,13 @@ func (l ledger) ListCategories(ctx context.Context, userID string, f finance.Cat
 }
 
 func (l ledger) InsertCategory(ctx context.Context, userID string, c finance.Category) error {
+	l.changed() // lookups.go
 	_, err := l.db.NewInsert().Model(&categoryRow{Category: c, UserID: userID, NameKey: nameKey(c.Name)}).Exec(ctx)
 	return err
 }
 
 func (l ledger) UpdateCategory(ctx context.Context, userID string, c finance.Category) error {
+	l.changed() // lookups.go
 	row := categoryRow{Category: c, UserID: userID, NameKey: nameKey(c.Name)}
 	_, err := l.db.NewUpdate().Model(&row).ExcludeColumn("created_at").Where("id = ? AND user_id = ?", c.ID, userID).Exec(ctx)
 	return err

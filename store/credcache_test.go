@@ -3,6 +3,8 @@ package store_test
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -235,7 +237,9 @@ func TestConcurrentRequestsSeeARevocation(t *testing.T) {
 }
 
 // ReadAnsweredSince tells whether a read begun at or after a moment was
-// answered: each authentication's freshness check is one, cached or not.
+// answered: an authentication's freshness check is one when the last one is
+// older than its recheck interval (under a second), so every authentication
+// had a read answered at most a second before it.
 func TestReadAnsweredSince(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
@@ -252,16 +256,97 @@ func TestReadAnsweredSince(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 2 { // the second one is served from the cache, after a check
+	for range 2 { // the second one is served from the cache
 		before := time.Now()
 		if _, err := svc.Authenticate(ctx, key); err != nil {
 			t.Fatal(err)
 		}
-		if !db.ReadAnsweredSince(before) {
-			t.Error("no read answered during an authentication")
+		if !db.ReadAnsweredSince(before.Add(-time.Second)) {
+			t.Error("no read answered in the second before an authentication")
 		}
 		if db.ReadAnsweredSince(time.Now()) {
 			t.Error("a read reported answered after the last one began")
 		}
+	}
+}
+
+// The environment that makes TestHelperRevokeKey revoke a key.
+const (
+	helperDBEnv  = "FINANCE_STORE_HELPER_DB"
+	helperKeyEnv = "FINANCE_STORE_HELPER_KEY"
+)
+
+// TestHelperRevokeKey is the other process of
+// TestKeyRevokedByAnotherProcess: it opens the database as the CLI does and
+// revokes a key. Run on its own, it does nothing.
+func TestHelperRevokeKey(t *testing.T) {
+	path, id := os.Getenv(helperDBEnv), os.Getenv(helperKeyEnv)
+	if path == "" {
+		t.Skip("the other process of TestKeyRevokedByAnotherProcess")
+	}
+	db := openAt(t, path)
+	if _, err := newAuthService(t, db).RevokeKey(context.Background(), "", id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A key revoked by another process (finance keys revoke while the server
+// runs) is refused by the server within a second of the revocation's
+// commit, although the server's cache holds the key: nothing of this
+// process moved, so only the check of other processes' commits can see it.
+func TestKeyRevokedByAnotherProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), store.FileName)
+	db := openAt(t, path)
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	svc := newAuthService(t, db)
+	u, err := svc.CreateUser(ctx, auth.CreateUserRequest{Email: "a@example.com", Plan: finance.PlanPro, Password: "correct horse battery"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, key, err := svc.CreateKey(ctx, auth.CreateKeyRequest{UserID: u.ID, Name: "k", Scopes: []string{"finance:read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second is served from the cache
+		if _, err := svc.Authenticate(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := db.CredentialQueries()
+	if _, err := svc.Authenticate(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.CredentialQueries() - before; n != 0 {
+		t.Fatalf("the key was read %d times, want it cached", n)
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRevokeKey$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperDBEnv+"="+path, helperKeyEnv+"="+k.ID)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the other process: %v\n%s", err, out)
+	}
+	revoked := time.Now() // the revocation committed before the process ended
+
+	// Ask until refused, never past a second after the revocation.
+	for {
+		asked := time.Now()
+		_, err := svc.Authenticate(ctx, key)
+		if errors.Is(err, auth.ErrUnauthenticated) {
+			t.Logf("refused %v after the other process ended", asked.Sub(revoked).Round(time.Millisecond))
+			break
+		}
+		if err != nil {
+			t.Fatalf("Authenticate: %v", err)
+		}
+		if asked.Sub(revoked) >= time.Second {
+			t.Fatalf("the revoked key still authenticated a request begun %v after the revocation", asked.Sub(revoked))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -44,6 +44,7 @@ type committer struct {
 	writer  *bun.DB
 	turns   *turns          // with other processes writing the same file
 	health  *writeHealth    // told how each transaction ended
+	watch   *writeWatch     // what each transaction changed of the in-memory caches
 	jobs    chan *commitJob // unbuffered: a job handed over is in the committer's hands
 	quit    chan struct{}
 	stopped chan struct{}
@@ -63,6 +64,7 @@ func (db *DB) ObserveCommits(o CommitObserver) { db.commits.observer.Store(&o) }
 
 // commit commits tx, which ran writes writes, and tells the observer.
 func (c *committer) commit(tx bun.Tx, writes int) error {
+	c.watch.beforeCommit(context.Background(), tx.Tx)
 	start := time.Now()
 	err := tx.Commit()
 	if o := c.observer.Load(); o != nil && err == nil {
@@ -71,8 +73,8 @@ func (c *committer) commit(tx bun.Tx, writes int) error {
 	return err
 }
 
-func newCommitter(writer *bun.DB, t *turns, health *writeHealth) *committer {
-	c := &committer{writer: writer, turns: t, health: health,
+func newCommitter(writer *bun.DB, t *turns, health *writeHealth, watch *writeWatch) *committer {
+	c := &committer{writer: writer, turns: t, health: health, watch: watch,
 		jobs: make(chan *commitJob), quit: make(chan struct{}), stopped: make(chan struct{})}
 	go c.loop()
 	return c
@@ -140,6 +142,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 	// transaction back when the context it began with ends.
 	ctx := context.Background()
 	standing := c.health.failure.Load()
+	c.watch.prepare(c.writer.DB)
 	c.turns.yield()
 	var tx bun.Tx
 	err := c.turns.begin(func() (err error) {
@@ -161,6 +164,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 		} else {
 			c.health.committed(standing)
 		}
+		c.watch.ended()
 		c.health.failed(j.err)
 		close(j.done)
 		return nil
@@ -184,6 +188,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 	if err := c.commit(tx, len(jobs)); err != nil {
 		// Nothing of the batch is stored, including what a failed write
 		// may have read from an earlier one (an idempotent replay).
+		c.watch.ended()
 		c.health.failed(err)
 		answer(jobs, fmt.Errorf("store: commit: %w", err))
 		return nil
@@ -191,6 +196,9 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 	// The commit shows the disk took writes again, unless a write of the
 	// batch failed on it (its statement rolled back to its savepoint): on a
 	// nearly full disk, small writes may fit where a larger one did not.
+	// The caches learn what the batch changed before any write is
+	// answered: the next request of a writer sees its own change.
+	c.watch.ended()
 	c.health.committed(standing)
 	for _, j := range jobs {
 		c.health.failed(j.err)
@@ -203,6 +211,7 @@ func (c *committer) batch(jobs []*commitJob) (notRun []*commitJob) {
 // returns those that did not run.
 func (c *committer) broken(tx bun.Tx, ran, rest []*commitJob, err error) []*commitJob {
 	_ = tx.Rollback()
+	c.watch.ended()
 	c.health.failed(err)
 	answer(ran, fmt.Errorf("store: write batch rolled back: %w", err))
 	return rest

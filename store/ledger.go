@@ -17,10 +17,11 @@ type ledger struct {
 	db    bun.IDB
 	hot   *hotStatements // set in write transactions: prepared statements of the hottest writes
 	reads *DB            // set on the read pool: its prepared statements (readStmt)
+	owner *DB            // the database, for its in-memory lookups (lookups.go)
 }
 
 // Read returns the ledger on the read pool.
-func (db *DB) Read() finance.Repo { return ledger{db: db.reader, reads: db} }
+func (db *DB) Read() finance.Repo { return ledger{db: db.reader, reads: db, owner: db} }
 
 // Write runs fn in one IMMEDIATE transaction on the writer, or in the write
 // scope that ctx carries (WriteScope).
@@ -29,7 +30,7 @@ func (db *DB) Write(ctx context.Context, fn func(finance.Repo) error) error {
 		return err
 	}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ledger{db: tx, hot: &db.hot})
+		return fn(ledger{db: tx, hot: &db.hot, owner: db})
 	})
 }
 

@@ -211,6 +211,7 @@ func statementOf(bills []finance.StatementBill) (string, []any) {
 }
 
 func (l ledger) ReleaseSOA(ctx context.Context, userID, soaID string, now time.Time) error {
+	l.changed() // rows back to unbilled: the statement cursors (lookups.go)
 	if _, err := l.db.NewUpdate().TableExpr("card_transactions").
 		Set("status = 'voided'").Set("voided_at = ?", now).Set("updated_at = ?", now).
 		Where("soa_id = ? AND user_id = ? AND is_soa_line AND status = 'billed'", soaID, userID).
@@ -224,7 +225,8 @@ func (l ledger) ReleaseSOA(ctx context.Context, userID, soaID string, now time.T
 	return err
 }
 
-func (l ledger) StatementCursors(ctx context.Context, userID string) ([]finance.StatementCursor, error) {
+// readStatementCursors is StatementCursors read from the database (lookups.go keeps it).
+func (l ledger) readStatementCursors(ctx context.Context, userID string) ([]finance.StatementCursor, error) {
 	rows, err := l.query(ctx, statementCursorsSQL, func(h *hotStatements) *sql.Stmt { return h.statementCursors }, userID)
 	if err != nil {
 		return nil, err

@@ -35,6 +35,8 @@ type DB struct {
 	hot    hotStatements // prepared on the writer by the first Write
 	reads  sync.Map      // SQL text -> *sql.Stmt prepared on the read pool (readStmt)
 	creds  *credentialCache
+	// lookups keeps the statement cursors and categories (lookups.go).
+	lookups *lookupCache
 	// commits runs the writes of tx on the writer, several per transaction
 	// when they arrive together (group commit).
 	commits *committer
@@ -82,19 +84,22 @@ func Open(path string) (*DB, error) {
 	rdb.SetMaxIdleConns(readers)
 	rdb.SetConnMaxIdleTime(0)
 	rdb.SetConnMaxLifetime(0)
-	creds, err := newCredentialCache(path, commonPragmas)
+	local := changesFor(path)
+	creds, err := newCredentialCache(path, commonPragmas, local)
 	if err != nil {
 		t.close()
 		return nil, errors.Join(fmt.Errorf("store: open credential cache: %w", err), rdb.Close(), wdb.Close())
 	}
 	db := &DB{
-		path:   path,
-		writer: bun.NewDB(wdb, sqlitedialect.New()),
-		reader: bun.NewDB(rdb, sqlitedialect.New()),
-		creds:  creds,
-		turns:  t,
+		path:    path,
+		writer:  bun.NewDB(wdb, sqlitedialect.New()),
+		reader:  bun.NewDB(rdb, sqlitedialect.New()),
+		creds:   creds,
+		lookups: newLookupCache(local),
+		turns:   t,
 	}
-	db.commits = newCommitter(db.writer, t, &db.writes)
+	creds.commitSeen = db.lookups.drop
+	db.commits = newCommitter(db.writer, t, &db.writes, &writeWatch{local: local, lookups: db.lookups})
 	return db, nil
 }
 
@@ -191,7 +196,8 @@ func (db *DB) Close() error {
 		errs = append(errs, st.(*sql.Stmt).Close())
 		return true
 	})
-	return errors.Join(append(errs, db.hot.close(), db.creds.close(), db.reader.Close(), db.writer.Close())...)
+	return errors.Join(append(errs, db.hot.close(), db.commits.watch.close(), db.creds.close(), db.reader.Close(),
+		db.writer.Close())...)
 }
 
 // readStmt returns query prepared on the read pool, preparing it on first
@@ -215,9 +221,9 @@ func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 }
 
 // ReadAnsweredSince reports whether the database answered a read begun at
-// or after t: every authenticated request checks the credentials'
-// freshness on the database first, so a health check made after
-// authentication need not ask again.
+// or after t: the credentials' freshness check (at most every
+// credentialRecheck, on authenticated requests) or a Ping. Health asks it
+// about the last second instead of reading the database on every request.
 func (db *DB) ReadAnsweredSince(t time.Time) bool {
 	return db.creds.answered.Load() >= monoSince(t)
 }
@@ -228,8 +234,15 @@ func (db *DB) Ping(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	began := monoSince(time.Now())
 	var one int
-	return st.QueryRowContext(ctx).Scan(&one)
+	if err := st.QueryRowContext(ctx).Scan(&one); err != nil {
+		return err
+	}
+	for a := db.creds.answered.Load(); a < began && !db.creds.answered.CompareAndSwap(a, began); {
+		a = db.creds.answered.Load()
+	}
+	return nil
 }
 
 // Migrate applies every migration not yet applied: the embedded SQL files

@@ -86,7 +86,7 @@ func (db *DB) UserIdentity(ctx context.Context, id string) (auth.Identity, error
 }
 
 // userIdentity is UserIdentity once the cache is checked (gen).
-func (db *DB) userIdentity(ctx context.Context, gen int64, id string) (auth.Identity, error) {
+func (db *DB) userIdentity(ctx context.Context, gen uint64, id string) (auth.Identity, error) {
 	if u, ok := db.creds.user(id); ok {
 		return u, nil
 	}
