@@ -121,7 +121,7 @@ type CardTransaction struct {
 	Amount            Money   `json:"amount"`
 	Currency          string  `json:"currency"`                    // computed: the card's
 	OriginalAmount    *Money  `json:"original_amount,omitempty"`   // a purchase abroad: what was paid, in original_currency
-	OriginalCurrency  *string `json:"original_currency,omitempty"` // with original_amount, or both null
+	OriginalCurrency  *string `json:"original_currency,omitempty"` // with original_amount, or both absent
 	Date              Date    `json:"date"`
 	Description       string  `json:"description"`
 	CategoryID        *string `json:"category_id,omitempty"` // a purchase's comes from its expense

@@ -64,7 +64,7 @@ type ExpectedIncome struct {
 	ExpectedDate Date      `json:"expected_date"`
 	Status       string    `json:"status"`
 	IncomeID     *string   `json:"income_id,omitempty"`
-	AccountID    *string   `json:"account_id,omitempty"` // computed: the template's account; null once it is removed
+	AccountID    *string   `json:"account_id,omitempty"` // computed: the template's account; absent once it is removed
 	CreatedAt    time.Time `json:"created_at"`
 	UpdatedAt    time.Time `json:"updated_at"`
 }

@@ -57,7 +57,7 @@ type Loan struct {
 	Currency      string  `json:"currency"` // ISO 4217: the principal, schedule and payments are in it
 	InterestType  string  `json:"interest_type"`
 	InterestRate  *Rate   `json:"interest_rate,omitempty"`
-	RatePeriod    *string `json:"rate_period,omitempty"` // null for interest_type none
+	RatePeriod    *string `json:"rate_period,omitempty"` // absent for interest_type none
 	TermMonths    int     `json:"term_months"`
 	StartDate     Date    `json:"start_date"`
 	FirstDueDate  Date    `json:"first_due_date"`
@@ -156,7 +156,7 @@ type LoanPayment struct {
 	InterestPart         Money     `json:"interest_part"`  // counts as spending (Loan Interest) on the payment date
 	PrincipalPart        Money     `json:"principal_part"` // never spending
 	Date                 Date      `json:"date"`
-	AccountID            *string   `json:"account_id,omitempty"`   // null: paid in cash
+	AccountID            *string   `json:"account_id,omitempty"`   // absent: paid in cash
 	AccountName          *string   `json:"account_name,omitempty"` // computed
 	AccountTransactionID *string   `json:"account_transaction_id,omitempty"`
 	Notes                *string   `json:"notes,omitempty"`
