@@ -31,13 +31,13 @@ type Account struct {
 	ID                 string      `json:"id"`
 	Name               string      `json:"name"`
 	Type               AccountType `json:"type"`
-	Institution        *string     `json:"institution"`
-	AccountNumberLast4 *string     `json:"account_number_last4"`
+	Institution        *string     `json:"institution,omitempty"`
+	AccountNumberLast4 *string     `json:"account_number_last4,omitempty"`
 	OpeningBalance     Money       `json:"opening_balance"`
 	Currency           string      `json:"currency"` // ISO 4217; fixed once the account has money rows
-	Notes              *string     `json:"notes"`
+	Notes              *string     `json:"notes,omitempty"`
 	Status             string      `json:"status"`
-	ArchivedAt         *time.Time  `json:"archived_at"`
+	ArchivedAt         *time.Time  `json:"archived_at,omitempty"`
 	CurrentBalance     Money       `json:"current_balance"`
 	CreatedAt          time.Time   `json:"created_at"`
 	UpdatedAt          time.Time   `json:"updated_at"`
@@ -68,9 +68,9 @@ type AccountTransaction struct {
 	Type        string  `json:"type"`
 	Amount      Money   `json:"amount"`
 	Date        Date    `json:"date"`
-	Description *string `json:"description"`
+	Description *string `json:"description,omitempty"`
 	Source      string  `json:"source"`
-	SourceID    *string `json:"source_id"`
+	SourceID    *string `json:"source_id,omitempty"`
 	Status      string  `json:"status"`
 	// Cleared is pending, cleared or reconciled (reconcile.go); written only
 	// through ClearedRepo.
@@ -79,11 +79,11 @@ type AccountTransaction struct {
 	// RunningBalance is the account's balance right after this line, over the
 	// whole account in date order (computed; null on a voided line; domain.md
 	// "Running balances on account lines").
-	RunningBalance *Money `json:"running_balance"`
+	RunningBalance *Money `json:"running_balance,omitempty"`
 	// Transfer is the transfer a line of source transfer belongs to, with the
 	// other side's account (computed; null on other lines).
-	Transfer  *LineTransfer `json:"transfer"`
-	VoidedAt  *time.Time    `json:"voided_at"`
+	Transfer  *LineTransfer `json:"transfer,omitempty"`
+	VoidedAt  *time.Time    `json:"voided_at,omitempty"`
 	CreatedAt time.Time     `json:"created_at"`
 	UpdatedAt time.Time     `json:"updated_at"`
 	// Warnings are set on the answer of a write that has something to warn

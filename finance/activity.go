@@ -145,7 +145,7 @@ type Activity struct {
 	RecordID  string    `json:"record_id"`
 	Action    string    `json:"action"`
 	Summary   string    `json:"summary"`
-	Amount    *Money    `json:"amount"`
+	Amount    *Money    `json:"amount,omitempty"`
 	// CreditCardID is the card of a card record's entry (the card log's
 	// credit_card_id); nil for every other record.
 	CreditCardID *string `json:"-"`

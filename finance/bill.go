@@ -31,13 +31,13 @@ type BillTemplate struct {
 	Category             string  `json:"category"` // computed: the category's name
 	Frequency            string  `json:"frequency"`
 	StartDate            Date    `json:"start_date"`
-	DueDay               *int    `json:"due_day"`        // month-based frequencies only
-	SecondDueDay         *int    `json:"second_due_day"` // semimonthly only
-	EndDate              Date    `json:"end_date"`
-	DefaultPaymentMethod *string `json:"default_payment_method"`
-	DefaultAccountID     *string `json:"default_account_id"`
-	DefaultCreditCardID  *string `json:"default_credit_card_id"`
-	Notes                *string `json:"notes"`
+	DueDay               *int    `json:"due_day,omitempty"`        // month-based frequencies only
+	SecondDueDay         *int    `json:"second_due_day,omitempty"` // semimonthly only
+	EndDate              Date    `json:"end_date,omitzero"`
+	DefaultPaymentMethod *string `json:"default_payment_method,omitempty"`
+	DefaultAccountID     *string `json:"default_account_id,omitempty"`
+	DefaultCreditCardID  *string `json:"default_credit_card_id,omitempty"`
+	Notes                *string `json:"notes,omitempty"`
 	Status               string  `json:"status"`
 	// GeneratedThrough is the last date through which occurrences have been
 	// materialized; zero before the first generation.

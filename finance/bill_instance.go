@@ -41,7 +41,7 @@ type Bill struct {
 	Currency           string  `json:"currency"` // computed: the template's; every amount of the bill is in it
 	ScheduledDate      Date    `json:"scheduled_date"`
 	DueDate            Date    `json:"due_date"`
-	Notes              *string `json:"notes"`
+	Notes              *string `json:"notes,omitempty"`
 	Status             string  `json:"status"`
 	PaidTotal          Money   `json:"paid_total"`
 	Remaining          Money   `json:"remaining"`      // computed
@@ -49,9 +49,9 @@ type Bill struct {
 	DaysUntilDue       int     `json:"days_until_due"` // computed
 	MarkedPaidManually bool    `json:"marked_paid_manually"`
 	// The template's default payment fields (computed; null once the template is removed).
-	DefaultPaymentMethod *string `json:"default_payment_method"`
-	DefaultAccountID     *string `json:"default_account_id"`
-	DefaultCreditCardID  *string `json:"default_credit_card_id"`
+	DefaultPaymentMethod *string `json:"default_payment_method,omitempty"`
+	DefaultAccountID     *string `json:"default_account_id,omitempty"`
+	DefaultCreditCardID  *string `json:"default_credit_card_id,omitempty"`
 	// Edited marks an instance changed by PUT /bills/{id}: template changes leave it alone.
 	Edited    bool      `json:"-"`
 	CreatedAt time.Time `json:"created_at"`
@@ -270,12 +270,12 @@ type BillPayment struct {
 	Currency      string     `json:"currency"` // computed: its expense's, the paying account's or card's or a Cash one's
 	Date          Date       `json:"date"`
 	PaymentMethod string     `json:"payment_method"`
-	AccountID     *string    `json:"account_id"`
-	CreditCardID  *string    `json:"credit_card_id"`
+	AccountID     *string    `json:"account_id,omitempty"`
+	CreditCardID  *string    `json:"credit_card_id,omitempty"`
 	ExpenseID     string     `json:"expense_id"`
-	Notes         *string    `json:"notes"`
+	Notes         *string    `json:"notes,omitempty"`
 	Status        string     `json:"status"`
-	VoidedAt      *time.Time `json:"voided_at"`
+	VoidedAt      *time.Time `json:"voided_at,omitempty"`
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
 }

@@ -12,8 +12,8 @@ import (
 type CreditCard struct {
 	ID                string     `json:"id"`
 	Name              string     `json:"name"`
-	Bank              *string    `json:"bank"`
-	LastFour          *string    `json:"last_four"`
+	Bank              *string    `json:"bank,omitempty"`
+	LastFour          *string    `json:"last_four,omitempty"`
 	CreditLimit       Money      `json:"credit_limit"`
 	Currency          string     `json:"currency"` // ISO 4217: what the card bills in
 	StatementDay      int        `json:"statement_day"`
@@ -22,9 +22,9 @@ type CreditCard struct {
 	MinimumDuePercent Rate       `json:"minimum_due_percent"`
 	ForeignFeePercent FeePercent `json:"foreign_fee_percent"` // the bank's fee on purchases in another currency; 0 for none
 	MinimumDueFloor   Money      `json:"minimum_due_floor"`
-	Notes             *string    `json:"notes"`
+	Notes             *string    `json:"notes,omitempty"`
 	Status            string     `json:"status"`
-	ArchivedAt        *time.Time `json:"archived_at"`
+	ArchivedAt        *time.Time `json:"archived_at,omitempty"`
 	CreatedAt         time.Time  `json:"created_at"`
 	UpdatedAt         time.Time  `json:"updated_at"`
 
@@ -39,7 +39,7 @@ type CardFigures struct {
 	UnbilledTotal        Money `json:"unbilled_total"`
 	OpenStatementBalance Money `json:"open_statement_balance"`
 	NextStatementDate    Date  `json:"next_statement_date"`
-	NextDueDate          Date  `json:"next_due_date"`
+	NextDueDate          Date  `json:"next_due_date,omitzero"`
 	OpenSOACount         int   `json:"open_soa_count"`
 }
 
@@ -119,25 +119,25 @@ type CardTransaction struct {
 	CreditCardName    string  `json:"credit_card_name"` // computed
 	Type              string  `json:"type"`
 	Amount            Money   `json:"amount"`
-	Currency          string  `json:"currency"`          // computed: the card's
-	OriginalAmount    *Money  `json:"original_amount"`   // a purchase abroad: what was paid, in original_currency
-	OriginalCurrency  *string `json:"original_currency"` // with original_amount, or both null
+	Currency          string  `json:"currency"`                    // computed: the card's
+	OriginalAmount    *Money  `json:"original_amount,omitempty"`   // a purchase abroad: what was paid, in original_currency
+	OriginalCurrency  *string `json:"original_currency,omitempty"` // with original_amount, or both absent
 	Date              Date    `json:"date"`
 	Description       string  `json:"description"`
-	CategoryID        *string `json:"category_id"` // a purchase's comes from its expense
-	Category          *string `json:"category"`    // computed: the category's name
+	CategoryID        *string `json:"category_id,omitempty"` // a purchase's comes from its expense
+	Category          *string `json:"category,omitempty"`    // computed: the category's name
 	Status            string  `json:"status"`
-	SOAID             *string `json:"soa_id"`
+	SOAID             *string `json:"soa_id,omitempty"`
 	IsSOALine         bool    `json:"is_soa_line"`
-	ExpenseID         *string `json:"expense_id"`
-	InstallmentPlanID *string `json:"installment_plan_id"`
-	InstallmentNumber *int    `json:"installment_number"`
-	PrincipalPortion  *Money  `json:"principal_portion"`
-	InterestPortion   *Money  `json:"interest_portion"`
+	ExpenseID         *string `json:"expense_id,omitempty"`
+	InstallmentPlanID *string `json:"installment_plan_id,omitempty"`
+	InstallmentNumber *int    `json:"installment_number,omitempty"`
+	PrincipalPortion  *Money  `json:"principal_portion,omitempty"`
+	InterestPortion   *Money  `json:"interest_portion,omitempty"`
 	IsFuture          bool    `json:"is_future"` // computed: date after today
 	// Cleared is pending or cleared (reconcile.go); written only through ClearedRepo.
 	Cleared   string     `json:"cleared"`
-	VoidedAt  *time.Time `json:"voided_at"`
+	VoidedAt  *time.Time `json:"voided_at,omitempty"`
 	CreatedAt time.Time  `json:"created_at"`
 	UpdatedAt time.Time  `json:"updated_at"`
 	// Warnings are set on the answer of a write that has something to warn

@@ -41,12 +41,12 @@ var (
 // changed afterwards.
 type CardLog struct {
 	ID           string    `json:"id"`
-	CreditCardID *string   `json:"credit_card_id"`
+	CreditCardID *string   `json:"credit_card_id,omitempty"`
 	EntityType   string    `json:"entity_type"`
 	EntityID     string    `json:"entity_id"`
 	Action       string    `json:"action"`
 	Message      string    `json:"message"`
-	Amount       *Money    `json:"amount"`
+	Amount       *Money    `json:"amount,omitempty"`
 	CreatedAt    time.Time `json:"created_at"`
 }
 

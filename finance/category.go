@@ -29,11 +29,11 @@ type Category struct {
 	ID         string       `json:"id"`
 	Name       string       `json:"name"`
 	Kind       CategoryKind `json:"kind"`
-	Color      *string      `json:"color"`
-	Icon       *string      `json:"icon"`
+	Color      *string      `json:"color,omitempty"`
+	Icon       *string      `json:"icon,omitempty"`
 	IsSystem   bool         `json:"is_system"`
 	Status     string       `json:"status"`
-	ArchivedAt *time.Time   `json:"archived_at"`
+	ArchivedAt *time.Time   `json:"archived_at,omitempty"`
 	CreatedAt  time.Time    `json:"created_at"`
 	UpdatedAt  time.Time    `json:"updated_at"`
 }

@@ -25,10 +25,10 @@ var CategoryRuleList = ListSpec{Sorts: []string{"position"}}
 type CategoryRule struct {
 	ID                  string  `json:"id"`
 	Position            int     `json:"position"`
-	DescriptionContains *string `json:"description_contains"`
-	PayeeEquals         *string `json:"payee_equals"`
-	AmountMin           *Money  `json:"amount_min"`
-	AmountMax           *Money  `json:"amount_max"`
+	DescriptionContains *string `json:"description_contains,omitempty"`
+	PayeeEquals         *string `json:"payee_equals,omitempty"`
+	AmountMin           *Money  `json:"amount_min,omitempty"`
+	AmountMax           *Money  `json:"amount_max,omitempty"`
 	CategoryID          string  `json:"-"`
 	// Category, CategoryKind and Active are the category's: its name, kind,
 	// and whether it is active (a rule of an archived one is skipped).

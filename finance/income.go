@@ -14,14 +14,14 @@ type Income struct {
 	Amount               Money      `json:"amount"`
 	Currency             string     `json:"currency"` // the account's, or named when there is none
 	Date                 Date       `json:"date"`
-	Description          *string    `json:"description"`
+	Description          *string    `json:"description,omitempty"`
 	CategoryID           string     `json:"category_id"`
 	Category             string     `json:"category"` // computed: the category's name
-	Notes                *string    `json:"notes"`
-	AccountID            *string    `json:"account_id"`
-	AccountTransactionID *string    `json:"account_transaction_id"`
+	Notes                *string    `json:"notes,omitempty"`
+	AccountID            *string    `json:"account_id,omitempty"`
+	AccountTransactionID *string    `json:"account_transaction_id,omitempty"`
 	Status               string     `json:"status"`
-	VoidedAt             *time.Time `json:"voided_at"`
+	VoidedAt             *time.Time `json:"voided_at,omitempty"`
 	CreatedAt            time.Time  `json:"created_at"`
 	UpdatedAt            time.Time  `json:"updated_at"`
 }

@@ -33,11 +33,11 @@ type IncomeTemplate struct {
 	Category     string  `json:"category"` // computed: the category's name
 	Frequency    string  `json:"frequency"`
 	StartDate    Date    `json:"start_date"`
-	DueDay       *int    `json:"due_day"`        // month-based frequencies only
-	SecondDueDay *int    `json:"second_due_day"` // semimonthly only
-	EndDate      Date    `json:"end_date"`
-	AccountID    *string `json:"account_id"`
-	Notes        *string `json:"notes"`
+	DueDay       *int    `json:"due_day,omitempty"`        // month-based frequencies only
+	SecondDueDay *int    `json:"second_due_day,omitempty"` // semimonthly only
+	EndDate      Date    `json:"end_date,omitzero"`
+	AccountID    *string `json:"account_id,omitempty"`
+	Notes        *string `json:"notes,omitempty"`
 	Status       string  `json:"status"`
 	// GeneratedThrough is the last date through which occurrences have been
 	// materialized; zero before the first generation.
@@ -63,8 +63,8 @@ type ExpectedIncome struct {
 	Currency     string    `json:"currency"` // computed: the template's
 	ExpectedDate Date      `json:"expected_date"`
 	Status       string    `json:"status"`
-	IncomeID     *string   `json:"income_id"`
-	AccountID    *string   `json:"account_id"` // computed: the template's account; null once it is removed
+	IncomeID     *string   `json:"income_id,omitempty"`
+	AccountID    *string   `json:"account_id,omitempty"` // computed: the template's account; absent once it is removed
 	CreatedAt    time.Time `json:"created_at"`
 	UpdatedAt    time.Time `json:"updated_at"`
 }

@@ -30,13 +30,13 @@ type InstallmentPlan struct {
 	CreditCardName       string     `json:"credit_card_name"` // computed
 	Currency             string     `json:"currency"`         // computed: the card's
 	SourceTransactionID  string     `json:"source_transaction_id"`
-	ExpenseID            *string    `json:"expense_id"`
+	ExpenseID            *string    `json:"expense_id,omitempty"`
 	Description          string     `json:"description"`
 	Principal            Money      `json:"principal"`
 	Months               int        `json:"months"`
 	InterestType         string     `json:"interest_type"`
-	InterestRate         *Rate      `json:"interest_rate"`
-	MonthlyAmount        *Money     `json:"monthly_amount"`
+	InterestRate         *Rate      `json:"interest_rate,omitempty"`
+	MonthlyAmount        *Money     `json:"monthly_amount,omitempty"`
 	FirstInstallmentDate Date       `json:"first_installment_date"`
 	TotalInterest        Money      `json:"total_interest"`
 	TotalPayable         Money      `json:"total_payable"` // computed: principal + total interest
@@ -45,8 +45,8 @@ type InstallmentPlan struct {
 	RemainingCount       int        `json:"remaining_count"`     // computed: unbilled rows
 	RemainingPrincipal   Money      `json:"remaining_principal"` // computed: Σ principal of unbilled rows
 	RemainingPayable     Money      `json:"remaining_payable"`   // computed: Σ amount of unbilled rows
-	NextInstallmentDate  *Date      `json:"next_installment_date"`
-	CancelledAt          *time.Time `json:"cancelled_at"`
+	NextInstallmentDate  *Date      `json:"next_installment_date,omitempty"`
+	CancelledAt          *time.Time `json:"cancelled_at,omitempty"`
 	CreatedAt            time.Time  `json:"created_at"`
 	UpdatedAt            time.Time  `json:"updated_at"`
 }

@@ -52,17 +52,17 @@ var (
 type Loan struct {
 	ID            string  `json:"id"`
 	Name          string  `json:"name"`
-	Lender        *string `json:"lender"`
+	Lender        *string `json:"lender,omitempty"`
 	Principal     Money   `json:"principal"`
 	Currency      string  `json:"currency"` // ISO 4217: the principal, schedule and payments are in it
 	InterestType  string  `json:"interest_type"`
-	InterestRate  *Rate   `json:"interest_rate"`
-	RatePeriod    *string `json:"rate_period"` // null for interest_type none
+	InterestRate  *Rate   `json:"interest_rate,omitempty"`
+	RatePeriod    *string `json:"rate_period,omitempty"` // absent for interest_type none
 	TermMonths    int     `json:"term_months"`
 	StartDate     Date    `json:"start_date"`
 	FirstDueDate  Date    `json:"first_due_date"`
-	MonthlyAmount *Money  `json:"monthly_amount"`
-	Notes         *string `json:"notes"`
+	MonthlyAmount *Money  `json:"monthly_amount,omitempty"`
+	Notes         *string `json:"notes,omitempty"`
 	Status        string  `json:"status"`
 	TotalInterest Money   `json:"total_interest"` // Σ interest_due, fixed at creation
 	LoanFigures
@@ -72,15 +72,15 @@ type Loan struct {
 
 // LoanFigures are the loan fields computed from its instances (§4.5).
 type LoanFigures struct {
-	TotalPayable       Money  `json:"total_payable"`       // principal + total_interest
-	PaidPrincipal      Money  `json:"paid_principal"`      // Σ principal parts of its payments
-	PaidInterest       Money  `json:"paid_interest"`       // Σ interest parts of its payments
-	PaidTotal          Money  `json:"paid_total"`          // Σ its payments
-	RemainingPrincipal Money  `json:"remaining_principal"` // Σ principal_due − paid_principal over open instances
-	RemainingPayable   Money  `json:"remaining_payable"`   // Σ amount_due − paid_total over open instances
-	PaidCount          int    `json:"paid_count"`          // instances paid (by payments or marked)
-	NextDueDate        *Date  `json:"next_due_date"`       // the earliest open instance's due date
-	NextDueAmount      *Money `json:"next_due_amount"`     // what remains of that instance
+	TotalPayable       Money  `json:"total_payable"`             // principal + total_interest
+	PaidPrincipal      Money  `json:"paid_principal"`            // Σ principal parts of its payments
+	PaidInterest       Money  `json:"paid_interest"`             // Σ interest parts of its payments
+	PaidTotal          Money  `json:"paid_total"`                // Σ its payments
+	RemainingPrincipal Money  `json:"remaining_principal"`       // Σ principal_due − paid_principal over open instances
+	RemainingPayable   Money  `json:"remaining_payable"`         // Σ amount_due − paid_total over open instances
+	PaidCount          int    `json:"paid_count"`                // instances paid (by payments or marked)
+	NextDueDate        *Date  `json:"next_due_date,omitempty"`   // the earliest open instance's due date
+	NextDueAmount      *Money `json:"next_due_amount,omitempty"` // what remains of that instance
 }
 
 // LoanDetail is a loan with all its instances by number, each with its payments.
@@ -156,10 +156,10 @@ type LoanPayment struct {
 	InterestPart         Money     `json:"interest_part"`  // counts as spending (Loan Interest) on the payment date
 	PrincipalPart        Money     `json:"principal_part"` // never spending
 	Date                 Date      `json:"date"`
-	AccountID            *string   `json:"account_id"`   // null: paid in cash
-	AccountName          *string   `json:"account_name"` // computed
-	AccountTransactionID *string   `json:"account_transaction_id"`
-	Notes                *string   `json:"notes"`
+	AccountID            *string   `json:"account_id,omitempty"`   // absent: paid in cash
+	AccountName          *string   `json:"account_name,omitempty"` // computed
+	AccountTransactionID *string   `json:"account_transaction_id,omitempty"`
+	Notes                *string   `json:"notes,omitempty"`
 	CreatedAt            time.Time `json:"created_at"`
 	UpdatedAt            time.Time `json:"updated_at"`
 }

@@ -23,9 +23,9 @@ type SOAPayment struct {
 	AccountTransactionID string     `json:"account_transaction_id"`
 	Amount               Money      `json:"amount"`
 	Date                 Date       `json:"date"`
-	Notes                *string    `json:"notes"`
+	Notes                *string    `json:"notes,omitempty"`
 	Status               string     `json:"status"`
-	VoidedAt             *time.Time `json:"voided_at"`
+	VoidedAt             *time.Time `json:"voided_at,omitempty"`
 	CreatedAt            time.Time  `json:"created_at"`
 	UpdatedAt            time.Time  `json:"updated_at"`
 }

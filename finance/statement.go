@@ -42,7 +42,7 @@ type SOA struct {
 	DueDate          Date       `json:"due_date"`
 	MinimumDue       Money      `json:"minimum_due"`
 	MinimumDueSource string     `json:"minimum_due_source"`
-	Notes            *string    `json:"notes"`
+	Notes            *string    `json:"notes,omitempty"`
 	ChargesTotal     Money      `json:"charges_total"`
 	CreditsTotal     Money      `json:"credits_total"`
 	StatementBalance Money      `json:"statement_balance"`
@@ -53,8 +53,8 @@ type SOA struct {
 	IsOverdue        bool       `json:"is_overdue"`
 	MinimumMet       bool       `json:"minimum_met"`
 	DaysUntilDue     int        `json:"days_until_due"`
-	ReplacedByID     *string    `json:"replaced_by_id"`
-	VoidedAt         *time.Time `json:"voided_at"`
+	ReplacedByID     *string    `json:"replaced_by_id,omitempty"`
+	VoidedAt         *time.Time `json:"voided_at,omitempty"`
 	CreatedAt        time.Time  `json:"created_at"`
 	UpdatedAt        time.Time  `json:"updated_at"`
 }

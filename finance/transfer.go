@@ -28,14 +28,14 @@ type Transfer struct {
 	// Rate is what moved, to_amount ÷ amount, with 10 decimals (computed).
 	Rate         json.Number `json:"rate"`
 	Fee          Money       `json:"fee"`
-	FeeCategory  *string     `json:"fee_category"` // computed: the fee expense's category
-	FeeExpenseID *string     `json:"fee_expense_id"`
+	FeeCategory  *string     `json:"fee_category,omitempty"` // computed: the fee expense's category
+	FeeExpenseID *string     `json:"fee_expense_id,omitempty"`
 	FromLineID   string      `json:"from_transaction_id"`
 	ToLineID     string      `json:"to_transaction_id"`
 	Date         Date        `json:"date"`
-	Description  *string     `json:"description"`
+	Description  *string     `json:"description,omitempty"`
 	Status       string      `json:"status"`
-	VoidedAt     *time.Time  `json:"voided_at"`
+	VoidedAt     *time.Time  `json:"voided_at,omitempty"`
 	CreatedAt    time.Time   `json:"created_at"`
 	UpdatedAt    time.Time   `json:"updated_at"`
 	// Warnings are set on the answer of a write (warning.go); never stored.

@@ -34,7 +34,7 @@ func TestCardTransactionCreate(t *testing.T) {
 	e := alice.getExpense(t, *p.ExpenseID)
 	want := finance.Expense{ID: e.ID, Amount: 1234_50, Currency: "PHP", Date: finance.NewDate(2025, 4, 2), Description: "Shoes",
 		CategoryID: p.CategoryID, Category: p.Category, PaymentMethod: finance.MethodCreditCard, CreditCardID: &c.ID,
-		CreditCardName: &c.Name, Status: finance.StatusActive, Splits: []finance.ExpenseSplit{}, Source: finance.ExpenseManual,
+		CreditCardName: &c.Name, Status: finance.StatusActive, Source: finance.ExpenseManual,
 		CardTransactionID: &p.ID, CardTransactionStatus: &p.Status, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
 	if diff := cmp.Diff(want, e, equateDates); diff != "" {
 		t.Errorf("the purchase's expense (-want +got):\n%s", diff)

@@ -150,10 +150,10 @@ func TestCardCreateAndGet(t *testing.T) {
 	want := map[string]any{
 		"id": c.ID, "name": "BPI Gold", "bank": "BPI", "last_four": "4321", "credit_limit": 80000.50, "currency": "PHP",
 		"statement_day": 31, "due_day": 5, "cycle_start_date": "2024-01-15", "minimum_due_percent": 3.5, "foreign_fee_percent": 0,
-		"minimum_due_floor": 0, "notes": "main card", "status": "active", "archived_at": nil,
+		"minimum_due_floor": 0, "notes": "main card", "status": "active",
 		"created_at": ledgerStamp, "updated_at": ledgerStamp,
 		"outstanding_balance": 0, "available_credit": 80000.50, "utilization_percent": 0, "unbilled_total": 0,
-		"open_statement_balance": 0, "next_statement_date": "2025-03-31", "next_due_date": nil, "open_soa_count": 0,
+		"open_statement_balance": 0, "next_statement_date": "2025-03-31", "open_soa_count": 0,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {
 		t.Errorf("created card (-want +got):\n%s", diff)
@@ -324,6 +324,7 @@ func TestCardArchive(t *testing.T) {
 
 	alice.do(t, http.MethodDelete, "/api/v1/credit-cards/"+clash.ID, "", http.StatusOK)
 	res = alice.do(t, http.MethodPatch, "/api/v1/credit-cards/"+c.ID+"/unarchive", "", http.StatusOK)
+	got = finance.CreditCard{} // archived_at is left out now, so a reused value would keep the old one
 	res.decodeData(t, &got)
 	if res.message() != "Credit card unarchived" || got.Status != finance.StatusActive || got.ArchivedAt != nil {
 		t.Errorf("unarchived card %+v", got)
@@ -350,7 +351,7 @@ func TestCardFigures(t *testing.T) {
 	res := alice.do(t, http.MethodGet, "/api/v1/credit-cards/"+c.ID, "", http.StatusOK)
 	for path, want := range map[string]string{"outstanding_balance": "3.05", "available_credit": "4.95",
 		"utilization_percent": "38.13", "unbilled_total": "2.05", "open_statement_balance": "0.00",
-		"next_statement_date": `"2025-03-15"`, "next_due_date": "null", "open_soa_count": "0"} {
+		"next_statement_date": `"2025-03-15"`, "next_due_date": absent, "open_soa_count": "0"} {
 		if got := rawField(t, res, path); got != want {
 			t.Errorf("%s = %s, want %s", path, got, want)
 		}

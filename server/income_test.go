@@ -51,8 +51,8 @@ func TestIncomeCreate(t *testing.T) {
 	var in finance.Income
 	res.decodeData(t, &in)
 	want := map[string]any{
-		"id": in.ID, "amount": 45000.05, "currency": "PHP", "date": "2025-03-15", "description": nil, "category_id": in.CategoryID, "category": "Salary",
-		"notes": "March", "account_id": nil, "account_transaction_id": nil, "status": "active", "voided_at": nil,
+		"id": in.ID, "amount": 45000.05, "currency": "PHP", "date": "2025-03-15", "category_id": in.CategoryID, "category": "Salary",
+		"notes": "March", "status": "active",
 		"created_at": ledgerStamp, "updated_at": ledgerStamp,
 	}
 	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, res.env.Data)); diff != "" {
@@ -173,7 +173,7 @@ func TestIncomeUpdate(t *testing.T) {
 		t.Errorf("BPI balance = %s, want 150.50", bal)
 	}
 	// Sending the current account_id is no change; clearing the description shows the category on the line.
-	got = alice.income(t, in.ID)
+	got = finance.Income{} // a description cleared is left out, so decode into a fresh value
 	alice.do(t, http.MethodPut, url, `{"account_id":"`+bpi.ID+`","description":null}`, http.StatusOK).decodeData(t, &got)
 	if *got.AccountTransactionID != firstLine || got.Description != nil || *alice.line(t, firstLine).Description != "Freelance" {
 		t.Errorf("same account_id: %+v", got)
@@ -198,7 +198,7 @@ func TestIncomeUpdate(t *testing.T) {
 
 	// null: the line is voided and the income no longer names an account.
 	res = alice.do(t, http.MethodPut, url, `{"account_id":null}`, http.StatusOK)
-	if rawField(t, res, "account_id") != "null" || rawField(t, res, "account_transaction_id") != "null" {
+	if rawField(t, res, "account_id") != absent || rawField(t, res, "account_transaction_id") != absent {
 		t.Errorf("account_id null: %s", res.env.Data)
 	}
 	if l := alice.line(t, secondLine); l.Status != finance.StatusVoided {
