@@ -300,3 +300,26 @@ func TestOnlyImagebuildImportsContainerregistry(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceBinaryLeavesOutHeavyLibraries: libraries that only the build
+// tools and the tests need stay out of the service binary, whose size and
+// start-up they would grow (the container image builder, fonts for drawing
+// test receipts, the test helpers).
+func TestServiceBinaryLeavesOutHeavyLibraries(t *testing.T) {
+	heavy := []string{"github.com/google/go-containerregistry", "golang.org/x/image/font", "github.com/google/go-cmp",
+		module + "/internal/testkit", module + "/ai/aitest"}
+	for _, p := range listPackages(t) {
+		if p.ImportPath != module+"/cmd/finance" {
+			continue
+		}
+		for _, dep := range p.Deps {
+			for _, lib := range heavy {
+				if dep == lib || strings.HasPrefix(dep, lib+"/") {
+					t.Errorf("cmd/finance depends on %s", dep)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no cmd/finance package")
+}

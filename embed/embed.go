@@ -11,7 +11,9 @@ import "embed"
 //go:embed openapi.yaml
 var OpenAPI []byte
 
-// Docs is the documentation page (Swagger UI) served under /api/docs.
+// Docs is the documentation page (Swagger UI) served under /api/docs. Its
+// script and stylesheet are kept gzipped (NAME.gz), a quarter of their size,
+// and served so to browsers.
 //
 //go:embed docs
 var Docs embed.FS

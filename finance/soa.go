@@ -17,9 +17,12 @@ type StatementRepo interface {
 	// LiveStatementPeriods returns the periods of a card's non-voided
 	// statements that end on or after from.
 	LiveStatementPeriods(ctx context.Context, cardID string, from Date) ([]Period, error)
-	// BillUnbilled links every unbilled row of a card dated on or before
-	// through to the statement soaID (status billed) and returns how many.
-	BillUnbilled(ctx context.Context, userID, cardID, soaID string, through Date, now time.Time) (int, error)
+	// BillBacklog bills a card's backlog in one statement: every unbilled
+	// row dated on or before the last bill's date goes to the first bill
+	// (oldest first) whose date is on or after its own (status billed), as
+	// billing one date at a time would. It returns the totals of each bill
+	// that got a row, by statement id; a bill with none is left out.
+	BillBacklog(ctx context.Context, userID, cardID string, bills []StatementBill, now time.Time) (map[string]SOATotals, error)
 	// CardHasPayments reports whether any non-voided statement of a card has a posted payment.
 	CardHasPayments(ctx context.Context, cardID string) (bool, error)
 	// BillIntoUnpaid links the unbilled row rowID to the unpaid statement
@@ -44,6 +47,13 @@ type StatementRepo interface {
 	InsertSOAPayment(ctx context.Context, userID string, p SOAPayment) error
 	UpdateSOAPayment(ctx context.Context, userID string, p SOAPayment) error
 	ListSOAPayments(ctx context.Context, userID, soaID string, f SOAPaymentFilter, p ListParams) ([]SOAPayment, int, error)
+}
+
+// StatementBill is one statement of a backlog to bill: the id the
+// statement will have and its statement date.
+type StatementBill struct {
+	SOAID   string
+	Through Date
 }
 
 // SOATotals are the sums a statement's stored totals are refreshed from.

@@ -272,13 +272,9 @@ func (s *Service) generate(ctx context.Context, tx Repo, userID string, today Da
 		if err != nil {
 			return err
 		}
-		billed := false
-		for _, sd := range dates {
-			made, err := s.generateOne(ctx, tx, userID, card, sd)
-			if err != nil {
-				return err
-			}
-			billed = billed || made
+		billed, err := s.generateBacklog(ctx, tx, userID, card, dates)
+		if err != nil {
+			return err
 		}
 		if billed {
 			if err := s.settlePlans(ctx, tx, userID, c.CardID); err != nil {
@@ -331,31 +327,44 @@ func (s *Service) joinUnpaidStatement(ctx context.Context, tx Repo, userID, rowI
 	return s.recomputeSOA(ctx, tx, userID, &a, today)
 }
 
-// generateOne creates the statement dated sd on card c if it has anything to
-// bill, and reports whether it did.
-func (s *Service) generateOne(ctx context.Context, tx Repo, userID string, c CreditCard, sd Date) (bool, error) {
+// generateBacklog creates the statements dated dates (oldest first) on card
+// c that have anything to bill, and reports whether it made any. Each
+// unbilled row goes to the first of dates on or after its own date, as
+// generating one date at a time would; the store bills the whole backlog
+// in one statement rather than one per date, since billing rewrites every
+// row and five years of a busy card are a hundred thousand of them.
+func (s *Service) generateBacklog(ctx context.Context, tx Repo, userID string, c CreditCard, dates []Date) (bool, error) {
 	now := s.stamp()
-	p := StatementPeriod(c.StatementDay, sd)
-	a := SOA{ID: NewID(), CreditCardID: c.ID, CreditCardName: c.Name, StatementDate: sd,
-		PeriodStart: p.Start, PeriodEnd: p.End, DueDate: DueDate(sd, c.DueDay),
-		MinimumDueSource: MinimumDueComputed, CreatedAt: now, UpdatedAt: now}
-	n, err := tx.BillUnbilled(ctx, userID, c.ID, a.ID, sd, now)
-	if err != nil || n == 0 {
+	bills := make([]StatementBill, len(dates))
+	for i, sd := range dates {
+		bills[i] = StatementBill{SOAID: NewID(), Through: sd}
+	}
+	totals, err := tx.BillBacklog(ctx, userID, c.ID, bills, now)
+	if err != nil || len(totals) == 0 {
 		return false, err
 	}
-	t, err := tx.SOATotals(ctx, a.ID)
-	if err != nil {
-		return false, err
+	for _, b := range bills {
+		t, ok := totals[b.SOAID]
+		if !ok { // a date with nothing to bill gets no statement
+			continue
+		}
+		p := StatementPeriod(c.StatementDay, b.Through)
+		a := SOA{ID: b.SOAID, CreditCardID: c.ID, CreditCardName: c.Name, StatementDate: b.Through,
+			PeriodStart: p.Start, PeriodEnd: p.End, DueDate: DueDate(b.Through, c.DueDay),
+			MinimumDueSource: MinimumDueComputed, CreatedAt: now, UpdatedAt: now}
+		a.settle(c, t)
+		if err := tx.InsertSOA(ctx, userID, a); err != nil {
+			return false, err
+		}
+		// Nobody asked for the statement: its date passed. The request that
+		// happened to find it due is not its author.
+		if err := s.log(systemWrite(ctx), tx, userID, CardLog{CreditCardID: &c.ID, EntityType: LogSOA, EntityID: a.ID, Action: LogGenerated,
+			Message: fmt.Sprintf("Statement of %s generated for %s: %d transactions, balance %s, due %s",
+				a.StatementDate, c.Name, a.TransactionCount, a.StatementBalance, a.DueDate), Amount: &a.StatementBalance}); err != nil {
+			return false, err
+		}
 	}
-	a.settle(c, t)
-	if err := tx.InsertSOA(ctx, userID, a); err != nil {
-		return false, err
-	}
-	// Nobody asked for the statement: its date passed. The request that
-	// happened to find it due is not its author.
-	return true, s.log(systemWrite(ctx), tx, userID, CardLog{CreditCardID: &c.ID, EntityType: LogSOA, EntityID: a.ID, Action: LogGenerated,
-		Message: fmt.Sprintf("Statement of %s generated for %s: %d transactions, balance %s, due %s",
-			sd, c.Name, a.TransactionCount, a.StatementBalance, a.DueDate), Amount: &a.StatementBalance})
+	return true, nil
 }
 
 // recomputeSOA refreshes a statement's totals, status and computed minimum

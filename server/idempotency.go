@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -63,10 +64,10 @@ type IdempotencyStore interface {
 // after authentication and the scope check, since keys belong to the user.
 // A request without the header is served as it is.
 func (s *Server) idempotent(rt Route, h handlerFunc) handlerFunc {
-	shape, err := requestBodyShape(rt.Method, rt.Path)
-	if err != nil {
-		panic(fmt.Sprintf("server: route %s %s: %v", rt.Method, rt.Path, err))
-	}
+	// The body's shape comes from the contract, which takes longer to parse
+	// than the rest of start-up: it is read on the first request that
+	// carries a key (TestIdempotentRoutesHaveBodyShapes resolves them all).
+	shape := sync.OnceValues(func() (*bodyShape, error) { return requestBodyShape(rt.Method, rt.Path) })
 	return func(w http.ResponseWriter, r bunrouter.Request) error {
 		key, ok, err := idempotencyKey(r.Header)
 		if err != nil {
@@ -77,6 +78,10 @@ func (s *Server) idempotent(rt Route, h handlerFunc) handlerFunc {
 		}
 		// The whole body is read before the transaction starts: it is part
 		// of the fingerprint, and a slow upload must not hold the writer.
+		shape, err := shape()
+		if err != nil {
+			return fmt.Errorf("server: route %s %s: %w", rt.Method, rt.Path, err)
+		}
 		body, err := s.readAll(r.Request)
 		if err != nil {
 			return err

@@ -627,3 +627,23 @@ func TestIdempotentMultipartForm(t *testing.T) {
 		t.Errorf("expenses: %d, want 1", got)
 	}
 }
+
+// TestIdempotentRoutesHaveBodyShapes resolves the body shape of every route
+// that takes an Idempotency-Key, which the server reads from the contract on
+// the route's first keyed request rather than at start.
+func TestIdempotentRoutesHaveBodyShapes(t *testing.T) {
+	env := newTestEnv(t)
+	n := 0
+	for _, rt := range env.srv.Routes() {
+		if !strings.HasPrefix(rt.Path, APIPrefix) || rt.Method != http.MethodPost || rt.Access.IsPublic() || rt.WritesNothing || rt.NoIdempotencyKey {
+			continue
+		}
+		n++
+		if _, err := requestBodyShape(rt.Method, rt.Path); err != nil {
+			t.Errorf("%s %s: %v", rt.Method, rt.Path, err)
+		}
+	}
+	if n < 20 {
+		t.Errorf("%d routes take an Idempotency-Key, want the API's POST routes", n)
+	}
+}

@@ -20,7 +20,10 @@ import (
 // seconds, seq the INTEGER PRIMARY KEY, which grows with every insert and,
 // unlike an implicit rowid, survives VACUUM. Entry ids are made in the
 // write that appends them, on the one writer, so seq orders entries of the
-// same second as their time-ordered ids do.
+// same second as their time-ordered ids do. One index, activity_user
+// (user_seq, at, seq, kind, actor), serves the list and its kind and actor
+// filters (see its migration, 20261216000100): an entry costs a write one
+// index entry besides its row.
 
 const (
 	// upsertActorSQL makes the actor's row if it has none yet.
@@ -113,7 +116,9 @@ func (l ledger) ListActivity(ctx context.Context, userID string, f finance.Activ
 		q = q.Where("g.kind = ?", f.Kind)
 	}
 	if f.Actor != "" || f.ActorID != "" || f.Source != "" {
-		// The actors of the filter, by the index on (actor, at) of each.
+		// The actors of the filter: a handful of rows, matched against the
+		// actor in each entry of activity_user (user_seq, at, seq, kind,
+		// actor), as the kind is, before any row is read.
 		sub := l.db.NewSelect().TableExpr("activity_actors AS x").Column("x.id").
 			Where("x.user_seq = "+userSeqOf, userID)
 		if f.Actor != "" {

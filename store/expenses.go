@@ -226,36 +226,52 @@ func (l ledger) startSummary(ctx context.Context, userID, reporting string, f fi
 // aggregate visits every matching row, which with a million expenses and no
 // narrowing filter costs hundreds of milliseconds; a list filtered by
 // status alone reads the count and total that triggers keep in
-// expense_counts instead.
+// expense_counts instead, one row per currency.
 //
 // The total is summed by currency (finance.ListTotals). Reading an
 // expense's currency takes its row, where the plain sum reads the amount
 // from the index it seeks, so the grouped sum runs only for a user with
-// expenses in another currency than the reporting one, which
-// otherCurrencies finds in the kept daily totals (or the voided rows).
+// expenses of the status in another currency than the reporting one, which
+// expense_counts says.
 func (l ledger) summarizeExpenses(ctx context.Context, userID, reporting string, f finance.ExpenseFilter, match *categoryMatch) (finance.ListTotals, error) {
-	others, err := l.otherCurrencyDays(ctx, userID, reporting, f.Status)
+	var counts []struct {
+		Currency string
+		N        int
+		Total    finance.Money
+	}
+	err := l.db.NewSelect().TableExpr("expense_counts").ColumnExpr("currency, n, total").
+		Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &counts)
 	if err != nil {
 		return finance.ListTotals{}, err
 	}
+	otherCurrencies := false
+	for _, c := range counts {
+		otherCurrencies = otherCurrencies || (c.Currency != reporting && c.N > 0)
+	}
 	if match == nil && (f == finance.ExpenseFilter{Status: f.Status}) {
-		var rows []finance.Summary
-		err := l.db.NewSelect().TableExpr("expense_counts").ColumnExpr("n AS count, total").
-			Where("user_id = ? AND status = ?", userID, f.Status).Scan(ctx, &rows)
-		if err != nil || len(rows) == 0 {
-			return finance.ListTotals{}, err
+		if len(counts) == 0 {
+			return finance.ListTotals{}, nil
 		}
-		// The reporting currency's part is the kept total less the others'.
-		own := rows[0].Total
-		for _, g := range others {
-			own -= g.Amount
+		sum := finance.ListTotals{Groups: []finance.DatedAmount{{Currency: reporting}}}
+		for _, c := range counts {
+			sum.Count += c.N
+			if c.Currency == reporting {
+				sum.Groups[0].Amount += c.Total
+			}
 		}
-		groups := append([]finance.DatedAmount{{Currency: reporting, Amount: own}}, others...)
-		return finance.ListTotals{Count: rows[0].Count, Groups: groups}, nil
+		if otherCurrencies {
+			// Another currency converts at each date's rate: its sums per day.
+			others, err := l.otherCurrencyDays(ctx, userID, reporting, f.Status)
+			if err != nil {
+				return finance.ListTotals{}, err
+			}
+			sum.Groups = append(sum.Groups, others...)
+		}
+		return sum, nil
 	}
 	from := func() *bun.SelectQuery {
 		q := l.db.NewSelect().TableExpr("expenses AS e")
-		if len(others) == 0 {
+		if !otherCurrencies {
 			return q.ColumnExpr("? AS currency, count(*) AS count, coalesce(sum(e.amount), 0) AS amount", reporting)
 		}
 		return groupByCurrency(q, "e", reporting)
@@ -278,17 +294,19 @@ func (l ledger) summarizeExpenses(ctx context.Context, userID, reporting string,
 }
 
 // otherCurrencyDays sums the user's expenses of status in currencies other
-// than reporting, per currency and date: from expense_days for active ones
-// (a seek of the user's few thousand day rows), from the rows for voided
-// ones, which are few. Empty for a household in one currency.
+// than reporting, per currency and date: from the kept day rows
+// (spending_days, each expense once) for active ones, a read of all the
+// user's day rows; from the rows for voided ones, which are few. Only a
+// user whose expense_counts name another currency needs it.
 func (l ledger) otherCurrencyDays(ctx context.Context, userID, reporting, status string) ([]finance.DatedAmount, error) {
 	var out []finance.DatedAmount
-	q := l.db.NewSelect().ColumnExpr("x.currency, x.date, sum(x.amount) AS amount").
-		Where("x.currency <> ?", reporting).GroupExpr("x.currency, x.date").OrderExpr("x.currency, x.date")
+	q := l.db.NewSelect().Where("x.currency <> ?", reporting).GroupExpr("x.currency, x.date").OrderExpr("x.currency, x.date")
 	if status == finance.StatusActive {
-		q = q.TableExpr("expense_days AS x").Where("x.user_id = ?", userID)
+		q = q.TableExpr("spending_days AS x").ColumnExpr("x.currency, x.date, sum(x.expense_amount) AS amount").
+			Where("x.user_id = ?", userID).Having("sum(x.expense_count) > 0")
 	} else {
-		q = q.TableExpr("expenses AS x").Where("x.user_seq = "+userSeqOf+" AND x.status = ?", userID, status)
+		q = q.TableExpr("expenses AS x").ColumnExpr("x.currency, x.date, sum(x.amount) AS amount").
+			Where("x.user_seq = "+userSeqOf+" AND x.status = ?", userID, status)
 	}
 	err := q.Scan(ctx, &out)
 	return out, err
@@ -362,30 +380,74 @@ func (l ledger) ReplaceSplits(ctx context.Context, userID, expenseID string, par
 }
 
 // ExpenseTotals sums the expenses dated from..to from the totals that
-// triggers keep in the writing transaction: per payment method from
-// expense_days (each expense once), per category from expense_category_days
-// (each expense with a category, and each part of a split one), and for the
-// whole months of the range from their month tables (expense_months,
-// expense_category_months). All are range seeks of the user's primary-key
-// rows, at most one per day or month and method or category, whatever the
-// number of expenses.
+// triggers keep in the writing transaction (keptExpenseRows: the months of
+// the range and the days at its ends): per payment method each expense
+// once, per category each expense with a category and each part of a split
+// one. The database sums the range's kept rows per category and method
+// once, and the few sums are added up here per method and per category.
+// The reporting currency's sums have no date; another currency's are per
+// day.
 func (l ledger) ExpenseTotals(ctx context.Context, userID, reporting string, from, to finance.Date) (finance.ExpenseTotals, error) {
+	var rows []struct {
+		CategoryID        string
+		Category          *string // none for the row of split expenses (category '')
+		PaymentMethod     string
+		Currency          string
+		Date              finance.Date
+		ExpenseAmount     finance.Money
+		ExpenseCount      int
+		ExpenseLineAmount finance.Money
+		ExpenseLines      int
+	}
+	kept, err := l.keptExpenseRows(ctx, userID, reporting, from, to)
+	if err != nil {
+		return finance.ExpenseTotals{}, err
+	}
+	sums := l.db.NewSelect().TableExpr("(?) AS d", kept).
+		ColumnExpr("d.category_id, d.payment_method, d.currency, d.date").
+		ColumnExpr("SUM(d.expense_amount) AS expense_amount, SUM(d.expense_count) AS expense_count").
+		ColumnExpr("SUM(d.expense_line_amount) AS expense_line_amount, SUM(d.expense_lines) AS expense_lines").
+		GroupExpr("d.category_id, d.payment_method, d.currency, d.date").
+		Having("SUM(d.expense_count) > 0 OR SUM(d.expense_lines) > 0")
+	// The names join the sums, not the days.
+	err = l.db.NewSelect().TableExpr("(?) AS s", sums).ColumnExpr("s.*, cat.name AS category").
+		Join("LEFT JOIN categories AS cat ON cat.id = s.category_id").
+		OrderExpr("s.payment_method, s.category_id, s.currency, s.date").
+		Scan(ctx, &rows)
 	var out finance.ExpenseTotals
-	methods, err := l.ExpensesByMethod(ctx, userID, reporting, from, to)
 	if err != nil {
 		return out, err
 	}
-	for _, m := range methods {
-		out.Count += m.Count
+	type key struct {
+		id, currency string
+		date         finance.Date
 	}
-	out.ByMethod = methods
-	// The names join the sums, not the days.
-	sums := l.keptTotals("expense_category_days", "expense_category_months", "category_id", userID, reporting, splitKeptRange(from, to))
-	err = l.db.NewSelect().TableExpr("(?) AS s", sums).
-		ColumnExpr("s.category_id, cat.name AS category, s.currency, s.date, s.amount, s.count").
-		Join("JOIN categories AS cat ON cat.id = s.category_id").
-		Scan(ctx, &out.ByCategory)
-	return out, err
+	methods, categories := map[key]int{}, map[key]int{}
+	for _, r := range rows {
+		if r.ExpenseCount > 0 {
+			k := key{r.PaymentMethod, r.Currency, r.Date}
+			i, ok := methods[k]
+			if !ok {
+				i, methods[k] = len(out.ByMethod), len(out.ByMethod)
+				out.ByMethod = append(out.ByMethod, finance.MethodTotal{PaymentMethod: r.PaymentMethod, Currency: r.Currency, Date: r.Date})
+			}
+			out.ByMethod[i].Amount += r.ExpenseAmount
+			out.ByMethod[i].Count += r.ExpenseCount
+			out.Count += r.ExpenseCount
+		}
+		if r.ExpenseLines > 0 && r.Category != nil {
+			k := key{r.CategoryID, r.Currency, r.Date}
+			i, ok := categories[k]
+			if !ok {
+				i, categories[k] = len(out.ByCategory), len(out.ByCategory)
+				out.ByCategory = append(out.ByCategory, finance.CategoryTotal{CategoryID: r.CategoryID, Category: *r.Category,
+					Currency: r.Currency, Date: r.Date})
+			}
+			out.ByCategory[i].Amount += r.ExpenseLineAmount
+			out.ByCategory[i].Count += r.ExpenseLines
+		}
+	}
+	return out, nil
 }
 
 // RecentExpenseChoices reads the user's newest active expenses that have a

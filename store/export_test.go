@@ -172,3 +172,26 @@ func (db *DB) PlanOf(ctx context.Context, query string, args ...any) (string, er
 	}
 	return strings.Join(details, "; "), rows.Err()
 }
+
+// LargeCacheSizes returns the writer's PRAGMA cache_size inside a write
+// transaction before largeCache, under it, and after its restore.
+func (db *DB) LargeCacheSizes(ctx context.Context) (sizes []string, err error) {
+	err = db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		read := func() error {
+			var v string
+			err := tx.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&v)
+			sizes = append(sizes, v)
+			return err
+		}
+		if err := read(); err != nil {
+			return err
+		}
+		restore := largeCache(ctx, tx)
+		if err := read(); err != nil {
+			return err
+		}
+		restore()
+		return read()
+	})
+	return sizes, err
+}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/finance-app/finance/finance"
 	"github.com/uptrace/bun"
@@ -83,8 +82,8 @@ func (l ledger) IncomeTotals(ctx context.Context, userID, reporting string, from
 }
 
 // keptRange is a date range as the kept expense totals read it: the whole
-// months inside it from the month tables, the days before and after them
-// from the day tables. A range within one month, or one that holds no whole
+// months inside it from expense_months, the days before and after them
+// from the day rows of spending_days. A range within one month, or one that holds no whole
 // month, is all days (head), with the months and the tail empty.
 type keptRange struct {
 	headFrom, headTo finance.Date
@@ -111,40 +110,58 @@ func splitKeptRange(from, to finance.Date) keptRange {
 		tailFrom: last.AddDays(1), tailTo: to}
 }
 
-// keptTotals sums a kept total table pair (days and months) over r by key:
-// the column the sums are grouped by (payment_method or category_id). The
-// reporting currency's rows are summed over the whole range, whole months
-// from the month table; another currency's are summed per day (its date
-// is its rate's), from the day table alone. A row of the reporting
-// currency has no date (NULL).
-func (l ledger) keptTotals(days, months, key, userID, reporting string, r keptRange) *bun.SelectQuery {
-	parts := fmt.Sprintf(`SELECT %[3]s, currency, NULL AS date, amount, count FROM %[1]s AS days
+// keptExpenseRows is the kept expense sums of from..to as rows of
+// (category_id, payment_method, currency, date, expense_amount,
+// expense_count, expense_line_amount, expense_lines) to be grouped: the
+// reporting currency's whole months from expense_months and the days
+// before and after them from spending_days, all without a date (NULL);
+// another currency's per day from spending_days, the date its rate is
+// chosen for, read only when the user has active expenses in another
+// currency (expense_counts says). Each part is a range seek of the user's
+// primary-key rows.
+func (l ledger) keptExpenseRows(ctx context.Context, userID, reporting string, from, to finance.Date) (*bun.RawQuery, error) {
+	others, err := l.db.NewSelect().TableExpr("expense_counts").
+		Where("user_id = ? AND status = ? AND currency <> ? AND n <> 0", userID, finance.StatusActive, reporting).Exists(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := splitKeptRange(from, to)
+	const sums = "expense_amount, expense_count, expense_line_amount, expense_lines"
+	parts := `SELECT category_id, payment_method, currency, NULL AS date, ` + sums + ` FROM spending_days AS days
 			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
-		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[2]s AS months
+		UNION ALL SELECT category_id, payment_method, currency, NULL, ` + sums + ` FROM expense_months AS months
 			WHERE user_id = ? AND month >= ? AND month <= ? AND currency = ?
-		UNION ALL SELECT %[3]s, currency, NULL, amount, count FROM %[1]s AS days
-			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?
-		UNION ALL SELECT %[3]s, currency, date, amount, count FROM %[1]s AS days
-			WHERE user_id = ? AND date >= ? AND date <= ? AND currency <> ?`, days, months, key)
-	return l.db.NewSelect().
-		TableExpr("("+parts+") AS d", userID, r.headFrom, r.headTo, reporting, userID, r.monthFrom, r.monthTo, reporting,
-			userID, r.tailFrom, r.tailTo, reporting, userID, r.headFrom, r.tailTo, reporting).
-		ColumnExpr("d." + key + ", d.currency, d.date, SUM(d.amount) AS amount, SUM(d.count) AS count").
-		GroupExpr("d." + key + ", d.currency, d.date").
-		Having("SUM(d.count) > 0")
+		UNION ALL SELECT category_id, payment_method, currency, NULL, ` + sums + ` FROM spending_days AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency = ?`
+	args := []any{userID, r.headFrom, r.headTo, reporting, userID, r.monthFrom, r.monthTo, reporting, userID, r.tailFrom, r.tailTo, reporting}
+	if others {
+		parts += `
+		UNION ALL SELECT category_id, payment_method, currency, date, ` + sums + ` FROM spending_days AS days
+			WHERE user_id = ? AND date >= ? AND date <= ? AND currency <> ?`
+		args = append(args, userID, from, to, reporting)
+	}
+	return l.db.NewRaw(parts, args...), nil
 }
 
-// ExpensesByMethod sums expense_days over the partial months at the ends of
-// the range and expense_months over the whole months between, the
-// reporting currency's; another currency's per day.
+// ExpensesByMethod sums the expenses of the range per payment method, each
+// once, from the kept rows (keptExpenseRows).
 func (l ledger) ExpensesByMethod(ctx context.Context, userID, reporting string, from, to finance.Date) ([]finance.MethodTotal, error) {
+	rows, err := l.keptExpenseRows(ctx, userID, reporting, from, to)
+	if err != nil {
+		return nil, err
+	}
 	var out []finance.MethodTotal
-	err := l.keptTotals("expense_days", "expense_months", "payment_method", userID, reporting, splitKeptRange(from, to)).Scan(ctx, &out)
+	err = l.db.NewSelect().TableExpr("(?) AS d", rows).
+		ColumnExpr("d.payment_method, d.currency, d.date, SUM(d.expense_amount) AS amount, SUM(d.expense_count) AS count").
+		GroupExpr("d.payment_method, d.currency, d.date").
+		Having("SUM(d.expense_count) > 0").
+		Scan(ctx, &out)
 	return out, err
 }
 
 // CashFlowByDay is one UNION ALL of four range seeks: income
-// (income_user_date_amount), Cash and Account Debit expenses (expense_days),
+// (income_user_date_amount), Cash and Account Debit expenses (the kept day
+// rows of spending_days, each expense once),
 // posted statement payments (soa_payments_user_date) and loan payments
 // (loan_payments_user_amount; they are never voided). A statement payment
 // is in its card's currency, a loan payment in its loan's: each joins its
@@ -158,9 +175,9 @@ func (l ledger) CashFlowByDay(ctx context.Context, userID string, from, to finan
 			SELECT i.date, i.currency, i.amount AS income, 0 AS cash, 0 AS debit, 0 AS card, 0 AS loan FROM income AS i
 			WHERE i.user_id = ?0 AND i.status = 'active' AND i.date >= ?1 AND i.date <= ?2
 			UNION ALL
-			SELECT d.date, d.currency, 0, CASE WHEN d.payment_method = 'Cash' THEN d.amount ELSE 0 END,
-				CASE WHEN d.payment_method = 'Account Debit' THEN d.amount ELSE 0 END, 0, 0
-			FROM expense_days AS d
+			SELECT d.date, d.currency, 0, CASE WHEN d.payment_method = 'Cash' THEN d.expense_amount ELSE 0 END,
+				CASE WHEN d.payment_method = 'Account Debit' THEN d.expense_amount ELSE 0 END, 0, 0
+			FROM spending_days AS d
 			WHERE d.user_id = ?0 AND d.date >= ?1 AND d.date <= ?2 AND d.payment_method IN ('Cash', 'Account Debit')
 			UNION ALL
 			SELECT p.date, c.currency, 0, 0, 0, p.amount, 0 FROM soa_payments AS p
@@ -243,70 +260,83 @@ func (l ledger) OverdueLoanInstances(ctx context.Context, userID string, today f
 	return int(n), err
 }
 
-// TotalsDrift recomputes the totals that triggers keep (the daily spending,
-// expense and expense-category totals the reports and the expense summary
-// read, and each card's totals) from the rows
-// they sum, and returns the keys where the kept totals differ: empty when the
+// TotalsDrift recomputes the totals that triggers keep (the kept day rows
+// the reports and the expense summary read, with their spending lines,
+// expense lines and expenses; the expense counts and totals per status and
+// currency the lists read; and each card's totals) from the rows they
+// sum, and returns the keys where the kept totals differ: empty when the
 // triggers kept them right. It reads every row, so it is a check for tests
 // and for an operator, never a request path.
 func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 	var out []string
 	err := db.reader.NewRaw(`
 		WITH lines AS (
-			SELECT e.user_id, e.date, e.currency, e.category_id, e.payment_method, COALESCE(e.credit_card_id, '') AS card, e.amount
-			FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
+			-- An expense: its count, and its line when it has a category.
+			SELECT e.user_id, e.date, e.currency, COALESCE(e.category_id, '') AS category_id, e.payment_method,
+				COALESCE(e.credit_card_id, '') AS card,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE e.amount END AS amount,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE 1 END AS lines,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE e.amount END AS expense_line_amount,
+				CASE WHEN e.category_id IS NULL THEN 0 ELSE 1 END AS expense_lines,
+				e.amount AS expense_amount, 1 AS expense_count
+			FROM expenses AS e WHERE e.status = 'active'
 			UNION ALL
-			SELECT e.user_id, e.date, e.currency, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''), s.amount
+			SELECT e.user_id, e.date, e.currency, s.category_id, e.payment_method, COALESCE(e.credit_card_id, ''),
+				s.amount, 1, s.amount, 1, 0, 0
 			FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
 			UNION ALL
-			SELECT l.user_id, l.date, l.currency, l.category_id, 'Credit Card', l.credit_card_id, l.amount
+			SELECT l.user_id, l.date, l.currency, l.category_id, 'Credit Card', l.credit_card_id, l.amount, 1, 0, 0, 0, 0
 			FROM card_spending_lines AS l WHERE l.category_id IS NOT NULL
 			UNION ALL
-			SELECT p.user_id, p.date, ln.currency, c.id, '', '', p.interest_part
+			SELECT p.user_id, p.date, ln.currency, c.id, '', '', p.interest_part, 1, 0, 0, 0, 0
 			FROM loan_payments AS p JOIN categories AS c ON c.user_id = p.user_id AND c.is_system AND c.name_key = 'loan interest'
 			JOIN loans AS ln ON ln.id = p.loan_id
 			WHERE p.interest_part > 0
 		),
 		want AS (
-			SELECT user_id, date, currency, category_id, payment_method, card, SUM(amount) AS amount, COUNT(*) AS lines
+			SELECT user_id, date, currency, category_id, payment_method, card, SUM(amount) AS amount, SUM(lines) AS lines,
+				SUM(expense_line_amount) AS expense_line_amount, SUM(expense_lines) AS expense_lines,
+				SUM(expense_amount) AS expense_amount, SUM(expense_count) AS expense_count
 			FROM lines GROUP BY user_id, date, currency, category_id, payment_method, card
 		),
 		have AS (
-			SELECT user_id, date, currency, category_id, payment_method, credit_card_id AS card, amount, lines FROM spending_days WHERE lines <> 0 OR amount <> 0
-		),
-		want_expenses AS (
-			SELECT user_id, date, currency, payment_method, SUM(amount) AS amount, COUNT(*) AS count FROM expenses WHERE status = 'active'
-			GROUP BY user_id, date, currency, payment_method
-		),
-		have_expenses AS (
-			SELECT user_id, date, currency, payment_method, amount, count FROM expense_days WHERE count <> 0 OR amount <> 0
+			SELECT user_id, date, currency, category_id, payment_method, credit_card_id AS card, amount, lines,
+				expense_line_amount, expense_lines, expense_amount, expense_count
+			FROM spending_days
+			WHERE lines <> 0 OR amount <> 0 OR expense_lines <> 0 OR expense_line_amount <> 0 OR expense_count <> 0 OR expense_amount <> 0
 		),
 		spending_drift AS (
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want EXCEPT SELECT * FROM have)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have EXCEPT SELECT * FROM want)
 		),
-		expense_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_expenses EXCEPT SELECT * FROM have_expenses)
+		-- The months against the day rows they total.
+		want_months AS (
+			SELECT user_id, substr(date, 1, 7) AS month, currency, category_id, payment_method,
+				SUM(expense_line_amount) AS expense_line_amount, SUM(expense_lines) AS expense_lines,
+				SUM(expense_amount) AS expense_amount, SUM(expense_count) AS expense_count
+			FROM spending_days GROUP BY 1, 2, 3, 4, 5
+			HAVING SUM(expense_lines) <> 0 OR SUM(expense_line_amount) <> 0 OR SUM(expense_count) <> 0 OR SUM(expense_amount) <> 0
+		),
+		have_months AS (
+			SELECT user_id, month, currency, category_id, payment_method, expense_line_amount, expense_lines, expense_amount, expense_count
+			FROM expense_months WHERE expense_lines <> 0 OR expense_line_amount <> 0 OR expense_count <> 0 OR expense_amount <> 0
+		),
+		month_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
 			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_expenses EXCEPT SELECT * FROM want_expenses)
+			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
 		),
-		want_categories AS (
-			SELECT user_id, date, currency, category_id, SUM(amount) AS amount, COUNT(*) AS count FROM (
-				SELECT e.user_id, e.date, e.currency, e.category_id, e.amount
-				FROM expenses AS e WHERE e.status = 'active' AND e.category_id IS NOT NULL
-				UNION ALL
-				SELECT e.user_id, e.date, e.currency, s.category_id, s.amount
-				FROM expense_splits AS s JOIN expenses AS e ON e.id = s.expense_id WHERE e.status = 'active'
-			) GROUP BY user_id, date, currency, category_id
+		want_counts AS (
+			SELECT user_id, status, currency, COUNT(*) AS n, SUM(amount) AS total FROM expenses GROUP BY user_id, status, currency
 		),
-		have_categories AS (
-			SELECT user_id, date, currency, category_id, amount, count FROM expense_category_days WHERE count <> 0 OR amount <> 0
+		have_counts AS (
+			SELECT user_id, status, currency, n, total FROM expense_counts WHERE n <> 0 OR total <> 0
 		),
-		category_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_categories EXCEPT SELECT * FROM have_categories)
+		count_drift AS (
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_counts EXCEPT SELECT * FROM have_counts)
 			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_categories EXCEPT SELECT * FROM want_categories)
+			SELECT 'extra', * FROM (SELECT * FROM have_counts EXCEPT SELECT * FROM want_counts)
 		),
 		want_cards AS (
 			SELECT credit_card_id,
@@ -324,40 +354,22 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			SELECT 'missing' AS side, * FROM (SELECT * FROM want_cards EXCEPT SELECT * FROM have_cards)
 			UNION ALL
 			SELECT 'extra', * FROM (SELECT * FROM have_cards EXCEPT SELECT * FROM want_cards)
-		),
-		-- The month tables against the day tables they total.
-		want_months AS (
-			SELECT user_id, substr(date, 1, 7) AS month, currency, payment_method AS key, SUM(amount) AS amount, SUM(count) AS count
-			FROM expense_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
-			UNION ALL
-			SELECT user_id, substr(date, 1, 7), currency, category_id, SUM(amount), SUM(count)
-			FROM expense_category_days GROUP BY 1, 2, 3, 4 HAVING SUM(count) <> 0 OR SUM(amount) <> 0
-		),
-		have_months AS (
-			SELECT user_id, month, currency, payment_method, amount, count FROM expense_months WHERE count <> 0 OR amount <> 0
-			UNION ALL
-			SELECT user_id, month, currency, category_id, amount, count FROM expense_category_months WHERE count <> 0 OR amount <> 0
-		),
-		month_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
-			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
 		)
-		SELECT side || ' spending ' || date || ' ' || currency || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' || amount || ' in ' || lines
+		SELECT side || ' spending ' || date || ' ' || currency || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' ||
+			amount || ' in ' || lines || ', of expenses ' || expense_line_amount || ' in ' || expense_lines ||
+			'; expenses ' || expense_amount || ' in ' || expense_count
 		FROM spending_drift
 		UNION ALL
-		SELECT side || ' expenses ' || date || ' ' || currency || ' ' || payment_method || ': ' || amount || ' in ' || count
-		FROM expense_drift
+		SELECT side || ' expense months ' || month || ' ' || currency || ' ' || category_id || ' ' || payment_method || ': ' ||
+			expense_line_amount || ' in ' || expense_lines || '; expenses ' || expense_amount || ' in ' || expense_count
+		FROM month_drift
 		UNION ALL
-		SELECT side || ' expense categories ' || date || ' ' || currency || ' ' || category_id || ': ' || amount || ' in ' || count
-		FROM category_drift
+		SELECT side || ' expense counts ' || status || ' ' || currency || ': ' || total || ' in ' || n
+		FROM count_drift
 		UNION ALL
 		SELECT side || ' card totals ' || credit_card_id || ': charges ' || charges || ', credits ' || credits ||
 			', unbilled ' || unbilled_charges || ' - ' || unbilled_credits
-		FROM card_drift
-		UNION ALL
-		SELECT side || ' expense months ' || month || ' ' || currency || ' ' || key || ': ' || amount || ' in ' || count
-		FROM month_drift`).
+		FROM card_drift`).
 		Scan(ctx, &out)
 	return out, err
 }

@@ -134,19 +134,112 @@ func (l ledger) SOATotals(ctx context.Context, soaID string) (finance.SOATotals,
 	return t, err
 }
 
-func (l ledger) BillUnbilled(ctx context.Context, userID, cardID, soaID string, through finance.Date, now time.Time) (int, error) {
-	// OR FAIL: the statement cannot violate a constraint, and without the
-	// default ABORT SQLite keeps no statement journal of every page it
-	// changes, which is most of the cost of billing a large backlog. Any
-	// failure still rolls back the whole transaction.
-	res, err := l.db.NewRaw(`UPDATE OR FAIL card_transactions SET status = 'billed', soa_id = ?, updated_at = ?
-		WHERE credit_card_id = ? AND user_id = ? AND status = 'unbilled' AND date <= ?`, soaID, now, cardID, userID, through).
-		Exec(ctx)
-	if err != nil {
-		return 0, err
+// bulkBillingMin is the size of backlog, in statements, from which
+// BillBacklog keeps a card's totals with one update instead of the per-row
+// trigger. A month's one statement keeps the trigger: dropping and creating
+// it changes the schema, which every connection then reads again.
+const bulkBillingMin = 2
+
+// cardTotalsBillingTrigger keeps card_totals in step with each card row
+// that is billed, one row at a time (migration 20261126000500).
+const cardTotalsBillingTrigger = "card_totals_update"
+
+func (l ledger) BillBacklog(ctx context.Context, userID, cardID string, bills []finance.StatementBill, now time.Time) (map[string]finance.SOATotals, error) {
+	if len(bills) == 0 {
+		return nil, nil
 	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	defer largeCache(ctx, l.db)()
+	// A backlog's billing moves every row from unbilled to billed: the
+	// card's charges and credits stay, only its unbilled figures shrink.
+	// The trigger would make that change once per row, two statements
+	// each; for a backlog it is suspended for this transaction and the
+	// change is made once below. Dropping and creating a trigger is
+	// transactional in SQLite: any failure rolls both back with the rest.
+	var suspended string
+	if len(bills) >= bulkBillingMin {
+		var err error
+		if suspended, err = l.suspendTrigger(ctx, cardTotalsBillingTrigger); err != nil {
+			return nil, err
+		}
+	}
+	// One statement bills the whole backlog: each row's statement is the
+	// first bill dated on or after the row (statementOf). OR FAIL: the
+	// statement cannot violate a constraint, and without the default ABORT
+	// SQLite keeps no statement journal of every page it changes, which is
+	// most of the cost of billing a large backlog. Any failure still rolls
+	// back the whole transaction.
+	soa, args := statementOf(bills)
+	args = append(args, now, cardID, userID, bills[len(bills)-1].Through)
+	if _, err := l.db.NewRaw(`UPDATE OR FAIL card_transactions SET status = 'billed', soa_id = `+soa+`, updated_at = ?
+		WHERE credit_card_id = ? AND user_id = ? AND status = 'unbilled' AND date <= ?`, args...).Exec(ctx); err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(bills))
+	for i, b := range bills {
+		ids[i] = b.SOAID
+	}
+	var rows []struct {
+		SOAID   string        `bun:"soa_id"`
+		Charges finance.Money `bun:"charges"`
+		Credits finance.Money `bun:"credits"`
+		Count   int           `bun:"count"`
+	}
+	if err := l.db.NewSelect().TableExpr("card_transactions AS t").Column("t.soa_id").
+		ColumnExpr("SUM(CASE WHEN t.type <> 'refund' THEN t.amount ELSE 0 END) AS charges").
+		ColumnExpr("SUM(CASE WHEN t.type = 'refund' THEN t.amount ELSE 0 END) AS credits").
+		ColumnExpr("COUNT(*) AS count").
+		Where("t.soa_id IN (?) AND t.status = 'billed'", bun.In(ids)).GroupExpr("t.soa_id").
+		Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	out := make(map[string]finance.SOATotals, len(rows))
+	var charges, credits finance.Money
+	for _, r := range rows {
+		out[r.SOAID] = finance.SOATotals{Charges: r.Charges, Credits: r.Credits, Count: r.Count}
+		charges += r.Charges
+		credits += r.Credits
+	}
+	if suspended != "" {
+		if _, err := l.db.NewRaw(`UPDATE card_totals SET unbilled_charges = unbilled_charges - ?, unbilled_credits = unbilled_credits - ?
+			WHERE credit_card_id = ?`, charges, credits, cardID).Exec(ctx); err != nil {
+			return nil, err
+		}
+		if _, err := l.db.ExecContext(ctx, suspended); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// suspendTrigger drops the trigger name for the rest of the write
+// transaction and returns the statement that creates it again, as the
+// schema holds it; "" if there is no such trigger (nothing is suspended).
+func (l ledger) suspendTrigger(ctx context.Context, name string) (string, error) {
+	var create []string
+	if err := l.db.NewSelect().TableExpr("sqlite_master").Column("sql").
+		Where("type = 'trigger' AND name = ?", name).Scan(ctx, &create); err != nil || len(create) == 0 {
+		return "", err
+	}
+	if _, err := l.db.ExecContext(ctx, "DROP TRIGGER "+name); err != nil {
+		return "", err
+	}
+	return create[0], nil
+}
+
+// statementOf is an SQL expression with its arguments naming the statement
+// of a card row from its date: the first of bills (oldest first) dated on
+// or after it. Each CASE halves the bills, so a row takes about
+// log2(len(bills)) comparisons; the rows before the first bill's period
+// (older unbilled rows) go to the first bill, as they always have.
+func statementOf(bills []finance.StatementBill) (string, []any) {
+	if len(bills) == 1 {
+		return "?", []any{bills[0].SOAID}
+	}
+	mid := (len(bills) - 1) / 2
+	older, olderArgs := statementOf(bills[:mid+1])
+	newer, newerArgs := statementOf(bills[mid+1:])
+	args := append([]any{bills[mid].Through}, olderArgs...)
+	return "CASE WHEN date <= ? THEN " + older + " ELSE " + newer + " END", append(args, newerArgs...)
 }
 
 func (l ledger) ReleaseSOA(ctx context.Context, userID, soaID string, now time.Time) error {

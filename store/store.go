@@ -104,12 +104,13 @@ var commonPragmas = fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1
 // WAL, synchronous=FULL, BEGIN IMMEDIATE. Connecting it first switches the
 // file to WAL before any reader opens it.
 func openWriter(path string) (*sql.DB, error) {
-	// The writer keeps statement journals and temporary tables in memory and
-	// caches up to 64 MiB of pages: billing a large statement backlog rewrites
-	// tens of thousands of rows in one transaction, and spilling those pages
-	// to temporary files and back costs more than the work itself.
+	// The writer keeps statement journals and temporary tables in memory,
+	// and a small page cache that a large transaction may outgrow without
+	// spilling (cache.go): billing a large statement backlog rewrites tens
+	// of thousands of rows in one transaction, and spilling those pages to
+	// temporary files and back costs more than the work itself.
 	wdb, err := sql.Open("sqlite", path+"?"+commonPragmas+
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)&_pragma=cache_size(-65536)&_txlock=immediate")
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)"+writerCachePragmas+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("store: open writer: %w", err)
 	}

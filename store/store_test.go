@@ -108,6 +108,10 @@ func TestPragmas(t *testing.T) {
 		// A table rebuild (rebuild.go) turns these off for its
 		// migration only.
 		"legacy_alter_table": "0",
+		// 4 MiB of pages; a large transaction may hold up to 64 MiB of
+		// changed pages before it spills any (cache.go).
+		"cache_size":  "-4096",
+		"cache_spill": "16384",
 	}
 	for name, want := range writer {
 		got, err := db.WriterPragma(ctx, name)
@@ -650,5 +654,23 @@ func TestProbeWriteEndsAWriteFailure(t *testing.T) {
 	}
 	if _, failure := db.WriteFailure(); failure != nil {
 		t.Errorf("WriteFailure after the probe committed = %v, want none", failure)
+	}
+}
+
+// TestLargeCacheOnlyForLargeWork: the writer's page cache is small, large
+// only while a statement backlog is billed, and small again afterwards, in
+// the same transaction and after it.
+func TestLargeCacheOnlyForLargeWork(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	sizes, err := db.LargeCacheSizes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"-4096", "-65536", "-4096"}, sizes); diff != "" {
+		t.Errorf("cache_size before, under and after the large cache (-want +got):\n%s", diff)
+	}
+	if got, err := db.WriterPragma(ctx, "cache_size"); err != nil || got != "-4096" {
+		t.Errorf("writer cache_size after the transaction = %s (%v), want -4096", got, err)
 	}
 }

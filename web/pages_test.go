@@ -1,19 +1,28 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"html"
+	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
+	"path"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finance-app/finance/auth"
+	assets "github.com/finance-app/finance/embed"
 	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/httperr"
 	"github.com/finance-app/finance/internal/testkit"
@@ -539,6 +548,69 @@ func TestSafeNext(t *testing.T) {
 	} {
 		if got := web.SafeNext(in); got != want {
 			t.Errorf("SafeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPageTemplatesParsedOnFirstUse starts the server in a process of its
+// own, where no other test has rendered a page yet: start parses no
+// template, and the first requests for a page, however many come at once,
+// parse the layout and that page once and render it.
+func TestPageTemplatesParsedOnFirstUse(t *testing.T) {
+	const fresh = "FINANCE_TEST_FRESH_PROCESS"
+	if os.Getenv(fresh) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPageTemplatesParsedOnFirstUse$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), fresh+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestPageTemplatesParsedOnFirstUse")) {
+			t.Fatalf("in a fresh process: %v\n%s", err, out)
+		}
+		return
+	}
+	env := newOAuthEnv(t)
+	env.createUser(finance.PlanPro)
+	h := env.srv.Handler()
+	if n := web.TemplateParses(); n != 0 {
+		t.Fatalf("after start: %d template files parsed, want 0", n)
+	}
+	var wg sync.WaitGroup
+	bodies := make([]*httptest.ResponseRecorder, 8)
+	for i := range bodies {
+		wg.Go(func() {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, web.LoginPath, nil))
+			bodies[i] = rec
+		})
+	}
+	wg.Wait()
+	for i, rec := range bodies {
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `name="password"`) || !strings.Contains(rec.Body.String(), "<!doctype html>") {
+			t.Errorf("request %d for the sign-in page: %d\n%s", i, rec.Code, rec.Body)
+		}
+	}
+	if n := web.TemplateParses(); n != 2 {
+		t.Errorf("after 8 requests for one page: %d template files parsed, want 2 (the layout with its partials, and the page)", n)
+	}
+}
+
+// TestEveryPageTemplateParses parses every page template, which start no
+// longer does: a broken template fails here rather than on its first visit.
+func TestEveryPageTemplateParses(t *testing.T) {
+	for _, name := range web.PageNames {
+		if err := web.ParsePageTemplate(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := web.ParsePageTemplate("nope"); err == nil {
+		t.Error("a page template that does not exist parsed")
+	}
+	files, err := fs.Glob(assets.Templates, "templates/*.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if name := strings.TrimSuffix(path.Base(f), ".html"); name != "layout" && !slices.Contains(web.PageNames, name) {
+			t.Errorf("%s is not a page template (pageNames)", f)
 		}
 	}
 }

@@ -255,12 +255,18 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	}, log, authService, db)
 
 	// The MCP tools call the REST routes in process, so the endpoint is built
-	// from the finished server and mounted on it.
-	mcp, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
-		ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins, Settings: srv.Ledger(), ToolCalls: meter})
-	if err != nil {
-		return err
-	}
+	// from the finished server and mounted on it; it is built while the
+	// server starts (mcpEndpoint).
+	mcp := buildMCP(func() (*mcpserver.Handler, error) {
+		return mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
+			ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins, Settings: srv.Ledger(), ToolCalls: meter})
+	})
+	mcpFailed := make(chan error, 1)
+	go func() {
+		if _, err := mcp.wait(); err != nil {
+			mcpFailed <- err
+		}
+	}()
 	srv.MountMCP(mcp)
 	// The assistant offers its model the same tools, built the same way.
 	srv.SetAssistantTools(mcp)
@@ -337,6 +343,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 			srv.SetupURL(), firstUserCommand(executable(), c.dataDir), baseURL+web.LoginPath)
 	}
 
+	var failed error // the MCP endpoint's, when it could not be built
 	select {
 	case err := <-serveErr:
 		if metricsServer != nil {
@@ -350,6 +357,8 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		stopFlusher()
 		<-flusherDone
 		return err
+	case failed = <-mcpFailed:
+		log.Error("stopping: the MCP endpoint could not be built", "error", failed)
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
@@ -368,6 +377,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	<-flusherDone // the flusher writes pending last-use times before the database closes
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	if failed != nil {
+		return failed
 	}
 	log.Info("stopped")
 	return nil
