@@ -83,9 +83,11 @@ func serveBaseline(dir, healthFile string) error {
 
 // baselineServer is the running baseline process.
 type baselineServer struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	url   string
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	url, dir string
+	// began is the moment just before the exec.
+	began time.Time
 }
 
 // startBaseline starts the baseline in dir, answering health with health.
@@ -107,6 +109,7 @@ func startBaseline(dir string, health []byte) (*baselineServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	began := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -114,7 +117,7 @@ func startBaseline(dir string, health []byte) (*baselineServer, error) {
 	for sc.Scan() {
 		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
 			go io.Copy(os.Stderr, stderr)
-			return &baselineServer{cmd: cmd, stdin: stdin, url: m[1]}, nil
+			return &baselineServer{cmd: cmd, stdin: stdin, url: m[1], dir: dir, began: began}, nil
 		}
 	}
 	_ = cmd.Process.Kill()
@@ -149,21 +152,27 @@ func (c *client) healthBody() ([]byte, error) {
 var writerCounts = []int{1, 2, 4, 8, 16}
 
 // measureAuthAndCreates runs the request-cost figures against the
-// finance server at c and the baseline side by side: authenticated health
-// with 8 connections, and creates with 1 to 16 writers. It prints each as a
-// ratio to the baseline (and the create rates also to finance's own
-// 1-writer rate, which is what group commit is to raise).
-func measureAuthAndCreates(dir string, c *client, writes, healthReads int, add func(string, string, ...any)) error {
+// finance server srv (at c) and the baseline side by side: authenticated
+// health with 8 connections; creates with 1 to 16 writers, each level with
+// the server CPU per create (user and system time of the server process
+// from /proc/PID/stat across the level's run, over its creates); the
+// resident memory after them; and the WAL pages per create
+// (walPagesPerCreate). Rates are printed as ratios to the baseline, and
+// the create rates also to finance's own 1-writer rate, which group commit
+// is to raise. It returns how many expenses it created through c.
+func measureAuthAndCreates(ctx context.Context, b *benchRun, srv *server, c *client, writes, healthReads int) (int, error) {
+	add := b.add
 	health, err := c.healthBody()
 	if err != nil {
-		return err
+		return 0, err
 	}
-	base, err := startBaseline(dir, health)
+	base, err := startBaseline(b.dir, health)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer base.stop()
 	bc := &client{base: base.url + "/api/v1", key: c.key, http: c.http}
+	pid, basePID := srv.cmd.Process.Pid, base.cmd.Process.Pid
 
 	fmt.Fprintln(os.Stderr, "measuring authenticated health...")
 	c.load(healthReads/10, 8, get("/health")) // warm both
@@ -172,24 +181,76 @@ func measureAuthAndCreates(dir string, c *client, writes, healthReads int, add f
 	bh := bc.load(healthReads, 8, get("/health"))
 	add("GET /health with a key, 8 connections", "%.0f /s, p50 %s, p99 %s, errors %d", fh.rate, ms(fh.p50), ms(fh.p99), fh.errors)
 	add("baseline: GET /health (same bytes), 8 connections", "%.0f /s, p50 %s, p99 %s, errors %d", bh.rate, ms(bh.p50), ms(bh.p99), bh.errors)
-	add("GET /health ratio to baseline (target >= 0.6)", "%.2f", fh.rate/bh.rate)
+	add(fmt.Sprintf("GET /health ratio to baseline (target >= %.2f)", healthRatioTarget), "%.2f", fh.rate/bh.rate)
+	b.target(figHealth, "Authenticated health, 8 connections", fmt.Sprintf("%.0f /s", bh.rate),
+		fmt.Sprintf("%.0f /s, %.2f of the baseline, %d errors", fh.rate, fh.rate/bh.rate, fh.errors),
+		fmt.Sprintf("≥ %.2f of the baseline", healthRatioTarget), fh.rate/bh.rate >= healthRatioTarget && fh.errors == 0)
 
 	fmt.Fprintln(os.Stderr, "measuring creates...")
-	var one result
+	// timed is one load with the CPU time the process pid used meanwhile,
+	// per request.
+	timed := func(c *client, pid, n int) (result, time.Duration, error) {
+		before, err := cpuTime(pid)
+		if err != nil {
+			return result{}, 0, err
+		}
+		r := c.load(writes, n, postExpense)
+		after, err := cpuTime(pid)
+		return r, (after - before) / time.Duration(writes), err
+	}
+	var one, baseOne result
 	for _, n := range writerCounts {
-		f := c.load(writes, n, postExpense)
-		b := bc.load(writes, n, postExpense)
+		f, fcpu, err := timed(c, pid, n)
+		if err != nil {
+			return 0, err
+		}
+		bw, bcpu, err := timed(bc, basePID, n)
+		if err != nil {
+			return 0, err
+		}
 		if n == 1 {
-			one = f
+			one, baseOne = f, bw
 		}
 		add(fmt.Sprintf("POST /expenses (Cash), %d writers", n), "%.0f /s, p50 %s, p99 %s, errors %d; %.2fx 1 writer",
 			f.rate, ms(f.p50), ms(f.p99), f.errors, f.rate/one.rate)
 		add(fmt.Sprintf("baseline: one insert per commit, %d writers", n), "%.0f /s, p50 %s, p99 %s, errors %d",
-			b.rate, ms(b.p50), ms(b.p99), b.errors)
-		add(fmt.Sprintf("POST /expenses ratio to baseline, %d writers", n), "%.2f%s", f.rate/b.rate,
-			map[bool]string{true: " (target >= 0.75)"}[n == 1])
+			bw.rate, ms(bw.p50), ms(bw.p99), bw.errors)
+		add(fmt.Sprintf("POST /expenses ratio to baseline, %d writers", n), "%.2f%s", f.rate/bw.rate,
+			map[bool]string{true: fmt.Sprintf(" (target >= %.2f)", sequentialRatioTarget)}[n == 1])
+		add(fmt.Sprintf("server CPU per create, %d writers (finance / baseline)", n), "%s / %s%s", micros(fcpu), micros(bcpu),
+			map[bool]string{true: fmt.Sprintf(" (target <= %d µs)", cpuPerCreateTarget)}[n == 1])
+		switch n {
+		case 1:
+			b.target(figSequential, "Sequential creates", fmt.Sprintf("%.0f /s", bw.rate),
+				fmt.Sprintf("%.0f /s, %.2f of the baseline, %d errors", f.rate, f.rate/bw.rate, f.errors),
+				fmt.Sprintf("≥ %.2f of the baseline", sequentialRatioTarget), f.rate/bw.rate >= sequentialRatioTarget && f.errors == 0)
+			b.target(figCPU, "Server CPU per create (1 writer)", micros(bcpu), micros(fcpu),
+				fmt.Sprintf("≤ %d µs", cpuPerCreateTarget), fcpu <= cpuPerCreateTarget*time.Microsecond)
+		case 8:
+			b.target(figWriters, "Creates with 8 writers ÷ 1 writer", fmt.Sprintf("%.2fx", bw.rate/baseOne.rate),
+				fmt.Sprintf("%.2fx, %d errors", f.rate/one.rate, f.errors+one.errors),
+				fmt.Sprintf("≥ %.1fx, 0 errors", writersRatioTarget), f.rate/one.rate >= writersRatioTarget && f.errors+one.errors == 0)
+		}
 	}
-	return nil
+	b.recordLoaded("the creates", srv.rss(), procStatusKB(basePID, "VmRSS"))
+
+	fmt.Fprintf(os.Stderr, "counting WAL pages over %d creates...\n", walCreates)
+	first := len(writerCounts) * writes
+	pages, made, err := walPagesPerCreate(ctx, c, pid, databaseFile(srv.data), walCreates, first)
+	if err != nil {
+		return 0, err
+	}
+	basePages, _, err := walPagesPerCreate(ctx, bc, basePID, filepath.Join(base.dir, "baseline.db"), walCreates, first)
+	if err != nil {
+		return 0, err
+	}
+	add(fmt.Sprintf("WAL pages per create, %d sequential creates (finance / baseline)", walCreates), "%.1f / %.1f (target <= %d)",
+		pages.pages, basePages.pages, walPagesTarget)
+	add("  write system calls per create meanwhile (finance / baseline)", "%.1f / %.1f", pages.syscalls, basePages.syscalls)
+	b.target(figWAL, "Disk writes per create (WAL pages)", fmt.Sprintf("%.1f (%.1f write calls)", basePages.pages, basePages.syscalls),
+		fmt.Sprintf("%.1f (%.1f write calls)", pages.pages, pages.syscalls),
+		fmt.Sprintf("≤ %d", walPagesTarget), pages.pages <= walPagesTarget)
+	return first + made, nil
 }
 
 // measureCheapReadsUnderLoad times GET /accounts while 64 clients keep

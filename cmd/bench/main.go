@@ -1,7 +1,10 @@
 // Command bench measures the real binary: it starts `finance serve` on a fresh
 // data directory, drives it over HTTP and prints a table of rates, latencies
 // and memory next to the storage ceiling (raw single-row SQLite commits with
-// the service's pragmas). Run it with `make bench`.
+// the service's pragmas) and a bare net/http + SQLite baseline, then a
+// summary of the issue's figures with their targets and whether each is
+// met. Run it with `make bench`; docs/benchmarks.md says how each figure is
+// measured.
 package main
 
 import (
@@ -34,7 +37,7 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
-	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, under a minute), "import" (a 10,000-row bank CSV previewed, committed and reverted, in seconds), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history), "lists" (the expense list at 100,000 and -rows expenses, then the bytes per expense), "size" (bytes per expense and per B-tree after loading -rows expenses) or "statements" (a card's five-year statement backlog)`)
+	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, with server CPU and WAL pages per create, about a minute), "start" (start to the first health answer, idle memory, binary size, seconds), "import" (a 10,000-row bank CSV previewed, committed and reverted, in seconds), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history), "lists" (the expense list at 100,000 and -rows expenses, its page's body size, memory after, then the bytes per expense), "size" (bytes per expense and per B-tree after loading -rows expenses) or "statements" (a card's five-year statement backlog, median of three)`)
 	baselineDir := flag.String("baseline", "", "serve the baseline in this directory (the program starts itself so)")
 	baselineHealth := flag.String("baseline-health", "", "the file of health bytes the baseline answers with")
 	flag.Parse()
@@ -59,6 +62,16 @@ type row struct{ name, value string }
 // healthReads is the number of authenticated health requests measured.
 const healthReads = 20_000
 
+// newUser creates the bench user in the data directory data (migrating a
+// new database) and returns an API key with every scope.
+func newUser(bin, data string) (string, error) {
+	if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", email, "--password-stdin"); err != nil {
+		return "", err
+	}
+	key, err := cli(bin, data, nil, "keys", "create", "--user", email, "--name", "bench", "--scopes", "all")
+	return strings.TrimSpace(key), err
+}
+
 func run(bin string, large, writes, reads int, only string) error {
 	ctx := context.Background()
 	b, err := newBenchRun("finance-bench-")
@@ -68,19 +81,20 @@ func run(bin string, large, writes, reads int, only string) error {
 	defer os.RemoveAll(b.dir)
 	dir, data, add := b.dir, b.data, b.add
 
-	if _, err := cli(bin, data, strings.NewReader("bench-password-123\n"), "users", "create", "--email", email, "--password-stdin"); err != nil {
-		return err
-	}
-	key, err := cli(bin, data, nil, "keys", "create", "--user", email, "--name", "bench", "--scopes", "all")
+	key, err := newUser(bin, data)
 	if err != nil {
 		return err
 	}
-	key = strings.TrimSpace(key)
-	printTable := func() { writeTable(b.table) }
 	today := finance.DateOf(time.Now())
 	httpClient := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	switch only {
 	case "":
+	case "start":
+		if err := measureStart(b, bin, data, key); err != nil {
+			return err
+		}
+		b.print()
+		return nil
 	case "auth":
 		srv, err := start(bin, data)
 		if err != nil {
@@ -88,10 +102,10 @@ func run(bin string, large, writes, reads int, only string) error {
 		}
 		defer srv.stop()
 		c := &client{base: srv.url + "/api/v1", key: key, http: httpClient}
-		if err := measureAuthAndCreates(dir, c, writes, healthReads, add); err != nil {
+		if _, err := measureAuthAndCreates(ctx, b, srv, c, writes, healthReads); err != nil {
 			return err
 		}
-		printTable()
+		b.print()
 		return nil
 	case "import":
 		srv, err := start(bin, data)
@@ -107,34 +121,40 @@ func run(bin string, large, writes, reads int, only string) error {
 		if err := measureImport(c, accountID, add); err != nil {
 			return err
 		}
-		printTable()
+		b.print()
 		return nil
-	case "bills", "statements":
+	case "bills":
 		c := &client{key: key, http: httpClient}
-		part := measureBillsAndLoans
-		if only == "statements" {
-			part = measureStatements
-		}
-		if err := part(ctx, bin, data, c, today, reads, add); err != nil {
+		if err := measureBillsAndLoans(ctx, bin, data, c, today, reads, add); err != nil {
 			return err
 		}
-		printTable()
+		b.print()
+		return nil
+	case "statements":
+		if err := measureStatements(ctx, b, bin, today, reads); err != nil {
+			return err
+		}
+		b.print()
 		return nil
 	case "lists":
 		c := &client{key: key, http: httpClient}
-		if err := measureListsAndSize(ctx, bin, data, c, large, reads, today, add); err != nil {
+		if err := measureListsAndSize(ctx, b, bin, data, c, large, reads, today); err != nil {
 			return err
 		}
-		printTable()
+		b.print()
 		return nil
 	case "size":
-		if err := measureSize(ctx, data, large, today, add); err != nil {
+		if err := measureSize(ctx, b, data, large, today); err != nil {
 			return err
 		}
-		printTable()
+		b.print()
 		return nil
 	default:
-		return fmt.Errorf("-only %q: the parts are: auth, bills, import, lists, reports, size, statements", only)
+		return fmt.Errorf("-only %q: the parts are: auth, bills, import, lists, reports, size, start, statements", only)
+	}
+
+	if err := measureStart(b, bin, data, key); err != nil {
+		return err
 	}
 
 	fmt.Fprintln(os.Stderr, "measuring raw SQLite commits...")
@@ -150,7 +170,8 @@ func run(bin string, large, writes, reads int, only string) error {
 	}
 	c := &client{base: srv.url + "/api/v1", key: key, http: httpClient}
 
-	if err := measureAuthAndCreates(dir, c, writes, healthReads, add); err != nil {
+	created, err := measureAuthAndCreates(ctx, b, srv, c, writes, healthReads)
+	if err != nil {
 		return err
 	}
 
@@ -168,19 +189,21 @@ func run(bin string, large, writes, reads int, only string) error {
 	}
 
 	seed := func(total int) error { return loadExpenses(ctx, data, total, today) }
-	measureLists := func(label string) error {
+	measureLists := func(rows int) error {
 		srv, err = start(bin, data)
 		if err != nil {
 			return err
 		}
 		c.base = srv.url + "/api/v1"
-		measureListRequests(c, reads, today, label, add)
+		if err := measureListRequests(b, c, reads, today, rows, rows == large); err != nil {
+			return err
+		}
 		rss = max(rss, srv.peakRSS())
 		return nil
 	}
 
 	fmt.Fprintln(os.Stderr, "seeding 100,000 expenses and 100,000 account lines...")
-	if err := seed(100_000 - len(writerCounts)*writes); err != nil {
+	if err := seed(100_000 - created); err != nil {
 		return err
 	}
 	{
@@ -194,7 +217,7 @@ func run(bin string, large, writes, reads int, only string) error {
 			return err
 		}
 	}
-	if err := measureLists("100,000"); err != nil {
+	if err := measureLists(100_000); err != nil {
 		return err
 	}
 	r := c.load(reads, 1, get("/accounts/"+accountID))
@@ -207,22 +230,25 @@ func run(bin string, large, writes, reads int, only string) error {
 	if err := seed(large - 100_000); err != nil {
 		return err
 	}
-	if err := measureLists(humanInt(large)); err != nil {
+	if err := measureLists(large); err != nil {
 		return err
 	}
+	b.recordLoaded(fmt.Sprintf("the list runs at %s expenses", humanInt(large)), srv.rss(), 0)
 	measureCheapReadsUnderLoad(c, reads, add)
 	rss = max(rss, srv.peakRSS())
 	if err := srv.stop(); err != nil {
 		return err
 	}
 	if size, err := databaseBytes(data); err == nil {
-		add(fmt.Sprintf("database bytes per expense at %s expenses (all tables)", humanInt(large)), "%.0f (target <= 450)", float64(size)/float64(large))
+		perExpense := float64(size) / float64(large)
+		add(fmt.Sprintf("database bytes per expense at %s expenses (all tables)", humanInt(large)), "%.0f (target <= %d)", perExpense, bytesPerExpenseTarget)
+		b.target(figBytes, fmt.Sprintf("Bytes on disk per expense at %s (all tables)", humanInt(large)), "", fmt.Sprintf("%.0f", perExpense),
+			fmt.Sprintf("≤ %d", bytesPerExpenseTarget), perExpense <= bytesPerExpenseTarget)
 	} else {
 		return err
 	}
 
-	fmt.Fprintln(os.Stderr, "seeding a card with 5 years of history, 100,000 unbilled purchases...")
-	if err := measureStatements(ctx, bin, data, c, today, reads, add); err != nil {
+	if err := measureStatements(ctx, b, bin, today, reads); err != nil {
 		return err
 	}
 	fmt.Fprintln(os.Stderr, "seeding 50 loans and ten years of monthly bills...")
@@ -230,8 +256,12 @@ func run(bin string, large, writes, reads int, only string) error {
 		return err
 	}
 	add("(e) peak RSS of the server", "%.1f MB", float64(rss)/1024)
-	printTable()
-	return runReports(bin, reads)
+	writeTable(b.table)
+	if err := runReports(bin, reads); err != nil {
+		return err
+	}
+	writeTargets(b.targets)
+	return nil
 }
 
 // createBenchAccount creates the checking account the list and import
@@ -251,6 +281,18 @@ func createBenchAccount(c *client) (string, error) {
 type benchRun struct {
 	dir, data string
 	table     []row
+	// targets are the issue's figures measured so far, for the summary.
+	targets []target
+	// loaded and baselineLoaded are the largest resident sets (KiB) read
+	// after load so far.
+	loaded, baselineLoaded int
+}
+
+// print writes the run's table, then the summary of the issue's figures
+// it measured.
+func (b *benchRun) print() {
+	writeTable(b.table)
+	writeTargets(b.targets)
 }
 
 func newBenchRun(prefix string) (*benchRun, error) {
@@ -353,13 +395,55 @@ func runReports(bin string, reads int) error {
 	return nil
 }
 
+// statementRounds is how many times the statement backlog is generated,
+// each on a data directory of its own; the median is reported.
+const statementRounds = 3
+
 // measureStatements times statement generation: one request that generates
-// a card's whole backlog (five years, 100,000 purchases), and the check every
-// later request makes when nothing is due.
-func measureStatements(ctx context.Context, bin, data string, c *client, today finance.Date, reads int, add func(string, string, ...any)) error {
+// a card's whole backlog (five years, 100,000 purchases), statementRounds
+// times on fresh data directories, and in the last of them the requests
+// afterwards and the check every later request makes when nothing is due.
+func measureStatements(ctx context.Context, b *benchRun, bin string, today finance.Date, reads int) error {
+	times := make([]time.Duration, 0, statementRounds)
+	statements := 0
+	for round := range statementRounds {
+		fmt.Fprintf(os.Stderr, "seeding a card with 5 years of history, 100,000 unbilled purchases (round %d of %d)...\n", round+1, statementRounds)
+		data := filepath.Join(b.dir, fmt.Sprintf("statements-%d", round))
+		key, err := newUser(bin, data)
+		if err != nil {
+			return err
+		}
+		c := &client{key: key, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+		took, n, err := statementBacklog(ctx, bin, data, c, today, reads, b.add, round == statementRounds-1)
+		if err != nil {
+			return err
+		}
+		times, statements = append(times, took), n
+		if err := os.RemoveAll(data); err != nil {
+			return err
+		}
+	}
+	sorted := slices.Sorted(slices.Values(times))
+	median := sorted[len(sorted)/2]
+	runs := make([]string, len(times))
+	for i, t := range times {
+		runs[i] = ms(t)
+	}
+	b.add("(f) first request after 5 years, 100,000 purchases: generates the backlog", "median %s of %d (%s), %d statements",
+		ms(median), len(times), strings.Join(runs, ", "), statements)
+	b.target(figStatements, "Statement backlog, 5 years, 100k purchases", "",
+		fmt.Sprintf("median %s (%s-%s)", ms(median), ms(sorted[0]), ms(sorted[len(sorted)-1])), fmt.Sprintf("≤ %d ms", statementsTarget.Milliseconds()), median <= statementsTarget)
+	return nil
+}
+
+// statementBacklog creates a card with cycle_start_date five years back in
+// the data directory data, loads 100,000 unbilled purchases and times the
+// first request, which generates the backlog; with after, it then measures
+// the requests that find nothing due and the is-anything-due check.
+func statementBacklog(ctx context.Context, bin, data string, c *client, today finance.Date, reads int, add func(string, string, ...any), after bool) (time.Duration, int, error) {
 	srv, err := start(bin, data)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	c.base = srv.url + "/api/v1"
 	cycleStart := finance.MonthAdd(today, -60, today.Day()).AddDays(1)
@@ -368,23 +452,23 @@ func measureStatements(ctx context.Context, bin, data string, c *client, today f
 	}
 	body := fmt.Sprintf(`{"name":"Bench card","credit_limit":999999999,"statement_day":15,"due_day":5,"cycle_start_date":%q}`, cycleStart)
 	if err := c.do("POST", "/credit-cards", body, &card); err != nil {
-		return fmt.Errorf("create card: %w", err)
+		return 0, 0, errors.Join(fmt.Errorf("create card: %w", err), srv.stop())
 	}
 	if err := srv.stop(); err != nil {
-		return err
+		return 0, 0, err
 	}
 	db, err := store.Open(filepath.Join(data, store.FileName))
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	err = seedCardPurchases(ctx, db, card.Data.ID, 100_000, cycleStart, today.AddDays(-1))
 	db.Close()
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 
 	if srv, err = start(bin, data); err != nil {
-		return err
+		return 0, 0, err
 	}
 	c.base = srv.url + "/api/v1"
 	var counts struct {
@@ -392,31 +476,36 @@ func measureStatements(ctx context.Context, bin, data string, c *client, today f
 	}
 	began := time.Now()
 	if err := c.do("GET", "/credit-cards/soa/counts?cardId="+card.Data.ID, "", &counts); err != nil {
-		return err
+		return 0, 0, errors.Join(err, srv.stop())
 	}
-	add("(f) first request after 5 years, 100,000 purchases: generates the backlog", "%s, %d statements", ms(time.Since(began)), counts.Data.Total)
+	took := time.Since(began)
+	if !after {
+		return took, counts.Data.Total, srv.stop()
+	}
 	r := c.load(reads, 1, get("/credit-cards/soa?cardId="+card.Data.ID))
 	add("(f) GET /credit-cards/soa afterwards (nothing due)", "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
 	if err := srv.stop(); err != nil {
-		return err
+		return 0, 0, err
 	}
 	if db, err = store.Open(filepath.Join(data, store.FileName)); err != nil {
-		return err
+		return 0, 0, err
 	}
 	defer db.Close()
 	check, err := statementCheckCost(ctx, db, email, 1000)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	add("(f) the is-anything-due check each card request makes", "%s", ms(check))
-	return nil
+	return took, counts.Data.Total, nil
 }
 
 // measureListRequests measures the expense list requests of (c) on the
-// running server c points at.
-func measureListRequests(c *client, reads int, today finance.Date, label string, add func(string, string, ...any)) {
+// running server c points at, with rows expenses loaded; with record, the
+// first page's p50 and body size are the issue's list figures.
+func measureListRequests(b *benchRun, c *client, reads int, today finance.Date, rows int, record bool) error {
 	from, to := today.AddDays(-90), today
-	for _, q := range []struct{ name, path string }{
+	label := humanInt(rows)
+	for i, q := range []struct{ name, path string }{
 		{"GET /expenses?page=1&limit=50", "/expenses?page=1&limit=50"},
 		{"GET /expenses filtered (90 days, category, sortBy=amount)", "/expenses?dateFrom=" + from.String() + "&dateTo=" + to.String() +
 			"&category=Groceries&sortBy=amount&sortOrder=desc&page=1&limit=50"},
@@ -425,14 +514,29 @@ func measureListRequests(c *client, reads int, today finance.Date, label string,
 		{"GET /expenses?sortBy=created_at", "/expenses?sortBy=created_at&limit=50"},
 	} {
 		r := c.load(reads, 1, get(q.path))
-		add(fmt.Sprintf("(c) %s, %s rows", q.name, label), "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+		b.add(fmt.Sprintf("(c) %s, %s rows", q.name, label), "p50 %s, p99 %s, errors %d", ms(r.p50), ms(r.p99), r.errors)
+		if i > 0 {
+			continue
+		}
+		body, err := c.body(q.path)
+		if err != nil {
+			return err
+		}
+		b.add(fmt.Sprintf("(c) body of GET /expenses?page=1&limit=50, %s rows", label), "%s bytes", humanInt(len(body)))
+		if record {
+			b.target(figListPage, fmt.Sprintf("List page at %s rows (p50)", label), "", ms(r.p50),
+				fmt.Sprintf("hold: %s (met within +25%%: ≤ %s)", ms(listPageHold), ms(listPageMax)), r.p50 <= listPageMax && r.errors == 0)
+			b.target(figListBody, "List page body, 50 items", "", fmt.Sprintf("%s bytes (%.1f KB)", humanInt(len(body)), float64(len(body))/1024),
+				fmt.Sprintf("≤ %d KB", listBodyTargetBytes/1024), len(body) <= listBodyTargetBytes)
+		}
 	}
+	return nil
 }
 
 // measureListsAndSize loads expenses as the full run does, measures the
-// list requests of (c) at 100,000 and at n of them, and then the bytes per
-// expense and per B-tree.
-func measureListsAndSize(ctx context.Context, bin, data string, c *client, n, reads int, today finance.Date, add func(string, string, ...any)) error {
+// list requests of (c) at 100,000 and at n of them, the server's memory
+// after them, and then the bytes per expense and per B-tree.
+func measureListsAndSize(ctx context.Context, b *benchRun, bin, data string, c *client, n, reads int, today finance.Date) error {
 	seeded := 0
 	for _, total := range []int{100_000, n} {
 		fmt.Fprintf(os.Stderr, "seeding up to %d expenses...\n", total)
@@ -445,23 +549,26 @@ func measureListsAndSize(ctx context.Context, bin, data string, c *client, n, re
 			return err
 		}
 		c.base = srv.url + "/api/v1"
-		measureListRequests(c, reads, today, humanInt(total), add)
-		if err := srv.stop(); err != nil {
+		err = measureListRequests(b, c, reads, today, total, total == n)
+		if total == n {
+			b.recordLoaded(fmt.Sprintf("the list runs at %s expenses", humanInt(n)), srv.rss(), 0)
+		}
+		if err := errors.Join(err, srv.stop()); err != nil {
 			return err
 		}
 	}
-	return measureBytes(ctx, data, n, add)
+	return measureBytes(ctx, b, data, n)
 }
 
 // measureSize loads n expenses as the full run does (Cash, spread over the
 // categories and three years of days) into the fresh data directory and
 // reports their bytes.
-func measureSize(ctx context.Context, data string, n int, today finance.Date, add func(string, string, ...any)) error {
+func measureSize(ctx context.Context, b *benchRun, data string, n int, today finance.Date) error {
 	fmt.Fprintf(os.Stderr, "seeding %d expenses...\n", n)
 	if err := loadExpenses(ctx, data, n, today); err != nil {
 		return err
 	}
-	return measureBytes(ctx, data, n, add)
+	return measureBytes(ctx, b, data, n)
 }
 
 func loadExpenses(ctx context.Context, data string, n int, today finance.Date) error {
@@ -474,7 +581,8 @@ func loadExpenses(ctx context.Context, data string, n int, today finance.Date) e
 
 // measureBytes reports the bytes per expense (n of them) of the database
 // file and of each B-tree that holds more than 1% of it.
-func measureBytes(ctx context.Context, data string, n int, add func(string, string, ...any)) error {
+func measureBytes(ctx context.Context, b *benchRun, data string, n int) error {
+	add := b.add
 	db, err := store.Open(filepath.Join(data, store.FileName))
 	if err != nil {
 		return err
@@ -487,7 +595,10 @@ func measureBytes(ctx context.Context, data string, n int, add func(string, stri
 	if err != nil {
 		return err
 	}
-	add(fmt.Sprintf("(j) database bytes per expense at %s expenses (all tables)", humanInt(n)), "%.0f", float64(size)/float64(n))
+	perExpense := float64(size) / float64(n)
+	add(fmt.Sprintf("(j) database bytes per expense at %s expenses (all tables)", humanInt(n)), "%.0f", perExpense)
+	b.target(figBytes, fmt.Sprintf("Bytes on disk per expense at %s", humanInt(n)), "", fmt.Sprintf("%.0f", perExpense),
+		fmt.Sprintf("≤ %d", bytesPerExpenseTarget), perExpense <= bytesPerExpenseTarget)
 	for _, t := range trees {
 		if t.Bytes*100 >= size {
 			add("(j) "+t.Name, "%.0f bytes per expense", float64(t.Bytes)/float64(n))
@@ -533,8 +644,10 @@ func cli(bin, data string, stdin io.Reader, args ...string) (string, error) {
 }
 
 type server struct {
-	cmd *exec.Cmd
-	url string
+	cmd       *exec.Cmd
+	url, data string
+	// began is the moment just before the exec.
+	began time.Time
 }
 
 var urlRE = regexp.MustCompile(`url=(http://[^ ]+)`)
@@ -545,6 +658,7 @@ func start(bin, data string) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
+	began := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -552,7 +666,7 @@ func start(bin, data string) (*server, error) {
 	for sc.Scan() {
 		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
 			go io.Copy(io.Discard, stderr)
-			return &server{cmd: cmd, url: m[1]}, nil
+			return &server{cmd: cmd, url: m[1], data: data, began: began}, nil
 		}
 	}
 	_ = cmd.Process.Kill()
@@ -560,19 +674,10 @@ func start(bin, data string) (*server, error) {
 }
 
 // peakRSS is the server's high-water resident set size in KiB (Linux).
-func (s *server) peakRSS() int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			n, _ := strconv.Atoi(f[1])
-			return n
-		}
-	}
-	return 0
-}
+func (s *server) peakRSS() int { return procStatusKB(s.cmd.Process.Pid, "VmHWM") }
+
+// rss is the server's resident set size now, in KiB (Linux).
+func (s *server) rss() int { return procStatusKB(s.cmd.Process.Pid, "VmRSS") }
 
 func (s *server) stop() error {
 	_ = s.cmd.Process.Signal(syscall.SIGINT)
@@ -582,6 +687,27 @@ func (s *server) stop() error {
 type client struct {
 	base, key string
 	http      *http.Client
+}
+
+// body is the body of a GET of path that answered 200, as the server sent
+// it (the client asks for no compression).
+func (c *client) body(path string) ([]byte, error) {
+	req, err := http.NewRequest(http.MethodGet, c.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	req.Header.Set("Accept-Encoding", "identity")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("GET %s: %d %s", path, resp.StatusCode, b)
+	}
+	return b, err
 }
 
 func (c *client) do(method, path, body string, out any) error {
