@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/finance-app/finance/auth"
-	"github.com/finance-app/finance/finance"
 )
 
 // requestKey holds the request's requestInfo in its context.
@@ -73,6 +72,26 @@ func validRequestID(s string) bool {
 	return true
 }
 
+// requestState is what outer allocates per request, in one piece.
+type requestState struct {
+	info    requestInfo
+	rec     statusRecorder
+	idValue [1]string // the X-Request-Id header's value
+}
+
+// requestIDGen makes the ids of requests that bring none of their own.
+var requestIDGen = newRequestIDs()
+
+// Header values the same for every response. net/http and the handlers
+// only replace a header's value slice (Set, or a map assignment), never
+// write into it, so one slice serves every response; Add appends to a
+// full slice, which copies it.
+var (
+	headerNosniff = []string{"nosniff"}
+	headerJSON    = []string{"application/json; charset=utf-8"}
+	headerNoStore = []string{"no-store"}
+)
+
 // statusRecorder remembers the status and size for the access log. It
 // deliberately does not implement http.Flusher: every response here is one
 // JSON document (and the MCP transport relies on that to answer in JSON).
@@ -108,20 +127,25 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // request id, panic recovery, access log, and the path guard.
 func (s *Server) outer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
 		if !validRequestID(id) {
-			id = finance.NewID()
+			id = requestIDGen.next(start)
 		}
-		w.Header().Set("X-Request-Id", id)
+		// One allocation holds what the request's layers share: its
+		// id and route for the log, its status, and the header value.
+		st := &requestState{info: requestInfo{id: id, start: start}, idValue: [1]string{id}}
+		h := w.Header()
+		h["X-Request-Id"] = st.idValue[:]
 		// Every answer is JSON, YAML, a page or a static file with its
 		// declared type; no browser may guess another (a JSON error read as
 		// HTML, say).
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		start := time.Now()
-		info := &requestInfo{id: id, start: start}
+		h["X-Content-Type-Options"] = headerNosniff
+		info := &st.info
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, info))
 
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &st.rec
+		rec.ResponseWriter = w
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {

@@ -83,6 +83,9 @@ type limiter struct {
 	mu    sync.Mutex
 	byKey map[string]*bucket
 	swept time.Time
+	// policy is the RateLimit-Policy header's value, made once.
+	policy     []string
+	policyOnce sync.Once
 	// checking counts, per key, the guesses admitted and not yet done (see admit).
 	checking map[string]int
 }
@@ -225,8 +228,19 @@ func (l *limiter) setHeaders(h http.Header, d decision) {
 	if l == nil || l.rate.Unlimited() {
 		return
 	}
-	h.Set("RateLimit-Policy", fmt.Sprintf(`"%s";q=%d;w=%d`, l.name, l.rate.Count, int(l.rate.Window.Seconds())))
-	h.Set("RateLimit", fmt.Sprintf(`"%s";r=%d;t=%d`, l.name, d.remaining, ceilSeconds(d.reset)))
+	// The policy is the limiter's for its life: one value for every response.
+	l.policyOnce.Do(func() {
+		l.policy = []string{fmt.Sprintf(`"%s";q=%d;w=%d`, l.name, l.rate.Count, int(l.rate.Window.Seconds()))}
+	})
+	h["Ratelimit-Policy"] = l.policy
+	var buf [64]byte
+	v := append(buf[:0], '"')
+	v = append(v, l.name...)
+	v = append(v, `";r=`...)
+	v = strconv.AppendInt(v, int64(d.remaining), 10)
+	v = append(v, ";t="...)
+	v = strconv.AppendInt(v, int64(ceilSeconds(d.reset)), 10)
+	h["Ratelimit"] = []string{string(v)}
 	if !d.allowed {
 		h.Set("Retry-After", strconv.Itoa(max(1, ceilSeconds(d.retryAfter))))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/finance-app/finance/httperr"
 )
@@ -57,18 +58,40 @@ func writeData(w http.ResponseWriter, status int, message string, data any) {
 	writeJSON(w, status, envelope{Success: true, Message: message, Data: data})
 }
 
+// jsonBuffer is a response body being encoded, kept for reuse.
+type jsonBuffer struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// jsonBuffers holds the buffers of answered responses. A buffer that grew
+// past maxPooledJSON (a large list or export) is left to the collector,
+// so the pool never pins big bodies.
+var jsonBuffers = sync.Pool{New: func() any {
+	b := &jsonBuffer{}
+	b.enc = json.NewEncoder(&b.buf)
+	b.enc.SetEscapeHTML(false)
+	return b
+}}
+
+const maxPooledJSON = 64 << 10
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b := jsonBuffers.Get().(*jsonBuffer)
+	defer func() {
+		if b.buf.Cap() <= maxPooledJSON {
+			b.buf.Reset()
+			jsonBuffers.Put(b)
+		}
+	}()
+	if err := b.enc.Encode(v); err != nil {
 		slog.Error("encode response", "err", err)
 		http.Error(w, `{"success":false,"error":{"message":"response encoding failed","code":"INTERNAL_SERVER_ERROR"}}`, http.StatusInternalServerError)
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
+	h["Content-Type"] = headerJSON
+	h["Cache-Control"] = headerNoStore
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(b.buf.Bytes())
 }

@@ -406,7 +406,10 @@ func (s *Server) serve(rt Route, h handlerFunc, w http.ResponseWriter, r bunrout
 	if rt.Upload == 0 && r.ContentLength > s.cfg.MaxBodyBytes {
 		return httperr.TooLarge(s.cfg.MaxBodyBytes)
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
+	if r.Body != nil && r.Body != http.NoBody {
+		// A request without a body (most GETs) has nothing to bound.
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes+rt.Upload)
+	}
 
 	if rt.Access.IsPublic() {
 		noteRoute(r.Context(), rt.Path, "")
