@@ -90,7 +90,7 @@ func (l ledger) CardMetricTotals(ctx context.Context, cardIDs []string, today, f
 const usageStatuses = "('unbilled', 'billed', 'converted')"
 
 // CardUsage sums the cards' month with three queries, each a range seek per
-// card: their rows (card_transactions_card on card, status and date), their
+// card: their rows (card_transactions_card on card and date), their
 // posted payments (soa_payments_card) and their purchases by category.
 func (l ledger) CardUsage(ctx context.Context, cardIDs []string, from, to finance.Date) (map[string]finance.CardUsageTotals, error) {
 	out := make(map[string]finance.CardUsageTotals, len(cardIDs))

@@ -153,6 +153,8 @@ const (
 	ExpensesLikeSQL     = expensesLikeSQL
 	OpenBillsDueSQL     = openBillsDueSQL
 	OpenInstancesDueSQL = openInstancesDueSQL
+	StatementCursorsSQL = statementCursorsSQL
+	BacklogRowsWhere    = backlogRowsWhere
 )
 
 // PlanOf is the query plan of query with args, its steps joined by "; ".

@@ -49,7 +49,7 @@ const (
 	// statementCursorsSQL is the check for due statements (StatementCursors),
 	// on every request under the card, expense, bill, dashboard and report
 	// routes and in every card write. The subquery is one seek on
-	// card_transactions_card (credit_card_id, status, date).
+	// card_transactions_unbilled (credit_card_id, date) WHERE status = 'unbilled'.
 	statementCursorsSQL = `SELECT c.id, c.statement_day, c.cycle_start_date,
 		(SELECT MIN(t.date) FROM card_transactions AS t WHERE t.credit_card_id = c.id AND t.status = 'unbilled')
 		FROM credit_cards AS c WHERE c.user_id = ? ORDER BY c.id`

@@ -156,7 +156,7 @@ func (l ledger) BillBacklog(ctx context.Context, userID, cardID string, bills []
 	soa, args := statementOf(bills)
 	args = append(args, now, cardID, userID, bills[len(bills)-1].Through)
 	if _, err := l.db.NewRaw(`UPDATE OR FAIL card_transactions SET status = 'billed', soa_id = `+soa+`, updated_at = ?
-		WHERE credit_card_id = ? AND user_id = ? AND status = 'unbilled' AND date <= ?`, args...).Exec(ctx); err != nil {
+		WHERE `+backlogRowsWhere, args...).Exec(ctx); err != nil {
 		return nil, err
 	}
 	ids := make([]string, len(bills))
@@ -193,6 +193,12 @@ func (l ledger) BillBacklog(ctx context.Context, userID, cardID string, bills []
 	}
 	return out, nil
 }
+
+// backlogRowsWhere selects the rows BillBacklog bills: the card's unbilled
+// rows up to the last bill's date, a seek on the partial index
+// card_transactions_unbilled (credit_card_id, date, id) WHERE status =
+// 'unbilled', the only index billing changes besides card_transactions_soa.
+const backlogRowsWhere = `credit_card_id = ? AND user_id = ? AND status = 'unbilled' AND date <= ?`
 
 // statementOf is an SQL expression with its arguments naming the statement
 // of a card row from its date: the first of bills (oldest first) dated on
