@@ -245,6 +245,17 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
+// Warm opens a connection of the read pool and the credential check's own
+// connection, and runs the check once, so that the first request does not
+// wait for them: each new SQLite connection reads the whole schema before
+// its first statement, a few milliseconds apiece. serve runs it in the
+// background while it builds the routes, after the migrations. It only
+// saves time, so it reports nothing: a request meets the same failure.
+func (db *DB) Warm(ctx context.Context) {
+	_ = db.Ping(ctx)
+	_, _ = db.creds.fresh(ctx)
+}
+
 // Migrate applies every migration not yet applied: the embedded SQL files
 // and the table rebuilds (rebuild.go). Migrations are append-only; each runs
 // in its own transaction and is marked applied only when it succeeds.

@@ -191,6 +191,12 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	defer db.Close()
+	// The first request would open a reader and the credential check's
+	// connection; open them while the rest of start-up runs (and let them
+	// finish before the database closes).
+	warmed := make(chan struct{})
+	go func() { defer close(warmed); db.Warm(ctx) }()
+	defer func() { <-warmed }()
 	bot, err := f.telegram.bot(db, log)
 	if err != nil {
 		return err
