@@ -73,7 +73,7 @@ func Open(path string) (*DB, error) {
 		t.close()
 		return nil, err
 	}
-	rdb, err := sql.Open("sqlite", path+"?"+commonPragmas+"&_pragma=query_only(1)")
+	rdb, err := sql.Open("sqlite", path+"?"+commonPragmas+"&_pragma=query_only(1)"+readerCachePragmas)
 	if err != nil {
 		wdb.Close()
 		t.close()

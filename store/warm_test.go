@@ -27,3 +27,15 @@ func TestWarmOpensTheFirstRequestsConnections(t *testing.T) {
 		t.Error("Warm's check is not an answered read")
 	}
 }
+
+// Each reader keeps a page cache of readerCacheKiB, not SQLite's default.
+func TestReadersKeepASmallPageCache(t *testing.T) {
+	db, _ := openPrepared(t)
+	var size int
+	if err := db.reader.QueryRowContext(context.Background(), "PRAGMA cache_size").Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	if size != -readerCacheKiB {
+		t.Errorf("a reader's cache_size = %d, want %d (KiB)", size, -readerCacheKiB)
+	}
+}
