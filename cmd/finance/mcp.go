@@ -35,8 +35,8 @@ func (m *mcpEndpoint) wait() (*mcpserver.Handler, error) {
 	m.once.Do(func() {
 		m.h, m.err = m.build()
 		// Reading the contract leaves about 10 MB of garbage behind: hand
-		// it back to the system rather than keep it while idle, after the
-		// request that waited is answered.
+		// it back to the system rather than keep it while idle, in the
+		// background, so that the request that waited is not kept longer.
 		go debug.FreeOSMemory()
 	})
 	return m.h, m.err
