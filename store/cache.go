@@ -13,8 +13,9 @@ import (
 // transaction that rewrites tens of thousands of rows (a statement backlog),
 // and a server that had done that kept the memory for good. The writer now
 // keeps a few MiB and takes the large cache only for such work
-// (largeCache), then gives it back. The readers keep SQLite's default of
-// 2 MiB each.
+// (largeCache), then gives it back. Each reader keeps readerCacheKiB: a
+// read is a list page or a summary over indexes whose pages the system's
+// file cache holds anyway, and the pool holds up to 2 readers per CPU.
 const (
 	// writerCacheKiB is the writer's page cache outside large work.
 	writerCacheKiB = 4 << 10
@@ -28,7 +29,12 @@ const (
 	// spills: its changed pages stay in memory, beyond the cache's size,
 	// until it commits, and are freed after, when the cache is over its size.
 	spillPages = largeCacheKiB / 4
+	// readerCacheKiB is each reader's page cache, half SQLite's default.
+	readerCacheKiB = 1 << 10
 )
+
+// readerCachePragmas is the cache setting in the readers' connection string.
+var readerCachePragmas = fmt.Sprintf("&_pragma=cache_size(%d)", -readerCacheKiB)
 
 // writerCachePragmas are the cache settings in the writer's connection string.
 var writerCachePragmas = fmt.Sprintf("&_pragma=cache_size(%d)&_pragma=cache_spill(%d)", -writerCacheKiB, spillPages)

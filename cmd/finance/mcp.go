@@ -5,46 +5,47 @@ import (
 	"encoding/json"
 	"net/http"
 	"runtime/debug"
+	"sync"
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/mcpserver"
 )
 
-// mcpEndpoint is the MCP endpoint, built beside the server rather than
-// before it listens: building it reads the whole OpenAPI contract (the
-// tools' schemas), which took longer than the rest of start-up. A request
-// that arrives before it is built waits for it; so does the assistant's
-// first look at the tools.
+// mcpEndpoint is the MCP endpoint, built on its first use (an MCP request,
+// or the assistant's first look at the tools) rather than at start:
+// building it reads the whole OpenAPI contract (the tools' schemas), which
+// took longer than the rest of start-up, and the endpoint with its schemas
+// is memory a server whose clients never use MCP need not hold. Requests
+// that arrive while it is being built wait for it.
 type mcpEndpoint struct {
-	ready chan struct{} // closed once h or err is set
+	build func() (*mcpserver.Handler, error)
+	once  sync.Once
 	h     *mcpserver.Handler
 	err   error
 }
 
-// buildMCP starts building the endpoint with build, in the background.
+// buildMCP returns the endpoint that build makes on first use.
 func buildMCP(build func() (*mcpserver.Handler, error)) *mcpEndpoint {
-	m := &mcpEndpoint{ready: make(chan struct{})}
-	go func() {
-		defer close(m.ready)
-		m.h, m.err = build()
-		// Reading the contract leaves about 10 MB of garbage behind, the
-		// most the process allocates before it serves anything: hand it
-		// back to the system now rather than keep it while idle.
-		debug.FreeOSMemory()
-	}()
-	return m
+	return &mcpEndpoint{build: build}
 }
 
-// wait returns the endpoint once it is built, or why it could not be.
+// wait returns the endpoint, building it first if no one has, or why it
+// could not be built.
 func (m *mcpEndpoint) wait() (*mcpserver.Handler, error) {
-	<-m.ready
+	m.once.Do(func() {
+		m.h, m.err = m.build()
+		// Reading the contract leaves about 10 MB of garbage behind: hand
+		// it back to the system rather than keep it while idle, in the
+		// background, so that the request that waited is not kept longer.
+		go debug.FreeOSMemory()
+	})
 	return m.h, m.err
 }
 
 func (m *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h, err := m.wait()
 	if err != nil {
-		// serve stops the server when the endpoint cannot be built.
+		// serve logs why (see serve.go); the rest of the service goes on.
 		http.Error(w, "the MCP endpoint is not available", http.StatusServiceUnavailable)
 		return
 	}

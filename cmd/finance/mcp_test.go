@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"testing/synctest"
 
 	"github.com/finance-app/finance/mcpserver"
 )
@@ -40,4 +41,29 @@ func TestMCPEndpointWaitsForItsBuild(t *testing.T) {
 	if names := m.ToolNames(); names != nil {
 		t.Errorf("the assistant is offered tools %v of an endpoint that could not be built", names)
 	}
+}
+
+// TestMCPEndpointIsBuiltOnFirstUse: serve does not build the endpoint at
+// start; the first request builds it, once, and the next ones reuse it.
+func TestMCPEndpointIsBuiltOnFirstUse(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		builds := 0
+		m := buildMCP(func() (*mcpserver.Handler, error) {
+			builds++
+			return nil, errors.New("not needed here")
+		})
+		synctest.Wait() // anything started in the background has run
+		if builds != 0 {
+			t.Fatalf("built %d time(s) before any use", builds)
+		}
+		for range 2 {
+			rec := httptest.NewRecorder()
+			m.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/mcp", nil))
+		}
+		m.ToolNames()
+		synctest.Wait()
+		if builds != 1 {
+			t.Errorf("built %d times after three uses, want 1", builds)
+		}
+	})
 }

@@ -191,6 +191,12 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	defer db.Close()
+	// The first request would open a reader and the credential check's
+	// connection; open them while the rest of start-up runs (and let them
+	// finish before the database closes).
+	warmed := make(chan struct{})
+	go func() { defer close(warmed); db.Warm(ctx) }()
+	defer func() { <-warmed }()
 	bot, err := f.telegram.bot(db, log)
 	if err != nil {
 		return err
@@ -255,18 +261,16 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	}, log, authService, db)
 
 	// The MCP tools call the REST routes in process, so the endpoint is built
-	// from the finished server and mounted on it; it is built while the
-	// server starts (mcpEndpoint).
+	// from the finished server and mounted on it; it is built on its first
+	// use (mcpEndpoint).
 	mcp := buildMCP(func() (*mcpserver.Handler, error) {
-		return mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
+		h, err := mcpserver.New(srv, mcpserver.Config{BaseURL: baseURL, Version: appVersion(), Logger: log,
 			ResourceMetadataURL: srv.ResourceMetadataURL(), CORSOrigins: corsOrigins, Settings: srv.Ledger(), ToolCalls: meter})
-	})
-	mcpFailed := make(chan error, 1)
-	go func() {
-		if _, err := mcp.wait(); err != nil {
-			mcpFailed <- err
+		if err != nil {
+			log.Error("the MCP endpoint could not be built: it answers 503 and the assistant has no tools", "error", err)
 		}
-	}()
+		return h, err
+	})
 	srv.MountMCP(mcp)
 	// The assistant offers its model the same tools, built the same way.
 	srv.SetAssistantTools(mcp)
@@ -343,7 +347,6 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 			srv.SetupURL(), firstUserCommand(executable(), c.dataDir), baseURL+web.LoginPath)
 	}
 
-	var failed error // the MCP endpoint's, when it could not be built
 	select {
 	case err := <-serveErr:
 		if metricsServer != nil {
@@ -357,8 +360,6 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		stopFlusher()
 		<-flusherDone
 		return err
-	case failed = <-mcpFailed:
-		log.Error("stopping: the MCP endpoint could not be built", "error", failed)
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
@@ -377,9 +378,6 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	<-flusherDone // the flusher writes pending last-use times before the database closes
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
-	}
-	if failed != nil {
-		return failed
 	}
 	log.Info("stopped")
 	return nil
