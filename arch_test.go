@@ -50,7 +50,7 @@ type rule struct {
 }
 
 var (
-	dbLibs   = []string{"github.com/uptrace/bun", "modernc.org/sqlite"}
+	dbLibs   = []string{"github.com/uptrace/bun", "modernc.org/sqlite", "github.com/jackc/pgx"}
 	httpLibs = []string{"github.com/uptrace/bunrouter", "net/http"}
 	mcpLib   = []string{"github.com/mark3labs/mcp-go"}
 	cliLibs  = []string{"github.com/spf13/cobra", "github.com/adrg/xdg"}
@@ -253,6 +253,7 @@ func TestOnlyAllowedPackagesImportLibraries(t *testing.T) {
 	owners := map[string][]string{
 		"github.com/uptrace/bun":       {"store"},
 		"modernc.org/sqlite":           {"store"},
+		"github.com/jackc/pgx":         {"store"},
 		"github.com/uptrace/bunrouter": {"server", "web"},
 		"github.com/mark3labs/mcp-go":  {"mcpserver"},
 		"github.com/spf13/cobra":       {"cmd/finance"},

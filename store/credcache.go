@@ -47,6 +47,10 @@ type credentialCache struct {
 	versionStmt *sql.Stmt
 	genStmt     *sql.Stmt
 	local       *processChanges // this process's credential changes
+	// generationOnly: the check reads the generation every time, as there
+	// is no data_version to tell that another connection committed
+	// (Postgres); every check then counts as a commit seen.
+	generationOnly bool
 	// commitSeen is told when a check finds that some connection committed
 	// since the last one (lookups.go drops what it keeps); nil for none.
 	commitSeen func()
@@ -136,11 +140,16 @@ func newCredentialCache(path, common string, local *processChanges) (*credential
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
+	return newCredentialCacheOn(w, local), nil
+}
+
+// newCredentialCacheOn is the cache checking through watch.
+func newCredentialCacheOn(w *sql.DB, local *processChanges) *credentialCache {
 	c := &credentialCache{watch: w, local: local}
 	c.localSeen = local.credentials.Load()
 	c.answered.Store(math.MinInt64) // nothing answered yet
 	c.checked = sync.NewCond(&c.mu)
-	return c, nil
+	return c
 }
 
 // prepare makes the check's statements, once (the table exists only after
@@ -148,6 +157,11 @@ func newCredentialCache(path, common string, local *processChanges) (*credential
 func (c *credentialCache) prepare(ctx context.Context) error {
 	if c.genStmt != nil {
 		return nil
+	}
+	if c.generationOnly {
+		g, err := c.watch.PrepareContext(ctx, "SELECT n FROM credential_generation WHERE id = 1")
+		c.genStmt = g
+		return err
 	}
 	v, err := c.watch.PrepareContext(ctx, "PRAGMA data_version")
 	if err != nil {
@@ -239,7 +253,9 @@ func (c *credentialCache) check(ctx context.Context, known bool, lastVersion int
 	if err := c.prepare(ctx); err != nil {
 		return 0, 0, false, err
 	}
-	if err := c.versionStmt.QueryRowContext(ctx).Scan(&version); err != nil {
+	if c.generationOnly {
+		version = lastVersion + 1
+	} else if err := c.versionStmt.QueryRowContext(ctx).Scan(&version); err != nil {
 		return 0, 0, false, err
 	}
 	if known && version == lastVersion {
@@ -331,10 +347,13 @@ func (c *credentialCache) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var errs []error
-	if c.genStmt != nil {
-		errs = append(errs, c.versionStmt.Close(), c.genStmt.Close())
-		c.versionStmt, c.genStmt = nil, nil
+	if c.versionStmt != nil {
+		errs = append(errs, c.versionStmt.Close())
 	}
+	if c.genStmt != nil {
+		errs = append(errs, c.genStmt.Close())
+	}
+	c.versionStmt, c.genStmt = nil, nil
 	return errors.Join(append(errs, c.watch.Close())...)
 }
 
@@ -354,6 +373,7 @@ type writeWatch struct {
 	last    int64     // the generation the last transaction left
 	known   bool      // last was read
 	moved   bool      // the transaction running moved the generation (or it could not be read)
+	pg      pgWatchState
 }
 
 // prepare makes the generation read on the writer, once; the committer calls

@@ -50,6 +50,9 @@ type committer struct {
 	stopped chan struct{}
 	// observer is told of each commit (ObserveCommits); nil for none.
 	observer atomic.Pointer[CommitObserver]
+	// plain runs each write in a transaction of its own, side by side
+	// (Postgres: runPlain), instead of in batches.
+	plain bool
 }
 
 // CommitObserver is told of each write transaction committed (the
@@ -83,6 +86,9 @@ func newCommitter(writer *bun.DB, t *turns, health *writeHealth, watch *writeWat
 // run has fn run in a write transaction and returns once that transaction
 // committed (fn's error, or the commit's, if any).
 func (c *committer) run(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if c.plain {
+		return c.runPlain(ctx, fn)
+	}
 	j := &commitJob{ctx: ctx, fn: fn, done: make(chan struct{})}
 	select {
 	case c.jobs <- j:

@@ -20,6 +20,7 @@ import (
 // transaction (preparing inside one would wait for the only connection),
 // and run in each transaction with bound arguments.
 type hotStatements struct {
+	dialect          dialect // the placeholders' form
 	mu               sync.Mutex
 	ready            bool
 	categoryByName   *sql.Stmt
@@ -80,7 +81,7 @@ func (h *hotStatements) prepare(ctx context.Context, db *sql.DB) error {
 	}
 	var made []*sql.Stmt
 	for _, x := range h.statements() {
-		st, err := db.PrepareContext(ctx, x.sql)
+		st, err := db.PrepareContext(ctx, h.dialect.bind(x.sql))
 		if err != nil {
 			for _, m := range made {
 				err = errors.Join(err, m.Close())

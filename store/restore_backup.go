@@ -42,7 +42,7 @@ func CheckBackup(ctx context.Context, path string) (Schema, error) {
 		return Schema{}, err
 	}
 	defer conn.Close()
-	s, err := schemaOf(ctx, conn)
+	s, err := schemaOf(ctx, conn, sqliteDialect)
 	if err != nil {
 		return Schema{}, fmt.Errorf("%w: %w", ErrBadBackup, err)
 	}

@@ -60,8 +60,8 @@ func (e *SchemaNewerError) Error() string {
 }
 
 // schemaOf reads the migrations conn's database records.
-func schemaOf(ctx context.Context, conn *sql.DB) (Schema, error) {
-	all, err := allMigrations()
+func schemaOf(ctx context.Context, conn *sql.DB, d dialect) (Schema, error) {
+	all, err := d.migrations()
 	if err != nil {
 		return Schema{}, err
 	}
@@ -72,7 +72,7 @@ func schemaOf(ctx context.Context, conn *sql.DB) (Schema, error) {
 		s.Binary = m.Name
 	}
 	var tables int
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'bun_migrations'").Scan(&tables); err != nil {
+	if err := conn.QueryRowContext(ctx, d.hasMigrationsTableSQL()).Scan(&tables); err != nil {
 		return Schema{}, fmt.Errorf("store: read the schema version: %w", err)
 	}
 	applied := map[string]bool{}
@@ -115,13 +115,15 @@ func (s Schema) newer(what string) error {
 }
 
 // Schema reads where the database stands against this binary's migrations.
-func (db *DB) Schema(ctx context.Context) (Schema, error) { return schemaOf(ctx, db.writer.DB) }
+func (db *DB) Schema(ctx context.Context) (Schema, error) {
+	return schemaOf(ctx, db.writer.DB, db.dialect)
+}
 
 // Migrated reports whether the database's schema is this binary's: every
 // migration applied and none it does not know (a newer finance's). It reads
 // on the reader pool, so that a readiness probe does not wait behind writes.
 func (db *DB) Migrated(ctx context.Context) error {
-	s, err := schemaOf(ctx, db.reader.DB)
+	s, err := schemaOf(ctx, db.reader.DB, db.dialect)
 	if err != nil {
 		return err
 	}
@@ -149,7 +151,8 @@ func (db *DB) Upgrade(ctx context.Context, backupDir, mediaDir string) (backup s
 	if err := s.newer("the database"); err != nil {
 		return "", err
 	}
-	if s.Pending > 0 && !s.Empty() {
+	// On Postgres the operator's own backups (pg_dump) stand for this one.
+	if s.Pending > 0 && !s.Empty() && db.dialect == sqliteDialect {
 		backup, err = writePreMigrate(ctx, db.path, mediaDir, backupDir, s.Version)
 		if err != nil {
 			return "", fmt.Errorf("store: the backup before upgrading the schema from %s to %s failed, so nothing was changed: %w",

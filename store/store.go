@@ -43,6 +43,8 @@ type DB struct {
 	turns   *turns // the "-writers" file the committer takes turns through
 	// writes is what the writes found of the disk (WriteFailure).
 	writes writeHealth
+
+	dialect dialect // sqlite unless opened by a postgres:// URL (postgres.go)
 }
 
 // busyTimeoutMS bounds how long a connection waits for another process (the
@@ -209,7 +211,7 @@ func (db *DB) readStmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := db.reads.Load(query); ok {
 		return st.(*sql.Stmt), nil
 	}
-	st, err := db.reader.DB.PrepareContext(ctx, query)
+	st, err := db.reader.DB.PrepareContext(ctx, db.dialect.bind(query))
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +273,7 @@ func (db *DB) migrateThrough(ctx context.Context, last string, also ...string) e
 	} else if err := s.newer("the database"); err != nil {
 		return err
 	}
-	all, err := allMigrations()
+	all, err := db.dialect.migrations()
 	if err != nil {
 		return err
 	}

@@ -80,6 +80,9 @@ func (t *turns) yield() {
 }
 
 func (t *turns) close() {
+	if t == nil { // Postgres takes no turns
+		return
+	}
 	for _, f := range []*os.File{t.want, t.probe, t.inUse} {
 		if f != nil {
 			f.Close()
