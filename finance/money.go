@@ -138,6 +138,17 @@ func (m *Money) Scan(src any) error {
 	case nil:
 		*m = 0
 		return nil
+	case []byte:
+		return m.Scan(string(v))
+	case string:
+		// A sum, on databases whose sum of integers is a decimal (Postgres
+		// sums bigint to numeric): whole minor units, or refused.
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("finance.Money: cannot scan %q: %w", v, err)
+		}
+		*m = Money(n)
+		return nil
 	}
 	return fmt.Errorf("finance.Money: cannot scan %T", src)
 }

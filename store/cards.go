@@ -116,7 +116,7 @@ func (l ledger) withFigures(ctx context.Context, cards []finance.CreditCard, tod
 	}
 	err = l.db.NewSelect().TableExpr("soas AS s").
 		Column("s.credit_card_id").
-		ColumnExpr("SUM(MAX(0, s.statement_balance - s.paid_total)) AS remaining").
+		ColumnExpr("SUM("+dialectOf(l.db).greatest("0", "s.statement_balance - s.paid_total")+") AS remaining").
 		ColumnExpr("COUNT(*) AS count").
 		ColumnExpr("MIN(s.due_date) AS next_due").
 		Where("s.credit_card_id IN (?) AND s.status IN ('unpaid', 'partially_paid')", bun.In(ids)).

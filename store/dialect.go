@@ -1,8 +1,14 @@
 package store
 
 import (
+	"errors"
+	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/uptrace/bun"
+	pgdialectname "github.com/uptrace/bun/dialect"
 )
 
 // dialect is the SQL database a DB runs on. Only this package knows it, and
@@ -22,13 +28,31 @@ func (d dialect) String() string {
 	return "sqlite"
 }
 
-// bind returns query with its placeholders in the dialect's form. Queries
+// dialectOf is the dialect of the database idb runs on.
+func dialectOf(idb bun.IDB) dialect {
+	if idb.Dialect().Name() == pgdialectname.PG {
+		return postgresDialect
+	}
+	return sqliteDialect
+}
+
+// noIndexHint is SQLite's unary plus on a column ("+e.date"), which keeps
+// the planner from using an index for that term (https://sqlite.org/optoverview.html#disqualifying_where_clause_terms_using_unary_).
+// Postgres has no unary plus for text and plans by cost, so it is dropped there.
+var noIndexHint = regexp.MustCompile(`([\s(])\+([a-z_]+\.[a-z_]+)`)
+
+// bind returns query, written for SQLite, in the dialect's form. Queries
 // handed to database/sql directly (prepared statements, which bun does not
 // format) are written with SQLite's placeholders, ? and ?N; Postgres wants
 // $N. A ? inside a quoted string or identifier is left alone. bun's own
 // queries need none of this: bun writes their arguments into the text.
+// SQLite's index hints (noIndexHint) are dropped on Postgres.
 func (d dialect) bind(query string) string {
-	if d != postgresDialect || !strings.Contains(query, "?") {
+	if d != postgresDialect {
+		return query
+	}
+	query = noIndexHint.ReplaceAllString(query, "$1$2")
+	if !strings.Contains(query, "?") {
 		return query
 	}
 	var b strings.Builder
@@ -66,4 +90,32 @@ func (d dialect) bind(query string) string {
 		}
 	}
 	return b.String()
+}
+
+// greatest is the larger of two numbers: SQLite's scalar max(a, b),
+// Postgres's GREATEST (where max takes one argument only).
+func (d dialect) greatest(a, b string) string {
+	if d == postgresDialect {
+		return "GREATEST(" + a + ", " + b + ")"
+	}
+	return "MAX(" + a + ", " + b + ")"
+}
+
+// uniqueViolation reports whether err is a write refused by the unique key
+// of table that covers column. SQLite names them in its message ("UNIQUE
+// constraint failed: users.email"); Postgres in the error's fields, the
+// constraint named after its table and columns (users_email_key).
+func uniqueViolation(err error, table, column string) bool {
+	if err == nil {
+		return false
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23505" && (table == "" || pg.TableName == table) && strings.Contains(pg.ConstraintName, column)
+	}
+	want := "UNIQUE constraint failed"
+	if table != "" {
+		want += ": " + table + "." + column
+	}
+	return strings.Contains(err.Error(), want)
 }

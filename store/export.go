@@ -752,7 +752,7 @@ func (rs *restorer) insert(ctx context.Context, k exportKind, where string, rec 
 		return err
 	}
 	if _, err := st.ExecContext(ctx, args...); err != nil {
-		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
+		if uniqueViolation(err, "", "") {
 			return docError(where, "its id is already on this server (ids are kept: restore into a server that does not hold this ledger)")
 		}
 		return docError(where, "%v", err)

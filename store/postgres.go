@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"net/url"
 	"runtime"
 	"strings"
@@ -176,7 +177,7 @@ func (d dialect) hasMigrationsTableSQL() string {
 
 // maxWriteAttempts bounds how often a write Postgres refused for a conflict
 // with a concurrent one (serialization failure, deadlock) is run again.
-const maxWriteAttempts = 10
+const maxWriteAttempts = 30
 
 // newPlainCommitter is the committer on Postgres: each write is a
 // transaction of its own, at SERIALIZABLE, run at once on a connection of
@@ -208,6 +209,9 @@ func (c *committer) runPlain(ctx context.Context, fn func(ctx context.Context, t
 		standing := c.health.failure.Load()
 		err := c.plainOnce(ctx, fn)
 		if err != nil && attempt < maxWriteAttempts && retryable(err) {
+			// A random pause, growing with the attempts, so that writers
+			// that collided do not collide again in step.
+			time.Sleep(time.Duration(rand.Int64N(int64(attempt) * int64(time.Millisecond))))
 			continue
 		}
 		if err == nil {

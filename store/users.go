@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -40,7 +39,7 @@ func (db *DB) CreateUser(ctx context.Context, u finance.User, passwordHash strin
 		CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		err := insertUser(ctx, tx, &row)
-		if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed: users.email") {
+		if err != nil && uniqueViolation(err, "users", "email") {
 			return finance.Invalid("email", "is already registered")
 		} else if err != nil {
 			return err

@@ -46,8 +46,14 @@ const Password = "correct horse battery staple"
 // database, and twenty times that under the race detector, which made
 // migrations most of the race run. Migrate still runs on the copy, so a test
 // sees exactly what a freshly migrated database holds.
+//
+// With FINANCE_TEST_DATABASE=postgres the database is a Postgres database of
+// its own instead (OpenPostgres).
 func OpenDB(t testing.TB) *store.DB {
 	t.Helper()
+	if os.Getenv("FINANCE_TEST_DATABASE") == "postgres" {
+		return OpenPostgres(t)
+	}
 	image, err := migratedImage()
 	if err != nil {
 		t.Fatalf("migrated database: %v", err)
@@ -61,6 +67,39 @@ func OpenDB(t testing.TB) *store.DB {
 		t.Fatalf("store.Open: %v", err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
+	if err := db.Migrate(context.Background()); err != nil {
+		t.Fatalf("Migrate: %v", err)
+	}
+	return db
+}
+
+// OpenPostgres opens a migrated Postgres database of its own, on the server
+// FINANCE_TEST_POSTGRES_URL names or, under pg_virtualenv, the one the libpq
+// variables name; it is dropped when the test ends. The test is skipped when
+// there is no server, unless FINANCE_TEST_DATABASE=postgres asked for one.
+func OpenPostgres(t testing.TB) *store.DB {
+	t.Helper()
+	server, ok := store.TestPostgresURL()
+	if !ok {
+		if os.Getenv("FINANCE_TEST_DATABASE") == "postgres" {
+			t.Fatal("FINANCE_TEST_DATABASE=postgres, but no Postgres server: set FINANCE_TEST_POSTGRES_URL or run under pg_virtualenv")
+		}
+		t.Skip("no Postgres server: set FINANCE_TEST_POSTGRES_URL, or run under pg_virtualenv")
+	}
+	u, drop, err := store.NewTestPostgresDatabase(context.Background(), server)
+	if err != nil {
+		t.Fatalf("Postgres test database: %v", err)
+	}
+	db, err := store.OpenURL(u)
+	if err != nil {
+		t.Fatalf("store.OpenURL: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = db.Close()
+		if err := drop(); err != nil {
+			t.Errorf("drop the Postgres test database: %v", err)
+		}
+	})
 	if err := db.Migrate(context.Background()); err != nil {
 		t.Fatalf("Migrate: %v", err)
 	}
