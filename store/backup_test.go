@@ -22,6 +22,7 @@ import (
 func TestBackupWhileWriting(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	for i := range 200 { // enough pages that the copy is not instant
 		createUser(t, db, fmt.Sprintf("seed-%04d@example.com", i))
 	}
@@ -113,6 +114,7 @@ func TestBackupWhileWriting(t *testing.T) {
 func TestBackupRefusesToOverwrite(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	createUser(t, db, "ana@example.com")
 	dest := filepath.Join(t.TempDir(), "backup.db")
 	const old = "an older backup"
@@ -142,6 +144,7 @@ func TestBackupIsReadableByItsOwnerOnly(t *testing.T) {
 		t.Skip("no Unix permission bits")
 	}
 	db := openDB(t)
+	sqliteOnly(t, db)
 	createUser(t, db, "ana@example.com")
 	dest := filepath.Join(t.TempDir(), "backup.db")
 	if err := store.Backup(context.Background(), db.Path(), "", dest); err != nil {
@@ -173,6 +176,7 @@ func TestBackupMissingSource(t *testing.T) {
 func TestBackupCopyIsComplete(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	u := createUser(t, db, "ana@example.com")
 	k := createKey(t, db, newKey(u.ID, "agent", now()))
 	dest := filepath.Join(t.TempDir(), "backup.db")
@@ -197,6 +201,7 @@ func TestIntegrityCheck(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	createUser(t, db, "ana@example.com")
 	if err := store.IntegrityCheck(ctx, db.Path()); err != nil {
 		t.Errorf("IntegrityCheck of a live database: %v", err)

@@ -40,6 +40,7 @@ func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, n
 func TestScheduledBackupsRotate(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	createUser(t, db, "ana@example.com")
 	media := filepath.Join(t.TempDir(), "media")
 	writeFile(t, filepath.Join(media, "profile-pictures", "ana.png"), "picture")
@@ -268,6 +269,7 @@ func TestRestoreRefusesUnsoundFiles(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	createUser(t, db, "ana@example.com")
 	const future = "29991231000100"
 	if err := db.WriterExec(ctx, "INSERT INTO bun_migrations (name, group_id, migrated_at) VALUES (?, 99, CURRENT_TIMESTAMP)", future); err != nil {

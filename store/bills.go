@@ -241,17 +241,17 @@ func (l ledger) BillTotals(ctx context.Context, userID string, from, to, today, 
 	rows, err := l.db.NewSelect().TableExpr("bill_instances AS b").
 		Join("JOIN bill_templates AS t ON t.id = b.template_id").
 		ColumnExpr("t.currency").
-		ColumnExpr("COALESCE(SUM(b.status = 'unpaid'), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'unpaid' THEN 1 ELSE 0 END), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'unpaid' THEN b.amount ELSE 0 END), 0)").
-		ColumnExpr("COALESCE(SUM(b.status = 'partially_paid'), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'partially_paid' THEN 1 ELSE 0 END), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'partially_paid' THEN b.amount ELSE 0 END), 0)").
-		ColumnExpr("COALESCE(SUM(b.status = 'paid'), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'paid' THEN 1 ELSE 0 END), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'paid' THEN b.amount ELSE 0 END), 0)").
-		ColumnExpr("COALESCE(SUM(b.status = 'skipped'), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'skipped' THEN 1 ELSE 0 END), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN b.status = 'skipped' THEN b.amount ELSE 0 END), 0)").
 		ColumnExpr("COALESCE(SUM(b.paid_total), 0)").
 		ColumnExpr("COALESCE(SUM(CASE WHEN b.status IN ('unpaid', 'partially_paid') THEN b.amount - b.paid_total ELSE 0 END), 0)").
-		ColumnExpr("COALESCE(SUM(b.status IN ('unpaid', 'partially_paid') AND b.due_date >= ? AND b.due_date <= ?), 0)", today, dueSoonEnd).
+		ColumnExpr("COALESCE(SUM(CASE WHEN b.status IN ('unpaid', 'partially_paid') AND b.due_date >= ? AND b.due_date <= ? THEN 1 ELSE 0 END), 0)", today, dueSoonEnd).
 		ColumnExpr(`COALESCE(SUM(CASE WHEN b.status IN ('unpaid', 'partially_paid') AND b.due_date >= ? AND b.due_date <= ?
 			THEN b.amount - b.paid_total ELSE 0 END), 0)`, today, dueSoonEnd).
 		Where("b.user_id = ? AND b.due_date >= ? AND b.due_date <= ?", userID, from, to).

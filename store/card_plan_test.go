@@ -17,6 +17,7 @@ import (
 func TestCardRowQueryPlans(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	u := createUser(t, db, "card-plans@example.com")
 	cardID := finance.NewID()
 	soaID := finance.NewID()
@@ -95,6 +96,7 @@ func TestCardRowQueryPlans(t *testing.T) {
 func TestBillingLeavesSpendingDaysAlone(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	u := createUser(t, db, "billing-spending@example.com")
 	exec := execer(t, db)
 	cardID := finance.NewID()

@@ -19,6 +19,7 @@ import (
 func TestExpenseQueryPlans(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	svc := finance.NewService(db)
 	u := createUser(t, db, "plans@example.com")
 	fx := seedLedger(t, db, svc, u)

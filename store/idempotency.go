@@ -89,7 +89,7 @@ func (db *DB) IdempotentResponse(ctx context.Context, userID, key string, now ti
 	args := []any{userID, key, timestampText(now.Add(-idempotencyTTL))}
 	var row interface{ Scan(...any) error }
 	if sc := db.scope(ctx); sc != nil {
-		row = sc.tx.Tx.QueryRowContext(ctx, idempotentResponseSQL, args...)
+		row = sc.tx.Tx.QueryRowContext(ctx, db.dialect.bind(idempotentResponseSQL), args...)
 	} else {
 		st, err := db.readStmt(ctx, idempotentResponseSQL)
 		if err != nil {
@@ -115,12 +115,12 @@ func (db *DB) SaveIdempotentResponse(ctx context.Context, userID, key string, fi
 		body = []byte{} // the column is NOT NULL; nil would bind as NULL
 	}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.Tx.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE user_id = ? AND created_at <= ?`,
+		if _, err := tx.Tx.ExecContext(ctx, db.dialect.bind(`DELETE FROM idempotency_keys WHERE user_id = ? AND created_at <= ?`),
 			userID, timestampText(now.Add(-idempotencyTTL))); err != nil {
 			return err
 		}
-		_, err := tx.Tx.ExecContext(ctx, `INSERT INTO idempotency_keys
-			(user_id, idempotency_key, fingerprint, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		_, err := tx.Tx.ExecContext(ctx, db.dialect.bind(`INSERT INTO idempotency_keys
+			(user_id, idempotency_key, fingerprint, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
 			userID, key, fingerprint, status, contentType, body, timestampText(now))
 		return err
 	})

@@ -98,7 +98,9 @@ type countedGroup struct {
 // row, as a plain count and sum would.
 func groupByCurrency(q *bun.SelectQuery, t, reporting string) *bun.SelectQuery {
 	return q.ColumnExpr(t+".currency").
-		ColumnExpr("CASE WHEN "+t+".currency = ? THEN min("+t+".date) ELSE "+t+".date END AS date", reporting).
+		// The first date of the group: a date of its own in another
+		// currency's groups, which are one per date.
+		ColumnExpr("min("+t+".date) AS date").
 		ColumnExpr("count(*) AS count, coalesce(sum("+t+".amount), 0) AS amount").
 		GroupExpr(t+".currency").
 		GroupExpr("CASE WHEN "+t+".currency = ? THEN '' ELSE "+t+".date END", reporting)

@@ -84,8 +84,8 @@ func (l ledger) withPlanFigures(ctx context.Context, plans []finance.Installment
 	}
 	err := l.db.NewSelect().TableExpr("card_transactions AS t").
 		Column("t.installment_plan_id").
-		ColumnExpr("SUM(t.status = 'billed') AS billed_count").
-		ColumnExpr("SUM(t.status = 'unbilled') AS remaining_count").
+		ColumnExpr("SUM(CASE WHEN t.status = 'billed' THEN 1 ELSE 0 END) AS billed_count").
+		ColumnExpr("SUM(CASE WHEN t.status = 'unbilled' THEN 1 ELSE 0 END) AS remaining_count").
 		ColumnExpr("SUM(CASE WHEN t.status = 'unbilled' THEN t.principal_portion ELSE 0 END) AS remaining_principal").
 		ColumnExpr("SUM(CASE WHEN t.status = 'unbilled' THEN t.amount ELSE 0 END) AS remaining_payable").
 		ColumnExpr("MIN(CASE WHEN t.status = 'unbilled' THEN t.date END) AS next_installment_date").

@@ -306,9 +306,9 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			WHERE lines <> 0 OR amount <> 0 OR expense_lines <> 0 OR expense_line_amount <> 0 OR expense_count <> 0 OR expense_amount <> 0
 		),
 		spending_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want EXCEPT SELECT * FROM have)
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want EXCEPT SELECT * FROM have) AS d
 			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have EXCEPT SELECT * FROM want)
+			SELECT 'extra', * FROM (SELECT * FROM have EXCEPT SELECT * FROM want) AS d
 		),
 		-- The months against the day rows they total.
 		want_months AS (
@@ -323,9 +323,9 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			FROM expense_months WHERE expense_lines <> 0 OR expense_line_amount <> 0 OR expense_count <> 0 OR expense_amount <> 0
 		),
 		month_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months)
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_months EXCEPT SELECT * FROM have_months) AS d
 			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months)
+			SELECT 'extra', * FROM (SELECT * FROM have_months EXCEPT SELECT * FROM want_months) AS d
 		),
 		want_counts AS (
 			SELECT user_id, status, currency, COUNT(*) AS n, SUM(amount) AS total FROM expenses GROUP BY user_id, status, currency
@@ -334,9 +334,9 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			SELECT user_id, status, currency, n, total FROM expense_counts WHERE n <> 0 OR total <> 0
 		),
 		count_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_counts EXCEPT SELECT * FROM have_counts)
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_counts EXCEPT SELECT * FROM have_counts) AS d
 			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_counts EXCEPT SELECT * FROM want_counts)
+			SELECT 'extra', * FROM (SELECT * FROM have_counts EXCEPT SELECT * FROM want_counts) AS d
 		),
 		want_cards AS (
 			SELECT credit_card_id,
@@ -351,9 +351,9 @@ func (db *DB) TotalsDrift(ctx context.Context) ([]string, error) {
 			WHERE charges <> 0 OR credits <> 0 OR unbilled_charges <> 0 OR unbilled_credits <> 0
 		),
 		card_drift AS (
-			SELECT 'missing' AS side, * FROM (SELECT * FROM want_cards EXCEPT SELECT * FROM have_cards)
+			SELECT 'missing' AS side, * FROM (SELECT * FROM want_cards EXCEPT SELECT * FROM have_cards) AS d
 			UNION ALL
-			SELECT 'extra', * FROM (SELECT * FROM have_cards EXCEPT SELECT * FROM want_cards)
+			SELECT 'extra', * FROM (SELECT * FROM have_cards EXCEPT SELECT * FROM want_cards) AS d
 		)
 		SELECT side || ' spending ' || date || ' ' || currency || ' ' || category_id || ' ' || payment_method || ' ' || card || ': ' ||
 			amount || ' in ' || lines || ', of expenses ' || expense_line_amount || ' in ' || expense_lines ||

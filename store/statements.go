@@ -82,12 +82,12 @@ func (l ledger) ListSOAs(ctx context.Context, userID string, f finance.SOAFilter
 func (l ledger) SOACounts(ctx context.Context, userID, cardID string, today, dueSoonEnd finance.Date) (finance.SOACounts, error) {
 	var c finance.SOACounts
 	q := l.db.NewSelect().TableExpr("soas AS s").
-		ColumnExpr("COALESCE(SUM(s.status = 'unpaid'), 0)").
-		ColumnExpr("COALESCE(SUM(s.status = 'partially_paid'), 0)").
-		ColumnExpr("COALESCE(SUM(s.status = 'paid'), 0)").
-		ColumnExpr("COALESCE(SUM(s.status = 'voided'), 0)").
-		ColumnExpr("COALESCE(SUM(s.status IN ('unpaid', 'partially_paid') AND s.due_date < ?), 0)", today).
-		ColumnExpr("COALESCE(SUM(s.status IN ('unpaid', 'partially_paid') AND s.due_date >= ? AND s.due_date <= ?), 0)", today, dueSoonEnd).
+		ColumnExpr("COALESCE(SUM(CASE WHEN s.status = 'unpaid' THEN 1 ELSE 0 END), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN s.status = 'partially_paid' THEN 1 ELSE 0 END), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN s.status = 'paid' THEN 1 ELSE 0 END), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN s.status = 'voided' THEN 1 ELSE 0 END), 0)").
+		ColumnExpr("COALESCE(SUM(CASE WHEN s.status IN ('unpaid', 'partially_paid') AND s.due_date < ? THEN 1 ELSE 0 END), 0)", today).
+		ColumnExpr("COALESCE(SUM(CASE WHEN s.status IN ('unpaid', 'partially_paid') AND s.due_date >= ? AND s.due_date <= ? THEN 1 ELSE 0 END), 0)", today, dueSoonEnd).
 		Where("s.user_id = ?", userID)
 	if cardID != "" {
 		q = q.Where("s.credit_card_id = ?", cardID)

@@ -25,6 +25,16 @@ func openDB(t testing.TB) *store.DB {
 	return testkit.OpenDB(t)
 }
 
+// sqliteOnly skips a test of what only SQLite has (its pragmas, query
+// plans, files, backups, write-ahead log) when the tests run on Postgres
+// (FINANCE_TEST_DATABASE=postgres).
+func sqliteOnly(t testing.TB, db *store.DB) {
+	t.Helper()
+	if db.IsPostgres() {
+		t.Skip("SQLite's own: not on Postgres")
+	}
+}
+
 // openAt opens (without migrating) the database at path, closed at cleanup.
 func openAt(t testing.TB, path string) *store.DB {
 	t.Helper()
@@ -105,6 +115,7 @@ func createKey(t testing.TB, db *store.DB, k auth.APIKey) auth.APIKey {
 func TestPragmas(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	writer := map[string]string{
 		"journal_mode": "wal",
 		"synchronous":  "2", // FULL
@@ -568,6 +579,7 @@ func TestOpenKeepsTheModeOfAnExistingDatabase(t *testing.T) {
 // ProbeWrite commits its row on a database that takes writes, again and again.
 func TestProbeWrite(t *testing.T) {
 	db := openDB(t)
+	sqliteOnly(t, db)
 	ctx := context.Background()
 	for range 2 {
 		if err := db.ProbeWrite(ctx); err != nil {
@@ -591,6 +603,7 @@ func TestProbeWrite(t *testing.T) {
 // commits ends it.
 func TestWriteOnAFullDisk(t *testing.T) {
 	db := openDB(t)
+	sqliteOnly(t, db)
 	ctx := context.Background()
 	createUser(t, db, "ana@example.com")
 	pages, err := db.WriterPragma(ctx, "page_count")
@@ -636,6 +649,7 @@ func TestWriteOnAFullDisk(t *testing.T) {
 // health recovers without waiting for a user's write.
 func TestProbeWriteEndsAWriteFailure(t *testing.T) {
 	db := openDB(t)
+	sqliteOnly(t, db)
 	ctx := context.Background()
 	pages, err := db.WriterPragma(ctx, "page_count")
 	if err != nil {
@@ -669,6 +683,7 @@ func TestProbeWriteEndsAWriteFailure(t *testing.T) {
 func TestLargeCacheOnlyForLargeWork(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	sizes, err := db.LargeCacheSizes(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 func TestExpenseSummaryQueryPlans(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	u := newUser("plans@example.com")
 	if err := db.CreateUser(ctx, u, "hash"); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 func TestWarningQueryPlans(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	from, to := finance.NewDate(2025, 3, 1), finance.NewDate(2025, 3, 3)
 	for _, tc := range []struct {
 		name, query, plan string

@@ -93,6 +93,7 @@ func TestExpenseCreateWALPages(t *testing.T) {
 	const budget = 15
 	ctx := context.Background()
 	db := openDB(t)
+	sqliteOnly(t, db)
 	svc := finance.NewService(db)
 	alice := createUser(t, db, "alice@example.com")
 	categories := []string{"Groceries", "Food & Dining", "Transportation", "Utilities"}
