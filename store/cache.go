@@ -48,6 +48,9 @@ var writerCachePragmas = fmt.Sprintf("&_pragma=cache_size(%d)&_pragma=cache_spil
 // only bears on speed and memory, so a failure to set it is left to the
 // statements that follow, which fail the same way.
 func largeCache(ctx context.Context, conn bun.IConn) (restore func()) {
+	if db, ok := conn.(bun.IDB); ok && dialectOf(db) == postgresDialect {
+		return func() {} // Postgres's shared buffers are the server's to size
+	}
 	_, _ = conn.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", -largeCacheKiB))
 	return func() { _, _ = conn.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", -writerCacheKiB)) }
 }

@@ -119,3 +119,13 @@ func uniqueViolation(err error, table, column string) bool {
 	}
 	return strings.Contains(err.Error(), want)
 }
+
+// updateOrFail begins an UPDATE that keeps no statement journal: SQLite's
+// OR FAIL, for a statement that cannot violate a constraint (BillBacklog).
+// Postgres has no conflict clause on UPDATE, nor a statement journal.
+func (d dialect) updateOrFail() string {
+	if d == postgresDialect {
+		return "UPDATE"
+	}
+	return "UPDATE OR FAIL"
+}

@@ -228,7 +228,6 @@ func (c *committer) plainOnce(ctx context.Context, fn func(ctx context.Context, 
 	if err != nil {
 		return err
 	}
-	moved := false
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
@@ -241,7 +240,15 @@ func (c *committer) plainOnce(ctx context.Context, fn func(ctx context.Context, 
 		c.watch.endedPlain(false)
 		return err
 	}
-	moved = c.watch.movedIn(ctx, tx.Tx)
+	var moved bool
+	moved, err = c.watch.movedIn(ctx, tx.Tx)
+	if err != nil {
+		// At SERIALIZABLE a read may be refused too (40001): the whole
+		// write runs again.
+		_ = tx.Rollback()
+		c.watch.endedPlain(true)
+		return err
+	}
 	start := time.Now()
 	if err := tx.Commit(); err != nil {
 		c.watch.endedPlain(moved)
@@ -274,16 +281,16 @@ type pgWatchState struct {
 // moved it (it sees its own change), or another did. A transaction that
 // moved it always differs, so no change is missed; one that merely saw
 // another's change counts it again, which costs the caches a read.
-func (w *writeWatch) movedIn(ctx context.Context, tx *sql.Tx) bool {
+func (w *writeWatch) movedIn(ctx context.Context, tx *sql.Tx) (bool, error) {
 	var n int64
 	if err := tx.QueryRowContext(ctx, "SELECT n FROM credential_generation WHERE id = 1").Scan(&n); err != nil {
-		return true
+		return true, err
 	}
 	w.pg.mu.Lock()
 	defer w.pg.mu.Unlock()
 	moved := !w.pg.known || n != w.pg.last
 	w.pg.last, w.pg.known = n, true
-	return moved
+	return moved, nil
 }
 
 // endedPlain bumps the counters once a transaction on Postgres ended. The

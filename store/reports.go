@@ -207,7 +207,7 @@ func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finan
 		OrderExpr("i.date DESC, i.id DESC").Limit(int64(n))
 	var out []finance.RecentEntry
 	err := l.db.NewSelect().
-		TableExpr("(SELECT * FROM (?) UNION ALL SELECT * FROM (?)) AS r", expenses, income).
+		TableExpr("(SELECT * FROM (?) AS e UNION ALL SELECT * FROM (?) AS i) AS r", expenses, income).
 		ColumnExpr("r.*").
 		OrderExpr("r.date DESC, r.id DESC").Limit(int64(n)).
 		Scan(ctx, &out)
@@ -226,7 +226,7 @@ func (l ledger) BillsByCategory(ctx context.Context, userID string, from, to fin
 		Join("JOIN categories AS cat ON cat.id = b.category_id").
 		Join("JOIN bill_templates AS t ON t.id = b.template_id").
 		Where("b.user_id = ? AND b.due_date >= ? AND b.due_date <= ?", userID, from, to).
-		GroupExpr("b.category_id, cat.name, t.currency").
+		GroupExpr("b.category_id, cat.name, cat.name_key, t.currency").
 		OrderExpr("cat.name_key, b.category_id, t.currency").
 		Scan(ctx, &out)
 	return out, err

@@ -155,7 +155,7 @@ func (l ledger) BillBacklog(ctx context.Context, userID, cardID string, bills []
 	// back the whole transaction.
 	soa, args := statementOf(bills)
 	args = append(args, now, cardID, userID, bills[len(bills)-1].Through)
-	if _, err := l.db.NewRaw(`UPDATE OR FAIL card_transactions SET status = 'billed', soa_id = `+soa+`, updated_at = ?
+	if _, err := l.db.NewRaw(dialectOf(l.db).updateOrFail()+` card_transactions SET status = 'billed', soa_id = `+soa+`, updated_at = ?
 		WHERE `+backlogRowsWhere, args...).Exec(ctx); err != nil {
 		return nil, err
 	}
