@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"regexp"
 	"strconv"
@@ -128,4 +130,68 @@ func (d dialect) updateOrFail() string {
 		return "UPDATE"
 	}
 	return "UPDATE OR FAIL"
+}
+
+// boundTx is a database/sql transaction whose SQL, written for SQLite's
+// placeholders, is bound to its dialect's (bind) before it runs: the
+// export and restore, which run SQL of their own making.
+type boundTx struct {
+	*sql.Tx
+	d dialect
+}
+
+func (b boundTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return b.Tx.ExecContext(ctx, b.d.bind(query), args...)
+}
+
+func (b boundTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return b.Tx.QueryContext(ctx, b.d.bind(query), args...)
+}
+
+func (b boundTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return b.Tx.QueryRowContext(ctx, b.d.bind(query), args...)
+}
+
+func (b boundTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	return b.Tx.PrepareContext(ctx, b.d.bind(query))
+}
+
+// tableColumnsSQL lists a table's columns (its name the one argument) in
+// order, each with its type as SQLite declares it (TEXT, INTEGER, BOOLEAN,
+// TIMESTAMP, BLOB): on Postgres, the type the baseline maps it to.
+func (d dialect) tableColumnsSQL() string {
+	if d == postgresDialect {
+		return `SELECT column_name, CASE data_type WHEN 'text' THEN 'TEXT' WHEN 'bigint' THEN 'INTEGER'
+			WHEN 'boolean' THEN 'BOOLEAN' WHEN 'timestamp with time zone' THEN 'TIMESTAMP' WHEN 'bytea' THEN 'BLOB'
+			ELSE upper(data_type) END
+			FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`
+	}
+	return "SELECT name, upper(type) FROM pragma_table_info(?) ORDER BY cid"
+}
+
+// userLinksSQL lists the foreign keys of a table (its name the one
+// argument) to tables of user records other than users itself: the
+// column, the parent table and the parent's column.
+func (d dialect) userLinksSQL() string {
+	if d == postgresDialect {
+		return `SELECT a.attname, p.relname, pa.attname FROM pg_constraint AS c
+			JOIN pg_class AS p ON p.oid = c.confrelid
+			JOIN pg_attribute AS a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+			JOIN pg_attribute AS pa ON pa.attrelid = c.confrelid AND pa.attnum = c.confkey[1]
+			WHERE c.contype = 'f' AND c.conrelid = to_regclass(?) AND cardinality(c.conkey) = 1 AND p.relname <> 'users'
+			AND EXISTS (SELECT 1 FROM information_schema.columns AS i
+				WHERE i.table_schema = current_schema() AND i.table_name = p.relname AND i.column_name = 'user_id')`
+	}
+	return `SELECT f."from", f."table", f."to" FROM pragma_foreign_key_list(?) AS f
+		WHERE f."table" <> 'users' AND EXISTS (SELECT 1 FROM pragma_table_info(f."table") WHERE name = 'user_id')`
+}
+
+// insertionOrder orders a table's rows as they were inserted, as far as the
+// dialect keeps it: SQLite's rowid; on Postgres, which keeps no such order,
+// the id, a UUIDv7 that grows with time.
+func (d dialect) insertionOrder() string {
+	if d == postgresDialect {
+		return "id"
+	}
+	return "rowid"
 }

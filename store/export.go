@@ -157,8 +157,8 @@ type exportColumn struct {
 // list, a BLOB) is an error, never a guess.
 func (k exportKind) columns(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) ([]exportColumn, error) {
-	rows, err := q.QueryContext(ctx, "SELECT name, upper(type) FROM pragma_table_info(?) ORDER BY cid", k.table)
+}, d dialect) ([]exportColumn, error) {
+	rows, err := q.QueryContext(ctx, d.bind(d.tableColumnsSQL()), k.table)
 	if err != nil {
 		return nil, err
 	}
@@ -264,10 +264,17 @@ type exportCell struct {
 // to out: the one reading, and the one list of kinds and columns, behind
 // both formats.
 func (db *DB) exportRows(ctx context.Context, userID string, out exportOut) error {
-	tx, err := db.reader.DB.BeginTx(ctx, nil)
+	// On Postgres the read-only snapshot is REPEATABLE READ: every read of
+	// the export sees the same commits, as SQLite's read transaction does.
+	opts := &sql.TxOptions{ReadOnly: true}
+	if db.dialect == postgresDialect {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	stx, err := db.reader.DB.BeginTx(ctx, opts)
 	if err != nil {
 		return err
 	}
+	tx := boundTx{Tx: stx, d: db.dialect}
 	defer func() { _ = tx.Rollback() }() // a read: nothing to commit
 	// The first read starts the snapshot; every later one reads the same.
 	var schema string
@@ -286,8 +293,8 @@ func (db *DB) exportRows(ctx context.Context, userID string, out exportOut) erro
 }
 
 // export reads the rows of k and hands them to out.
-func (k exportKind) export(ctx context.Context, tx *sql.Tx, userID string, out exportOut) error {
-	cols, err := k.columns(ctx, tx)
+func (k exportKind) export(ctx context.Context, tx boundTx, userID string, out exportOut) error {
+	cols, err := k.columns(ctx, tx, tx.d)
 	if err != nil {
 		return err
 	}
@@ -296,13 +303,13 @@ func (k exportKind) export(ctx context.Context, tx *sql.Tx, userID string, out e
 		// Read instants as their stored text: the driver would otherwise
 		// parse them by the column's declared type.
 		list[i] = `"` + c.name + `"`
-		if c.kind == instantValue {
+		if c.kind == instantValue && tx.d == sqliteDialect {
 			list[i] = fmt.Sprintf(`CAST("%s" AS TEXT)`, c.name)
 		}
 	}
 	order := k.order
 	if order == "" {
-		order = "rowid"
+		order = tx.d.insertionOrder()
 	}
 	rows, err := tx.QueryContext(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE user_id = ? ORDER BY %s",
 		strings.Join(list, ", "), k.table, order), userID)
@@ -347,6 +354,9 @@ func (c exportColumn) cell(v any) (exportCell, error) {
 	}
 	switch c.kind {
 	case moneyValue, integerValue, boolValue:
+		if b, ok := v.(bool); ok { // Postgres's boolean
+			return exportCell{text: strconv.FormatBool(b), kind: c.kind}, nil
+		}
 		n, ok := v.(int64)
 		if !ok {
 			return exportCell{}, fmt.Errorf("%s is %T, not an integer", c.name, v)
@@ -360,6 +370,9 @@ func (c exportColumn) cell(v any) (exportCell, error) {
 			return exportCell{text: strconv.FormatInt(n, 10), kind: c.kind}, nil
 		}
 	case instantValue:
+		if t, ok := v.(time.Time); ok { // Postgres's timestamptz
+			return exportCell{text: t.UTC().Format(time.RFC3339Nano), kind: c.kind}, nil
+		}
 		s, _ := v.(string)
 		t, err := time.Parse(storedInstant, s)
 		if err != nil {
@@ -555,7 +568,7 @@ func (db *DB) Restore(ctx context.Context, userID string, r io.Reader) ([]Restor
 	var counts []RestoreCount
 	err := db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		counts = nil
-		rs := &restorer{tx: tx.Tx, userID: userID, stmts: map[string]*sql.Stmt{}}
+		rs := &restorer{tx: boundTx{Tx: tx.Tx, d: db.dialect}, userID: userID, stmts: map[string]*sql.Stmt{}}
 		defer rs.close()
 		if err := rs.run(ctx, r); err != nil {
 			return err
@@ -568,7 +581,7 @@ func (db *DB) Restore(ctx context.Context, userID string, r io.Reader) ([]Restor
 
 // restorer is one restore in its transaction.
 type restorer struct {
-	tx      *sql.Tx
+	tx      boundTx
 	userID  string
 	userSeq int64
 	stmts   map[string]*sql.Stmt // INSERT statements by table and columns
@@ -673,7 +686,7 @@ func (rs *restorer) field(ctx context.Context, dec *json.Decoder, key string) er
 
 // kind reads and inserts the records of k: the user object or an array.
 func (rs *restorer) kind(ctx context.Context, dec *json.Decoder, k exportKind) error {
-	cols, err := k.columns(ctx, rs.tx)
+	cols, err := k.columns(ctx, rs.tx, rs.tx.d)
 	if err != nil {
 		return err
 	}
@@ -811,10 +824,7 @@ func storedValue(kind valueKind, v any) (any, error) {
 		if !ok {
 			return nil, errors.New("must be true or false")
 		}
-		if b {
-			return int64(1), nil
-		}
-		return int64(0), nil
+		return b, nil // SQLite's driver stores it as 1 or 0
 	case instantValue:
 		s, ok := v.(string)
 		if !ok {
@@ -872,8 +882,7 @@ func (rs *restorer) checkEmpty(ctx context.Context) error {
 // must land on one of the user's own.
 func (rs *restorer) checkOwnLinks(ctx context.Context) error {
 	for _, k := range exportKinds {
-		rows, err := rs.tx.QueryContext(ctx, `SELECT f."from", f."table", f."to" FROM pragma_foreign_key_list(?) AS f
-			WHERE f."table" <> 'users' AND EXISTS (SELECT 1 FROM pragma_table_info(f."table") WHERE name = 'user_id')`, k.table)
+		rows, err := rs.tx.QueryContext(ctx, rs.tx.d.userLinksSQL(), k.table)
 		if err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ func TestExportCoversEveryTable(t *testing.T) {
 		}
 	}
 	for _, k := range exportKinds {
-		cols, err := k.columns(ctx, db.reader.DB)
+		cols, err := k.columns(ctx, db.reader.DB, db.dialect)
 		if err != nil {
 			t.Errorf("%s: %v", k.key, err)
 			continue
