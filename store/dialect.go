@@ -195,3 +195,25 @@ func (d dialect) insertionOrder() string {
 	}
 	return "rowid"
 }
+
+// nocase is expr compared and ordered ignoring case: SQLite's NOCASE
+// collation (ASCII letters only); on Postgres lower(expr), the expression
+// its indexes of the description sort are built on (the baseline schema's
+// header says why not a nondeterministic collation). lower() folds every
+// letter, not only ASCII's, so two descriptions that differ only in the
+// case of a non-ASCII letter sort together on Postgres and apart on SQLite.
+func (d dialect) nocase(expr string) string {
+	if d == postgresDialect {
+		return "lower(" + expr + ")"
+	}
+	return expr + " COLLATE NOCASE"
+}
+
+// like is the pattern match that ignores case: SQLite's LIKE (ASCII letters
+// only), Postgres's ILIKE (every letter, by the database's locale).
+func (d dialect) like() string {
+	if d == postgresDialect {
+		return "ILIKE"
+	}
+	return "LIKE"
+}

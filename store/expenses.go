@@ -46,25 +46,31 @@ func (l ledger) Expense(ctx context.Context, userID, id string) (finance.Expense
 	return out[0], nil
 }
 
-// expenseSort is how GET /expenses orders a page: by col (with collation,
-// if any), then by id, in the same direction. Each has an index on
+// expenseSort is how GET /expenses orders a page: by col (ignoring case,
+// if nocase), then by id, in the same direction. Each has an index on
 // (user_seq, col, id) per status, so an unfiltered page is read in index order.
-type expenseSort struct{ col, collate string }
+type expenseSort struct {
+	col    string
+	nocase bool
+}
 
 var expenseSorts = map[string]expenseSort{
 	"date":        {col: "e.date"},
 	"amount":      {col: "e.amount"},
-	"description": {col: "e.description", collate: " COLLATE NOCASE"},
+	"description": {col: "e.description", nocase: true},
 	"created_at":  {col: "e.created_at"},
 }
 
 // orderBy is the ORDER BY of p over the sort key key and the tiebreak id.
-func (s expenseSort) orderBy(key, id string, p finance.ListParams) string {
+func (s expenseSort) orderBy(d dialect, key, id string, p finance.ListParams) string {
 	dir := " ASC"
 	if p.Desc {
 		dir = " DESC"
 	}
-	return key + s.collate + dir + ", " + id + dir
+	if s.nocase {
+		key = d.nocase(key)
+	}
+	return key + dir + ", " + id + dir
 }
 
 // whereExpenses adds the filters of GET /expenses (domain.md §1.5) but the
@@ -145,7 +151,7 @@ func (l ledger) ListExpenses(ctx context.Context, userID, reporting string, f fi
 	sort := expenseSorts[p.SortBy]
 	if match == nil {
 		err := whereExpenses(l.selectExpenses(&rows), userID, f).
-			OrderExpr(sort.orderBy(sort.col, "e.id", p)).
+			OrderExpr(sort.orderBy(dialectOf(l.db), sort.col, "e.id", p)).
 			Limit(int64(p.Limit)).Offset(int64(p.Offset())).
 			Scan(ctx)
 		if err != nil {
@@ -169,7 +175,7 @@ func (l ledger) ListExpenses(ctx context.Context, userID, reporting string, f fi
 			SortKey any
 		}
 		err := l.db.NewSelect().TableExpr("(?) AS u", union).ColumnExpr("u.id, u.sort_key").
-			OrderExpr(sort.orderBy("u.sort_key", "u.id", p)).
+			OrderExpr(sort.orderBy(dialectOf(l.db), "u.sort_key", "u.id", p)).
 			Limit(int64(p.Limit)).Offset(int64(p.Offset())).
 			Scan(ctx, &page)
 		if err != nil {

@@ -35,7 +35,7 @@ func (db *DB) Write(ctx context.Context, fn func(finance.Repo) error) error {
 }
 
 // likePattern turns a search term into a LIKE pattern matching it anywhere,
-// with LIKE's wildcards escaped. SQLite's LIKE ignores case for ASCII letters.
+// with LIKE's wildcards escaped. It ignores case (dialect.like).
 func likePattern(term string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return "%" + r.Replace(strings.TrimSpace(term)) + "%"
@@ -47,9 +47,10 @@ func searchAny(q *bun.SelectQuery, term string, cols ...string) *bun.SelectQuery
 		return q
 	}
 	pat := likePattern(term)
+	like := dialectOf(q.DB()).like()
 	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 		for _, c := range cols {
-			q = q.WhereOr(`? LIKE ? ESCAPE '\'`, bun.Ident(c), pat)
+			q = q.WhereOr(`? `+like+` ? ESCAPE '\'`, bun.Ident(c), pat)
 		}
 		return q
 	})
