@@ -49,3 +49,17 @@ func TestOpenURLSQLite(t *testing.T) {
 		t.Errorf("OpenURL(sqlite:%s): postgres %v, path %q", path, db.IsPostgres(), db.Path())
 	}
 }
+
+func TestWithRuntimeParam(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"postgres://", "postgres://?default_transaction_read_only=on"},
+		{"postgres:///finance", "postgres:///finance?default_transaction_read_only=on"},
+		{"postgres://u:p@db:5432/finance?sslmode=require", "postgres://u:p@db:5432/finance?sslmode=require&default_transaction_read_only=on"},
+		{"postgres://db/finance?default_transaction_read_only=off", "postgres://db/finance?default_transaction_read_only=off"},
+	} {
+		got, err := withRuntimeParam(c.in, "default_transaction_read_only", "on")
+		if err != nil || got != c.want {
+			t.Errorf("withRuntimeParam(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}

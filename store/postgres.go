@@ -81,15 +81,21 @@ func redactURL(rawURL string) string {
 
 // withRuntimeParam adds a run-time parameter to a postgres URL: pgx sends
 // query parameters it does not know to the server as settings.
+// The parameter is appended to the text: url.URL would write postgres://
+// with no host (libpq's variables then name it) as postgres: alone.
 func withRuntimeParam(rawURL, name, value string) (string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return "", err
 	}
-	q := u.Query()
-	q.Set(name, value)
-	u.RawQuery = q.Encode()
-	return u.String(), nil
+	if u.Query().Has(name) {
+		return rawURL, nil
+	}
+	sep := "?"
+	if strings.Contains(rawURL, "?") {
+		sep = "&"
+	}
+	return rawURL + sep + url.QueryEscape(name) + "=" + url.QueryEscape(value), nil
 }
 
 // openPostgres opens the writer pool, the read pool (read-only sessions) and

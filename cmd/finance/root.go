@@ -39,6 +39,9 @@ type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	dataDir        string
+	// databaseURL names the database: empty for the data directory's
+	// finance.db, sqlite:PATH, or postgres://… (store.OpenURL).
+	databaseURL string
 	// backupDir is where serve's scheduled backups and every command's
 	// pre-migrate backups go; empty: DATA_DIR/backups.
 	backupDir string
@@ -62,6 +65,7 @@ func newRootCmd(c *cli) *cobra.Command {
 		},
 	}
 	root.PersistentFlags().StringVar(&c.dataDir, "data-dir", defaultDataDir(), "directory holding the database and keys")
+	root.PersistentFlags().StringVar(&c.databaseURL, "database-url", "", "the database: sqlite:PATH or postgres://… (default: finance.db in the data directory)")
 	root.PersistentFlags().StringVar(&c.backupDir, "backup-dir", "", "directory of the scheduled backups and of the backups taken before a schema upgrade (default DATA_DIR/backups)")
 	c.logs.register(root.PersistentFlags())
 	bindEnv(root.PersistentFlags())
@@ -80,7 +84,22 @@ func (c *cli) logger() *slog.Logger {
 
 func defaultDataDir() string { return filepath.Join(xdg.DataHome, "finance") }
 
-func (c *cli) dbPath() string { return filepath.Join(c.dataDir, store.FileName) }
+// dbPath is the SQLite database file: the data directory's, unless
+// --database-url names another.
+func (c *cli) dbPath() string {
+	if p, ok := strings.CutPrefix(c.databaseURL, "sqlite:"); ok {
+		return p
+	}
+	return filepath.Join(c.dataDir, store.FileName)
+}
+
+// onPostgres reports whether --database-url names a Postgres database.
+func (c *cli) onPostgres() bool {
+	return strings.HasPrefix(c.databaseURL, "postgres://") || strings.HasPrefix(c.databaseURL, "postgresql://")
+}
+
+// errNotOnPostgres refuses the commands that copy SQLite's file.
+var errNotOnPostgres = errors.New("backup and restore copy SQLite's database file; on Postgres use its own tools (pg_dump, pg_restore)")
 
 // mediaDir holds the files the database refers to (profile pictures).
 func (c *cli) mediaDir() string { return filepath.Join(c.dataDir, "media") }
@@ -99,7 +118,13 @@ func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 	if c.dataDir == "" {
 		return nil, errors.New("no data directory: pass --data-dir or set FINANCE_DATA_DIR")
 	}
-	db, err := store.Open(c.dbPath())
+	var db *store.DB
+	var err error
+	if c.databaseURL != "" {
+		db, err = store.OpenURL(c.databaseURL)
+	} else {
+		db, err = store.Open(c.dbPath())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +219,11 @@ func newMigrateCmd(c *cli) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(c.stderr, "database is up to date:", c.dbPath())
+			where := c.dbPath()
+			if c.onPostgres() {
+				where = "the Postgres database of --database-url"
+			}
+			fmt.Fprintln(c.stderr, "database is up to date:", where)
 			return db.Close()
 		},
 	}
@@ -219,6 +248,9 @@ To restore a backup, stop the server and run finance restore FILE (see finance r
 Keep jwt.key in the data directory and sign-ins survive; without it users sign in again.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if c.onPostgres() {
+				return errNotOnPostgres
+			}
 			if err := store.Backup(cmd.Context(), c.dbPath(), c.mediaDir(), args[0]); err != nil {
 				return err
 			}
@@ -252,6 +284,9 @@ newer than this finance; 5 the database is in use.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if c.dataDir == "" {
 				return errors.New("no data directory: pass --data-dir or set FINANCE_DATA_DIR")
+			}
+			if c.onPostgres() {
+				return errNotOnPostgres
 			}
 			r, err := store.Restore(cmd.Context(), args[0], c.dbPath(), c.mediaDir(), time.Now())
 			if err != nil {

@@ -218,7 +218,9 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		backups      *store.Backups
 		backupStatus server.BackupStatus // stays nil, not a nil *store.Backups, when off
 	)
-	if f.backupInterval > 0 {
+	if f.backupInterval > 0 && c.onPostgres() {
+		log.Info("scheduled backups are off on Postgres: back it up with its own tools")
+	} else if f.backupInterval > 0 {
 		if backups, err = store.NewBackups(c.dbPath(), c.mediaDir(), c.backupsDir(), f.backupInterval, f.backupKeep, log); err != nil {
 			return fmt.Errorf("--backup-dir: %w", err)
 		}
