@@ -207,7 +207,7 @@ func (l ledger) RecentEntries(ctx context.Context, userID string, from, to finan
 		OrderExpr("i.date DESC, i.id DESC").Limit(int64(n))
 	var out []finance.RecentEntry
 	err := l.db.NewSelect().
-		TableExpr("(SELECT * FROM (?) AS e UNION ALL SELECT * FROM (?) AS i) AS r", expenses, income).
+		TableExpr("(SELECT * FROM (?) AS recent_expenses UNION ALL SELECT * FROM (?) AS recent_income) AS r", expenses, income).
 		ColumnExpr("r.*").
 		OrderExpr("r.date DESC, r.id DESC").Limit(int64(n)).
 		Scan(ctx, &out)
