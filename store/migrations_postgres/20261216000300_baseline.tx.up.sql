@@ -882,7 +882,10 @@ INSERT INTO credential_generation (id, n) VALUES (1, 0);
 -- function per SQLite trigger (the shared checks, one function each), and a
 -- trigger of the same name on the same table and event. A WHEN that needs a
 -- subquery, which Postgres does not allow in WHEN, is the function's first
--- test instead. SQLite's "a IS NOT b" is "a IS DISTINCT FROM b".
+-- test instead. SQLite's "a IS NOT b" is "a IS DISTINCT FROM b". An upsert
+-- from several rows groups them first: SQLite applies such an INSERT row by
+-- row, Postgres refuses to touch one row twice in one statement (two parts
+-- of a split expense in the same category).
 
 -- A record's currency is required on insert (SQLite: <table>_currency_required).
 CREATE FUNCTION currency_required() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -1194,8 +1197,8 @@ BEGIN
     INSERT INTO spending_days AS d (user_id, date, currency, category_id, payment_method, credit_card_id, amount, lines,
         expense_line_amount, expense_lines)
     SELECT OLD.user_id, OLD.date, OLD.currency, s.category_id, OLD.payment_method, COALESCE(OLD.credit_card_id, ''),
-        -s.amount, -1, -s.amount, -1
-    FROM expense_splits AS s WHERE s.expense_id = OLD.id AND OLD.status = 'active'
+        -SUM(s.amount), -COUNT(*), -SUM(s.amount), -COUNT(*)
+    FROM expense_splits AS s WHERE s.expense_id = OLD.id AND OLD.status = 'active' GROUP BY s.category_id
     ON CONFLICT (user_id, date, currency, category_id, payment_method, credit_card_id) DO UPDATE SET
         amount = d.amount + excluded.amount, lines = d.lines + excluded.lines,
         expense_line_amount = d.expense_line_amount + excluded.expense_line_amount, expense_lines = d.expense_lines + excluded.expense_lines;
@@ -1214,8 +1217,8 @@ BEGIN
     INSERT INTO spending_days AS d (user_id, date, currency, category_id, payment_method, credit_card_id, amount, lines,
         expense_line_amount, expense_lines)
     SELECT NEW.user_id, NEW.date, NEW.currency, s.category_id, NEW.payment_method, COALESCE(NEW.credit_card_id, ''),
-        s.amount, 1, s.amount, 1
-    FROM expense_splits AS s WHERE s.expense_id = NEW.id AND NEW.status = 'active'
+        SUM(s.amount), COUNT(*), SUM(s.amount), COUNT(*)
+    FROM expense_splits AS s WHERE s.expense_id = NEW.id AND NEW.status = 'active' GROUP BY s.category_id
     ON CONFLICT (user_id, date, currency, category_id, payment_method, credit_card_id) DO UPDATE SET
         amount = d.amount + excluded.amount, lines = d.lines + excluded.lines,
         expense_line_amount = d.expense_line_amount + excluded.expense_line_amount, expense_lines = d.expense_lines + excluded.expense_lines;
