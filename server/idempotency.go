@@ -147,8 +147,11 @@ func (s *Server) once(w http.ResponseWriter, r bunrouter.Request, q idempotentRe
 		return nil
 	}
 
-	res := &bufferedResponse{header: http.Header{}}
+	var res *bufferedResponse
 	err = s.db.WriteScope(r.Context(), func(ctx context.Context) error {
+		// Afresh on each run: on Postgres a scope refused for a conflict
+		// runs again (store.DB.WriteScope).
+		res = &bufferedResponse{header: http.Header{}}
 		// Looked up again inside the transaction: the writer is one
 		// connection taking IMMEDIATE transactions, so a duplicate that
 		// arrived while the first request ran gets here only after it

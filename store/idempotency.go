@@ -50,6 +50,11 @@ func (db *DB) scope(ctx context.Context) *writeScope {
 // other writes wait, as they wait for any transaction. Reads on the read
 // pool go on, but they do not see the scope's writes until it commits.
 // Scopes do not nest.
+//
+// On Postgres the scope is a SERIALIZABLE transaction beside others; when
+// Postgres refuses it for a conflict with a concurrent one, the whole scope
+// runs again (runPlain), so fn must be safe to run more than once: what it
+// keeps outside the transaction, it starts afresh on each run.
 func (db *DB) WriteScope(ctx context.Context, fn func(ctx context.Context) error) error {
 	if db.scope(ctx) != nil {
 		return errors.New("store: write scopes do not nest")
@@ -61,7 +66,13 @@ func (db *DB) WriteScope(ctx context.Context, fn func(ctx context.Context) error
 	}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		sc := &writeScope{db: db, tx: tx}
-		if err := fn(context.WithValue(ctx, writeScopeKey{}, sc)); err != nil {
+		err := fn(context.WithValue(ctx, writeScopeKey{}, sc))
+		if retryable(sc.failed) {
+			// Postgres refused a write of the scope for a conflict: fn
+			// answered with what followed from it, but the scope runs again.
+			return sc.failed
+		}
+		if err != nil {
 			return err
 		}
 		if sc.failed != nil {
