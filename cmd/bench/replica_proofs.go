@@ -143,7 +143,11 @@ func (rs *replicaSet) proveCreates(b *benchRun, key string, writes int) (bool, e
 	return ok && pass, nil
 }
 
-// (2) kill -9 of replica B while writers create through the proxy. Every
+// (2) kill -9 under load: while writers create through the proxy, replica
+// B is killed with SIGKILL after a quarter of the creates, started again
+// after half, and A is killed after three quarters, so each replica dies
+// with requests in flight and B restarts on a database another process
+// died writing. Every
 // other create carries an Idempotency-Key, and its writer sends it again if
 // it fails (the replay of a write that did commit answers its stored 201 and
 // writes nothing); the creates without a key are sent once, as a client
@@ -154,7 +158,6 @@ func (rs *replicaSet) proveKill(b *benchRun, key string, writes int) (bool, erro
 	const writers = 8
 	const attempts = 6
 	n := writes
-	victim, survivor := rs.replicas[1], rs.replicas[0]
 	hc := newHTTPClient()
 	run := fmt.Sprintf("k%d", time.Now().UnixNano())
 	type outcome struct {
@@ -164,16 +167,39 @@ func (rs *replicaSet) proveKill(b *benchRun, key string, writes int) (bool, erro
 	}
 	outcomes := make([]outcome, n)
 	var (
-		mu       sync.Mutex
-		failed   = map[string]int{} // failed attempts, by how they failed
-		next     atomic.Int64
-		killedAt time.Time
-		killOnce sync.Once
-		killDone = make(chan struct{})
-		wg       sync.WaitGroup
+		mu     sync.Mutex
+		failed = map[string]int{} // failed attempts, by how they failed
+		next   atomic.Int64
+		wg     sync.WaitGroup
+		// The three events, each set off by a writer reaching its create,
+		// run one after the other: kill B, start B again, kill A.
+		at      = []int{n / 4, n / 2, 3 * n / 4}
+		reached = []chan struct{}{make(chan struct{}), make(chan struct{}), make(chan struct{})}
+		once    [3]sync.Once
+		when    [3]time.Duration
+		done    = make(chan error, 1)
 	)
 	rs.proxy.counts()
 	began := time.Now()
+	go func() {
+		events := []func() error{
+			func() error { rs.replicas[1].kill(); return nil },
+			func() error { return rs.restart(1) },
+			func() error { rs.replicas[0].kill(); return nil },
+		}
+		for k, event := range events {
+			<-reached[k]
+			err := event()
+			mu.Lock()
+			when[k] = time.Since(began)
+			mu.Unlock()
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
 	for range writers {
 		wg.Go(func() {
 			for {
@@ -181,16 +207,10 @@ func (rs *replicaSet) proveKill(b *benchRun, key string, writes int) (bool, erro
 				if i >= n {
 					return
 				}
-				if i == n/3 {
-					killOnce.Do(func() {
-						go func() {
-							mu.Lock()
-							killedAt = time.Now()
-							mu.Unlock()
-							victim.kill()
-							close(killDone)
-						}()
-					})
+				for k, j := range at {
+					if i == j {
+						once[k].Do(func() { close(reached[k]) })
+					}
 				}
 				o := &outcomes[i]
 				o.description, o.keyed = fmt.Sprintf("%s %d", run, i), i%2 == 0
@@ -234,7 +254,10 @@ func (rs *replicaSet) proveKill(b *benchRun, key string, writes int) (bool, erro
 	}
 	wg.Wait()
 	elapsed := time.Since(began)
-	<-killDone
+	if err := <-done; err != nil {
+		return false, fmt.Errorf("restarting B: %w", err)
+	}
+	survivor := rs.replicas[1]
 	inFlight := rs.proxy.inFlight.Load()
 	served, rerouted, _ := rs.proxy.counts()
 
@@ -336,14 +359,15 @@ func (rs *replicaSet) proveKill(b *benchRun, key string, writes int) (bool, erro
 		failedAttempts += k
 	}
 	pass := lost == 0 && mismatched == 0 && duplicates == 0 && strays == 0 && keyedUnacknowledged == 0
-	b.add("replicas (2) kill -9 of B under load: creates", "%s creates by %d writers (every other one with an Idempotency-Key) in %.1f s; "+
-		"B killed after %s, at %.1f s; answered by %s",
-		humanInt(n), writers, elapsed.Seconds(), humanInt(n/3), killedAt.Sub(began).Seconds(), rs.split(served))
-	b.add("replicas (2) kill -9 of B under load: what failed", "%d requests were in flight at B when it died: those with a key net/http's transport "+
-		"resent, B refused the connection and the proxy sent them to A (%d answered by replay: B had committed them); %d refused connections in all went "+
-		"on to A; the writers saw %d failed attempts (%s); %d keyed creates were sent again by their writers",
-		inFlight, replayed, rerouted, failedAttempts, failureText(failed), retried)
-	b.add("replicas (2) kill -9 of B under load: acknowledged writes afterwards", "%s of %s 201s read back by id through A (lost %d, changed %d); "+
+	b.add("replicas (2) kill -9 under load: creates", "%s creates by %d writers (every other one with an Idempotency-Key) in %.1f s; "+
+		"B killed after %s creates (at %.2f s), started again after %s (listening at %.2f s), A killed after %s (at %.2f s); answered by %s",
+		humanInt(n), writers, elapsed.Seconds(), humanInt(at[0]), when[0].Seconds(), humanInt(at[1]), when[1].Seconds(),
+		humanInt(at[2]), when[2].Seconds(), rs.split(served))
+	b.add("replicas (2) kill -9 under load: what failed", "in flight at a replica when it died, with an Idempotency-Key: %d, which the proxy's "+
+		"transport (net/http) sent again, the dead replica refused and the proxy sent on to the other (%d answered by replay: the dead one had committed them); "+
+		"failed attempts the writers saw: %d (%s); refused connections sent on to the other replica in all: %d; keyed creates sent again by their writers: %d",
+		inFlight, replayed, failedAttempts, failureText(failed), rerouted, retried)
+	b.add("replicas (2) kill -9 under load: acknowledged writes afterwards", "%s of %s 201s read back by id through B, restarted (lost %d, changed %d); "+
 		"%s expenses of the run in the database: duplicates %d, unknown %d; keyed creates never acknowledged %d; "+
 		"of the %d unkeyed creates that failed, %d were written all the same — %s",
 		humanInt(acknowledged-lost), humanInt(acknowledged), lost, mismatched, humanInt(total), duplicates, strays, keyedUnacknowledged,

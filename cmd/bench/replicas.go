@@ -166,7 +166,7 @@ func runReplicas(bin, databaseURL string, n, writes int) error {
 		rs.printLogs()
 	}
 	if n == 1 {
-		b.add("replicas (2) kill -9 of B under load", "not run: one replica")
+		b.add("replicas (2) kill -9 under load", "not run: one replica")
 	}
 	b.add("replicas: proofs passed", "%d of %d%s", counted-len(failed), counted, failedList(failed))
 	writeTable(b.table)
@@ -295,8 +295,23 @@ func (rs *replicaSet) startReplica(name string) (*replica, error) {
 }
 
 func (rs *replicaSet) tryReplica(name string) (*replica, error) {
-	port := portFirst + rand.IntN(portLast-portFirst+1)
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	return rs.replicaAt(name, fmt.Sprintf("127.0.0.1:%d", portFirst+rand.IntN(portLast-portFirst+1)))
+}
+
+// restart starts replica i again at its address, once it has exited.
+func (rs *replicaSet) restart(i int) error {
+	old := rs.replicas[i]
+	<-old.exited
+	r, err := rs.replicaAt(old.name, strings.TrimPrefix(old.url, "http://"))
+	if err != nil {
+		return err
+	}
+	rs.replicas[i] = r
+	return nil
+}
+
+// replicaAt starts a replica listening at addr and waits until it listens.
+func (rs *replicaSet) replicaAt(name, addr string) (*replica, error) {
 	dbArgs, env := rs.databaseArgs()
 	args := append([]string{"serve", "--addr", addr, "--base-url", rs.proxyURL,
 		"--rate-limit", "off", "--access-log=false", "--backup-interval", "off", "--reminder-interval", "0"}, dbArgs...)
@@ -307,7 +322,7 @@ func (rs *replicaSet) tryReplica(name string) (*replica, error) {
 		return nil, err
 	}
 	logPath := filepath.Join(rs.dir, "replica-"+name+".log")
-	logFile, err := os.Create(logPath)
+	logFile, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600) // a restart's lines follow the ones before
 	if err != nil {
 		return nil, err
 	}
@@ -479,7 +494,8 @@ func (b *balancer) handler() http.Handler {
 }
 
 // RoundTrip sends req to the next replica that is not skipped, and on to
-// the next while replicas refuse the connection.
+// the next while replicas refuse the connection; a replica that answers is
+// no longer skipped.
 func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil && req.Body != http.NoBody {
@@ -510,6 +526,9 @@ func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := b.transport.RoundTrip(out)
 		if err == nil {
 			b.served[i].Add(1)
+			b.mu.Lock()
+			b.downUntil[i] = time.Time{}
+			b.mu.Unlock()
 			return resp, nil
 		}
 		lastErr = err
@@ -528,25 +547,23 @@ func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // order is the replicas to try for one request: from the next in turn,
-// those not skipped, or all of them when every one is.
+// those not skipped first, then the skipped ones (which may be back).
 func (b *balancer) order() []int {
 	n := len(b.backends)
 	first := int(b.next.Add(1) % uint64(n))
 	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var up, all []int
+	var up, down []int
 	for k := range n {
 		i := (first + k) % n
-		all = append(all, i)
 		if now.After(b.downUntil[i]) {
 			up = append(up, i)
+		} else {
+			down = append(down, i)
 		}
 	}
-	if len(up) == 0 {
-		return all
-	}
-	return up
+	return append(up, down...)
 }
 
 // refused reports whether err is a failure to connect: the request was
