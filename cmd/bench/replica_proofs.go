@@ -147,13 +147,13 @@ func (rs *replicaSet) proveCreates(b *benchRun, key string, writes int) (bool, e
 // B is killed with SIGKILL after a quarter of the creates, started again
 // after half, and A is killed after three quarters, so each replica dies
 // with requests in flight and B restarts on a database another process
-// died writing. Every
-// other create carries an Idempotency-Key, and its writer sends it again if
-// it fails (the replay of a write that did commit answers its stored 201 and
-// writes nothing); the creates without a key are sent once, as a client
-// that cannot tell whether a failed write was written would. Afterwards
-// every create answered 201 is read back by id through the survivor, the
-// database holds no create twice, and every keyed create was acknowledged.
+// died writing. Every other create carries an Idempotency-Key, and its
+// writer sends it again if it fails (the replay of a write that did commit
+// answers its stored 201 and writes nothing); the creates without a key are
+// sent once, as a client that cannot tell whether a failed write was written
+// would. Afterwards every create answered 201 is read back by id through
+// the survivor, the database holds no create twice, and every keyed create
+// was acknowledged.
 func (rs *replicaSet) proveKill(b *benchRun, key string, writes int) (bool, error) {
 	const writers = 8
 	const attempts = 6
