@@ -5,7 +5,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -s -w -X main.version=$(VERSION)
 DATA_DIR  ?=
 
-.PHONY: build run test test-race lint fmt fuzz bench bench-auth bench-start bench-reports bench-import e2e release-snapshot clean
+.PHONY: build run test test-race lint fmt fuzz bench bench-auth bench-start bench-reports bench-import bench-replicas e2e release-snapshot clean
 
 build: ## Build the single static binary into bin/finance
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/finance
@@ -100,6 +100,14 @@ bench-start: build ## Measure only start to the first health answer, idle memory
 
 bench-reports: build ## Measure only the dashboard and reports over five years of history for two users
 	$(GO) run ./cmd/bench -bin $(BIN) -only reports
+
+# FINANCE_DATABASE_URL (the variable finance itself reads) empty: the
+# replicas share the SQLite database of one data directory; a postgres://
+# URL once the store runs on Postgres.
+FINANCE_DATABASE_URL ?=
+
+bench-replicas: build ## Two finance serve replicas on one database behind a reverse proxy: creates at 1-16 writers, kill -9 of one under load with no acknowledged write lost, 20 parallel payments that never overpay a statement, a key revoked on one refused by the other, statements generated once; about a minute (FINANCE_DATABASE_URL=postgres://... for Postgres)
+	$(GO) run ./cmd/bench -bin $(BIN) -only replicas $(if $(FINANCE_DATABASE_URL),-database-url '$(FINANCE_DATABASE_URL)')
 
 bench-import: build ## Measure a 10,000-row bank CSV's import through the binary (preview, commit, revert), then reading the file alone
 	$(GO) run ./cmd/bench -bin $(BIN) -only import

@@ -135,14 +135,13 @@ type userPrefs struct {
 	loc      *time.Location
 }
 
-// prefsCache holds userPrefs by user id. One process writes the settings
-// (the server; the CLI never changes them), and it replaces a user's entry
-// after each commit, so an entry is never stale. Reads that miss fill it with
-// LoadOrStore, so a read that started before a commit cannot put back the
-// settings the commit replaced.
+// prefsCache holds userPrefs by user id, so that a request loads no
+// timezone. Which settings are current is the store's answer: it keeps them
+// in memory and drops them when this process or another one (a second
+// replica, the CLI) saved new ones. An entry is used only while it holds
+// the settings the store answers.
 type prefsCache struct {
-	byUser sync.Map   // user id -> *userPrefs
-	write  sync.Mutex // serializes settings writes, so entries are replaced in commit order
+	byUser sync.Map // user id -> *userPrefs
 }
 
 func newPrefs(st AppSettings) *userPrefs {
@@ -155,15 +154,16 @@ func newPrefs(st AppSettings) *userPrefs {
 
 // prefs returns the user's settings, from the cache when it has them.
 func (s *Service) prefs(ctx context.Context, userID string) (*userPrefs, error) {
-	if p, ok := s.cache.byUser.Load(userID); ok {
-		return p.(*userPrefs), nil
-	}
 	st, err := s.store.Read().AppSettings(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	p, _ := s.cache.byUser.LoadOrStore(userID, newPrefs(st))
-	return p.(*userPrefs), nil
+	if p, ok := s.cache.byUser.Load(userID); ok && p.(*userPrefs).settings == st {
+		return p.(*userPrefs), nil
+	}
+	p := newPrefs(st)
+	s.cache.byUser.Store(userID, p)
+	return p, nil
 }
 
 // settingsOrDefault is the user's settings; if they cannot be read (the
@@ -190,8 +190,6 @@ func (s *Service) AppSettings(ctx context.Context, userID string) (AppSettings, 
 // UpdateAppSettings is PUT /user-settings/app: it changes the fields present
 // and returns the settings, which take effect from the next request on.
 func (s *Service) UpdateAppSettings(ctx context.Context, userID string, req AppSettingsRequest) (AppSettings, error) {
-	s.cache.write.Lock()
-	defer s.cache.write.Unlock()
 	var out AppSettings
 	err := s.store.Write(ctx, func(tx Repo) error {
 		st, err := tx.AppSettings(ctx, userID)
@@ -219,7 +217,6 @@ func (s *Service) UpdateAppSettings(ctx context.Context, userID string, req AppS
 	if err != nil {
 		return AppSettings{}, err
 	}
-	s.cache.byUser.Store(userID, newPrefs(out))
 	return out, nil
 }
 

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"time"
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/ascii"
 )
 
 // AuthorizeRequest is a validated authorization request, ready for the
@@ -56,7 +56,7 @@ var authorizeParams = []string{
 }
 
 // s256Challenge is BASE64URL(SHA-256(verifier)) without padding: 43 characters.
-var s256Challenge = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
+func s256Challenge(s string) bool { return ascii.Only(s, 43, 43, "_-") }
 
 // maxStateLen bounds the opaque state a client may round-trip.
 const maxStateLen = 1024
@@ -136,7 +136,7 @@ func (s *Server) ParseAuthorize(ctx context.Context, params url.Values) (*Author
 		return nil, refuse("invalid_request", "code_challenge_method is required and must be S256 (plain is not supported)")
 	case method != "S256":
 		return nil, refuse("invalid_request", named("code_challenge_method", method)+" is not supported; use S256")
-	case !s256Challenge.MatchString(challenge):
+	case !s256Challenge(challenge):
 		return nil, refuse("invalid_request", "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)")
 	}
 	resources := params["resource"]

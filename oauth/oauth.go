@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/finance-app/finance/auth"
+	"github.com/finance-app/finance/internal/ascii"
 )
 
 // The endpoints of the authorization server, from the server root.
@@ -221,12 +221,12 @@ func (s *Server) prune(ctx context.Context) {
 // plainToken matches request values that an error message may repeat as
 // they are (a scope, a grant type, a method name): they can hold no markup,
 // spaces or line breaks, so they cannot make a message say something else.
-var plainToken = regexp.MustCompile(`^[A-Za-z0-9_.:\-]{1,64}$`)
+func plainToken(s string) bool { return ascii.Only(s, 1, 64, "_.:-") }
 
 // named names a request value in a message: "the grant type refresh", or,
 // when the value is not a plain token, only "the grant type".
 func named(what, value string) string {
-	if plainToken.MatchString(value) {
+	if plainToken(value) {
 		return what + " " + value
 	}
 	return what

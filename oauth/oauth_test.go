@@ -120,11 +120,11 @@ func TestPKCE(t *testing.T) {
 	if pkceMatches(challenge, challenge) || pkceMatches(verifier+"x", challenge) || pkceMatches(verifier, "") {
 		t.Error("a wrong verifier matches")
 	}
-	if !s256Challenge.MatchString(challenge) || s256Challenge.MatchString(challenge+"=") || s256Challenge.MatchString(verifier[:42]) {
+	if !s256Challenge(challenge) || s256Challenge(challenge+"=") || s256Challenge(verifier[:42]) {
 		t.Error("challenge syntax check is wrong")
 	}
-	if !codeVerifier.MatchString(verifier) || codeVerifier.MatchString(verifier[:42]) || codeVerifier.MatchString(strings.Repeat("a", 129)) ||
-		codeVerifier.MatchString(verifier[:42]+"+") {
+	if !codeVerifier(verifier) || codeVerifier(verifier[:42]) || codeVerifier(strings.Repeat("a", 129)) ||
+		codeVerifier(verifier[:42]+"+") {
 		t.Error("verifier syntax check is wrong")
 	}
 }

@@ -10,12 +10,12 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"time"
 
 	"github.com/finance-app/finance/auth"
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/ascii"
 )
 
 // TokenResponse is a successful token response (RFC 6749 §5.1).
@@ -28,7 +28,7 @@ type TokenResponse struct {
 }
 
 // codeVerifier is the syntax of a PKCE code verifier (RFC 7636 §4.1).
-var codeVerifier = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
+func codeVerifier(s string) bool { return ascii.Only(s, 43, 128, "._~-") }
 
 // tokenParams are the parameters a token or revocation request may carry once.
 var tokenParams = []string{
@@ -167,7 +167,7 @@ func (s *Server) exchangeCode(ctx context.Context, client Client, form url.Value
 	case c.RedirectURIGiven && form.Get("redirect_uri") != c.RedirectURI,
 		!c.RedirectURIGiven && form.Get("redirect_uri") != "" && form.Get("redirect_uri") != c.RedirectURI:
 		return TokenResponse{}, invalidGrant("redirect_uri does not match the one of the authorization request")
-	case !codeVerifier.MatchString(verifier):
+	case !codeVerifier(verifier):
 		return TokenResponse{}, invalidGrant("code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~")
 	case !pkceMatches(verifier, c.Challenge):
 		return TokenResponse{}, invalidGrant("code_verifier does not match the code_challenge (PKCE)")

@@ -8,17 +8,18 @@ package queryparam
 import (
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/finance-app/finance/finance"
+	"github.com/finance-app/finance/internal/ascii"
 )
 
-// PlainName matches parameter names and member paths (items[2].amount) that
-// an error may repeat back as they are: they cannot carry markup or control
-// characters. Others are named by where they are ("query", "body").
-var PlainName = regexp.MustCompile(`^[A-Za-z0-9_.\-\[\]]{1,200}$`)
+// PlainName reports whether name is a parameter name or member path
+// (items[2].amount) that an error may repeat back as it is: it cannot carry
+// markup or control characters. Others are named by where they are
+// ("query", "body").
+func PlainName(name string) bool { return ascii.Only(name, 1, 200, "_.-[]") }
 
 // Date reads an optional YYYY-MM-DD query parameter.
 func Date(v *finance.Validator, q url.Values, name string) finance.Date {

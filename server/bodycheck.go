@@ -144,7 +144,7 @@ func (c *bodyChecker) object(path string, t reflect.Type) error {
 // fieldName is how a member path is named in error.fields: as it is when
 // it is plain, else as "body" (see queryparam.PlainName).
 func fieldName(path string) string {
-	if !queryparam.PlainName.MatchString(path) {
+	if !queryparam.PlainName(path) {
 		return "body"
 	}
 	return path

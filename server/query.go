@@ -52,7 +52,7 @@ func checkQuery(rawQuery string, accepted []string) error {
 		values := q[name]
 		if !slices.Contains(accepted, name) {
 			field := name
-			if !queryparam.PlainName.MatchString(name) {
+			if !queryparam.PlainName(name) {
 				field = "query"
 			}
 			v.Add(field, unknownParamProblem(accepted))

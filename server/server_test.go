@@ -224,6 +224,14 @@ func TestRouting(t *testing.T) {
 			wantStatus: http.StatusOK,
 		},
 		{
+			// HEAD reaches the GET route's handler with its path parameters.
+			name:       "HEAD on a GET route with a path parameter",
+			method:     http.MethodHead,
+			url:        "/api/v1/expenses/01a21d79-0000-7000-8000-000000000000",
+			headers:    bearer(key),
+			wantStatus: http.StatusNotFound,
+		},
+		{
 			name:       "HEAD on an authenticated GET route without credentials",
 			method:     http.MethodHead,
 			url:        "/api/v1/health",

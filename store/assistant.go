@@ -27,7 +27,7 @@ import (
 func (db *DB) AssistantTurns(ctx context.Context, userID, id string, now time.Time) ([]finance.ChatTurn, error) {
 	var n int
 	err := db.reader.QueryRowContext(ctx, `SELECT count(*) FROM assistant_conversations
-		WHERE id = ? AND user_id = ? AND updated_at > ?`, id, userID, timestampText(now.Add(-finance.ConversationTTL))).Scan(&n)
+		WHERE id = ? AND user_id = ? AND updated_at > ?`, id, userID, now.Add(-finance.ConversationTTL)).Scan(&n)
 	if err != nil {
 		return nil, err
 	}
@@ -60,11 +60,11 @@ func (db *DB) SaveAssistantTurn(ctx context.Context, userID, id string, turn fin
 	now := turn.CreatedAt
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM assistant_conversations WHERE user_id = ? AND updated_at <= ?`,
-			userID, timestampText(now.Add(-finance.ConversationTTL))); err != nil {
+			userID, now.Add(-finance.ConversationTTL)); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE assistant_conversations SET updated_at = ? WHERE id = ? AND user_id = ?`,
-			timestampText(now), id, userID)
+			now, id, userID)
 		if err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (db *DB) SaveAssistantTurn(ctx context.Context, userID, id string, turn fin
 			return err
 		} else if n == 0 {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO assistant_conversations (id, user_id, created_at, updated_at)
-				VALUES (?, ?, ?, ?)`, id, userID, timestampText(now), timestampText(now)); err != nil {
+				VALUES (?, ?, ?, ?)`, id, userID, now, now); err != nil {
 				return err
 			}
 		}
@@ -82,7 +82,7 @@ func (db *DB) SaveAssistantTurn(ctx context.Context, userID, id string, turn fin
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO assistant_turns (conversation_id, seq, message, reply, created_at)
-			VALUES (?, ?, ?, ?, ?)`, id, seq, turn.Message, turn.Reply, timestampText(now)); err != nil {
+			VALUES (?, ?, ?, ?, ?)`, id, seq, turn.Message, turn.Reply, now); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM assistant_turns WHERE conversation_id = ? AND seq <= ?`,
@@ -94,7 +94,7 @@ func (db *DB) SaveAssistantTurn(ctx context.Context, userID, id string, turn fin
 				(id, user_id, conversation_id, action, summary, arguments, method, path, body, status, expires_at, created_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				p.ID, userID, id, p.Action, p.Summary, string(p.Arguments), p.Method, p.Path, string(p.Body),
-				finance.ProposalPending, timestampText(p.ExpiresAt), timestampText(p.CreatedAt)); err != nil {
+				finance.ProposalPending, p.ExpiresAt, p.CreatedAt); err != nil {
 				return err
 			}
 		}
@@ -107,7 +107,7 @@ func (db *DB) SaveAssistantTurn(ctx context.Context, userID, id string, turn fin
 func (db *DB) PruneAssistant(ctx context.Context, now time.Time) error {
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM assistant_conversations WHERE updated_at <= ?`,
-			timestampText(now.Add(-finance.ConversationTTL)))
+			now.Add(-finance.ConversationTTL))
 		return err
 	})
 }
@@ -171,7 +171,7 @@ func (db *DB) DecideAssistantProposal(ctx context.Context, userID, id, status st
 		res, err := tx.ExecContext(ctx, `UPDATE assistant_proposals
 			SET status = ?, decided_at = ?, result_status = ?, result_data = ?
 			WHERE id = ? AND user_id = ? AND status = 'pending'`,
-			status, timestampText(at), code, data, id, userID)
+			status, at, code, data, id, userID)
 		if err != nil {
 			return err
 		}

@@ -350,3 +350,67 @@ func TestKeyRevokedByAnotherProcess(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// The environment that makes TestHelperSaveTimezone save a user's timezone.
+const helperUserEnv = "FINANCE_STORE_HELPER_USER"
+
+// TestHelperSaveTimezone is the other process of
+// TestSettingsSavedByAnotherProcess: a second replica on the same database
+// saves the user's timezone. Run on its own, it does nothing.
+func TestHelperSaveTimezone(t *testing.T) {
+	path, id := os.Getenv(helperDBEnv), os.Getenv(helperUserEnv)
+	if path == "" {
+		t.Skip("the other process of TestSettingsSavedByAnotherProcess")
+	}
+	db := openAt(t, path)
+	if _, err := finance.NewService(db).UpdateAppSettings(context.Background(), id,
+		finance.AppSettingsRequest{Timezone: finance.Of("Pacific/Kiritimati")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Settings saved by another process (a second replica of the server on the
+// same database) are what this process answers within a second, although
+// it held the user's settings in memory: their timezone decides the user's
+// today, and so when statements and bills fall due.
+func TestSettingsSavedByAnotherProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), store.FileName)
+	db := openAt(t, path)
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u := createUser(t, db, "a@example.com")
+	svc := finance.NewService(db)
+	for range 2 { // the second is answered from memory
+		if st, err := svc.AppSettings(ctx, u.ID); err != nil || st.Timezone != finance.DefaultAppSettings().Timezone {
+			t.Fatalf("AppSettings = %+v, %v", st, err)
+		}
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSaveTimezone$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperDBEnv+"="+path, helperUserEnv+"="+u.ID)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the other process: %v\n%s", err, out)
+	}
+	saved := time.Now() // the save committed before the process ended
+
+	for {
+		asked := time.Now()
+		st, err := svc.AppSettings(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Timezone == "Pacific/Kiritimati" {
+			t.Logf("seen %v after the other process ended", asked.Sub(saved).Round(time.Millisecond))
+			break
+		}
+		if asked.Sub(saved) >= time.Second {
+			t.Fatalf("the old timezone %s was still answered %v after the other process saved a new one", st.Timezone, asked.Sub(saved))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -144,7 +144,7 @@ const (
 	moneyValue                    // an exact decimal JSON number
 	integerValue                  // a JSON integer
 	boolValue                     // true or false
-	instantValue                  // an RFC 3339 UTC string
+	instantValue                  // an RFC 3339 UTC string (stored as microseconds)
 )
 
 type exportColumn struct {
@@ -201,23 +201,13 @@ func (k exportKind) columns(ctx context.Context, q interface {
 // SchemaVersion is the last migration this binary knows: a document written
 // under a later one may hold what this binary cannot restore.
 func SchemaVersion() string {
-	names := make([]string, 0, len(rebuilds))
-	for _, r := range rebuilds {
-		names = append(names, r.name)
+	all, err := allMigrations()
+	if err != nil {
+		panic(err) // the migrations are embedded: they read the same on every run
 	}
-	entries, _ := migrationFiles.ReadDir("migrations") // embedded: cannot fail
-	for _, e := range entries {
-		name, _, _ := strings.Cut(e.Name(), "_")
-		names = append(names, name)
-	}
-	return slices.Max(names)
+	sorted := all.Sorted()
+	return sorted[len(sorted)-1].Name
 }
-
-// storedInstant is how bun writes a time (schema.BaseDialect.AppendTime, to
-// the microsecond; nanoseconds are kept should any be stored);
-// restored instants are written the same way, so they sort and compare with
-// the ones the service writes.
-const storedInstant = "2006-01-02 15:04:05.999999999-07:00"
 
 // Export writes every record of the user as one export document to w. It
 // reads one snapshot (a read transaction: writes that commit meanwhile are
@@ -300,11 +290,11 @@ func (k exportKind) export(ctx context.Context, tx boundTx, userID string, out e
 	}
 	list := make([]string, len(cols))
 	for i, c := range cols {
-		// Read instants as their stored text: the driver would otherwise
-		// parse them by the column's declared type.
+		// Read instants as their stored microseconds (times.go): the
+		// driver would otherwise turn them into times in its own way.
 		list[i] = `"` + c.name + `"`
 		if c.kind == instantValue && tx.d == sqliteDialect {
-			list[i] = fmt.Sprintf(`CAST("%s" AS TEXT)`, c.name)
+			list[i] = fmt.Sprintf(`CAST("%s" AS INTEGER)`, c.name)
 		}
 	}
 	order := k.order
@@ -373,12 +363,11 @@ func (c exportColumn) cell(v any) (exportCell, error) {
 		if t, ok := v.(time.Time); ok { // Postgres's timestamptz
 			return exportCell{text: t.UTC().Format(time.RFC3339Nano), kind: c.kind}, nil
 		}
-		s, _ := v.(string)
-		t, err := time.Parse(storedInstant, s)
-		if err != nil {
-			return exportCell{}, fmt.Errorf("%s: %w", c.name, err)
+		n, ok := v.(int64)
+		if !ok {
+			return exportCell{}, fmt.Errorf("%s is %T, not a timestamp", c.name, v)
 		}
-		return exportCell{text: t.UTC().Format(time.RFC3339Nano), kind: c.kind}, nil
+		return exportCell{text: time.UnixMicro(n).UTC().Format(time.RFC3339Nano), kind: c.kind}, nil
 	default:
 		s, ok := v.(string)
 		if !ok {
@@ -748,7 +737,7 @@ func (rs *restorer) insert(ctx context.Context, k exportKind, where string, rec 
 	slices.Sort(names)
 	args := make([]any, 0, len(names)+2)
 	for _, name := range names {
-		v, err := storedValue(rs.columns[name].kind, rec[name])
+		v, err := storedValue(rs.columns[name].kind, rec[name], rs.tx.d)
 		if err != nil {
 			return docError(where+"."+name, "%v", err)
 		}
@@ -794,7 +783,7 @@ func (rs *restorer) stmt(ctx context.Context, table string, names []string) (*sq
 }
 
 // storedValue converts a document value to what the column stores.
-func storedValue(kind valueKind, v any) (any, error) {
+func storedValue(kind valueKind, v any, d dialect) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -834,7 +823,10 @@ func storedValue(kind valueKind, v any) (any, error) {
 		if err != nil {
 			return nil, errors.New("must be an RFC 3339 time")
 		}
-		return t.UTC().Format(storedInstant), nil
+		if d == postgresDialect {
+			return t.UTC(), nil // timestamptz, at the same microseconds
+		}
+		return t.UnixMicro(), nil
 	default:
 		s, ok := v.(string)
 		if !ok {

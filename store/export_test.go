@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"io/fs"
 	"strings"
 	"sync"
 
@@ -11,14 +10,11 @@ import (
 
 // MigrationCount is the number of up migrations: embedded files and table rebuilds.
 func MigrationCount() (int, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	n := len(rebuilds)
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".up.sql") {
-			n++
-		}
+	all, err := allMigrations()
+	if err != nil {
+		return 0, err
 	}
-	return n, err
+	return len(all.Sorted()), nil
 }
 
 // MigrateThrough applies the migrations named up to last, and those named

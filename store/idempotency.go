@@ -97,7 +97,7 @@ const idempotentResponseSQL = `SELECT fingerprint, status, content_type, body FR
 func (db *DB) IdempotentResponse(ctx context.Context, userID, key string, now time.Time) (
 	fingerprint []byte, status int, contentType string, body []byte, err error,
 ) {
-	args := []any{userID, key, timestampText(now.Add(-idempotencyTTL))}
+	args := []any{userID, key, now.Add(-idempotencyTTL)}
 	var row interface{ Scan(...any) error }
 	if sc := db.scope(ctx); sc != nil {
 		row = sc.tx.Tx.QueryRowContext(ctx, db.dialect.bind(idempotentResponseSQL), args...)
@@ -127,12 +127,12 @@ func (db *DB) SaveIdempotentResponse(ctx context.Context, userID, key string, fi
 	}
 	return db.tx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.Tx.ExecContext(ctx, db.dialect.bind(`DELETE FROM idempotency_keys WHERE user_id = ? AND created_at <= ?`),
-			userID, timestampText(now.Add(-idempotencyTTL))); err != nil {
+			userID, now.Add(-idempotencyTTL)); err != nil {
 			return err
 		}
 		_, err := tx.Tx.ExecContext(ctx, db.dialect.bind(`INSERT INTO idempotency_keys
 			(user_id, idempotency_key, fingerprint, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-			userID, key, fingerprint, status, contentType, body, timestampText(now))
+			userID, key, fingerprint, status, contentType, body, now)
 		return err
 	})
 }

@@ -9,20 +9,22 @@ import (
 	"github.com/finance-app/finance/finance"
 )
 
-// lookupCache keeps two answers that most requests need and that rarely
-// change, so that a request reads neither from the database:
+// lookupCache keeps three answers that most requests need and that rarely
+// change, so that a request reads none of them from the database:
 //
 //   - each user's statement cursors (StatementCursors), which the check for
 //     due statements reads on every request under the card, expense, bill,
 //     dashboard and report routes (3% of the CPU of POST /expenses);
 //   - categories by kind and name (ActiveCategoryByName), which every
-//     expense write resolves (3.6%).
+//     expense write resolves (3.6%);
+//   - each user's app settings (AppSettings): their timezone decides the
+//     user's today on every request that dates anything.
 //
 // What it holds is dropped, for every user at once (a household is a few
 // people), when:
 //
 //   - a write of this process changes it: the store's writers of cards,
-//     card rows, statements and categories call changed, in the writing
+//     card rows, statements, categories and settings call changed, in the writing
 //     transaction, and the committer bumps the counter again once that
 //     transaction ended (see ended), so a read that ran in between cannot
 //     put back what the commit replaced;
@@ -45,6 +47,7 @@ type lookupCache struct {
 	epoch      uint64
 	cursors    map[string][]finance.StatementCursor
 	categories map[categoryKey]finance.Category
+	settings   map[string]finance.AppSettings
 }
 
 type categoryKey struct {
@@ -82,7 +85,7 @@ func (c *lookupCache) drop() {
 }
 
 func (c *lookupCache) dropLocked() {
-	c.cursors, c.categories = nil, nil
+	c.cursors, c.categories, c.settings = nil, nil, nil
 	c.epoch++
 }
 
@@ -94,48 +97,54 @@ func (c *lookupCache) sync() {
 	}
 }
 
-// statementCursors returns the user's cached cursors and the epoch to put
-// them under when there are none.
-func (c *lookupCache) statementCursors(userID string) ([]finance.StatementCursor, uint64, bool) {
+// lookup returns the entry of k in the map of c that m names, and the
+// epoch to put one under when there is none.
+func lookup[K comparable, V any](c *lookupCache, m func(*lookupCache) *map[K]V, k K) (V, uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sync()
-	v, ok := c.cursors[userID]
+	v, ok := (*m(c))[k]
 	return v, c.epoch, ok
 }
 
-func (c *lookupCache) putStatementCursors(epoch uint64, userID string, v []finance.StatementCursor) {
+// put keeps v under k in the map of c that m names, unless the entries were
+// dropped since epoch or a write that changes them is running.
+func put[K comparable, V any](c *lookupCache, m func(*lookupCache) *map[K]V, epoch uint64, k K, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.sync()
 	if c.epoch != epoch || c.pending.Load() {
 		return
 	}
-	if c.cursors == nil || len(c.cursors) >= lookupCacheSize {
-		c.cursors = make(map[string][]finance.StatementCursor)
+	if *m(c) == nil || len(*m(c)) >= lookupCacheSize {
+		*m(c) = make(map[K]V)
 	}
-	c.cursors[userID] = v
+	(*m(c))[k] = v
 }
 
-func (c *lookupCache) category(k categoryKey) (finance.Category, uint64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sync()
-	v, ok := c.categories[k]
-	return v, c.epoch, ok
-}
+func cursorsOf(c *lookupCache) *map[string][]finance.StatementCursor { return &c.cursors }
+func categoriesOf(c *lookupCache) *map[categoryKey]finance.Category  { return &c.categories }
+func settingsOf(c *lookupCache) *map[string]finance.AppSettings      { return &c.settings }
 
-func (c *lookupCache) putCategory(epoch uint64, k categoryKey, v finance.Category) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sync()
-	if c.epoch != epoch || c.pending.Load() {
-		return
+// cachedRead answers read's value of k from the map of the lookups that m
+// names, and reads it (keeping it, unless read failed: a name that matches
+// nothing is not kept) when they do not hold it. It reads the database
+// directly when the freshness check could not run.
+func cachedRead[K comparable, V any](ctx context.Context, l ledger, m func(*lookupCache) *map[K]V, k K,
+	read func() (V, error)) (V, error) {
+	if !l.lookupsFresh(ctx) {
+		return read()
 	}
-	if c.categories == nil || len(c.categories) >= lookupCacheSize {
-		c.categories = make(map[categoryKey]finance.Category)
+	lk := l.owner.lookups
+	v, epoch, ok := lookup(lk, m, k)
+	if ok {
+		return v, nil
 	}
-	c.categories[k] = v
+	v, err := read()
+	if err == nil {
+		put(lk, m, epoch, k, v)
+	}
+	return v, err
 }
 
 // lookupsFresh runs the credentials' freshness check, which drops the
@@ -167,39 +176,17 @@ func (l ledger) StatementCursors(ctx context.Context, userID string) ([]finance.
 		l.changed()
 		return l.readStatementCursors(ctx, userID)
 	}
-	if !l.lookupsFresh(ctx) {
+	// The kept slice never leaves the cache: the caller gets a copy.
+	v, err := cachedRead(ctx, l, cursorsOf, userID, func() ([]finance.StatementCursor, error) {
 		return l.readStatementCursors(ctx, userID)
-	}
-	lk := l.owner.lookups
-	v, epoch, ok := lk.statementCursors(userID)
-	if ok {
-		return slices.Clone(v), nil
-	}
-	v, err := l.readStatementCursors(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	lk.putStatementCursors(epoch, userID, slices.Clone(v))
-	return v, nil
+	})
+	return slices.Clone(v), err
 }
 
 // cachedCategory is ActiveCategoryByName, answered from the lookups when
 // they hold the name. A name that matches nothing is not kept: a category
 // created under it must be found at once.
 func (l ledger) cachedCategory(ctx context.Context, userID string, kind finance.CategoryKind, name string) (finance.Category, error) {
-	if !l.lookupsFresh(ctx) {
-		return l.readActiveCategoryByName(ctx, userID, kind, name)
-	}
-	lk := l.owner.lookups
-	k := categoryKey{userID: userID, kind: kind, name: nameKey(name)}
-	c, epoch, ok := lk.category(k)
-	if ok {
-		return c, nil
-	}
-	c, err := l.readActiveCategoryByName(ctx, userID, kind, name)
-	if err != nil {
-		return c, err
-	}
-	lk.putCategory(epoch, k, c)
-	return c, nil
+	return cachedRead(ctx, l, categoriesOf, categoryKey{userID: userID, kind: kind, name: nameKey(name)},
+		func() (finance.Category, error) { return l.readActiveCategoryByName(ctx, userID, kind, name) })
 }

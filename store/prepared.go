@@ -138,15 +138,13 @@ func (l ledger) stmt(ctx context.Context, st func(*hotStatements) *sql.Stmt) *sq
 	return tx.StmtContext(ctx, st(l.hot))
 }
 
-// timestampText is how bun's SQLite dialect writes a time, so rows written
-// here read and sort like every other row.
-func timestampText(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05.999999-07:00") }
-
+// nullableTimestamp binds t, or NULL for none. The driver binds a time as
+// its integer microseconds, as bun writes one (times.go).
 func nullableTimestamp(t *time.Time) any {
 	if t == nil {
 		return nil
 	}
-	return timestampText(*t)
+	return *t
 }
 
 // activeCategoryByName runs the prepared lookup of ActiveCategoryByName.
@@ -161,7 +159,7 @@ func activeCategoryByName(ctx context.Context, st *sql.Stmt, userID string, kind
 func insertExpense(ctx context.Context, st *sql.Stmt, userID string, e finance.Expense) error {
 	_, err := st.ExecContext(ctx, e.ID, userID, e.Amount, e.Date, e.Description, e.CategoryID, e.PaymentMethod,
 		e.AccountID, e.CreditCardID, e.Notes, e.Status, e.Source, e.BillPaymentID, e.AccountTransactionID,
-		e.CardTransactionID, nullableTimestamp(e.VoidedAt), timestampText(e.CreatedAt), timestampText(e.UpdatedAt),
+		e.CardTransactionID, nullableTimestamp(e.VoidedAt), e.CreatedAt, e.UpdatedAt,
 		e.Currency, e.OriginalAmount, e.OriginalCurrency)
 	return err
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // allMigrations are the migrations this binary knows: the embedded SQL
-// files and the table rebuilds (rebuild.go), in order.
+// files, the table rebuilds (rebuild.go) and the timestamps' conversion
+// (times.go), in order.
 func allMigrations() (*migrate.Migrations, error) {
 	all := migrate.NewMigrations()
 	sub, err := fs.Sub(migrationFiles, "migrations")
@@ -24,6 +25,7 @@ func allMigrations() (*migrate.Migrations, error) {
 	for _, r := range rebuilds {
 		all.Add(r.migration())
 	}
+	all.Add(integerTimestamps)
 	return all, nil
 }
 

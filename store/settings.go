@@ -19,7 +19,17 @@ type appSettingsRow struct {
 	ChecklistDismissedAt *time.Time // SaveAppSettings leaves it as it is
 }
 
+// AppSettings returns the user's settings: on the read pool from the
+// lookups once they hold them (lookups.go), in a write transaction from the
+// transaction's own state.
 func (l ledger) AppSettings(ctx context.Context, userID string) (finance.AppSettings, error) {
+	if l.reads == nil {
+		return l.readAppSettings(ctx, userID)
+	}
+	return cachedRead(ctx, l, settingsOf, userID, func() (finance.AppSettings, error) { return l.readAppSettings(ctx, userID) })
+}
+
+func (l ledger) readAppSettings(ctx context.Context, userID string) (finance.AppSettings, error) {
 	var row appSettingsRow
 	err := l.db.NewSelect().Model(&row).Where("user_id = ?", userID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -29,6 +39,7 @@ func (l ledger) AppSettings(ctx context.Context, userID string) (finance.AppSett
 }
 
 func (l ledger) SaveAppSettings(ctx context.Context, userID string, st finance.AppSettings, at time.Time) error {
+	l.changed()
 	_, err := l.db.NewInsert().Model(&appSettingsRow{UserID: userID, AppSettings: st, UpdatedAt: at}).
 		On("CONFLICT (user_id) DO UPDATE").
 		Set("currency = EXCLUDED.currency, timezone = EXCLUDED.timezone, date_format = EXCLUDED.date_format").
@@ -114,6 +125,7 @@ func (l ledger) FirstSteps(ctx context.Context, userID string) (finance.FirstSte
 }
 
 func (l ledger) DismissChecklist(ctx context.Context, userID string, at time.Time) error {
+	l.changed() // it saves the default settings for a user who never saved any
 	row := appSettingsRow{UserID: userID, AppSettings: finance.DefaultAppSettings(), UpdatedAt: at, ChecklistDismissedAt: &at}
 	_, err := l.db.NewInsert().Model(&row).
 		On("CONFLICT (user_id) DO UPDATE").

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/migrate"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
@@ -94,8 +93,8 @@ func Open(path string) (*DB, error) {
 	}
 	db := &DB{
 		path:    path,
-		writer:  bun.NewDB(wdb, sqlitedialect.New()),
-		reader:  bun.NewDB(rdb, sqlitedialect.New()),
+		writer:  bun.NewDB(wdb, newDialect()),
+		reader:  bun.NewDB(rdb, newDialect()),
 		creds:   creds,
 		lookups: newLookupCache(local),
 		turns:   t,
@@ -106,7 +105,7 @@ func Open(path string) (*DB, error) {
 }
 
 // commonPragmas are the connection settings of the writer and the readers.
-var commonPragmas = fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS)
+var commonPragmas = fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", busyTimeoutMS) + timePragmas
 
 // openWriter opens and connects the writer's pool of path: one connection,
 // WAL, synchronous=FULL, BEGIN IMMEDIATE. Connecting it first switches the

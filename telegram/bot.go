@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/finance-app/finance/internal/ascii"
 )
 
 // Config is the bot's setup.
@@ -52,14 +54,11 @@ const (
 	WebhookHeader = "X-Telegram-Bot-Api-Secret-Token"
 )
 
-var (
-	tokenPattern  = regexp.MustCompile(`^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$`)
-	secretPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{32,256}$`)
-)
-
 // CheckToken reports a bot token that is not of BotFather's form.
 func CheckToken(token string) error {
-	if !tokenPattern.MatchString(token) {
+	// The bot's id (1 to 20 digits), a colon, its secret.
+	id, secret, ok := strings.Cut(token, ":")
+	if !ok || !ascii.Only(id, 1, 20, "") || strings.Trim(id, "0123456789") != "" || !ascii.Only(secret, 20, 100, "_-") {
 		return errors.New("want the token BotFather gave, such as 123456789:AAE...; it is the bot's digits, a colon and its secret")
 	}
 	return nil
@@ -68,7 +67,7 @@ func CheckToken(token string) error {
 // CheckSecret reports a webhook secret Telegram would refuse or that is too
 // easy to guess: 32 to 256 characters of A-Z a-z 0-9 _ - (openssl rand -hex 32 makes one).
 func CheckSecret(secret string) error {
-	if !secretPattern.MatchString(secret) {
+	if !ascii.Only(secret, 32, 256, "_-") {
 		return errors.New("want 32 to 256 characters of A-Z, a-z, 0-9, _ and - (for example the output of: openssl rand -hex 32)")
 	}
 	return nil

@@ -29,7 +29,7 @@ func CheckPageValues(values url.Values, where string) error {
 	var v finance.Validator
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		field := name
-		if !queryparam.PlainName.MatchString(name) {
+		if !queryparam.PlainName(name) {
 			field = where
 		}
 		for _, value := range values[name] {

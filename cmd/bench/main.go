@@ -37,13 +37,19 @@ func main() {
 	large := flag.Int("rows", 1_000_000, "expenses in the large list measurement")
 	writes := flag.Int("writes", 3000, "POST /expenses requests in each write measurement")
 	reads := flag.Int("reads", 300, "requests in each read measurement")
-	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, with server CPU and WAL pages per create, about a minute), "start" (start to the first health answer, idle memory, binary size, seconds), "import" (a 10,000-row bank CSV previewed, committed and reverted, in seconds), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history), "lists" (the expense list at 100,000 and -rows expenses, its page's body size, memory after, then the bytes per expense), "size" (bytes per expense and per B-tree after loading -rows expenses) or "statements" (a card's five-year statement backlog, median of three)`)
+	only := flag.String("only", "", `run one part alone: "auth" (authenticated health and creates against the baseline, with server CPU and WAL pages per create, about a minute), "start" (start to the first health answer, idle memory, binary size, seconds), "import" (a 10,000-row bank CSV previewed, committed and reverted, in seconds), "bills" (bills and loans), "reports" (the dashboard and reports over five years of history), "lists" (the expense list at 100,000 and -rows expenses, its page's body size, memory after, then the bytes per expense), "size" (bytes per expense and per B-tree after loading -rows expenses), "statements" (a card's five-year statement backlog, median of three) or "replicas" (two finance serve replicas on one database behind a reverse proxy: creates at 1-16 writers with -writes each, parallel payments on one statement, a key revoked on one replica and refused by the other, statements generated once, and kill -9 of one replica under load)`)
+	replicas := flag.Int("replicas", 2, "with -only replicas: how many finance serve replicas run behind the proxy (1 measures the proxy in front of one server; the kill proof needs 2)")
+	databaseURL := flag.String("database-url", "", `with -only replicas: the database the replicas share, passed to them as --database-url and FINANCE_DATABASE_URL (empty: the SQLite database of one data directory)`)
 	baselineDir := flag.String("baseline", "", "serve the baseline in this directory (the program starts itself so)")
 	baselineHealth := flag.String("baseline-health", "", "the file of health bytes the baseline answers with")
 	flag.Parse()
 	var err error
 	if *baselineDir != "" {
 		err = serveBaseline(*baselineDir, *baselineHealth)
+	} else if *only == "replicas" {
+		err = runReplicas(*bin, *databaseURL, *replicas, *writes)
+	} else if *databaseURL != "" {
+		err = errors.New("-database-url is for -only replicas; the other parts measure the SQLite database of a data directory")
 	} else if *only == "reports" {
 		err = runReports(*bin, *reads)
 	} else {
@@ -150,7 +156,7 @@ func run(bin string, large, writes, reads int, only string) error {
 		b.print()
 		return nil
 	default:
-		return fmt.Errorf("-only %q: the parts are: auth, bills, import, lists, reports, size, start, statements", only)
+		return fmt.Errorf("-only %q: the parts are: auth, bills, import, lists, replicas, reports, size, start, statements", only)
 	}
 
 	if err := measureStart(b, bin, data, key); err != nil {
