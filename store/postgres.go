@@ -181,9 +181,21 @@ func (d dialect) hasMigrationsTableSQL() string {
 	return "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'bun_migrations'"
 }
 
+// retryPause is a random pause before attempt+1, its bound doubling with
+// each attempt up to maxRetryPause, so that writers that collided on the
+// same rows (a user's kept totals) spread out rather than collide again in
+// step.
+func retryPause(attempt int) time.Duration {
+	bound := min(time.Millisecond<<min(attempt, 16), maxRetryPause)
+	return time.Duration(rand.Int64N(int64(bound)))
+}
+
+// maxRetryPause bounds the pause between two attempts of a write.
+const maxRetryPause = 64 * time.Millisecond
+
 // maxWriteAttempts bounds how often a write Postgres refused for a conflict
 // with a concurrent one (serialization failure, deadlock) is run again.
-const maxWriteAttempts = 30
+const maxWriteAttempts = 50
 
 // newPlainCommitter is the committer on Postgres: each write is a
 // transaction of its own, at SERIALIZABLE, run at once on a connection of
@@ -215,9 +227,7 @@ func (c *committer) runPlain(ctx context.Context, fn func(ctx context.Context, t
 		standing := c.health.failure.Load()
 		err := c.plainOnce(ctx, fn)
 		if err != nil && attempt < maxWriteAttempts && retryable(err) {
-			// A random pause, growing with the attempts, so that writers
-			// that collided do not collide again in step.
-			time.Sleep(time.Duration(rand.Int64N(int64(attempt) * int64(time.Millisecond))))
+			time.Sleep(retryPause(attempt))
 			continue
 		}
 		if err == nil {

@@ -120,6 +120,13 @@ func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 	}
 	var db *store.DB
 	var err error
+	if c.onPostgres() {
+		// The data directory still holds the keys and the media; SQLite's
+		// Open makes it on the way to its file.
+		if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("data directory: %w", err)
+		}
+	}
 	if c.databaseURL != "" {
 		db, err = store.OpenURL(c.databaseURL)
 	} else {
