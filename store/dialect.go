@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -216,4 +217,56 @@ func (d dialect) like() string {
 		return "ILIKE"
 	}
 	return "LIKE"
+}
+
+// tablesSQL lists the database's tables (the copy's, copy.go).
+func (d dialect) tablesSQL() string {
+	if d == postgresDialect {
+		return `SELECT table_name FROM information_schema.tables
+			WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`
+	}
+	return "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY 1"
+}
+
+// parentTablesSQL lists the tables that a table's foreign keys name (its
+// name the one argument).
+func (d dialect) parentTablesSQL() string {
+	if d == postgresDialect {
+		return `SELECT DISTINCT p.relname FROM pg_constraint AS c JOIN pg_class AS p ON p.oid = c.confrelid
+			WHERE c.contype = 'f' AND c.conrelid = to_regclass(?)`
+	}
+	return `SELECT DISTINCT "table" FROM pragma_foreign_key_list(?)`
+}
+
+// afterCopy readies a database that rows were copied into with their own
+// keys: on Postgres each identity column's sequence starts after the
+// largest key copied (SQLite's rowids follow the largest by themselves).
+func (d dialect) afterCopy(ctx context.Context, tx boundTx) error {
+	if d != postgresDialect {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT table_name, column_name FROM information_schema.columns
+		WHERE table_schema = current_schema() AND is_identity = 'YES'`)
+	if err != nil {
+		return err
+	}
+	var idents [][2]string
+	for rows.Next() {
+		var t, c string
+		if err := rows.Scan(&t, &c); err != nil {
+			rows.Close()
+			return err
+		}
+		idents = append(idents, [2]string{t, c})
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	for _, id := range idents {
+		q := fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%s', '%s'), COALESCE(max("%[2]s"), 0) + 1, false) FROM "%[1]s"`, id[0], id[1])
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("the identity of %s.%s: %w", id[0], id[1], err)
+		}
+	}
+	return nil
 }

@@ -69,7 +69,7 @@ func newRootCmd(c *cli) *cobra.Command {
 	root.PersistentFlags().StringVar(&c.backupDir, "backup-dir", "", "directory of the scheduled backups and of the backups taken before a schema upgrade (default DATA_DIR/backups)")
 	c.logs.register(root.PersistentFlags())
 	bindEnv(root.PersistentFlags())
-	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newTelegramCmd(c), newBackupCmd(c), newRestoreCmd(c), newExportCmd(c), newImportCmd(c), newMigrateCmd(c), newHealthcheckCmd(c), newVersionCmd(c))
+	root.AddCommand(newServeCmd(c), newUsersCmd(c), newKeysCmd(c), newTelegramCmd(c), newBackupCmd(c), newRestoreCmd(c), newExportCmd(c), newImportCmd(c), newMigrateCmd(c), newCopyDBCmd(c), newHealthcheckCmd(c), newVersionCmd(c))
 	return root
 }
 
