@@ -169,43 +169,57 @@ func copyTable(ctx context.Context, src, dst boundTx, table string) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = `"` + c.name + `"`
-	}
-	list := strings.Join(names, ", ")
-	rows, err := src.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM "%s"`, list, table))
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	ins, err := dst.PrepareContext(ctx, fmt.Sprintf(`INSERT INTO "%s" (%s) VALUES (%s)`, table, list,
+	ins, err := dst.PrepareContext(ctx, fmt.Sprintf(`INSERT INTO "%s" (%s) VALUES (%s)`, table, columnList(cols),
 		strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ")))
 	if err != nil {
 		return 0, err
 	}
 	defer ins.Close()
+	n := 0
+	err = eachRow(ctx, src, table, cols, func(vals []any) error {
+		n++
+		_, err := ins.ExecContext(ctx, vals...)
+		return err
+	})
+	return n, err
+}
+
+// columnList is cols quoted for SQL, in order.
+func columnList(cols []declaredColumn) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = `"` + c.name + `"`
+	}
+	return strings.Join(names, ", ")
+}
+
+// eachRow hands fn every row of table's cols as tx reads them, each value
+// converted to the Go type of the column's declared type (asDeclared).
+func eachRow(ctx context.Context, tx boundTx, table string, cols []declaredColumn, fn func(vals []any) error) error {
+	rows, err := tx.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM "%s"`, columnList(cols), table))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	n := 0
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return n, err
+			return err
 		}
 		for i, c := range cols {
 			if vals[i], err = asDeclared(vals[i], c.typ); err != nil {
-				return n, fmt.Errorf("%s: %w", c.name, err)
+				return fmt.Errorf("%s: %w", c.name, err)
 			}
 		}
-		if _, err := ins.ExecContext(ctx, vals...); err != nil {
-			return n, err
+		if err := fn(vals); err != nil {
+			return err
 		}
-		n++
 	}
-	return n, rows.Err()
+	return rows.Err()
 }
 
 type declaredColumn struct{ name, typ string }
@@ -333,32 +347,11 @@ func keptRows(ctx context.Context, tx boundTx, table string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = `"` + c.name + `"`
-	}
-	rows, err := tx.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM "%s"`, strings.Join(names, ", "), table))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
 	var out []string
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		cells := make([]string, len(cols))
+	err = eachRow(ctx, tx, table, cols, func(vals []any) error {
+		cells := make([]string, len(vals))
 		counts := false
-		for i, c := range cols {
-			v, err := asDeclared(vals[i], c.typ)
-			if err != nil {
-				return nil, fmt.Errorf("%s.%s: %w", table, c.name, err)
-			}
+		for i, v := range vals {
 			cells[i] = comparableText(v)
 			if n, ok := v.(int64); ok && n != 0 {
 				counts = true
@@ -367,9 +360,10 @@ func keptRows(ctx context.Context, tx boundTx, table string) ([]string, error) {
 		if counts {
 			out = append(out, strings.Join(cells, "|"))
 		}
-	}
+		return nil
+	})
 	slices.Sort(out)
-	return out, rows.Err()
+	return out, err
 }
 
 // comparableText is v as text that is the same whichever database it came from.
