@@ -1,5 +1,10 @@
 // Starts the real finance binary on a free loopback port with a fresh data
 // directory, for the end-to-end tests of the OAuth flow and the web pages.
+// With FINANCE_E2E_DATABASE=postgres each server gets a fresh Postgres
+// database of its own instead of the data directory's SQLite file, on the
+// server the libpq variables (PGHOST, PGPORT, PGUSER, …) name, as under
+// pg_virtualenv; it is dropped when the server stops.
+import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +12,27 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export const financeBin = resolve(process.env.FINANCE_BIN ?? join(import.meta.dirname, '..', 'bin', 'finance'));
+
+const onPostgres = process.env.FINANCE_E2E_DATABASE === 'postgres';
+
+/** Runs a Postgres client program (createdb, dropdb) and fails with its message. */
+function pgTool(program, args) {
+  const r = spawnSync(program, args, { encoding: 'utf8' });
+  if (r.error) throw new Error(`${program}: ${r.error.message} (FINANCE_E2E_DATABASE=postgres needs the Postgres client programs)`);
+  if (r.status !== 0) throw new Error(`${program} ${args.join(' ')}: ${r.stderr}`);
+}
+
+/**
+ * Creates an empty Postgres database of its own and returns its name and URL
+ * (the host, port, user and password come from the PG* variables), or null
+ * when the tests run on SQLite.
+ */
+function freshDatabase() {
+  if (!onPostgres) return null;
+  const name = `finance_e2e_${process.pid}_${randomBytes(6).toString('hex')}`;
+  pgTool('createdb', [name]);
+  return { name, url: `postgres:///${name}` };
+}
 
 /**
  * Starts `finance serve` and resolves once it listens. The returned object
@@ -16,8 +42,16 @@ export const financeBin = resolve(process.env.FINANCE_BIN ?? join(import.meta.di
  */
 export async function startFinance(extraArgs = []) {
   const dataDir = mkdtempSync(join(tmpdir(), 'finance-e2e-'));
+  const database = freshDatabase();
+  // The flags every command on this server's data passes: the directory and,
+  // on Postgres, the database.
+  const where = ['--data-dir', dataDir, ...(database ? ['--database-url', database.url] : [])];
+  const cleanUp = () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (database) pgTool('dropdb', ['--if-exists', database.name]);
+  };
   const child = spawn(financeBin, [
-    'serve', '--data-dir', dataDir, '--addr', '127.0.0.1:0', '--access-log=false',
+    'serve', ...where, '--addr', '127.0.0.1:0', '--access-log=false',
     '--login-rate-limit', '600/min', '--login-rate-burst', '200', ...extraArgs,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
@@ -36,15 +70,22 @@ export async function startFinance(extraArgs = []) {
     child.on('error', reject);
     child.on('close', (code, signal) => reject(new Error(`finance exited (${code ?? signal}) before it was ready:\n${log}`)));
   });
-  const { baseURL, setupURL } = await ready;
+  let baseURL, setupURL;
+  try {
+    ({ baseURL, setupURL } = await ready);
+  } catch (err) {
+    cleanUp();
+    throw err;
+  }
   return {
     baseURL,
     setupURL,
     dataDir,
+    databaseURL: database?.url,
     log: () => log,
-    /** Runs a CLI command against the same data directory. */
+    /** Runs a CLI command against the same data directory (and database). */
     cli(args, input) {
-      const r = spawnSync(financeBin, [...args, '--data-dir', dataDir], { input, encoding: 'utf8' });
+      const r = spawnSync(financeBin, [...args, ...where], { input, encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`finance ${args.join(' ')}: ${r.stderr}`);
       return r.stdout;
     },
@@ -54,7 +95,7 @@ export async function startFinance(extraArgs = []) {
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      cleanUp();
     },
   };
 }

@@ -8,6 +8,7 @@ package goclients
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,11 +27,14 @@ import (
 )
 
 // finance is one running `finance serve` on a free loopback port with a
-// fresh data directory.
+// fresh data directory and, with FINANCE_E2E_DATABASE=postgres, a fresh
+// Postgres database of its own on the server the libpq variables (PGHOST,
+// PGPORT, PGUSER, …) name, as under pg_virtualenv.
 type finance struct {
 	t       *testing.T
 	bin     string
 	dataDir string
+	where   []string // the flags of every command on this server's data: the directory and, on Postgres, the database
 	baseURL string
 }
 
@@ -46,8 +50,12 @@ func startFinance(t *testing.T) *finance {
 		t.Fatal("FINANCE_BIN must name the finance binary (make e2e sets it)")
 	}
 	f := &finance{t: t, bin: bin, dataDir: t.TempDir()}
-	cmd := exec.Command(bin, "serve", "--data-dir", f.dataDir, "--addr", "127.0.0.1:0", "--access-log=false",
-		"--login-rate-limit", "600/min", "--login-rate-burst", "200")
+	f.where = []string{"--data-dir", f.dataDir}
+	if os.Getenv("FINANCE_E2E_DATABASE") == "postgres" {
+		f.where = append(f.where, "--database-url", freshDatabase(t))
+	}
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--access-log=false",
+		"--login-rate-limit", "600/min", "--login-rate-burst", "200"}, f.where...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -89,14 +97,36 @@ func startFinance(t *testing.T) *finance {
 	return f
 }
 
+// freshDatabase creates an empty Postgres database of its own with createdb
+// and returns its URL; the host, port, user and password come from the PG*
+// variables. The test's cleanup drops it, after the server has stopped
+// (cleanups run last registered first).
+func freshDatabase(t *testing.T) string {
+	t.Helper()
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("finance_e2e_go_%d_%x", os.Getpid(), b)
+	if out, err := exec.Command("createdb", name).CombinedOutput(); err != nil {
+		t.Fatalf("createdb %s: %v\n%s", name, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("dropdb", "--if-exists", name).CombinedOutput(); err != nil {
+			t.Errorf("dropdb %s: %v\n%s", name, err, out)
+		}
+	})
+	return "postgres:///" + name
+}
+
 // mcpURL is the MCP endpoint.
 func (f *finance) mcpURL() string { return f.baseURL + "/api/mcp" }
 
-// cli runs a command of the binary against the same data directory and
-// returns its stdout.
+// cli runs a command of the binary against the same data directory (and
+// database) and returns its stdout.
 func (f *finance) cli(stdin string, args ...string) string {
 	f.t.Helper()
-	cmd := exec.Command(f.bin, append(args, "--data-dir", f.dataDir)...)
+	cmd := exec.Command(f.bin, append(args, f.where...)...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
