@@ -93,8 +93,8 @@ func Open(path string) (*DB, error) {
 	}
 	db := &DB{
 		path:    path,
-		writer:  bun.NewDB(wdb, newDialect()),
-		reader:  bun.NewDB(rdb, newDialect()),
+		writer:  bun.NewDB(wdb, newSQLiteDialect()),
+		reader:  bun.NewDB(rdb, newSQLiteDialect()),
 		creds:   creds,
 		lookups: newLookupCache(local),
 		turns:   t,

@@ -33,7 +33,7 @@ const timePragmas = "&_time_integer_format=unix_micro&_inttotime=1"
 // its integer microseconds, as the driver binds one.
 type timeDialect struct{ *sqlitedialect.Dialect }
 
-func newDialect() timeDialect { return timeDialect{sqlitedialect.New()} }
+func newSQLiteDialect() timeDialect { return timeDialect{sqlitedialect.New()} }
 
 func (timeDialect) AppendTime(b []byte, tm time.Time) []byte {
 	return strconv.AppendInt(b, tm.UnixMicro(), 10)
