@@ -326,19 +326,27 @@ func TestKeyRevokedByAnotherProcess(t *testing.T) {
 		t.Fatalf("the key was read %d times, want it cached", n)
 	}
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRevokeKey$", "-test.count=1")
-	cmd.Env = append(os.Environ(), helperDBEnv+"="+path, helperKeyEnv+"="+k.ID)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the other process: %v\n%s", err, out)
-	}
-	// The revocation committed before the process ended.
-	withinASecond(t, time.Now(), "the revoked key refused", func() (bool, error) {
+	revoked := inOtherProcess(t, "TestHelperRevokeKey", helperDBEnv+"="+path, helperKeyEnv+"="+k.ID)
+	withinASecond(t, revoked, "the revoked key refused", func() (bool, error) {
 		_, err := svc.Authenticate(ctx, key)
 		if errors.Is(err, auth.ErrUnauthenticated) {
 			return true, nil
 		}
 		return false, err
 	})
+}
+
+// inOtherProcess runs the test named test in a process of its own, with env
+// added to this one's environment, and returns when it ended: what it
+// committed, it committed before then.
+func inOtherProcess(t *testing.T, test string, env ...string) time.Time {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the other process (%s): %v\n%s", test, err, out)
+	}
+	return time.Now()
 }
 
 // withinASecond asks until seen answers true, and fails the test when a
@@ -403,13 +411,8 @@ func TestSettingsSavedByAnotherProcess(t *testing.T) {
 		}
 	}
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSaveTimezone$", "-test.count=1")
-	cmd.Env = append(os.Environ(), helperDBEnv+"="+path, helperUserEnv+"="+u.ID)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the other process: %v\n%s", err, out)
-	}
-	// The save committed before the process ended.
-	withinASecond(t, time.Now(), "the new timezone answered", func() (bool, error) {
+	saved := inOtherProcess(t, "TestHelperSaveTimezone", helperDBEnv+"="+path, helperUserEnv+"="+u.ID)
+	withinASecond(t, saved, "the new timezone answered", func() (bool, error) {
 		st, err := svc.AppSettings(ctx, u.ID)
 		return st.Timezone == "Pacific/Kiritimati", err
 	})
