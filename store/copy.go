@@ -165,7 +165,7 @@ func copyOrder(ctx context.Context, to *DB) ([]string, error) {
 // copyTable inserts every row of table from src into dst and returns how
 // many. Each value is converted to the type dst declares for its column.
 func copyTable(ctx context.Context, src, dst boundTx, table string) (int, error) {
-	cols, err := declaredColumns(ctx, dst, table)
+	cols, err := declaredColumns(ctx, dst.Tx, dst.d, table)
 	if err != nil {
 		return 0, err
 	}
@@ -225,9 +225,12 @@ func eachRow(ctx context.Context, tx boundTx, table string, cols []declaredColum
 type declaredColumn struct{ name, typ string }
 
 // declaredColumns are table's columns in order, each with its type as SQLite
-// declares it (tableColumnsSQL).
-func declaredColumns(ctx context.Context, tx boundTx, table string) ([]declaredColumn, error) {
-	rows, err := tx.QueryContext(ctx, tx.d.tableColumnsSQL(), table)
+// declares it (tableColumnsSQL), read through q in dialect d: the copy's
+// and the export's.
+func declaredColumns(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, d dialect, table string) ([]declaredColumn, error) {
+	rows, err := q.QueryContext(ctx, d.bind(d.tableColumnsSQL()), table)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +346,7 @@ func checkCopy(ctx context.Context, src, dst boundTx, counts []CopyCount) error 
 // without the rows that count nothing (every number zero: what an edit or
 // a void emptied, which a copy never makes).
 func keptRows(ctx context.Context, tx boundTx, table string) ([]string, error) {
-	cols, err := declaredColumns(ctx, tx, table)
+	cols, err := declaredColumns(ctx, tx.Tx, tx.d, table)
 	if err != nil {
 		return nil, err
 	}

@@ -158,17 +158,13 @@ type exportColumn struct {
 func (k exportKind) columns(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }, d dialect) ([]exportColumn, error) {
-	rows, err := q.QueryContext(ctx, d.bind(d.tableColumnsSQL()), k.table)
+	declared, err := declaredColumns(ctx, q, d, k.table)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: export: %w", err)
 	}
-	defer rows.Close()
 	var cols []exportColumn
-	for rows.Next() {
-		var name, typ string
-		if err := rows.Scan(&name, &typ); err != nil {
-			return nil, err
-		}
+	for _, dc := range declared {
+		name, typ := dc.name, dc.typ
 		if slices.Contains(ownerColumns, name) {
 			continue
 		}
@@ -188,9 +184,6 @@ func (k exportKind) columns(ctx context.Context, q interface {
 			return nil, fmt.Errorf("store: export: %s.%s (%s) has no export rule", k.table, name, typ)
 		}
 		cols = append(cols, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if len(cols) == 0 {
 		return nil, fmt.Errorf("store: export: no table %s", k.table)
