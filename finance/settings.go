@@ -119,6 +119,14 @@ type SettingsRepo interface {
 	// UserAccount returns the user with their profile picture.
 	UserAccount(ctx context.Context, userID string) (UserAccount, error)
 	SetProfilePicture(ctx context.Context, userID string, pic ProfilePicture, at time.Time) error
+	// SavePictureFile stores an uploaded picture as the user's, in place of
+	// the one they had (a user has at most one upload).
+	SavePictureFile(ctx context.Context, userID string, f PictureFile) error
+	// DeletePictureFiles deletes the user's uploaded picture, if any.
+	DeletePictureFiles(ctx context.Context, userID string) error
+	// PictureFile returns the upload named name, whoever it belongs to: the
+	// pictures are served publicly.
+	PictureFile(ctx context.Context, name string) (PictureFile, error)
 	// FirstSteps reports which of the first-run checklist's ledger steps the
 	// user has taken, and whether they put the checklist away.
 	FirstSteps(ctx context.Context, userID string) (FirstSteps, error)
@@ -291,19 +299,39 @@ func (s *Service) UserAccount(ctx context.Context, userID string) (UserAccount, 
 	return s.store.Read().UserAccount(ctx, userID)
 }
 
+// PictureFile is an uploaded profile picture: its bytes, kept in the
+// database so that every replica of the server serves it.
+type PictureFile struct {
+	// Name is the name it is served under: a UUIDv7 and the extension of
+	// its type. A new upload gets a new name, so a name's bytes never change.
+	Name        string
+	ContentType string // image/png, image/jpeg or image/webp
+	Content     []byte
+	CreatedAt   time.Time
+}
+
 // SetProfilePicture replaces the user's picture with pic (the zero value
-// removes it) and returns the account and the picture it replaced, whose
-// upload, if any, the caller deletes once this has committed.
-func (s *Service) SetProfilePicture(ctx context.Context, userID string, pic ProfilePicture) (UserAccount, ProfilePicture, error) {
+// removes it), or with upload when it is not nil, and returns the account.
+// The upload the user had before is deleted in the same transaction.
+func (s *Service) SetProfilePicture(ctx context.Context, userID string, pic ProfilePicture, upload *PictureFile) (UserAccount, error) {
 	var out UserAccount
-	var prev ProfilePicture
 	err := s.store.Write(ctx, func(tx Repo) error {
 		a, err := tx.UserAccount(ctx, userID)
 		if err != nil {
 			return err
 		}
-		prev = a.ProfilePicture
 		now := s.stamp()
+		if err := tx.DeletePictureFiles(ctx, userID); err != nil {
+			return err
+		}
+		if upload != nil {
+			f := *upload
+			f.CreatedAt = now
+			if err := tx.SavePictureFile(ctx, userID, f); err != nil {
+				return err
+			}
+			pic = ProfilePicture{File: &f.Name}
+		}
 		if err := tx.SetProfilePicture(ctx, userID, pic, now); err != nil {
 			return err
 		}
@@ -312,9 +340,15 @@ func (s *Service) SetProfilePicture(ctx context.Context, userID string, pic Prof
 		return nil
 	})
 	if err != nil {
-		return UserAccount{}, ProfilePicture{}, err
+		return UserAccount{}, err
 	}
-	return out, prev, nil
+	return out, nil
+}
+
+// PictureFile returns the uploaded picture named name (ErrNotFound when no
+// user has it).
+func (s *Service) PictureFile(ctx context.Context, name string) (PictureFile, error) {
+	return s.store.Read().PictureFile(ctx, name)
 }
 
 // FirstSteps are the ledger's part of the first-run checklist on Home (add

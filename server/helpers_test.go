@@ -8,7 +8,6 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,8 +61,7 @@ func newTestEnvOn(t testing.TB, wrap func(*store.DB) Database, configure ...func
 	t.Helper()
 	db := testkit.OpenDB(t)
 	secret, issuer, svc := testkit.NewAuth(t, db)
-	cfg := Config{BaseURL: testkit.BaseURL, Version: "test-version", MediaDir: filepath.Join(t.TempDir(), "media"),
-		UploadDir: t.TempDir()}
+	cfg := Config{BaseURL: testkit.BaseURL, Version: "test-version", UploadDir: t.TempDir()}
 	for _, c := range configure {
 		c(&cfg)
 	}

@@ -68,10 +68,6 @@ type Config struct {
 	Telegram *telegram.Bot
 	// WebhookRateLimit applies per client IP to the messaging webhook.
 	WebhookRateLimit Rate
-	// MediaDir holds the uploaded files the server serves publicly (profile
-	// pictures), normally the data directory's media folder. Without it
-	// uploads fail and nothing is served.
-	MediaDir string
 	// HeavyReads is how many heavy reads (Route.Heavy) run at once; more
 	// wait their turn. 0 means one per CPU, which leaves at least half of
 	// the store's readers (two per CPU) and CPU time to cheap reads.

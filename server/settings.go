@@ -1,14 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 
@@ -39,9 +38,6 @@ func (s *Server) registerSettingsRoutes() {
 	s.page(http.MethodGet, web.ProfilePicturesPath+"/:file", s.profilePictureFile)
 }
 
-// pictureDir is the folder of the uploads, inside the media directory.
-func (s *Server) pictureDir() string { return filepath.Join(s.cfg.MediaDir, "profile-pictures") }
-
 // account is the account as the API shows it: uploads at their public address.
 func (s *Server) account(a finance.UserAccount) finance.UserAccount {
 	a.ResolvePicture(s.cfg.BaseURL + web.ProfilePicturesPath)
@@ -57,11 +53,10 @@ func (s *Server) getUserAccount(w http.ResponseWriter, r bunrouter.Request) erro
 	return nil
 }
 
-// putProfilePicture takes a multipart file (stored under the media
-// directory and served at web.ProfilePicturesPath) or a JSON {url} (null removes
-// the picture). The previous upload is deleted once the change has
-// committed; a failed change deletes the new file instead, so the folder
-// holds only the pictures that users have.
+// putProfilePicture takes a multipart file (stored in the database and
+// served at web.ProfilePicturesPath) or a JSON {url} (null removes the
+// picture). The previous upload is deleted in the same transaction, so the
+// database holds only the pictures that users have.
 func (s *Server) putProfilePicture(w http.ResponseWriter, r bunrouter.Request) error {
 	var pic finance.ProfilePicture
 	var image *pictureUpload
@@ -86,27 +81,15 @@ func (s *Server) putProfilePicture(w http.ResponseWriter, r bunrouter.Request) e
 	return nil
 }
 
-// setProfilePicture stores image (when not nil) and makes it, or else pic,
-// the user's picture. The API route and the profile settings page share it.
+// setProfilePicture makes image (when not nil), or else pic, the user's
+// picture. The API route and the profile settings page share it.
 func (s *Server) setProfilePicture(ctx context.Context, userID string, image *pictureUpload, pic finance.ProfilePicture) (finance.UserAccount, error) {
+	var upload *finance.PictureFile
 	if image != nil {
-		name, err := s.savePicture(image)
-		if err != nil {
-			return finance.UserAccount{}, storageError(err)
-		}
-		pic.File = &name
+		upload = &finance.PictureFile{Name: finance.NewID() + "." + image.ext, ContentType: pictureContentTypes[image.ext],
+			Content: image.data}
 	}
-	a, prev, err := s.ledger.SetProfilePicture(ctx, userID, pic)
-	if err != nil {
-		if pic.File != nil {
-			s.removePicture(ctx, *pic.File)
-		}
-		return finance.UserAccount{}, err
-	}
-	if prev.File != nil && (pic.File == nil || *prev.File != *pic.File) {
-		s.removePicture(ctx, *prev.File)
-	}
-	return a, nil
+	return s.ledger.SetProfilePicture(ctx, userID, pic, upload)
 }
 
 // pictureUpload is an uploaded image whose bytes are PNG, JPEG or WebP.
@@ -206,86 +189,37 @@ func (s *Server) readPictureForm(r *http.Request, formSecret string) (*pictureUp
 // formReadError is the answer to a multipart body that could not be read.
 func (s *Server) formReadError(err error) error { return httperr.FormRead(err) }
 
-// savePicture writes an upload under a new name, readable by the server's
-// user only, and returns the name. It is written to a temporary file first,
-// so a half-written picture is never served.
-func (s *Server) savePicture(p *pictureUpload) (string, error) {
-	if s.cfg.MediaDir == "" {
-		return "", errors.New("profile picture upload: the server has no media directory")
-	}
-	dir := s.pictureDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, ".upload-*") // mode 0600
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(p.data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	name := finance.NewID() + "." + p.ext
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		return "", err
-	}
-	return name, nil
-}
-
-// removePicture deletes an upload that no user has any more. A failure
-// leaves an orphan file, which is logged; the request has succeeded or
-// failed on its own.
-func (s *Server) removePicture(ctx context.Context, name string) {
-	if !pictureName.MatchString(name) {
-		return
-	}
-	if err := os.Remove(filepath.Join(s.pictureDir(), name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		s.log.WarnContext(ctx, "could not delete a replaced profile picture", "file", name, "error", err)
-	}
-}
-
-// pictureName matches the names savePicture gives: nothing else under the
-// media directory is ever served, and no name can leave it.
+// pictureName matches the names setProfilePicture gives: any other name is
+// 404 without a query.
 var pictureName = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|webp)$`)
 
 var pictureContentTypes = map[string]string{"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
 
-// profilePictureFile serves an upload publicly, with the type its bytes were
-// sniffed as when it was stored. Unknown names are 404; there is no listing.
+// profilePictureFile serves an upload publicly, from the database, with the
+// type its bytes were sniffed as when it was stored. Unknown names are 404;
+// there is no listing.
 func (s *Server) profilePictureFile(w http.ResponseWriter, r bunrouter.Request) error {
 	name := r.Param("file")
-	m := pictureName.FindStringSubmatch(name)
-	if m == nil || s.cfg.MediaDir == "" {
+	if !pictureName.MatchString(name) {
 		return httperr.RouteNotFound(r.Request)
 	}
-	f, err := os.OpenInRoot(s.pictureDir(), name)
-	if errors.Is(err, os.ErrNotExist) {
+	f, err := s.ledger.PictureFile(r.Context(), name)
+	if errors.Is(err, finance.ErrNotFound) {
 		return httperr.RouteNotFound(r.Request)
 	} else if err != nil {
 		return err
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
 	h := w.Header()
-	h.Set("Content-Type", pictureContentTypes[m[1]])
+	h.Set("Content-Type", f.ContentType)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'")
 	// A name is never reused: a new picture gets a new name, so the browser
 	// may keep it for good. Only the browser: a shared cache in front of the
 	// server (a proxy, a CDN) must not keep a person's picture and hand it on.
 	h.Set("Cache-Control", "private, max-age=31536000, immutable")
-	http.ServeContent(w, r.Request, "", info.ModTime(), f)
+	// The name stands for the bytes, so it is the ETag every replica gives.
+	h.Set("ETag", `"`+name+`"`)
+	http.ServeContent(w, r.Request, "", f.CreatedAt, bytes.NewReader(f.Content))
 	return nil
 }
 

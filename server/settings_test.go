@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -65,18 +63,14 @@ func snapshotSettings(t testing.TB, env *testEnv, userID string) settingsState {
 	return st
 }
 
-// uploads lists the files in the profile picture folder (of every user).
+// uploads lists the stored profile pictures (of every user).
 func (e *testEnv) uploads(t testing.TB) []string {
 	t.Helper()
-	entries, err := os.ReadDir(e.srv.pictureDir())
-	if err != nil && !os.IsNotExist(err) {
+	names, err := e.db.PictureNames(context.Background())
+	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, en := range entries {
-		out = append(out, en.Name())
-	}
-	return out
+	return names
 }
 
 func runRejectedSettings(t *testing.T, env *testEnv, users []ledgerUser, scenarios []apiScenario) {
@@ -422,9 +416,8 @@ func TestProfilePicture(t *testing.T) {
 	if !strings.HasPrefix(*a.ProfilePictureURL, prefix) || !pictureName.MatchString(first) || !strings.HasSuffix(first, ".png") {
 		t.Fatalf("picture URL %q", *a.ProfilePictureURL)
 	}
-	info, err := os.Stat(filepath.Join(env.srv.pictureDir(), first))
-	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("stored file: %v, %v; want mode 0600", info, err)
+	if diff := cmp.Diff([]string{first}, env.uploads(t)); diff != "" {
+		t.Fatalf("stored pictures (-want +got):\n%s", diff)
 	}
 	res := served(*a.ProfilePictureURL)
 	if res.status != http.StatusOK || res.header.Get("Content-Type") != "image/png" ||
@@ -454,7 +447,7 @@ func TestProfilePicture(t *testing.T) {
 		t.Errorf("WebP: %s", third)
 	}
 	if diff := cmp.Diff([]string{third}, env.uploads(t)); diff != "" {
-		t.Errorf("uploads on disk (-want +got):\n%s", diff)
+		t.Errorf("stored pictures (-want +got):\n%s", diff)
 	}
 
 	// A URL replaces the upload, whose file goes; null removes the picture.
@@ -464,7 +457,7 @@ func TestProfilePicture(t *testing.T) {
 		t.Errorf("url set to %s", got)
 	}
 	if len(env.uploads(t)) != 0 {
-		t.Errorf("the replaced upload is still on disk: %v", env.uploads(t))
+		t.Errorf("the replaced upload is still stored: %v", env.uploads(t))
 	}
 	if got := snapshotSettings(t, env, alice.ID).Account; got.URL == nil || *got.URL != "https://example.com/me.png?s=2" || got.File != nil {
 		t.Errorf("stored picture %+v", got.ProfilePicture)

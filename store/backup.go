@@ -5,31 +5,24 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
 // A backup is one file: a SQLite database, the consistent copy of the
-// service's database, with one table more, backup_files, holding the files
-// the database refers to (the media folder of the data directory: profile
-// pictures), each by its path under that folder. A backup is therefore
-// still a database any SQLite tool opens; finance restore puts the files
-// back and drops the table.
+// service's database, profile pictures and the signing key included (they
+// are rows: profile_pictures, server_secrets). Backups of earlier versions
+// carry one table more, backup_files, holding the files of the data
+// directory's media folder, each by its path under that folder; finance
+// restore puts those files back (the next start moves the pictures into the
+// database: DB.ImportPictures) and drops the table.
 const mediaTable = "backup_files"
 
-// maxMediaBytes bounds the media one backup carries. Profile pictures are
-// small (the server shrinks them); a folder far larger than this holds
-// something the database does not refer to, and a backup is no place for it.
-const maxMediaBytes = 1 << 30
-
 // Backup writes a consistent copy of the database at src to dest while other
-// processes keep reading and writing, with the files of mediaDir (none when
-// mediaDir is empty or missing). VACUUM INTO reads one snapshot (a WAL read
-// transaction, which never blocks the writer) and writes a compact,
-// self-contained file; the media are added to the copy, and the copy is then
-// checked with PRAGMA integrity_check.
+// processes keep reading and writing. VACUUM INTO reads one snapshot (a WAL
+// read transaction, which never blocks the writer) and writes a compact,
+// self-contained file; the copy is then checked with PRAGMA integrity_check.
 //
 // Backup creates dest itself, empty, with O_EXCL and mode 0600 before SQLite
 // writes into it (VACUUM INTO accepts an existing empty file): an existing
@@ -38,7 +31,7 @@ const maxMediaBytes = 1 << 30
 // everyone's finances is readable by its owner only. If the copy or its check
 // fails (a full disk, a file size limit), dest is removed, so a retry to the
 // same path works.
-func Backup(ctx context.Context, src, mediaDir, dest string) (err error) {
+func Backup(ctx context.Context, src, dest string) (err error) {
 	if _, err := os.Stat(src); err != nil {
 		return fmt.Errorf("backup: no database at %s: %w", src, err)
 	}
@@ -65,93 +58,39 @@ func Backup(ctx context.Context, src, mediaDir, dest string) (err error) {
 	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
 		return fmt.Errorf("backup: writing %s: %w", dest, err)
 	}
-	if err := addMedia(ctx, dest, mediaDir); err != nil {
-		return fmt.Errorf("backup: media of %s: %w", mediaDir, err)
-	}
 	return IntegrityCheck(ctx, dest)
 }
 
-// addMedia stores every regular file under mediaDir in the copy at dest, in
-// one transaction. Symbolic links and other special files are left out: the
-// server writes only regular files there. The files are read after the
-// database's snapshot: a picture uploaded in between comes along unused,
-// one replaced in between is missing, as its user's new one would be.
-func addMedia(ctx context.Context, dest, mediaDir string) error {
-	if mediaDir == "" {
-		return nil
-	}
-	if _, err := os.Stat(mediaDir); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	conn, err := sql.Open("sqlite", dest)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "CREATE TABLE "+mediaTable+" (path TEXT PRIMARY KEY, content BLOB NOT NULL)"); err != nil {
-		return err
-	}
-	var total int64
-	err = filepath.WalkDir(mediaDir, func(path string, d fs.DirEntry, err error) error {
-		// Names starting with a dot are files being written (an upload
-		// before its rename), not yet anything the database refers to.
-		if err != nil || !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
-			return err
-		}
-		rel, err := filepath.Rel(mediaDir, path)
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil // deleted (a picture replaced) since the walk listed it
-		} else if err != nil {
-			return err
-		}
-		if total += int64(len(b)); total > maxMediaBytes {
-			return fmt.Errorf("more than %d bytes of files; a backup carries the media folder only up to that", maxMediaBytes)
-		}
-		_, err = tx.ExecContext(ctx, "INSERT INTO "+mediaTable+" (path, content) VALUES (?, ?)", filepath.ToSlash(rel), b)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// extractMedia writes the files a backup carries under dir, which must not
-// exist yet, and returns how many there were. A path that would leave dir
-// is refused: the backup is not trusted to name only safe paths.
-func extractMedia(ctx context.Context, backup, dir string) (int, error) {
+// extractMedia writes the files an earlier version's backup carries under
+// dir, which must not exist yet, and returns how many there were; carried
+// is false for a backup without the table of files (one of this version,
+// or of a version before backups carried files), for which it makes no
+// dir. A path that would leave dir is refused: the backup is not trusted to
+// name only safe paths.
+func extractMedia(ctx context.Context, backup, dir string) (n int, carried bool, err error) {
 	conn, err := openReadOnly(backup)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	defer conn.Close()
-	var n int
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", mediaTable).Scan(&n); err != nil {
-		return 0, err
+	var tables int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", mediaTable).Scan(&tables); err != nil {
+		return 0, false, err
+	}
+	if tables == 0 {
+		return 0, false, nil
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil {
-		return 0, err
-	}
-	if n == 0 {
-		return 0, nil // a backup of a server without media, or of an earlier finance
+		return 0, true, err
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return 0, err
+		return 0, true, err
 	}
 	defer root.Close()
 	rows, err := conn.QueryContext(ctx, "SELECT path, content FROM "+mediaTable+" ORDER BY path")
 	if err != nil {
-		return 0, err
+		return 0, true, err
 	}
 	defer rows.Close()
 	count := 0
@@ -159,23 +98,23 @@ func extractMedia(ctx context.Context, backup, dir string) (int, error) {
 		var path string
 		var content []byte
 		if err := rows.Scan(&path, &content); err != nil {
-			return count, err
+			return count, true, err
 		}
 		rel := filepath.FromSlash(path)
 		if !filepath.IsLocal(rel) {
-			return count, fmt.Errorf("the backup names a file outside the media folder: %q", path)
+			return count, true, fmt.Errorf("the backup names a file outside the media folder: %q", path)
 		}
 		if parent := filepath.Dir(rel); parent != "." {
 			if err := root.MkdirAll(parent, 0o700); err != nil {
-				return count, err
+				return count, true, err
 			}
 		}
 		if err := root.WriteFile(rel, content, 0o600); err != nil {
-			return count, err
+			return count, true, err
 		}
 		count++
 	}
-	return count, rows.Err()
+	return count, true, rows.Err()
 }
 
 // dropMedia removes the backup's table of files from a restored database,

@@ -59,7 +59,7 @@ func TestBackupWhileWriting(t *testing.T) {
 
 	dest := filepath.Join(t.TempDir(), "backup.db")
 	before := committed.Load()
-	backupErr := store.Backup(ctx, db.Path(), "", dest)
+	backupErr := store.Backup(ctx, db.Path(), dest)
 	after := begun.Load()
 	close(stop)
 	wg.Wait()
@@ -121,7 +121,7 @@ func TestBackupRefusesToOverwrite(t *testing.T) {
 	if err := os.WriteFile(dest, []byte(old), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := store.Backup(ctx, db.Path(), "", dest)
+	err := store.Backup(ctx, db.Path(), dest)
 	if err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("Backup onto an existing file = %v, want a refusal", err)
 	}
@@ -134,7 +134,7 @@ func TestBackupRefusesToOverwrite(t *testing.T) {
 	if err := os.Symlink(filepath.Join(t.TempDir(), "target.db"), link); err != nil {
 		t.Skipf("symlink: %v", err)
 	}
-	if err := store.Backup(ctx, db.Path(), "", link); err == nil {
+	if err := store.Backup(ctx, db.Path(), link); err == nil {
 		t.Error("Backup through a dangling symlink succeeded")
 	}
 }
@@ -147,7 +147,7 @@ func TestBackupIsReadableByItsOwnerOnly(t *testing.T) {
 	sqliteOnly(t, db)
 	createUser(t, db, "ana@example.com")
 	dest := filepath.Join(t.TempDir(), "backup.db")
-	if err := store.Backup(context.Background(), db.Path(), "", dest); err != nil {
+	if err := store.Backup(context.Background(), db.Path(), dest); err != nil {
 		t.Fatal(err)
 	}
 	info, err := os.Stat(dest)
@@ -163,7 +163,7 @@ func TestBackupMissingSource(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "missing.db")
 	dest := filepath.Join(dir, "backup.db")
-	if err := store.Backup(context.Background(), src, "", dest); err == nil {
+	if err := store.Backup(context.Background(), src, dest); err == nil {
 		t.Fatal("Backup of a missing database succeeded")
 	}
 	for _, p := range []string{src, dest} {
@@ -180,7 +180,7 @@ func TestBackupCopyIsComplete(t *testing.T) {
 	u := createUser(t, db, "ana@example.com")
 	k := createKey(t, db, newKey(u.ID, "agent", now()))
 	dest := filepath.Join(t.TempDir(), "backup.db")
-	if err := store.Backup(ctx, db.Path(), "", dest); err != nil {
+	if err := store.Backup(ctx, db.Path(), dest); err != nil {
 		t.Fatal(err)
 	}
 	// The copy is a database the service can open and migrate as its own.
@@ -225,7 +225,7 @@ func TestIntegrityCheck(t *testing.T) {
 
 	// A copy with a page overwritten in the middle fails.
 	good := filepath.Join(dir, "good.db")
-	if err := store.Backup(ctx, db.Path(), "", good); err != nil {
+	if err := store.Backup(ctx, db.Path(), good); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(good)
@@ -292,7 +292,7 @@ func TestFileCopyOfAnOpenDatabase(t *testing.T) {
 		t.Error("a copy of the open database's file holds its last commit; the backup advice of docs/backup.md is out of date")
 	}
 	backup := filepath.Join(t.TempDir(), "backup.db")
-	if err := store.Backup(ctx, path, "", backup); err != nil {
+	if err := store.Backup(ctx, path, backup); err != nil {
 		t.Fatal(err)
 	}
 	if !holds(backup) {

@@ -38,10 +38,10 @@ var (
 
 const partialSuffix = ".partial"
 
-// writeBackupFile writes a Backup of src (and mediaDir) to dir/name by way
+// writeBackupFile writes a Backup of src to dir/name by way
 // of dir/name.partial, renamed once whole and checked, and makes the rename
 // durable. A failed backup leaves nothing.
-func writeBackupFile(ctx context.Context, src, mediaDir, dir, name string) (string, error) {
+func writeBackupFile(ctx context.Context, src, dir, name string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("backup directory: %w", err)
 	}
@@ -50,7 +50,7 @@ func writeBackupFile(ctx context.Context, src, mediaDir, dir, name string) (stri
 		return "", fmt.Errorf("backup: %s already exists; refusing to overwrite it", final)
 	}
 	tmp := final + partialSuffix
-	if err := Backup(ctx, src, mediaDir, tmp); err != nil {
+	if err := Backup(ctx, src, tmp); err != nil {
 		return "", err
 	}
 	if err := syncFile(tmp); err != nil {
@@ -76,29 +76,28 @@ func syncFile(path string) error {
 
 // writePreMigrate writes the backup taken before applying migrations to a
 // database whose schema is version.
-func writePreMigrate(ctx context.Context, src, mediaDir, dir, version string) (string, error) {
-	return writeBackupFile(ctx, src, mediaDir, dir, fmt.Sprintf("pre-migrate-%s-%s.db", version, time.Now().UTC().Format(stampLayout)))
+func writePreMigrate(ctx context.Context, src, dir, version string) (string, error) {
+	return writeBackupFile(ctx, src, dir, fmt.Sprintf("pre-migrate-%s-%s.db", version, time.Now().UTC().Format(stampLayout)))
 }
 
 // Backups writes the scheduled backups of one database.
 type Backups struct {
-	src, mediaDir, dir string
-	interval           time.Duration
-	keep               int
-	log                *slog.Logger
-	last               atomic.Int64 // UnixNano of the newest whole backup; 0: none
+	src, dir string
+	interval time.Duration
+	keep     int
+	log      *slog.Logger
+	last     atomic.Int64 // UnixNano of the newest whole backup; 0: none
 }
 
-// NewBackups prepares the scheduled backups of the database at src, with
-// the files of mediaDir, one every interval, kept in dir, the newest keep
-// of them. The newest
-// backup dir holds already counts as the last success, so a restarted
+// NewBackups prepares the scheduled backups of the database at src, one
+// every interval, kept in dir, the newest keep of them. The newest backup
+// dir holds already counts as the last success, so a restarted
 // server neither reports none nor backs up again too soon.
-func NewBackups(src, mediaDir, dir string, interval time.Duration, keep int, log *slog.Logger) (*Backups, error) {
+func NewBackups(src, dir string, interval time.Duration, keep int, log *slog.Logger) (*Backups, error) {
 	if keep < 1 || interval <= 0 {
 		return nil, fmt.Errorf("backups every %s, %d kept: want an interval above 0 and 1 or more kept", interval, keep)
 	}
-	b := &Backups{src: src, mediaDir: mediaDir, dir: dir, interval: interval, keep: keep, log: log}
+	b := &Backups{src: src, dir: dir, interval: interval, keep: keep, log: log}
 	names, err := b.scheduled()
 	if err != nil {
 		return nil, err
@@ -150,7 +149,7 @@ func (b *Backups) scheduled() ([]string, error) {
 func (b *Backups) Write(ctx context.Context, now time.Time) (string, error) {
 	now = now.UTC().Truncate(time.Millisecond) // the name's precision
 	b.removePartial()
-	path, err := writeBackupFile(ctx, b.src, b.mediaDir, b.dir, "finance-"+now.Format(stampLayout)+".db")
+	path, err := writeBackupFile(ctx, b.src, b.dir, "finance-"+now.Format(stampLayout)+".db")
 	if err != nil {
 		return "", err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finance-app/finance/finance"
 	"github.com/finance-app/finance/store"
 )
 
@@ -36,14 +37,12 @@ func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, n
 // never touch anything else in the directory: a person's own copies, the
 // pre-migrate backups, files whose names only look alike. A partial file a
 // crash left is removed by the next backup. Every backup is whole, checked
-// and readable by its owner only, and carries the media folder.
+// and readable by its owner only.
 func TestScheduledBackupsRotate(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t)
 	sqliteOnly(t, db)
 	createUser(t, db, "ana@example.com")
-	media := filepath.Join(t.TempDir(), "media")
-	writeFile(t, filepath.Join(media, "profile-pictures", "ana.png"), "picture")
 	dir := filepath.Join(t.TempDir(), "backups")
 	foreign := map[string]string{
 		"notes.txt":                                          "mine",
@@ -58,7 +57,7 @@ func TestScheduledBackupsRotate(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "finance-20250101T000000.000Z.db.partial"), "a backup a crash cut short")
 	writeFile(t, filepath.Join(dir, "finance-20250101T000000.000Z.db.partial-journal"), "its rollback journal")
 
-	b, err := store.NewBackups(db.Path(), media, dir, time.Hour, 3, quietLog())
+	b, err := store.NewBackups(db.Path(), dir, time.Hour, 3, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,14 +105,14 @@ func TestScheduledBackupsRotate(t *testing.T) {
 	}
 
 	// A server started again counts the newest backup there as its last.
-	again, err := store.NewBackups(db.Path(), media, dir, time.Hour, 3, quietLog())
+	again, err := store.NewBackups(db.Path(), dir, time.Hour, 3, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := again.LastSuccess(), start.Add(4*time.Hour+123*time.Millisecond); !got.Equal(want) {
 		t.Errorf("LastSuccess after a restart = %v, want %v", got, want)
 	}
-	if _, err := store.NewBackups(db.Path(), media, dir, time.Hour, 0, quietLog()); err == nil {
+	if _, err := store.NewBackups(db.Path(), dir, time.Hour, 0, quietLog()); err == nil {
 		t.Error("NewBackups keeping 0 backups was accepted")
 	}
 }
@@ -131,7 +130,7 @@ func TestScheduledBackupFailureLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(dir, 0o700) })
-	b, err := store.NewBackups(db.Path(), "", dir, time.Hour, 3, quietLog())
+	b, err := store.NewBackups(db.Path(), dir, time.Hour, 3, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,14 +146,16 @@ func TestScheduledBackupFailureLeavesNothing(t *testing.T) {
 }
 
 // A backup put back with Restore reads as the database did when it was
-// taken, every record of the export document alike, and its media are back;
-// what was in place is kept beside it, with the writes made since.
+// taken, every record of the export document alike, the profile pictures
+// and the signing key too; what was in place is kept beside it, with the
+// writes made since. The media folder, which a backup of this version does
+// not carry, is left as it is.
 func TestBackupRestoreRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dataDir := t.TempDir()
 	dbPath := filepath.Join(dataDir, store.FileName)
 	media := filepath.Join(dataDir, "media")
-	writeFile(t, filepath.Join(media, "profile-pictures", "ana.png"), "ana's picture")
+	writeFile(t, filepath.Join(media, "profile-pictures", "left.png"), "an earlier version's file")
 	db, err := store.Open(dbPath)
 	if err != nil {
 		t.Fatal(err)
@@ -162,18 +163,23 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 	if err := db.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
+	key, err := db.SigningKey(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := finance.NewService(db)
 	u := createUser(t, db, "ana@example.com")
 	createAccount(t, db, u.ID, `{"name":"Wallet","type":"cash","initial_balance":"120.50"}`)
+	picture := setPicture(t, svc, u.ID, []byte("ana's picture"))
 	want := exportOf(t, db, u.ID)
 
 	backup := filepath.Join(t.TempDir(), "finance.backup")
-	if err := store.Backup(ctx, dbPath, media, backup); err != nil {
+	if err := store.Backup(ctx, dbPath, backup); err != nil {
 		t.Fatal(err)
 	}
 	createAccount(t, db, u.ID, `{"name":"Savings","type":"savings","initial_balance":"1000"}`)
+	newer := setPicture(t, svc, u.ID, []byte("a newer picture"))
 	changed := exportOf(t, db, u.ID)
-	writeFile(t, filepath.Join(media, "profile-pictures", "ana.png"), "a newer picture")
-	writeFile(t, filepath.Join(media, "profile-pictures", "new.png"), "uploaded since")
 
 	// Refused while the database is open, before anything changes.
 	if _, err := store.Restore(ctx, backup, dbPath, media, time.Now()); !errors.Is(err, store.ErrInUse) {
@@ -191,7 +197,7 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Restore: %v", err)
 	}
-	if r.Media != 1 || r.Kept != dbPath+".before-restore-20261127T050000.000Z" || r.KeptMedia != media+".before-restore-20261127T050000.000Z" {
+	if r.Media != 0 || r.Kept != dbPath+".before-restore-20261127T050000.000Z" || r.KeptMedia != "" {
 		t.Errorf("Restore = %+v", r)
 	}
 	restored := openAt(t, dbPath)
@@ -199,16 +205,19 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 		t.Errorf("restored export differs from the one at the backup:\n%s\nwant\n%s", got, want)
 	}
 	if n, err := restored.QueryInt(ctx, "SELECT count(*) FROM sqlite_master WHERE name = 'backup_files'"); err != nil || n != 0 {
-		t.Errorf("the restored database keeps the backup's table of files: %d, %v", n, err)
+		t.Errorf("the restored database has a table of files: %d, %v", n, err)
 	}
-	if got := dirNames(t, filepath.Join(media, "profile-pictures")); !slices.Equal(got, []string{"ana.png"}) {
-		t.Errorf("restored media: %q", got)
+	if f, err := finance.NewService(restored).PictureFile(ctx, picture); err != nil || string(f.Content) != "ana's picture" {
+		t.Errorf("the restored picture: %+v, %v", f, err)
 	}
-	if got := readFile(t, filepath.Join(media, "profile-pictures", "ana.png")); got != "ana's picture" {
-		t.Errorf("restored picture holds %q", got)
+	if names, _ := restored.PictureNames(ctx); !slices.Equal(names, []string{picture}) {
+		t.Errorf("restored pictures %q, want only %s (not %s)", names, picture, newer)
 	}
-	if got := readFile(t, filepath.Join(r.KeptMedia, "profile-pictures", "new.png")); got != "uploaded since" {
-		t.Errorf("kept media: new.png holds %q", got)
+	if k, err := restored.SigningKey(ctx, ""); err != nil || !bytes.Equal(k, key) {
+		t.Errorf("the restored signing key differs: %v", err)
+	}
+	if got := readFile(t, filepath.Join(media, "profile-pictures", "left.png")); got != "an earlier version's file" {
+		t.Errorf("the media folder changed: %q", got)
 	}
 	kept := openAt(t, r.Kept)
 	if got := exportOf(t, kept, u.ID); !bytes.Equal(got, changed) {
@@ -230,7 +239,7 @@ func TestRestoreRefusesUnsoundFiles(t *testing.T) {
 	}
 	createUser(t, db, "ana@example.com")
 	good := filepath.Join(t.TempDir(), "good.db")
-	if err := store.Backup(ctx, dbPath, "", good); err != nil {
+	if err := store.Backup(ctx, dbPath, good); err != nil {
 		t.Fatal(err)
 	}
 	raw := []byte(readFile(t, good))
@@ -276,7 +285,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	backupDir := t.TempDir()
-	_, err := db.Upgrade(ctx, backupDir, "")
+	_, err := db.Upgrade(ctx, backupDir)
 	var newer *store.SchemaNewerError
 	if !errors.As(err, &newer) || newer.Version != future || newer.Binary == "" || newer.Binary >= future {
 		t.Fatalf("Upgrade of a newer schema = %v", err)
@@ -293,7 +302,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 		t.Errorf("a refused upgrade wrote %q", names)
 	}
 	backup := filepath.Join(t.TempDir(), "newer.db")
-	if err := store.Backup(ctx, db.Path(), "", backup); err != nil {
+	if err := store.Backup(ctx, db.Path(), backup); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := store.CheckBackup(ctx, backup); !errors.As(err, &newer) || !strings.Contains(err.Error(), "the backup's schema") {
@@ -310,7 +319,7 @@ func TestPreMigrateBackupOnce(t *testing.T) {
 	db := openThrough(t, earlier)
 	u := createUser(t, db, "ana@example.com")
 	backupDir := filepath.Join(t.TempDir(), "backups")
-	path, err := db.Upgrade(ctx, backupDir, "")
+	path, err := db.Upgrade(ctx, backupDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +336,7 @@ func TestPreMigrateBackupOnce(t *testing.T) {
 	if _, err := db.UserByEmail(ctx, u.Email); err != nil {
 		t.Error(err)
 	}
-	again, err := db.Upgrade(ctx, backupDir, "")
+	again, err := db.Upgrade(ctx, backupDir)
 	if err != nil || again != "" {
 		t.Errorf("second Upgrade = %q, %v; want no backup", again, err)
 	}
@@ -337,7 +346,7 @@ func TestPreMigrateBackupOnce(t *testing.T) {
 
 	fresh := openAt(t, filepath.Join(t.TempDir(), store.FileName))
 	freshDir := filepath.Join(t.TempDir(), "backups")
-	if path, err := fresh.Upgrade(ctx, freshDir, ""); err != nil || path != "" {
+	if path, err := fresh.Upgrade(ctx, freshDir); err != nil || path != "" {
 		t.Errorf("Upgrade of a new database = %q, %v; want no backup", path, err)
 	}
 	if _, err := os.Stat(freshDir); !errors.Is(err, os.ErrNotExist) {

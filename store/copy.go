@@ -97,6 +97,13 @@ func (db *DB) CopyInto(ctx context.Context, to *DB) ([]CopyCount, error) {
 	err = to.RawTx(ctx, func(ctx context.Context, ttx *sql.Tx) error {
 		dst := boundTx{Tx: ttx, d: to.dialect}
 		counts = counts[:0] // a write on Postgres may run again
+		// The source's signing key takes the place of any the target made
+		// (a replica started on it before the copy), so that the sign-ins
+		// the source signed stay valid on the target. With no user on the
+		// target, none of its own sign-ins is lost.
+		if _, err := ttx.ExecContext(ctx, "DELETE FROM server_secrets"); err != nil {
+			return err
+		}
 		for _, t := range tables {
 			n, err := copyTable(ctx, src, dst, t)
 			if err != nil {

@@ -36,6 +36,11 @@ func TestCopyIntoAnotherDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	signingKey, err := src.SigningKey(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	picture := setPicture(t, svc, ana.ID, []byte("ana's picture"))
 	export := func(db *store.DB, userID string) string {
 		t.Helper()
 		var b bytes.Buffer
@@ -78,6 +83,13 @@ func TestCopyIntoAnotherDatabase(t *testing.T) {
 	for name, open := range targets {
 		t.Run(name, func(t *testing.T) {
 			dst := open()
+			if err := dst.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			// A replica started on the target before the copy made a key of its own.
+			if k, err := dst.SigningKey(ctx, ""); err != nil || bytes.Equal(k, signingKey) {
+				t.Fatalf("the target's own key: %v", err)
+			}
 			counts, err := src.CopyInto(ctx, dst)
 			if err != nil {
 				t.Fatal(err)
@@ -86,7 +98,7 @@ func TestCopyIntoAnotherDatabase(t *testing.T) {
 			for _, c := range counts {
 				rows[c.Table] = c.Rows
 			}
-			for _, table := range []string{"users", "expenses", "api_keys", "activity", "credit_cards", "soas"} {
+			for _, table := range []string{"users", "expenses", "api_keys", "activity", "credit_cards", "soas", "server_secrets", "profile_pictures"} {
 				n, err := src.QueryInt(ctx, `SELECT count(*) FROM `+table)
 				if err != nil || n == 0 || rows[table] != n {
 					t.Errorf("%s: %d copied, %d in the source (%v)", table, rows[table], n, err)
@@ -107,6 +119,14 @@ func TestCopyIntoAnotherDatabase(t *testing.T) {
 			}
 			if p, err := newAuthService(t, dst).Authenticate(ctx, key); err != nil || p.UserID() != ana.ID {
 				t.Errorf("the source's key on the target: %+v, %v", p, err)
+			}
+			// The source's signing key signs on the target, so its sign-ins
+			// stay valid; the pictures are there, at the same names.
+			if k, err := dst.SigningKey(ctx, ""); err != nil || !bytes.Equal(k, signingKey) {
+				t.Errorf("the target's signing key is not the source's (%v)", err)
+			}
+			if f, err := finance.NewService(dst).PictureFile(ctx, picture); err != nil || string(f.Content) != "ana's picture" {
+				t.Errorf("ana's picture on the target: %+v, %v", f, err)
 			}
 			// New activity numbers on after the copied entries.
 			before, err := dst.QueryInt(ctx, `SELECT max(seq) FROM activity`)

@@ -107,6 +107,8 @@ var exportLeftOut = map[string]string{
 	"oauth_codes":             "credentials of this server",
 	"oauth_tokens":            "credentials of this server",
 	"credential_generation":   "the credential cache's counter",
+	"server_secrets":          "the server's own secrets (the key that signs sign-ins): they never leave it",
+	"profile_pictures":        "part of the account, which the export leaves out (users); the upload is at its public address",
 	"idempotency_keys":        "replays of recent requests, kept a day",
 	"activity":                "who did what on this server: its actors are this server's keys, apps and sessions",
 	"activity_actors":         "the actors of the activity log",

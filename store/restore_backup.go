@@ -59,14 +59,17 @@ type Restored struct {
 	// (DB.before-restore-TIMESTAMP); empty when there was none.
 	Kept string
 	// KeptMedia is where the media folder that was in place is now; empty
-	// when there was none.
+	// when there was none, or when the backup carried no files.
 	KeptMedia string
-	// Media counts the files the backup put in the media folder.
+	// Media counts the files an earlier version's backup put in the media
+	// folder; the next start moves its pictures into the database.
 	Media int
 }
 
-// Restore puts the backup at file in place of the database at dbPath and
-// its media folder mediaDir. It refuses while anything has the database
+// Restore puts the backup at file in place of the database at dbPath, and
+// the files an earlier version's backup carries in place of the media
+// folder mediaDir (a backup of this version is the database alone, and the
+// media folder is left as it is). It refuses while anything has the database
 // open (ErrInUse), and a file CheckBackup refuses, before changing
 // anything. The database and media folder in place are kept beside them,
 // renamed with .before-restore-TIMESTAMP (the database's -wal file with
@@ -101,11 +104,14 @@ func Restore(ctx context.Context, file, dbPath, mediaDir string, now time.Time) 
 	if err := copyOwnerOnly(file, incoming); err != nil {
 		return r, fmt.Errorf("copying the backup: %w", err)
 	}
-	if r.Media, err = extractMedia(ctx, incoming, incomingMedia); err != nil {
+	var carried bool
+	if r.Media, carried, err = extractMedia(ctx, incoming, incomingMedia); err != nil {
 		return r, fmt.Errorf("the backup's media: %w", err)
 	}
-	if err := dropMedia(ctx, incoming); err != nil {
-		return r, fmt.Errorf("copying the backup: %w", err)
+	if carried {
+		if err := dropMedia(ctx, incoming); err != nil {
+			return r, fmt.Errorf("copying the backup: %w", err)
+		}
 	}
 	if err := IntegrityCheck(ctx, incoming); err != nil {
 		return r, err
@@ -117,6 +123,9 @@ func Restore(ctx context.Context, file, dbPath, mediaDir string, now time.Time) 
 	// From here a failure leaves every file where it is, for a person to
 	// finish by hand with the paths the error names.
 	done = true
+	if !carried {
+		incomingMedia = ""
+	}
 	if err := switchTo(incoming, incomingMedia, dbPath, mediaDir, stamp, &r); err != nil {
 		return r, fmt.Errorf("putting the backup in place stopped part way (nothing was deleted; the database "+
 			"that was in place is %s, the checked copy of the backup %s): %w", cmp.Or(r.Kept, dbPath), incoming, err)
@@ -125,7 +134,8 @@ func Restore(ctx context.Context, file, dbPath, mediaDir string, now time.Time) 
 }
 
 // switchTo moves the database and media folder in place aside and the
-// checked copies of the backup's into their places.
+// checked copies of the backup's into their places; the media folder stays
+// when incomingMedia is empty.
 func switchTo(incoming, incomingMedia, dbPath, mediaDir, stamp string, r *Restored) error {
 	kept := dbPath + ".before-restore-" + stamp
 	if _, err := os.Stat(dbPath); err == nil {
@@ -143,6 +153,9 @@ func switchTo(incoming, incomingMedia, dbPath, mediaDir, stamp string, r *Restor
 	}
 	if err := os.Rename(incoming, dbPath); err != nil {
 		return err
+	}
+	if incomingMedia == "" {
+		return nil
 	}
 	if _, err := os.Stat(mediaDir); err == nil {
 		r.KeptMedia = mediaDir + ".before-restore-" + stamp

@@ -142,10 +142,10 @@ func (db *DB) Migrated(ctx context.Context) error {
 // database. It refuses a database a newer finance upgraded
 // (*SchemaNewerError) before touching it. When there are migrations to
 // apply to a database that holds a schema already, it first writes a backup
-// of it under backupDir (with the files of mediaDir), named
+// of it under backupDir, named
 // pre-migrate-VERSION-TIMESTAMP.db after the schema it holds, and returns
 // its path; a new database, or one already up to date, gets none.
-func (db *DB) Upgrade(ctx context.Context, backupDir, mediaDir string) (backup string, err error) {
+func (db *DB) Upgrade(ctx context.Context, backupDir string) (backup string, err error) {
 	s, err := db.Schema(ctx)
 	if err != nil {
 		return "", err
@@ -155,7 +155,7 @@ func (db *DB) Upgrade(ctx context.Context, backupDir, mediaDir string) (backup s
 	}
 	// On Postgres the operator's own backups (pg_dump) stand for this one.
 	if s.Pending > 0 && !s.Empty() && db.dialect == sqliteDialect {
-		backup, err = writePreMigrate(ctx, db.path, mediaDir, backupDir, s.Version)
+		backup, err = writePreMigrate(ctx, db.path, backupDir, s.Version)
 		if err != nil {
 			return "", fmt.Errorf("store: the backup before upgrading the schema from %s to %s failed, so nothing was changed: %w",
 				s.Version, s.Binary, err)

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,11 +20,10 @@ import (
 // testEnv is the binary's server, with the web app mounted, over its own
 // migrated SQLite database.
 type testEnv struct {
-	t        testing.TB
-	db       *store.DB
-	auth     *auth.Service
-	srv      *server.Server
-	mediaDir string
+	t    testing.TB
+	db   *store.DB
+	auth *auth.Service
+	srv  *server.Server
 }
 
 // newTestEnv returns a server with unlimited rate limits and the default
@@ -46,8 +44,8 @@ func newEnv(t testing.TB, withOAuth bool, configure ...func(*server.Config)) *te
 	t.Helper()
 	db := testkit.OpenDB(t)
 	_, _, svc := testkit.NewAuth(t, db)
-	e := &testEnv{t: t, db: db, auth: svc, mediaDir: filepath.Join(t.TempDir(), "media")}
-	cfg := server.Config{BaseURL: testkit.BaseURL, Version: "test-version", MediaDir: e.mediaDir, UploadDir: t.TempDir()}
+	e := &testEnv{t: t, db: db, auth: svc}
+	cfg := server.Config{BaseURL: testkit.BaseURL, Version: "test-version", UploadDir: t.TempDir()}
 	if withOAuth {
 		cfg.OAuth = testkit.NewOAuth(db, svc, oauth.Config{}, time.Now)
 	}

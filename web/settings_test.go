@@ -7,7 +7,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,7 +111,10 @@ func TestProfilePage(t *testing.T) {
 	}
 	uploads := func() []string {
 		t.Helper()
-		names, _ := filepath.Glob(filepath.Join(filepath.Join(env.mediaDir, "profile-pictures"), "*"))
+		names, err := env.db.PictureNames(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return names
 	}
 	page := b.Get(web.ProfilePath)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -101,7 +100,9 @@ func (c *cli) onPostgres() bool {
 // errNotOnPostgres refuses the commands that copy SQLite's file.
 var errNotOnPostgres = errors.New("backup and restore copy SQLite's database file; on Postgres use its own tools (pg_dump, pg_restore)")
 
-// mediaDir holds the files the database refers to (profile pictures).
+// mediaDir is where earlier versions kept the profile pictures, which the
+// database now holds (importDataDir), and where a restore puts the pictures
+// of such a version's backup.
 func (c *cli) mediaDir() string { return filepath.Join(c.dataDir, "media") }
 
 func (c *cli) backupsDir() string {
@@ -121,8 +122,9 @@ func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 	var db *store.DB
 	var err error
 	if c.onPostgres() {
-		// The data directory still holds the keys and the media; SQLite's
-		// Open makes it on the way to its file.
+		// The data directory still holds the uploads being read and may hold
+		// an earlier version's files; SQLite's Open makes it on the way to
+		// its file.
 		if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("data directory: %w", err)
 		}
@@ -135,7 +137,7 @@ func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	backup, err := db.Upgrade(ctx, c.backupsDir(), c.mediaDir())
+	backup, err := db.Upgrade(ctx, c.backupsDir())
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -143,7 +145,30 @@ func (c *cli) openStore(ctx context.Context) (*store.DB, error) {
 	if backup != "" {
 		c.logger().Info("the database's schema was upgraded", "backup_taken_before", backup)
 	}
+	if err := c.importDataDir(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
+}
+
+// importDataDir brings what earlier versions kept as files in the data
+// directory into the database, where every replica finds it: the profile
+// pictures of media/profile-pictures that the database lacks, and jwt.key as
+// the signing key when the database has none yet. Both are no-ops once done;
+// the files are left in place (docs/backup.md says why).
+func (c *cli) importDataDir(ctx context.Context, db *store.DB) error {
+	n, err := db.ImportPictures(ctx, filepath.Join(c.mediaDir(), "profile-pictures"))
+	if err != nil {
+		return fmt.Errorf("importing the profile pictures of %s: %w", c.mediaDir(), err)
+	}
+	if n > 0 {
+		c.logger().Info("profile pictures moved into the database", "pictures", n, "from", c.mediaDir())
+	}
+	if _, err := db.SigningKey(ctx, filepath.Join(c.dataDir, jwtSecretFile)); err != nil {
+		return err
+	}
+	return nil
 }
 
 // withAuth runs fn with a migrated store and an auth service (no JWT issuer:
@@ -158,37 +183,9 @@ func (c *cli) withAuth(ctx context.Context, fn func(*auth.Service) error) error 
 	return fn(svc)
 }
 
-// jwtSecretFile holds the key that signs first-party access tokens.
+// jwtSecretFile is where earlier versions kept the key that signs
+// first-party access tokens; the database holds it now (store.DB.SigningKey).
 const jwtSecretFile = "jwt.key"
-
-// loadJWTSecret reads the signing key from the data directory, creating it
-// (32 random bytes, mode 0600) on first start.
-func (c *cli) loadJWTSecret() ([]byte, error) {
-	path := filepath.Join(c.dataDir, jwtSecretFile)
-	b, err := os.ReadFile(path)
-	if err == nil {
-		if len(b) < 32 {
-			return nil, fmt.Errorf("%s is shorter than 32 bytes; delete it to generate a new one", path)
-		}
-		return b, nil
-	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	b = make([]byte, 32)
-	_, _ = rand.Read(b)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return c.loadJWTSecret() // another process created it first
-	} else if err != nil {
-		return nil, err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return b, f.Close()
-}
 
 // readSecretLine reads one line (a password) from stdin, without its line ending.
 func (c *cli) readSecretLine() (string, error) {
@@ -239,10 +236,10 @@ func newMigrateCmd(c *cli) *cobra.Command {
 func newBackupCmd(c *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "backup FILE",
-		Short: "Write a consistent copy of the database and its media to FILE, safe while the server runs",
+		Short: "Write a consistent copy of the database to FILE, safe while the server runs",
 		Long: `backup writes a consistent snapshot of the database to FILE (VACUUM INTO), even while the
-server runs, with the files of the media folder (profile pictures) inside it, and verifies it
-with PRAGMA integrity_check. FILE is one SQLite database file. FILE must not exist: backup never
+server runs, and verifies it with PRAGMA integrity_check. The database holds everything,
+profile pictures and the key that signs sign-ins included. FILE is one SQLite database file. FILE must not exist: backup never
 overwrites. The copy is readable by its owner only (mode 0600). If the backup fails (a full
 disk, say), FILE is removed, so the same command can be retried.
 
@@ -252,13 +249,13 @@ a write can be corrupt. A file copy is safe only after a clean stop (Ctrl-C or S
 which leaves no finance.db-wal behind.
 
 To restore a backup, stop the server and run finance restore FILE (see finance restore --help).
-Keep jwt.key in the data directory and sign-ins survive; without it users sign in again.`,
+The backup holds the key that signs sign-ins, so they survive a restore.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if c.onPostgres() {
 				return errNotOnPostgres
 			}
-			if err := store.Backup(cmd.Context(), c.dbPath(), c.mediaDir(), args[0]); err != nil {
+			if err := store.Backup(cmd.Context(), c.dbPath(), args[0]); err != nil {
 				return err
 			}
 			info, err := os.Stat(args[0])
@@ -274,16 +271,19 @@ Keep jwt.key in the data directory and sign-ins survive; without it users sign i
 func newRestoreCmd(c *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "restore FILE",
-		Short: "Put a backup in place of the database and its media (the server stopped)",
+		Short: "Put a backup in place of the database (the server stopped)",
 		Long: `restore puts FILE, a backup written by finance backup or by serve's scheduled backups, in
-place of the database of the data directory, and its files in place of the media folder.
+place of the database of the data directory. A backup of an earlier version that carries the
+media folder's files (profile pictures) puts them in place of the media folder, and the next
+start moves the pictures into the database.
 
 It first checks FILE: a SQLite database that passes PRAGMA integrity_check and whose schema is
 not newer than this finance's (an older one is upgraded at the next start). It refuses while a
 server or another finance command has the database open: stop the server first. Nothing is
 deleted: the database in place is kept as finance.db.before-restore-TIMESTAMP (with its
-finance.db-wal, if any) and the media folder as media.before-restore-TIMESTAMP, beside them.
-jwt.key stays as it is.
+finance.db-wal, if any) and, when the backup carries files, the media folder as
+media.before-restore-TIMESTAMP, beside them. jwt.key stays as it is: a backup of an earlier
+version holds no signing key, and the next start takes the key from jwt.key again.
 
 Exit codes: 0 restored; 1 another error; 3 FILE is not a sound backup; 4 FILE's schema is
 newer than this finance; 5 the database is in use.`,

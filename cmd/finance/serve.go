@@ -210,7 +210,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		db.ObserveCommits(meter)
 		meter.WatchDatabase(db.Size)
 	}
-	secret, err := c.loadJWTSecret()
+	secret, err := db.SigningKey(ctx, filepath.Join(c.dataDir, jwtSecretFile))
 	if err != nil {
 		return fmt.Errorf("JWT signing key: %w", err)
 	}
@@ -221,7 +221,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	if f.backupInterval > 0 && c.onPostgres() {
 		log.Info("scheduled backups are off on Postgres: back it up with its own tools")
 	} else if f.backupInterval > 0 {
-		if backups, err = store.NewBackups(c.dbPath(), c.mediaDir(), c.backupsDir(), f.backupInterval, f.backupKeep, log); err != nil {
+		if backups, err = store.NewBackups(c.dbPath(), c.backupsDir(), f.backupInterval, f.backupKeep, log); err != nil {
 			return fmt.Errorf("--backup-dir: %w", err)
 		}
 		backupStatus = backups
@@ -256,7 +256,7 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		RateLimit: keyRate, LoginRateLimit: loginRate, AuthorizeRateLimit: authorizeRate,
 		MaxBodyBytes: f.maxBody, AccessLog: f.accessLog, TrustProxy: f.trustProxy,
 		UploadDir: uploadDir, MaxUploadBytes: f.maxUploadBytes, MaxImportBytes: f.maxImportBytes, WriteTimeout: server.WriteTimeout,
-		OAuth: authz, MediaDir: c.mediaDir(), MCPCORSOrigins: corsOrigins,
+		OAuth: authz, MCPCORSOrigins: corsOrigins,
 		AI: engine, AIRateLimit: aiRate,
 		Telegram: bot, WebhookRateLimit: webhookRate,
 		Backups: backupStatus, Requests: meter,
