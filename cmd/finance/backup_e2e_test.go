@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
 	"maps"
 	"mime/multipart"
@@ -29,7 +31,8 @@ import (
 // finance backup while the server runs, read the same after writes made
 // since, a refused restore while serving, a stop and finance restore: every
 // figure (balances, statements, plans, bills, loans, lists, dashboard and
-// reports) and the picture's bytes.
+// reports) and the picture's bytes, from the database alone (the backup
+// carries no files).
 func TestRestoreRoundTripEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test builds and runs the binary")
@@ -77,7 +80,7 @@ func TestRestoreRoundTripEndToEnd(t *testing.T) {
 	}
 
 	r = binMustRun(t, bin, dataDir, "", "restore", backup)
-	if !strings.Contains(r.stdout, "(schema ") || !strings.Contains(r.stdout, ", 1 media files)") {
+	if !strings.Contains(r.stdout, "(schema ") || !strings.Contains(r.stdout, ", 0 media files)") {
 		t.Errorf("restore said %q", r.stdout)
 	}
 	srv = serve()
@@ -154,7 +157,7 @@ var (
 // Killed during a scheduled backup (SIGKILL: no shutdown code runs), the
 // server leaves no partial file under a backup's name: every file named
 // like a backup is whole and sound, at most a .partial file is left, and
-// the next start's backup removes it and is whole, media included.
+// the next start's backup removes it and is whole, profile pictures included.
 func TestScheduledBackupKilledMidway(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -162,14 +165,21 @@ func TestScheduledBackupKilledMidway(t *testing.T) {
 	bin := buildBinary(t)
 	dataDir := t.TempDir()
 	createUser(t, dataDir, "ana@example.com")
-	// Media large enough that a backup takes a while to write.
+	// A picture large enough that a backup takes a while to write (far past
+	// an upload's limit: written straight into the table).
 	big := make([]byte, 32<<20)
 	rand.Read(big)
-	bigPath := filepath.Join(dataDir, "media", "profile-pictures", "big.png")
-	if err := os.MkdirAll(filepath.Dir(bigPath), 0o700); err != nil {
+	bigName := finance.NewID() + ".png"
+	db, err := store.Open(filepath.Join(dataDir, store.FileName))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(bigPath, big, 0o600); err != nil {
+	err = db.RawTx(context.Background(), func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO profile_pictures (name, user_id, content_type, content, created_at)
+			SELECT ?, id, 'image/png', ?, ? FROM users WHERE email = 'ana@example.com'`, bigName, big, time.Now())
+		return err
+	})
+	if err := errors.Join(err, db.Close()); err != nil {
 		t.Fatal(err)
 	}
 	backupDir := filepath.Join(dataDir, "backups")
@@ -226,9 +236,14 @@ func TestScheduledBackupKilledMidway(t *testing.T) {
 	if err != nil {
 		t.Fatalf("restoring the backup after the kills: %v", err)
 	}
-	got, err := os.ReadFile(filepath.Join(restored, "media", "profile-pictures", "big.png"))
-	if err != nil || !bytes.Equal(got, big) || r.Media != 1 {
-		t.Errorf("the backup after the kills carries %d media files, big.png %d bytes (%v); want its %d bytes", r.Media, len(got), err, len(big))
+	rdb, err := store.Open(filepath.Join(restored, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	got, err := finance.NewService(rdb).PictureFile(context.Background(), bigName)
+	if err != nil || !bytes.Equal(got.Content, big) || r.Media != 0 {
+		t.Errorf("the backup after the kills: %d media files, the picture %d bytes (%v); want its %d bytes", r.Media, len(got.Content), err, len(big))
 	}
 }
 

@@ -685,7 +685,7 @@ func TestBackupHelpSaysHowToRestore(t *testing.T) {
 	r := mustRun(t, t.TempDir(), "", "backup", "--help")
 	for _, want := range []string{
 		"stop the server and run finance restore FILE",
-		"with the files of the media folder (profile pictures) inside it",
+		"profile pictures and the key that signs sign-ins included",
 		"mode 0600",
 		"never\noverwrites",
 		"FILE is removed",

@@ -26,8 +26,9 @@ writes after the copy began is not in the copy: stop it first, or stop it, copy 
 new database, and start it on the new one. The target is written in one transaction: the
 copy then checks that every table holds as many rows as the source's and that the totals
 the target computed (spending per day and month, card and account totals, expense counts)
-equal the source's, and writes nothing if any differs. The files of the data directory
-(jwt.key, profile pictures) are not in the database: keep the same data directory.`,
+equal the source's, and writes nothing if any differs. The key that signs sign-ins and the
+profile pictures are in the database and are copied too: sign-ins made on the source stay
+valid on the target (its own key, if a server started on it first, is replaced).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()

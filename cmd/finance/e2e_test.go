@@ -338,7 +338,7 @@ func TestEndToEnd(t *testing.T) {
 	// Everything the server created is its owner's only, the database's
 	// WAL and shared-memory files included (they exist while it runs).
 	db := filepath.Join(dataDir, store.FileName)
-	for _, p := range []string{dataDir, db, db + "-wal", db + "-shm", filepath.Join(dataDir, "jwt.key")} {
+	for _, p := range []string{dataDir, db, db + "-wal", db + "-shm"} {
 		checkOwnerOnly(t, p)
 	}
 	if code := first.interrupt(t); code != 0 {
@@ -356,9 +356,13 @@ func TestEndToEnd(t *testing.T) {
 	}
 	key = strings.TrimSpace(key)
 
-	// Files another user may read (a database copied in with cp, say) are
-	// reported at start, with the command that fixes them.
+	// Files another user may read (a database copied in with cp, say, or
+	// the key file an earlier version left) are reported at start, with the
+	// command that fixes them.
 	if runtime.GOOS != "windows" {
+		if err := os.WriteFile(filepath.Join(dataDir, "jwt.key"), []byte(strings.Repeat("k", 32)), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		for path, mode := range map[string]os.FileMode{db: 0o644, filepath.Join(dataDir, "jwt.key"): 0o640} {
 			if err := os.Chmod(path, mode); err != nil {
 				t.Fatal(err)
