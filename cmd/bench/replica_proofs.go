@@ -6,13 +6,16 @@ package main
 // same proof holds whatever database the replicas run on.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -741,5 +744,129 @@ func (rs *replicaSet) proveSettings(b *benchRun, key string) (bool, error) {
 	}
 	b.add("replicas (6) app settings changed on A, read on B 1.1 s later", "timezone %s → %s through A; A answers %s, B answers %s: %s",
 		before, changed, onA, onB, result)
+	return ok, nil
+}
+
+// (7) Stateless replicas: the replicas share the database and nothing else
+// (each has a data directory of its own). A first-party access token signed
+// by A (POST /auth/login) is accepted by B, as is the web session cookie A
+// set at its sign-in page; a profile picture uploaded through A is served by
+// B with A's bytes, type and ETag; and neither data directory holds a key
+// file or a media folder.
+func (rs *replicaSet) proveStateless(b *benchRun, key string) (bool, error) {
+	hc := newHTTPClient()
+	a, bb := rs.replicas[0], rs.replicas[1]
+	var problems []string
+
+	// The access token A signs, used on B.
+	login, err := must(hc, http.StatusOK, "POST", a.url+"/api/v1/auth/login", "",
+		fmt.Sprintf(`{"email":%q,"password":%q}`, payerEmail, benchPassword))
+	if err != nil {
+		return false, err
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := login.data(&tok); err != nil || tok.AccessToken == "" {
+		return false, fmt.Errorf("login on A: no access token: %v %.200s", err, login.body)
+	}
+	onB, err := call(hc, "GET", bb.url+"/api/v1/user-settings/account", tok.AccessToken, "")
+	if err != nil {
+		return false, err
+	}
+	if onB.status != http.StatusOK {
+		problems = append(problems, fmt.Sprintf("A's access token on B: %d", onB.status))
+	}
+
+	// The web session cookie A sets, on B's pages.
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	page, err := browser.Get(a.url + "/login")
+	if err != nil {
+		return false, err
+	}
+	body, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	m := csrfRE.FindSubmatch(body)
+	if m == nil {
+		return false, fmt.Errorf("GET /login on A: %d, no form token", page.StatusCode)
+	}
+	signIn, err := browser.PostForm(a.url+"/login", url.Values{"email": {payerEmail}, "password": {benchPassword}, "csrf": {string(m[1])}})
+	if err != nil {
+		return false, err
+	}
+	signIn.Body.Close()
+	if signIn.StatusCode != http.StatusSeeOther {
+		return false, fmt.Errorf("sign-in on A: %d, want 303", signIn.StatusCode)
+	}
+	// The jar sends A's cookie to B: both are 127.0.0.1, and cookies ignore ports.
+	settings, err := browser.Get(bb.url + "/settings/api-keys")
+	if err != nil {
+		return false, err
+	}
+	settings.Body.Close()
+	if settings.StatusCode != http.StatusOK {
+		problems = append(problems, fmt.Sprintf("A's session cookie on B's pages: %d", settings.StatusCode))
+	}
+
+	// A picture uploaded through A, served by B.
+	picture := append([]byte("\x89PNG\r\n\x1a\n"), []byte(strings.Repeat("replica picture ", 256))...)
+	var form bytes.Buffer
+	w := multipart.NewWriter(&form)
+	part, _ := w.CreateFormFile("file", "me.png")
+	part.Write(picture)
+	w.Close()
+	up, err := call(hc, "PUT", a.url+"/api/v1/user-settings/account/profile-picture", key, form.String(),
+		"Content-Type", w.FormDataContentType())
+	if err != nil {
+		return false, err
+	}
+	var acc struct {
+		URL *string `json:"profile_picture_url"`
+	}
+	if up.status != http.StatusOK || up.data(&acc) != nil || acc.URL == nil {
+		return false, fmt.Errorf("picture upload on A: %d %.200s", up.status, up.body)
+	}
+	u, err := url.Parse(*acc.URL)
+	if err != nil {
+		return false, err
+	}
+	fromA, err := call(hc, "GET", a.url+u.Path, "", "")
+	if err != nil {
+		return false, err
+	}
+	fromB, err := call(hc, "GET", bb.url+u.Path, "", "")
+	if err != nil {
+		return false, err
+	}
+	if fromB.status != http.StatusOK || !bytes.Equal(fromB.body, picture) || fromB.header.Get("Content-Type") != "image/png" {
+		problems = append(problems, fmt.Sprintf("the picture on B: %d, %d bytes, %q", fromB.status, len(fromB.body), fromB.header.Get("Content-Type")))
+	}
+	for _, h := range []string{"ETag", "Last-Modified", "Cache-Control"} {
+		if fromA.header.Get(h) != fromB.header.Get(h) {
+			problems = append(problems, fmt.Sprintf("%s: A %q, B %q", h, fromA.header.Get(h), fromB.header.Get(h)))
+		}
+	}
+
+	// Nothing of the shared state in the replicas' own directories.
+	for _, r := range []*replica{a, bb} {
+		for _, f := range []string{"jwt.key", "media"} {
+			if _, err := os.Stat(filepath.Join(rs.replicaDataDir(r.name), f)); err == nil {
+				problems = append(problems, fmt.Sprintf("%s's data directory holds %s", r.name, f))
+			}
+		}
+	}
+	ok := len(problems) == 0
+	result := "the picture's bytes, type, ETag, Last-Modified and Cache-Control as A's; neither data directory holds " +
+		"jwt.key or media/ — PASS"
+	if !ok {
+		result = "**FAIL**: " + strings.Join(problems, "; ")
+	}
+	b.add("replicas (7) stateless: signed by A, used on B; a picture uploaded through A, served by B",
+		"data directories %s and %s of their own; A's access token on B: %d; A's session cookie on B's pages: %d; "+
+			"%d-byte picture on B: %d %s; %s",
+		filepath.Base(rs.replicaDataDir(a.name)), filepath.Base(rs.replicaDataDir(bb.name)), onB.status, settings.StatusCode,
+		len(picture), fromB.status, fromB.header.Get("Content-Type"), result)
 	return ok, nil
 }

@@ -2,9 +2,9 @@ package main
 
 // make bench-replicas: two `finance serve` replicas on one database behind a
 // small reverse proxy, and the proofs that they serve as one service
-// (replica_proofs.go). Today both replicas open the same SQLite data
-// directory; with -database-url they open that database instead (a
-// postgres:// URL once the store runs on Postgres), and nothing else changes.
+// (replica_proofs.go). Each replica has a data directory of its own, as on
+// machines of their own: they share the database only, the SQLite file of
+// the run's data directory (sqlite:PATH) or the -database-url.
 
 import (
 	"bufio"
@@ -76,7 +76,7 @@ type replica struct {
 }
 
 // runReplicas starts n replicas (two unless told otherwise) on one database
-// behind the proxy and runs the five proofs, printing each as a row with
+// behind the proxy and runs the proofs, printing each as a row with
 // pass or fail; it fails when a proof does.
 func runReplicas(bin, databaseURL string, n, writes int) error {
 	if n < 1 {
@@ -141,6 +141,7 @@ func runReplicas(bin, databaseURL string, n, writes int) error {
 	if n > 1 {
 		// Settings before the kill, which leaves one replica.
 		proofs = append(proofs, proof{"settings", func() (bool, error) { return rs.proveSettings(b, keys[payerEmail]) }},
+			proof{"stateless", func() (bool, error) { return rs.proveStateless(b, keys[payerEmail]) }},
 			proof{"kill -9", func() (bool, error) { return rs.proveKill(b, keys[email], writes) }})
 	}
 	var failed []string
@@ -189,13 +190,13 @@ func verdict(ok bool) string {
 // describeDatabase names the database the replicas ran on, for the table.
 func (rs *replicaSet) describeDatabase() string {
 	if rs.databaseURL == "" {
-		return "SQLite: one data directory (" + store.FileName + ") shared by every replica; CPUs: " + cpuCount()
+		return "SQLite: one file (sqlite:" + store.FileName + ") shared by every replica, each with a data directory of its own; CPUs: " + cpuCount()
 	}
 	shown := rs.databaseURL
 	if u, err := url.Parse(rs.databaseURL); err == nil {
 		shown = u.Redacted()
 	}
-	return "--database-url " + shown + "; CPUs: " + cpuCount()
+	return "--database-url " + shown + ", each replica with a data directory of its own; CPUs: " + cpuCount()
 }
 
 func cpuCount() string {
@@ -215,24 +216,25 @@ func (rs *replicaSet) replicaURLs() string {
 }
 
 // databaseArgs are the flags and environment that point a finance command at
-// the run's database: the data directory always (it holds jwt.key, which
-// every replica must share), and the database URL when one was given.
-func (rs *replicaSet) databaseArgs() (args, env []string) {
-	args = []string{"--data-dir", rs.data}
+// the run's database from the data directory dataDir: the database URL
+// when one was given, otherwise the SQLite file of the run's data
+// directory. The replicas share nothing else: the database holds the
+// signing key and the profile pictures.
+func (rs *replicaSet) databaseArgs(dataDir string) (args, env []string) {
+	dbURL := rs.databaseURL
+	if dbURL == "" {
+		dbURL = "sqlite:" + filepath.Join(rs.data, store.FileName)
+	}
 	// A database URL in the bench's own environment must not move the
 	// replicas off the database the run says it measures.
 	env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "FINANCE_DATABASE_URL=") })
-	if rs.databaseURL != "" {
-		args = append(args, "--database-url", rs.databaseURL)
-		env = append(env, "FINANCE_DATABASE_URL="+rs.databaseURL)
-	}
-	return args, env
+	return []string{"--data-dir", dataDir, "--database-url", dbURL}, append(env, "FINANCE_DATABASE_URL="+dbURL)
 }
 
 // cli runs a finance command on the run's database and returns its standard
 // output.
 func (rs *replicaSet) cli(stdin io.Reader, args ...string) (string, error) {
-	dbArgs, env := rs.databaseArgs()
+	dbArgs, env := rs.databaseArgs(rs.data)
 	cmd := exec.Command(rs.bin, append(args, dbArgs...)...)
 	cmd.Env, cmd.Stdin = env, stdin
 	var out, errb bytes.Buffer
@@ -244,9 +246,8 @@ func (rs *replicaSet) cli(stdin io.Reader, args ...string) (string, error) {
 }
 
 // start opens the proxy's listener, then starts n replicas one after the
-// other (each waits for the one before to listen, so the first creates the
-// shared signing key and the others read it), each told the proxy's address
-// as its base URL, as behind any load balancer.
+// other (each waits for the one before to listen), each told the proxy's
+// address as its base URL, as behind any load balancer.
 func (rs *replicaSet) start(n int) error {
 	ln, err := listenInRange()
 	if err != nil {
@@ -307,7 +308,12 @@ func (rs *replicaSet) restart(i int) error {
 
 // replicaAt starts a replica listening at addr and waits until it listens.
 func (rs *replicaSet) replicaAt(name, addr string) (*replica, error) {
-	dbArgs, env := rs.databaseArgs()
+	// A data directory of the replica's own, as on a machine of its own:
+	// nothing the replicas share is in it.
+	if err := os.MkdirAll(rs.replicaDataDir(name), 0o700); err != nil {
+		return nil, err
+	}
+	dbArgs, env := rs.databaseArgs(rs.replicaDataDir(name))
 	args := append([]string{"serve", "--addr", addr, "--base-url", rs.proxyURL,
 		"--rate-limit", "off", "--access-log=false", "--backup-interval", "off", "--reminder-interval", "0"}, dbArgs...)
 	cmd := exec.Command(rs.bin, args...)
@@ -352,6 +358,11 @@ func (rs *replicaSet) replicaAt(name, addr string) (*replica, error) {
 		<-r.exited
 		return nil, fmt.Errorf("replica %s did not listen within %s: %s", name, replicaStartBy, tail(logPath, 5))
 	}
+}
+
+// replicaDataDir is the data directory of the replica called name.
+func (rs *replicaSet) replicaDataDir(name string) string {
+	return filepath.Join(rs.dir, "data-"+name)
 }
 
 // kill ends the replica with SIGKILL: no shutdown, no flush, as a crash or
