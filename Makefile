@@ -106,7 +106,7 @@ bench-reports: build ## Measure only the dashboard and reports over five years o
 # URL once the store runs on Postgres.
 FINANCE_DATABASE_URL ?=
 
-bench-replicas: build ## Two finance serve replicas on one database behind a reverse proxy: creates at 1-16 writers, kill -9 of one under load with no acknowledged write lost, 20 parallel payments that never overpay a statement, a key revoked on one refused by the other, statements generated once; about a minute (FINANCE_DATABASE_URL=postgres://... for Postgres)
+bench-replicas: build ## Two finance serve replicas on one database behind a reverse proxy: creates at 1-16 writers, kill -9 of one under load with no acknowledged write lost, 20 parallel payments that never overpay a statement, a key revoked on one refused by the other, statements generated once, a sign-in and a profile picture made through one honoured by the other (each replica with a data directory of its own); about a minute (FINANCE_DATABASE_URL=postgres://... for Postgres)
 	$(GO) run ./cmd/bench -bin $(BIN) -only replicas $(if $(FINANCE_DATABASE_URL),-database-url '$(FINANCE_DATABASE_URL)')
 
 bench-import: build ## Measure a 10,000-row bank CSV's import through the binary (preview, commit, revert), then reading the file alone
