@@ -32,7 +32,8 @@ import (
 // since, a refused restore while serving, a stop and finance restore: every
 // figure (balances, statements, plans, bills, loans, lists, dashboard and
 // reports) and the picture's bytes, from the database alone (the backup
-// carries no files).
+// carries no files). On Postgres backup and restore are refused, the server
+// running or not, and every figure stays as it was.
 func TestRestoreRoundTripEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test builds and runs the binary")
@@ -58,6 +59,27 @@ func TestRestoreRoundTripEndToEnd(t *testing.T) {
 	picture := uploadPicture(t, srv.url, key)
 
 	backup := filepath.Join(t.TempDir(), "finance.backup")
+	if onPostgres() {
+		// Refused, running or stopped, and nothing changes.
+		checkRefusedOnPostgres(t, binCLI(t, bin, dataDir, "", "backup", backup))
+		checkNoFile(t, backup)
+		want := testkit.LedgerFigures(t, api, today)
+		if code := srv.interrupt(t); code != 0 {
+			t.Fatalf("server exit %d", code)
+		}
+		checkRefusedOnPostgres(t, binCLI(t, bin, dataDir, "", "restore", backup))
+		srv = serve()
+		got := testkit.LedgerFigures(t, apiCaller(t, srv, key), today)
+		for _, path := range slices.Sorted(maps.Keys(want)) {
+			if diff := cmp.Diff(jsonOf(t, want[path]), jsonOf(t, got[path])); diff != "" {
+				t.Errorf("GET %s after a refused restore (-before +after):\n%s", path, diff)
+			}
+		}
+		if got := profilePicture(t, srv.url, key); !bytes.Equal(got, picture) {
+			t.Errorf("after a refused restore the profile picture has %d bytes, want the %d it had", len(got), len(picture))
+		}
+		return
+	}
 	binMustRun(t, bin, dataDir, "", "backup", backup)
 	want := testkit.LedgerFigures(t, api, today)
 
@@ -158,6 +180,7 @@ var (
 // server leaves no partial file under a backup's name: every file named
 // like a backup is whole and sound, at most a .partial file is left, and
 // the next start's backup removes it and is whole, profile pictures included.
+// On Postgres scheduled backups are off and the server says so.
 func TestScheduledBackupKilledMidway(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -165,6 +188,19 @@ func TestScheduledBackupKilledMidway(t *testing.T) {
 	bin := buildBinary(t)
 	dataDir := t.TempDir()
 	createUser(t, dataDir, "ana@example.com")
+	if onPostgres() {
+		// Scheduled backups are off on Postgres, saying so: none is written.
+		srv := startServerCmd(t, exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir,
+			"--backup-interval", "1s"))
+		if !strings.Contains(srv.stderr(), `msg="scheduled backups are off on Postgres: back it up with its own tools"`) {
+			t.Errorf("serve on Postgres with --backup-interval 1s does not say backups are off:\n%s", srv.stderr())
+		}
+		if code := srv.interrupt(t); code != 0 {
+			t.Fatalf("server exit %d", code)
+		}
+		checkNoFile(t, filepath.Join(dataDir, "backups"))
+		return
+	}
 	// A picture large enough that a backup takes a while to write (far past
 	// an upload's limit: written straight into the table).
 	big := make([]byte, 32<<20)

@@ -17,11 +17,22 @@ import (
 
 // finance restore puts a backup back and keeps what was there; it refuses,
 // with its own exit code and changing nothing, a file that is not a sound
-// backup (3) and a database some process has open (5).
+// backup (3) and a database some process has open (5). On Postgres both
+// backup and restore are refused and nothing changes.
 func TestRestoreCommand(t *testing.T) {
 	dir := t.TempDir()
 	createUser(t, dir, "ana@example.com")
 	backup := filepath.Join(t.TempDir(), "finance.backup")
+	if onPostgres() {
+		checkRefusedOnPostgres(t, runCLI(t, dir, "", "backup", backup))
+		checkNoFile(t, backup)
+		checkRefusedOnPostgres(t, runCLI(t, dir, "", "restore", backup))
+		if n := countUsers(t, dir); n != 1 {
+			t.Errorf("after a refused restore the database holds %d users, want the 1 it had", n)
+		}
+		checkNoFile(t, filepath.Join(dir, store.FileName))
+		return
+	}
 	mustRun(t, dir, "", "backup", backup)
 	createUser(t, dir, "ben@example.com")
 
@@ -68,6 +79,10 @@ func TestRestoreCommand(t *testing.T) {
 // a newer finance: a migration this binary does not know is recorded.
 func recordFutureMigration(t *testing.T, dataDir, name string) {
 	t.Helper()
+	if onPostgres() {
+		psql(t, dataDir, "INSERT INTO bun_migrations (name, group_id, migrated_at) VALUES ('"+name+"', 99, now())")
+		return
+	}
 	conn, err := sql.Open("sqlite", filepath.Join(dataDir, store.FileName))
 	if err != nil {
 		t.Fatal(err)
@@ -81,16 +96,14 @@ func recordFutureMigration(t *testing.T, dataDir, name string) {
 // An older finance started on a database a newer one upgraded refuses it,
 // naming both versions (exit 4), whichever command starts it, serve
 // included, and writes nothing: no pre-migrate backup, no data directory
-// changes. A backup of such a database is refused by restore the same way.
+// changes. A backup of such a database is refused by restore the same way
+// (on SQLite: on Postgres there is no backup command).
 func TestNewerSchemaRefused(t *testing.T) {
 	dir := t.TempDir()
 	createUser(t, dir, "ana@example.com")
 	const future = "29991231000100"
 	recordFutureMigration(t, dir, future)
-	before, err := os.ReadFile(filepath.Join(dir, store.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := databaseState(t, dir)
 	want := regexp.MustCompile(`(?m)^error: the database's schema is version ` + future + `, newer than this finance's \d{14} ` +
 		`\(1 migration\(s\) it does not know, such as ` + future + `\): it was written by a newer finance; run that version`)
 	for _, args := range [][]string{{"migrate"}, {"serve", "--addr", "127.0.0.1:0"}, {"users", "list"}} {
@@ -98,22 +111,21 @@ func TestNewerSchemaRefused(t *testing.T) {
 		// test on its exit code, instead of hanging it.
 		ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
 		var stdout, stderr strings.Builder
-		code := run(ctx, append(args, "--data-dir", dir), strings.NewReader(""), &stdout, &stderr)
+		code := run(ctx, append(withDatabaseURL(t, dir, args), "--data-dir", dir), strings.NewReader(""), &stdout, &stderr)
 		cancel()
 		r := result{code, stdout.String(), stderr.String()}
 		if r.code != 4 || !want.MatchString(r.stderr) {
 			t.Errorf("finance %s: exit %d, stderr %q; want exit 4 and %s", args[0], r.code, r.stderr, want)
 		}
 	}
-	after, err := os.ReadFile(filepath.Join(dir, store.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(before) != string(after) {
-		t.Error("a refused start changed the database file")
+	if after := databaseState(t, dir); before != after {
+		t.Error("a refused start changed the database")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "backups")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused start wrote a backup directory (%v)", err)
+	}
+	if onPostgres() {
+		return // no backup to restore: backup and restore are SQLite's (TestRestoreCommand)
 	}
 
 	// Its backup, taken by the newer finance, is refused by this one's restore.
@@ -128,4 +140,19 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if n := countUsers(t, other); n != 1 {
 		t.Errorf("a refused restore left %d users, want 1", n)
 	}
+}
+
+// databaseState is what a refused start must leave as it was: on SQLite the
+// database file's bytes, on Postgres the migrations recorded and the users.
+func databaseState(t *testing.T, dataDir string) string {
+	t.Helper()
+	if onPostgres() {
+		return psql(t, dataDir, "SELECT name, group_id FROM bun_migrations ORDER BY name") +
+			psql(t, dataDir, "SELECT email, password_hash, updated_at FROM users ORDER BY email")
+	}
+	b, err := os.ReadFile(filepath.Join(dataDir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -30,7 +30,7 @@ type result struct {
 func runCLI(t *testing.T, dataDir, stdin string, args ...string) result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	args = append(args, "--data-dir", dataDir)
+	args = append(withDatabaseURL(t, dataDir, args), "--data-dir", dataDir)
 	code := run(context.Background(), args, strings.NewReader(stdin), &stdout, &stderr)
 	return result{code, stdout.String(), stderr.String()}
 }
@@ -65,7 +65,7 @@ func mustFail(t *testing.T, dataDir, stdin, wantErr string, args ...string) resu
 // openStore opens the data directory's database the way the CLI does.
 func openStore(t *testing.T, dataDir string) *store.DB {
 	t.Helper()
-	db, err := store.Open(filepath.Join(dataDir, store.FileName))
+	db, err := openDataDirStore(t, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func openStore(t *testing.T, dataDir string) *store.DB {
 // at once: a database held open refuses a restore.
 func countUsers(t *testing.T, dataDir string) int {
 	t.Helper()
-	db, err := store.Open(filepath.Join(dataDir, store.FileName))
+	db, err := openDataDirStore(t, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -640,10 +640,20 @@ func TestKeysRevoke(t *testing.T) {
 	mustFail(t, dir, "", "accepts 1 arg", "keys", "revoke")
 }
 
+// finance backup writes a sound copy readable by its owner only, never
+// overwrites, and leaves no file when it fails; on Postgres it is refused.
 func TestBackup(t *testing.T) {
 	dir := t.TempDir()
 	createUser(t, dir, "ana@example.com")
 	dest := filepath.Join(t.TempDir(), "finance-backup.db")
+	if onPostgres() {
+		checkRefusedOnPostgres(t, runCLI(t, dir, "", "backup", dest))
+		checkNoFile(t, dest)
+		if n := countUsers(t, dir); n != 1 {
+			t.Errorf("after a refused backup the database holds %d users, want 1", n)
+		}
+		return
+	}
 
 	r := mustRun(t, dir, "", "backup", dest)
 	if !regexp.MustCompile(`^backup written to .+ \(\d+ bytes, integrity ok\)\n$`).MatchString(r.stdout) {
@@ -759,10 +769,19 @@ func TestMigrate(t *testing.T) {
 			t.Errorf("stderr = %q", r.stderr)
 		}
 	}
+	checkOwnerOnly(t, dir)
+	if onPostgres() {
+		// The schema is in the Postgres database; the data directory holds
+		// no database file.
+		if n := countUsers(t, dir); n != 0 {
+			t.Errorf("a new database holds %d users", n)
+		}
+		checkNoFile(t, filepath.Join(dir, store.FileName))
+		return
+	}
 	if err := store.IntegrityCheck(context.Background(), filepath.Join(dir, store.FileName)); err != nil {
 		t.Errorf("migrate left no sound database: %v", err)
 	}
-	checkOwnerOnly(t, dir)
 	checkOwnerOnly(t, filepath.Join(dir, store.FileName))
 }
 

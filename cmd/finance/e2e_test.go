@@ -62,6 +62,10 @@ func TestMain(m *testing.M) {
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
+	if err := dropDataDirDatabases(); err != nil {
+		fmt.Fprintln(os.Stderr, "drop the Postgres test databases:", err)
+		code = 1
+	}
 	os.Exit(code)
 }
 
@@ -70,7 +74,7 @@ func binCLI(t *testing.T, bin, dataDir, stdin string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), e2eWait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append(args, "--data-dir", dataDir)...)
+	cmd := exec.CommandContext(ctx, bin, append(withDatabaseURL(t, dataDir, args), "--data-dir", dataDir)...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -116,9 +120,11 @@ func startServer(t *testing.T, bin, dataDir string) *serverProc {
 }
 
 // startServerCmd is startServer for a command that runs `finance serve`
-// some other way (under a shell that sets limits first, say).
+// some other way (under a shell that sets limits first, say). On Postgres
+// the server uses the database of the directory its --data-dir names.
 func startServerCmd(t *testing.T, cmd *exec.Cmd) *serverProc {
 	t.Helper()
+	setDatabaseEnv(t, cmd, flagValue(cmd.Args, "--data-dir"))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -338,7 +344,12 @@ func TestEndToEnd(t *testing.T) {
 	// Everything the server created is its owner's only, the database's
 	// WAL and shared-memory files included (they exist while it runs).
 	db := filepath.Join(dataDir, store.FileName)
-	for _, p := range []string{dataDir, db, db + "-wal", db + "-shm"} {
+	made := []string{dataDir, db, db + "-wal", db + "-shm"}
+	if onPostgres() {
+		made = []string{dataDir} // the database is the Postgres server's
+		checkNoFile(t, db)
+	}
+	for _, p := range made {
 		checkOwnerOnly(t, p)
 	}
 	if code := first.interrupt(t); code != 0 {
@@ -359,11 +370,22 @@ func TestEndToEnd(t *testing.T) {
 	// Files another user may read (a database copied in with cp, say, or
 	// the key file an earlier version left) are reported at start, with the
 	// command that fixes them.
+	keyFile := filepath.Join(dataDir, "jwt.key")
+	loose := map[string]os.FileMode{db: 0o644, keyFile: 0o640}
+	warnings := []*regexp.Regexp{
+		regexp.MustCompile(`level=WARN msg="other users of this computer may read this file; only its owner should" path=` +
+			regexp.QuoteMeta(db) + ` mode=0644 fix="chmod 600 ` + regexp.QuoteMeta(db) + `"\n`),
+		regexp.MustCompile(`level=WARN .* path=` + regexp.QuoteMeta(keyFile) + ` mode=0640 fix="chmod 600 `),
+	}
+	if onPostgres() {
+		delete(loose, db)
+		warnings = warnings[1:]
+	}
 	if runtime.GOOS != "windows" {
-		if err := os.WriteFile(filepath.Join(dataDir, "jwt.key"), []byte(strings.Repeat("k", 32)), 0o600); err != nil {
+		if err := os.WriteFile(keyFile, []byte(strings.Repeat("k", 32)), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for path, mode := range map[string]os.FileMode{db: 0o644, filepath.Join(dataDir, "jwt.key"): 0o640} {
+		for path, mode := range loose {
 			if err := os.Chmod(path, mode); err != nil {
 				t.Fatal(err)
 			}
@@ -373,11 +395,7 @@ func TestEndToEnd(t *testing.T) {
 	if runtime.GOOS != "windows" {
 		// Logged before the line announcing the URL, which startServer waited for.
 		log := srv.stderr()
-		for _, want := range []*regexp.Regexp{
-			regexp.MustCompile(`level=WARN msg="other users of this computer may read this file; only its owner should" path=` +
-				regexp.QuoteMeta(db) + ` mode=0644 fix="chmod 600 ` + regexp.QuoteMeta(db) + `"\n`),
-			regexp.MustCompile(`level=WARN .* path=` + regexp.QuoteMeta(filepath.Join(dataDir, "jwt.key")) + ` mode=0640 fix="chmod 600 `),
-		} {
+		for _, want := range warnings {
 			if !want.MatchString(log) {
 				t.Errorf("server log lacks %q:\n%s", want, log)
 			}
@@ -407,19 +425,25 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// A backup taken while the server runs is a sound, complete database.
+	// On Postgres backup is refused: Postgres's own tools back it up.
 	backup := filepath.Join(t.TempDir(), "live-backup.db")
-	binMustRun(t, bin, dataDir, "", "backup", backup)
-	if err := store.IntegrityCheck(context.Background(), backup); err != nil {
-		t.Fatalf("backup taken while serving: %v", err)
+	if onPostgres() {
+		checkRefusedOnPostgres(t, binCLI(t, bin, dataDir, "", "backup", backup))
+		checkNoFile(t, backup)
+	} else {
+		binMustRun(t, bin, dataDir, "", "backup", backup)
+		if err := store.IntegrityCheck(context.Background(), backup); err != nil {
+			t.Fatalf("backup taken while serving: %v", err)
+		}
+		cp, err := store.Open(backup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cp.UserByEmail(context.Background(), email); err != nil {
+			t.Errorf("user missing from the live backup: %v", err)
+		}
+		cp.Close()
 	}
-	cp, err := store.Open(backup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cp.UserByEmail(context.Background(), email); err != nil {
-		t.Errorf("user missing from the live backup: %v", err)
-	}
-	cp.Close()
 
 	// Graceful shutdown: exit 0, and the key's last use (kept in memory and
 	// flushed periodically) is written before the database closes.
@@ -484,6 +508,7 @@ func TestBackupFailureLeavesNoFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
+	skipOnPostgres(t, "a backup failing part way through its copy of the file; on Postgres backup is refused (TestBackup)")
 	sh := limitShell(t)
 	bin := buildBinary(t)
 	dataDir := t.TempDir()
@@ -532,6 +557,7 @@ func TestBackupFailureLeavesNoFile(t *testing.T) {
 // healthy, and the write probe that health ran just before the failing
 // write would have stood for seconds.
 func TestHealthWithAFullDisk(t *testing.T) {
+	skipOnPostgres(t, "the full disk is finance's own, made by a file size limit on its process; Postgres writes to its server's disk, which the test cannot fill")
 	sh := limitShell(t)
 	bin := buildBinary(t)
 	dataDir := t.TempDir()

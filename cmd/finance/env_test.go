@@ -247,12 +247,26 @@ func TestBackupDirFromTheEnvironment(t *testing.T) {
 	}
 }
 
+// FINANCE_DATA_DIR names the data directory, whose finance.db is the
+// database; on Postgres FINANCE_DATABASE_URL names the database, and the
+// data directory (made, the owner's only) holds no database file.
 func TestDataDirFromTheEnvironment(t *testing.T) {
 	dataDir := filepath.Join(t.TempDir(), "from-env")
 	t.Setenv("FINANCE_DATA_DIR", dataDir)
+	if onPostgres() {
+		t.Setenv("FINANCE_DATABASE_URL", databaseURL(t, dataDir))
+	}
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), []string{"migrate"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("migrate: exit %d, %s", code, stderr.String())
+	}
+	if onPostgres() {
+		if want := "database is up to date: the Postgres database of --database-url\n"; stderr.String() != want {
+			t.Errorf("stderr = %q, want %q", stderr.String(), want)
+		}
+		checkOwnerOnly(t, dataDir)
+		checkNoFile(t, filepath.Join(dataDir, "finance.db"))
+		return
 	}
 	if !strings.Contains(stderr.String(), filepath.Join(dataDir, "finance.db")) {
 		t.Errorf("stderr = %q, want the database in %s", stderr.String(), dataDir)

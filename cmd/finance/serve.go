@@ -208,7 +208,11 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 	}
 	if meter != nil {
 		db.ObserveCommits(meter)
-		meter.WatchDatabase(db.Size)
+		// The sizes are of SQLite's files; a Postgres database has none
+		// here, and its own statistics report its size.
+		if !c.onPostgres() {
+			meter.WatchDatabase(db.Size)
+		}
 	}
 	secret, err := db.SigningKey(ctx, filepath.Join(c.dataDir, jwtSecretFile))
 	if err != nil {
