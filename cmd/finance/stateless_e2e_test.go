@@ -36,9 +36,15 @@ func TestSigningKeyFileAndASecondDataDirectory(t *testing.T) {
 	key := string(bytes.TrimSpace([]byte(binMustRun(t, bin, dataDir, "", "keys", "create", "--user", email, "--name", "e2e",
 		"--scopes", "all").stdout)))
 
+	// Both servers use the first data directory's database: its finance.db,
+	// or on Postgres the database the tests gave it.
+	database := databaseURL(t, dataDir)
+	if database == "" {
+		database = "sqlite:" + filepath.Join(dataDir, store.FileName)
+	}
 	serve := func(dir string) *serverProc {
 		return startServerCmd(t, exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dir,
-			"--database-url", "sqlite:"+filepath.Join(dataDir, store.FileName), "--rate-limit", "off", "--backup-interval", "off"))
+			"--database-url", database, "--rate-limit", "off", "--backup-interval", "off"))
 	}
 	a := serve(dataDir)
 	status, env := call(t, http.MethodPost, a.url+"/api/v1/auth/login", "", map[string]string{"email": email, "password": password})
