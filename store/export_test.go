@@ -8,6 +8,10 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// The store's tests refuse any query that holds an id as quoted text
+// (RefuseTextIDLiterals).
+func init() { RefuseTextIDLiterals() }
+
 // MigrationCount is the number of up migrations: embedded files and table rebuilds.
 func MigrationCount() (int, error) {
 	all, err := allMigrations()
