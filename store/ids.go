@@ -389,6 +389,13 @@ func convertIDs(ctx context.Context, tx bun.Tx) error {
 			return fmt.Errorf("ids of %s.%s: %q is not an id (a UUID in lowercase text)", c.Table, c.Column, bad[0])
 		}
 	}
+	// The conversion changes most pages of the database: they go to the
+	// log as the cache fills rather than staying in memory until the
+	// commit (cache.go's spillPages, for the writes of a running server).
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_spill = %d", writerCacheKiB/4)); err != nil {
+		return err
+	}
+	defer func() { _, _ = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_spill = %d", spillPages)) }()
 	if _, err := tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON"); err != nil {
 		return err
 	}
@@ -402,7 +409,10 @@ func convertIDs(ctx context.Context, tx bun.Tx) error {
 		}
 	}
 	for _, c := range cols {
-		q := fmt.Sprintf(`UPDATE "%s" SET "%s" = text_id_bytes("%[2]s") WHERE typeof("%[2]s") = 'text' AND is_text_id("%[2]s")`, c.Table, c.Column)
+		// OR FAIL keeps no statement journal, which would hold the
+		// table's and its indexes' old pages in memory (temp_store):
+		// a failure rolls the whole transaction back anyway.
+		q := fmt.Sprintf(`UPDATE OR FAIL "%s" SET "%s" = text_id_bytes("%[2]s") WHERE typeof("%[2]s") = 'text' AND is_text_id("%[2]s")`, c.Table, c.Column)
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("ids of %s.%s: %w", c.Table, c.Column, err)
 		}
