@@ -234,3 +234,28 @@ func TestTextIDLiteralIsRefused(t *testing.T) {
 		t.Errorf("the id read back = %q, %v; want %q", got, err, ana.ID)
 	}
 }
+
+// A text that only looks like an id (a description that is a UUID) is
+// stored as bytes too and reads back the same: the rule is by value.
+func TestTextThatIsAUUIDReadsBackTheSame(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	svc := finance.NewService(db)
+	ana := createUser(t, db, "ana@example.com")
+	text := finance.NewID()
+	e, err := svc.CreateExpense(ctx, ana.ID, finance.ExpenseRequest{Amount: finance.Of(finance.Money(1234)),
+		Date: finance.Of(finance.NewDate(2025, 3, 19)), Description: finance.Of(text), Category: finance.Of("Food & Dining"),
+		PaymentMethod: finance.Of(finance.MethodCash)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.GetExpense(ctx, ana.ID, e.ID)
+	if err != nil || got.Description != text {
+		t.Errorf("description read back = %q, %v; want %q", got.Description, err, text)
+	}
+	page, err := svc.ListExpenses(ctx, ana.ID, finance.ExpenseFilter{Status: "active"},
+		finance.ListParams{Page: 1, Limit: 10, SortBy: "description"})
+	if err != nil || len(page.Items) != 1 || page.Items[0].Description != text {
+		t.Errorf("list = %+v, %v; want the one expense described %q", page.Items, err, text)
+	}
+}
