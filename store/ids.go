@@ -22,7 +22,7 @@ import (
 // value crosses into SQLite and back, in one place for each way.
 //
 //   - Into SQLite: a string that is a canonical UUID becomes its 16 bytes,
-//     whether bun writes it into the query text (idDialect.AppendString
+//     whether bun writes it into the query text (timeDialect.AppendString
 //     writes X'…') or database/sql binds it to a prepared statement (the
 //     driver's connections, idConn).
 //   - Out of SQLite: a 16-byte BLOB read from a column not declared BLOB
@@ -35,16 +35,17 @@ import (
 // an id is compared, joined and ordered the same way everywhere (the bytes
 // order as the lowercase text does). A text that only looks like an id (an
 // Idempotency-Key that is a UUID) is stored the same way and reads back
-// unchanged; only SQL's own text functions (LIKE, length) would see the
-// bytes, and the store uses none on such values.
+// unchanged. Only SQL's own text functions see the bytes, and the store
+// applies them to no id; a description that is exactly a UUID, though, is
+// not found by a search for a part of it, and sorts after the others.
 //
 // The kept totals' "no category" and "no card" are still '' (a text, apart
 // from every id). Postgres keeps ids as text: nothing converts there.
 //
 // A database converts once, by migration 20261218000500 (binaryIDs);
 // until then (a database of an earlier version, being migrated) its ids
-// are text and nothing converts. binaryIDs.on says which, shared by the
-// connections and dialects of one DB.
+// are text and nothing converts. An idSwitch, shared by the connections
+// and the dialects of one DB, says which.
 
 // binaryIDsMigration is the migration that turns text ids into bytes.
 const binaryIDsMigration = "20261218000500"
