@@ -410,17 +410,47 @@ func convertIDs(ctx context.Context, tx bun.Tx) error {
 		}
 	}
 	for _, c := range cols {
-		// OR FAIL keeps no statement journal, which would hold the
-		// table's and its indexes' old pages in memory (temp_store):
-		// a failure rolls the whole transaction back anyway.
-		q := fmt.Sprintf(`UPDATE OR FAIL "%s" SET "%s" = text_id_bytes("%[2]s") WHERE typeof("%[2]s") = 'text' AND is_text_id("%[2]s")`, c.Table, c.Column)
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		if err := convertColumn(ctx, tx, c); err != nil {
 			return fmt.Errorf("ids of %s.%s: %w", c.Table, c.Column, err)
 		}
 	}
 	for _, t := range triggers {
 		if _, err := tx.ExecContext(ctx, t.SQL); err != nil {
 			return fmt.Errorf("trigger %s: %w", t.Name, err)
+		}
+	}
+	return nil
+}
+
+// idRowsPerUpdate bounds the rows one UPDATE of the conversion changes.
+// An UPDATE of a key that indexes hold keeps what it changes in memory
+// until it ends: a whole table of a million expenses at once would take
+// gigabytes.
+const idRowsPerUpdate = 20_000
+
+// convertColumn stores the text ids of one column as bytes: in slices of
+// rowids for a table that has them, at once for one that has none (the
+// kept totals, which are small).
+func convertColumn(ctx context.Context, tx bun.Tx, c idColumn) error {
+	// OR FAIL keeps no statement journal, which would hold the old pages
+	// of the table and its indexes in memory (temp_store): a failure rolls
+	// the whole transaction back anyway.
+	update := fmt.Sprintf(`UPDATE OR FAIL "%s" SET "%s" = text_id_bytes("%[2]s") WHERE typeof("%[2]s") = 'text' AND is_text_id("%[2]s")`, c.Table, c.Column)
+	var withoutRowid []bool
+	if err := tx.NewRaw(`SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?`, c.Table).Scan(ctx, &withoutRowid); err != nil {
+		return err
+	}
+	if len(withoutRowid) != 1 || withoutRowid[0] {
+		_, err := tx.ExecContext(ctx, update)
+		return err
+	}
+	var bounds struct{ Lo, Hi sql.NullInt64 }
+	if err := tx.NewRaw(fmt.Sprintf(`SELECT min(rowid) AS lo, max(rowid) AS hi FROM "%s"`, c.Table)).Scan(ctx, &bounds); err != nil {
+		return err
+	}
+	for lo := bounds.Lo.Int64; bounds.Lo.Valid && lo <= bounds.Hi.Int64; lo += idRowsPerUpdate {
+		if _, err := tx.ExecContext(ctx, update+" AND rowid >= ? AND rowid < ?", lo, lo+idRowsPerUpdate); err != nil {
+			return err
 		}
 	}
 	return nil
