@@ -425,8 +425,8 @@ func convertIDs(ctx context.Context, tx bun.Tx) error {
 // idRowsPerUpdate bounds the rows one UPDATE of the conversion changes.
 // An UPDATE of a key that indexes hold keeps what it changes in memory
 // until it ends: a whole table of a million expenses at once would take
-// gigabytes.
-const idRowsPerUpdate = 20_000
+// gigabytes. (A variable: the tests make the slices small.)
+var idRowsPerUpdate int64 = 20_000
 
 // convertColumn stores the text ids of one column as bytes: in slices of
 // rowids for a table that has them, at once for one that has none (the
