@@ -131,11 +131,8 @@ const (
 	credentialCacheAge  = 5 * time.Minute
 )
 
-func newCredentialCache(path, common string, local *processChanges) (*credentialCache, error) {
-	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
-	if err != nil {
-		return nil, err
-	}
+func newCredentialCache(path, common string, local *processChanges, ids *idSwitch) (*credentialCache, error) {
+	w := openSQLite(path+"?"+common+"&_pragma=query_only(1)", ids)
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)

@@ -8,6 +8,18 @@ import (
 	"github.com/uptrace/bun"
 )
 
+// The store's tests refuse any query that holds an id as quoted text
+// (RefuseTextIDLiterals).
+func init() { RefuseTextIDLiterals() }
+
+// SetIDRowsPerUpdate makes the ids' conversion update n rows at a time
+// until the returned function puts the size back.
+func SetIDRowsPerUpdate(n int64) (restore func()) {
+	old := idRowsPerUpdate
+	idRowsPerUpdate = n
+	return func() { idRowsPerUpdate = old }
+}
+
 // MigrationCount is the number of up migrations: embedded files and table rebuilds.
 func MigrationCount() (int, error) {
 	all, err := allMigrations()

@@ -140,7 +140,7 @@ func TestImportAccountPreviewCommitReimportRevert(t *testing.T) {
 	if want := finance.Money(100000_00 - 150_00 - 2500_00 - 150_00 + 30000_00); acct.CurrentBalance != want {
 		t.Errorf("balance after commit = %s, want %s", acct.CurrentBalance, want)
 	}
-	if n := f.count("SELECT COUNT(*) FROM activity WHERE summary LIKE '%(import ' || ? || ' of \"bpi.csv\")'", b.ID); n != 2 {
+	if n := f.count("SELECT COUNT(*) FROM activity WHERE summary LIKE ?", `%(import `+b.ID+` of "bpi.csv")`); n != 2 {
 		t.Errorf("activity entries naming the batch = %d, want 2", n)
 	}
 	if _, err := f.svc.CommitImport(f.ctx, f.user.ID, b.ID, nil); !errors.Is(err, finance.ErrInvalidStatus) {

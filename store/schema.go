@@ -11,8 +11,8 @@ import (
 )
 
 // allMigrations are the migrations this binary knows: the embedded SQL
-// files, the table rebuilds (rebuild.go) and the timestamps' conversion
-// (times.go), in order.
+// files, the table rebuilds (rebuild.go), the timestamps' conversion
+// (times.go) and the ids' (ids.go), in order.
 func allMigrations() (*migrate.Migrations, error) {
 	all := migrate.NewMigrations()
 	sub, err := fs.Sub(migrationFiles, "migrations")
@@ -26,6 +26,7 @@ func allMigrations() (*migrate.Migrations, error) {
 		all.Add(r.migration())
 	}
 	all.Add(integerTimestamps)
+	all.Add(binaryIDs)
 	return all, nil
 }
 

@@ -69,32 +69,33 @@ func Open(path string) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s-writers: %w", path, err)
 	}
 	t.inUse = inUse
-	wdb, err := openWriter(path)
+	ids := new(idSwitch)
+	wdb, err := openWriter(path, ids)
 	if err != nil {
 		t.close()
 		return nil, err
 	}
-	rdb, err := sql.Open("sqlite", path+"?"+commonPragmas+"&_pragma=query_only(1)"+readerCachePragmas)
-	if err != nil {
+	if err := ids.read(wdb); err != nil {
 		wdb.Close()
 		t.close()
-		return nil, fmt.Errorf("store: open readers: %w", err)
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	rdb := openSQLite(path+"?"+commonPragmas+"&_pragma=query_only(1)"+readerCachePragmas, ids)
 	readers := max(4, 2*runtime.GOMAXPROCS(0))
 	rdb.SetMaxOpenConns(readers)
 	rdb.SetMaxIdleConns(readers)
 	rdb.SetConnMaxIdleTime(0)
 	rdb.SetConnMaxLifetime(0)
 	local := changesFor(path)
-	creds, err := newCredentialCache(path, commonPragmas, local)
+	creds, err := newCredentialCache(path, commonPragmas, local, ids)
 	if err != nil {
 		t.close()
 		return nil, errors.Join(fmt.Errorf("store: open credential cache: %w", err), rdb.Close(), wdb.Close())
 	}
 	db := &DB{
 		path:    path,
-		writer:  bun.NewDB(wdb, newSQLiteDialect()),
-		reader:  bun.NewDB(rdb, newSQLiteDialect()),
+		writer:  bun.NewDB(wdb, newSQLiteDialect(ids)),
+		reader:  bun.NewDB(rdb, newSQLiteDialect(ids)),
 		creds:   creds,
 		lookups: newLookupCache(local),
 		turns:   t,
@@ -110,17 +111,14 @@ var commonPragmas = fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1
 // openWriter opens and connects the writer's pool of path: one connection,
 // WAL, synchronous=FULL, BEGIN IMMEDIATE. Connecting it first switches the
 // file to WAL before any reader opens it.
-func openWriter(path string) (*sql.DB, error) {
+func openWriter(path string, ids *idSwitch) (*sql.DB, error) {
 	// The writer keeps statement journals and temporary tables in memory,
 	// and a small page cache that a large transaction may outgrow without
 	// spilling (cache.go): billing a large statement backlog rewrites tens
 	// of thousands of rows in one transaction, and spilling those pages to
 	// temporary files and back costs more than the work itself.
-	wdb, err := sql.Open("sqlite", path+"?"+commonPragmas+
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)"+writerCachePragmas+"&_txlock=immediate")
-	if err != nil {
-		return nil, fmt.Errorf("store: open writer: %w", err)
-	}
+	wdb := openSQLite(path+"?"+commonPragmas+
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(2)"+writerCachePragmas+"&_txlock=immediate", ids)
 	// One writer: SQLite allows one write transaction at a time anyway, and
 	// queueing on database/sql's pool is cheaper and fairer than busy retries.
 	wdb.SetMaxOpenConns(1)
@@ -143,7 +141,7 @@ func OpenPlain(path string) (*sql.DB, error) {
 	if err := createOwnerOnly(path); err != nil {
 		return nil, fmt.Errorf("store: create %s: %w", path, err)
 	}
-	return openWriter(path)
+	return openWriter(path, new(idSwitch))
 }
 
 // RawTx runs fn in one write transaction, as every write of the service

@@ -30,10 +30,14 @@ import (
 const timePragmas = "&_time_integer_format=unix_micro&_inttotime=1"
 
 // timeDialect is bun's SQLite dialect, but a time in a query bun formats is
-// its integer microseconds, as the driver binds one.
-type timeDialect struct{ *sqlitedialect.Dialect }
+// its integer microseconds, as the driver binds one; and an id is its 16
+// bytes once the database stores them so (ids.go).
+type timeDialect struct {
+	*sqlitedialect.Dialect
+	ids *idSwitch
+}
 
-func newSQLiteDialect() timeDialect { return timeDialect{sqlitedialect.New()} }
+func newSQLiteDialect(ids *idSwitch) timeDialect { return timeDialect{sqlitedialect.New(), ids} }
 
 func (timeDialect) AppendTime(b []byte, tm time.Time) []byte {
 	return strconv.AppendInt(b, tm.UnixMicro(), 10)
