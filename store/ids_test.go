@@ -15,7 +15,7 @@ import (
 )
 
 // beforeBinaryIDs is the last migration before ids were stored as bytes.
-const beforeBinaryIDs = "20261217000100"
+const beforeBinaryIDs = "20261218000100"
 
 // textIDsLeft lists, for every TEXT column of every table, how many values
 // are still an id as text: the columns named id or ending in _id, and any
@@ -135,10 +135,15 @@ func TestBinaryIDsMigrationKeepsEveryRecord(t *testing.T) {
 		}
 		return out
 	}
+	// A picture whose bytes are 16, as many as an id's: its column is
+	// declared BLOB, so they are never taken for one.
+	pictureBytes := []byte("0123456789abcdef")
+	execer(t, db)(`INSERT INTO profile_pictures (name, user_id, content_type, content, created_at)
+		VALUES ('p.png', ?, 'image/png', ?, 0)`, ana.ID, pictureBytes)
 	wantDocs := map[string]string{ana.ID: export(ana.ID), ben.ID: export(ben.ID)}
 	wantLists := map[string]map[string][]string{ana.ID: lists(ana.ID), ben.ID: lists(ben.ID)}
 	textBefore := textIDsLeft(t, db)
-	if textBefore["expenses.id"] == 0 || textBefore["users.id"] != 2 {
+	if textBefore["expenses.id"] == 0 || textBefore["users.id"] != 2 || textBefore["profile_pictures.user_id"] != 1 {
 		t.Fatalf("text ids before the migration: %v", textBefore)
 	}
 	triggers, err := db.QueryInt(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'`)
@@ -176,6 +181,9 @@ func TestBinaryIDsMigrationKeepsEveryRecord(t *testing.T) {
 	}
 	if drift, err := db.TotalsDrift(ctx); err != nil || len(drift) > 0 {
 		t.Errorf("kept totals drift after the migration: %v, %v", drift, err)
+	}
+	if pic, err := svc.PictureFile(ctx, "p.png"); err != nil || !bytes.Equal(pic.Content, pictureBytes) {
+		t.Errorf("the picture after the migration: %q, %v; want %q", pic.Content, err, pictureBytes)
 	}
 
 	// The totals' triggers work on the converted rows.
