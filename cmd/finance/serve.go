@@ -335,18 +335,23 @@ func (c *cli) serve(ctx context.Context, f serveFlags) error {
 		close(flusherDone)
 	}()
 
+	// Counted before serving starts, so that a stop signal right after the
+	// line announcing the URL cannot cancel the count and lose the setup
+	// advice below.
+	users, countErr := authService.CountUsers(ctx)
+
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpServer.Serve(ln) }()
 
 	log.Info("finance listening", "url", baseURL, "addr", ln.Addr().String(), "data_dir", c.dataDir,
 		"version", appVersion(), "docs", baseURL+server.DocsPath)
-	if n, err := authService.CountUsers(ctx); err == nil && n == 0 && c.logs.format == logJSON {
+	if countErr == nil && users == 0 && c.logs.format == logJSON {
 		// One JSON line like the others, for a log collector to keep: the
 		// setup code is the one secret the log carries, on purpose: reading
 		// the log is what proves the visitor is the server's admin.
 		log.Info("no users yet: open the setup page to create the first one", "setup_url", srv.SetupURL(),
 			"or_run", firstUserCommand(executable(), c.dataDir))
-	} else if err == nil && n == 0 {
+	} else if countErr == nil && users == 0 {
 		fmt.Fprintf(c.stderr, "\nNo users yet. Open the setup page to create the first one (the link carries a one-time setup code):\n  %s\n"+
 			"or create it on the command line with:\n  %s\n"+
 			"then sign in at %s to create API keys and approve MCP clients.\n\n",
