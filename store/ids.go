@@ -329,8 +329,8 @@ func (r *idRows) Next(dest []driver.Value) error {
 // whatever its column. Before it, each column of ids (idColumns) is checked:
 // a value there that is neither an id nor empty stops the migration,
 // naming the column and the value, with nothing changed. The triggers are
-// dropped for the conversion and created again from their stored SQL, as
-// integerTimestamps does: an id changes no total. Foreign keys are checked
+// set aside for the conversion (withoutTriggers), as for integerTimestamps:
+// an id changes no total. Foreign keys are checked
 // at the commit, when parents and children agree again.
 var binaryIDs = migrate.Migration{Name: binaryIDsMigration, Comment: "binary_ids",
 	Up: func(ctx context.Context, m *migrate.Migrator, _ *migrate.Migration) error {
@@ -400,26 +400,14 @@ func convertIDs(ctx context.Context, tx bun.Tx) error {
 	if _, err := tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON"); err != nil {
 		return err
 	}
-	var triggers []struct{ Name, SQL string }
-	if err := tx.NewRaw("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").Scan(ctx, &triggers); err != nil {
-		return err
-	}
-	for _, t := range triggers {
-		if _, err := tx.ExecContext(ctx, `DROP TRIGGER "`+t.Name+`"`); err != nil {
-			return err
+	return withoutTriggers(ctx, tx, func() error {
+		for _, c := range cols {
+			if err := convertColumn(ctx, tx, c); err != nil {
+				return fmt.Errorf("ids of %s.%s: %w", c.Table, c.Column, err)
+			}
 		}
-	}
-	for _, c := range cols {
-		if err := convertColumn(ctx, tx, c); err != nil {
-			return fmt.Errorf("ids of %s.%s: %w", c.Table, c.Column, err)
-		}
-	}
-	for _, t := range triggers {
-		if _, err := tx.ExecContext(ctx, t.SQL); err != nil {
-			return fmt.Errorf("trigger %s: %w", t.Name, err)
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // idRowsPerUpdate bounds the rows one UPDATE of the conversion changes.

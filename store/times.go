@@ -56,6 +56,29 @@ var integerTimestamps = migrate.Migration{Name: "20261217000100", Comment: "inte
 	}}
 
 func convertTimestamps(ctx context.Context, tx bun.Tx) error {
+	return withoutTriggers(ctx, tx, func() error {
+		var columns []struct{ Table, Column string }
+		if err := tx.NewRaw(`SELECT t.name AS "table", c.name AS "column"
+		FROM sqlite_schema AS t, pragma_table_info(t.name) AS c
+		WHERE t.type = 'table' AND t.name NOT LIKE 'bun\_%' ESCAPE '\' AND upper(c.type) = 'TIMESTAMP' ORDER BY 1, 2`).Scan(ctx, &columns); err != nil {
+			return err
+		}
+		for _, c := range columns {
+			q := fmt.Sprintf(`UPDATE "%s" SET "%s" = text_time_micros("%[2]s") WHERE typeof("%[2]s") = 'text'`, c.Table, c.Column)
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("timestamps of %s.%s: %w", c.Table, c.Column, err)
+			}
+		}
+		return nil
+	})
+}
+
+// withoutTriggers runs convert, a migration's rewrite of stored values,
+// with every trigger dropped, and creates them again from their stored SQL
+// when it succeeds: a rewritten value changes no total, and a trigger
+// without a column list would otherwise run once per rewritten row. On
+// failure the transaction's rollback brings them back.
+func withoutTriggers(ctx context.Context, tx bun.Tx, convert func() error) error {
 	var triggers []struct{ Name, SQL string }
 	if err := tx.NewRaw("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").Scan(ctx, &triggers); err != nil {
 		return err
@@ -65,17 +88,8 @@ func convertTimestamps(ctx context.Context, tx bun.Tx) error {
 			return err
 		}
 	}
-	var columns []struct{ Table, Column string }
-	if err := tx.NewRaw(`SELECT t.name AS "table", c.name AS "column"
-		FROM sqlite_schema AS t, pragma_table_info(t.name) AS c
-		WHERE t.type = 'table' AND t.name NOT LIKE 'bun\_%' ESCAPE '\' AND upper(c.type) = 'TIMESTAMP' ORDER BY 1, 2`).Scan(ctx, &columns); err != nil {
+	if err := convert(); err != nil {
 		return err
-	}
-	for _, c := range columns {
-		q := fmt.Sprintf(`UPDATE "%s" SET "%s" = text_time_micros("%[2]s") WHERE typeof("%[2]s") = 'text'`, c.Table, c.Column)
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("timestamps of %s.%s: %w", c.Table, c.Column, err)
-		}
 	}
 	for _, t := range triggers {
 		if _, err := tx.ExecContext(ctx, t.SQL); err != nil {

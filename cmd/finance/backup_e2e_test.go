@@ -8,14 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"maps"
 	"mime/multipart"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,11 +68,7 @@ func TestRestoreRoundTripEndToEnd(t *testing.T) {
 		checkRefusedOnPostgres(t, binCLI(t, bin, dataDir, "", "restore", backup))
 		srv = serve()
 		got := testkit.LedgerFigures(t, apiCaller(t, srv, key), today)
-		for _, path := range slices.Sorted(maps.Keys(want)) {
-			if diff := cmp.Diff(jsonOf(t, want[path]), jsonOf(t, got[path])); diff != "" {
-				t.Errorf("GET %s after a refused restore (-before +after):\n%s", path, diff)
-			}
-		}
+		sameFigures(t, "after a refused restore (-before +after)", want, got)
 		if got := profilePicture(t, srv.url, key); !bytes.Equal(got, picture) {
 			t.Errorf("after a refused restore the profile picture has %d bytes, want the %d it had", len(got), len(picture))
 		}
@@ -107,11 +101,7 @@ func TestRestoreRoundTripEndToEnd(t *testing.T) {
 	}
 	srv = serve()
 	got := testkit.LedgerFigures(t, apiCaller(t, srv, key), today)
-	for _, path := range slices.Sorted(maps.Keys(want)) {
-		if diff := cmp.Diff(jsonOf(t, want[path]), jsonOf(t, got[path])); diff != "" {
-			t.Errorf("GET %s after the restore (-backed up +restored):\n%s", path, diff)
-		}
-	}
+	sameFigures(t, "after the restore (-backed up +restored)", want, got)
 	if got := profilePicture(t, srv.url, key); !bytes.Equal(got, picture) {
 		t.Errorf("the restored profile picture has %d bytes, want the %d backed up", len(got), len(picture))
 	}

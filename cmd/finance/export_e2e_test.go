@@ -92,11 +92,7 @@ func TestExportImportEndToEnd(t *testing.T) {
 		t.Errorf("import said %q", imported)
 	}
 	got := testkit.LedgerFigures(t, apiCaller(t, srv, key), today)
-	for _, path := range slices.Sorted(maps.Keys(want)) {
-		if diff := cmp.Diff(jsonOf(t, want[path]), jsonOf(t, got[path])); diff != "" {
-			t.Errorf("GET %s on the new server (-old +new):\n%s", path, diff)
-		}
-	}
+	sameFigures(t, "on the new server (-old +new)", want, got)
 
 	// A second import refuses, names why, and changes nothing.
 	again := binCLI(t, bin, fresh, "", "import", "--user", "moved@example.com", file)
@@ -106,6 +102,17 @@ func TestExportImportEndToEnd(t *testing.T) {
 	if status, env := call(t, http.MethodGet, srv.url+"/api/v1/accounts?limit=100&status=all", key, nil); status != http.StatusOK ||
 		!cmp.Equal(jsonOf(t, env.Data), jsonOf(t, want["/accounts?limit=100&status=all"])) {
 		t.Errorf("accounts after a refused import: %d %s", status, env.Data)
+	}
+}
+
+// sameFigures reports every ledger figure in got that differs from want;
+// what says when, and which side is which.
+func sameFigures(t *testing.T, what string, want, got map[string]json.RawMessage) {
+	t.Helper()
+	for _, path := range slices.Sorted(maps.Keys(want)) {
+		if diff := cmp.Diff(jsonOf(t, want[path]), jsonOf(t, got[path])); diff != "" {
+			t.Errorf("GET %s %s:\n%s", path, what, diff)
+		}
 	}
 }
 
