@@ -1,7 +1,6 @@
 package ai
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/finance-app/finance/finance"
@@ -14,7 +13,7 @@ import (
 //	1,250.50  1250.50  1250   (comma thousands, dot decimals)
 //	1.250,50  12,50           (dot thousands, comma decimals: euro notation)
 //	1.2k  2k                  (thousands)
-var amountRE = regexp.MustCompile(`^(₱|php|p|\$|us\$|usd|€|eur|£|gbp|¥|jpy|₹|inr|rs\.?|₩|krw|s\$|sgd|a\$|aud|c\$|cad|hk\$|hkd|rm|myr|฿|thb|rp|idr)?` +
+var amountRE = lazyRegexp(`^(₱|php|p|\$|us\$|usd|€|eur|£|gbp|¥|jpy|₹|inr|rs\.?|₩|krw|s\$|sgd|a\$|aud|c\$|cad|hk\$|hkd|rm|myr|฿|thb|rp|idr)?` +
 	`(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,3}(?:\.\d{3})+,\d{1,2}|\d+,\d{1,2}|\d+(?:\.\d{1,3})?)` +
 	`(k)?(php|p|pesos?|usd|eur|€|\$|£|¥|₱|/-)?$`)
 
@@ -27,7 +26,7 @@ type amount struct {
 
 // parseAmountToken reads tok (lowercase) as an amount.
 func parseAmountToken(tok string) (amount, bool) {
-	m := amountRE.FindStringSubmatch(tok)
+	m := amountRE().FindStringSubmatch(tok)
 	if m == nil {
 		return amount{}, false
 	}

@@ -2,7 +2,6 @@ package ai
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -215,17 +214,18 @@ func splitSegments(text string) []string {
 	return out
 }
 
-var yearAheadRE = regexp.MustCompile(`^\s*(19|20)\d{2}\b`)
+var yearAheadRE = lazyRegexp(`^\s*(19|20)\d{2}\b`)
 
 func yearFollows(rs []rune) bool {
 	rest := string(rs[:min(len(rs), 8)])
-	return yearAheadRE.MatchString(rest)
+	return yearAheadRE().MatchString(rest)
 }
 
 var (
-	lastFourRE = regexp.MustCompile(`^[x*•#]+(\d{4})$`)
-	timeRE     = regexp.MustCompile(`^\d{1,2}(:\d{2})?(am|pm|nn|h)$|^\d{1,2}:\d{2}$`)
-	quantityRE = regexp.MustCompile(`^(x\d{1,3}|\d{1,3}x|\d+(pcs|pc|kg|kgs|g|ml|l|pax)|\d+(st|nd|rd|th))$`)
+	fourDigitsRE = lazyRegexp(`^\d{4}$`)
+	lastFourRE   = lazyRegexp(`^[x*•#]+(\d{4})$`)
+	timeRE       = lazyRegexp(`^\d{1,2}(:\d{2})?(am|pm|nn|h)$|^\d{1,2}:\d{2}$`)
+	quantityRE   = lazyRegexp(`^(x\d{1,3}|\d{1,3}x|\d+(pcs|pc|kg|kgs|g|ml|l|pax)|\d+(st|nd|rd|th))$`)
 )
 
 // tokenize splits a segment into words, with the punctuation around them dropped.
@@ -241,7 +241,7 @@ func tokenize(seg string) []string {
 	for _, f := range strings.Fields(seg) {
 		// "lunch:250": a colon that is not in a time of day separates.
 		for _, part := range splitColon(f) {
-			if lastFourRE.MatchString(strings.ToLower(part)) {
+			if lastFourRE().MatchString(strings.ToLower(part)) {
 				out = append(out, part)
 				continue
 			}
@@ -259,7 +259,7 @@ func tokenize(seg string) []string {
 }
 
 func splitColon(f string) []string {
-	if !strings.Contains(f, ":") || timeRE.MatchString(strings.ToLower(f)) {
+	if !strings.Contains(f, ":") || timeRE().MatchString(strings.ToLower(f)) {
 		return []string{f}
 	}
 	return strings.FieldsFunc(f, func(r rune) bool { return r == ':' })
@@ -275,7 +275,7 @@ func (p *parser) classify(toks []string) []span {
 	for i := 0; i < len(toks); {
 		raw := func(n int) string { return strings.Join(toks[i:i+n], " ") }
 		norm := func(n int) string { return strings.Join(norms[i:i+n], " ") }
-		if timeRE.MatchString(norms[i]) {
+		if timeRE().MatchString(norms[i]) {
 			out = append(out, span{kind: kIgnored, raw: raw(1), norm: norm(1)})
 			i++
 			continue
@@ -285,7 +285,7 @@ func (p *parser) classify(toks []string) []span {
 			i += n
 			continue
 		}
-		if quantityRE.MatchString(norms[i]) {
+		if quantityRE().MatchString(norms[i]) {
 			out = append(out, span{kind: kWord, raw: raw(1), norm: norm(1)})
 			i++
 			continue
@@ -385,7 +385,7 @@ func (p *parser) matchRecord(toks []string, i int) (methodHit, int) {
 		}
 		return hitFor(best), bestN
 	}
-	if m := lastFourRE.FindStringSubmatch(toks[i]); m != nil {
+	if m := lastFourRE().FindStringSubmatch(toks[i]); m != nil {
 		if r, ok := p.cardEnding(m[1]); ok {
 			return hitFor(r), 1
 		}
@@ -395,7 +395,7 @@ func (p *parser) matchRecord(toks []string, i int) (methodHit, int) {
 		if !lead[toks[i]] && toks[i] != "in" {
 			break
 		}
-		if m := regexp.MustCompile(`^\d{4}$`).FindString(toks[i+n]); m != "" {
+		if m := fourDigitsRE().FindString(toks[i+n]); m != "" {
 			if r, ok := p.cardEnding(m); ok {
 				return hitFor(r), n + 1
 			}
@@ -408,7 +408,7 @@ func (p *parser) matchRecord(toks []string, i int) (methodHit, int) {
 }
 
 func (p *parser) onlyRecordStartingWith(tok string) (record, bool) {
-	if len(tok) < 3 || categoryKeywords[tok] != "" || slices.Contains(cashWords, tok) || slices.Contains(cardWords, tok) ||
+	if len(tok) < 3 || categoryKeywords()[tok] != "" || slices.Contains(cashWords, tok) || slices.Contains(cardWords, tok) ||
 		slices.Contains(debitWords, tok) || slices.Contains(ewalletWords, tok) || fillerWords[tok] {
 		return record{}, false
 	}
@@ -891,12 +891,12 @@ func (p *parser) keywordCategory(words []string) (string, bool) {
 			if n == 1 {
 				phrase = strings.Trim(phrase, "'")
 			}
-			c, ok := categoryKeywords[phrase]
+			c, ok := categoryKeywords()[phrase]
 			if !ok && n == 1 {
-				c, ok = categoryKeywords[correct(phrase)]
+				c, ok = categoryKeywords()[correct(phrase)]
 			}
 			if !ok && n == 1 && strings.HasSuffix(phrase, "s") {
-				c, ok = categoryKeywords[strings.TrimSuffix(phrase, "s")]
+				c, ok = categoryKeywords()[strings.TrimSuffix(phrase, "s")]
 			}
 			if !ok {
 				continue

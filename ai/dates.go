@@ -1,7 +1,6 @@
 package ai
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -22,13 +21,13 @@ func newDateReader(today finance.Date, dateFormat string) dateReader {
 }
 
 var (
-	isoDateRE     = regexp.MustCompile(`^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$`)
-	slashDateRE   = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?$`)
-	dashDateRE    = regexp.MustCompile(`^(\d{1,2})[-.](\d{1,2})[-.](\d{2}|\d{4})$`)
-	dayRE         = regexp.MustCompile(`^(\d{1,2})(?:st|nd|rd|th)?$`)
-	yearRE        = regexp.MustCompile(`^(19|20)\d{2}$`)
-	daysAgoRE     = regexp.MustCompile(`^(\d{1,3})$`)
-	dayMonthDashR = regexp.MustCompile(`^(\d{1,2})-([a-z]{3,9})(?:-(\d{2}|\d{4}))?$`) // 03-nov-2025
+	isoDateRE     = lazyRegexp(`^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$`)
+	slashDateRE   = lazyRegexp(`^(\d{1,2})/(\d{1,2})(?:/(\d{2}|\d{4}))?$`)
+	dashDateRE    = lazyRegexp(`^(\d{1,2})[-.](\d{1,2})[-.](\d{2}|\d{4})$`)
+	dayRE         = lazyRegexp(`^(\d{1,2})(?:st|nd|rd|th)?$`)
+	yearRE        = lazyRegexp(`^(19|20)\d{2}$`)
+	daysAgoRE     = lazyRegexp(`^(\d{1,3})$`)
+	dayMonthDashR = lazyRegexp(`^(\d{1,2})-([a-z]{3,9})(?:-(\d{2}|\d{4}))?$`) // 03-nov-2025
 )
 
 // datePrefixes may stand before a date phrase and belong to it.
@@ -104,7 +103,7 @@ func (r dateReader) matchBare(toks []string, i int, last bool) (finance.Date, in
 	if at(2) == "ago" {
 		unit := strings.TrimSuffix(at(1), "s")
 		count := 0
-		if m := daysAgoRE.FindStringSubmatch(at(0)); m != nil {
+		if m := daysAgoRE().FindStringSubmatch(at(0)); m != nil {
 			count, _ = strconv.Atoi(m[1])
 		} else if at(0) == "a" || at(0) == "one" || at(0) == "isang" {
 			count = 1
@@ -128,22 +127,22 @@ func (r dateReader) matchBare(toks []string, i int, last bool) (finance.Date, in
 		return r.today.AddDays(-back), 1
 	}
 	// ISO and numeric dates.
-	if m := isoDateRE.FindStringSubmatch(at(0)); m != nil {
+	if m := isoDateRE().FindStringSubmatch(at(0)); m != nil {
 		if d, ok := r.ymd(m[1], m[2], m[3]); ok {
 			return d, 1
 		}
 	}
-	if m := slashDateRE.FindStringSubmatch(at(0)); m != nil {
+	if m := slashDateRE().FindStringSubmatch(at(0)); m != nil {
 		if d, ok := r.numeric(m[1], m[2], m[3]); ok {
 			return d, 1
 		}
 	}
-	if m := dashDateRE.FindStringSubmatch(at(0)); m != nil {
+	if m := dashDateRE().FindStringSubmatch(at(0)); m != nil {
 		if d, ok := r.numeric(m[1], m[2], m[3]); ok {
 			return d, 1
 		}
 	}
-	if m := dayMonthDashR.FindStringSubmatch(at(0)); m != nil {
+	if m := dayMonthDashR().FindStringSubmatch(at(0)); m != nil {
 		if mon, ok := monthNames[strings.TrimSuffix(m[2], ".")]; ok {
 			if d, ok := r.monthDay(mon, m[1], m[3]); ok {
 				return d, 1
@@ -152,9 +151,9 @@ func (r dateReader) matchBare(toks []string, i int, last bool) (finance.Date, in
 	}
 	// "Nov 3", "November 3rd, 2025", "3 Nov", "3rd of November 2025".
 	if mon, ok := month(at(0)); ok {
-		if m := dayRE.FindStringSubmatch(at(1)); m != nil {
+		if m := dayRE().FindStringSubmatch(at(1)); m != nil {
 			year, n := "", 2
-			if yearRE.MatchString(at(2)) {
+			if yearRE().MatchString(at(2)) {
 				year, n = at(2), 3
 			}
 			if d, ok := r.monthDay(mon, m[1], year); ok {
@@ -162,14 +161,14 @@ func (r dateReader) matchBare(toks []string, i int, last bool) (finance.Date, in
 			}
 		}
 	}
-	if m := dayRE.FindStringSubmatch(at(0)); m != nil {
+	if m := dayRE().FindStringSubmatch(at(0)); m != nil {
 		k := 1
 		if at(1) == "of" {
 			k = 2
 		}
 		if mon, ok := month(at(k)); ok {
 			year, n := "", k+1
-			if yearRE.MatchString(at(k + 1)) {
+			if yearRE().MatchString(at(k + 1)) {
 				year, n = at(k+1), k+2
 			}
 			if d, ok := r.monthDay(mon, m[1], year); ok {

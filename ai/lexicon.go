@@ -1,17 +1,19 @@
 package ai
 
+import "sync"
+
 // The words the built-in parser knows, in English and in the Tagalog that
 // Filipino users mix into their notes (Taglish). Every key is lowercase.
 
 // categoryKeywords maps a word or phrase to the seeded expense category it
 // suggests (domain.md §2.2). A keyword counts only when the user still has
-// that category. Phrases of several words are matched as whole words.
-var categoryKeywords = map[string]string{}
-
-func init() {
+// that category. Phrases of several words are matched as whole words. It is
+// built on the first parse, not when the binary starts (start-up time).
+var categoryKeywords = sync.OnceValue(func() map[string]string {
+	keywords := make(map[string]string, 1024)
 	add := func(category string, words ...string) {
 		for _, w := range words {
-			categoryKeywords[w] = category
+			keywords[w] = category
 		}
 	}
 	add("Food & Dining",
@@ -85,7 +87,8 @@ func init() {
 		"tithes", "ikapu", "abuloy", "ambag", "pasalubong", "birthday gift", "wedding gift", "ninong", "ninang",
 		"aguinaldo", "pamasko", "red cross", "fundraiser", "ampao", "angpao")
 	add("Miscellaneous", "misc", "miscellaneous", "others", "other", "random", "sundry")
-}
+	return keywords
+})
 
 // Payment words. An e-wallet word means Account Debit from the account of
 // that name (GCash is an account a person pays from).

@@ -61,10 +61,10 @@ func receiptLines(text string) []string {
 	return out
 }
 
-var ocrNumberRE = regexp.MustCompile(`[0-9OolI][0-9OolI,.]*[0-9OolI]`)
+var ocrNumberRE = lazyRegexp(`[0-9OolI][0-9OolI,.]*[0-9OolI]`)
 
 func fixDigits(l string) string {
-	return ocrNumberRE.ReplaceAllStringFunc(l, func(s string) string {
+	return ocrNumberRE().ReplaceAllStringFunc(l, func(s string) string {
 		digits := 0
 		for _, r := range s {
 			if unicode.IsDigit(r) {
@@ -80,11 +80,11 @@ func fixDigits(l string) string {
 
 // moneyRE finds an amount printed on a receipt: with two decimals, and
 // perhaps a currency mark and thousands separators.
-var moneyRE = regexp.MustCompile(`(?i)(?:₱|php|p|\$|€|£)?\s?(\d{1,3}(?:[,\s]\d{3})+|\d+)[.,](\d{2})\b`)
+var moneyRE = lazyRegexp(`(?i)(?:₱|php|p|\$|€|£)?\s?(\d{1,3}(?:[,\s]\d{3})+|\d+)[.,](\d{2})\b`)
 
 // lastAmount is the last amount on the line (the price column is on the right).
 func lastAmount(line string) (finance.Money, bool) {
-	all := moneyRE.FindAllStringSubmatch(line, -1)
+	all := moneyRE().FindAllStringSubmatch(line, -1)
 	if len(all) == 0 {
 		return 0, false
 	}
@@ -98,13 +98,13 @@ func lastAmount(line string) (finance.Money, bool) {
 }
 
 // totalLabels rank the lines that may hold what was paid, most telling first.
-var totalLabels = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(grand\s*total|total\s*amount\s*due|amount\s*due|total\s*due|total\s*amount|net\s*total|total\s*sales|amount\s*payable)\b`),
-	regexp.MustCompile(`(?i)\btotal\b`),
+var totalLabels = []func() *regexp.Regexp{
+	lazyRegexp(`(?i)\b(grand\s*total|total\s*amount\s*due|amount\s*due|total\s*due|total\s*amount|net\s*total|total\s*sales|amount\s*payable)\b`),
+	lazyRegexp(`(?i)\btotal\b`),
 }
 
 // notTotal are the lines with "total" that hold something else.
-var notTotal = regexp.MustCompile(`(?i)sub\s*-?\s*total|total\s*(items?|qty|quantity|discount|savings|vat|tax)|no\.?\s*of\s*items|vatable|change|tendered|cash\b`)
+var notTotal = lazyRegexp(`(?i)sub\s*-?\s*total|total\s*(items?|qty|quantity|discount|savings|vat|tax)|no\.?\s*of\s*items|vatable|change|tendered|cash\b`)
 
 // receiptTotal is the amount on the best total line: the highest ranked
 // label, the last such line (totals follow subtotals). Without one, the
@@ -114,7 +114,7 @@ func receiptTotal(lines []string) (finance.Money, bool) {
 		var found finance.Money
 		ok := false
 		for i, l := range lines {
-			if !label.MatchString(l) || notTotal.MatchString(l) {
+			if !label().MatchString(l) || notTotal().MatchString(l) {
 				continue
 			}
 			v, has := lastAmount(l)
@@ -131,7 +131,7 @@ func receiptTotal(lines []string) (finance.Money, bool) {
 	}
 	var best finance.Money
 	for _, l := range lines {
-		if notTotal.MatchString(l) {
+		if notTotal().MatchString(l) {
 			continue
 		}
 		if v, ok := lastAmount(l); ok && v > best {
@@ -141,11 +141,11 @@ func receiptTotal(lines []string) (finance.Money, bool) {
 	return best, best > 0
 }
 
-var receiptDateREs = []*regexp.Regexp{
-	regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`),
-	regexp.MustCompile(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})\b`),
-	regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`),
-	regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?[\s-]+([a-z]{3,9})\.?[\s-]+(\d{2,4})\b`),
+var receiptDateREs = []func() *regexp.Regexp{
+	lazyRegexp(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`),
+	lazyRegexp(`\b(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})\b`),
+	lazyRegexp(`(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`),
+	lazyRegexp(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?[\s-]+([a-z]{3,9})\.?[\s-]+(\d{2,4})\b`),
 }
 
 // receiptDate is the first date printed on the receipt, from a line that
@@ -160,7 +160,7 @@ func receiptDate(r dateReader, lines []string) (finance.Date, bool) {
 	ordered = append(ordered, lines...)
 	for _, l := range ordered {
 		for i, re := range receiptDateREs {
-			for _, m := range re.FindAllStringSubmatch(l, -1) {
+			for _, m := range re().FindAllStringSubmatch(l, -1) {
 				var d finance.Date
 				ok := false
 				switch i {
@@ -194,7 +194,7 @@ func fullYear(y string) string {
 }
 
 // headerNoise are the lines at the top of a receipt that are not its merchant.
-var headerNoise = regexp.MustCompile(`(?i)^(official\s+receipt|sales\s+invoice|receipt|invoice|tax\s+invoice|welcome|thank\s+you|tin\b|vat\s*reg|non-?vat|tel\b|phone\b|date\b|time\b|cashier|terminal|store\s*#|branch|or\s*(no|#)|si\s*(no|#)|min\b|sn\b|ptu\b|accr)`)
+var headerNoise = lazyRegexp(`(?i)^(official\s+receipt|sales\s+invoice|receipt|invoice|tax\s+invoice|welcome|thank\s+you|tin\b|vat\s*reg|non-?vat|tel\b|phone\b|date\b|time\b|cashier|terminal|store\s*#|branch|or\s*(no|#)|si\s*(no|#)|min\b|sn\b|ptu\b|accr)`)
 
 // receiptMerchant is the first line near the top that reads like a name:
 // mostly letters, not an address or a receipt's heading.
@@ -203,7 +203,7 @@ func receiptMerchant(lines []string) string {
 		if i >= 6 {
 			break
 		}
-		if headerNoise.MatchString(l) {
+		if headerNoise().MatchString(l) {
 			continue
 		}
 		letters, digits := 0, 0
@@ -239,7 +239,7 @@ func titleCase(s string) string {
 	return strings.Join(words, " ")
 }
 
-var cardOnReceipt = regexp.MustCompile(`(?i)(visa|master\s*card|mastercard|amex|jcb|credit|card)[^0-9]{0,20}(?:[x*•#]+\s*)?(\d{4})\b`)
+var cardOnReceipt = lazyRegexp(`(?i)(visa|master\s*card|mastercard|amex|jcb|credit|card)[^0-9]{0,20}(?:[x*•#]+\s*)?(\d{4})\b`)
 
 // receiptPayment reads how the receipt was paid: a card by its last four
 // digits, an e-wallet, or cash; otherwise the user's default applies.
@@ -247,7 +247,7 @@ func (p *parser) receiptPayment(lines []string, d *finance.ExpenseDraft) []strin
 	var spans []span
 	for _, l := range lines {
 		low := strings.ToLower(l)
-		if m := cardOnReceipt.FindStringSubmatch(l); m != nil {
+		if m := cardOnReceipt().FindStringSubmatch(l); m != nil {
 			if r, ok := p.cardEnding(m[2]); ok {
 				spans = append(spans, span{kind: kMethod, method: hitFor(r)})
 				continue

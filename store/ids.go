@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"sync/atomic"
 
 	"github.com/uptrace/bun"
@@ -238,8 +239,11 @@ func (c idConn) rows(r driver.Rows) driver.Rows {
 	return r
 }
 
-// textIDLiteral is a canonical UUID quoted in SQL text.
-var textIDLiteral = regexp.MustCompile(`'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'`)
+// textIDLiteral matches a canonical UUID quoted in SQL text. It is compiled
+// on first use, which only tests make, so the served binary never pays for it.
+var textIDLiteral = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'`)
+})
 
 // refuseTextIDLiterals makes every query that holds a quoted canonical UUID
 // fail, on a database that stores ids as bytes: such a literal compares as
@@ -256,7 +260,7 @@ func (c idConn) check(query string) error {
 	if !refuseTextIDLiterals.Load() || !c.ids.on.Load() {
 		return nil
 	}
-	if lit := textIDLiteral.FindString(query); lit != "" {
+	if lit := textIDLiteral().FindString(query); lit != "" {
 		return fmt.Errorf("store: a query holds the id %s as text, which matches no stored id: %s", lit, query)
 	}
 	return nil
