@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/uptrace/bun"
 )
@@ -205,4 +206,12 @@ func (db *DB) LargeCacheSizes(ctx context.Context) (sizes []string, err error) {
 		return read()
 	})
 	return sizes, err
+}
+
+// SetVoidChunk makes VoidImported name at most n ids a statement until the
+// test ends.
+func SetVoidChunk(t testing.TB, n int) {
+	old := voidChunk
+	voidChunk = n
+	t.Cleanup(func() { voidChunk = old })
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -313,5 +314,53 @@ func TestImportPreviewsExpireAfterSevenDays(t *testing.T) {
 	}
 	if b, err := f.svc.GetImport(f.ctx, f.user.ID, kept.ID); err != nil || b.Status != finance.ImportCommitted {
 		t.Errorf("the committed batch: %v %v, want it kept", b.Status, err)
+	}
+}
+
+// A revert names the batch's ids in its statements, a few thousand at a
+// time: a batch of several statements' worth is voided whole, and the
+// account's balance is what it was before the commit.
+func TestRevertVoidsABatchOfSeveralStatements(t *testing.T) {
+	store.SetVoidChunk(t, 10)
+	f := newImportFixture(t)
+	file := finance.ImportFile{Name: "history.csv", Format: "csv", Encoding: "utf-8"}
+	for i := range 25 {
+		direction := "debit"
+		if i%3 == 2 {
+			direction = "credit"
+		}
+		file.Rows = append(file.Rows, row(i+2, fmt.Sprintf("2026-10-%02d", 1+i), fmt.Sprintf("%d.25", 10+i), direction,
+			fmt.Sprintf("PAYEE %d", i)))
+	}
+	b, err := f.svc.PreviewImport(f.ctx, f.user.ID, finance.ImportTargetRequest{AccountID: f.acct.ID}, file)
+	f.must(err)
+	_, err = f.svc.CommitImport(f.ctx, f.user.ID, b.ID, nil)
+	f.must(err)
+	// What the batch wrote, by status: its lines, expenses and income.
+	lines := "SELECT COUNT(*) FROM account_transactions AS t JOIN import_rows AS r ON r.row_id = t.id WHERE r.batch_id = ? AND t.status = ?"
+	records := func(table string) string {
+		return "SELECT COUNT(*) FROM " + table + " AS x JOIN import_rows AS r ON r.record_id = x.id WHERE r.batch_id = ? AND x.status = ?"
+	}
+	if n := f.count(lines, b.ID, "posted"); n != 25 {
+		t.Fatalf("posted lines of the batch after the commit = %d, want 25", n)
+	}
+	_, err = f.svc.RevertImport(f.ctx, f.user.ID, b.ID, nil)
+	f.must(err)
+	for _, c := range []struct {
+		query, status string
+		want          int
+	}{
+		{lines, "posted", 0}, {lines, "voided", 25},
+		{records("expenses"), "active", 0}, {records("expenses"), "voided", 17},
+		{records("income"), "active", 0}, {records("income"), "voided", 8},
+	} {
+		if n := f.count(c.query, b.ID, c.status); n != c.want {
+			t.Errorf("%s (%s) = %d after the revert, want %d", c.query, c.status, n, c.want)
+		}
+	}
+	acct, err := f.svc.GetAccount(f.ctx, f.user.ID, f.acct.ID)
+	f.must(err)
+	if acct.CurrentBalance != finance.Money(100000_00) {
+		t.Errorf("balance after the revert = %s, want the opening 100,000.00", acct.CurrentBalance)
 	}
 }
